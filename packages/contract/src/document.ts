@@ -1,0 +1,56 @@
+/** The contract as a plain object: no file system, so it also loads in a browser bundle. */
+import document from '../../../contracts/generated/openapi.json' with { type: 'json' };
+
+export interface OperationInfo {
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** The path template as the contract writes it, e.g. /api/v1/firms/{slug}. */
+  path: string;
+  /** Names of the query parameters the operation defines. */
+  query: string[];
+  security: boolean;
+  assumed: string[];
+}
+
+export type OpenApiDocument = typeof document & Record<string, unknown>;
+
+export const openapiDocument = document as OpenApiDocument;
+
+function resolve(ref: unknown): Record<string, unknown> {
+  let node = ref as Record<string, unknown>;
+  while (node && typeof node.$ref === 'string') {
+    node = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document) as Record<string, unknown>;
+  }
+  return node;
+}
+
+export { resolve as resolveRef };
+
+function asList(value: unknown): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? (value as string[]) : [value as string];
+}
+
+/** Every operation of the contract with what routing and checks need. */
+export const operations: readonly OperationInfo[] = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, Record<string, unknown>>).map(([method, op]) => {
+    const params = ((op.parameters as unknown[]) ?? []).map(resolve);
+    return {
+      operationId: op.operationId as string,
+      method: method.toUpperCase() as 'GET' | 'POST',
+      path,
+      query: params.filter((p) => p.in === 'query').map((p) => p.name as string),
+      security: !(Array.isArray(op.security) && op.security.length === 0),
+      assumed: asList(op['x-assumed']),
+    };
+  }),
+);
+
+export function operationById(operationId: string): OperationInfo {
+  const found = operations.find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`[investor-graph] no operation ${operationId} in the contract`);
+  return found;
+}

@@ -1,0 +1,37 @@
+/**
+ * Renders everything derived from `contracts/openapi.yaml`: the JSON form of the document (served
+ * at /api/v1/openapi.json and imported by code that must not touch the file system), the plan table
+ * (read by every package and the k6 scripts) and the TypeScript types. `pnpm generate` writes them;
+ * the test `generated files are in step with the contract` fails when someone forgets.
+ */
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import openapiTS, { astToString } from 'openapi-typescript';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const contractPath = join(repoRoot, 'contracts/openapi.yaml');
+
+const banner = '// Generated from contracts/openapi.yaml by `pnpm generate`. Do not edit.\n';
+
+/** Every generated file, by path relative to the repository root, with its content. */
+export async function renderGenerated(): Promise<Record<string, string>> {
+  const yamlText = await readFile(contractPath, 'utf8');
+  const document = parse(yamlText) as Record<string, unknown>;
+  const types = astToString(await openapiTS(document as never, { alphabetize: false, exportType: true }));
+  return {
+    'contracts/generated/openapi.json': JSON.stringify(document, null, 2) + '\n',
+    'contracts/generated/plans.json': JSON.stringify(document['x-plans'], null, 2) + '\n',
+    'packages/contract/src/generated/api.ts': banner + types,
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [path, content] of Object.entries(await renderGenerated())) {
+    const target = join(repoRoot, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content);
+    console.log(`wrote ${path}`);
+  }
+}

@@ -1,0 +1,8 @@
+export { openapiDocument, operations, operationById, resolveRef, type OperationInfo, type OpenApiDocument } from './document.ts';
+export { plans, planIds, defaultLimit, isPlanId, nextPlanUp, type PlanId, type PlanRule } from './plans.ts';
+export { createContractValidator, type ContractValidator, type Violation, type HttpRequestLike, type HttpResponseLike } from './validator.ts';
+export type { paths, components, operations as operationTypes } from './generated/api.ts';
+
+/** The shape of one schema of the contract, by name: `Schema<'Firm'>`. */
+export type Schema<Name extends keyof import('./generated/api.ts').components['schemas']> =
+  import('./generated/api.ts').components['schemas'][Name];

@@ -1,0 +1,48 @@
+/**
+ * The plan table, read from `x-plans` of the contract (through the generated plans.json) so that no
+ * package copies a plan number. The k6 scripts read the same JSON file.
+ */
+import table from '../../../contracts/generated/plans.json' with { type: 'json' };
+
+export type PlanId = 'trial' | 'team' | 'business' | 'enterprise' | 'payg';
+
+export interface PlanRule {
+  id: PlanId;
+  name: string;
+  price_usd_per_month: number | null;
+  /** Pay as you go only: dollars per row served. */
+  price_usd_per_row?: number;
+  /** Pay as you go only: the rows a call costs at the least. */
+  min_rows_per_call?: number;
+  calls_limit: number | null;
+  /** ISO 8601 duration of the call quota's period: P7D (the trial's life) or P1M (calendar month). */
+  calls_period: 'P7D' | 'P1M' | null;
+  key_lifetime_days: number | null;
+  rows_per_page: number;
+  rate_per_second: number;
+  round_lag_days: number;
+  changes_feed: boolean;
+  exports: boolean;
+  /** The fields of this plan that the spec does not give and DECISIONS.md decides. */
+  assumed: string[];
+}
+
+export const planIds: readonly PlanId[] = ['trial', 'team', 'business', 'enterprise', 'payg'];
+
+/** The default page size when `limit` is absent (or the plan's page size if lower). */
+export const defaultLimit: number = table.default_limit;
+
+export const plans: Readonly<Record<PlanId, PlanRule>> = Object.fromEntries(
+  planIds.map((id) => [id, { id, ...(table.plans[id] as Omit<PlanRule, 'id'>) }]),
+) as Record<PlanId, PlanRule>;
+
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === 'string' && (planIds as readonly string[]).includes(value);
+}
+
+/** The smallest plan above `id` by request rate, for `subscribe` actions; null at the top. */
+export function nextPlanUp(id: PlanId): PlanId | null {
+  const ladder: PlanId[] = ['trial', 'team', 'business', 'enterprise'];
+  const at = ladder.indexOf(id === 'payg' ? 'team' : id);
+  return id === 'payg' ? 'team' : (ladder[at + 1] ?? null);
+}

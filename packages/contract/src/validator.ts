@@ -1,0 +1,87 @@
+/**
+ * prism-http's own input and output validators over the contract. The mock validates every request
+ * with it, and the tests check every response with it, so the contract is enforced by the same
+ * code Prism runs, not by a second reading of the schema.
+ */
+import prismHttp from '@stoplight/prism-http';
+import prismValidator from '@stoplight/prism-http/dist/validator/index.js';
+import type { IHttpOperation } from '@stoplight/types';
+import { openapiDocument } from './document.ts';
+
+export interface Violation {
+  /** Where: `body.data.0.slug`, `query.limit`, `header.retry-after`... */
+  path: string;
+  message: string;
+  severity: 'error' | 'warning';
+  code?: string | number;
+}
+
+export interface HttpRequestLike {
+  method: string;
+  path: string;
+  query?: Record<string, string | string[]>;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface HttpResponseLike {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface ContractValidator {
+  readonly operations: readonly IHttpOperation[];
+  /** prism-http's validateInput for one operation: parameters, path formats, body. */
+  validateRequest(operationId: string, request: HttpRequestLike): Violation[];
+  /** prism-http's validateOutput for one operation: status documented, media type, body and headers. */
+  validateResponse(operationId: string, response: HttpResponseLike): Violation[];
+}
+
+const severityName = ['error', 'warning', 'warning', 'warning'] as const;
+
+function toViolations(diagnostics: readonly { path?: string[]; message: string; severity: number; code?: string | number }[]): Violation[] {
+  return diagnostics.map((d) => ({
+    path: (d.path ?? []).join('.'),
+    message: d.message,
+    severity: severityName[d.severity] ?? 'warning',
+    ...(d.code === undefined ? {} : { code: d.code }),
+  }));
+}
+
+function lowerKeys(headers: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** Builds the validator once; building costs ~100 ms, validating a call well under a millisecond. */
+export async function createContractValidator(document: object = openapiDocument): Promise<ContractValidator> {
+  const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(document));
+  const byId = new Map(operations.map((o) => [o.iid ?? o.id, o]));
+  for (const o of operations) if (o.iid) byId.set(o.iid, o);
+  const find = (operationId: string): IHttpOperation => {
+    const op = byId.get(operationId);
+    if (!op) throw new Error(`[investor-graph] the contract has no operation ${operationId}`);
+    return op;
+  };
+  return {
+    operations,
+    validateRequest(operationId, request) {
+      const headers = lowerKeys(request.headers);
+      if (request.body !== undefined && headers['content-length'] === undefined) {
+        headers['content-length'] = String(JSON.stringify(request.body).length);
+      }
+      const result = prismValidator.validateInput({
+        resource: find(operationId),
+        element: { method: request.method.toLowerCase() as never, url: { path: request.path, query: request.query ?? {} }, headers, body: request.body },
+      });
+      return result._tag === 'Left' ? toViolations(result.left) : [];
+    },
+    validateResponse(operationId, response) {
+      const result = prismValidator.validateOutput({
+        resource: find(operationId),
+        element: { statusCode: response.status, headers: lowerKeys(response.headers), body: response.body },
+      });
+      return result._tag === 'Left' ? toViolations(result.left) : [];
+    },
+  };
+}

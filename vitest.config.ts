@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: ['packages/*'],
+    reporters: ['default', ['junit', { outputFile: 'test-results/junit.xml' }], ['json', { outputFile: 'test-results/vitest.json' }]],
+  },
+});
