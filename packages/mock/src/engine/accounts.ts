@@ -1,0 +1,246 @@
+/**
+ * Keys, plans and what they have used. A key is shown once and stored only as its SHA-256; e-mail
+ * addresses are kept only as a hash too, enough to allow one live trial per address. Every check
+ * and count here is synchronous, so concurrent requests cannot interleave between "is there quota
+ * left?" and "count this call".
+ */
+import { plans, type PlanId, type PlanRule } from '@investor-graph/contract';
+import { ProblemError } from './problems.ts';
+import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
+
+const DAY = 86_400_000;
+
+export interface KeyRecord {
+  keyId: string;
+  hash: string;
+  plan: PlanId;
+  prefix: string;
+  last4: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  emailHash: string | null;
+  callsUsed: number;
+  periodStart: number | null;
+  periodEnd: number | null;
+  balanceRows: number | null;
+  /** Tokens of the rate bucket and when it was last filled (real time, ms). */
+  tokens: number;
+  filledAt: number;
+}
+
+export interface Usage {
+  period_start: string | null;
+  period_end: string | null;
+  calls_used: number;
+  calls_limit: number | null;
+  calls_remaining: number | null;
+  rows_charged: number;
+  balance_rows: number | null;
+}
+
+export interface IssuedKey {
+  key: string;
+  record: KeyRecord;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
+
+function monthBounds(now: number): [number, number] {
+  const d = new Date(now);
+  return [Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)];
+}
+
+export function planView(plan: PlanRule): Record<string, unknown> {
+  return {
+    id: plan.id, name: plan.name, rows_per_page: plan.rows_per_page, rate_per_second: plan.rate_per_second,
+    round_lag_days: plan.round_lag_days, changes_feed: plan.changes_feed, exports: plan.exports,
+  };
+}
+
+export class Accounts {
+  private readonly byHash = new Map<string, KeyRecord>();
+  private readonly byId = new Map<string, KeyRecord>();
+  private readonly realNow: () => number;
+  /** The unauthenticated trial call has its own bucket per client address. */
+  private readonly openBuckets = new Map<string, { tokens: number; filledAt: number }>();
+
+  constructor(realNow: () => number = () => performance.now()) {
+    this.realNow = realNow;
+  }
+
+  /** Creates a key of any plan (a preset key text may be given); the text is returned this once. */
+  async create(plan: PlanId, now: number, options: { key?: string; emailHash?: string | null; prepaidRows?: number } = {}): Promise<IssuedKey> {
+    const key = options.key ?? `igk_${plan}_${randomToken(32)}`;
+    const hash = await sha256Hex(key);
+    if (this.byHash.has(hash)) throw new ProblemError('invalid_body', 'That key already exists.', { extra: { errors: [{ pointer: '/key', detail: 'already exists' }] } });
+    const rule = plans[plan];
+    const keyId = `key_${randomToken(12, '0123456789abcdef')}`;
+    const [start, end] = rule.calls_period === 'P1M' ? monthBounds(now) : rule.calls_period === 'P7D' ? [now, now + 7 * DAY] : [null, null];
+    const record: KeyRecord = {
+      keyId, hash, plan, prefix: key.slice(0, key.lastIndexOf('_') + 1), last4: key.slice(-4), createdAt: now,
+      expiresAt: rule.key_lifetime_days ? now + rule.key_lifetime_days * DAY : null, revokedAt: null, emailHash: options.emailHash ?? null,
+      callsUsed: 0, periodStart: start, periodEnd: end, balanceRows: plan === 'payg' ? (options.prepaidRows ?? 0) : null,
+      tokens: rule.rate_per_second, filledAt: this.realNow(),
+    };
+    this.byHash.set(hash, record);
+    this.byId.set(keyId, record);
+    return { key, record };
+  }
+
+  /** A trial for an e-mail address: 409 while that address has a live one. */
+  async issueTrial(email: string, now: number): Promise<IssuedKey> {
+    const emailHash = await sha256Hex(`trial-email:${email.trim().toLowerCase()}`);
+    for (const record of this.byId.values()) {
+      if (record.emailHash === emailHash && this.status(record, now) === 'active') {
+        throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
+      }
+    }
+    return this.create('trial', now, { emailHash });
+  }
+
+  /** The key behind an Authorization header, or the 401 that says why not. */
+  async authenticate(header: string | null): Promise<KeyRecord> {
+    if (!header) throw new ProblemError('missing_key', 'Send Authorization: Bearer <API_KEY>. A trial key is one call away.');
+    const match = /^Bearer[ ]+([\x21-\x7e]{1,200})$/i.exec(header.trim());
+    if (!match) throw new ProblemError('invalid_key', 'The Authorization header must be "Bearer <API_KEY>".');
+    const presented = await sha256Hex(match[1]!);
+    const record = this.byHash.get(presented);
+    // The map lookup finds a candidate; the comparison that decides is constant-time.
+    if (!record || !constantTimeEqual(record.hash, presented)) throw new ProblemError('invalid_key', 'This API key is not known.');
+    if (record.revokedAt !== null) throw new ProblemError('revoked_key', 'This API key has been revoked.');
+    return record;
+  }
+
+  status(record: KeyRecord, now: number): 'active' | 'expired' | 'exhausted' | 'revoked' {
+    if (record.revokedAt !== null) return 'revoked';
+    if (record.expiresAt !== null && now >= record.expiresAt) return 'expired';
+    const limit = plans[record.plan].calls_limit;
+    if (record.plan === 'trial' && limit !== null && record.callsUsed >= limit) return 'exhausted';
+    return 'active';
+  }
+
+  /** Rolls a monthly period over when the clock has passed its end. */
+  roll(record: KeyRecord, now: number): void {
+    if (plans[record.plan].calls_period !== 'P1M' || record.periodEnd === null || now < record.periodEnd) return;
+    [record.periodStart, record.periodEnd] = monthBounds(now);
+    record.callsUsed = 0;
+  }
+
+  /** Throws the 402 a call would meet, or returns when the key may make one more counted call. */
+  checkQuota(record: KeyRecord, now: number, counted: boolean): void {
+    this.roll(record, now);
+    const rule = plans[record.plan];
+    if (record.plan === 'trial') {
+      if (record.expiresAt !== null && now >= record.expiresAt) {
+        throw new ProblemError('trial_expired', `The trial ended at ${iso(record.expiresAt)}.`, { plan: 'trial', suggested: 'team' });
+      }
+      if (counted && record.callsUsed >= rule.calls_limit!) {
+        throw new ProblemError('trial_exhausted', `The trial's ${rule.calls_limit!.toLocaleString('en')} calls are used up.`, { plan: 'trial', suggested: 'team' });
+      }
+      return;
+    }
+    if (counted && rule.calls_limit !== null && record.callsUsed >= rule.calls_limit) {
+      throw new ProblemError('quota_exhausted', `The ${rule.name} plan includes ${rule.calls_limit.toLocaleString('en')} calls a month; the quota renews at ${iso(record.periodEnd)}.`, { plan: record.plan });
+    }
+  }
+
+  /** Rows a pay-as-you-go call serving `rows` costs. */
+  cost(record: KeyRecord, rows: number): number {
+    return record.plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call ?? 10) : 0;
+  }
+
+  /** Checks the balance for a pay-as-you-go call; throws 402 (and costs nothing) if it is too low. */
+  checkBalance(record: KeyRecord, cost: number): void {
+    if (record.plan !== 'payg' || cost <= (record.balanceRows ?? 0)) return;
+    throw new ProblemError('insufficient_balance', `This call costs ${cost} rows; the prepaid balance is ${record.balanceRows ?? 0} rows.`, { plan: 'payg' });
+  }
+
+  /** Counts an accepted call and charges it; returns the usage that goes in its envelope. */
+  commit(record: KeyRecord, counted: boolean, cost: number): Usage {
+    if (counted) record.callsUsed++;
+    if (record.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) - cost;
+    return this.usage(record, cost);
+  }
+
+  usage(record: KeyRecord, charged = 0): Usage {
+    const limit = plans[record.plan].calls_limit;
+    return {
+      period_start: iso(record.periodStart), period_end: iso(record.periodEnd), calls_used: record.callsUsed,
+      calls_limit: limit, calls_remaining: limit === null ? null : Math.max(0, limit - record.callsUsed),
+      rows_charged: charged, balance_rows: record.balanceRows,
+    };
+  }
+
+  /**
+   * Token bucket: `rate` tokens a second, holding at most one second's worth. Returns the headers
+   * of the IETF ratelimit draft; throws 429 with Retry-After when the bucket is empty.
+   */
+  takeToken(record: KeyRecord | null, client: string, rate: number): Record<string, string> {
+    const bucket = record ?? this.openBucket(client, rate);
+    const now = this.realNow();
+    bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.filledAt) / 1000) * rate);
+    bucket.filledAt = now;
+    const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
+    if (bucket.tokens < 1) {
+      const wait = Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
+      throw new ProblemError('rate_limited', `The ${record ? plans[record.plan].name : 'trial key'} limit is ${rate} requests a second; retry after ${wait} second${wait === 1 ? '' : 's'}.`, {
+        plan: record?.plan ?? null,
+        headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` },
+      });
+    }
+    bucket.tokens -= 1;
+    return { ...headers, ratelimit: `"default";r=${Math.floor(bucket.tokens)};t=${Math.ceil((rate - bucket.tokens) / rate)}` };
+  }
+
+  private openBucket(client: string, rate: number): { tokens: number; filledAt: number } {
+    let bucket = this.openBuckets.get(client);
+    if (!bucket) {
+      if (this.openBuckets.size > 10_000) this.openBuckets.clear();
+      this.openBuckets.set(client, (bucket = { tokens: rate, filledAt: this.realNow() }));
+    }
+    return bucket;
+  }
+
+  byKeyId(keyId: string): KeyRecord | undefined {
+    return this.byId.get(keyId);
+  }
+
+  revoke(keyId: string, now: number): KeyRecord | undefined {
+    const record = this.byId.get(keyId);
+    if (record && record.revokedAt === null) record.revokedAt = now;
+    return record;
+  }
+
+  topUp(keyId: string, rows: number): KeyRecord | undefined {
+    const record = this.byId.get(keyId);
+    if (record?.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) + rows;
+    return record;
+  }
+
+  summary(record: KeyRecord, now: number): Record<string, unknown> {
+    return {
+      key_id: record.keyId, plan: record.plan, prefix: record.prefix, last4: record.last4, status: this.status(record, now),
+      created_at: iso(record.createdAt), expires_at: iso(record.expiresAt), revoked_at: iso(record.revokedAt),
+    };
+  }
+
+  list(): KeyRecord[] {
+    return [...this.byId.values()];
+  }
+
+  /** Everything, for the optional state file: hashes only, never a key. */
+  snapshot(): KeyRecord[] {
+    return this.list().map((r) => ({ ...r }));
+  }
+
+  restore(records: KeyRecord[]): void {
+    this.byHash.clear();
+    this.byId.clear();
+    for (const r of records) {
+      const record = { ...r, tokens: plans[r.plan].rate_per_second, filledAt: this.realNow() };
+      this.byHash.set(record.hash, record);
+      this.byId.set(record.keyId, record);
+    }
+  }
+}

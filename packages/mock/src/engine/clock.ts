@@ -1,0 +1,52 @@
+/**
+ * The simulated clock. It runs with real time from a chosen start, or stands still (frozen) for
+ * tests; `advance` jumps it forward so a trial can expire or a month roll over without waiting.
+ * Rate limiting does not use it: request rates are real-time by nature.
+ */
+export interface ClockState {
+  now: string;
+  frozen: boolean;
+}
+
+export class Clock {
+  private base: number;
+  private realAtBase: number;
+  private frozenFlag: boolean;
+  private readonly realNow: () => number;
+
+  constructor(start: number, frozen = false, realNow: () => number = () => Date.now()) {
+    this.realNow = realNow;
+    this.base = start;
+    this.realAtBase = realNow();
+    this.frozenFlag = frozen;
+  }
+
+  now(): number {
+    return this.frozenFlag ? this.base : this.base + (this.realNow() - this.realAtBase);
+  }
+
+  /** Sets the time; moving it backwards is refused (counters and the feed only go forward). */
+  set(ms: number, frozen = this.frozenFlag): void {
+    if (ms < this.now() - 1000) throw new RangeError('the clock only moves forward');
+    this.base = Math.max(ms, this.now());
+    this.realAtBase = this.realNow();
+    this.frozenFlag = frozen;
+  }
+
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError('advance takes a non-negative duration');
+    this.set(this.now() + ms);
+  }
+
+  state(): ClockState {
+    return { now: new Date(this.now()).toISOString(), frozen: this.frozenFlag };
+  }
+}
+
+/** Parses `PT1H`, `P1D`, `P1M`-free ISO durations (days, hours, minutes, seconds) into ms. */
+export function parseDuration(text: string): number | null {
+  const m = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text);
+  if (!m || text === 'P' || text.endsWith('T')) return null;
+  const [, w = '0', d = '0', h = '0', min = '0', s = '0'] = m;
+  return ((Number(w) * 7 + Number(d)) * 86_400 + Number(h) * 3600 + Number(min) * 60 + Number(s)) * 1000;
+}

@@ -1,0 +1,128 @@
+/**
+ * Control endpoints under /__control (a prefix the contract does not use): keys of any plan, top-ups,
+ * revocation, the test clock, rebuilds and state. Only loopback clients (and in-process adapters
+ * such as MSW) may call them, unless the mock was started with an admin token and the caller
+ * presents it. Documented in the package README.
+ */
+import { isPlanId, planIds } from '@investor-graph/contract';
+import type { Accounts } from './accounts.ts';
+import { parseDuration, type Clock } from './clock.ts';
+import type { RequestContext } from './engine.ts';
+import { constantTimeEqual } from './hash.ts';
+import { ProblemError } from './problems.ts';
+import type { Store } from './store.ts';
+
+export interface ControlDeps {
+  store: Store;
+  clock: Clock;
+  accounts: Accounts;
+  context: RequestContext;
+  adminToken: string | undefined;
+  requestId: string;
+  changed: () => void;
+}
+
+const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+
+async function readJson(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.length > 4096) throw new ProblemError('payload_too_large', 'Control bodies may be at most 4096 bytes.');
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through to the 400
+  }
+  throw new ProblemError('invalid_body', 'The body must be a JSON object.', { extra: { errors: [{ pointer: '', detail: 'not a JSON object' }] } });
+}
+
+function bad(pointer: string, detail: string): ProblemError {
+  return new ProblemError('invalid_body', `${pointer.slice(1) || 'body'}: ${detail}`, { extra: { errors: [{ pointer, detail }] } });
+}
+
+export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Response> {
+  const { store, clock, accounts, context } = deps;
+  const bearer = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
+  const admitted = context.loopback === true || (deps.adminToken !== undefined && constantTimeEqual(bearer, deps.adminToken));
+  if (!admitted) throw new ProblemError('control_forbidden', 'Control endpoints answer only on loopback, or with the admin token the mock was started with.');
+  const path = url.pathname.replace(/\/+$/, '');
+  const method = request.method;
+  const route = `${method} ${path.replace(/\/key_[0-9a-f]+/, '/{key_id}')}`;
+  const now = clock.now();
+  switch (route) {
+    case 'GET /__control/state':
+      return json(200, {
+        clock: clock.state(), as_of: new Date(store.asOf).toISOString(), pending_rebuilds: store.pendingCount(), changes: store.changes.length,
+        keys: accounts.list().map((r) => ({ ...accounts.summary(r, now), usage: accounts.usage(r) })),
+      });
+    case 'POST /__control/keys': {
+      const body = await readJson(request);
+      if (!isPlanId(body.plan)) throw bad('/plan', `must be one of ${planIds.join(', ')}`);
+      if (body.key !== undefined && (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key))) throw bad('/key', 'must be 8 to 200 printable ASCII characters');
+      const rows = body.prepaid_rows ?? 0;
+      if (!Number.isSafeInteger(rows) || (rows as number) < 0) throw bad('/prepaid_rows', 'must be a non-negative integer');
+      const issued = await accounts.create(body.plan, now, { ...(body.key ? { key: body.key as string } : {}), prepaidRows: rows as number });
+      deps.changed();
+      return json(201, { key: issued.key, ...accounts.summary(issued.record, now), balance_rows: issued.record.balanceRows });
+    }
+    case 'POST /__control/keys/{key_id}/revoke': {
+      const record = accounts.revoke(path.split('/')[3]!, now);
+      if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
+      deps.changed();
+      return json(200, accounts.summary(record, now));
+    }
+    case 'POST /__control/keys/{key_id}/top-up': {
+      const body = await readJson(request);
+      if (!Number.isSafeInteger(body.rows) || (body.rows as number) < 1) throw bad('/rows', 'must be a positive integer');
+      const record = accounts.byKeyId(path.split('/')[3]!);
+      if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
+      if (record.plan !== 'payg') throw bad('/rows', 'only pay-as-you-go keys hold prepaid rows');
+      accounts.topUp(record.keyId, body.rows as number);
+      deps.changed();
+      return json(200, { ...accounts.summary(record, now), balance_rows: record.balanceRows });
+    }
+    case 'PUT /__control/keys/{key_id}/usage': {
+      // Lets a test reach "999 calls used" without making 999 calls at the plan's rate.
+      const body = await readJson(request);
+      if (!Number.isSafeInteger(body.calls_used) || (body.calls_used as number) < 0) throw bad('/calls_used', 'must be a non-negative integer');
+      const record = accounts.byKeyId(path.split('/')[3]!);
+      if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
+      record.callsUsed = body.calls_used as number;
+      deps.changed();
+      return json(200, { ...accounts.summary(record, now), usage: accounts.usage(record) });
+    }
+    case 'GET /__control/clock':
+      return json(200, clock.state());
+    case 'PUT /__control/clock': {
+      const body = await readJson(request);
+      const to = body.now === undefined ? now : Date.parse(String(body.now));
+      if (!Number.isFinite(to)) throw bad('/now', 'must be an ISO 8601 timestamp');
+      if (body.frozen !== undefined && typeof body.frozen !== 'boolean') throw bad('/frozen', 'must be a boolean');
+      try {
+        clock.set(to, (body.frozen as boolean | undefined) ?? clock.state().frozen);
+      } catch (error) {
+        throw bad('/now', (error as Error).message);
+      }
+      const applied = store.applyDue(clock.now());
+      deps.changed();
+      return json(200, { ...clock.state(), applied: applied.length });
+    }
+    case 'POST /__control/clock/advance': {
+      const body = await readJson(request);
+      const ms = typeof body.seconds === 'number' ? body.seconds * 1000 : typeof body.duration === 'string' ? parseDuration(body.duration) : null;
+      if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > 3650 * 86_400_000) throw bad('/duration', 'give seconds (a number) or duration (ISO 8601, e.g. PT1H, P1D, P31D), at most ten years');
+      clock.advance(ms);
+      const applied = store.applyDue(clock.now());
+      deps.changed();
+      return json(200, { ...clock.state(), applied: applied.length });
+    }
+    case 'POST /__control/rebuild': {
+      const applied = store.applyDue(clock.now());
+      deps.changed();
+      return json(200, { as_of: new Date(store.asOf).toISOString(), applied, pending_rebuilds: store.pendingCount() });
+    }
+    default:
+      throw new ProblemError('route_not_found', `No control endpoint ${method} ${path}. See the mock's README.`);
+  }
+}

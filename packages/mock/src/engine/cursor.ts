@@ -1,0 +1,59 @@
+/**
+ * Cursors: `<payload>.<signature>`, both base64url. The payload names the operation, a digest of
+ * the filters and the last key served; the signature is HMAC-SHA256 under the engine's secret, so a
+ * changed, truncated or foreign cursor fails, and one used with other filters fails too.
+ */
+import { ProblemError } from './problems.ts';
+import { base64url, fromBase64url } from './hash.ts';
+
+interface CursorPayload {
+  v: 1;
+  /** operationId */
+  o: string;
+  /** digest of path parameters and filters */
+  f: string;
+  /** last key served */
+  k: string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export class CursorCodec {
+  private readonly key: Promise<CryptoKey>;
+
+  constructor(secret: string) {
+    this.key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  }
+
+  async encode(operationId: string, filters: string, lastKey: string): Promise<string> {
+    const payload = base64url(encoder.encode(JSON.stringify({ v: 1, o: operationId, f: filters, k: lastKey } satisfies CursorPayload)));
+    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await this.key, encoder.encode(payload)));
+    return `${payload}.${base64url(signature.subarray(0, 16))}`;
+  }
+
+  /** The last key a cursor carries, once it is proved genuine and bound to these filters. */
+  async decode(cursor: string, operationId: string, filters: string): Promise<string> {
+    const invalid = (why: string): ProblemError =>
+      new ProblemError('invalid_cursor', `The cursor ${why}. Pass next_cursor back unchanged, with the same filters.`, { extra: { errors: [{ parameter: 'cursor', detail: why }] } });
+    const [payload, signature, ...rest] = cursor.split('.');
+    if (!payload || !signature || rest.length) throw invalid('is malformed');
+    const sig = fromBase64url(signature);
+    const bytes = fromBase64url(payload);
+    if (!sig || !bytes || sig.length !== 16) throw invalid('is malformed');
+    const expected = new Uint8Array(await crypto.subtle.sign('HMAC', await this.key, encoder.encode(payload))).subarray(0, 16);
+    let diff = 0;
+    for (let i = 0; i < 16; i++) diff |= expected[i]! ^ sig[i]!;
+    if (diff !== 0) throw invalid('has been altered or was not issued by this service');
+    let parsed: CursorPayload;
+    try {
+      parsed = JSON.parse(decoder.decode(bytes)) as CursorPayload;
+    } catch {
+      throw invalid('is malformed');
+    }
+    if (parsed.v !== 1 || typeof parsed.k !== 'string') throw invalid('is malformed');
+    if (parsed.o !== operationId) throw invalid('belongs to another endpoint');
+    if (parsed.f !== filters) throw invalid('was issued for other filters');
+    return parsed.k;
+  }
+}

@@ -1,0 +1,462 @@
+/**
+ * The mock's core: `fetch(Request) => Promise<Response>` over the dataset, with no Node-only API,
+ * so the Node server and the MSW handlers are thin adapters over this one function.
+ *
+ * Flow of a data call: route -> Prefer (forced example) -> query hygiene -> authenticate ->
+ * validate (prism-http) -> decode cursor -> [synchronous: key state, rate, plan features, quota,
+ * page, balance, count] -> sign next cursor -> envelope. The bracketed part never awaits, so
+ * concurrent calls cannot both pass a quota check that only one of them fits in.
+ */
+import { defaultLimit, openapiDocument, plans, resolveRef, type ContractValidator, type PlanId, type PlanRule } from '@investor-graph/contract';
+import type { ResourceName, Row } from '@investor-graph/fixtures';
+import { Accounts, planView, type KeyRecord, type Usage } from './accounts.ts';
+import { Clock } from './clock.ts';
+import { handleControl } from './control.ts';
+import { CursorCodec } from './cursor.ts';
+import { Dumps, type Dump } from './exports.ts';
+import { fnv64, randomToken } from './hash.ts';
+import { ProblemError } from './problems.ts';
+import { matchRoute, type RouteMatch } from './router.ts';
+import { Statistics, statisticNames, type StatisticName } from './statistics.ts';
+import { Store, nested, type StoreInput } from './store.ts';
+
+const DAY = 86_400_000;
+const MAX_URL = 8192;
+const MAX_TRIAL_BODY = 4096;
+
+export interface PresetKey {
+  plan: PlanId;
+  key: string;
+  prepaidRows?: number;
+}
+
+export interface EngineOptions {
+  dataset: StoreInput;
+  /** prism-http validation of requests (an injected component, as in Prism's core). */
+  validator: ContractValidator;
+  /** Simulated start time (ms); the dataset's as-of by default. */
+  now?: number;
+  /** A frozen clock moves only when told to. */
+  frozen?: boolean;
+  keys?: PresetKey[];
+  /** Signs cursors; random per engine unless given (give one to keep cursors valid across restarts). */
+  cursorSecret?: string;
+  /** Lets control calls in from non-loopback clients that present it as a bearer token. */
+  adminToken?: string;
+  /** Called after every change of state worth keeping (counted call, charge, key, clock). */
+  onStateChange?: () => void;
+  /** Monotonic real time for rate limiting (ms). */
+  realNow?: () => number;
+}
+
+export interface RequestContext {
+  /** The client's address, for the open trial call's rate bucket. */
+  clientAddress?: string;
+  /** True when the request came over loopback (or in-process, as with MSW). */
+  loopback?: boolean;
+}
+
+export interface Engine {
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  readonly ready: Promise<void>;
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly accounts: Accounts;
+  /** Applies due rebuilds now (also done before every request). */
+  rebuild(): ReturnType<Store['applyDue']>;
+  /** The preset and created keys' texts, as given at start (for the banner). */
+  readonly presetKeys: readonly PresetKey[];
+}
+
+interface Ctx {
+  requestId: string;
+  url: URL;
+  route: RouteMatch;
+  query: Map<string, string>;
+  key: KeyRecord | null;
+  plan: PlanRule | null;
+}
+
+interface Served {
+  body: unknown;
+  rows: number;
+  /** The key of the last row, when a next page may follow. */
+  next?: string | null;
+  status?: number;
+  raw?: Uint8Array;
+  contentType?: string;
+  etag?: string;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+export function createEngine(options: EngineOptions): Engine {
+  const store = new Store(options.dataset);
+  const clock = new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
+  const accounts = new Accounts(options.realNow);
+  const cursors = new CursorCodec(options.cursorSecret ?? randomToken(43));
+  const statistics = new Statistics(store);
+  const dumps = new Dumps(store);
+  const presetKeys = options.keys ?? [];
+  const changed = (): void => options.onStateChange?.();
+  const ready = (async () => {
+    for (const preset of presetKeys) await accounts.create(preset.plan, clock.now(), { key: preset.key, prepaidRows: preset.prepaidRows ?? 0 });
+  })();
+
+  const lagCutoff = (plan: PlanRule | null): string | null =>
+    plan && plan.round_lag_days > 0 ? new Date(store.asOf - plan.round_lag_days * DAY).toISOString().slice(0, 10) : null;
+
+  /** A trial never sees rounds announced within the lag before as_of (DECISIONS.md#round-lag). */
+  const roundVisible = (cutoff: string | null) => (row: Row): boolean => cutoff === null || (row.announced_on as string) <= cutoff;
+
+  const viewRow = (resource: ResourceName, row: Row, cutoff: string | null): Row => {
+    if (resource !== 'company' || cutoff === null) return row;
+    const last = row.last_round as Row | null;
+    if (!last || (last.announced_on as string) <= cutoff) return row;
+    const visible = store.nestedRows('listCompanyRounds', row.slug as string).filter(roundVisible(cutoff));
+    const latest = visible.sort((a, b) => (a.announced_on as string).localeCompare(b.announced_on as string)).pop();
+    return { ...row, last_round: latest ? { id: latest.id, stage: latest.stage, announced_on: latest.announced_on, amount_usd: latest.amount_usd } : null };
+  };
+
+  const pageLimit = (ctx: Ctx): number => {
+    const cap = ctx.plan!.rows_per_page;
+    const asked = ctx.query.get('limit');
+    // Over the cap is capped silently (DECISIONS.md#limit); validation already refused < 1.
+    return asked === undefined ? Math.min(defaultLimit, cap) : Math.min(Number(asked), cap);
+  };
+
+  /** The filters a cursor is bound to: operation path parameters and every query parameter but paging. */
+  const filterDigest = (ctx: Ctx): string => {
+    const parts = [...ctx.route.params.entries(), ...[...ctx.query.entries()].filter(([k]) => k !== 'cursor' && k !== 'limit').sort()];
+    return fnv64(JSON.stringify(parts));
+  };
+
+  async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
+    const requestId = `req_${randomToken(16)}`;
+    let instance = '/';
+    try {
+      await ready;
+      if (request.url.length > MAX_URL) throw new ProblemError('invalid_request', `The URL is longer than ${MAX_URL} characters.`);
+      const url = new URL(request.url);
+      // instance must stay a valid URI reference even when the path carries a broken %-escape.
+      instance = url.pathname.slice(0, 512).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+      store.applyDue(clock.now());
+      if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
+        return await handleControl(request, url, { store, clock, accounts, context, adminToken: options.adminToken, requestId, changed });
+      }
+      const route = matchRoute(request.method, url.pathname);
+      const query = parseQuery(url.search);
+      const ctx: Ctx = { requestId, url, route, query, key: null, plan: null };
+      const forced = preferredExample(request, route.operationId);
+      if (forced) return forced;
+      checkQueryNames(route, query);
+      if (route.operationId === 'getOpenApiDocument') return json(200, openapiDocument, { 'x-request-id': requestId });
+      if (route.operationId === 'createTrialKey') return await createTrialKey(request, ctx, context);
+
+      ctx.key = await accounts.authenticate(request.headers.get('authorization'));
+      ctx.plan = plans[ctx.key.plan];
+      validate(ctx, request);
+      const afterKey = ctx.query.has('cursor') ? await cursors.decode(ctx.query.get('cursor')!, route.operationId, filterDigest(ctx)) : null;
+      // Dumps are gzipped asynchronously, so they are built before the synchronous part.
+      const dumpDays = ctx.plan.exports ? await prepareDumps(ctx) : new Map<string, Dump>();
+
+      // --- synchronous from here to commit ---
+      const now = clock.now();
+      const rateHeaders = accounts.takeToken(ctx.key, '', ctx.plan.rate_per_second);
+      try {
+        const counted = route.operationId !== 'getAccount';
+        if (route.operationId !== 'getAccount') accounts.checkQuota(ctx.key, now, counted);
+        checkFeature(ctx);
+        const served = serve(ctx, afterKey, now, dumpDays);
+        const ifNoneMatch = request.headers.get('if-none-match');
+        const etag = `"${served.etag ?? fnv64(JSON.stringify([served.body, store.asOf]))}"`;
+        const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+        const cost = notModified || !counted ? 0 : accounts.cost(ctx.key, served.rows);
+        accounts.checkBalance(ctx.key, cost);
+        const usage = accounts.commit(ctx.key, counted, cost);
+        changed();
+        // --- end of the synchronous part ---
+        const headers = { 'x-request-id': requestId, etag, ...rateHeaders };
+        if (notModified) return new Response(null, { status: 304, headers });
+        if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
+        const envelope = await toEnvelope(ctx, served, usage);
+        return json(served.status ?? 200, envelope, headers);
+      } catch (error) {
+        if (error instanceof ProblemError) for (const [k, v] of Object.entries(rateHeaders)) error.headers[k] ??= v;
+        throw error;
+      }
+    } catch (error) {
+      if (error instanceof ProblemError) return error.toResponse(instance, requestId);
+      // The kit's own failure: say so clearly, never crash the server.
+      console.error('[investor-graph mock] internal error', error);
+      return new ProblemError('invalid_request', `[investor-graph mock] internal error: ${(error as Error).message}`).toResponse(instance, requestId);
+    }
+  }
+
+  function validate(ctx: Ctx, request: Request): void {
+    const { route } = ctx;
+    if (route.operationId === 'getStatistic' && !(statisticNames as readonly string[]).includes(route.params.get('name')!)) {
+      // A name identifies a resource: unknown is 404 with the allowed ones (DECISIONS.md#statistics-shapes).
+      throw new ProblemError('unknown_statistic', `There is no statistic named "${route.params.get('name')}".`, { extra: { allowed: [...statisticNames] } });
+    }
+    const violations = options.validator.validateRequest(route.operationId, {
+      method: request.method,
+      path: route.rawPath,
+      query: Object.fromEntries(ctx.query),
+      headers: Object.fromEntries(request.headers),
+    }).filter((v) => v.severity === 'error');
+    if (violations.length) {
+      const errors = violations.map((v) => ({ parameter: v.path.replace(/^(query|path|header)\./, ''), detail: v.message }));
+      throw new ProblemError(ctx.query.has('cursor') && errors.every((e) => e.parameter === 'cursor') ? 'invalid_cursor' : 'invalid_parameter', errors.map((e) => e.detail).join('; '), { extra: { errors } });
+    }
+  }
+
+  function checkFeature(ctx: Ctx): void {
+    const plan = ctx.plan!;
+    if (ctx.route.operationId === 'listChanges' && !plan.changes_feed) {
+      throw new ProblemError('plan_feature_unavailable', `The changes feed is not included in the ${plan.name} plan.`, { plan: plan.id, suggested: 'team' });
+    }
+    if ((ctx.route.operationId === 'getExportManifest' || ctx.route.operationId === 'getExportFile') && !plan.exports) {
+      throw new ProblemError('plan_feature_unavailable', `Nightly dumps are included in the Business and Enterprise plans, not ${plan.name}.`, { plan: plan.id, suggested: 'business' });
+    }
+  }
+
+  /** Computes what the call serves, synchronously; 404s are thrown before anything is counted. */
+  function serve(ctx: Ctx, afterKey: string | null, now: number, dumpDays: Map<string, Dump>): Served {
+    const { route } = ctx;
+    const cutoff = lagCutoff(ctx.plan);
+    const visible = roundVisible(cutoff);
+    const id = route.operationId;
+    const notFound = (what: string, key: string): never => {
+      throw new ProblemError('not_found', `No ${what} has the ${what === 'fund' ? 'id' : 'slug'} ${key}.`);
+    };
+    const single = (resource: ResourceName, what: string): Served => {
+      const key = route.params.get(resource === 'fund' ? 'id' : 'slug')!;
+      const row = store.get(resource, key) ?? notFound(what, key);
+      return { body: viewRow(resource, row, cutoff), rows: 1 };
+    };
+    const list = (resource: ResourceName, keep?: (row: Row) => boolean) => {
+      const page = store.page(resource, afterKey, pageLimit(ctx), keep);
+      return { body: page.rows.map((r) => viewRow(resource, r, cutoff)), rows: page.rows.length, next: page.nextKey };
+    };
+    const nestedList = (index: keyof typeof nested, keep?: (row: Row) => boolean) => {
+      const parentKey = route.params.get('slug')!;
+      if (!store.get(nested[index].parent, parentKey)) notFound(nested[index].parent, parentKey);
+      const page = store.nestedPage(index, parentKey, afterKey, pageLimit(ctx), keep);
+      return { body: page.rows, rows: page.rows.length, next: page.nextKey };
+    };
+    switch (id) {
+      case 'listFirms': return list('firm');
+      case 'listCompanies': return list('company');
+      case 'listRounds': {
+        const since = ctx.query.get('announced_since');
+        return list('round', since ? (r) => visible(r) && (r.announced_on as string) >= since : visible);
+      }
+      case 'listInvestments': return list('investment');
+      case 'listFunds': return list('fund');
+      case 'listFilings': return list('filing');
+      case 'listOfferings': return list('offering');
+      case 'listAdvFunds': return list('adv-fund');
+      case 'listLists': {
+        const page = list('list');
+        return { ...page, body: (page.body as Row[]).map(({ members: _members, ...summary }) => summary) };
+      }
+      case 'getFirm': return single('firm', 'firm');
+      case 'getCompany': return single('company', 'company');
+      case 'getFund': return single('fund', 'fund');
+      case 'getList': return single('list', 'list');
+      case 'listFirmPortfolio': return nestedList('listFirmPortfolio');
+      case 'listFirmFilings': return nestedList('listFirmFilings');
+      case 'listFirmFunds': return nestedList('listFirmFunds');
+      case 'listCompanyRounds': return nestedList('listCompanyRounds', visible);
+      case 'listCompanyInvestors': return nestedList('listCompanyInvestors');
+      case 'listCompanyOfferings': return nestedList('listCompanyOfferings');
+      case 'listChanges': {
+        const since = ctx.query.get('since')!;
+        const after = afterKey === null ? 0 : Number(afterKey);
+        const page = store.changePage(since, after, pageLimit(ctx));
+        const withRows = ctx.query.get('include') === 'rows';
+        const items = page.items.map((c) => (withRows ? { ...c, row: c.kind === 'unpublish' ? null : (store.get(c.resource, c.key) ?? null) } : { ...c }));
+        const last = page.items[page.items.length - 1];
+        return { body: items, rows: items.length, next: page.more && last ? String(last.sequence) : null };
+      }
+      case 'getStatistic': {
+        const name = route.params.get('name') as StatisticName;
+        return { body: { name, rows: statistics.rows(name, cutoff, visible) }, rows: 1 };
+      }
+      case 'getExportManifest': {
+        const base = `${ctx.url.origin}/api/v1/exports`;
+        const body = [...dumpDays.values()].map((dump) => ({
+          date: dump.date, generated_at: dump.generated_at,
+          files: dump.files.map(({ body: _body, ...f }) => ({ ...f, url: `${base}/${dump.date}/${f.name}` })),
+        }));
+        return { body, rows: body.length };
+      }
+      case 'getExportFile': {
+        const date = route.params.get('date')!;
+        const file = dumpDays.get(date)?.files.find((f) => f.name === route.params.get('file'));
+        if (!file) throw new ProblemError('not_found', `There is no dump file ${route.params.get('file')} for ${date}; the manifest lists the dates there are.`);
+        return { body: null, rows: file.rows, raw: file.body, contentType: 'application/gzip', etag: file.sha256 };
+      }
+      case 'getAccount':
+        return { body: null, rows: 0 };
+      default:
+        throw new ProblemError('route_not_found', `No handler for ${id}.`);
+    }
+  }
+
+  /** The dumps a manifest or a file download needs, by date (only dates that exist). */
+  async function prepareDumps(ctx: Ctx): Promise<Map<string, Dump>> {
+    const now = clock.now();
+    const wanted = ctx.route.operationId === 'getExportManifest' ? dumps.dates(now)
+      : ctx.route.operationId === 'getExportFile' && dumps.has(ctx.route.params.get('date')!, now) ? [ctx.route.params.get('date')!] : [];
+    return new Map(await Promise.all(wanted.map(async (date) => [date, await dumps.day(date)] as const)));
+  }
+
+  async function toEnvelope(ctx: Ctx, served: Served, usage: Usage): Promise<unknown> {
+    let data = served.body;
+    let next: string | null = null;
+    if (ctx.route.operationId === 'getAccount') {
+      const balance = ctx.key!.balanceRows;
+      data = {
+        plan: planView(ctx.plan!), usage, keys: [accounts.summary(ctx.key!, clock.now())],
+        balance: balance === null ? null : { prepaid_rows: balance, value_usd: Math.round(balance * (plans.payg.price_usd_per_row ?? 0) * 100) / 100 },
+      };
+    } else if (served.next) {
+      next = await cursors.encode(ctx.route.operationId, filterDigest(ctx), served.next);
+    }
+    return { data, next_cursor: next, as_of: iso(store.asOf), plan: planView(ctx.plan!), usage };
+  }
+
+  async function createTrialKey(request: Request, ctx: Ctx, context: RequestContext): Promise<Response> {
+    const headers = accounts.takeToken(null, context.clientAddress ?? 'unknown', plans.trial.rate_per_second);
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type', 'Send the body as application/json: {"email": "you@example.com"}.');
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.length > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      throw new ProblemError('invalid_body', 'The body is not valid JSON (UTF-8).', { extra: { errors: [{ pointer: '', detail: 'not valid JSON' }] } });
+    }
+    const violations = options.validator.validateRequest('createTrialKey', {
+      method: 'POST', path: '/api/v1/keys/trial', headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) }, body,
+    }).filter((v) => v.severity === 'error');
+    if (violations.length) {
+      throw new ProblemError('invalid_body', violations.map((v) => v.message).join('; '), {
+        extra: { errors: violations.map((v) => ({ pointer: '/' + v.path.replace(/^body\.?/, '').replace(/\./g, '/'), detail: v.message })) },
+      });
+    }
+    const issued = await accounts.issueTrial((body as { email: string }).email, clock.now());
+    changed();
+    const rule = plans.trial;
+    return json(201, {
+      key: issued.key, key_id: issued.record.keyId, plan: 'trial', expires_at: iso(issued.record.expiresAt!),
+      calls_limit: rule.calls_limit, calls_remaining: rule.calls_limit,
+    }, { ...headers, 'cache-control': 'no-store', 'x-request-id': ctx.requestId });
+  }
+
+  /** Prism's habit: `Prefer: code=NNN` and/or `example=NAME` answer a documented example as is. */
+  function preferredExample(request: Request, operationId: string): Response | null {
+    const prefer = request.headers.get('prefer');
+    if (!prefer) return null;
+    const wants = Object.fromEntries(prefer.split(/[,;]/).map((p) => p.trim().split('=').map((s) => s.trim().replace(/^"|"$/g, ''))).filter((p) => p.length === 2));
+    if (!wants.code && !wants.example) return null;
+    const op = Object.values(openapiDocument.paths as Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>)
+      .flatMap((item) => Object.values(item)).find((o) => o.operationId === operationId)!;
+    const code = wants.code ?? Object.keys(op.responses).find((c) => c.startsWith('2'))!;
+    type Documented = { content?: Record<string, { examples?: Record<string, unknown> }> };
+    const response = op.responses[code] === undefined ? undefined : (resolveRef(op.responses[code]) as Documented);
+    if (!response) {
+      throw new ProblemError('invalid_parameter', `Prefer: code=${code} is not documented for ${operationId}; documented: ${Object.keys(op.responses).join(', ')}.`, { extra: { errors: [{ parameter: 'Prefer', detail: 'undocumented status' }] } });
+    }
+    const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
+    const examples = media?.examples ?? {};
+    const name = wants.example ?? Object.keys(examples)[0];
+    const example = name ? examples[name] : undefined;
+    if (wants.example && !example) {
+      throw new ProblemError('invalid_parameter', `Prefer: example=${wants.example} is not an example of ${operationId} ${code}; there are: ${Object.keys(examples).join(', ') || 'none'}.`, { extra: { errors: [{ parameter: 'Prefer', detail: 'unknown example' }] } });
+    }
+    const headers: Record<string, string> = { 'preference-applied': prefer };
+    if (mediaType) headers['content-type'] = mediaType;
+    if (code === '429') headers['retry-after'] = '1';
+    const value = example ? (resolveRef(example) as { value: unknown }).value : undefined;
+    return new Response(code === '304' || value === undefined ? null : JSON.stringify(value), { status: Number(code), headers });
+  }
+
+  return {
+    fetch,
+    ready,
+    clock,
+    store,
+    accounts,
+    presetKeys,
+    rebuild: () => store.applyDue(clock.now()),
+  };
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/**
+ * Parses the query string strictly: a malformed %-escape or bytes that are not UTF-8 are a 400
+ * naming the parameter (URLSearchParams would silently turn them into U+FFFD), and so is a
+ * parameter given twice.
+ */
+function parseQuery(search: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (search.length <= 1) return out;
+  for (const part of search.slice(1).split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+    } catch {
+      const label = /^[\w-]+$/.test(rawName) ? rawName : 'query';
+      throw new ProblemError('invalid_parameter', `The query parameter ${label} is not valid percent-encoded UTF-8.`, { extra: { errors: [{ parameter: label, detail: 'not valid percent-encoded UTF-8' }] } });
+    }
+    if (out.has(name)) throw new ProblemError('invalid_parameter', `The query parameter ${name} is given more than once.`, { extra: { errors: [{ parameter: name, detail: 'given more than once' }] } });
+    out.set(name, value);
+  }
+  return out;
+}
+
+function checkQueryNames(route: RouteMatch, query: Map<string, string>): void {
+  const unknown = [...query.keys()].filter((k) => !route.queryNames.includes(k));
+  if (!unknown.length) {
+    const empty = [...query].find(([, v]) => v === '');
+    if (empty) throw new ProblemError('invalid_parameter', `The query parameter ${empty[0]} is empty; leave it out instead.`, { extra: { errors: [{ parameter: empty[0], detail: 'empty' }] } });
+    // prism-http coerces "Infinity", "1e3" and " 7" to numbers; the contract says integer, so digits only.
+    const limit = query.get('limit');
+    if (limit !== undefined && !/^[0-9]{1,30}$/.test(limit)) {
+      throw new ProblemError('invalid_parameter', `limit must be a whole number of at least 1, got "${limit.slice(0, 40)}".`, { extra: { errors: [{ parameter: 'limit', detail: 'must be a whole number of at least 1' }] } });
+    }
+    return;
+  }
+  const errors = unknown.map((name) => {
+    const near = route.queryNames.find((known) => editDistance(known, name) <= 2);
+    return { parameter: name, detail: near ? `unknown; did you mean ${near}?` : `unknown; this endpoint takes ${route.queryNames.join(', ') || 'no query parameters'}` };
+  });
+  throw new ProblemError('unknown_parameter', errors.map((e) => `${e.parameter}: ${e.detail}`).join('; '), { extra: { errors } });
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length]![b.length]!;
+}

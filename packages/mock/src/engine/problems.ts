@@ -1,0 +1,122 @@
+/**
+ * Every error the mock can answer, in one table: status, stable code, title and which actions go
+ * with it. Raise `new ProblemError(code, detail)` anywhere; the engine turns it into RFC 9457
+ * problem+json. Kept in step with DECISIONS.md#status-codes and #actions.
+ */
+import { nextPlanUp, plans, type PlanId } from '@investor-graph/contract';
+
+export type ActionType = 'get_trial_key' | 'buy_prepaid_rows' | 'subscribe' | 'book_call';
+
+export interface Action {
+  type: ActionType;
+  title: string;
+  href: string;
+  method: 'GET' | 'POST';
+  content_type?: string;
+  body?: Record<string, string>;
+  plan?: PlanId;
+  rows?: number;
+}
+
+interface ProblemType {
+  status: number;
+  title: string;
+  /** Which actions come with it, given the caller's plan (if known). */
+  actions?: (plan: PlanId | null) => ActionType[];
+}
+
+const site = 'https://investorgraph.example';
+const unauthenticated = (): ActionType[] => ['get_trial_key', 'book_call'];
+const outOfCalls = (plan: PlanId | null): ActionType[] => (plan === 'enterprise' ? ['buy_prepaid_rows', 'book_call'] : ['subscribe', 'buy_prepaid_rows', 'book_call']);
+
+export const problemTypes = {
+  invalid_parameter: { status: 400, title: 'Invalid parameter' },
+  unknown_parameter: { status: 400, title: 'Unknown parameter' },
+  invalid_cursor: { status: 400, title: 'Invalid cursor' },
+  invalid_body: { status: 400, title: 'Invalid body' },
+  invalid_request: { status: 400, title: 'Invalid request' },
+  missing_key: { status: 401, title: 'API key required', actions: unauthenticated },
+  invalid_key: { status: 401, title: 'Unknown API key', actions: unauthenticated },
+  revoked_key: { status: 401, title: 'API key revoked', actions: unauthenticated },
+  trial_exhausted: { status: 402, title: 'Trial used up', actions: () => ['subscribe', 'buy_prepaid_rows', 'book_call'] },
+  trial_expired: { status: 402, title: 'Trial expired', actions: () => ['subscribe', 'buy_prepaid_rows', 'book_call'] },
+  quota_exhausted: { status: 402, title: 'Call quota used up', actions: outOfCalls },
+  insufficient_balance: { status: 402, title: 'Prepaid balance too low', actions: () => ['buy_prepaid_rows', 'subscribe', 'book_call'] },
+  plan_feature_unavailable: { status: 402, title: 'Not included in your plan', actions: () => ['subscribe', 'book_call'] },
+  not_found: { status: 404, title: 'Not found' },
+  unknown_statistic: { status: 404, title: 'Unknown statistic' },
+  route_not_found: { status: 404, title: 'No such endpoint' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  trial_exists: { status: 409, title: 'Trial already issued' },
+  payload_too_large: { status: 413, title: 'Body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  rate_limited: { status: 429, title: 'Too many requests', actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']) },
+  control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
+} as const satisfies Record<string, ProblemType>;
+
+export type ProblemCode = keyof typeof problemTypes;
+
+/** Builds an action item; `subscribe` names the plan suggested. */
+export function action(type: ActionType, plan: PlanId | null, suggested?: PlanId | null): Action {
+  switch (type) {
+    case 'get_trial_key':
+      return { type, title: 'Get a free trial key (7 days or 1,000 calls)', href: '/api/v1/keys/trial', method: 'POST', content_type: 'application/json', body: { email: '{email}' } };
+    case 'buy_prepaid_rows':
+      return { type, title: 'Buy prepaid rows (pay as you go, $0.005 a row)', href: `${site}/account/rows`, method: 'GET', rows: 10_000 };
+    case 'subscribe': {
+      const target = suggested ?? (plan ? nextPlanUp(plan) : 'team') ?? 'enterprise';
+      return { type, title: `Subscribe to ${plans[target].name}`, href: `${site}/pricing#${target}`, method: 'GET', plan: target };
+    }
+    case 'book_call':
+      return { type, title: 'Book a call with sales', href: `${site}/book-a-call`, method: 'GET' };
+  }
+}
+
+/** The error type of the mock: it knows its problem+json. */
+export class ProblemError extends Error {
+  readonly code: ProblemCode;
+  readonly detail: string;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+  /** The plan the caller is on, when known, so actions can point one step up. */
+  plan: PlanId | null = null;
+  suggested: PlanId | null = null;
+
+  constructor(code: ProblemCode, detail: string, options: { extra?: Record<string, unknown>; headers?: Record<string, string>; plan?: PlanId | null; suggested?: PlanId | null } = {}) {
+    super(`${code}: ${detail}`);
+    this.name = 'ProblemError';
+    this.code = code;
+    this.detail = detail;
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+    this.plan = options.plan ?? null;
+    this.suggested = options.suggested ?? null;
+  }
+
+  get status(): number {
+    return problemTypes[this.code].status;
+  }
+
+  body(instance: string, requestId: string): Record<string, unknown> {
+    const type: ProblemType = problemTypes[this.code];
+    const actions = type.actions?.(this.plan).map((t) => action(t, this.plan, t === 'subscribe' ? this.suggested : null));
+    return {
+      type: `${site}/problems/${this.code.replace(/_/g, '-')}`,
+      title: type.title,
+      status: type.status,
+      detail: this.detail,
+      instance,
+      code: this.code,
+      request_id: requestId,
+      ...this.extra,
+      ...(actions ? { actions } : {}),
+    };
+  }
+
+  toResponse(instance: string, requestId: string, headers: Record<string, string> = {}): Response {
+    return new Response(JSON.stringify(this.body(instance, requestId)), {
+      status: this.status,
+      headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...headers, ...this.headers },
+    });
+  }
+}

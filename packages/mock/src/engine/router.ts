@@ -1,0 +1,58 @@
+/** Routes a method and raw path to an operation of the contract, with its path parameters decoded. */
+import { operations } from '@investor-graph/contract';
+import { ProblemError } from './problems.ts';
+
+export interface RouteMatch {
+  operationId: string;
+  params: Map<string, string>;
+  /** The path as sent (still percent-encoded), for prism-http's path validation. */
+  rawPath: string;
+  queryNames: string[];
+}
+
+interface Route {
+  method: string;
+  operationId: string;
+  pattern: RegExp;
+  names: string[];
+  literal: boolean;
+  queryNames: string[];
+}
+
+const routes: Route[] = operations
+  .map((op) => {
+    const names: string[] = [];
+    const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { method: op.method, operationId: op.operationId, pattern: new RegExp(`^${source}$`), names, literal: names.length === 0, queryNames: op.query };
+  })
+  // Literal paths win over templated ones.
+  .sort((a, b) => Number(b.literal) - Number(a.literal));
+
+export function matchRoute(method: string, rawPath: string): RouteMatch {
+  const allowed = new Set<string>();
+  for (const route of routes) {
+    const m = route.pattern.exec(rawPath);
+    if (!m) continue;
+    if (route.method !== method) {
+      allowed.add(route.method);
+      continue;
+    }
+    const params = new Map<string, string>();
+    route.names.forEach((name, i) => {
+      try {
+        params.set(name, decodeURIComponent(m[i + 1]!));
+      } catch {
+        throw new ProblemError('invalid_parameter', `The path parameter ${name} is not valid percent-encoded UTF-8.`, { extra: { errors: [{ parameter: name, detail: 'not valid percent-encoded UTF-8' }] } });
+      }
+    });
+    return { operationId: route.operationId, params, rawPath, queryNames: route.queryNames };
+  }
+  if (allowed.size) {
+    const allow = [...allowed].sort().join(', ');
+    throw new ProblemError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { headers: { allow } });
+  }
+  throw new ProblemError('route_not_found', `There is no endpoint at ${rawPath.slice(0, 200)}. See /api/v1/openapi.json.`);
+}

@@ -1,0 +1,5 @@
+/** The engine: framework-free, no Node-only API. */
+export { createEngine, type Engine, type EngineOptions, type PresetKey, type RequestContext } from './engine/engine.ts';
+export { ProblemError, problemTypes, action, type ProblemCode, type Action } from './engine/problems.ts';
+export { Clock, parseDuration } from './engine/clock.ts';
+export { statisticNames } from './engine/statistics.ts';

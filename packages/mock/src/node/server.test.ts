@@ -1,0 +1,66 @@
+import { expect, test } from 'vitest';
+import { createContractValidator } from '@investor-graph/contract';
+import { runConformance } from '../conformance/suite.ts';
+import { createEngine } from '../engine/engine.ts';
+import { createNodeServer, isLoopback, listen } from './server.ts';
+import { loadInput } from './start.ts';
+
+const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
+
+/** A fresh engine on the default dataset behind a real Node server on a free loopback port. */
+async function serve(now: string, extra: { adminToken?: string } = {}) {
+  const engine = createEngine({ dataset: structuredClone(dataset), validator, now: Date.parse(now), frozen: true, ...extra });
+  const server = createNodeServer(engine);
+  const baseUrl = await listen(server, 0, '127.0.0.1');
+  return {
+    baseUrl,
+    engine,
+    fetch: globalThis.fetch,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+runConformance({ name: 'node server', setup: ({ now }) => serve(now) });
+
+test('control endpoints refuse a non-loopback client unless it brings the admin token', async () => {
+  const engine = createEngine({ dataset, validator, adminToken: 'let-me-in-0123456789' });
+  const remote = { clientAddress: '203.0.113.7', loopback: false };
+  const refused = await engine.fetch(new Request('http://mock/__control/state'), remote);
+  expect(refused.status).toBe(403);
+  expect((await refused.json()).code).toBe('control_forbidden');
+  const wrong = await engine.fetch(new Request('http://mock/__control/state', { headers: { authorization: 'Bearer nope' } }), remote);
+  expect(wrong.status).toBe(403);
+  const admitted = await engine.fetch(new Request('http://mock/__control/state', { headers: { authorization: 'Bearer let-me-in-0123456789' } }), remote);
+  expect(admitted.status).toBe(200);
+  const open = createEngine({ dataset, validator });
+  expect((await open.fetch(new Request('http://mock/__control/state'), remote)).status, 'no token: loopback only').toBe(403);
+});
+
+test('loopback means 127.0.0.0/8 and ::1, nothing else', () => {
+  for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a), a).toBe(true);
+  for (const a of ['10.0.0.1', '192.168.1.1', '::ffff:10.0.0.1', '0.0.0.0', '', undefined]) expect(isLoopback(a), String(a)).toBe(false);
+});
+
+test('a raw request the HTTP parser cannot read gets a 400 and the server keeps serving', async () => {
+  const mock = await serve('2026-11-20T03:00:00Z');
+  try {
+    const { connect } = await import('node:net');
+    const port = Number(new URL(mock.baseUrl).port);
+    const garbage = async (bytes: string): Promise<string> => new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+      let out = '';
+      socket.on('data', (d) => (out += d));
+      socket.on('close', () => resolve(out));
+      socket.on('error', () => resolve(out));
+    });
+    expect(await garbage('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await garbage(`GET /api/v1/firms HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/);
+    expect(await garbage('GET http://evil.example/api/v1/firms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect((await fetch(`${mock.baseUrl}/api/v1/openapi.json`)).status).toBe(200);
+  } finally {
+    await mock.close();
+  }
+});

@@ -1,0 +1,69 @@
+/** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
+import type { Server } from 'node:http';
+import { createContractValidator, type PlanId } from '@investor-graph/contract';
+import { collectDataset } from '@investor-graph/fixtures';
+import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
+import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
+import { createNodeServer, listen } from './server.ts';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  /** A dataset folder (fixtures/default when neither this nor seed is given). */
+  data?: string;
+  /** Generate in memory instead of reading a folder. */
+  seed?: string;
+  scale?: number;
+  keys?: PresetKey[];
+  now?: string;
+  frozen?: boolean;
+  adminToken?: string;
+  cursorSecret?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningMock {
+  url: string;
+  engine: Engine;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
+  if (options.seed !== undefined) {
+    return collectDataset({ seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf });
+  }
+  const dataset = await loadDataset(options.data ?? defaultDataset.dir);
+  return { asOf: dataset.manifest.as_of, rows: dataset.rows, changes: dataset.changes, pending: dataset.pending };
+}
+
+export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
+  const [dataset, validator] = await Promise.all([loadInput(options), createContractValidator()]);
+  const engine = createEngine({
+    dataset,
+    validator,
+    ...(options.keys ? { keys: options.keys } : {}),
+    ...(options.now ? { now: Date.parse(options.now) } : {}),
+    ...(options.frozen ? { frozen: true } : {}),
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
+  });
+  await engine.ready;
+  const server = createNodeServer(engine, options.log ? { log: options.log } : {});
+  const url = await listen(server, options.port ?? 4010, options.host ?? '127.0.0.1');
+  return {
+    url,
+    engine,
+    server,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+export function parseKeyFlag(flag: string): PresetKey {
+  const m = /^(trial|team|business|enterprise|payg)=([\x21-\x7e]{8,200})$/.exec(flag);
+  if (!m) throw new Error(`--key takes PLAN=KEY with PLAN one of trial, team, business, enterprise, payg and a key of 8+ printable characters; got "${flag}"`);
+  return { plan: m[1] as PlanId, key: m[2]!, ...(m[1] === 'payg' ? { prepaidRows: 100_000 } : {}) };
+}
