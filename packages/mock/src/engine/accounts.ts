@@ -202,6 +202,10 @@ export class Accounts {
     return bucket;
   }
 
+  async knows(key: string): Promise<boolean> {
+    return this.byHash.has(await sha256Hex(key));
+  }
+
   byKeyId(keyId: string): KeyRecord | undefined {
     return this.byId.get(keyId);
   }

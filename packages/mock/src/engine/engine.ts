@@ -47,6 +47,16 @@ export interface EngineOptions {
   onStateChange?: () => void;
   /** Monotonic real time for rate limiting (ms). */
   realNow?: () => number;
+  /** State from an earlier run (see `snapshot()`): keys, counters, balances, clock, cursor secret. */
+  state?: EngineState;
+}
+
+/** What survives a restart. Keys appear only as hashes. */
+export interface EngineState {
+  version: 1;
+  clock: { now: string; frozen: boolean };
+  cursorSecret: string;
+  keys: KeyRecord[];
 }
 
 export interface RequestContext {
@@ -66,6 +76,8 @@ export interface Engine {
   rebuild(): ReturnType<Store['applyDue']>;
   /** The preset and created keys' texts, as given at start (for the banner). */
   readonly presetKeys: readonly PresetKey[];
+  /** The state to keep across restarts. */
+  snapshot(): EngineState;
 }
 
 interface Ctx {
@@ -92,15 +104,26 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 
 
 export function createEngine(options: EngineOptions): Engine {
   const store = new Store(options.dataset);
-  const clock = new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
+  const saved = options.state;
+  const clock = saved
+    ? new Clock(Date.parse(saved.clock.now), saved.clock.frozen)
+    : new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
   const accounts = new Accounts(options.realNow);
-  const cursors = new CursorCodec(options.cursorSecret ?? randomToken(43));
+  if (saved) accounts.restore(saved.keys);
+  const cursorSecret = saved?.cursorSecret ?? options.cursorSecret ?? randomToken(43);
+  const cursors = new CursorCodec(cursorSecret);
   const statistics = new Statistics(store);
   const dumps = new Dumps(store);
   const presetKeys = options.keys ?? [];
   const changed = (): void => options.onStateChange?.();
   const ready = (async () => {
-    for (const preset of presetKeys) await accounts.create(preset.plan, clock.now(), { key: preset.key, prepaidRows: preset.prepaidRows ?? 0 });
+    for (const preset of presetKeys) {
+      // A key restored from the state file keeps its counters; presetting it again changes nothing.
+      if (await accounts.knows(preset.key)) continue;
+      await accounts.create(preset.plan, clock.now(), { key: preset.key, prepaidRows: preset.prepaidRows ?? 0 });
+    }
+    // Rebuilds up to the restored clock replay deterministically from the dataset.
+    store.applyDue(clock.now());
   })();
 
   const lagCutoff = (plan: PlanRule | null): string | null =>
@@ -395,6 +418,7 @@ export function createEngine(options: EngineOptions): Engine {
     accounts,
     presetKeys,
     rebuild: () => store.applyDue(clock.now()),
+    snapshot: () => ({ version: 1, clock: clock.state(), cursorSecret, keys: accounts.snapshot() }),
   };
 }
 

@@ -20,6 +20,7 @@ const usage = `usage: investor-graph-mock [options]
   --frozen            the clock moves only through /__control/clock
   --admin-token T     also admit control calls from non-loopback clients bearing T
   --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
+  --state FILE        keep keys, usage, balances and the clock in FILE across restarts
   --log               log one line per request
   -h, --help`;
 
@@ -30,7 +31,10 @@ function fail(message: string): never {
 
 let values;
 try {
+  // `pnpm start -- --port N` hands the separator through: a leading `--` is not an argument.
+  const args = process.argv.slice(2);
   ({ values } = parseArgs({
+    args: args[0] === '--' ? args.slice(1) : args,
     options: {
       port: { type: 'string', default: '4010' },
       host: { type: 'string', default: '127.0.0.1' },
@@ -42,6 +46,7 @@ try {
       frozen: { type: 'boolean' },
       'admin-token': { type: 'string' },
       'cursor-secret': { type: 'string' },
+      state: { type: 'string' },
       log: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -83,6 +88,7 @@ const options: StartOptions = {
   ...(values.frozen ? { frozen: true } : {}),
   ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
   ...(values['cursor-secret'] ? { cursorSecret: values['cursor-secret'] } : {}),
+  ...(values.state ? { stateFile: values.state } : {}),
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),
 };
 

@@ -1,9 +1,10 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
 import type { Server } from 'node:http';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createContractValidator, type PlanId } from '@investor-graph/contract';
 import { collectDataset } from '@investor-graph/fixtures';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
-import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
+import { createEngine, type Engine, type EngineState, type PresetKey } from '../engine/engine.ts';
 import { createNodeServer, listen } from './server.ts';
 
 export interface StartOptions {
@@ -19,7 +20,26 @@ export interface StartOptions {
   frozen?: boolean;
   adminToken?: string;
   cursorSecret?: string;
+  /** Keep keys, counters, balances and the clock in this JSON file across restarts. */
+  stateFile?: string;
   log?: (line: string) => void;
+}
+
+/** Reads a state file written by an earlier run; none yet is a fresh start. */
+export function readState(file: string): EngineState | undefined {
+  if (!existsSync(file)) return undefined;
+  const state = JSON.parse(readFileSync(file, 'utf8')) as EngineState;
+  if (state.version !== 1) throw new Error(`[investor-graph mock] ${file} is not a state file of this version`);
+  return state;
+}
+
+/**
+ * Writes the state file synchronously, through a rename, inside the engine's accounting step: once
+ * a call is answered its count and charge are on disk, and a crash mid-write leaves the old file.
+ */
+export function writeState(file: string, state: EngineState): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(state));
+  renameSync(`${file}.tmp`, file);
 }
 
 export interface RunningMock {
@@ -39,9 +59,13 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
 
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const [dataset, validator] = await Promise.all([loadInput(options), createContractValidator()]);
+  const state = options.stateFile ? readState(options.stateFile) : undefined;
+  let persist = (): void => {};
   const engine = createEngine({
     dataset,
     validator,
+    ...(state ? { state } : {}),
+    onStateChange: () => persist(),
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.now ? { now: Date.parse(options.now) } : {}),
     ...(options.frozen ? { frozen: true } : {}),
@@ -49,6 +73,11 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
   });
   await engine.ready;
+  if (options.stateFile) {
+    const file = options.stateFile;
+    persist = () => writeState(file, engine.snapshot());
+    persist();
+  }
   const server = createNodeServer(engine, options.log ? { log: options.log } : {});
   const url = await listen(server, options.port ?? 4010, options.host ?? '127.0.0.1');
   return {

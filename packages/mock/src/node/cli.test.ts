@@ -1,0 +1,112 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, test } from 'vitest';
+
+const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const temp = await mkdtemp(join(tmpdir(), 'ig-mock-cli-'));
+const running = new Set<ChildProcess>();
+afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL');
+  await rm(temp, { recursive: true, force: true });
+});
+
+/** Starts the real CLI on a free loopback port and waits for its banner. */
+async function start(...args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${output}`)), 20_000);
+    const check = (): void => {
+      const m = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', () => reject(new Error(`exited early:\n${output}`)));
+  });
+  return { url, output: () => output, child };
+}
+
+async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill(signal);
+  const code = await exited;
+  running.delete(child);
+  return code;
+}
+
+const team = 'igk_team_clitestclitestclitest000000';
+
+test('the CLI prints its base URL and a ready-made key per plan, serves preset keys and logs requests', async () => {
+  const { url, output, child } = await start('--key', `team=${team}`, '--log');
+  expect(output()).toContain(`team       ${team}`);
+  for (const plan of ['trial', 'business', 'enterprise', 'payg']) expect(output()).toMatch(new RegExp(`${plan}\\s+igk_${plan}_[A-Za-z0-9]{32}`));
+  expect(output()).toContain('/__control');
+  const answer = await fetch(`${url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${team}` } });
+  expect(answer.status).toBe(200);
+  await new Promise((r) => setTimeout(r, 50));
+  expect(output()).toMatch(/GET \/api\/v1\/firms\?limit=1 200 [\d.]+ms/);
+  expect(await stop(child)).toBe(0);
+});
+
+test('a leading -- (as `pnpm start -- --port N` passes it) is accepted', () => {
+  const run = spawnSync(process.execPath, [cli, '--', '--help'], { encoding: 'utf8', timeout: 20_000 });
+  expect(run.status).toBe(0);
+  expect(run.stdout).toContain('usage: investor-graph-mock');
+});
+
+test('bad flags exit with code 2 and say what is wrong', () => {
+  for (const [args, says] of [
+    [['--port', 'eighty'], '--port must be'], [['--key', 'gold=abcdefghij'], '--key takes PLAN=KEY'], [['--scale', '12'], '--scale must be'],
+    [['--now', 'yesterday'], '--now must be'], [['--wat'], "Unknown option '--wat'"],
+  ] as const) {
+    const run = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, args.join(' ')).toBe(2);
+    expect(run.stderr).toContain(says);
+  }
+});
+
+test('--seed and --scale serve a generated dataset, --now and --frozen set the clock', async () => {
+  const { url, child } = await start('--seed', 'cli-test', '--scale', '2000', '--now', '2026-12-24T00:00:00Z', '--frozen', '--key', `team=${team}`);
+  const state = await (await fetch(`${url}/__control/state`)).json();
+  expect(state.clock).toEqual({ now: '2026-12-24T00:00:00.000Z', frozen: true });
+  const firms = await (await fetch(`${url}/api/v1/firms?limit=500`, { headers: { authorization: `Bearer ${team}` } })).json();
+  expect(firms.data.length).toBeGreaterThan(10);
+  expect(firms.data.length).toBeLessThan(60);
+  await stop(child);
+});
+
+test('a state file keeps every counted call and charged row across a crash, and holds no key', async () => {
+  const stateFile = join(temp, 'state.json');
+  const payg = 'igk_payg_clitestclitestclitest0000000';
+  const first = await start('--state', stateFile, '--key', `payg=${payg}`, '--key', `team=${team}`);
+  const calls = [3, 25, 12];
+  for (const limit of calls) {
+    const answer = await fetch(`${first.url}/api/v1/firms?limit=${limit}`, { headers: { authorization: `Bearer ${payg}` } });
+    expect(answer.status).toBe(200);
+  }
+  const trial = await (await fetch(`${first.url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"ops@example.com"}' })).json();
+  expect(await stop(first.child, 'SIGKILL')).toBeNull();
+
+  const saved = await readFile(stateFile, 'utf8');
+  for (const secret of [payg, team, trial.key]) expect(saved).not.toContain(secret);
+  expect(saved).not.toContain('ops@example.com');
+
+  const second = await start('--state', stateFile, '--key', `payg=${payg}`);
+  const account = await (await fetch(`${second.url}/api/v1/account`, { headers: { authorization: `Bearer ${payg}` } })).json();
+  const charged = calls.reduce((n, l) => n + Math.max(l, 10), 0);
+  expect(account.data.usage.calls_used).toBe(calls.length);
+  expect(account.data.balance.prepaid_rows).toBe(100_000 - charged);
+  const trialAgain = await fetch(`${second.url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"OPS@example.com"}' });
+  expect(trialAgain.status, 'one live trial per e-mail, also after a restart').toBe(409);
+  expect((await fetch(`${second.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${trial.key}` } })).status).toBe(200);
+  await stop(second.child);
+});
