@@ -1,0 +1,93 @@
+/**
+ * MSW 3 handlers over the Investor Graph mock engine: the very engine the Node server runs, in
+ * your test process, with no port. Keys, plans, quotas, cursors, `actions` errors, the changes
+ * feed and the test clock behave as they do against `pnpm start`.
+ *
+ * @example
+ * const api = await createInvestorGraphApi({ baseUrl: 'https://api.investorgraph.test' });
+ * const server = setupServer(...api.handlers);
+ * server.listen({ onUnhandledFrame: 'error' });
+ * afterEach(() => api.reset());
+ */
+import { http, type HttpHandler } from 'msw';
+import { createContractValidator, planIds, type ContractValidator, type PlanId } from '@investor-graph/contract';
+import { createEngine, type Engine, type EngineOptions } from '@investor-graph/mock';
+
+export type DatasetInput = EngineOptions['dataset'];
+
+export interface InvestorGraphApiOptions extends Omit<EngineOptions, 'dataset' | 'validator' | 'keys'> {
+  /** The origin your client calls, e.g. https://api.investorgraph.test. Only it is intercepted. */
+  baseUrl: string;
+  /** The data to serve; the embedded default dataset when left out (read from disk: Node only). */
+  dataset?: DatasetInput;
+  /** prism-http request validation; built from the contract when left out. */
+  validator?: ContractValidator;
+  /** Keys to preset, by plan. A key per plan is made up for any plan not given. */
+  keys?: Partial<Record<PlanId, string>>;
+  /** Prepaid rows of the preset pay-as-you-go key (100,000 by default). */
+  prepaidRows?: number;
+}
+
+export interface InvestorGraphApi {
+  /** MSW request handlers for `setupServer(...)` or `setupWorker(...)`. */
+  readonly handlers: HttpHandler[];
+  /** A ready key for each plan. */
+  readonly keys: Readonly<Record<PlanId, string>>;
+  /** The engine behind the handlers now (replaced by `reset`). */
+  readonly engine: Engine;
+  /** Back to a fresh state in one call: data, keys (the same texts), counters, clock. */
+  reset(): Promise<void>;
+}
+
+/**
+ * Handlers that send every request under `baseUrl` to `engine` (or to whatever `current()` returns,
+ * so a reset can swap the engine without touching the handlers the user registered).
+ */
+export function createHandlers(options: { baseUrl: string; engine: Engine | (() => Engine) }): HttpHandler[] {
+  const origin = new URL(options.baseUrl).origin;
+  const current = typeof options.engine === 'function' ? options.engine : () => options.engine as Engine;
+  // In-process: the control endpoints are as reachable as loopback is for the Node server.
+  return [http.all(`${origin}/*`, ({ request }) => current().fetch(request, { clientAddress: 'msw', loopback: true }))];
+}
+
+async function defaultDataset(): Promise<DatasetInput> {
+  // Loaded lazily so that a browser bundle that passes its own dataset never pulls in node:fs.
+  const { defaultDataset: where, loadDataset } = await import('@investor-graph/fixtures/node');
+  const dataset = await loadDataset(where.dir);
+  return { asOf: dataset.manifest.as_of, rows: dataset.rows, changes: dataset.changes, pending: dataset.pending };
+}
+
+function randomKey(plan: PlanId): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return `igk_${plan}_${[...bytes].map((b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+/** The engine, its MSW handlers and a key per plan. */
+export async function createInvestorGraphApi(options: InvestorGraphApiOptions): Promise<InvestorGraphApi> {
+  const { baseUrl, dataset: given, validator: givenValidator, keys: givenKeys = {}, prepaidRows = 100_000, ...engineOptions } = options;
+  const [dataset, validator] = await Promise.all([given ?? defaultDataset(), givenValidator ?? createContractValidator()]);
+  const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? randomKey(plan)])) as Record<PlanId, string>;
+  const build = async (): Promise<Engine> => {
+    const engine = createEngine({
+      ...engineOptions,
+      // Shared safely: the store never mutates the rows it is given, it replaces them.
+      dataset,
+      validator,
+      keys: planIds.map((plan) => ({ plan, key: keys[plan], ...(plan === 'payg' ? { prepaidRows } : {}) })),
+    });
+    await engine.ready;
+    return engine;
+  };
+  let engine = await build();
+  return {
+    handlers: createHandlers({ baseUrl, engine: () => engine }),
+    keys,
+    get engine() {
+      return engine;
+    },
+    async reset() {
+      engine = await build();
+    },
+  };
+}
