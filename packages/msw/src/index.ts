@@ -10,7 +10,8 @@
  * afterEach(() => api.reset());
  */
 import { http, type HttpHandler } from 'msw';
-import { createContractValidator, planIds, type ContractValidator, type PlanId } from '@investor-graph/contract';
+import { planIds, type PlanId } from '@investor-graph/contract/plans';
+import type { ContractValidator } from '@investor-graph/contract';
 import { createEngine, type Engine, type EngineOptions } from '@investor-graph/mock';
 
 export type DatasetInput = EngineOptions['dataset'];
@@ -57,6 +58,12 @@ async function defaultDataset(): Promise<DatasetInput> {
   return { asOf: dataset.manifest.as_of, rows: dataset.rows, changes: dataset.changes, pending: dataset.pending };
 }
 
+async function defaultValidator(): Promise<ContractValidator> {
+  // Lazy for the same reason: prism-http needs Node built-ins and does not bundle for a browser.
+  const { createContractValidator } = await import('@investor-graph/contract');
+  return createContractValidator();
+}
+
 function randomKey(plan: PlanId): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -66,7 +73,7 @@ function randomKey(plan: PlanId): string {
 /** The engine, its MSW handlers and a key per plan. */
 export async function createInvestorGraphApi(options: InvestorGraphApiOptions): Promise<InvestorGraphApi> {
   const { baseUrl, dataset: given, validator: givenValidator, keys: givenKeys = {}, prepaidRows = 100_000, ...engineOptions } = options;
-  const [dataset, validator] = await Promise.all([given ?? defaultDataset(), givenValidator ?? createContractValidator()]);
+  const [dataset, validator] = await Promise.all([given ?? defaultDataset(), givenValidator ?? defaultValidator()]);
   const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? randomKey(plan)])) as Record<PlanId, string>;
   const build = async (): Promise<Engine> => {
     const engine = createEngine({

@@ -4,7 +4,7 @@
  * and count here is synchronous, so concurrent requests cannot interleave between "is there quota
  * left?" and "count this call".
  */
-import { plans, type PlanId, type PlanRule } from '@investor-graph/contract';
+import { plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import { ProblemError } from './problems.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
 

@@ -4,7 +4,7 @@
  * such as MSW) may call them, unless the mock was started with an admin token and the caller
  * presents it. Documented in the package README.
  */
-import { isPlanId, planIds } from '@investor-graph/contract';
+import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from './accounts.ts';
 import { parseDuration, type Clock } from './clock.ts';
 import type { RequestContext } from './engine.ts';

@@ -7,7 +7,10 @@
  * page, balance, count] -> sign next cursor -> envelope. The bracketed part never awaits, so
  * concurrent calls cannot both pass a quota check that only one of them fits in.
  */
-import { defaultLimit, openapiDocument, plans, resolveRef, type ContractValidator, type PlanId, type PlanRule } from '@investor-graph/contract';
+// Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.
+import { defaultLimit, plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
+import { openapiDocument, resolveRef } from '@investor-graph/contract/document';
+import type { ContractValidator } from '@investor-graph/contract';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Accounts, planView, type KeyRecord, type Usage } from './accounts.ts';
 import { Clock } from './clock.ts';

@@ -3,7 +3,7 @@
  * with it. Raise `new ProblemError(code, detail)` anywhere; the engine turns it into RFC 9457
  * problem+json. Kept in step with DECISIONS.md#status-codes and #actions.
  */
-import { nextPlanUp, plans, type PlanId } from '@investor-graph/contract';
+import { nextPlanUp, plans, type PlanId } from '@investor-graph/contract/plans';
 
 export type ActionType = 'get_trial_key' | 'buy_prepaid_rows' | 'subscribe' | 'book_call';
 

@@ -1,5 +1,5 @@
 /** Routes a method and raw path to an operation of the contract, with its path parameters decoded. */
-import { operations } from '@investor-graph/contract';
+import { operations } from '@investor-graph/contract/document';
 import { ProblemError } from './problems.ts';
 
 export interface RouteMatch {
