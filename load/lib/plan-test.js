@@ -1,0 +1,156 @@
+// One load test, parameterised by plan. Its numbers come from the contract's plan table
+// (contracts/generated/plans.json, generated from x-plans), never from this file.
+import http from 'k6/http';
+import { check, sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+import { junit } from './summary.js';
+
+const table = JSON.parse(open('../../contracts/generated/plans.json'));
+
+const rateLimited = new Counter('rate_limited');
+const unexpected429 = new Counter('unexpected_429');
+const backoffSeconds = new Counter('backoff_seconds');
+
+/** @param {string} planId */
+export function planTest(planId) {
+  const plan = table.plans[planId];
+  if (!plan) throw new Error(`[investor-graph k6] no plan ${planId} in plans.json`);
+  const base = (__ENV.BASE_URL || 'http://127.0.0.1:4010').replace(/\/$/, '');
+  const duration = __ENV.DURATION || '30s';
+  const rate = plan.rate_per_second;
+  const scenarios = {
+    at_rate: { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration, preAllocatedVUs: Math.max(2, rate), exec: 'atRate' },
+    above_rate: { executor: 'constant-arrival-rate', rate: rate * 3, timeUnit: '1s', duration, preAllocatedVUs: Math.max(4, rate * 3), exec: 'aboveRate' },
+    cursor_walk: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: duration, exec: 'cursorWalk' },
+  };
+  if (plan.changes_feed) scenarios.changes_poll = { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration, preAllocatedVUs: 1, exec: 'changesPoll' };
+
+  const thresholds = {
+    // At the plan's rate the service must keep up: no 429, every check passes, latency bounded.
+    'unexpected_429{scenario:at_rate}': ['count==0'],
+    'checks{scenario:at_rate}': ['rate==1'],
+    'http_req_duration{scenario:at_rate}': [`p(95)<${__ENV.P95_MS || 500}`],
+    // Always true: it puts the scenario's request count in the summary, to add up split runs.
+    'http_reqs{scenario:at_rate}': ['count>=0'],
+    // Above it, 429s must come, each with Retry-After and actions.
+    'rate_limited{scenario:above_rate}': ['count>0'],
+    'checks{scenario:above_rate}': ['rate==1'],
+    'checks{scenario:cursor_walk}': ['rate==1'],
+  };
+  if (plan.changes_feed) thresholds['checks{scenario:changes_poll}'] = ['rate==1'];
+
+  const options = {
+    scenarios,
+    thresholds,
+    // Every scenario's own key: one bucket each, so the over-rate scenario cannot starve the others.
+    setupTimeout: '30s',
+    summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max', 'count'],
+  };
+
+  /** Keys come from the environment; against a local mock they are made through its control API. */
+  function setup() {
+    const make = () => {
+      const res = http.post(`${base}/__control/keys`, JSON.stringify({ plan: planId, prepaid_rows: 10000000 }), { headers: { 'content-type': 'application/json' } });
+      if (res.status !== 201) throw new Error(`[investor-graph k6] no API_KEY given and ${base}/__control/keys answered ${res.status}: pass -e API_KEY=... -e API_KEY_BURST=...`);
+      return res.json('key');
+    };
+    return {
+      key: __ENV.API_KEY || make(),
+      burstKey: __ENV.API_KEY_BURST || __ENV.API_KEY || make(),
+      walkKey: __ENV.API_KEY_WALK || __ENV.API_KEY || make(),
+    };
+  }
+
+  const auth = (key) => ({ headers: { authorization: `Bearer ${key}` } });
+
+  function atRate(keys) {
+    const res = http.get(`${base}/api/v1/firms?limit=10`, { ...auth(keys.key), tags: { name: 'firms page' } });
+    if (res.status === 429) unexpected429.add(1);
+    check(res, {
+      'status 200': (r) => r.status === 200,
+      'envelope': (r) => r.status === 200 && ['data', 'next_cursor', 'as_of', 'plan', 'usage'].every((k) => k in r.json()),
+      'plan in the envelope': (r) => r.status === 200 && r.json('plan.id') === planId,
+    });
+  }
+
+  function aboveRate(keys) {
+    const res = http.get(`${base}/api/v1/firms?limit=1`, { ...auth(keys.burstKey), tags: { name: 'firms burst' } });
+    if (res.status === 429) {
+      rateLimited.add(1);
+      const wait = Number(res.headers['Retry-After']);
+      check(res, {
+        '429 has Retry-After': () => wait >= 1,
+        '429 has actions': (r) => Array.isArray(r.json('actions')) && r.json('actions').length > 0,
+        '429 has RateLimit-Policy': (r) => String(r.headers['Ratelimit-Policy']).includes(`q=${rate}`),
+      });
+      // Back off as told: this VU waits Retry-After before its next request.
+      backoffSeconds.add(wait);
+      sleep(wait);
+    } else {
+      check(res, { 'status 200 or 429': (r) => r.status === 200 });
+    }
+  }
+
+  function cursorWalk(keys) {
+    let cursor = null;
+    let rows = 0;
+    let pages = 0;
+    const seen = new Set();
+    let duplicate = false;
+    do {
+      const url = `${base}/api/v1/investments?limit=${plan.rows_per_page}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = http.get(url, { ...auth(keys.walkKey), tags: { name: 'investments walk' } });
+      if (res.status === 429) {
+        sleep(Number(res.headers['Retry-After']) || 1);
+        continue;
+      }
+      if (!check(res, { 'walk page 200': (r) => r.status === 200 })) return;
+      const body = res.json();
+      check(body, { 'page within the plan cap': (b) => b.data.length <= plan.rows_per_page });
+      for (const row of body.data) {
+        if (seen.has(row.id)) duplicate = true;
+        seen.add(row.id);
+      }
+      rows += body.data.length;
+      pages++;
+      cursor = body.next_cursor;
+    } while (cursor && pages < 10000);
+    check(rows, { 'walk reached the end': () => cursor === null && rows > 0, 'walk saw no row twice': () => !duplicate });
+  }
+
+  function changesPoll(keys) {
+    const since = __ENV.SINCE || '2026-11-01T00:00:00Z';
+    const res = http.get(`${base}/api/v1/changes?since=${since}&limit=50`, { ...auth(keys.walkKey), tags: { name: 'changes poll' } });
+    if (res.status === 429) {
+      sleep(Number(res.headers['Retry-After']) || 1);
+      return;
+    }
+    check(res, {
+      'changes 200': (r) => r.status === 200,
+      'changes in order': (r) => {
+        const seq = r.json('data').map((c) => c.sequence);
+        return seq.every((s, i) => i === 0 || s > seq[i - 1]);
+      },
+    });
+  }
+
+  function handleSummary(data) {
+    const out = __ENV.SUMMARY_DIR || '.';
+    return {
+      [`${out}/summary-${planId}.json`]: JSON.stringify(data, null, 2),
+      [`${out}/junit-${planId}.xml`]: junit(data, `k6 ${planId}`),
+      stdout: textSummary(data, planId),
+    };
+  }
+
+  return { options, setup, atRate, aboveRate, cursorWalk, changesPoll, handleSummary };
+}
+
+function textSummary(data, planId) {
+  const m = data.metrics;
+  const lines = [`k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`];
+  for (const [name, metric] of Object.entries(m)) {
+    for (const [expr, result] of Object.entries(metric.thresholds || {})) lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${name} ${expr}`);
+  }
+  return lines.join('\n') + '\n';
+}

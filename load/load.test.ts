@@ -1,0 +1,95 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { planIds, plans } from '@investor-graph/contract';
+import { startMock, type RunningMock } from '@investor-graph/mock/node';
+
+const here = import.meta.dirname;
+const haveGo = (() => {
+  try {
+    execFileSync('go', ['version']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Runs a k6 script for real; resolves with its exit code and the summary folder. */
+function k6(bin: string, script: string, env: Record<string, string>, extra: string[] = []): Promise<{ code: number | null; out: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ig-k6-'));
+  const args = ['run', '--no-usage-report', '-q', ...extra, ...Object.entries({ SUMMARY_DIR: dir, ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]), join(here, script)];
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out, dir }));
+  });
+}
+
+const summary = (dir: string, plan: string) => JSON.parse(readFileSync(join(dir, `summary-${plan}.json`), 'utf8'));
+
+describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built from the Go module proxy)', () => {
+  let bin: string;
+  let mock: RunningMock;
+
+  beforeAll(async () => {
+    bin = process.env.K6_BIN ?? execFileSync('bash', [join(here, 'install-k6.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+    mock = await startMock({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => mock?.close());
+
+  for (const plan of planIds) {
+    test(`the ${plan} script holds its thresholds against the mock at ${plans[plan].rate_per_second} req/s`, async () => {
+      const run = await k6(bin, `${plan}.js`, { BASE_URL: mock.url, DURATION: '4s' });
+      expect(run.code, run.out).toBe(0);
+      const data = summary(run.dir, plan);
+      expect(data.metrics.rate_limited.values.count, 'the over-rate scenario met 429s').toBeGreaterThan(0);
+      expect(readFileSync(join(run.dir, `junit-${plan}.xml`), 'utf8')).toContain('failures="0"');
+    });
+  }
+
+  test('a server that never rate-limits and repeats rows fails the run (k6 exit 99) with JUnit failures', async () => {
+    const row = { id: 'inv_aaaaaaaaaaaa' };
+    const broken = createServer((req, res) => {
+      const body = req.url?.startsWith('/__control') ? { key: 'igk_team_x' } : { data: [row, row], next_cursor: null, as_of: 'x', plan: { id: 'team' }, usage: {} };
+      res.writeHead(req.url?.startsWith('/__control') ? 201 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
+    try {
+      const run = await k6(bin, 'team.js', { BASE_URL: `http://127.0.0.1:${(broken.address() as { port: number }).port}`, DURATION: '3s' });
+      expect(run.code).toBe(99);
+      const junit = readFileSync(join(run.dir, 'junit-team.xml'), 'utf8');
+      expect(junit).toMatch(/rate_limited\{scenario:above_rate\} count&gt;0"><failure/);
+      expect(junit).toMatch(/checks\{scenario:cursor_walk\} rate==1"><failure/);
+    } finally {
+      broken.close();
+    }
+  });
+
+  test('two k6 processes split by execution segments hold the plan rate together', async () => {
+    const keys = await Promise.all(['key', 'burst', 'walk'].map(async () => {
+      const res = await fetch(`${mock.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"plan":"business"}' });
+      return (await res.json()).key as string;
+    }));
+    const env = { BASE_URL: mock.url, DURATION: '6s', API_KEY: keys[0]!, API_KEY_BURST: keys[1]!, API_KEY_WALK: keys[2]! };
+    const sequence = ['--execution-segment-sequence', '0,1/2,1'];
+    const [a, b] = await Promise.all([
+      k6(bin, 'business.js', env, ['--execution-segment', '0:1/2', ...sequence]),
+      k6(bin, 'business.js', env, ['--execution-segment', '1/2:1', ...sequence]),
+    ]);
+    expect(a.code, a.out).toBe(0);
+    expect(b.code, b.out).toBe(0);
+    const count = (dir: string) => summary(dir, 'business').metrics['http_reqs{scenario:at_rate}'].values.count as number;
+    const combined = count(a.dir) + count(b.dir);
+    const expected = plans.business.rate_per_second * 6;
+    expect(count(a.dir)).toBeGreaterThan(0);
+    expect(count(b.dir)).toBeGreaterThan(0);
+    expect(combined).toBeGreaterThanOrEqual(Math.floor(expected * 0.9));
+    expect(combined).toBeLessThanOrEqual(Math.ceil(expected * 1.05));
+  });
+});
