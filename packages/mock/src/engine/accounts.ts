@@ -5,6 +5,7 @@
  * left?" and "count this call".
  */
 import { plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
+import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from './problems.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
 
@@ -29,15 +30,8 @@ export interface KeyRecord {
   filledAt: number;
 }
 
-export interface Usage {
-  period_start: string | null;
-  period_end: string | null;
-  calls_used: number;
-  calls_limit: number | null;
-  calls_remaining: number | null;
-  rows_charged: number;
-  balance_rows: number | null;
-}
+/** `usage` of the envelope, as the contract defines it. */
+export type Usage = Schema<'Usage'>;
 
 export interface IssuedKey {
   key: string;
