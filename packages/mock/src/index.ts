@@ -2,4 +2,5 @@
 export { createEngine, type Engine, type EngineOptions, type PresetKey, type RequestContext } from './engine/engine.ts';
 export { ProblemError, problemTypes, action, type ProblemCode, type Action } from './engine/problems.ts';
 export { Clock, parseDuration } from './engine/clock.ts';
+export { newKeyText } from './engine/accounts.ts';
 export { statisticNames } from './engine/statistics.ts';

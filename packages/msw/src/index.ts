@@ -12,7 +12,7 @@
 import { http, type HttpHandler } from 'msw';
 import { planIds, type PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
-import { createEngine, type Engine, type EngineOptions } from '@investor-graph/mock';
+import { createEngine, newKeyText, type Engine, type EngineOptions } from '@investor-graph/mock';
 
 export type DatasetInput = EngineOptions['dataset'];
 
@@ -64,17 +64,11 @@ async function defaultValidator(): Promise<ContractValidator> {
   return createContractValidator();
 }
 
-function randomKey(plan: PlanId): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `igk_${plan}_${[...bytes].map((b) => alphabet[b % alphabet.length]).join('')}`;
-}
-
 /** The engine, its MSW handlers and a key per plan. */
 export async function createInvestorGraphApi(options: InvestorGraphApiOptions): Promise<InvestorGraphApi> {
   const { baseUrl, dataset: given, validator: givenValidator, keys: givenKeys = {}, prepaidRows = 100_000, ...engineOptions } = options;
   const [dataset, validator] = await Promise.all([given ?? defaultDataset(), givenValidator ?? defaultValidator()]);
-  const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? randomKey(plan)])) as Record<PlanId, string>;
+  const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<PlanId, string>;
   const build = async (): Promise<Engine> => {
     const engine = createEngine({
       ...engineOptions,

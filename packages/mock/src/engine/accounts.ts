@@ -38,6 +38,11 @@ export interface IssuedKey {
   record: KeyRecord;
 }
 
+/** A new key's text: the plan is in it, so a leaked key is easy to recognise (DECISIONS.md#key-scopes-expiry-and-revocation). */
+export function newKeyText(plan: PlanId): string {
+  return `igk_${plan}_${randomToken(32)}`;
+}
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
 
 function monthBounds(now: number): [number, number] {
@@ -65,7 +70,7 @@ export class Accounts {
 
   /** Creates a key of any plan (a preset key text may be given); the text is returned this once. */
   async create(plan: PlanId, now: number, options: { key?: string; emailHash?: string | null; prepaidRows?: number } = {}): Promise<IssuedKey> {
-    const key = options.key ?? `igk_${plan}_${randomToken(32)}`;
+    const key = options.key ?? newKeyText(plan);
     const hash = await sha256Hex(key);
     if (this.byHash.has(hash)) throw new ProblemError('invalid_body', 'That key already exists.', { extra: { errors: [{ pointer: '/key', detail: 'already exists' }] } });
     const rule = plans[plan];
@@ -122,26 +127,26 @@ export class Accounts {
   }
 
   /** Throws the 402 a call would meet, or returns when the key may make one more counted call. */
-  checkQuota(record: KeyRecord, now: number, counted: boolean): void {
+  checkQuota(record: KeyRecord, now: number): void {
     this.roll(record, now);
     const rule = plans[record.plan];
     if (record.plan === 'trial') {
       if (record.expiresAt !== null && now >= record.expiresAt) {
         throw new ProblemError('trial_expired', `The trial ended at ${iso(record.expiresAt)}.`, { plan: 'trial', suggested: 'team' });
       }
-      if (counted && record.callsUsed >= rule.calls_limit!) {
+      if (record.callsUsed >= rule.calls_limit!) {
         throw new ProblemError('trial_exhausted', `The trial's ${rule.calls_limit!.toLocaleString('en')} calls are used up.`, { plan: 'trial', suggested: 'team' });
       }
       return;
     }
-    if (counted && rule.calls_limit !== null && record.callsUsed >= rule.calls_limit) {
+    if (rule.calls_limit !== null && record.callsUsed >= rule.calls_limit) {
       throw new ProblemError('quota_exhausted', `The ${rule.name} plan includes ${rule.calls_limit.toLocaleString('en')} calls a month; the quota renews at ${iso(record.periodEnd)}.`, { plan: record.plan });
     }
   }
 
   /** Rows a pay-as-you-go call serving `rows` costs. */
   cost(record: KeyRecord, rows: number): number {
-    return record.plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call ?? 10) : 0;
+    return record.plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : 0;
   }
 
   /** Checks the balance for a pay-as-you-go call; throws 402 (and costs nothing) if it is too low. */

@@ -190,8 +190,9 @@ export function createEngine(options: EngineOptions): Engine {
       const now = clock.now();
       const rateHeaders = accounts.takeToken(ctx.key, '', ctx.plan.rate_per_second);
       try {
+        // The account call is free: neither counted nor held to the quota.
         const counted = route.operationId !== 'getAccount';
-        if (route.operationId !== 'getAccount') accounts.checkQuota(ctx.key, now, counted);
+        if (counted) accounts.checkQuota(ctx.key, now);
         checkFeature(ctx);
         const served = serve(ctx, afterKey, now, dumpDays);
         const ifNoneMatch = request.headers.get('if-none-match');
@@ -346,7 +347,7 @@ export function createEngine(options: EngineOptions): Engine {
       const balance = ctx.key!.balanceRows;
       data = {
         plan: planView(ctx.plan!), usage, keys: [accounts.summary(ctx.key!, clock.now())],
-        balance: balance === null ? null : { prepaid_rows: balance, value_usd: Math.round(balance * (plans.payg.price_usd_per_row ?? 0) * 100) / 100 },
+        balance: balance === null ? null : { prepaid_rows: balance, value_usd: Math.round(balance * plans.payg.price_usd_per_row! * 100) / 100 },
       };
     } else if (served.next) {
       next = await cursors.encode(ctx.route.operationId, filterDigest(ctx), served.next);

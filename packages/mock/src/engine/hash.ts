@@ -37,9 +37,8 @@ export function fromBase64url(text: string): Uint8Array | null {
   }
 }
 
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+export function sha256Hex(text: string): Promise<string> {
+  return sha256HexBytes(encoder.encode(text));
 }
 
 export async function sha256HexBytes(bytes: Uint8Array): Promise<string> {

@@ -60,9 +60,9 @@ export type ProblemCode = keyof typeof problemTypes;
 export function action(type: ActionType, plan: PlanId | null, suggested?: PlanId | null): Action {
   switch (type) {
     case 'get_trial_key':
-      return { type, title: 'Get a free trial key (7 days or 1,000 calls)', href: '/api/v1/keys/trial', method: 'POST', content_type: 'application/json', body: { email: '{email}' } };
+      return { type, title: `Get a free trial key (${plans.trial.key_lifetime_days} days or ${plans.trial.calls_limit!.toLocaleString('en')} calls)`, href: '/api/v1/keys/trial', method: 'POST', content_type: 'application/json', body: { email: '{email}' } };
     case 'buy_prepaid_rows':
-      return { type, title: 'Buy prepaid rows (pay as you go, $0.005 a row)', href: `${site}/account/rows`, method: 'GET', rows: 10_000 };
+      return { type, title: `Buy prepaid rows (pay as you go, $${plans.payg.price_usd_per_row} a row)`, href: `${site}/account/rows`, method: 'GET', rows: 10_000 };
     case 'subscribe': {
       const target = suggested ?? (plan ? nextPlanUp(plan) : 'team') ?? 'enterprise';
       return { type, title: `Subscribe to ${plans[target].name}`, href: `${site}/pricing#${target}`, method: 'GET', plan: target };

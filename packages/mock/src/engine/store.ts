@@ -3,7 +3,7 @@
  * the nested lists, the changes feed and the pending rebuilds. Pages are keyset seeks (binary
  * search to the cursor's key), so a page deep in a list costs what the first page costs.
  */
-import { resources, type Observation, type PastChange, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { keyOf, resources, type Observation, type PastChange, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { contentHash } from './hash.ts';
 
 export interface StoreInput {
@@ -67,12 +67,6 @@ export const nested = {
 } as const satisfies Record<string, { parent: ResourceName; child: ResourceName; field: string }>;
 
 type IndexName = keyof typeof nested;
-
-const keyField = Object.fromEntries(resources.map((r) => [r.name, r.key])) as Record<ResourceName, string>;
-
-export function keyOfRow(resource: ResourceName, row: Row): string {
-  return row[keyField[resource]] as string;
-}
 
 export class Store {
   private readonly byKey = new Map<ResourceName, Map<string, Row>>();
@@ -230,7 +224,7 @@ export class Store {
   }
 
   private add(resource: ResourceName, row: Row): void {
-    const key = keyOfRow(resource, row);
+    const key = keyOf(resource, row);
     this.byKey.get(resource)!.set(key, row);
     this.order.get(resource)!.insert(key);
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {

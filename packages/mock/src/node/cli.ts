@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { planIds, plans } from '@investor-graph/contract';
-import { randomToken } from '../engine/hash.ts';
+import { newKeyText } from '../engine/accounts.ts';
 import { isLoopback } from './server.ts';
 import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
 
@@ -75,7 +75,7 @@ try {
 }
 // A ready-made key for every plan not preset, so the banner can print one of each.
 for (const plan of planIds) {
-  if (!keys.some((k) => k.plan === plan)) keys.push({ plan, key: `igk_${plan}_${randomToken(32)}`, ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) });
+  if (!keys.some((k) => k.plan === plan)) keys.push({ plan, key: newKeyText(plan), ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) });
 }
 
 const options: StartOptions = {
