@@ -60,3 +60,8 @@ test('every documented example validates against its own operation', () => {
   }
   expect(failures).toEqual([]);
 });
+
+test('a path with a malformed percent escape is a violation, not a thrown URIError', () => {
+  const found = validator.validateRequest('getFund', { method: 'GET', path: '/api/v1/funds/%ZZ', headers: { authorization: 'Bearer x' } });
+  expect(found).toEqual([expect.objectContaining({ path: 'path', severity: 'error' })]);
+});

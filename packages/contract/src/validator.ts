@@ -70,10 +70,18 @@ export async function createContractValidator(document: object = openapiDocument
       if (request.body !== undefined && headers['content-length'] === undefined) {
         headers['content-length'] = String(JSON.stringify(request.body).length);
       }
-      const result = prismValidator.validateInput({
-        resource: find(operationId),
-        element: { method: request.method.toLowerCase() as never, url: { path: request.path, query: request.query ?? {} }, headers, body: request.body },
-      });
+      const resource = find(operationId);
+      let result;
+      try {
+        result = prismValidator.validateInput({
+          resource,
+          element: { method: request.method.toLowerCase() as never, url: { path: request.path, query: request.query ?? {} }, headers, body: request.body },
+        });
+      } catch (error) {
+        // prism-http decodes path parameters and throws on a malformed escape such as %ZZ.
+        if (error instanceof URIError) return [{ path: 'path', message: `not valid percent-encoding: ${request.path.slice(0, 200)}`, severity: 'error' }];
+        throw error;
+      }
       return result._tag === 'Left' ? toViolations(result.left) : [];
     },
     validateResponse(operationId, response) {

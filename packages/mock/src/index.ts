@@ -2,5 +2,6 @@
 export { createEngine, type Engine, type EngineOptions, type PresetKey, type RequestContext } from './engine/engine.ts';
 export { ProblemError, problemTypes, action, type ProblemCode, type Action } from './engine/problems.ts';
 export { Clock, parseDuration } from './engine/clock.ts';
+export { faults, faultNames, isFaultName, withFaults, type FaultName } from './engine/faults.ts';
 export { newKeyText } from './engine/accounts.ts';
 export { statisticNames } from './engine/statistics.ts';

@@ -313,11 +313,14 @@ export function createEngine(options: EngineOptions): Engine {
       }
       case 'getExportManifest': {
         const base = `${ctx.url.origin}/api/v1/exports`;
-        const body = [...dumpDays.values()].map((dump) => ({
+        // Newest first, keyed by date: the cursor carries the last date served.
+        const days = [...dumpDays.values()].filter((dump) => afterKey === null || dump.date < afterKey);
+        const limit = pageLimit(ctx);
+        const body = days.slice(0, limit).map((dump) => ({
           date: dump.date, generated_at: dump.generated_at,
           files: dump.files.map(({ body: _body, ...f }) => ({ ...f, url: `${base}/${dump.date}/${f.name}` })),
         }));
-        return { body, rows: body.length };
+        return { body, rows: body.length, next: days.length > limit ? body[body.length - 1]!.date : null };
       }
       case 'getExportFile': {
         const date = route.params.get('date')!;

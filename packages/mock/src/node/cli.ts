@@ -3,10 +3,12 @@
  * investor-graph-mock: the stateful mock of the Investor Graph API on a real HTTP port.
  *   investor-graph-mock [--port 4010] [--host 127.0.0.1] [--data DIR | --seed S --scale N]
  *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
+ *                       [--fault NAME ...]
  */
 import { parseArgs } from 'node:util';
 import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '../engine/accounts.ts';
+import { faults, isFaultName } from '../engine/faults.ts';
 import { isLoopback } from './server.ts';
 import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
 
@@ -22,6 +24,8 @@ const usage = `usage: investor-graph-mock [options]
   --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
   --state FILE        keep keys, usage, balances and the clock in FILE across restarts
   --log               log one line per request
+  --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
+${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
   -h, --help`;
 
 function fail(message: string): never {
@@ -48,6 +52,7 @@ try {
       'cursor-secret': { type: 'string' },
       state: { type: 'string' },
       log: { type: 'boolean' },
+      fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -66,6 +71,9 @@ if (values.data !== undefined && values.seed !== undefined) fail('give --data or
 if (!isLoopback(values.host) && values.host !== 'localhost' && !values['admin-token']) {
   console.warn(`[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`);
 }
+
+const badFault = (values.fault ?? []).find((f) => !isFaultName(f));
+if (badFault !== undefined) fail(`--fault ${badFault} is not a fault; the faults are ${Object.keys(faults).join(', ')}`);
 
 let keys;
 try {
@@ -90,6 +98,7 @@ const options: StartOptions = {
   ...(values['cursor-secret'] ? { cursorSecret: values['cursor-secret'] } : {}),
   ...(values.state ? { stateFile: values.state } : {}),
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),
+  ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
 };
 
 const started = performance.now();
@@ -107,7 +116,7 @@ Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - 
   data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
   clock:  ${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}; control at ${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})
   docs:   ${url}/api/v1/openapi.json
-
+${values.fault?.length ? `  FAULTS: ${values.fault.join(', ')} (this mock breaks the contract on purpose)\n` : ''}
 Ready-made keys (shown once, like the real service):
 ${keys.map((k) => `  ${k.plan.padEnd(10)} ${k.key}   ${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`).join('\n')}
 

@@ -37,7 +37,7 @@ function send(res: ServerResponse, response: Response, body: Uint8Array | null):
   res.end(body ?? undefined);
 }
 
-export function createNodeServer(engine: Engine, options: NodeServerOptions = {}): Server {
+export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions = {}): Server {
   const server = createServer({ maxHeaderSize: 16 * 1024 }, async (req, res) => {
     const started = performance.now();
     const method = req.method ?? 'GET';

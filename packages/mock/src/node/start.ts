@@ -5,6 +5,7 @@ import { createContractValidator, type PlanId } from '@investor-graph/contract';
 import { collectDataset } from '@investor-graph/fixtures';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type EngineState, type PresetKey } from '../engine/engine.ts';
+import { withFaults, type FaultName } from '../engine/faults.ts';
 import { createNodeServer, listen } from './server.ts';
 
 export interface StartOptions {
@@ -23,6 +24,8 @@ export interface StartOptions {
   /** Keep keys, counters, balances and the clock in this JSON file across restarts. */
   stateFile?: string;
   log?: (line: string) => void;
+  /** Deliberate faults to switch on (see engine/faults.ts); none by default. */
+  faults?: FaultName[];
 }
 
 /** Reads a state file written by an earlier run; none yet is a fresh start. */
@@ -78,7 +81,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     persist = () => writeState(file, engine.snapshot());
     persist();
   }
-  const server = createNodeServer(engine, options.log ? { log: options.log } : {});
+  const served = options.faults?.length ? { fetch: withFaults(engine.fetch, options.faults) } : engine;
+  const server = createNodeServer(served, options.log ? { log: options.log } : {});
   const url = await listen(server, options.port ?? 4010, options.host ?? '127.0.0.1');
   return {
     url,

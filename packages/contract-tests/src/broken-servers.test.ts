@@ -1,0 +1,67 @@
+/**
+ * The suite can fail: against the mock with each deliberate fault switched on, the property or rule
+ * that should catch it does, and its replay (seed and path) catches it again.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { RuleId } from '@investor-graph/contract';
+import { faultNames, newKeyText, type FaultName } from '@investor-graph/mock';
+import { startMock, type RunningMock } from '@investor-graph/mock/node';
+import { prepare, type SuiteConfig } from './context.ts';
+import { properties } from './properties.ts';
+import { ruleResults, runProperty, type PropertyResult } from './run.ts';
+
+/** Which property runs against each fault, and what must catch it: the property itself, a rule, or both. */
+const catchers: Record<FaultName, { property: string; rule?: RuleId; propertyFails?: boolean }> = {
+  'drop-actions': { property: 'auth', rule: 'actions', propertyFails: true },
+  'drop-retry-after': { property: 'rate', rule: 'retry-after', propertyFails: true },
+  'leak-email': { property: 'conforms', rule: 'no-people' },
+  'ignore-limit': { property: 'pagination', rule: 'page-limit', propertyFails: true },
+  'repeat-row': { property: 'pagination', rule: 'cursor-continuity', propertyFails: true },
+  'wrong-status': { property: 'auth', rule: 'contract', propertyFails: true },
+  'server-error-on-bad-input': { property: 'bad-input', rule: 'bad-input-no-5xx', propertyFails: true },
+  'accept-bad-cursor': { property: 'cursor-tamper', propertyFails: true },
+  'unstable-updated-at': { property: 'stability', propertyFails: true },
+  'unordered-changes': { property: 'changes', propertyFails: true },
+  'ignore-announced-since': { property: 'filters', rule: 'announced-since', propertyFails: true },
+};
+
+const running: RunningMock[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((m) => m.close()));
+});
+
+async function runAgainst(fault: FaultName, property: string, extra: Partial<SuiteConfig> = {}) {
+  const key = newKeyText('enterprise');
+  const mock = await startMock({ port: 0, keys: [{ plan: 'enterprise', key }], faults: [fault] });
+  running.push(mock);
+  const ctx = await prepare({ baseUrl: mock.url, key, plan: 'enterprise', budget: { calls: 300, rows: 10_000 }, seed: 4242, runs: 15, allowRate: true, only: [property], ...extra });
+  const result = await runProperty(ctx, properties.find((p) => p.id === property)!, 1);
+  return { result, rules: ruleResults(ctx) };
+}
+
+describe('every deliberate fault is caught', () => {
+  test('each fault of the mock has a catcher here', () => {
+    expect(Object.keys(catchers).sort()).toEqual([...faultNames].sort());
+  });
+
+  for (const fault of faultNames) {
+    const { property, rule, propertyFails } = catchers[fault];
+    test(`${fault} is caught by ${[propertyFails ? `the ${property} property` : '', rule ? `the ${rule} rule` : ''].filter(Boolean).join(' and ')}`, async () => {
+      const { result, rules } = await runAgainst(fault, property);
+      if (propertyFails) {
+        expect(result.status, JSON.stringify(result)).toBe('failed');
+        expect(result.failure!.replay).toMatch(new RegExp(`^--only ${property} --seed 4242`));
+      }
+      if (rule) expect(rules.find((r) => r.id === rule)!.violations, `${rule} saw nothing`).toBeGreaterThan(0);
+    });
+  }
+
+  test('a failure replays from its seed and path alone', async () => {
+    const first = (await runAgainst('repeat-row', 'pagination')).result as PropertyResult;
+    expect(first.failure?.path).toBeTruthy();
+    const again = (await runAgainst('repeat-row', 'pagination', { path: first.failure!.path! })).result;
+    expect(again.status).toBe('failed');
+    expect(again.runs).toBe(0);
+    expect(again.failure!.counterexample).toBe(first.failure!.counterexample);
+  });
+});

@@ -1,0 +1,82 @@
+/** The CLI as a CI job runs it: a real mock on loopback, a child process, JUnit and a report on disk. */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { newKeyText } from '@investor-graph/mock';
+import { startMock, type RunningMock } from '@investor-graph/mock/node';
+
+const cli = join(import.meta.dirname, 'cli.ts');
+const key = newKeyText('team');
+let clean: RunningMock;
+let broken: RunningMock;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ig-contract-cli-'));
+  [clean, broken] = await Promise.all([
+    startMock({ port: 0, keys: [{ plan: 'team', key }] }),
+    startMock({ port: 0, keys: [{ plan: 'team', key }], faults: ['leak-email'] }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([clean?.close(), broken?.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+test('against a clean service it exits 0 and writes JUnit and a report within its budget', async () => {
+  const junit = join(dir, 'clean.xml');
+  const report = join(dir, 'clean.json');
+  const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', '--only', 'conforms,auth,bad-input', '--budget-calls', '60', '--seed', '5', '--runs', '8', '--junit', junit, '--report', report], { INVESTOR_GRAPH_KEY: key });
+  expect(code, out).toBe(0);
+  expect(out).not.toContain(key);
+  const xml = await readFile(junit, 'utf8');
+  expect(xml).toContain('<testcase');
+  expect(xml).toContain('conforms: every operation answers');
+  expect(xml).not.toContain('<failure');
+  const json = JSON.parse(await readFile(report, 'utf8'));
+  expect(json.seed).toBe(5);
+  expect(json.spent.calls).toBeLessThanOrEqual(60);
+  expect(json.properties.map((p: { id: string; status: string }) => `${p.id}:${p.status}`)).toEqual(['conforms:passed', 'auth:passed', 'bad-input:passed']);
+  expect(JSON.stringify(json)).not.toContain(key);
+}, 120_000);
+
+test('against a service that leaks an e-mail it exits 1 and the JUnit names the rule', async () => {
+  const junit = join(dir, 'broken.xml');
+  const { code, out } = await run(['--base-url', broken.url, '--key', key, '--plan', 'team', '--only', 'conforms', '--budget-calls', '20', '--seed', '5', '--junit', junit, '--report', join(dir, 'broken.json')]);
+  expect(code, out).toBe(1);
+  const xml = await readFile(junit, 'utf8');
+  expect(xml).toMatch(/rule no-people[^]*<failure/);
+  expect(out).toContain('replay: --only conforms --seed 5');
+}, 120_000);
+
+test('bad usage exits 2 and says what is wrong', async () => {
+  const cases: [string[], RegExp][] = [
+    [['--plan', 'team', '--key', key], /--base-url is required/],
+    [['--base-url', 'ftp://x', '--plan', 'team', '--key', key], /must be http or https/],
+    [['--base-url', clean.url, '--plan', 'gold', '--key', key], /--plan must be one of/],
+    [['--base-url', clean.url, '--plan', 'team', '--email', 'a@example.com'], /--email gets a trial key/],
+    [['--base-url', clean.url, '--plan', 'team', '--key', key, '--only', 'nope'], /no property nope/],
+    [['--base-url', clean.url, '--plan', 'team', '--key', key, '--budget-calls', '1.5'], /--budget-calls must be a whole number/],
+  ];
+  for (const [args, message] of cases) {
+    const { code, out } = await run(args);
+    expect(code, out).toBe(2);
+    expect(out).toMatch(message);
+  }
+}, 60_000);

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+/**
+ * investor-graph-contract-tests: the property-based contract tests against any base URL.
+ * Exit 0 when everything held, 1 when a property or rule broke, 2 on bad usage.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startVitest } from 'vitest/node';
+import { isPlanId, planIds } from '@investor-graph/contract';
+import type { SuiteConfig } from './context.ts';
+import { properties } from './properties.ts';
+import { formatReport, type Report } from './report.ts';
+
+const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | --email ADDRESS) --plan PLAN [options]
+  --base-url URL       the API, e.g. https://api.example.com or http://127.0.0.1:4010
+  --key KEY            the key to test with (or the INVESTOR_GRAPH_KEY environment variable)
+  --email ADDRESS      get a trial key for this address instead (with --plan trial)
+  --plan PLAN          the key's plan: ${planIds.join(', ')}
+  --budget-calls N     never make more than N calls (400)
+  --budget-rows N      never be served more than N rows; pay as you go bills at least its minimum a call (10000)
+  --seed N             fast-check's seed (random; printed so a run can be replayed)
+  --runs N             generated cases per property, at most (25)
+  --only IDS           run only these properties, comma-separated: ${properties.map((p) => p.id).join(', ')}
+  --path P             with --seed and one --only: replay the failing case fast-check printed
+  --allow-rate         allow a short burst above the plan's rate to see 429 and Retry-After
+  --exhaust-trial      allow spending a fresh trial's 1,000 calls to see it run out (the mock needs no flag)
+  --junit FILE         JUnit XML (contract-test-results/junit.xml)
+  --report FILE        JSON report (contract-test-results/report.json)
+  -h, --help`;
+
+function fail(message: string): never {
+  console.error(`[contract-tests] ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    args: process.argv.slice(2)[0] === '--' ? process.argv.slice(3) : process.argv.slice(2),
+    options: {
+      'base-url': { type: 'string' },
+      key: { type: 'string' },
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      'budget-calls': { type: 'string', default: '400' },
+      'budget-rows': { type: 'string', default: '10000' },
+      seed: { type: 'string' },
+      runs: { type: 'string', default: '25' },
+      only: { type: 'string' },
+      path: { type: 'string' },
+      'allow-rate': { type: 'boolean' },
+      'exhaust-trial': { type: 'boolean' },
+      junit: { type: 'string', default: 'contract-test-results/junit.xml' },
+      report: { type: 'string', default: 'contract-test-results/report.json' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+
+const whole = (name: string, text: string, min: number): number => {
+  if (!/^\d+$/.test(text) || Number(text) < min) fail(`--${name} must be a whole number of at least ${min}, got ${text}`);
+  return Number(text);
+};
+const baseUrl = values['base-url'];
+if (!baseUrl) fail('--base-url is required');
+let parsed: URL;
+try {
+  parsed = new URL(baseUrl);
+} catch {
+  fail(`--base-url is not a URL: ${baseUrl}`);
+}
+if (!['http:', 'https:'].includes(parsed.protocol)) fail(`--base-url must be http or https, got ${parsed.protocol}`);
+if (!isPlanId(values.plan)) fail(`--plan must be one of ${planIds.join(', ')}`);
+const key = values.key ?? process.env.INVESTOR_GRAPH_KEY;
+if (!key && !values.email) fail('give --key (or INVESTOR_GRAPH_KEY) or --email');
+if (!key && values.plan !== 'trial') fail('--email gets a trial key: use --plan trial, or give the key of your plan');
+const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const badOnly = only?.filter((id) => !properties.some((p) => p.id === id));
+if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
+if (values.path && (only?.length !== 1 || values.seed === undefined)) fail('--path replays one case: give it with --seed and a single --only');
+
+const config: SuiteConfig = {
+  baseUrl: baseUrl.replace(/\/+$/, ''),
+  ...(key ? { key } : { email: values.email! }),
+  plan: values.plan,
+  budget: { calls: whole('budget-calls', values['budget-calls'], 1), rows: whole('budget-rows', values['budget-rows'], 0) },
+  seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', values.seed, 0),
+  runs: whole('runs', values.runs, 1),
+  ...(values['allow-rate'] ? { allowRate: true } : {}),
+  ...(values['exhaust-trial'] ? { exhaustTrial: true } : {}),
+  ...(only?.length ? { only } : {}),
+  ...(values.path ? { path: values.path } : {}),
+  reportFile: resolve(values.report),
+};
+
+// A report left from an earlier run must not pass for this one's.
+rmSync(config.reportFile!, { force: true });
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const vitest = await startVitest([], {
+  root,
+  config: false,
+  include: ['src/cli-suite.contract.ts'],
+  watch: false,
+  fileParallelism: false,
+  testTimeout: 60 * 60_000,
+  hookTimeout: 5 * 60_000,
+  reporters: ['default', ['junit', { suiteName: 'investor-graph contract tests' }]],
+  outputFile: { junit: resolve(values.junit) },
+  provide: { contractSuite: config },
+});
+await vitest.close();
+
+try {
+  const report = JSON.parse(readFileSync(config.reportFile!, 'utf8')) as Report;
+  console.log(`\n${formatReport(report)}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
+} catch {
+  // The suite could not start (a bad key, an unreachable URL): vitest has said why.
+}
+process.exit(process.exitCode ?? 0);

@@ -1,0 +1,178 @@
+/**
+ * The only way the suite talks to the API: paced to the plan's rate, held to the budget before a
+ * call is made (never after), and every answer checked against the contract and the spec's
+ * single-response rules on the way in.
+ */
+import { checkExchange, PageTracker, plans, type ContractValidator, type Finding, type PlanId } from '@investor-graph/contract';
+
+export interface Budget {
+  calls: number;
+  rows: number;
+}
+
+export class BudgetExhausted extends Error {
+  constructor(detail: string) {
+    super(`[contract-tests] the budget does not cover this call: ${detail}`);
+    this.name = 'BudgetExhausted';
+  }
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+  findings: Finding[];
+}
+
+export interface CallOptions {
+  method?: string;
+  /** The key to send: the suite's own by default, null for none, or another. */
+  key?: string | null;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The most rows this call can serve: its limit, 1 for one record, 0 for an error or a free call. */
+  rows?: number;
+  /** Wait out a 429 (Retry-After) and try again, at most three times. On by default. */
+  honour429?: boolean;
+  /** Skip the client's own pacing: only the rate property does this. */
+  unpaced?: boolean;
+}
+
+export interface Spending {
+  calls: number;
+  rows: number;
+}
+
+/** Spending and findings attributed to whatever check is running. */
+export class Ledger {
+  readonly total: Spending = { calls: 0, rows: 0 };
+  readonly byCheck = new Map<string, Spending>();
+  /** Calls whose answers went through every single-response rule. */
+  exchanges = 0;
+  readonly findings: (Finding & { check: string; call: string })[] = [];
+  current = 'setup';
+
+  spend(calls: number, rows: number): void {
+    this.total.calls += calls;
+    this.total.rows += rows;
+    const mine = this.byCheck.get(this.current) ?? { calls: 0, rows: 0 };
+    mine.calls += calls;
+    mine.rows += rows;
+    this.byCheck.set(this.current, mine);
+  }
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  key: string | null;
+  plan: PlanId;
+  budget: Budget;
+  validator: ContractValidator;
+  ledger: Ledger;
+  fetch?: typeof globalThis.fetch;
+  /** Longest Retry-After the client waits out, in seconds. */
+  maxWait?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class ApiClient {
+  readonly options: ClientOptions;
+  readonly pages = new PageTracker();
+  #nextSlot = 0;
+  #spacing: number;
+
+  constructor(options: ClientOptions) {
+    this.options = options;
+    // Pace a little under the plan's rate so that the suite's own calls never meet a 429.
+    this.#spacing = 1000 / (plans[options.plan].rate_per_second * 0.9);
+  }
+
+  get remaining(): Spending {
+    const { budget, ledger } = this.options;
+    return { calls: budget.calls - ledger.total.calls, rows: budget.rows - ledger.total.rows };
+  }
+
+  /** What a call serving `rows` rows costs against the budget: pay as you go bills a minimum per call. */
+  rowCost(rows: number): number {
+    const min = plans[this.options.plan].min_rows_per_call ?? 0;
+    return rows > 0 ? Math.max(rows, min) : 0;
+  }
+
+  async call(path: string, init: CallOptions = {}): Promise<Answer> {
+    const { budget, ledger } = this.options;
+    const worstRows = this.rowCost(init.rows ?? 0);
+    for (let attempt = 0; ; attempt++) {
+      if (ledger.total.calls + 1 > budget.calls) throw new BudgetExhausted(`${ledger.total.calls} of ${budget.calls} calls spent`);
+      if (ledger.total.rows + worstRows > budget.rows) throw new BudgetExhausted(`up to ${worstRows} rows wanted, ${budget.rows - ledger.total.rows} left`);
+      if (!init.unpaced) await this.#pace();
+      const answer = await this.#send(path, init);
+      if (answer.status === 429 && init.honour429 !== false && attempt < 3) {
+        const wait = Number(answer.headers.get('retry-after'));
+        await sleep(Math.min(Number.isFinite(wait) && wait >= 0 ? wait : 1, this.options.maxWait ?? 60) * 1000);
+        continue;
+      }
+      return answer;
+    }
+  }
+
+  async #pace(): Promise<void> {
+    const now = performance.now();
+    const at = Math.max(now, this.#nextSlot);
+    this.#nextSlot = at + this.#spacing;
+    if (at > now) await sleep(at - now);
+  }
+
+  async #send(path: string, init: CallOptions): Promise<Answer> {
+    const { baseUrl, validator, ledger } = this.options;
+    const key = init.key === undefined ? this.options.key : init.key;
+    const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+    if (key) headers.authorization = `Bearer ${key}`;
+    const method = init.method ?? 'GET';
+    const response = await (this.options.fetch ?? fetch)(`${baseUrl}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    let body: unknown = text;
+    if (type.includes('json') && text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    const served = response.status === 200 && body && typeof body === 'object' && 'data' in body ? (body as { data: unknown; usage?: { rows_charged?: unknown } }) : null;
+    // What it cost: the service's own figure when it gives one (pay as you go), else the rows served.
+    const billed = this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
+    const charged = billed ? (served!.usage!.rows_charged as number) : served ? this.rowCost(Array.isArray(served.data) ? served.data.length : 1) : 0;
+    ledger.spend(1, charged);
+
+    const exchange = {
+      method,
+      url: path,
+      requestHeaders: headers,
+      ...(init.body === undefined ? {} : { requestBody: safeJson(init.body) }),
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body,
+      ...(key === this.options.key ? { plan: this.options.plan } : {}),
+    };
+    const findings = [...checkExchange(validator, exchange), ...this.pages.observe(exchange)];
+    ledger.exchanges += 1;
+    for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}` });
+    return { status: response.status, headers: response.headers, body, text, findings };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Paths go into reports; cursors are long and say nothing to a reader. */
+export function redact(path: string): string {
+  return path.replace(/cursor=[^&]{24,}/, (m) => `${m.slice(0, 20)}...`);
+}

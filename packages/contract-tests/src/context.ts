@@ -1,0 +1,108 @@
+/**
+ * What every property works with: the configuration, the budgeted client, and a few real records
+ * found at the start (slugs, ids, a cursor) to build valid requests from.
+ */
+import { createContractValidator, isPlanId, openapiDocument, operations, plans, resolveRef, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
+import { ApiClient, Ledger, type Budget } from './client.ts';
+
+export interface SuiteConfig {
+  baseUrl: string;
+  /** The key to test with. Without it, `email` gets a trial key (the plan must then be trial). */
+  key?: string;
+  email?: string;
+  plan: PlanId;
+  budget: Budget;
+  seed: number;
+  /** Generated cases per property, at most (the budget may allow fewer). */
+  runs: number;
+  /** Allow the rate property: a short burst above the plan's rate. */
+  allowRate?: boolean;
+  /** Allow spending a fresh trial's whole call quota to see it run out (only without control endpoints). */
+  exhaustTrial?: boolean;
+  /** Run only these properties (by id). */
+  only?: string[];
+  /** Replays one failure: fast-check's path, with `seed` and a single `only`. */
+  path?: string;
+  /** Where to write the JSON report. */
+  reportFile?: string;
+}
+
+export interface Samples {
+  firm: string[];
+  company: string[];
+  fund: string[];
+  list: string[];
+  statistic: string[];
+}
+
+export interface SuiteContext {
+  config: SuiteConfig;
+  client: ApiClient;
+  ledger: Ledger;
+  validator: ContractValidator;
+  samples: Samples;
+  /** The mock's control endpoints answer here (never true for the real service). */
+  control: boolean;
+  /** The service's data time, from the first answer. */
+  asOf: string;
+}
+
+export function enumOf(operationId: string, parameter: string): string[] {
+  const op = Object.values(openapiDocument.paths as Record<string, Record<string, { operationId?: string; parameters?: unknown[] }>>)
+    .flatMap((item) => Object.values(item))
+    .find((o) => o.operationId === operationId);
+  const param = (op?.parameters ?? []).map(resolveRef).find((p) => p.name === parameter);
+  return ((resolveRef(param?.schema) as { enum?: string[] }).enum ?? []).slice();
+}
+
+/** The operations a data key can call with GET, with what their paths need. */
+export const dataOperations: readonly OperationInfo[] = operations.filter((o) => o.method === 'GET' && o.security && o.operationId !== 'getExportFile');
+export const listOperations = dataOperations.filter((o) => o.query.includes('limit'));
+
+/** Fills a path template from the samples; `pick` chooses which sample. */
+export function fillPath(template: string, samples: Samples, pick: number): string | null {
+  const choose = (from: string[]): string | null => (from.length ? from[pick % from.length]! : null);
+  let missing = false;
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const kind = name === 'name' ? 'statistic' : name === 'id' ? 'fund' : template.startsWith('/api/v1/firms') ? 'firm' : template.startsWith('/api/v1/companies') ? 'company' : template.startsWith('/api/v1/lists') ? 'list' : null;
+    const value = kind ? choose(samples[kind]) : null;
+    if (value === null) missing = true;
+    return encodeURIComponent(value ?? '');
+  });
+  return missing ? null : path;
+}
+
+/** Gets a trial key when only an e-mail is given: the spec's one unauthenticated call. */
+async function trialKey(baseUrl: string, email: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const body = (await response.json().catch(() => null)) as { key?: string } | null;
+  if (response.status !== 201 || typeof body?.key !== 'string') throw new Error(`[contract-tests] no trial key for ${email}: ${response.status} ${JSON.stringify(body)?.slice(0, 300)}`);
+  return body.key;
+}
+
+export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
+  if (!config.key && !config.email) throw new Error('[contract-tests] give a key, or an e-mail to get a trial key with');
+  if (!isPlanId(config.plan)) throw new Error(`[contract-tests] unknown plan ${String(config.plan)}`);
+  if (!config.key && config.plan !== 'trial') throw new Error('[contract-tests] an e-mail gets a trial key: say --plan trial, or give a key of the plan');
+  const validator = await createContractValidator();
+  const ledger = new Ledger();
+  const key = config.key ?? (await trialKey(config.baseUrl, config.email!));
+  if (!config.key) ledger.spend(1, 0);
+  const client = new ApiClient({ baseUrl: config.baseUrl, key, plan: config.plan, budget: config.budget, validator, ledger });
+  const control = await fetch(`${config.baseUrl}/__control/state`).then((r) => r.status === 200, () => false);
+
+  // A handful of real records: every sample costs budget, so a few of each is all.
+  const samples: Samples = { firm: [], company: [], fund: [], list: [], statistic: enumOf('getStatistic', 'name') };
+  let asOf = '';
+  for (const [kind, path, field] of [['firm', '/api/v1/firms?limit=5', 'slug'], ['company', '/api/v1/companies?limit=5', 'slug'], ['fund', '/api/v1/funds?limit=3', 'id'], ['list', '/api/v1/lists?limit=3', 'slug']] as const) {
+    const answer = await client.call(path, { rows: 5 });
+    if (answer.status !== 200) throw new Error(`[contract-tests] ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    samples[kind] = (answer.body.data as Record<string, string>[]).map((r) => r[field]!).filter(Boolean);
+    asOf = answer.body.as_of;
+  }
+  return { config, client, ledger, validator, samples, control, asOf };
+}
+
+export function planRule(ctx: SuiteContext) {
+  return plans[ctx.config.plan];
+}

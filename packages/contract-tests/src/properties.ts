@@ -1,0 +1,437 @@
+/**
+ * The properties. Each generates its own inputs with fast-check, spends only through the budgeted
+ * client, and fails on what it asserts itself and on any single-response rule broken by a call it
+ * made (see @investor-graph/contract's rules). `spec` and `assumed` say what each one rests on: a
+ * section of the spec, or a decision the kit took where the spec says "not shown".
+ */
+import fc from 'fast-check';
+import { plans } from '@investor-graph/contract';
+import { BudgetExhausted, type Answer, type Spending } from './client.ts';
+import { dataOperations, fillPath, listOperations, planRule, type SuiteContext } from './context.ts';
+
+export interface Property {
+  id: string;
+  title: string;
+  spec: string[];
+  assumed: string[];
+  /** Why it cannot run here (plan, flags, budget), or null. */
+  skip(ctx: SuiteContext): string | null;
+  /** The most one generated case can spend. */
+  cost(ctx: SuiteContext): Spending;
+  /** One generated case; throws on a broken property. */
+  arbitrary(ctx: SuiteContext): fc.Arbitrary<any>;
+  check(ctx: SuiteContext, input: any): Promise<void>;
+}
+
+const DAY = 86_400_000;
+
+export class PropertyFailure extends Error {
+  override name = 'PropertyFailure';
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new PropertyFailure(message);
+}
+
+function expectStatus(answer: Answer, status: number | ((s: number) => boolean), what: string): void {
+  const ok = typeof status === 'number' ? answer.status === status : status(answer.status);
+  assert(ok, `${what}: got ${answer.status} ${answer.text.slice(0, 300)}`);
+}
+
+function expectActions(answer: Answer, what: string, type?: string): void {
+  const actions = answer.body?.actions;
+  assert(Array.isArray(actions) && actions.length > 0, `${what}: a ${answer.status} without actions`);
+  if (type) assert(actions.some((a: { type?: string }) => a?.type === type), `${what}: actions ${JSON.stringify(actions.map((a: { type?: string }) => a?.type))} lack ${type}`);
+}
+
+const cap = (ctx: SuiteContext): number => planRule(ctx).rows_per_page;
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const isoSecond = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+/** A walk of at most `pages` pages; returns the rows and whether it reached the end. */
+async function walk(ctx: SuiteContext, path: string, limit: number, pages: number): Promise<{ rows: any[]; ended: boolean; answers: Answer[] }> {
+  const rows: any[] = [];
+  const answers: Answer[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < pages; page++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const answer = await ctx.client.call(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { rows: limit });
+    expectStatus(answer, 200, `page ${page + 1} of ${path}`);
+    answers.push(answer);
+    rows.push(...answer.body.data);
+    cursor = answer.body.next_cursor;
+    if (cursor === null) return { rows, ended: true, answers };
+  }
+  return { rows, ended: false, answers };
+}
+
+const identity = (row: any): string => (typeof row?.service_url === 'string' ? row.service_url : JSON.stringify(row));
+
+/** Rows with updated_at taken out, to compare content. */
+const content = (row: any): string => JSON.stringify({ ...row, updated_at: undefined });
+
+function requestFor(ctx: SuiteContext, op: (typeof dataOperations)[number], pick: number, limit: number | null, since: number): string | null {
+  const path = fillPath(op.path, ctx.samples, pick);
+  if (!path) return null;
+  const query = new URLSearchParams();
+  if (limit !== null && op.query.includes('limit')) query.set('limit', String(limit));
+  if (op.query.includes('since')) query.set('since', isoSecond(since));
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+export const properties: readonly Property[] = [
+  {
+    id: 'conforms',
+    title: 'every operation answers with a documented status, content type and body',
+    spec: ['4. Endpoints', '2. Response envelope'],
+    assumed: ['status-codes', 'limit'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(Math.min(cap(ctx), 50)) }),
+    arbitrary: (ctx) =>
+      fc.record({
+        op: fc.constantFrom(...dataOperations),
+        pick: fc.nat(),
+        limit: fc.option(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 20 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: Math.min(cap(ctx), 50) }) }), { nil: null }),
+        sinceDays: fc.integer({ min: 0, max: 60 }),
+      }),
+    async check(ctx, { op, pick, limit, sinceDays }) {
+      const path = requestFor(ctx, op, pick, limit, Date.parse(ctx.asOf) - sinceDays * DAY);
+      if (!path) return;
+      const answer = await ctx.client.call(path, { rows: op.query.includes('limit') ? (limit ?? Math.min(cap(ctx), 100)) : 1 });
+      assert(answer.status < 500, `${path}: ${answer.status}`);
+    },
+  },
+  {
+    id: 'envelope',
+    title: 'as_of, plan and usage agree with the key and with each other across calls',
+    spec: ['2. Response envelope', '8. Limits'],
+    assumed: ['plan-and-usage-in-the-envelope', 'pay-as-you-go-billing'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 3, rows: 3 * ctx.client.rowCost(5) }),
+    arbitrary: () => fc.array(fc.record({ op: fc.constantFrom(...listOperations.filter((o) => o.operationId !== 'listChanges')), pick: fc.nat(), limit: fc.integer({ min: 1, max: 5 }) }), { minLength: 2, maxLength: 3 }),
+    async check(ctx, calls: { op: (typeof listOperations)[number]; pick: number; limit: number }[]) {
+      const rule = planRule(ctx);
+      let before: any = null;
+      for (const { op, pick, limit } of calls) {
+        const path = requestFor(ctx, op, pick, limit, 0);
+        if (!path) continue;
+        const answer = await ctx.client.call(path, { rows: limit });
+        if (answer.status !== 200) continue;
+        const { plan, usage, as_of: asOf, data } = answer.body;
+        assert(plan.id === ctx.config.plan, `plan.id ${plan.id} for a ${ctx.config.plan} key`);
+        for (const field of ['rows_per_page', 'rate_per_second', 'round_lag_days', 'changes_feed', 'exports'] as const) {
+          assert(plan[field] === rule[field], `plan.${field} is ${plan[field]}, the plan table says ${rule[field]}`);
+        }
+        assert(usage.calls_limit === rule.calls_limit, `usage.calls_limit ${usage.calls_limit}, the plan table says ${rule.calls_limit}`);
+        if (usage.calls_limit !== null) assert(usage.calls_remaining === usage.calls_limit - usage.calls_used, `calls_remaining ${usage.calls_remaining} is not ${usage.calls_limit} - ${usage.calls_used}`);
+        if (ctx.config.plan === 'payg') {
+          const served = Array.isArray(data) ? data.length : 1;
+          assert(usage.rows_charged === Math.max(served, rule.min_rows_per_call ?? 0), `${served} rows served, ${usage.rows_charged} charged`);
+        }
+        if (before) {
+          assert(Date.parse(asOf) >= Date.parse(before.as_of), `as_of went back from ${before.as_of} to ${asOf}`);
+          // One accepted call later: this key is the suite's own, so nothing else counts on it.
+          if (usage.calls_limit !== null) assert(usage.calls_used === before.usage.calls_used + 1, `calls_used went from ${before.usage.calls_used} to ${usage.calls_used} over one call`);
+          if (ctx.config.plan === 'payg') assert(usage.balance_rows === before.usage.balance_rows - usage.rows_charged, `balance went from ${before.usage.balance_rows} to ${usage.balance_rows} charging ${usage.rows_charged}`);
+        }
+        before = answer.body;
+      }
+    },
+  },
+  {
+    id: 'pagination',
+    title: 'walking a list with any limit gives no duplicate and no gap, no page over the limit, and next_cursor null exactly at the end',
+    spec: ['4. Endpoints'],
+    // Only the cursor parameter's name is the kit's: no gap, no duplicate and the cap are the spec's.
+    assumed: ['cursor'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 5, rows: 4 * ctx.client.rowCost(7) + ctx.client.rowCost(28) }),
+    arbitrary: () => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => o.operationId !== 'listChanges')), pick: fc.nat(), limit: fc.integer({ min: 1, max: 7 }) }),
+    async check(ctx, { op, pick, limit }) {
+      const path = requestFor(ctx, op, pick, null, 0);
+      if (!path) return;
+      const pages = 4;
+      const reference = await ctx.client.call(`${path}?limit=${pages * limit}`, { rows: pages * limit });
+      if (reference.status !== 200) return;
+      const expected: any[] = reference.body.data;
+      const { rows, ended, answers } = await walk(ctx, path, limit, pages);
+      answers.forEach((a, i) => assert(a.body.data.length <= limit, `page ${i + 1} has ${a.body.data.length} rows for limit=${limit}`));
+      const ids = rows.map(identity);
+      assert(new Set(ids).size === ids.length, `a row came twice walking ${path} with limit=${limit}`);
+      const want = expected.slice(0, rows.length).map(identity);
+      assert(JSON.stringify(ids) === JSON.stringify(want), `walking ${path} with limit=${limit} gave ${ids.length} rows that are not the first rows of one page of ${pages * limit}: first difference at ${ids.findIndex((id, i) => id !== want[i])}`);
+      if (reference.body.next_cursor === null) {
+        // The whole list fits in the reference page: the walk must end exactly where it does.
+        if (rows.length === expected.length) assert(ended, `the walk saw all ${expected.length} rows but next_cursor is not null`);
+        if (ended) assert(rows.length === expected.length, `next_cursor was null after ${rows.length} of ${expected.length} rows`);
+      } else {
+        assert(!ended && rows.length === pages * limit, `the list has more than ${pages * limit} rows, but the walk ${ended ? 'ended' : 'stalled'} after ${rows.length}`);
+      }
+    },
+  },
+  {
+    id: 'cursor-tamper',
+    title: 'a tampered, truncated, foreign or made-up cursor is rejected with a 400 problem',
+    spec: ['4. Endpoints'],
+    assumed: ['cursor', 'status-codes'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 3, rows: 2 * ctx.client.rowCost(1) }),
+    arbitrary: () =>
+      fc.oneof(
+        fc.record({ kind: fc.constant('flip'), at: fc.nat(), by: fc.integer({ min: 1, max: 60 }) }),
+        fc.record({ kind: fc.constant('truncate'), at: fc.nat() }),
+        fc.record({ kind: fc.constant('append'), tail: fc.string({ minLength: 1, maxLength: 8 }) }),
+        fc.record({ kind: fc.constant('foreign') }),
+        fc.record({ kind: fc.constant('made-up'), text: fc.string({ minLength: 1, maxLength: 120 }) }),
+      ),
+    async check(ctx, change: { kind: string; at?: number; by?: number; tail?: string; text?: string }) {
+      const first = await ctx.client.call('/api/v1/firms?limit=1', { rows: 1 });
+      expectStatus(first, 200, 'the first page of firms');
+      const cursor: string | null = first.body.next_cursor;
+      if (!cursor) return;
+      let bad: string;
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      if (change.kind === 'flip') {
+        const at = change.at! % cursor.length;
+        const c = cursor[at]!;
+        const i = alphabet.indexOf(c);
+        bad = cursor.slice(0, at) + (i < 0 ? 'A' : alphabet[(i + change.by!) % alphabet.length]) + cursor.slice(at + 1);
+      } else if (change.kind === 'truncate') bad = cursor.slice(0, change.at! % cursor.length);
+      else if (change.kind === 'append') bad = cursor + change.tail!;
+      else if (change.kind === 'foreign') {
+        const other = await ctx.client.call('/api/v1/companies?limit=1', { rows: 1 });
+        bad = other.body?.next_cursor ?? 'x';
+      } else bad = change.text!;
+      if (bad === cursor) return;
+      const answer = await ctx.client.call(`/api/v1/firms?limit=1&cursor=${encodeURIComponent(bad)}`, { rows: 1 });
+      expectStatus(answer, 400, `a ${change.kind} cursor`);
+    },
+  },
+  {
+    id: 'filters',
+    title: "rounds from announced_since=D are on or after D, and a trial sees none inside the round lag",
+    spec: ['4. Known parameters', '8. Limits'],
+    assumed: [],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 3, rows: 2 * ctx.client.rowCost(20) + ctx.client.rowCost(5) }),
+    arbitrary: (ctx) => fc.record({ daysBack: fc.integer({ min: -30, max: 3 * 365 }), limit: fc.integer({ min: 1, max: 20 }), pick: fc.nat() }),
+    async check(ctx, { daysBack, limit, pick }) {
+      const since = isoDay(Date.parse(ctx.asOf) - daysBack * DAY);
+      const { rows } = await walk(ctx, `/api/v1/rounds?announced_since=${since}`, limit, 2);
+      const early = rows.find((r) => r.announced_on < since);
+      assert(!early, `announced_since=${since} served a round announced ${early?.announced_on}`);
+      const lag = planRule(ctx).round_lag_days;
+      const company = fillPath('/api/v1/companies/{slug}/rounds', ctx.samples, pick);
+      const theirs = company ? await ctx.client.call(`${company}?limit=5`, { rows: 5 }) : null;
+      if (lag > 0) {
+        const edge = isoDay(Date.parse(ctx.asOf) - lag * DAY);
+        for (const r of [...rows, ...(theirs?.status === 200 ? theirs.body.data : [])]) assert(r.announced_on <= edge, `a ${ctx.config.plan} key saw a round of ${r.announced_on}, inside the ${lag}-day lag`);
+      }
+    },
+  },
+  {
+    id: 'auth',
+    title: 'no key or a wrong key is a 401 with a get_trial_key action, on every operation',
+    spec: ['5. Authentication', '7. Errors'],
+    assumed: ['actions', 'status-codes'],
+    skip: () => null,
+    cost: () => ({ calls: 1, rows: 0 }),
+    arbitrary: () =>
+      fc.record({
+        op: fc.constantFrom(...dataOperations),
+        pick: fc.nat(),
+        key: fc.oneof(
+          fc.constant(null),
+          fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /^[\x21-\x7e]+$/.test(s)),
+          fc.record({ plan: fc.constantFrom('trial', 'team', 'business', 'enterprise', 'payg'), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) }).map(({ plan, tail }) => `igk_${plan}_${tail}`),
+        ),
+      }),
+    async check(ctx, { op, pick, key }) {
+      const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
+      if (!path) return;
+      const answer = await ctx.client.call(path, { key });
+      expectStatus(answer, 401, `${path} with ${key === null ? 'no key' : 'a wrong key'}`);
+      expectActions(answer, path, 'get_trial_key');
+    },
+  },
+  {
+    id: 'plan-features',
+    title: 'what the plan lacks (the changes feed on a trial, exports below Business) is a 402 with actions',
+    spec: ['6. Events', '8. Limits', '7. Errors'],
+    assumed: ['status-codes', 'actions'],
+    skip: (ctx) => (planRule(ctx).changes_feed && planRule(ctx).exports ? `the ${ctx.config.plan} plan has every feature` : null),
+    cost: () => ({ calls: 1, rows: 0 }),
+    arbitrary: (ctx) => fc.record({ feature: fc.constantFrom(...[...(planRule(ctx).changes_feed ? [] : ['changes']), ...(planRule(ctx).exports ? [] : ['exports'])]), daysBack: fc.integer({ min: 0, max: 30 }) }),
+    async check(ctx, { feature, daysBack }) {
+      const path = feature === 'changes' ? `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - daysBack * DAY)}` : '/api/v1/exports';
+      const answer = await ctx.client.call(path);
+      expectStatus(answer, 402, `${path} on ${ctx.config.plan}`);
+      expectActions(answer, path, 'subscribe');
+    },
+  },
+  {
+    id: 'trial-runs-out',
+    title: 'a used-up trial is a 402 with actions on every data operation',
+    spec: ['3. States and transitions', '7. Errors', '8. Limits'],
+    assumed: ['exhausted-quota', 'actions'],
+    skip: (ctx) => (ctx.control || ctx.config.exhaustTrial ? null : 'needs the mock\'s control endpoints, or --exhaust-trial to spend a fresh trial\'s 1,000 calls'),
+    cost: (ctx) => ({ calls: ctx.control ? 3 : plans.trial.calls_limit! + 2, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
+    arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/) }),
+    async check(ctx, { op, pick, tag }) {
+      const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
+      const issued = await ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `contract-tests+${tag}@${domain}` }) });
+      if (issued.status === 409) return;
+      expectStatus(issued, 201, 'a fresh trial key');
+      const { key, key_id: keyId } = issued.body;
+      if (ctx.control) {
+        const set = await fetch(`${ctx.config.baseUrl}/__control/keys/${keyId}/usage`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ calls_used: plans.trial.calls_limit }) });
+        assert(set.status === 200, `the mock's control endpoint refused the usage: ${set.status}`);
+      } else {
+        for (let n = 0; n < plans.trial.calls_limit!; n++) {
+          const used = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
+          if (used.status === 402) break;
+        }
+      }
+      const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
+      if (!path) return;
+      const answer = await ctx.client.call(path, { key });
+      expectStatus(answer, 402, `${path} on a used-up trial`);
+      expectActions(answer, path);
+    },
+  },
+  {
+    id: 'rate',
+    title: "a burst above the plan's rate meets 429 with Retry-After, and honouring it succeeds",
+    spec: ['8. Limits', '7. Errors'],
+    assumed: ['rate-limit-headers'],
+    skip: (ctx) => (ctx.config.allowRate ? null : 'a burst above the rate runs only with --allow-rate'),
+    cost: (ctx) => ({ calls: Math.ceil(planRule(ctx).rate_per_second * 3) + 2, rows: (Math.ceil(planRule(ctx).rate_per_second * 3) + 2) * ctx.client.rowCost(1) }),
+    arbitrary: () => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => !o.path.includes('{') && o.operationId !== 'listChanges')) }),
+    async check(ctx, { op }) {
+      const burst = Math.ceil(planRule(ctx).rate_per_second * 3);
+      const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true })));
+      const limited = answers.find((a) => a.status === 429);
+      assert(limited, `${burst} calls at once on a ${planRule(ctx).rate_per_second} req/s plan met no 429`);
+      const wait = Number(limited.headers.get('retry-after'));
+      assert(Number.isInteger(wait) && wait >= 0 && wait <= 60, `Retry-After ${limited.headers.get('retry-after')}`);
+      expectActions(limited, 'a 429');
+      await new Promise((r) => setTimeout(r, wait * 1000 + 50));
+      const after = await ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true });
+      expectStatus(after, 200, `a call after waiting Retry-After ${wait}`);
+    },
+  },
+  {
+    id: 'stability',
+    title: 'two reads with no change between them agree, and updated_at moves only with content',
+    spec: ['1. What the service does'],
+    assumed: [],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 2, rows: 2 * ctx.client.rowCost(10) }),
+    arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount' && o.operationId !== 'listChanges' && !o.path.includes('exports'))), pick: fc.nat(), limit: fc.integer({ min: 1, max: 10 }), rebuild: fc.boolean() }),
+    async check(ctx, { op, pick, limit, rebuild }) {
+      const path = requestFor(ctx, op, pick, limit, 0);
+      if (!path) return;
+      const rows = op.query.includes('limit') ? limit : 1;
+      const a = await ctx.client.call(path, { rows });
+      if (a.status !== 200) return;
+      // On the mock, half the cases let an hour of rebuilds happen between the reads.
+      if (rebuild && ctx.control) {
+        await fetch(`${ctx.config.baseUrl}/__control/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ duration: 'PT1H' }) });
+      }
+      const b = await ctx.client.call(path, { rows });
+      if (b.status !== 200) return;
+      const before = new Map((Array.isArray(a.body.data) ? a.body.data : [a.body.data]).map((r: any) => [identity(r), r]));
+      const after: any[] = Array.isArray(b.body.data) ? b.body.data : [b.body.data];
+      if (a.body.as_of === b.body.as_of) {
+        assert(JSON.stringify(a.body.data) === JSON.stringify(b.body.data), `${path} changed between two reads with the same as_of ${a.body.as_of}`);
+      }
+      for (const row of after) {
+        const old = before.get(identity(row)) as any;
+        if (!old || typeof row.updated_at !== 'string') continue;
+        if (content(old) === content(row)) assert(old.updated_at === row.updated_at, `${identity(row)}: updated_at moved from ${old.updated_at} to ${row.updated_at} with the content unchanged`);
+        else assert(Date.parse(row.updated_at) > Date.parse(old.updated_at), `${identity(row)}: the content changed but updated_at stayed ${row.updated_at}`);
+      }
+    },
+  },
+  {
+    id: 'changes',
+    title: 'the changes feed is in order, starts at since, and what it lists is visible in the resource',
+    spec: ['6. Events', '1. What the service does'],
+    assumed: ['changes-feed'],
+    skip: (ctx) => (planRule(ctx).changes_feed ? null : `the ${ctx.config.plan} plan has no changes feed`),
+    cost: (ctx) => ({ calls: 4, rows: 2 * ctx.client.rowCost(25) + 2 * ctx.client.rowCost(1) }),
+    arbitrary: () => fc.record({ daysBack: fc.integer({ min: 0, max: 30 }), limit: fc.integer({ min: 1, max: 25 }), rows: fc.boolean() }),
+    async check(ctx, { daysBack, limit, rows: withRows }) {
+      const since = isoSecond(Date.parse(ctx.asOf) - daysBack * DAY);
+      const { rows: items } = await walk(ctx, `/api/v1/changes?since=${since}${withRows ? '&include=rows' : ''}`, limit, 2);
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        assert(Date.parse(item.changed_at) >= Date.parse(since), `change ${item.sequence} at ${item.changed_at} is before since=${since}`);
+        if (i > 0) {
+          assert(item.sequence > items[i - 1].sequence, `change ${item.sequence} comes after ${items[i - 1].sequence}`);
+          assert(Date.parse(item.changed_at) >= Date.parse(items[i - 1].changed_at), `change ${item.sequence} is dated before the one above it`);
+        }
+        if (withRows) assert(item.kind === 'unpublish' ? item.row === null : item.row && typeof item.row === 'object', `change ${item.sequence} (${item.kind}) with row ${JSON.stringify(item.row)?.slice(0, 80)}`);
+      }
+      // The latest change of a record with an endpoint of its own must show there.
+      const latest = new Map<string, any>();
+      for (const item of items) if (['firm', 'company', 'fund', 'list'].includes(item.resource)) latest.set(`${item.resource}/${item.key}`, item);
+      for (const item of [...latest.values()].slice(-2)) {
+        const base = { firm: 'firms', company: 'companies', fund: 'funds', list: 'lists' }[item.resource as string]!;
+        const answer = await ctx.client.call(`/api/v1/${base}/${encodeURIComponent(item.key)}`, { rows: 1 });
+        if (item.kind === 'unpublish') expectStatus(answer, 404, `${item.resource} ${item.key}, unpublished at ${item.changed_at}`);
+        else {
+          expectStatus(answer, 200, `${item.resource} ${item.key}, ${item.kind}d at ${item.changed_at}`);
+          assert(Date.parse(answer.body.data.updated_at) >= Date.parse(item.changed_at), `${item.resource} ${item.key} shows updated_at ${answer.body.data.updated_at}, before its ${item.kind} at ${item.changed_at}`);
+        }
+      }
+    },
+  },
+  {
+    id: 'bad-input',
+    title: 'a request the contract rejects gets a 4xx problem, never a 5xx; one it accepts never a 5xx',
+    spec: [],
+    assumed: ['status-codes', 'limit', 'filters-and-sort-order', 'path-formats'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(Math.min(cap(ctx), 100)) }),
+    arbitrary: () => {
+      const junk = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('', '-1', '0', '1.5', '1e3', 'Infinity', '9'.repeat(30), '%00', '../', '2026-13-45', '2026-02-30T25:00:00Z'));
+      return fc.record({
+        op: fc.constantFrom(...dataOperations),
+        pick: fc.nat(),
+        param: fc.oneof(fc.constantFrom('limit', 'announced_since', 'since', 'include', 'cursor'), fc.stringMatching(/^[a-z_]{1,12}$/)),
+        value: junk,
+        twice: fc.boolean(),
+        badSegment: fc.option(fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('%', '%ZZ', '%C3%28', '..', 'a'.repeat(300))), { nil: null }),
+      });
+    },
+    async check(ctx, { op, pick, param, value, twice, badSegment }) {
+      let path = fillPath(op.path, ctx.samples, pick);
+      if (!path) return;
+      if (badSegment !== null && op.path.includes('{')) {
+        const segments = path.split('/');
+        const at = op.path.split('/').findIndex((s: string) => s.startsWith('{'));
+        segments[at] = /%/.test(badSegment) ? badSegment : encodeURIComponent(badSegment);
+        path = segments.join('/');
+      }
+      const query = new URLSearchParams();
+      if (op.query.includes('since') && param !== 'since') query.set('since', isoSecond(Date.parse(ctx.asOf) - DAY));
+      query.append(param, value);
+      if (twice) query.append(param, value);
+      const url = `${path}?${query}`;
+      const answer = await ctx.client.call(url, { rows: op.query.includes('limit') ? Math.min(cap(ctx), 100) : 1 });
+      const [pathname, search] = [url.split('?')[0]!, new URLSearchParams(url.split('?')[1])];
+      const q: Record<string, string | string[]> = {};
+      for (const [k, v] of search) q[k] = k in q ? [...[q[k]!].flat(), v] : v;
+      const rejected = ctx.validator.validateRequest(op.operationId, { method: 'GET', path: pathname, query: q, headers: { authorization: 'Bearer x' } }).some((v) => v.severity === 'error');
+      assert(answer.status < 500, `${url}: ${answer.status}`);
+      if (rejected) {
+        assert(answer.status >= 400, `${url} breaks the contract's parameter rules but was answered ${answer.status}`);
+        assert((answer.headers.get('content-type') ?? '').includes('application/problem+json'), `${url}: a ${answer.status} that is not problem+json`);
+      }
+    },
+  },
+];
+
+export { BudgetExhausted };

@@ -1,0 +1,122 @@
+/**
+ * Runs one property within its share of the budget and says what happened, with what it spent and
+ * the seed and path that replay a failure.
+ */
+import fc from 'fast-check';
+import { rules, type RuleId } from '@investor-graph/contract';
+import { BudgetExhausted, type Spending } from './client.ts';
+import type { SuiteContext } from './context.ts';
+import type { Property } from './properties.ts';
+
+export interface PropertyResult {
+  id: string;
+  title: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** documented: rests on the spec alone; assumed: also on decisions in DECISIONS.md. */
+  basis: 'documented' | 'assumed';
+  spec: string[];
+  assumed: string[];
+  runs: number;
+  plannedRuns: number;
+  spent: Spending;
+  seed: number;
+  reason?: string;
+  failure?: { message: string; counterexample: string; path: string | null; replay: string };
+  /** The case ran out of budget partway and was counted as not run. */
+  stoppedByBudget?: boolean;
+}
+
+export function basisOf(assumed: readonly string[]): 'documented' | 'assumed' {
+  return assumed.length ? 'assumed' : 'documented';
+}
+
+/** This property's share: what is left, split evenly among the properties still to run. */
+export function plannedRuns(ctx: SuiteContext, property: Property, propertiesLeft: number): { runs: number; reason?: string } {
+  const left = ctx.client.remaining;
+  const share = { calls: Math.floor(left.calls / propertiesLeft), rows: Math.floor(left.rows / propertiesLeft) };
+  const cost = property.cost(ctx);
+  const byCalls = cost.calls ? Math.floor(share.calls / cost.calls) : Infinity;
+  const byRows = cost.rows ? Math.floor(share.rows / cost.rows) : Infinity;
+  const runs = Math.min(ctx.config.runs, byCalls, byRows);
+  if (runs >= 1) return { runs };
+  // A property too dear for its share may still fit in what is left overall.
+  if (cost.calls <= left.calls && cost.rows <= left.rows) return { runs: 1 };
+  return { runs: 0, reason: `the budget left (${left.calls} calls, ${left.rows} rows) does not cover one case (${cost.calls} calls, ${cost.rows} rows)` };
+}
+
+export async function runProperty(ctx: SuiteContext, property: Property, propertiesLeft: number): Promise<PropertyResult> {
+  const { config, ledger } = ctx;
+  const base = { id: property.id, title: property.title, basis: basisOf(property.assumed), spec: property.spec, assumed: property.assumed, seed: config.seed };
+  const skipped = property.skip(ctx);
+  if (skipped) return { ...base, status: 'skipped', reason: skipped, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 } };
+  const plan = plannedRuns(ctx, property, propertiesLeft);
+  if (plan.runs === 0) return { ...base, status: 'skipped', reason: plan.reason!, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 } };
+
+  ledger.current = property.id;
+  const spentBefore = { ...ledger.total };
+  let runs = 0;
+  let stoppedByBudget = false;
+  const details = await fc.check(
+    fc.asyncProperty(property.arbitrary(ctx), async (input) => {
+      if (stoppedByBudget) return true;
+      const seen = ledger.findings.length;
+      try {
+        await property.check(ctx, input);
+      } catch (error) {
+        if (error instanceof BudgetExhausted) {
+          stoppedByBudget = true;
+          return true;
+        }
+        throw error;
+      }
+      runs += 1;
+      const broken = ledger.findings.slice(seen);
+      if (broken.length) throw new Error(broken.slice(0, 5).map((f) => `[${f.rule}] ${f.call}: ${f.message}`).join('\n'));
+      return true;
+    }),
+    // No shrinking: every shrink step is a paid call against a live service. The seed and path
+    // replay the failing case exactly.
+    { seed: config.seed, numRuns: plan.runs, endOnFailure: true, ...(config.path ? { path: config.path } : {}) },
+  );
+  ledger.current = 'between';
+  const spent = { calls: ledger.total.calls - spentBefore.calls, rows: ledger.total.rows - spentBefore.rows };
+  const result: PropertyResult = { ...base, status: details.failed ? 'failed' : 'passed', runs, plannedRuns: plan.runs, spent, ...(stoppedByBudget ? { stoppedByBudget } : {}) };
+  if (details.failed) {
+    const error = details.errorInstance as Error | null;
+    const path = details.counterexamplePath;
+    result.failure = {
+      message: error?.message ?? 'the property failed',
+      counterexample: fc.stringify(details.counterexample).slice(0, 2000),
+      path,
+      replay: `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
+    };
+  }
+  return result;
+}
+
+export interface RuleResult {
+  id: RuleId;
+  title: string;
+  basis: 'documented' | 'assumed';
+  spec: string | null;
+  assumed: string[];
+  violations: number;
+  examples: string[];
+}
+
+/** Every single-response rule over every call the run made. */
+export function ruleResults(ctx: SuiteContext): RuleResult[] {
+  return (Object.keys(rules) as RuleId[]).map((id) => {
+    const found = ctx.ledger.findings.filter((f) => f.rule === id);
+    const info = rules[id];
+    return {
+      id,
+      title: info.title,
+      basis: info.spec ? basisOf(info.assumed) : 'assumed',
+      spec: info.spec,
+      assumed: info.assumed,
+      violations: found.length,
+      examples: found.slice(0, 5).map((f) => `${f.call} (during ${f.check}): ${f.message}`),
+    };
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * The properties as vitest tests: one test per property, then one per single-response rule over
+ * every call the run made. The CLI runs this against any base URL; this repo runs it against the
+ * mock. The JSON report is written when the suite ends.
+ */
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { rules, type RuleId } from '@investor-graph/contract';
+import { prepare, type SuiteConfig, type SuiteContext } from './context.ts';
+import { properties } from './properties.ts';
+import { buildReport, formatReport, writeReport, type Report } from './report.ts';
+import { ruleResults, runProperty, type PropertyResult } from './run.ts';
+
+export interface SuiteOptions {
+  /** A name for the describe block (the JUnit suite). */
+  name?: string;
+  /** Print the report when the suite ends. */
+  print?: boolean;
+  onReport?(report: Report): void;
+}
+
+export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | Promise<SuiteConfig>), options: SuiteOptions = {}): void {
+  describe(options.name ?? 'contract tests', () => {
+    let ctx: SuiteContext;
+    let selected: string[] = [];
+    const results: PropertyResult[] = [];
+
+    beforeAll(async () => {
+      const resolved = typeof config === 'function' ? await config() : config;
+      const unknown = (resolved.only ?? []).filter((id) => !properties.some((p) => p.id === id));
+      if (unknown.length) throw new Error(`[contract-tests] no property ${unknown.join(', ')}; the properties are ${properties.map((p) => p.id).join(', ')}`);
+      selected = properties.map((p) => p.id).filter((id) => !resolved.only?.length || resolved.only.includes(id));
+      ctx = await prepare(resolved);
+    });
+
+    afterAll(() => {
+      if (!ctx) return;
+      const report = buildReport(ctx, results);
+      if (ctx.config.reportFile) writeReport(ctx.config.reportFile, report);
+      if (options.print) console.log(formatReport(report));
+      options.onReport?.(report);
+    });
+
+    for (const property of properties) {
+      test(`${property.id}: ${property.title}`, async (t) => {
+        if (!selected.includes(property.id)) t.skip('not selected with --only');
+        const result = await runProperty(ctx, property, selected.length - selected.indexOf(property.id));
+        results.push(result);
+        await t.annotate(`${result.runs} cases, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`);
+        if (result.status === 'skipped') t.skip(result.reason);
+        if (result.failure) {
+          throw new Error(`${result.failure.message}\n\ncounterexample: ${result.failure.counterexample}\nreplay: ${result.failure.replay}`);
+        }
+      });
+    }
+
+    for (const id of Object.keys(rules) as RuleId[]) {
+      test(`rule ${id}: ${rules[id].title}`, () => {
+        const result = ruleResults(ctx).find((r) => r.id === id)!;
+        if (result.violations) throw new Error(`${result.violations} violations, for example:\n${result.examples.join('\n')}`);
+      });
+    }
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Deliberate faults for the mock: each one makes it break one rule of the spec or the contract, the
+ * way a real service might. They exist so that a checker (the contract tests, the validation
+ * proxy, an integrator's own client tests) can show it catches the break. A wrapper around the
+ * engine's fetch, so the engine itself stays correct and every adapter can switch them on.
+ */
+import type { Engine, RequestContext } from './engine.ts';
+
+export const faults = {
+  'drop-actions': 'answers 401, 402 and 429 without their actions',
+  'drop-retry-after': 'answers 429 without Retry-After',
+  'leak-email': 'adds a contact e-mail address to the first row of every page',
+  'ignore-limit': 'serves twice the rows that limit asks for',
+  'repeat-row': 'starts every page reached by a cursor with the last row of the page before',
+  'wrong-status': 'answers 403 where the contract says 401',
+  'server-error-on-bad-input': 'answers 500 where a request is rejected with 400',
+  'accept-bad-cursor': 'serves the first page for a cursor it should reject',
+  'unstable-updated-at': 'moves updated_at on every read, although the content is unchanged',
+  'unordered-changes': 'lists the changes feed out of sequence order',
+  'ignore-announced-since': 'ignores announced_since on the first page of rounds',
+} as const satisfies Record<string, string>;
+
+export type FaultName = keyof typeof faults;
+
+export const faultNames = Object.keys(faults) as FaultName[];
+
+export function isFaultName(value: string): value is FaultName {
+  return Object.hasOwn(faults, value);
+}
+
+type Fetch = Engine['fetch'];
+type Json = Record<string, unknown> & { data?: unknown; next_cursor?: unknown; actions?: unknown; status?: unknown; code?: unknown };
+
+function rewriteQuery(request: Request, edit: (params: URLSearchParams) => void): Request {
+  const url = new URL(request.url);
+  edit(url.searchParams);
+  return new Request(url, request);
+}
+
+/** The engine's fetch with the named faults switched on; control endpoints are left alone. */
+export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
+  const on = new Set(names);
+  if (on.size === 0) return fetch;
+  // repeat-row: the last row of each page, by the cursor that leads past it (bounded).
+  const lastRowBehind = new Map<string, unknown>();
+  let tick = 0;
+
+  return async (request: Request, context?: RequestContext): Promise<Response> => {
+    const url = new URL(request.url);
+    if (url.pathname.startsWith('/__control')) return fetch(request, context);
+    let sent = request;
+    const limit = url.searchParams.get('limit');
+    if (on.has('ignore-limit') && limit && /^\d+$/.test(limit)) sent = rewriteQuery(sent, (p) => p.set('limit', String(Number(limit) * 2)));
+    if (on.has('ignore-announced-since') && !url.searchParams.has('cursor')) sent = rewriteQuery(sent, (p) => p.delete('announced_since'));
+
+    let response = await fetch(sent, context);
+    if (!(response.headers.get('content-type') ?? '').includes('json')) return response;
+    let body = (await response.clone().json()) as Json;
+    let status = response.status;
+    const headers = new Headers(response.headers);
+
+    if (on.has('accept-bad-cursor') && status === 400 && body.code === 'invalid_cursor') {
+      response = await fetch(rewriteQuery(sent, (p) => p.delete('cursor')), context);
+      body = (await response.clone().json()) as Json;
+      status = response.status;
+      response.headers.forEach((v, k) => headers.set(k, v));
+    }
+    if (on.has('drop-actions') && [401, 402, 429].includes(status)) delete body.actions;
+    if (on.has('drop-retry-after') && status === 429) headers.delete('retry-after');
+    if (on.has('wrong-status') && status === 401) status = body.status = 403;
+    if (on.has('server-error-on-bad-input') && status === 400) status = body.status = 500;
+    const rows = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : null;
+    if (rows && status === 200) {
+      const cursor = url.searchParams.get('cursor');
+      if (on.has('repeat-row') && cursor && lastRowBehind.has(cursor) && rows.length) {
+        rows.unshift(lastRowBehind.get(cursor) as Record<string, unknown>);
+        rows.pop();
+      }
+      if (on.has('repeat-row') && typeof body.next_cursor === 'string' && rows.length) {
+        if (lastRowBehind.size > 10_000) lastRowBehind.clear();
+        lastRowBehind.set(body.next_cursor, rows.at(-1));
+      }
+      if (on.has('leak-email') && rows[0]) rows[0] = { ...rows[0], contact_email: 'partners@example-capital.com' };
+      if (on.has('unstable-updated-at')) {
+        tick += 1;
+        const moved = new Date(Date.now() + tick * 1000).toISOString();
+        for (const row of rows) if (typeof row.updated_at === 'string') row.updated_at = moved;
+      }
+      if (on.has('unordered-changes') && url.pathname === '/api/v1/changes') rows.reverse();
+    }
+    headers.delete('content-length');
+    return new Response(status === 304 ? null : JSON.stringify(body), { status, headers });
+  };
+}
