@@ -21,7 +21,7 @@ const catchers: Record<FaultName, { property: string; rule?: RuleId; propertyFai
   'server-error-on-bad-input': { property: 'bad-input', rule: 'bad-input-no-5xx', propertyFails: true },
   'accept-bad-cursor': { property: 'cursor-tamper', propertyFails: true },
   'unstable-updated-at': { property: 'stability', propertyFails: true },
-  'unordered-changes': { property: 'changes', propertyFails: true },
+  'unordered-changes': { property: 'changes', rule: 'changes-order', propertyFails: true },
   'ignore-announced-since': { property: 'filters', rule: 'announced-since', propertyFails: true },
 };
 

@@ -18,6 +18,7 @@ export type RuleId =
   | 'page-limit'
   | 'round-lag'
   | 'announced-since'
+  | 'changes-order'
   | 'bad-input-no-5xx'
   | 'cursor-continuity';
 
@@ -39,6 +40,7 @@ export const rules: Readonly<Record<RuleId, RuleInfo>> = {
   'page-limit': { title: "no page is longer than limit or the plan's rows per page", spec: '4. Endpoints', assumed: ['limit'] },
   'round-lag': { title: "a trial key sees no round inside the plan's round lag", spec: '8. Limits', assumed: ['round-lag'] },
   'announced-since': { title: 'rounds from announced_since=D are announced on or after D', spec: '4. Known parameters', assumed: [] },
+  'changes-order': { title: 'a page of the changes feed is in sequence order and starts at since', spec: '6. Events', assumed: ['changes-feed'] },
   'bad-input-no-5xx': { title: 'a request the contract rejects gets a 4xx, never a 5xx', spec: null, assumed: ['status-codes'] },
   'cursor-continuity': { title: 'pages reached by next_cursor never repeat a row of the same walk', spec: '4. Endpoints', assumed: ['cursor'] },
 };
@@ -160,6 +162,14 @@ export function checkExchange(validator: ContractValidator, exchange: Exchange):
     const cap = planId ? plans[planId].rows_per_page : typeof body.plan?.rows_per_page === 'number' ? body.plan.rows_per_page : null;
     if (limit !== null && body.data.length > limit) add('page-limit', `${body.data.length} rows for limit=${limit}`);
     if (cap !== null && body.data.length > cap) add('page-limit', `${body.data.length} rows on a plan with ${cap} rows per page`);
+    if (op.operationId === 'listChanges') {
+      const items = body.data as { sequence?: number; changed_at?: string }[];
+      const since = Date.parse(url.searchParams.get('since') ?? '');
+      const back = items.findIndex((item, i) => i > 0 && !((item.sequence ?? 0) > (items[i - 1]!.sequence ?? 0)));
+      if (back > 0) add('changes-order', `change ${items[back]!.sequence} comes after ${items[back - 1]!.sequence}`);
+      const early = items.find((item) => Date.parse(item.changed_at ?? '') < since);
+      if (early) add('changes-order', `change ${early.sequence} at ${early.changed_at} is before since`);
+    }
     const rounds = (body.data as { announced_on?: unknown }[]).filter((r) => typeof r?.announced_on === 'string');
     const isRounds = op.operationId === 'listRounds' || op.operationId === 'listCompanyRounds';
     const since = url.searchParams.get('announced_since');

@@ -313,6 +313,12 @@ export function runConformance(options: ConformanceOptions): void {
       expect(manifest.status).toBe(200);
       const day = manifest.body.data[0];
       expect(day.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // The manifest pages like any list, newest first (found by the contract tests' page-limit rule).
+      expect(manifest.body.data.length).toBeGreaterThan(1);
+      const first = await call('/api/v1/exports?limit=1', { key });
+      expect(first.body.data.map((d: any) => d.date)).toEqual([day.date]);
+      const second = await call(`/api/v1/exports?limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+      expect(second.body.data.map((d: any) => d.date)).toEqual([manifest.body.data[1].date]);
       expect(day.files.map((f: any) => f.name).sort()).toEqual(['adv-funds.jsonl.gz', 'companies.jsonl.gz', 'filings.jsonl.gz', 'firms.jsonl.gz', 'funds.jsonl.gz', 'investments.jsonl.gz', 'lists.jsonl.gz', 'offerings.jsonl.gz', 'rounds.jsonl.gz']);
       for (const file of day.files.filter((f: any) => ['firms.jsonl.gz', 'lists.jsonl.gz', 'rounds.jsonl.gz'].includes(f.name))) {
         const download = await call(new URL(file.url).pathname, { key });

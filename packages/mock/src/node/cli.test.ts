@@ -15,7 +15,7 @@ afterAll(async () => {
 
 /** Starts the real CLI on a free loopback port and waits for its banner. */
 async function start(...args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -23,7 +23,7 @@ async function start(...args: string[]): Promise<{ url: string; output: () => st
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${output}`)), 20_000);
     const check = (): void => {
-      const m = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const m = /(?:mock|proxy) on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -109,4 +109,31 @@ test('a state file keeps every counted call and charged row across a crash, and 
   expect(trialAgain.status, 'one live trial per e-mail, also after a restart').toBe(409);
   expect((await fetch(`${second.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${trial.key}` } })).status).toBe(200);
   await stop(second.child);
+});
+
+test('proxy mode: clean traffic exits 0 with clean reports; a broken upstream exits 1 with the rule in JUnit, and no key in the log', async () => {
+  const clean = await start('--key', 'team=igk_team_cleancleancleancleancleanclean12');
+  const broken = await start('--key', 'team=igk_team_brokenbrokenbrokenbrokenbroken12', '--fault', 'leak-email');
+  for (const [upstream, key, name, code] of [[clean.url, 'igk_team_cleancleancleancleancleanclean12', 'clean', 0], [broken.url, 'igk_team_brokenbrokenbrokenbrokenbroken12', 'broken', 1]] as const) {
+    const proxy = await start('proxy', '--upstream', upstream, '--report', join(temp, `${name}.json`), '--junit', join(temp, `${name}.xml`));
+    const answer = await fetch(`${proxy.url}/api/v1/firms?limit=2`, { headers: { authorization: `Bearer ${key}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.has('sl-violations')).toBe(code === 1);
+    expect(await stop(proxy.child)).toBe(code);
+    const report = JSON.parse(await readFile(join(temp, `${name}.json`), 'utf8'));
+    expect(report.exchanges).toBe(1);
+    expect((report.by_rule['no-people'] ?? 0) > 0).toBe(code === 1);
+    expect((await readFile(join(temp, `${name}.xml`), 'utf8')).includes('<failure')).toBe(code === 1);
+    expect(proxy.output()).toContain('GET /api/v1/firms?limit=2 200');
+    expect(proxy.output()).not.toContain(key);
+  }
+  await Promise.all([stop(clean.child), stop(broken.child)]);
+}, 60_000);
+
+test('proxy mode refuses bad flags with code 2', () => {
+  for (const [args, message] of [[['proxy'], /--upstream is required/], [['proxy', '--upstream', 'ftp://x'], /must be http or https/], [['proxy', '--upstream', 'http://127.0.0.1:1', '--timeout', 'soon'], /--timeout/]] as const) {
+    const run = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(message);
+  }
 });

@@ -1,0 +1,108 @@
+/**
+ * `investor-graph-mock proxy --upstream URL`: the validation proxy on a loopback port. Violations
+ * go out three ways: the `sl-violations` header, a log line, and JSON and JUnit reports written on
+ * exit (SIGINT or SIGTERM). It exits 1 when the service broke a rule, so a CI step fails.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createContractValidator } from '@investor-graph/contract';
+import { createValidationProxy } from '../proxy/proxy.ts';
+import { ProxyReport } from '../proxy/report.ts';
+import { createNodeServer, isLoopback, listen } from './server.ts';
+
+const usage = `usage: investor-graph-mock proxy --upstream URL [options]
+  --upstream URL      the live service, e.g. https://api.example.com
+  --port N            port (4011; 0 picks a free one)
+  --host H            address to listen on (127.0.0.1)
+  --errors            answer a response that breaks a rule with a 502 problem instead of passing it on
+  --timeout MS        a slower upstream answer becomes a 504 problem (30000)
+  --report FILE       JSON report written on exit (proxy-results/report.json)
+  --junit FILE        JUnit XML written on exit (proxy-results/junit.xml)
+  --quiet             log only exchanges with violations
+  -h, --help`;
+
+function fail(message: string): never {
+  console.error(`[investor-graph proxy] ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  const args = process.argv.slice(3);
+  ({ values } = parseArgs({
+    args: args[0] === '--' ? args.slice(1) : args,
+    options: {
+      upstream: { type: 'string' },
+      port: { type: 'string', default: '4011' },
+      host: { type: 'string', default: '127.0.0.1' },
+      errors: { type: 'boolean' },
+      timeout: { type: 'string', default: '30000' },
+      report: { type: 'string', default: 'proxy-results/report.json' },
+      junit: { type: 'string', default: 'proxy-results/junit.xml' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (!values.upstream) fail('--upstream is required');
+let upstream: URL;
+try {
+  upstream = new URL(values.upstream);
+} catch {
+  fail(`--upstream is not a URL: ${values.upstream}`);
+}
+if (!['http:', 'https:'].includes(upstream.protocol)) fail(`--upstream must be http or https, got ${upstream.protocol}`);
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${values.port}`);
+if (!/^\d+$/.test(values.timeout) || Number(values.timeout) < 1) fail(`--timeout must be a whole number of milliseconds, got ${values.timeout}`);
+if (!isLoopback(values.host) && values.host !== 'localhost') {
+  console.warn(`[investor-graph proxy] listening on ${values.host}: anyone who reaches it can spend the keys sent through it`);
+}
+
+const report = new ProxyReport(upstream.origin + upstream.pathname.replace(/\/+$/, ''));
+const proxy = createValidationProxy({
+  upstream: upstream.href,
+  validator: await createContractValidator(),
+  ...(values.errors ? { errors: true } : {}),
+  timeoutMs: Number(values.timeout),
+  onExchange(record) {
+    report.add(record);
+    if (values.quiet && !record.violations.length) return;
+    const summary = record.violations.length ? `  VIOLATIONS ${record.violations.map((v) => `[${v.rule}] ${v.message}`).join('; ').slice(0, 1000)}` : '';
+    // Never headers: the key travels in Authorization and must not reach a log.
+    console.log(`${record.method} ${record.path} ${record.status} ${record.ms}ms${summary}`);
+  },
+});
+const server = createNodeServer(proxy);
+let url: string;
+try {
+  url = await listen(server, port, values.host);
+} catch (error) {
+  const e = error as NodeJS.ErrnoException;
+  fail(e.code === 'EADDRINUSE' ? `port ${port} on ${values.host} is in use: pick another with --port` : e.message);
+}
+console.log(`Investor Graph validation proxy on ${url} -> ${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n  reports on exit: ${values.report}, ${values.junit}`);
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  writeFileSync(file, text);
+}
+
+const stop = (): void => {
+  server.closeAllConnections();
+  server.close();
+  write(values.report, `${JSON.stringify(report.toJSON(), null, 2)}\n`);
+  write(values.junit, report.toJUnit());
+  const broken = report.responseViolations;
+  console.log(`[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`);
+  process.exit(broken ? 1 : 0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

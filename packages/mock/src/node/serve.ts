@@ -1,0 +1,131 @@
+/**
+ * `investor-graph-mock [serve]`: the stateful mock of the Investor Graph API on a real HTTP port.
+ *   investor-graph-mock [--port 4010] [--host 127.0.0.1] [--data DIR | --seed S --scale N]
+ *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
+ *                       [--fault NAME ...]
+ */
+import { parseArgs } from 'node:util';
+import { planIds, plans } from '@investor-graph/contract';
+import { newKeyText } from '../engine/accounts.ts';
+import { faults, isFaultName } from '../engine/faults.ts';
+import { isLoopback } from './server.ts';
+import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
+
+const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy --upstream URL, see proxy --help)
+  --port N            port (4010; 0 picks a free one)
+  --host H            address to listen on (127.0.0.1)
+  --data DIR          dataset folder (the embedded fixtures/default)
+  --seed S --scale N  generate a dataset in memory instead
+  --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
+  --now ISO           start the simulated clock here (the dataset's as-of)
+  --frozen            the clock moves only through /__control/clock
+  --admin-token T     also admit control calls from non-loopback clients bearing T
+  --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
+  --state FILE        keep keys, usage, balances and the clock in FILE across restarts
+  --log               log one line per request
+  --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
+${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
+  -h, --help`;
+
+function fail(message: string): never {
+  console.error(`[investor-graph mock] ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  // `pnpm start -- --port N` hands the separator through: a leading `--` is not an argument.
+  const args = process.argv.slice(process.argv[2] === 'serve' ? 3 : 2);
+  ({ values } = parseArgs({
+    args: args[0] === '--' ? args.slice(1) : args,
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      data: { type: 'string' },
+      seed: { type: 'string' },
+      scale: { type: 'string' },
+      key: { type: 'string', multiple: true },
+      now: { type: 'string' },
+      frozen: { type: 'boolean' },
+      'admin-token': { type: 'string' },
+      'cursor-secret': { type: 'string' },
+      state: { type: 'string' },
+      log: { type: 'boolean' },
+      fault: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${values.port}`);
+if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.scale) < 100)) fail('--scale must be a whole number of at least 100');
+if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) fail(`--now must be an ISO 8601 time, got ${values.now}`);
+if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
+if (!isLoopback(values.host) && values.host !== 'localhost' && !values['admin-token']) {
+  console.warn(`[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`);
+}
+
+const badFault = (values.fault ?? []).find((f) => !isFaultName(f));
+if (badFault !== undefined) fail(`--fault ${badFault} is not a fault; the faults are ${Object.keys(faults).join(', ')}`);
+
+let keys;
+try {
+  keys = (values.key ?? []).map(parseKeyFlag);
+} catch (error) {
+  fail((error as Error).message);
+}
+// A ready-made key for every plan not preset, so the banner can print one of each.
+for (const plan of planIds) {
+  if (!keys.some((k) => k.plan === plan)) keys.push({ plan, key: newKeyText(plan), ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) });
+}
+
+const options: StartOptions = {
+  port,
+  host: values.host,
+  keys,
+  ...(values.data ? { data: values.data } : {}),
+  ...(values.seed ? { seed: values.seed, scale: Number(values.scale ?? 8000) } : {}),
+  ...(values.now ? { now: values.now } : {}),
+  ...(values.frozen ? { frozen: true } : {}),
+  ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
+  ...(values['cursor-secret'] ? { cursorSecret: values['cursor-secret'] } : {}),
+  ...(values.state ? { stateFile: values.state } : {}),
+  ...(values.log ? { log: (line: string) => console.log(line) } : {}),
+  ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
+};
+
+const started = performance.now();
+let mock;
+try {
+  mock = await startMock(options);
+} catch (error) {
+  const e = error as NodeJS.ErrnoException;
+  fail(e.code === 'EADDRINUSE' ? `port ${port} on ${values.host} is in use: pick another with --port` : e.message);
+}
+const { url, engine } = mock;
+const counts = ['firm', 'company', 'round', 'investment'].map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`).join(', ');
+console.log(`
+Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
+  data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
+  clock:  ${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}; control at ${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})
+  docs:   ${url}/api/v1/openapi.json
+${values.fault?.length ? `  FAULTS: ${values.fault.join(', ')} (this mock breaks the contract on purpose)\n` : ''}
+Ready-made keys (shown once, like the real service):
+${keys.map((k) => `  ${k.plan.padEnd(10)} ${k.key}   ${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`).join('\n')}
+
+Try:
+  curl -H 'Authorization: Bearer ${keys.find((k) => k.plan === 'team')!.key}' '${url}/api/v1/firms?limit=2'
+  curl -X POST -H 'content-type: application/json' -d '{"email":"you@example.com"}' ${url}/api/v1/keys/trial
+`);
+
+const stop = (): void => {
+  void mock.close().then(() => process.exit(0));
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

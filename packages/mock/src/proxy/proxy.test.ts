@@ -1,0 +1,158 @@
+/**
+ * The validation proxy on loopback, in front of the mock: clean traffic passes untouched with no
+ * violation, and each fault the mock can switch on that one exchange can show is reported in the
+ * header, the per-exchange record (the log line) and the report.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { createContractValidator } from '@investor-graph/contract';
+import { faultNames, newKeyText, type FaultName } from '../index.ts';
+import { createNodeServer, listen, startMock, type RunningMock } from '../node.ts';
+import { createValidationProxy, excerptOf, type ExchangeRecord } from './proxy.ts';
+import { ProxyReport } from './report.ts';
+
+const validator = await createContractValidator();
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((c) => c()));
+});
+
+const key = newKeyText('team');
+const trialKey = newKeyText('trial');
+
+async function proxied(options: { faults?: FaultName[]; errors?: boolean; upstream?: string } = {}) {
+  let mock: RunningMock | undefined;
+  if (!options.upstream) {
+    mock = await startMock({ port: 0, keys: [{ plan: 'team', key }, { plan: 'trial', key: trialKey }], ...(options.faults ? { faults: options.faults } : {}) });
+    closers.push(() => mock!.close());
+  }
+  const records: ExchangeRecord[] = [];
+  const report = new ProxyReport(options.upstream ?? mock!.url);
+  const proxy = createValidationProxy({ upstream: options.upstream ?? mock!.url, validator, timeoutMs: 5_000, ...(options.errors ? { errors: true } : {}), onExchange: (r) => (records.push(r), report.add(r)) });
+  const server = createNodeServer(proxy);
+  const url = await listen(server, 0, '127.0.0.1');
+  closers.push(() => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))));
+  const get = (path: string, k: string | null = key, init: RequestInit = {}) =>
+    fetch(`${url}${path}`, { ...init, headers: { ...(k ? { authorization: `Bearer ${k}` } : {}), ...(init.headers as Record<string, string>) } });
+  return { url, records, report, get, mock };
+}
+
+/** Traffic that touches every rule a single exchange can show. */
+async function traffic(get: (path: string, k?: string | null, init?: RequestInit) => Promise<Response>): Promise<Response[]> {
+  const out: Response[] = [];
+  const keep = async (r: Promise<Response>) => {
+    const response = await r;
+    await response.clone().arrayBuffer();
+    out.push(response);
+    return response;
+  };
+  const first = await (await keep(get('/api/v1/firms?limit=3'))).clone().json();
+  await keep(get(`/api/v1/firms?limit=3&cursor=${encodeURIComponent(first.next_cursor)}`));
+  await keep(get('/api/v1/rounds?announced_since=2026-01-01&limit=5'));
+  await keep(get('/api/v1/rounds?limit=5', trialKey));
+  await keep(get(`/api/v1/changes?since=2026-10-01T00:00:00Z&limit=20`));
+  await keep(get('/api/v1/firms/no-such-firm'));
+  await keep(get('/api/v1/firms?limit=0'));
+  await keep(get('/api/v1/firms', null));
+  await keep(get('/api/v1/exports'));
+  await keep(get('/api/v1/account'));
+  // Three seconds' worth of a team key's rate at once: some meet 429.
+  await Promise.all(Array.from({ length: 15 }, () => keep(get('/api/v1/companies?limit=1'))));
+  return out;
+}
+
+describe('in front of a clean mock', () => {
+  test('every exchange passes unchanged, with no violation anywhere', async () => {
+    const { records, report, get } = await proxied();
+    const responses = await traffic(get);
+    expect(responses.some((r) => r.status === 429)).toBe(true);
+    // Only the traffic's own bad request (limit=0) is reported, and on the request side.
+    const reported = responses.map((r) => r.headers.get('sl-violations')).filter((h): h is string => !!h).flatMap((h) => JSON.parse(h) as { location: string[] }[]);
+    expect(reported.map((v) => v.location[0])).toEqual(['request']);
+    expect(records.flatMap((r) => r.violations.filter((v) => v.side === 'response'))).toEqual([]);
+    expect(report.toJSON().by_rule).toEqual({ request: 1 });
+    expect(report.responseViolations).toBe(0);
+    expect(report.toJUnit()).not.toContain('<failure');
+  });
+
+  test('bodies, statuses and headers arrive as the service sent them', async () => {
+    const { get, mock } = await proxied();
+    const direct = await fetch(`${mock!.url}/api/v1/firms?limit=2`, { headers: { authorization: `Bearer ${key}` } });
+    const through = await get('/api/v1/firms?limit=2');
+    expect(through.status).toBe(direct.status);
+    const [a, b] = [await direct.json(), await through.json()];
+    expect(b.data).toEqual(a.data);
+    expect(through.headers.get('etag')).toBe(direct.headers.get('etag'));
+    expect(through.headers.get('ratelimit-policy')).toBe(direct.headers.get('ratelimit-policy'));
+  });
+
+  test('a request the contract rejects is reported on the request side, and passed on', async () => {
+    const { records, get } = await proxied();
+    const answer = await get('/api/v1/firms?limit=lots');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.headers.get('sl-violations')!)).toEqual([expect.objectContaining({ location: ['request'] })]);
+    expect(records.at(-1)!.violations.every((v) => v.side === 'request')).toBe(true);
+  });
+
+  test('keys pass through untouched and appear in no record, report or excerpt', async () => {
+    const { records, report, get, url } = await proxied();
+    await get('/api/v1/firms?limit=1');
+    const issued = await fetch(`${url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'someone@example.com' }) });
+    const { key: newKey } = await issued.json();
+    expect(newKey).toMatch(/^igk_trial_/);
+    const everything = JSON.stringify(records) + JSON.stringify(report.toJSON()) + report.toJUnit();
+    for (const secret of [key, newKey]) expect(everything).not.toContain(secret);
+    expect(excerptOf(JSON.stringify({ key: newKey, key_id: 'key_0' }))).not.toContain(newKey);
+  });
+
+  test('an unreachable upstream is a 502 problem, recorded', async () => {
+    const { records, get } = await proxied({ upstream: 'http://127.0.0.1:9' });
+    const answer = await get('/api/v1/firms');
+    expect(answer.status).toBe(502);
+    expect((await answer.json()).code).toBe('upstream_unreachable');
+    expect(records[0]!.violations[0]!.rule).toBe('upstream');
+  });
+});
+
+/** What reports each fault; faults that need two exchanges to show are the contract tests' work. */
+const expected: Partial<Record<FaultName, string>> = {
+  'drop-actions': 'actions',
+  'drop-retry-after': 'retry-after',
+  'leak-email': 'no-people',
+  'ignore-limit': 'page-limit',
+  'repeat-row': 'cursor-continuity',
+  'wrong-status': 'contract',
+  'server-error-on-bad-input': 'bad-input-no-5xx',
+  'unordered-changes': 'changes-order',
+  'ignore-announced-since': 'announced-since',
+};
+const unseen: FaultName[] = ['accept-bad-cursor', 'unstable-updated-at'];
+
+describe('in front of a broken mock', () => {
+  test('every fault is either reported here or needs more than one exchange to show', () => {
+    expect([...Object.keys(expected), ...unseen].sort()).toEqual([...faultNames].sort());
+  });
+
+  for (const [fault, rule] of Object.entries(expected) as [FaultName, string][]) {
+    test(`${fault} is reported as ${rule} in the header, the log record and the report`, async () => {
+      const { records, report, get } = await proxied({ faults: [fault] });
+      const responses = await traffic(get);
+      const headers = responses.map((r) => r.headers.get('sl-violations')).filter((h): h is string => !!h).flatMap((h) => JSON.parse(h) as { code: string }[]);
+      expect(headers.map((v) => v.code)).toContain(rule);
+      expect(records.flatMap((r) => r.violations.map((v) => v.rule))).toContain(rule);
+      expect(report.toJSON().by_rule[rule]).toBeGreaterThan(0);
+      expect(report.toJUnit()).toMatch(new RegExp(`rule ${rule}:[^>]*>\\s*<failure`));
+    });
+  }
+
+  test('with --errors a broken answer becomes a 502 problem naming the rule', async () => {
+    const { get } = await proxied({ faults: ['leak-email'], errors: true });
+    const answer = await get('/api/v1/firms?limit=2');
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('content-type')).toContain('application/problem+json');
+    const body = await answer.json();
+    expect(body.code).toBe('contract_violation');
+    expect(body.violations.map((v: { rule: string }) => v.rule)).toContain('no-people');
+    // A clean answer still passes.
+    expect((await get('/api/v1/firms/no-such-firm')).status).toBe(404);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The validation proxy: forwards every request to the live service unchanged and checks the
+ * exchange against the contract (prism-http) and the spec's single-response rules, like
+ * `prism proxy` with this API's rules. Framework-free (`fetch(Request) -> Response`); the Node
+ * adapter and the CLI add the port, the log and the report files.
+ */
+import { checkExchange, operationFor, PageTracker, type ContractValidator, type RuleId } from '@investor-graph/contract';
+import { ProblemError } from '../engine/problems.ts';
+
+export interface ProxyViolation {
+  /** `request`: the client sent what the contract rejects; `response`: the service broke a rule. */
+  side: 'request' | 'response';
+  rule: RuleId | 'request' | 'upstream';
+  message: string;
+}
+
+export interface ExchangeRecord {
+  at: string;
+  method: string;
+  /** Path and query, cursors shortened. Never a header: keys stay out of every record. */
+  path: string;
+  status: number;
+  ms: number;
+  violations: ProxyViolation[];
+  /** The first bytes of the response body, keys blanked; only for exchanges with violations. */
+  excerpt?: string;
+}
+
+export interface ProxyOptions {
+  /** The live service, e.g. https://api.example.com (a path prefix is kept). */
+  upstream: string;
+  validator: ContractValidator;
+  /** Answer a response that breaks a rule with a 502 problem instead of passing it on. */
+  errors?: boolean;
+  /** Per request; a slow upstream becomes a 504 problem. */
+  timeoutMs?: number;
+  fetch?: typeof globalThis.fetch;
+  /** Called once per exchange, after it is checked. */
+  onExchange?(record: ExchangeRecord): void;
+}
+
+export interface ValidationProxy {
+  fetch(request: Request): Promise<Response>;
+}
+
+// Hop-by-hop headers (RFC 9110 7.6.1) and what fetch sets itself are not forwarded.
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length', 'proxy-authorization', 'proxy-authenticate']);
+const EXCERPT = 300;
+const HEADER_MAX = 8 * 1024;
+
+/** Paths go into logs and reports: long cursors are shortened, and nothing key-like survives. */
+export function redactPath(path: string): string {
+  return path.replace(/(cursor=)([^&]{16})[^&]+/, '$1$2...').replace(/igk_[a-z]+_[A-Za-z0-9]{6,}/g, 'igk_***');
+}
+
+/** A body excerpt for the report: keys (the trial call returns one) blanked, then cut short. */
+export function excerptOf(text: string): string {
+  return text
+    .replace(/igk_[a-z]+_[A-Za-z0-9]+/g, 'igk_***')
+    .replace(/("key"\s*:\s*")[^"]*"/g, '$1***"')
+    .slice(0, EXCERPT);
+}
+
+/** `sl-violations` as Prism writes it: a JSON array, ASCII only, bounded in size. */
+export function violationsHeader(violations: readonly ProxyViolation[]): string {
+  const items = violations.map((v) => ({ location: [v.side], severity: 'Error', code: v.rule, message: v.message.slice(0, 500) }));
+  let text = JSON.stringify(items);
+  while (text.length > HEADER_MAX && items.length > 1) {
+    items.pop();
+    text = JSON.stringify([...items, { location: ['response'], severity: 'Error', code: 'truncated', message: `and ${violations.length - items.length} more` }]);
+  }
+  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+let served = 0;
+const requestId = (): string => `req_proxy_${(++served).toString(36)}`;
+
+export function createValidationProxy(options: ProxyOptions): ValidationProxy {
+  const upstream = new URL(options.upstream);
+  const prefix = upstream.pathname.replace(/\/+$/, '');
+  const send = options.fetch ?? globalThis.fetch;
+  const pages = new PageTracker();
+
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const started = performance.now();
+      const incoming = new URL(request.url);
+      const target = new URL(`${prefix}${incoming.pathname}${incoming.search}`, upstream);
+      const headers = new Headers();
+      request.headers.forEach((value, name) => {
+        if (!hopByHop.has(name)) headers.set(name, value);
+      });
+      const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
+      const record = (status: number, violations: ProxyViolation[], excerpt?: string): void =>
+        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`), status, ms: Math.round(performance.now() - started), violations, ...(excerpt === undefined ? {} : { excerpt }) });
+
+      let response: Response;
+      try {
+        response = await send(target, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+      } catch (error) {
+        const timedOut = (error as Error).name === 'TimeoutError';
+        const message = timedOut ? `the service did not answer within ${options.timeoutMs ?? 30_000} ms` : `the service could not be reached: ${(error as Error).message}`;
+        record(timedOut ? 504 : 502, [{ side: 'response', rule: 'upstream', message }]);
+        return new ProblemError(timedOut ? 'upstream_timeout' : 'upstream_unreachable', message).toResponse(incoming.pathname, requestId());
+      }
+
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const type = response.headers.get('content-type') ?? '';
+      const text = type.includes('json') || type.startsWith('text/') ? new TextDecoder().decode(bytes) : '';
+      let parsed: unknown = text;
+      if (type.includes('json') && text) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
+      }
+      const requestHeaders = Object.fromEntries(headers);
+      const requestBody = body && body.length ? safeJson(new TextDecoder().decode(body)) : undefined;
+      const exchange = {
+        method: request.method,
+        url: `${incoming.pathname}${incoming.search}`,
+        requestHeaders,
+        ...(requestBody === undefined ? {} : { requestBody }),
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: parsed,
+      };
+      const violations: ProxyViolation[] = [];
+      const op = operationFor(request.method, incoming.pathname);
+      if (op) {
+        const query: Record<string, string | string[]> = {};
+        for (const [k, v] of incoming.searchParams) query[k] = k in query ? [...[query[k]!].flat(), v] : v;
+        for (const v of options.validator.validateRequest(op.operationId, { method: request.method, path: incoming.pathname, query, headers: requestHeaders, ...(requestBody === undefined ? {} : { body: requestBody }) })) {
+          if (v.severity === 'error') violations.push({ side: 'request', rule: 'request', message: `${v.path ? `${v.path}: ` : ''}${v.message}` });
+        }
+      }
+      for (const f of [...checkExchange(options.validator, exchange), ...pages.observe(exchange)]) violations.push({ side: 'response', rule: f.rule, message: f.message });
+
+      const broken = violations.filter((v) => v.side === 'response');
+      record(response.status, violations, violations.length ? excerptOf(text) : undefined);
+      if (broken.length && options.errors) {
+        const detail = `The answer (${response.status}) breaks ${broken.length} rule${broken.length === 1 ? '' : 's'} of the contract; see violations.`;
+        return new ProblemError('contract_violation', detail, { extra: { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) } }).toResponse(incoming.pathname, requestId());
+      }
+      const out = new Headers(response.headers);
+      // fetch has already decoded the body: the encoding and length no longer describe it.
+      out.delete('content-encoding');
+      out.delete('content-length');
+      out.delete('transfer-encoding');
+      out.delete('connection');
+      if (violations.length) out.set('sl-violations', violationsHeader(violations));
+      return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : bytes, { status: response.status, statusText: response.statusText, headers: out });
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
