@@ -361,7 +361,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function createTrialKey(request: Request, ctx: Ctx, context: RequestContext): Promise<Response> {
     const headers = accounts.takeToken(null, context.clientAddress ?? 'unknown', plans.trial.rate_per_second);
     const type = request.headers.get('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type', 'Send the body as application/json: {"email": "you@example.com"}.');
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type', 'Send the body as application/json: {"email": "<your address>"}.');
     const declared = Number(request.headers.get('content-length') ?? 0);
     if (declared > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
     const bytes = new Uint8Array(await request.arrayBuffer());

@@ -3,6 +3,7 @@
  * investor-graph-mock: `serve` (the default) runs the stateful mock; `proxy` puts the contract's
  * checks in front of the live service.
  */
-const command = process.argv[2];
-if (command === 'proxy') await import('./proxy-cli.ts');
+// `pnpm start -- proxy ...` hands the separator through: it is not an argument.
+if (process.argv[2] === '--') process.argv.splice(2, 1);
+if (process.argv[2] === 'proxy') await import('./proxy-cli.ts');
 else await import('./serve.ts');

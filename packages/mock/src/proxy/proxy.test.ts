@@ -4,6 +4,7 @@
  * header, the per-exchange record (the log line) and the report.
  */
 import { afterAll, describe, expect, test } from 'vitest';
+import { runConformance } from '../conformance/suite.ts';
 import { createContractValidator } from '@investor-graph/contract';
 import { faultNames, newKeyText, type FaultName } from '../index.ts';
 import { createNodeServer, listen, startMock, type RunningMock } from '../node.ts';
@@ -111,6 +112,24 @@ describe('in front of a clean mock', () => {
     expect((await answer.json()).code).toBe('upstream_unreachable');
     expect(records[0]!.violations[0]!.rule).toBe('upstream');
   });
+});
+
+// The mock's whole conformance suite, through the proxy: every case must still pass, and the
+// service side of everything it sent must be clean.
+const conformanceReport = new ProxyReport('conformance');
+runConformance({
+  name: 'the conformance suite through the validation proxy',
+  setup: async ({ now }) => {
+    const mock = await startMock({ port: 0, now, frozen: true });
+    const proxy = createValidationProxy({ upstream: mock.url, validator, onExchange: (r) => conformanceReport.add(r) });
+    const server = createNodeServer(proxy);
+    const baseUrl = await listen(server, 0, '127.0.0.1');
+    return { baseUrl, fetch: globalThis.fetch, close: async () => (server.closeAllConnections(), server.close(), await mock.close()) };
+  },
+});
+test('the conformance suite through the proxy met no violation by the service', () => {
+  expect(conformanceReport.exchanges).toBeGreaterThan(300);
+  expect(conformanceReport.kept.flatMap((r) => r.violations.filter((v) => v.side === 'response').map((v) => `${r.method} ${r.path} ${r.status}: [${v.rule}] ${v.message}`))).toEqual([]);
 });
 
 /** What reports each fault; faults that need two exchanges to show are the contract tests' work. */
