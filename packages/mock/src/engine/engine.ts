@@ -46,6 +46,8 @@ export interface EngineOptions {
   cursorSecret?: string;
   /** Lets control calls in from non-loopback clients that present it as a bearer token. */
   adminToken?: string;
+  /** false: never answer 429 (headers still sent). For measuring the mock itself, not for clients. */
+  rateLimit?: boolean;
   /** Called after every change of state worth keeping (counted call, charge, key, clock). */
   onStateChange?: () => void;
   /** Monotonic real time for rate limiting (ms). */
@@ -188,7 +190,7 @@ export function createEngine(options: EngineOptions): Engine {
 
       // --- synchronous from here to commit ---
       const now = clock.now();
-      const rateHeaders = accounts.takeToken(ctx.key, '', ctx.plan.rate_per_second);
+      const rateHeaders = accounts.takeToken(ctx.key, '', ctx.plan.rate_per_second, options.rateLimit !== false);
       try {
         // The account call is free: neither counted nor held to the quota.
         const counted = route.operationId !== 'getAccount';

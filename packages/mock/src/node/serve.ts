@@ -23,6 +23,7 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
   --state FILE        keep keys, usage, balances and the clock in FILE across restarts
   --log               log one line per request
+  --no-rate-limit     never answer 429 (to benchmark the mock itself; clients should meet the limits)
   --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
 ${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
   -h, --help`;
@@ -52,6 +53,7 @@ try {
       state: { type: 'string' },
       log: { type: 'boolean' },
       fault: { type: 'string', multiple: true },
+      'no-rate-limit': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -98,6 +100,7 @@ const options: StartOptions = {
   ...(values.state ? { stateFile: values.state } : {}),
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),
   ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
+  ...(values['no-rate-limit'] ? { rateLimit: false } : {}),
 };
 
 const started = performance.now();

@@ -26,6 +26,8 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Deliberate faults to switch on (see engine/faults.ts); none by default. */
   faults?: FaultName[];
+  /** false: never answer 429; for benchmarking the mock itself. */
+  rateLimit?: boolean;
 }
 
 /** Reads a state file written by an earlier run; none yet is a fresh start. */
@@ -74,6 +76,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     ...(options.frozen ? { frozen: true } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
+    ...(options.rateLimit === false ? { rateLimit: false } : {}),
   });
   await engine.ready;
   if (options.stateFile) {

@@ -1,0 +1,40 @@
+/**
+ * The benchmark's smoke form, as CI runs it: short runs on small datasets, to show that the script
+ * still starts every server, drives them, and writes every figure. The figures are not judged here.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+
+test('pnpm bench -- --smoke drives the mock, prism and bare node and writes every figure', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ig-bench-smoke-'));
+  const out = join(dir, 'bench.json');
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'bench.ts'), '--smoke', '--duration', '1', '--out', out], { stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
+    child.once('exit', (c) => (clearTimeout(timer), resolve(c)));
+  });
+  expect(code).toBe(0);
+  const results = JSON.parse(await readFile(out, 'utf8'));
+  await rm(dir, { recursive: true, force: true });
+  expect(results.smoke).toBe(true);
+  for (const target of ['mock', 'prism', 'bare']) {
+    for (const request of ['record', 'page', 'error']) {
+      const figure = results.throughput[target][request];
+      expect(figure.rps, `${target} ${request}`).toBeGreaterThan(0);
+      expect(figure.errors, `${target} ${request}`).toBe(0);
+    }
+  }
+  // The mock answered the record and the page (2xx) and the keyless call with its error.
+  expect(results.throughput.mock.record.non2xx).toBe(0);
+  expect(results.throughput.mock.page.non2xx).toBe(0);
+  expect(results.throughput.mock.error.non2xx).toBeGreaterThan(0);
+  expect(results.bytes.page).toBeGreaterThan(results.bytes.record);
+  expect(results.deep_pages.large.rows).toBeGreaterThan(results.deep_pages.small.rows);
+  expect(results.deep_pages.large.deep.non2xx).toBe(0);
+  expect(results.startup.default_ms).toBeGreaterThan(0);
+  expect(results.contract_suite.exit_code).toBe(0);
+  expect(Object.keys(results.targets)).toHaveLength(6);
+}, 180_000);

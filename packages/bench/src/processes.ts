@@ -1,0 +1,75 @@
+/** Servers under test run in processes of their own, so their CPU and memory are their own. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface Started {
+  url: string;
+  child: ChildProcess;
+  /** From spawn to the line that says it listens. */
+  startMs: number;
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resident memory of a process from /proc, in MB (Linux). */
+export function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/** Spawns and waits for `ready` in its output; `url` is built from the first capture group or given. */
+export function startProcess(command: string, args: string[], ready: RegExp, options: { env?: Record<string, string>; timeoutMs?: number; url?: string } = {}): Promise<Started> {
+  const started = performance.now();
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', ...options.env } });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not start within ${options.timeoutMs ?? 120_000} ms:\n${output.slice(-2000)}`));
+    }, options.timeoutMs ?? 120_000);
+    const check = (data: Buffer): void => {
+      output += data;
+      const m = ready.exec(output);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
+      // Keep draining so a chatty server never blocks on a full pipe.
+      child.stdout!.resume();
+      child.stderr!.resume();
+      resolve({
+        url: options.url ?? m[1]!,
+        child,
+        startMs: Math.round(performance.now() - started),
+        rssMb: () => rssOf(child.pid!),
+        stop: () => new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+        }),
+      });
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code} before it was ready:\n${output.slice(-2000)}`));
+    });
+  });
+}
+
+/** Runs a command to its end; resolves with its exit code (output drained, not kept). */
+export function runProcess(command: string, args: string[], env: Record<string, string> = {}): Promise<number | null> {
+  const child = spawn(command, args, { stdio: 'ignore', env: { ...process.env, ...env } });
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
