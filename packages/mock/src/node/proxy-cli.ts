@@ -5,10 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createContractValidator } from '@investor-graph/contract';
 import { createValidationProxy } from '../proxy/proxy.ts';
 import { ProxyReport } from '../proxy/report.ts';
+import { readFlags } from './flags.ts';
 import { createNodeServer, isLoopback, listen } from './server.ts';
 
 const usage = `usage: investor-graph-mock proxy --upstream URL [options]
@@ -22,35 +22,21 @@ const usage = `usage: investor-graph-mock proxy --upstream URL [options]
   --quiet             log only exchanges with violations
   -h, --help`;
 
-function fail(message: string): never {
-  console.error(`[investor-graph proxy] ${message}\n\n${usage}`);
-  process.exit(2);
-}
-
-let values;
-try {
-  const args = process.argv.slice(3);
-  ({ values } = parseArgs({
-    args: args[0] === '--' ? args.slice(1) : args,
-    options: {
-      upstream: { type: 'string' },
-      port: { type: 'string', default: '4011' },
-      host: { type: 'string', default: '127.0.0.1' },
-      errors: { type: 'boolean' },
-      timeout: { type: 'string', default: '30000' },
-      report: { type: 'string', default: 'proxy-results/report.json' },
-      junit: { type: 'string', default: 'proxy-results/junit.xml' },
-      quiet: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (error) {
-  fail((error as Error).message);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const flags = readFlags('investor-graph proxy', usage, process.argv.slice(3), {
+  upstream: { type: 'string' },
+  port: { type: 'string', default: '4011' },
+  host: { type: 'string', default: '127.0.0.1' },
+  errors: { type: 'boolean' },
+  timeout: { type: 'string', default: '30000' },
+  report: { type: 'string', default: 'proxy-results/report.json' },
+  junit: { type: 'string', default: 'proxy-results/junit.xml' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+});
+const { values } = flags;
+// Annotated, so that TypeScript knows code after a call to either does not run.
+const fail: (message: string) => never = flags.fail;
+const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;
 if (!values.upstream) fail('--upstream is required');
 let upstream: URL;
 try {
@@ -59,8 +45,7 @@ try {
   fail(`--upstream is not a URL: ${values.upstream}`);
 }
 if (!['http:', 'https:'].includes(upstream.protocol)) fail(`--upstream must be http or https, got ${upstream.protocol}`);
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${values.port}`);
+const port = flags.port(values.port);
 if (!/^\d+$/.test(values.timeout) || Number(values.timeout) < 1) fail(`--timeout must be a whole number of milliseconds, got ${values.timeout}`);
 if (!isLoopback(values.host) && values.host !== 'localhost') {
   console.warn(`[investor-graph proxy] listening on ${values.host}: anyone who reaches it can spend the keys sent through it`);
@@ -85,8 +70,7 @@ let url: string;
 try {
   url = await listen(server, port, values.host);
 } catch (error) {
-  const e = error as NodeJS.ErrnoException;
-  fail(e.code === 'EADDRINUSE' ? `port ${port} on ${values.host} is in use: pick another with --port` : e.message);
+  listenFailed(error, port, values.host);
 }
 console.log(`Investor Graph validation proxy on ${url} -> ${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n  reports on exit: ${values.report}, ${values.junit}`);
 

@@ -4,10 +4,10 @@
  *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
  *                       [--fault NAME ...]
  */
-import { parseArgs } from 'node:util';
 import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '../engine/accounts.ts';
 import { faults, isFaultName } from '../engine/faults.ts';
+import { readFlags } from './flags.ts';
 import { isLoopback } from './server.ts';
 import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
 
@@ -28,44 +28,28 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
 ${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
   -h, --help`;
 
-function fail(message: string): never {
-  console.error(`[investor-graph mock] ${message}\n\n${usage}`);
-  process.exit(2);
-}
-
-let values;
-try {
-  // `pnpm start -- --port N` hands the separator through: a leading `--` is not an argument.
-  const args = process.argv.slice(process.argv[2] === 'serve' ? 3 : 2);
-  ({ values } = parseArgs({
-    args: args[0] === '--' ? args.slice(1) : args,
-    options: {
-      port: { type: 'string', default: '4010' },
-      host: { type: 'string', default: '127.0.0.1' },
-      data: { type: 'string' },
-      seed: { type: 'string' },
-      scale: { type: 'string' },
-      key: { type: 'string', multiple: true },
-      now: { type: 'string' },
-      frozen: { type: 'boolean' },
-      'admin-token': { type: 'string' },
-      'cursor-secret': { type: 'string' },
-      state: { type: 'string' },
-      log: { type: 'boolean' },
-      fault: { type: 'string', multiple: true },
-      'no-rate-limit': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (error) {
-  fail((error as Error).message);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${values.port}`);
+const flags = readFlags('investor-graph mock', usage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {
+  port: { type: 'string', default: '4010' },
+  host: { type: 'string', default: '127.0.0.1' },
+  data: { type: 'string' },
+  seed: { type: 'string' },
+  scale: { type: 'string' },
+  key: { type: 'string', multiple: true },
+  now: { type: 'string' },
+  frozen: { type: 'boolean' },
+  'admin-token': { type: 'string' },
+  'cursor-secret': { type: 'string' },
+  state: { type: 'string' },
+  log: { type: 'boolean' },
+  fault: { type: 'string', multiple: true },
+  'no-rate-limit': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+});
+const { values } = flags;
+// Annotated, so that TypeScript knows code after a call to either does not run.
+const fail: (message: string) => never = flags.fail;
+const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;
+const port = flags.port(values.port);
 if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.scale) < 100)) fail('--scale must be a whole number of at least 100');
 if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) fail(`--now must be an ISO 8601 time, got ${values.now}`);
 if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
@@ -108,8 +92,7 @@ let mock;
 try {
   mock = await startMock(options);
 } catch (error) {
-  const e = error as NodeJS.ErrnoException;
-  fail(e.code === 'EADDRINUSE' ? `port ${port} on ${values.host} is in use: pick another with --port` : e.message);
+  listenFailed(error, port, values.host);
 }
 const { url, engine } = mock;
 const counts = ['firm', 'company', 'round', 'investment'].map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`).join(', ');
