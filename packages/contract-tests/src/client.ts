@@ -3,7 +3,7 @@
  * call is made (never after), and every answer checked against the contract and the spec's
  * single-response rules on the way in.
  */
-import { checkExchange, PageTracker, plans, type ContractValidator, type Finding, type PlanId } from '@investor-graph/contract';
+import { checkExchange, PageTracker, parseBody, plans, type ContractValidator, type Finding, type PlanId } from '@investor-graph/contract';
 
 export interface Budget {
   calls: number;
@@ -132,15 +132,7 @@ export class ApiClient {
     const method = init.method ?? 'GET';
     const response = await (this.options.fetch ?? fetch)(`${baseUrl}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
     const text = await response.text();
-    const type = response.headers.get('content-type') ?? '';
-    let body: unknown = text;
-    if (type.includes('json') && text) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
-      }
-    }
+    const body = parseBody(text, response.headers.get('content-type'));
     const served = response.status === 200 && body && typeof body === 'object' && 'data' in body ? (body as { data: unknown; usage?: { rows_charged?: unknown } }) : null;
     // What it cost: the service's own figure when it gives one (pay as you go), else the rows served.
     const billed = this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
@@ -151,7 +143,7 @@ export class ApiClient {
       method,
       url: path,
       requestHeaders: headers,
-      ...(init.body === undefined ? {} : { requestBody: safeJson(init.body) }),
+      ...(init.body === undefined ? {} : { requestBody: parseBody(init.body) }),
       status: response.status,
       headers: Object.fromEntries(response.headers),
       body,
@@ -161,14 +153,6 @@ export class ApiClient {
     ledger.exchanges += 1;
     for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}` });
     return { status: response.status, headers: response.headers, body, text, findings };
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
 

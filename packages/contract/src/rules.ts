@@ -98,13 +98,24 @@ export function findPeople(value: unknown, at = 'body', hits: string[] = []): st
   return hits;
 }
 
+/** A body as the rules read it: parsed when it is JSON and parses, else the text itself. */
+export function parseBody(text: string, contentType: string | null = 'application/json'): unknown {
+  if (!text || !(contentType ?? '').includes('json')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function lower(headers: Record<string, string> = {}): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-function queryOf(url: URL): Record<string, string | string[]> {
+/** Query parameters as prism-http takes them: a repeated name becomes a list. */
+export function queryOf(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of url.searchParams) {
+  for (const [k, v] of params) {
     const had = out[k];
     out[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v];
   }
@@ -128,7 +139,7 @@ export function checkExchange(validator: ContractValidator, exchange: Exchange):
     const request = validator.validateRequest(op.operationId, {
       method: exchange.method,
       path: url.pathname,
-      query: queryOf(url),
+      query: queryOf(url.searchParams),
       headers: exchange.requestHeaders ?? {},
       ...(exchange.requestBody === undefined ? {} : { body: exchange.requestBody }),
     }).filter((v) => v.severity === 'error');

@@ -4,7 +4,7 @@
  * validator against the contract. An adapter may skip a case only with a reason.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createContractValidator, operations, plans, type PlanId, type Violation } from '@investor-graph/contract';
+import { createContractValidator, operationFor, plans, type PlanId, type Violation } from '@investor-graph/contract';
 
 export interface ConformanceTarget {
   /** Where the API is, e.g. http://127.0.0.1:4321 (with MSW: the intercepted origin). */
@@ -28,17 +28,6 @@ export interface ConformanceOptions {
 const AS_OF = '2026-11-20T03:00:00Z';
 const DAY = 86_400_000;
 const validator = await createContractValidator();
-
-const routes = operations.map((op) => ({
-  ...op,
-  pattern: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`),
-}));
-
-/** The operation a call is for, to validate its response against; null off the contract. */
-function operationFor(method: string, path: string): string | null {
-  const found = routes.filter((r) => r.method === method && r.pattern.test(path)).sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];
-  return found?.operationId ?? null;
-}
 
 export interface Answer {
   status: number;
@@ -76,7 +65,7 @@ export function runConformance(options: ConformanceOptions): void {
       const text = new TextDecoder().decode(bytes);
       const body = type.includes('json') && text ? JSON.parse(text) : text;
       const url = new URL(`${on.baseUrl}${path}`);
-      const operationId = url.pathname.startsWith('/__control') ? null : operationFor(init.method ?? 'GET', url.pathname);
+      const operationId = url.pathname.startsWith('/__control') ? null : operationFor(init.method ?? 'GET', url.pathname)?.operationId ?? null;
       expect(response.status, `${init.method ?? 'GET'} ${path} must never be a 5xx`).toBeLessThan(500);
       if (response.status >= 400) {
         expect(type, `${path}: errors are problem+json`).toContain('application/problem+json');

@@ -4,7 +4,7 @@
  * `prism proxy` with this API's rules. Framework-free (`fetch(Request) -> Response`); the Node
  * adapter and the CLI add the port, the log and the report files.
  */
-import { checkExchange, operationFor, PageTracker, type ContractValidator, type RuleId } from '@investor-graph/contract';
+import { checkExchange, operationFor, PageTracker, parseBody, queryOf, type ContractValidator, type RuleId } from '@investor-graph/contract';
 import { ProblemError } from '../engine/problems.ts';
 
 export interface ProxyViolation {
@@ -107,16 +107,9 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       const bytes = new Uint8Array(await response.arrayBuffer());
       const type = response.headers.get('content-type') ?? '';
       const text = type.includes('json') || type.startsWith('text/') ? new TextDecoder().decode(bytes) : '';
-      let parsed: unknown = text;
-      if (type.includes('json') && text) {
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = text;
-        }
-      }
+      const parsed = parseBody(text, type);
       const requestHeaders = Object.fromEntries(headers);
-      const requestBody = body && body.length ? safeJson(new TextDecoder().decode(body)) : undefined;
+      const requestBody = body && body.length ? parseBody(new TextDecoder().decode(body)) : undefined;
       const exchange = {
         method: request.method,
         url: `${incoming.pathname}${incoming.search}`,
@@ -129,9 +122,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       const violations: ProxyViolation[] = [];
       const op = operationFor(request.method, incoming.pathname);
       if (op) {
-        const query: Record<string, string | string[]> = {};
-        for (const [k, v] of incoming.searchParams) query[k] = k in query ? [...[query[k]!].flat(), v] : v;
-        for (const v of options.validator.validateRequest(op.operationId, { method: request.method, path: incoming.pathname, query, headers: requestHeaders, ...(requestBody === undefined ? {} : { body: requestBody }) })) {
+        for (const v of options.validator.validateRequest(op.operationId, { method: request.method, path: incoming.pathname, query: queryOf(incoming.searchParams), headers: requestHeaders, ...(requestBody === undefined ? {} : { body: requestBody }) })) {
           if (v.severity === 'error') violations.push({ side: 'request', rule: 'request', message: `${v.path ? `${v.path}: ` : ''}${v.message}` });
         }
       }
@@ -153,12 +144,4 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : bytes, { status: response.status, statusText: response.statusText, headers: out });
     },
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
