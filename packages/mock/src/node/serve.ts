@@ -100,7 +100,7 @@ console.log(`
 Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
   data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
   clock:  ${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}; control at ${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})
-  docs:   ${url}/api/v1/openapi.json
+  docs:   ${url}/docs  (the contract: ${url}/api/v1/openapi.json)
 ${values.fault?.length ? `  FAULTS: ${values.fault.join(', ')} (this mock breaks the contract on purpose)\n` : ''}
 Ready-made keys (shown once, like the real service):
 ${keys.map((k) => `  ${k.plan.padEnd(10)} ${k.key}   ${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`).join('\n')}

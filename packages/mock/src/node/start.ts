@@ -6,6 +6,7 @@ import { collectDataset } from '@investor-graph/fixtures';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type EngineState, type PresetKey } from '../engine/engine.ts';
 import { withFaults, type FaultName } from '../engine/faults.ts';
+import { withDocs } from './docs.ts';
 import { createNodeServer, listen } from './server.ts';
 
 export interface StartOptions {
@@ -84,7 +85,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     persist = () => writeState(file, engine.snapshot());
     persist();
   }
-  const served = options.faults?.length ? { fetch: withFaults(engine.fetch, options.faults) } : engine;
+  const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults) : engine.fetch) };
   const server = createNodeServer(served, options.log ? { log: options.log } : {});
   const url = await listen(server, options.port ?? 4010, options.host ?? '127.0.0.1');
   return {
