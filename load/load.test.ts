@@ -52,6 +52,23 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     });
   }
 
+  test('SCENARIOS=at_rate runs only the at-rate scenario and its thresholds, so one key is enough for a smoke run', async () => {
+    const res = await fetch(`${mock.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'business' }) });
+    const { key } = (await res.json()) as { key: string };
+    const run = await k6(bin, 'business.js', { BASE_URL: mock.url, DURATION: '3s', SCENARIOS: 'at_rate', API_KEY: key });
+    expect(run.code, run.out).toBe(0);
+    const data = summary(run.dir, 'business');
+    expect(Object.keys(data.metrics).filter((m) => m.includes('{scenario:'))).toEqual(expect.arrayContaining(['unexpected_429{scenario:at_rate}']));
+    expect(Object.keys(data.metrics).filter((m) => /above_rate|cursor_walk|changes_poll/.test(m))).toEqual([]);
+    expect(data.metrics['http_reqs{scenario:at_rate}'].values.count).toBeGreaterThanOrEqual(plans.business.rate_per_second * 2);
+  });
+
+  test('SCENARIOS naming a scenario the plan lacks stops before any request, naming the ones it has', async () => {
+    const run = await k6(bin, 'trial.js', { BASE_URL: mock.url, DURATION: '1s', SCENARIOS: 'at_rate,changes_poll' });
+    expect(run.code).not.toBe(0);
+    expect(run.out).toContain('the trial scenarios are at_rate, above_rate, cursor_walk');
+  });
+
   test('a server that never rate-limits and repeats rows fails the run (k6 exit 99) with JUnit failures', async () => {
     const row = { id: 'inv_aaaaaaaaaaaa' };
     const broken = createServer((req, res) => {

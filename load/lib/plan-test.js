@@ -39,6 +39,16 @@ export function planTest(planId) {
   };
   if (plan.changes_feed) thresholds['checks{scenario:changes_poll}'] = ['rate==1'];
 
+  // SCENARIOS=at_rate runs a subset, e.g. a gentle smoke against the live service with one key
+  // (above_rate would drain the bucket at_rate needs when both share a key).
+  if (__ENV.SCENARIOS) {
+    const wanted = __ENV.SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = wanted.filter((s) => !(s in scenarios));
+    if (unknown.length || !wanted.length) throw new Error(`[investor-graph k6] SCENARIOS=${__ENV.SCENARIOS}: the ${planId} scenarios are ${Object.keys(scenarios).join(', ')}`);
+    for (const name of Object.keys(scenarios)) if (!wanted.includes(name)) delete scenarios[name];
+    for (const expr of Object.keys(thresholds)) if (!wanted.some((name) => expr.endsWith(`{scenario:${name}}`))) delete thresholds[expr];
+  }
+
   const options = {
     scenarios,
     thresholds,

@@ -1,0 +1,109 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { startMock, type RunningMock } from '@investor-graph/mock/node';
+
+const script = join(import.meta.dirname, 'check-api.sh');
+const haveGo = (() => {
+  try {
+    execFileSync('go', ['version']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Runs the example script as CI would, from a folder of its own; resolves with exit code, output and the reports folder. */
+function checkApi(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ig-check-api-'));
+  return new Promise((resolve) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_')));
+    const child = spawn('bash', [script, ...args], { cwd: dir, env: { ...clean, RESULTS_DIR: join(dir, 'results'), SMOKE_DURATION: '3s', ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out, dir: join(dir, 'results') }));
+  });
+}
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+describe('the CI example script (examples/ci/check-api.sh)', () => {
+  const key = 'igk_business_ci_example_key_000001';
+  let mock: RunningMock;
+  let broken: RunningMock;
+  beforeAll(async () => {
+    [mock, broken] = await Promise.all([
+      startMock({ port: 0, keys: [{ plan: 'business', key }] }),
+      startMock({ port: 0, keys: [{ plan: 'business', key }], faults: ['drop-actions'] }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([mock?.close(), broken?.close()]);
+  });
+
+  test.skipIf(!haveGo)('against the mock: lint, contract tests and the k6 smoke all hold, with three JUnit files and the key never printed', async () => {
+    const run = await checkApi([mock.url], { INVESTOR_GRAPH_KEY: key, BUDGET_CALLS: '40' });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('a business key');
+    expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
+    expect(run.out).not.toContain(key);
+    expect(read(run.dir, 'lint.xml')).not.toContain('<failure');
+    expect(read(run.dir, 'contract-tests.xml')).toMatch(/<testsuites[^>]* failures="0"/);
+    expect(read(run.dir, 'junit-business.xml')).toContain('failures="0"');
+    expect(JSON.parse(read(run.dir, 'summary-business.json')).metrics['unexpected_429{scenario:at_rate}'].values.count).toBe(0);
+  });
+
+  test.skipIf(!haveGo)('against a mock that drops actions: exit 1, the contract tests name the failure, and the other steps still report', async () => {
+    const run = await checkApi([broken.url], { INVESTOR_GRAPH_KEY: key, BUDGET_CALLS: '40' });
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toContain('FAILED: contract-tests');
+    expect(read(run.dir, 'contract-tests.xml')).toContain('<failure');
+    expect(read(run.dir, 'contract-tests.xml')).toContain('actions');
+    expect(existsSync(join(run.dir, 'lint.xml'))).toBe(true);
+    expect(existsSync(join(run.dir, 'junit-business.xml'))).toBe(true);
+  });
+
+  test.skipIf(!haveGo)('with only an e-mail address it gets a trial key and smoke-tests at the trial rate', async () => {
+    const run = await checkApi([mock.url], { INVESTOR_GRAPH_EMAIL: 'ci-example@example.com', BUDGET_CALLS: '12' });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('a trial key');
+    expect(existsSync(join(run.dir, 'junit-trial.xml'))).toBe(true);
+  });
+
+  test('bad usage is exit 2 with a reason, before any test runs', async () => {
+    const noUrl = await checkApi([], { INVESTOR_GRAPH_KEY: key });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.out).toContain("give the API's base URL");
+    const taken = await fetch(`${mock.url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"taken@example.com"}' });
+    expect(taken.status).toBe(201);
+    const again = await checkApi([mock.url], { INVESTOR_GRAPH_EMAIL: 'taken@example.com' });
+    expect(again.code, 'one live trial per address').toBe(2);
+    expect(again.out).toMatch(/no trial key from .*: .*trial/);
+    const noKey = await checkApi([mock.url], {});
+    expect(noKey.code).toBe(2);
+    expect(noKey.out).toContain('set INVESTOR_GRAPH_KEY');
+    const wrongKey = await checkApi([mock.url], { INVESTOR_GRAPH_KEY: 'igk_team_not_a_key_anyone_has_00' });
+    expect(wrongKey.code).toBe(2);
+    expect(wrongKey.out).toContain('did not accept the key');
+    expect(wrongKey.out).not.toContain('igk_team_not_a_key_anyone_has_00');
+  });
+});
+
+test('the GitHub Actions example calls the script with only variables the script reads, after the README install command', () => {
+  const workflow = parse(readFileSync(join(import.meta.dirname, 'github-actions.yml'), 'utf8')) as {
+    jobs: Record<string, { steps: { run?: string; env?: Record<string, string>; 'working-directory'?: string }[] }>;
+  };
+  const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+  const call = steps.find((s) => s.run?.includes('examples/ci/check-api.sh'));
+  expect(call, 'a step runs the script').toBeDefined();
+  const documented = [...readFileSync(script, 'utf8').matchAll(/^#   ([A-Z0-9_]+) /gm)].map((m) => m[1]);
+  const passed = Object.keys(call!.env ?? {}).filter((name) => name !== 'INVESTOR_GRAPH_BASE_URL');
+  expect(passed.filter((name) => !documented.includes(name)), 'variables the script does not read').toEqual([]);
+  expect(call!.run).toContain('$INVESTOR_GRAPH_BASE_URL');
+  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+  const install = steps.find((s) => s['working-directory'] === 'kit' && s.run?.includes('install'))!.run!;
+  expect(readme).toContain(install);
+});

@@ -1,0 +1,8 @@
+# The mock on port 4010 with a key your app's config can keep, then your app's first call.
+PORT="${PORT:-4010}"
+node packages/mock/src/node/cli.ts --port "$PORT" --key team=igk_team_local_development_key0 &
+MOCK=$!
+curl -sS --retry 30 --retry-connrefused --retry-delay 1 \
+  -H 'Authorization: Bearer igk_team_local_development_key0' \
+  "http://127.0.0.1:$PORT/api/v1/firms?limit=2"
+kill "$MOCK"

@@ -1,0 +1,71 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { startMock } from '@investor-graph/mock/node';
+import { readmeExamples, root } from './readme.ts';
+
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const haveGo = (() => {
+  try {
+    execFileSync('go', ['version']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs an example as a reader would, with bash from the kit's folder. */
+function runExample(path: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', [join(root, path)], { cwd: root, env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+test('every example in the README is a verbatim copy of a file the tests run, and every reader has one', () => {
+  const examples = readmeExamples(readme);
+  expect(examples.filter((e) => e.shown !== e.file).map((e) => `${e.path} drifted: run pnpm readme`)).toEqual([]);
+  const sections = readme.split(/^## /m).filter((s) => s.startsWith('If you'));
+  expect(sections.length).toBe(4);
+  for (const section of sections) expect(section, section.split('\n')[0]).toContain('<!-- example: ');
+});
+
+test("the integrator's server example starts the mock and its first call gets two firms", async () => {
+  const run = await runExample('examples/integrator/server.sh', { PORT: String(await freePort()) });
+  expect(run.code, run.out).toBe(0);
+  const page = JSON.parse(run.out.slice(run.out.indexOf('{"data"')).split('\n')[0]!);
+  expect(page.data).toHaveLength(2);
+  expect(page.plan.id).toBe('team');
+});
+
+test.skipIf(!haveGo)('the CI example run against the mock holds', async () => {
+  const run = await runExample('examples/ci/run-against-mock.sh', { PORT: String(await freePort()), SMOKE_DURATION: '3s', RESULTS_DIR: join(root, 'test-results/check-api') });
+  expect(run.code, run.out).toBe(0);
+  expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
+});
+
+test.skipIf(!haveGo)("the load tester's example holds the Team plan's thresholds against a running mock", async () => {
+  const mock = await startMock({ port: 0 });
+  try {
+    const run = await runExample('examples/load/smoke.sh', { BASE_URL: mock.url, DURATION: '3s', SUMMARY_DIR: join(root, 'test-results') });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
+    expect(run.out).not.toContain('FAIL');
+  } finally {
+    await mock.close();
+  }
+});
