@@ -25,9 +25,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+function run(args: string[], env: Record<string, string> = {}, onTerminal = false): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // On a terminal: util-linux's `script` runs the CLI on a pseudo-terminal, outside CI.
+    const { CI: _ci, ...notCi } = process.env;
+    const command = [process.execPath, cli, ...args].map((a) => `'${a}'`).join(' ');
+    const child = onTerminal
+      ? spawn('script', ['-qec', command, '/dev/null'], { env: { ...notCi, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, [cli, ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -80,3 +85,22 @@ test('bad usage exits 2 and says what is wrong', async () => {
     expect(out).toMatch(message);
   }
 }, 60_000);
+
+test('on a terminal it shows live progress (tests done of all), and in CI none of the redrawing', async () => {
+  const { execFileSync } = await import('node:child_process');
+  try {
+    execFileSync('script', ['--version']);
+  } catch {
+    return; // no util-linux `script` to give the CLI a terminal
+  }
+  const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'conforms', '--budget-calls', '20', '--runs', '3', '--junit', join(dir, 'tty.xml'), '--report', join(dir, 'tty.json')];
+  const tty = await run(args, { INVESTOR_GRAPH_KEY: key }, true);
+  expect(tty.code, tty.out).toBe(0);
+  // vitest's live summary: redrawn in place, with the count of tests done so far.
+  expect(tty.out).toContain('\x1b[?2026h');
+  expect(tty.out).toMatch(/\d+\/\d+/);
+  const ci = await run(args, { INVESTOR_GRAPH_KEY: key });
+  expect(ci.code, ci.out).toBe(0);
+  expect(ci.out).not.toContain('\x1b[?2026h');
+  expect(ci.out).toContain('ok   conforms');
+});
