@@ -3,7 +3,9 @@
  * with it, and the tests check every response with it, so the contract is enforced by the same
  * code Prism runs, not by a second reading of the schema.
  */
-import prismHttp from '@stoplight/prism-http';
+// The two parts used, not the package index: the index also loads the mocker and its JSON Schema
+// faker, which made up ~300 ms of the mock's start-up (BENCHMARKS.md).
+import prismOperations from '@stoplight/prism-http/dist/utils/operations.js';
 import prismValidator from '@stoplight/prism-http/dist/validator/index.js';
 import type { IHttpOperation } from '@stoplight/types';
 import { openapiDocument } from './document.ts';
@@ -55,7 +57,7 @@ function lowerKeys(headers: Record<string, string> = {}): Record<string, string>
 
 /** Builds the validator once; building costs ~100 ms, validating a call well under a millisecond. */
 export async function createContractValidator(document: object = openapiDocument): Promise<ContractValidator> {
-  const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(document));
+  const operations = await prismOperations.getHttpOperationsFromSpec(structuredClone(document));
   const byId = new Map(operations.map((o) => [o.iid ?? o.id, o]));
   for (const o of operations) if (o.iid) byId.set(o.iid, o);
   const find = (operationId: string): IHttpOperation => {

@@ -37,13 +37,29 @@ export function fromBase64url(text: string): Uint8Array | null {
   }
 }
 
+/**
+ * Node's own crypto when the engine runs under Node (the server, MSW in Node tests), reached
+ * without an import so that the engine still loads in a browser, where WebCrypto and FNV stand in.
+ * Profiled: a key's SHA-256 through async WebCrypto cost ~58 µs a call, synchronously ~3 µs.
+ */
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
+  | typeof import('node:crypto')
+  | undefined;
+
 export function sha256Hex(text: string): Promise<string> {
+  if (nodeCrypto) return Promise.resolve(nodeCrypto.createHash('sha256').update(text).digest('hex'));
   return sha256HexBytes(encoder.encode(text));
 }
 
 export async function sha256HexBytes(bytes: Uint8Array): Promise<string> {
+  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(bytes).digest('hex');
   const digest = await crypto.subtle.digest('SHA-256', bytes as BufferSource);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** An entity tag for a response body, 16 hex digits: SHA-1 where native (a 30 KB page in ~40 µs), FNV otherwise (~130 µs). */
+export function etagOf(text: string): string {
+  return nodeCrypto ? nodeCrypto.createHash('sha1').update(text).digest('hex').slice(0, 16) : fnv64(text);
 }
 
 /** Compares two equal-purpose strings in time that depends only on their length. */

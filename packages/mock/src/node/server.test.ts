@@ -39,6 +39,25 @@ test('control endpoints refuse a non-loopback client unless it brings the admin 
   expect((await open.fetch(new Request('http://mock/__control/state'), remote)).status, 'no token: loopback only').toBe(403);
 });
 
+test('remembered request verdicts never change an answer: a bad query stays a 400 and a good one a 200, past the memory\'s bound', async () => {
+  const key = 'igk_enterprise_verdict_memory_key_01';
+  const engine = createEngine({ dataset, validator, keys: [{ plan: 'enterprise', key }], rateLimit: false });
+  const get = (path: string, headers: Record<string, string> = {}) => engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } }));
+  const bad = '/api/v1/firms?limit=0';
+  const first = await get(bad);
+  expect(first.status).toBe(400);
+  const code = (await first.json()).code;
+  expect((await (await get(bad)).json()).code).toBe(code);
+  expect((await get('/api/v1/firms?limit=3')).status).toBe(200);
+  // More distinct queries than the memory keeps, then the first ones again.
+  for (let n = 1; n <= 2100; n++) expect((await get(`/api/v1/firms?limit=${n}`)).status).toBe(200);
+  expect((await get(bad)).status).toBe(400);
+  expect((await get('/api/v1/firms?limit=3')).status).toBe(200);
+  // The same path with another validator header is judged on its own.
+  const tagged = await get('/api/v1/firms?limit=3');
+  expect((await get('/api/v1/firms?limit=3', { 'if-none-match': tagged.headers.get('etag')! })).status).toBe(304);
+});
+
 test('loopback means 127.0.0.0/8 and ::1, nothing else', () => {
   for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a), a).toBe(true);
   for (const a of ['10.0.0.1', '192.168.1.1', '::ffff:10.0.0.1', '0.0.0.0', '', undefined]) expect(isLoopback(a), String(a)).toBe(false);
