@@ -56,6 +56,7 @@ test.skipIf(!haveGo)('the CI example run against the mock holds', async () => {
   const run = await runExample('examples/ci/run-against-mock.sh', { PORT: String(await freePort()), SMOKE_DURATION: '3s', RESULTS_DIR: join(root, 'test-results/check-api') });
   expect(run.code, run.out).toBe(0);
   expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
+  expect(run.out).toContain('check-api exit code: 0');
 });
 
 test.skipIf(!haveGo)("the load tester's example holds the Team plan's thresholds against a running mock", async () => {

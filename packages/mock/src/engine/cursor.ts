@@ -4,7 +4,7 @@
  * changed, truncated or foreign cursor fails, and one used with other filters fails too.
  */
 import { ProblemError } from './problems.ts';
-import { base64url, fromBase64url } from './hash.ts';
+import { base64url, fromBase64url, hmacSha256 } from './hash.ts';
 
 interface CursorPayload {
   v: 1;
@@ -20,15 +20,15 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export class CursorCodec {
-  private readonly key: Promise<CryptoKey>;
+  private readonly sign: (data: string) => Promise<Uint8Array>;
 
   constructor(secret: string) {
-    this.key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.sign = hmacSha256(secret);
   }
 
   async encode(operationId: string, filters: string, lastKey: string): Promise<string> {
     const payload = base64url(encoder.encode(JSON.stringify({ v: 1, o: operationId, f: filters, k: lastKey } satisfies CursorPayload)));
-    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await this.key, encoder.encode(payload)));
+    const signature = await this.sign(payload);
     return `${payload}.${base64url(signature.subarray(0, 16))}`;
   }
 
@@ -41,7 +41,7 @@ export class CursorCodec {
     const sig = fromBase64url(signature);
     const bytes = fromBase64url(payload);
     if (!sig || !bytes || sig.length !== 16) throw invalid('is malformed');
-    const expected = new Uint8Array(await crypto.subtle.sign('HMAC', await this.key, encoder.encode(payload))).subarray(0, 16);
+    const expected = (await this.sign(payload)).subarray(0, 16);
     let diff = 0;
     for (let i = 0; i < 16; i++) diff |= expected[i]! ^ sig[i]!;
     if (diff !== 0) throw invalid('has been altered or was not issued by this service');

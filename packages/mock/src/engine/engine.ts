@@ -17,7 +17,7 @@ import { Clock } from './clock.ts';
 import { handleControl } from './control.ts';
 import { CursorCodec } from './cursor.ts';
 import { Dumps, type Dump } from './exports.ts';
-import { etagOf, fnv64, randomToken } from './hash.ts';
+import { etagOf, fnv64, randomToken, requestIds } from './hash.ts';
 import { ProblemError } from './problems.ts';
 import { matchRoute, type RouteMatch } from './router.ts';
 import { Statistics, statisticNames, type StatisticName } from './statistics.ts';
@@ -159,8 +159,10 @@ export function createEngine(options: EngineOptions): Engine {
     return fnv64(JSON.stringify(parts));
   };
 
+  const nextRequestId = requestIds();
+
   async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
-    const requestId = `req_${randomToken(16)}`;
+    const requestId = nextRequestId();
     let instance = '/';
     try {
       await ready;
