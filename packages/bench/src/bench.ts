@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { openapiDocument } from '@investor-graph/contract/document';
 import { newKeyText } from '@investor-graph/mock';
 import { freePort, runProcess, startProcess, type Started } from './processes.ts';
 
@@ -55,11 +56,13 @@ interface Load {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Bytes read per response, head and body: shows the servers sent like answers. */
+  bytes: number;
 }
 
 async function load(url: string, headers: Record<string, string>): Promise<Load> {
   const result = await autocannon({ url, connections, duration, headers });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) };
 }
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
@@ -87,9 +90,9 @@ try {
   // ------------------------------------------------------------ the same requests, three servers
   const slug = ((await (await fetch(`${mock.url}/api/v1/firms?limit=1`, { headers: auth })).json()) as { data: { slug: string }[] }).data[0]!.slug;
   const requests = {
-    record: { path: `/api/v1/firms/${slug}`, headers: auth },
-    page: { path: '/api/v1/companies?limit=100', headers: auth },
-    error: { path: '/api/v1/companies?limit=100', headers: {} as Record<string, string> },
+    record: { path: `/api/v1/firms/${slug}`, headers: auth, template: '/api/v1/firms/{slug}' },
+    page: { path: '/api/v1/companies?limit=100', headers: auth, template: '/api/v1/companies' },
+    error: { path: '/api/v1/companies?limit=100', headers: {} as Record<string, string>, template: '/api/v1/companies' },
   };
   // The bare server answers with the mock's own bytes, status and content type.
   const answers: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
@@ -102,10 +105,22 @@ try {
     answers[name === 'error' ? `${r.path}&bare-error` : r.path] = { status: response.status, headers: { 'content-type': response.headers.get('content-type')! }, body: body.toString('base64') };
   }
   writeFileSync(join(temp, 'answers.json'), JSON.stringify(answers));
+  // Prism answers from the contract's examples, one row where the mock sends a hundred. Given the
+  // mock's own bodies as those examples, every server sends the same bytes, and the comparison is
+  // of servers, not of answer sizes.
+  const contract = structuredClone(openapiDocument) as any;
+  const deref = (node: any): any => (node?.$ref ? deref(node.$ref.slice(2).split('/').reduce((o: any, k: string) => o[k], contract)) : node);
+  for (const [name, r] of Object.entries(requests)) {
+    const response = await fetch(`${mock.url}${r.path}`, { headers: r.headers });
+    const documented = deref(contract.paths[r.template].get.responses[String(response.status)]);
+    const media = documented.content[response.headers.get('content-type')!.split(';')[0]!];
+    media.examples = { default: { value: JSON.parse(Buffer.from(answers[name === 'error' ? `${r.path}&bare-error` : r.path]!.body, 'base64').toString('utf8')) } };
+  }
+  writeFileSync(join(temp, 'openapi-bench.json'), JSON.stringify(contract));
   const bare = await startProcess(process.execPath, [join(here, 'bare-server.ts'), join(temp, 'answers.json')], /bare server on (http:\/\/127\.0\.0\.1:\d+)/);
   running.push(bare);
   const prismPort = await freePort();
-  const prism = await startProcess(process.execPath, [prismCli, 'mock', join(root, 'contracts/openapi.yaml'), '-h', '127.0.0.1', '-p', String(prismPort)], /Prism is listening/, { url: `http://127.0.0.1:${prismPort}` });
+  const prism = await startProcess(process.execPath, [prismCli, 'mock', join(temp, 'openapi-bench.json'), '-h', '127.0.0.1', '-p', String(prismPort)], /Prism is listening/, { url: `http://127.0.0.1:${prismPort}` });
   running.push(prism);
 
   const throughput: Record<string, Record<string, Load>> = { mock: {}, prism: {}, bare: {} };
@@ -195,12 +210,12 @@ function refreshMarkdown(r: any): void {
   const file = join(root, 'BENCHMARKS.md');
   const text = readFileSync(file, 'utf8');
   const t = r.throughput;
-  const row = (name: string) => `| ${name} | ${r.bytes[name]} B | ${t.mock[name].rps} | ${t.mock[name].p50} / ${t.mock[name].p99} | ${t.prism[name].rps} | ${t.prism[name].p50} / ${t.prism[name].p99} | ${t.bare[name].rps} | ${r.ratios.mock_vs_prism_rps[name]}x | ${r.ratios.bare_vs_mock_rps[name]}x |`;
+  const row = (name: string) => `| ${name} | ${t.mock[name].bytes} / ${t.prism[name].bytes} / ${t.bare[name].bytes} B | ${t.mock[name].rps} | ${t.mock[name].p50} / ${t.mock[name].p99} | ${t.prism[name].rps} | ${t.prism[name].p50} / ${t.prism[name].p99} | ${t.bare[name].rps} | ${r.ratios.mock_vs_prism_rps[name]}x | ${r.ratios.bare_vs_mock_rps[name]}x |`;
   const d = r.deep_pages;
   const figures = `<!-- bench:start -->
 Last run ${r.when.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} x ${r.machine.cpu}, Node ${r.machine.node}. Client: ${r.settings.client}, ${r.settings.connections} connections, ${r.settings.duration_s} s a run, client and servers on one machine.
 
-| request | size | mock req/s | mock p50 / p99 ms | prism req/s | prism p50 / p99 ms | bare node req/s | mock / prism | bare / mock |
+| request | bytes read per answer (mock / prism / bare) | mock req/s | mock p50 / p99 ms | prism req/s | prism p50 / p99 ms | bare node req/s | mock / prism | bare / mock |
 |---|---|---|---|---|---|---|---|---|
 ${['record', 'page', 'error'].map(row).join('\n')}
 
