@@ -1,20 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startMock } from '@investor-graph/mock/node';
 import { readmeExamples, root } from './readme.ts';
+import { haveGo, runBash } from './support.ts';
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const haveGo = (() => {
-  try {
-    execFileSync('go', ['version']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,15 +18,7 @@ function freePort(): Promise<number> {
 }
 
 /** Runs an example as a reader would, with bash from the kit's folder. */
-function runExample(path: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', [join(root, path)], { cwd: root, env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+const runExample = (path: string, env: Record<string, string>) => runBash(join(root, path), [], { cwd: root, env: { ...process.env, ...env } });
 
 test('every example in the README is a verbatim copy of a file the tests run, and every reader has one', () => {
   const examples = readmeExamples(readme);

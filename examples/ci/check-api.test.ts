@@ -1,32 +1,19 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
+import { haveGo, runBash } from '../support.ts';
 
 const script = join(import.meta.dirname, 'check-api.sh');
-const haveGo = (() => {
-  try {
-    execFileSync('go', ['version']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** Runs the example script as CI would, from a folder of its own; resolves with exit code, output and the reports folder. */
-function checkApi(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; dir: string }> {
+async function checkApi(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'ig-check-api-'));
-  return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_')));
-    const child = spawn('bash', [script, ...args], { cwd: dir, env: { ...clean, RESULTS_DIR: join(dir, 'results'), SMOKE_DURATION: '3s', ...env } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out, dir: join(dir, 'results') }));
-  });
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_')));
+  const run = await runBash(script, args, { cwd: dir, env: { ...clean, RESULTS_DIR: join(dir, 'results'), SMOKE_DURATION: '3s', ...env } });
+  return { ...run, dir: join(dir, 'results') };
 }
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 

@@ -237,7 +237,7 @@ export function createEngine(options: EngineOptions): Engine {
       // A name identifies a resource: unknown is 404 with the allowed ones (DECISIONS.md#statistics-shapes).
       throw new ProblemError('unknown_statistic', `There is no statistic named "${route.params.get('name')}".`, { extra: { allowed: [...statisticNames] } });
     }
-    // A GET's verdict depends only on what this key holds (the key itself was checked already);
+    // A GET's verdict depends only on what memoKey holds (the bearer key was checked before);
     // profiled, prism-http's validateInput was ~9% of a request, so repeated requests reuse it.
     const cacheable = request.method === 'GET' || request.method === 'HEAD';
     const memoKey = cacheable ? `${route.operationId}\n${request.method}\n${route.rawPath}\n${ctx.url.search}\n${request.headers.get('if-none-match') ?? ''}` : '';
