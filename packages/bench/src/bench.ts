@@ -61,6 +61,9 @@ interface Load {
 }
 
 async function load(url: string, headers: Record<string, string>): Promise<Load> {
+  // A discarded warm-up first, the same for every server: the first seconds of a fresh process are
+  // its JIT compiling, and without it the first request type measured pays for that.
+  await autocannon({ url, connections, duration: smoke ? 0.5 : 2, headers });
   const result = await autocannon({ url, connections, duration, headers });
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) };
 }
