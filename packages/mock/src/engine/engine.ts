@@ -19,6 +19,7 @@ import { CursorCodec } from './cursor.ts';
 import { Dumps, type Dump } from './exports.ts';
 import { etagOf, fnv64, randomToken, requestIds } from './hash.ts';
 import { ProblemError } from './problems.ts';
+import { BodySerialiser } from './serialise.ts';
 import { matchRoute, type RouteMatch } from './router.ts';
 import { Statistics, statisticNames, type StatisticName } from './statistics.ts';
 import { Store, nested, type StoreInput } from './store.ts';
@@ -103,6 +104,8 @@ interface Served {
   raw?: Uint8Array;
   contentType?: string;
   etag?: string;
+  /** The body is the store's rows (or one row), which a rebuild replaces and never edits: their JSON may be remembered. */
+  stored?: boolean;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -160,6 +163,7 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   const nextRequestId = requestIds();
+  const serialiser = new BodySerialiser();
 
   async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
     const requestId = nextRequestId();
@@ -203,9 +207,10 @@ export function createEngine(options: EngineOptions): Engine {
         checkFeature(ctx);
         const served = serve(ctx, afterKey, now, dumpDays);
         const ifNoneMatch = request.headers.get('if-none-match');
-        // The page is serialised once: for the entity tag here and for the envelope below.
-        const dataJson = served.raw ? '' : JSON.stringify(served.body) ?? 'null';
-        const etag = `"${served.etag ?? etagOf(`${dataJson}|${store.asOf}`)}"`;
+        // The page is serialised once, for the entity tag here and the envelope below.
+        const data = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
+        const dataJson = data.json;
+        const etag = `"${served.etag ?? etagOf(`${data.tag}|${store.asOf}`)}"`;
         const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
         const cost = notModified || !counted ? 0 : accounts.cost(ctx.key, served.rows);
         accounts.checkBalance(ctx.key, cost);
@@ -282,17 +287,17 @@ export function createEngine(options: EngineOptions): Engine {
     const single = (resource: ResourceName, what: string): Served => {
       const key = route.params.get(resource === 'fund' ? 'id' : 'slug')!;
       const row = store.get(resource, key) ?? notFound(what, key);
-      return { body: viewRow(resource, row, cutoff), rows: 1 };
+      return { body: viewRow(resource, row, cutoff), rows: 1, stored: true };
     };
     const list = (resource: ResourceName, keep?: (row: Row) => boolean) => {
       const page = store.page(resource, afterKey, pageLimit(ctx), keep);
-      return { body: page.rows.map((r) => viewRow(resource, r, cutoff)), rows: page.rows.length, next: page.nextKey };
+      return { body: page.rows.map((r) => viewRow(resource, r, cutoff)), rows: page.rows.length, next: page.nextKey, stored: true };
     };
     const nestedList = (index: keyof typeof nested, keep?: (row: Row) => boolean) => {
       const parentKey = route.params.get('slug')!;
       if (!store.get(nested[index].parent, parentKey)) notFound(nested[index].parent, parentKey);
       const page = store.nestedPage(index, parentKey, afterKey, pageLimit(ctx), keep);
-      return { body: page.rows, rows: page.rows.length, next: page.nextKey };
+      return { body: page.rows, rows: page.rows.length, next: page.nextKey, stored: true };
     };
     switch (id) {
       case 'listFirms': return list('firm');

@@ -1,0 +1,43 @@
+import { expect, test } from 'vitest';
+import { BodySerialiser } from './serialise.ts';
+
+const row = (slug: string, name: string) => ({ slug, name, stages: ['seed'], aum_usd: 1_500_000 });
+
+test('a page serialises to exactly what JSON.stringify gives, remembered or not', () => {
+  const s = new BodySerialiser();
+  for (const body of [[row('a', 'A'), row('b', 'B')], row('c', 'C'), [], null, { name: 'x', rows: [1, 2] }]) {
+    expect(s.serialise(body, true).json).toBe(JSON.stringify(body));
+    expect(s.serialise(body, false).json).toBe(JSON.stringify(body));
+  }
+});
+
+test('the tag follows the content: the same rows agree, a replaced row or another order differs', () => {
+  const s = new BodySerialiser();
+  const [a, b] = [row('a', 'A'), row('b', 'B')];
+  const tag = s.serialise([a, b], true).tag;
+  expect(s.serialise([a, b], true).tag).toBe(tag);
+  expect(s.serialise([row('a', 'A'), row('b', 'B')], true).tag, 'equal content in new objects').toBe(tag);
+  expect(s.serialise([b, a], true).tag).not.toBe(tag);
+  // A rebuild replaces the object; the new one is serialised afresh.
+  const renamed = { ...a, name: 'A renamed' };
+  const after = s.serialise([renamed, b], true);
+  expect(after.tag).not.toBe(tag);
+  expect(after.json).toContain('A renamed');
+});
+
+test('past its bound it forgets the oldest rows and still answers right', () => {
+  const s = new BodySerialiser(2);
+  const rows = [row('a', 'A'), row('b', 'B'), row('c', 'C')];
+  for (const r of rows) s.serialise(r, true);
+  expect(s.serialise(rows, true).json).toBe(JSON.stringify(rows));
+});
+
+test('a body built per request is never remembered: the same object changed between calls serialises changed', () => {
+  const s = new BodySerialiser();
+  const stats = { name: 'rounds-by-year', rows: [{ year: 2025, rounds: 1 }] };
+  const first = s.serialise(stats, false);
+  stats.rows[0]!.rounds = 2;
+  const second = s.serialise(stats, false);
+  expect(second.json).toContain('"rounds":2');
+  expect(second.tag).not.toBe(first.tag);
+});
