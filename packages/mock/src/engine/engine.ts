@@ -172,8 +172,7 @@ export function createEngine(options: EngineOptions): Engine {
       await ready;
       if (request.url.length > MAX_URL) throw new ProblemError('invalid_request', `The URL is longer than ${MAX_URL} characters.`);
       const url = new URL(request.url);
-      // instance must stay a valid URI reference even when the path carries a broken %-escape.
-      instance = url.pathname.slice(0, 512).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+      instance = url.pathname;
       store.applyDue(clock.now());
       if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
         return await handleControl(request, url, { store, clock, accounts, context, adminToken: options.adminToken, requestId, changed });

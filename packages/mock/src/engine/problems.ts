@@ -109,7 +109,7 @@ export class ProblemError extends Error {
       title: type.title,
       status: type.status,
       detail: this.detail,
-      instance,
+      instance: uriReference(instance),
       code: this.code,
       request_id: requestId,
       ...this.extra,
@@ -123,4 +123,22 @@ export class ProblemError extends Error {
       headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...headers, ...this.headers },
     });
   }
+}
+
+/**
+ * `instance` must be a URI reference (RFC 3986), but a request path may hold what WHATWG URL
+ * parsing leaves raw ([, ], |, ^...) or a broken %-escape: those are percent-encoded, at most 512
+ * characters of the path are kept. Found by the contract tests' bad-input property.
+ */
+export function uriReference(path: string): string {
+  return path
+    .slice(0, 512)
+    .replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
+    .replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => {
+      try {
+        return encodeURIComponent(c);
+      } catch {
+        return '%EF%BF%BD'; // a lone surrogate: U+FFFD
+      }
+    });
 }

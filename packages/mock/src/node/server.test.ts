@@ -58,6 +58,22 @@ test('remembered request verdicts never change an answer: a bad query stays a 40
   expect((await get('/api/v1/firms?limit=3', { 'if-none-match': tagged.headers.get('etag')! })).status).toBe(304);
 });
 
+test('a path with characters a URI may not hold raw still gets a problem whose instance is a valid uri-reference', async () => {
+  const key = 'igk_team_instance_check_key_000001';
+  const engine = createEngine({ dataset, validator, keys: [{ plan: 'team', key }] });
+  // The first is the contract tests' own counterexample (seed 1492134806, bad-input).
+  for (const path of ['/api/v1/firms/[}p%?)@)w]</funds?b_i=iCSHTV%5DD%21', '/api/v1/firms/a|b^c', '/api/v1/firms/%ZZ', '/api/v1/firms/caf\u00e9']) {
+    const res = await engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}` } }));
+    expect(res.status, path).toBeGreaterThanOrEqual(400);
+    expect(res.status, path).toBeLessThan(500);
+    const body = await res.json();
+    expect(body.instance, path).toMatch(/^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/);
+    const operationId = path.includes('/funds') ? 'listFirmFunds' : 'getFirm';
+    const headers = Object.fromEntries(res.headers);
+    expect(validator.validateResponse(operationId, { status: res.status, headers, body }).filter((v) => v.path.includes('instance')), path).toEqual([]);
+  }
+});
+
 test('loopback means 127.0.0.0/8 and ::1, nothing else', () => {
   for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a), a).toBe(true);
   for (const a of ['10.0.0.1', '192.168.1.1', '::ffff:10.0.0.1', '0.0.0.0', '', undefined]) expect(isLoopback(a), String(a)).toBe(false);
