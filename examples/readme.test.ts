@@ -1,21 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { freePort } from '@investor-graph/contract/cli';
 import { startMock } from '@investor-graph/mock/node';
 import { readmeExamples, root } from './readme.ts';
 import { haveGo, runBash } from './support.ts';
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs an example as a reader would, with bash from the kit's folder. */
 const runExample = (path: string, env: Record<string, string>) => runBash(join(root, path), [], { cwd: root, env: { ...process.env, ...env } });

@@ -1,15 +1,9 @@
 /** What the examples' tests share: whether k6 can be built here, and running a script as a reader would. */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { canRun } from '@investor-graph/contract/cli';
 
 /** k6 is built with Go (load/install-k6.sh); without Go the runs that need k6 are skipped. */
-export const haveGo = (() => {
-  try {
-    execFileSync('go', ['version']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+export const haveGo = canRun('go', ['version']);
 
 /** Runs a bash script to its end; resolves with its exit code and everything it printed. */
 export function runBash(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {

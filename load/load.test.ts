@@ -5,17 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { planIds, plans } from '@investor-graph/contract';
+import { canRun } from '@investor-graph/contract/cli';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 
 const here = import.meta.dirname;
-const haveGo = (() => {
-  try {
-    execFileSync('go', ['version']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const haveGo = canRun('go', ['version']);
 
 /** Runs a k6 script for real; resolves with its exit code and the summary folder. */
 function k6(bin: string, script: string, env: Record<string, string>, extra: string[] = []): Promise<{ code: number | null; out: string; dir: string }> {

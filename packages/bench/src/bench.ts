@@ -11,24 +11,30 @@ import { mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'nod
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openapiDocument } from '@investor-graph/contract/document';
 import { newKeyText } from '@investor-graph/mock';
-import { freePort, runProcess, startProcess, type Started } from './processes.ts';
+import { freePort, readFlags } from '@investor-graph/contract/cli';
+import { runProcess, startProcess, type Started } from './processes.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2)[0] === '--' ? process.argv.slice(3) : process.argv.slice(2),
-  options: {
-    smoke: { type: 'boolean' },
-    duration: { type: 'string' },
-    connections: { type: 'string', default: '10' },
-    out: { type: 'string' },
-  },
+const usage = `usage: pnpm bench [-- options]
+  --smoke             a short run that checks the benchmark works (its figures mean nothing)
+  --duration S        seconds a measured run lasts (10; 1 with --smoke)
+  --connections N     autocannon connections (10)
+  --out FILE          the figures as JSON (bench-results/bench.json)
+  -h, --help`;
+const { values, fail } = readFlags('bench', usage, process.argv.slice(2), {
+  smoke: { type: 'boolean' },
+  duration: { type: 'string' },
+  connections: { type: 'string', default: '10' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 });
 const smoke = values.smoke ?? false;
 const duration = Number(values.duration ?? (smoke ? 1 : 10));
 const connections = Number(values.connections);
+if (!(duration > 0)) fail(`--duration must be a number of seconds above 0, got ${values.duration}`);
+if (!Number.isInteger(connections) || connections < 1) fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
 const scales = smoke ? { small: 2_000, large: 20_000 } : { small: 10_000, large: 1_100_000 };
 
 const here = dirname(fileURLToPath(import.meta.url));

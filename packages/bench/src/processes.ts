@@ -1,7 +1,6 @@
 /** Servers under test run in processes of their own, so their CPU and memory are their own. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 
 export interface Started {
   url: string;
@@ -10,14 +9,6 @@ export interface Started {
   startMs: number;
   rssMb(): number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Resident memory of a process from /proc, in MB (Linux). */

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { canRun } from '@investor-graph/contract/cli';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 
@@ -86,13 +87,8 @@ test('bad usage exits 2 and says what is wrong', async () => {
   }
 }, 60_000);
 
-test('on a terminal it shows live progress (tests done of all), and in CI none of the redrawing', async () => {
-  const { execFileSync } = await import('node:child_process');
-  try {
-    execFileSync('script', ['--version']);
-  } catch {
-    return; // no util-linux `script` to give the CLI a terminal
-  }
+// util-linux's `script` gives the CLI a terminal.
+test.skipIf(!canRun('script', ['--version']))('on a terminal it shows live progress (tests done of all), and in CI none of the redrawing', async () => {
   const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'conforms', '--budget-calls', '20', '--runs', '3', '--junit', join(dir, 'tty.xml'), '--report', join(dir, 'tty.json')];
   const tty = await run(args, { INVESTOR_GRAPH_KEY: key }, true);
   expect(tty.code, tty.out).toBe(0);

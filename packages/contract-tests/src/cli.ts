@@ -6,9 +6,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
 import { isPlanId, planIds } from '@investor-graph/contract';
+import { readFlags } from '@investor-graph/contract/cli';
 import type { SuiteConfig } from './context.ts';
 import { properties } from './properties.ts';
 import { formatReport, type Report } from './report.ts';
@@ -30,40 +30,26 @@ const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | 
   --report FILE        JSON report (contract-test-results/report.json)
   -h, --help`;
 
-function fail(message: string): never {
-  console.error(`[contract-tests] ${message}\n\n${usage}`);
-  process.exit(2);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({
-    args: process.argv.slice(2)[0] === '--' ? process.argv.slice(3) : process.argv.slice(2),
-    options: {
-      'base-url': { type: 'string' },
-      key: { type: 'string' },
-      email: { type: 'string' },
-      plan: { type: 'string' },
-      'budget-calls': { type: 'string', default: '400' },
-      'budget-rows': { type: 'string', default: '10000' },
-      seed: { type: 'string' },
-      runs: { type: 'string', default: '25' },
-      only: { type: 'string' },
-      path: { type: 'string' },
-      'allow-rate': { type: 'boolean' },
-      'exhaust-trial': { type: 'boolean' },
-      junit: { type: 'string', default: 'contract-test-results/junit.xml' },
-      report: { type: 'string', default: 'contract-test-results/report.json' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (error) {
-  fail((error as Error).message);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const flags = readFlags('contract-tests', usage, process.argv.slice(2), {
+  'base-url': { type: 'string' },
+  key: { type: 'string' },
+  email: { type: 'string' },
+  plan: { type: 'string' },
+  'budget-calls': { type: 'string', default: '400' },
+  'budget-rows': { type: 'string', default: '10000' },
+  seed: { type: 'string' },
+  runs: { type: 'string', default: '25' },
+  only: { type: 'string' },
+  path: { type: 'string' },
+  'allow-rate': { type: 'boolean' },
+  'exhaust-trial': { type: 'boolean' },
+  junit: { type: 'string', default: 'contract-test-results/junit.xml' },
+  report: { type: 'string', default: 'contract-test-results/report.json' },
+  help: { type: 'boolean', short: 'h' },
+});
+const { values } = flags;
+// Annotated, so that TypeScript knows code after a call does not run.
+const fail: (message: string) => never = flags.fail;
 
 const whole = (name: string, text: string, min: number): number => {
   if (!/^\d+$/.test(text) || Number(text) < min) fail(`--${name} must be a whole number of at least ${min}, got ${text}`);

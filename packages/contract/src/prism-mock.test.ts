@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort } from './cli.ts';
 import { contractPath } from './generate.ts';
 import { createContractValidator, openapiDocument, operations, resolveRef } from './index.ts';
 
@@ -12,16 +12,6 @@ import { createContractValidator, openapiDocument, operations, resolveRef } from
 let prism: ChildProcess;
 let base: string;
 const validator = await createContractValidator();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
   const cli = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');

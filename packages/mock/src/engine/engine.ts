@@ -185,7 +185,7 @@ export function createEngine(options: EngineOptions): Engine {
       checkQueryNames(route, query);
       if (route.operationId === 'getOpenApiDocument') {
         openapiJson ??= JSON.stringify(openapiDocument);
-        return new Response(openapiJson, { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+        return jsonText(200, openapiJson, { 'x-request-id': requestId });
       }
       if (route.operationId === 'createTrialKey') return await createTrialKey(request, ctx, context);
 
@@ -220,7 +220,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (notModified) return new Response(null, { status: 304, headers });
         if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
         const envelope = await toEnvelope(ctx, served, dataJson, usage);
-        return new Response(envelope, { status: served.status ?? 200, headers: { 'content-type': 'application/json', ...headers } });
+        return jsonText(served.status ?? 200, envelope, headers);
       } catch (error) {
         if (error instanceof ProblemError) for (const [k, v] of Object.entries(rateHeaders)) error.headers[k] ??= v;
         throw error;
@@ -463,7 +463,12 @@ let openapiJson: string | undefined;
 const MAX_VERDICTS = 2048;
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+/** A JSON answer whose body is already serialised. */
+function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 /**

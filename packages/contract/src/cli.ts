@@ -1,0 +1,55 @@
+/**
+ * What the kit's command-line tools and the tests that start them share (Node only): reading flags
+ * and saying what is wrong the same way, whether this machine can run a command, a free port.
+ */
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+
+export interface Flags<O extends ParseArgsOptionsConfig> {
+  values: ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
+  /** Says what is wrong, with the usage, and exits 2. */
+  fail(message: string): never;
+}
+
+/**
+ * Parses `args` (unknown flags are errors, said with the usage and exit 2); `--help` prints the
+ * usage and exits 0. A leading `--` (pnpm hands its separator through) is not an argument.
+ */
+export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, usage: string, args: string[], options: O): Flags<O> {
+  const fail = (message: string): never => {
+    console.error(`[${name}] ${message}\n\n${usage}`);
+    process.exit(2);
+  };
+  let values: Flags<O>['values'];
+  try {
+    ({ values } = parseArgs({ args: args[0] === '--' ? args.slice(1) : args, options }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if ((values! as { help?: boolean }).help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return { values: values!, fail };
+}
+
+/** Whether `command args` runs here (k6 needs Go; terminal tests need util-linux's `script`). */
+export function canRun(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A loopback port free right now, for a process that takes its port as a flag. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
