@@ -1,11 +1,11 @@
 // One load test, parameterised by plan. Its numbers come from the contract's plan table
-// (contracts/generated/plans.json, generated from x-plans), never from this file.
+// (lib/plans.json, generated from x-plans with the contract's other derived files), never from this file.
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 import { junit } from './summary.js';
 
-const table = JSON.parse(open('../../contracts/generated/plans.json'));
+const table = JSON.parse(open('./plans.json'));
 
 const rateLimited = new Counter('rate_limited');
 const unexpected429 = new Counter('unexpected_429');

@@ -22,7 +22,8 @@ const usage = `usage: pnpm bench [-- options]
   --duration S        seconds a measured run lasts (10; 1 with --smoke)
   --connections N     autocannon connections (10)
   --out FILE          the figures as JSON (bench-results/bench.json)
-  -h, --help`;
+  -h, --help          this text
+  --version           the package and its version`;
 const { values, fail } = readFlags('bench', usage, process.argv.slice(2), {
   smoke: { type: 'boolean' },
   duration: { type: 'string' },

@@ -4,7 +4,8 @@
  * Exit 0 when everything held, 1 when a property or rule broke, 2 on bad usage.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { isPlanId, planIds } from '@investor-graph/contract';
@@ -28,7 +29,8 @@ const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | 
   --exhaust-trial      allow spending a fresh trial's 1,000 calls to see it run out (the mock needs no flag)
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
-  -h, --help`;
+  -h, --help          this text
+  --version           the package and its version`;
 
 const flags = readFlags('contract-tests', usage, process.argv.slice(2), {
   'base-url': { type: 'string' },
@@ -89,11 +91,15 @@ const config: SuiteConfig = {
 
 // A report left from an earlier run must not pass for this one's.
 rmSync(config.reportFile!, { force: true });
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+// The suite file sits beside this one: src/*.ts in the kit's clone, dist/*.js when installed.
+const here = fileURLToPath(import.meta.url);
+const root = dirname(dirname(here));
 const vitest = await startVitest([], {
   root,
   config: false,
-  include: ['src/cli-suite.contract.ts'],
+  include: [`${basename(dirname(here))}/cli-suite.contract${extname(here)}`],
+  // Installed, root is inside node_modules: nothing of vitest's default exclusions applies here.
+  exclude: [],
   watch: false,
   fileParallelism: false,
   testTimeout: 60 * 60_000,
@@ -101,6 +107,9 @@ const vitest = await startVitest([], {
   reporters: ['default', ['junit', { suiteName: 'investor-graph contract tests' }]],
   outputFile: { junit: resolve(values.junit) },
   provide: { contractSuite: config },
+}, {
+  // Vite's cache would land under root, inside the installed package: keep it in the OS temp folder.
+  cacheDir: join(tmpdir(), 'investor-graph-contract-tests', 'vite'),
 });
 await vitest.close();
 

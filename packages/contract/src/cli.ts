@@ -3,7 +3,9 @@
  * and saying what is wrong the same way, whether this machine can run a command, a free port.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
 export interface Flags<O extends ParseArgsOptionsConfig> {
@@ -13,14 +15,33 @@ export interface Flags<O extends ParseArgsOptionsConfig> {
 }
 
 /**
+ * The name and version of the package that holds `file`: the nearest package.json above it, found
+ * through symlinks (npx runs a bin through node_modules/.bin), the same from src/ and dist/.
+ */
+export function packageOf(file: string): { name: string; version: string } {
+  for (let dir = dirname(realpathSync(file)); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string };
+    if (dirname(dir) === dir) throw new Error(`[investor-graph] no package.json above ${file}`);
+  }
+}
+
+/**
  * Parses `args` (unknown flags are errors, said with the usage and exit 2); `--help` prints the
- * usage and exits 0. A leading `--` (pnpm hands its separator through) is not an argument.
+ * usage and `--version` the running command's package and version, both with exit 0. A leading
+ * `--` (pnpm hands its separator through) is not an argument.
  */
 export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, usage: string, args: string[], options: O): Flags<O> {
   const fail = (message: string): never => {
     console.error(`[${name}] ${message}\n\n${usage}`);
     process.exit(2);
   };
+  // --version is every command's and wins over anything else on the line, as with npm and git.
+  if (args.includes('--version')) {
+    const { name: pkg, version } = packageOf(process.argv[1]!);
+    console.log(`${pkg} ${version}`);
+    process.exit(0);
+  }
   let values: Flags<O>['values'];
   try {
     ({ values } = parseArgs({ args: args[0] === '--' ? args.slice(1) : args, options }));

@@ -1,5 +1,5 @@
 /** The contract as a plain object: no file system, so it also loads in a browser bundle. */
-import document from '../../../contracts/generated/openapi.json' with { type: 'json' };
+import document from './generated/openapi.json' with { type: 'json' };
 
 export interface OperationInfo {
   operationId: string;
@@ -12,9 +12,23 @@ export interface OperationInfo {
   assumed: string[];
 }
 
-export type OpenApiDocument = typeof document & Record<string, unknown>;
+/**
+ * The document's shape as far as code reads it. Written out, not `typeof` the JSON, so that the
+ * published declarations do not import a JSON file (which needs resolveJsonModule in the user's
+ * project).
+ */
+export interface OpenApiDocument {
+  openapi: string;
+  jsonSchemaDialect: string;
+  info: Record<string, unknown>;
+  servers: { url: string; description?: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<'schemas' | 'responses' | 'parameters' | 'examples' | 'headers' | 'securitySchemes', Record<string, unknown>>;
+  [key: string]: unknown;
+}
 
-export const openapiDocument = document as OpenApiDocument;
+export const openapiDocument = document as unknown as OpenApiDocument;
 
 function resolve(ref: unknown): Record<string, unknown> {
   let node = ref as Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
  * Renders everything derived from `contracts/openapi.yaml`: the JSON form of the document (served
  * at /api/v1/openapi.json and imported by code that must not touch the file system), the plan table
- * (read by every package and the k6 scripts) and the TypeScript types. `pnpm generate` writes them;
+ * (read by every package, and by the k6 scripts through their copy) and the TypeScript types. `pnpm generate` writes them;
  * the test `generated files are in step with the contract` fails when someone forgets.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
@@ -19,10 +19,13 @@ const banner = '// Generated from contracts/openapi.yaml by `pnpm generate`. Do 
 export async function renderGenerated(): Promise<Record<string, string>> {
   const yamlText = await readFile(contractPath, 'utf8');
   const document = parse(yamlText) as Record<string, unknown>;
+  const plansJson = JSON.stringify(document['x-plans'], null, 2) + '\n';
   const types = astToString(await openapiTS(document as never, { alphabetize: false, exportType: true }));
   return {
-    'contracts/generated/openapi.json': JSON.stringify(document, null, 2) + '\n',
-    'contracts/generated/plans.json': JSON.stringify(document['x-plans'], null, 2) + '\n',
+    'packages/contract/src/generated/openapi.json': JSON.stringify(document, null, 2) + '\n',
+    'packages/contract/src/generated/plans.json': plansJson,
+    // k6 cannot resolve packages: the load scripts carry their own copy, kept in step by the test.
+    'load/lib/plans.json': plansJson,
     'packages/contract/src/generated/api.ts': banner + types,
   };
 }

@@ -2,7 +2,7 @@
  * The plan table, read from `x-plans` of the contract (through the generated plans.json) so that no
  * package copies a plan number. The k6 scripts read the same JSON file.
  */
-import table from '../../../contracts/generated/plans.json' with { type: 'json' };
+import table from './generated/plans.json' with { type: 'json' };
 
 export type PlanId = 'trial' | 'team' | 'business' | 'enterprise' | 'payg';
 

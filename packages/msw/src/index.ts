@@ -53,8 +53,8 @@ export function createHandlers(options: { baseUrl: string; engine: Engine | (() 
 
 async function defaultDataset(): Promise<DatasetInput> {
   // Loaded lazily so that a browser bundle that passes its own dataset never pulls in node:fs.
-  const { defaultDataset: where, loadDataset } = await import('@investor-graph/fixtures/node');
-  const dataset = await loadDataset(where.dir);
+  const [{ datasetDir }, { loadDataset }] = await Promise.all([import('@investor-graph/dataset'), import('@investor-graph/fixtures/node')]);
+  const dataset = await loadDataset(datasetDir);
   return { asOf: dataset.manifest.as_of, rows: dataset.rows, changes: dataset.changes, pending: dataset.pending };
 }
 

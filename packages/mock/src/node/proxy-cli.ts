@@ -20,7 +20,8 @@ const usage = `usage: investor-graph-mock proxy --upstream URL [options]
   --report FILE       JSON report written on exit (proxy-results/report.json)
   --junit FILE        JUnit XML written on exit (proxy-results/junit.xml)
   --quiet             log only exchanges with violations
-  -h, --help`;
+  -h, --help          this text
+  --version           the package and its version`;
 
 const flags = readFlags('investor-graph proxy', usage, process.argv.slice(3), {
   upstream: { type: 'string' },

@@ -14,7 +14,7 @@ import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
 const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy --upstream URL, see proxy --help)
   --port N            port (4010; 0 picks a free one)
   --host H            address to listen on (127.0.0.1)
-  --data DIR          dataset folder (the embedded fixtures/default)
+  --data DIR          dataset folder (the embedded @investor-graph/dataset)
   --seed S --scale N  generate a dataset in memory instead
   --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
   --now ISO           start the simulated clock here (the dataset's as-of)
@@ -26,7 +26,8 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --no-rate-limit     never answer 429 (to benchmark the mock itself; clients should meet the limits)
   --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
 ${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
-  -h, --help`;
+  -h, --help          this text
+  --version           the package and its version`;
 
 const flags = readFlags('investor-graph mock', usage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {
   port: { type: 'string', default: '4010' },

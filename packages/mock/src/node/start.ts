@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createContractValidator, type PlanId } from '@investor-graph/contract';
 import { collectDataset } from '@investor-graph/fixtures';
+import { datasetDir } from '@investor-graph/dataset';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type EngineState, type PresetKey } from '../engine/engine.ts';
 import { withFaults, type FaultName } from '../engine/faults.ts';
@@ -12,7 +13,7 @@ import { createNodeServer, listen } from './server.ts';
 export interface StartOptions {
   port?: number;
   host?: string;
-  /** A dataset folder (fixtures/default when neither this nor seed is given). */
+  /** A dataset folder (the embedded `@investor-graph/dataset` when neither this nor seed is given). */
   data?: string;
   /** Generate in memory instead of reading a folder. */
   seed?: string;
@@ -59,7 +60,7 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
   if (options.seed !== undefined) {
     return collectDataset({ seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf });
   }
-  const dataset = await loadDataset(options.data ?? defaultDataset.dir);
+  const dataset = await loadDataset(options.data ?? datasetDir);
   return { asOf: dataset.manifest.as_of, rows: dataset.rows, changes: dataset.changes, pending: dataset.pending };
 }
 

@@ -1,0 +1,206 @@
+/**
+ * The kit installed as a user installs it: published by `pnpm publish -r` to a real registry on
+ * loopback, then `npm install`ed into a project outside the workspace, with every check below run
+ * from that project's node_modules, never from the clone.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { canRun } from '@investor-graph/contract/cli';
+import { root } from '../readme.ts';
+import { binOf, publicPackages, publishKit, run, startRegistry, type Registry } from './registry.ts';
+
+const temp = mkdtempSync(join(tmpdir(), 'ig-installed-'));
+const project = join(temp, 'project');
+const tarballs = join(temp, 'tarballs');
+const kit = publicPackages();
+let registry: Registry;
+
+/** The versions the workspace itself pins, so the user's project gets the same msw, vitest and Spectral. */
+const pinned = (pkg: string, name: string): string =>
+  (JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!;
+
+beforeAll(async () => {
+  registry = await startRegistry(temp);
+  const published = publishKit(registry);
+  if (published.status !== 0) throw new Error(`pnpm publish -r failed:\n${published.out}`);
+
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2));
+  const install = run('npm', ['install', '--save-dev',
+    ...kit.map((p) => `${p.name}@${p.version}`),
+    `msw@${pinned('examples', 'msw')}`, `vitest@${pinned('.', 'vitest')}`, `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
+  ], { cwd: project, env: registry.env, timeout: 600_000 });
+  if (install.status !== 0) throw new Error(`npm install from the registry failed:\n${install.out}`);
+
+  // The tarballs exactly as the registry serves them.
+  mkdirSync(tarballs);
+  const pack = run('npm', ['pack', ...kit.map((p) => `${p.name}@${p.version}`)], { cwd: tarballs, env: registry.env });
+  if (pack.status !== 0) throw new Error(`npm pack from the registry failed:\n${pack.out}`);
+}, 900_000);
+
+afterAll(async () => {
+  await registry?.close();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+const inProject = (command: string, args: string[], env: NodeJS.ProcessEnv = {}, timeout = 180_000) =>
+  run(command, args, { cwd: project, env: { ...registry.env, ...env }, timeout });
+
+const tarballOf = (name: string) => join(tarballs, `${name.slice(1).replace('/', '-')}-${kit.find((p) => p.name === name)!.version}.tgz`);
+const filesOf = (name: string) => run('tar', ['-tzf', tarballOf(name)], { cwd: tarballs, env: process.env }).out.trim().split('\n').map((f) => f.replace(/^package\//, ''));
+const manifestOf = (name: string) => JSON.parse(run('tar', ['-xzOf', tarballOf(name), 'package/package.json'], { cwd: tarballs, env: process.env }).out) as Record<string, any>;
+
+/** Starts the installed mock through npx and waits for its banner. */
+async function startInstalledMock(args: string[]): Promise<{ url: string; banner: string; stop(): void }> {
+  // Its own process group, so that stopping it stops npx and the node it started.
+  const child = spawn('npx', ['investor-graph-mock', '--port', '0', ...args], { cwd: project, env: registry.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let banner = '';
+  child.stdout.on('data', (d) => (banner += d));
+  child.stderr.on('data', (d) => (banner += d));
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  const until = Date.now() + 60_000;
+  while (Date.now() < until && child.exitCode === null) {
+    const url = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1];
+    if (url && banner.includes('Try:')) return { url, banner, stop };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop();
+  throw new Error(`the installed mock did not start:\n${banner}`);
+}
+
+test('every public package is on the registry with a complete manifest and no workspace protocol left', () => {
+  for (const { name, dir } of kit) {
+    const manifest = manifestOf(name);
+    expect(JSON.stringify(manifest), name).not.toContain('workspace:');
+    expect(manifest.license, name).toBe('MIT');
+    expect(manifest.repository, name).toMatchObject({ type: 'git', directory: dir });
+    expect(manifest.engines?.node, name).toMatch(/^>=\d+/);
+    expect(manifest.files, name).toBeInstanceOf(Array);
+    expect(manifest.version, name).toBe(kit[0]!.version); // one version for all
+    for (const [subpath, target] of Object.entries((manifest.exports ?? {}) as Record<string, unknown>)) {
+      if (typeof target === 'object') expect(Object.keys(target!)[0], `${name} ${subpath}`).toBe('types');
+    }
+    for (const bin of Object.values((manifest.bin ?? {}) as Record<string, string>)) {
+      expect(bin, name).toMatch(/^\.\/dist\/.+\.js$/);
+      expect(readFileSync(join(project, 'node_modules', name, bin), 'utf8'), bin).toMatch(/^#!\/usr\/bin\/env node\n/);
+    }
+  }
+});
+
+test('the tarballs hold what runs, its declarations, README and LICENSE, and no test, tsconfig, cache or secret', () => {
+  for (const { name } of kit) {
+    const files = filesOf(name);
+    expect(files, name).toContain('package.json');
+    expect(files, name).toContain('LICENSE');
+    expect(files, name).toContain('README.md');
+    const unwanted = files.filter((f) => /\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$|(^|\/)vitest\.config|(^|\/)\.(env|npmrc)|\.(pem|key)$|(^|\/)src\//.test(f));
+    expect(unwanted, name).toEqual([]);
+    const text = run('tar', ['-xzOf', tarballOf(name)], { cwd: tarballs, env: process.env }).out;
+    expect(text, name).not.toMatch(/_authToken|-----BEGIN [A-Z ]*PRIVATE KEY/);
+  }
+  // What each package is for is in it: built JavaScript with declarations, or the data and scripts.
+  expect(filesOf('@investor-graph/mock')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/node/cli.js']));
+  expect(filesOf('@investor-graph/contract')).toEqual(expect.arrayContaining(['dist/openapi.yaml', 'dist/DECISIONS.md', 'dist/generated/openapi.json', 'dist/generated/plans.json']));
+  expect(filesOf('@investor-graph/dataset')).toEqual(expect.arrayContaining(['default/manifest.json', 'default/firms.jsonl']));
+  expect(filesOf('@investor-graph/load')).toEqual(expect.arrayContaining(['team.js', 'lib/plan-test.js', 'lib/plans.json', 'install-k6.sh']));
+});
+
+test('publint and arethetypeswrong pass on every tarball', () => {
+  for (const { name } of kit) {
+    const lint = run(process.execPath, [binOf('publint', 'src/cli.js'), 'run', '--strict', tarballOf(name)], { cwd: tarballs, env: process.env });
+    expect(lint.status, `${name}\n${lint.out}`).toBe(0);
+    // k6 scripts are no module for Node or TypeScript to import: there are no types to check.
+    if (name === '@investor-graph/load') continue;
+    // Files given as files (the contract's YAML and DECISIONS.md) have no types to resolve.
+    const documents = Object.keys(manifestOf(name).exports ?? {}).filter((subpath) => /\.(ya?ml|md)$/.test(subpath));
+    const types = run(process.execPath, [binOf('@arethetypeswrong/cli', 'dist/index.js'), '--pack', tarballOf(name), '--profile', 'esm-only', '--format', 'ascii', ...(documents.length ? ['--exclude-entrypoints', ...documents] : [])], { cwd: tarballs, env: process.env });
+    expect(types.status, `${name}\n${types.out}`).toBe(0);
+  }
+});
+
+test('npx investor-graph-mock --port 0 starts on the embedded dataset and answers a firm with a key from its banner', async () => {
+  const mock = await startInstalledMock([]);
+  try {
+    expect(mock.banner).toMatch(/data: +98 firms/);
+    const key = /^ {2}team +(\S+)/m.exec(mock.banner)![1]!;
+    const page = await (await fetch(`${mock.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const firm = await fetch(`${mock.url}/api/v1/firms/${page.data[0].slug}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(firm.status).toBe(200);
+    expect((await firm.json()).data.slug).toBe(page.data[0].slug);
+  } finally {
+    mock.stop();
+  }
+});
+
+test("the README's MSW example passes under the project's own vitest", () => {
+  copyFileSync(join(root, 'examples/integrator/with-msw.test.ts'), join(project, 'with-msw.test.ts'));
+  const vitest = inProject('npx', ['vitest', 'run', 'with-msw.test.ts']);
+  expect(vitest.status, vitest.out).toBe(0);
+  expect(vitest.out).toMatch(/2 passed/);
+});
+
+test('spectral lint with the ruleset extended by name passes the installed contract and fails a broken copy', () => {
+  writeFileSync(join(project, '.spectral.yaml'), 'extends: ["@investor-graph/spectral-ruleset"]\n');
+  const contract = join(project, 'node_modules/@investor-graph/contract/dist/openapi.yaml');
+  const clean = inProject('npx', ['spectral', 'lint', contract, '--fail-severity=warn']);
+  expect(clean.status, clean.out).toBe(0);
+
+  mkdirSync(join(project, 'broken'), { recursive: true });
+  copyFileSync(join(project, 'node_modules/@investor-graph/contract/dist/DECISIONS.md'), join(project, 'broken/DECISIONS.md'));
+  // A path outside the versioned prefix: the ruleset's ig-paths-under-api-v1 must say so.
+  writeFileSync(join(project, 'broken/openapi.yaml'), readFileSync(contract, 'utf8').replace('  /api/v1/firms:\n', '  /firms:\n'));
+  const broken = inProject('npx', ['spectral', 'lint', 'broken/openapi.yaml', '--fail-severity=warn']);
+  expect(broken.status, broken.out).not.toBe(0);
+  expect(broken.out).toContain('ig-paths-under-api-v1');
+});
+
+test('npx investor-graph-contract-tests holds against the installed mock and writes its JUnit file', async () => {
+  const key = 'igk_enterprise_installed_check_01';
+  const mock = await startInstalledMock(['--key', `enterprise=${key}`]);
+  try {
+    const junit = join(project, 'results/contract-tests.xml');
+    const check = inProject('npx', ['investor-graph-contract-tests', '--base-url', mock.url, '--plan', 'enterprise', '--budget-calls', '150', '--junit', junit, '--report', join(project, 'results/report.json')], { INVESTOR_GRAPH_KEY: key, CI: 'true' });
+    expect(check.status, check.out).toBe(0);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites[^>]* failures="0"/);
+    expect(check.out).not.toContain(key);
+    // Nothing written inside the installed package: its caches stay out of node_modules.
+    expect(existsSync(join(project, 'node_modules/@investor-graph/contract-tests/node_modules/.vite'))).toBe(false);
+  } finally {
+    mock.stop();
+  }
+});
+
+const k6 = process.env.K6_BIN ?? (canRun('go', ['version']) ? 'build' : null);
+test.skipIf(!k6)('k6 inspect accepts every installed load script (k6 needs K6_BIN or Go)', () => {
+  const load = join(project, 'node_modules/@investor-graph/load');
+  const bin = k6 === 'build' ? inProject('bash', [join(load, 'install-k6.sh')], {}, 900_000).out.trim().split('\n').at(-1)! : k6!;
+  const scripts = readdirSync(load).filter((f) => f.endsWith('.js'));
+  expect(scripts.sort()).toEqual(['business.js', 'enterprise.js', 'payg.js', 'team.js', 'trial.js']);
+  for (const script of scripts) {
+    const inspect = inProject(bin, ['inspect', join(load, script)], { K6_NO_USAGE_REPORT: 'true' });
+    expect(inspect.status, `${script}\n${inspect.out}`).toBe(0);
+    expect(JSON.parse(inspect.out.slice(inspect.out.indexOf('{'))).scenarios).toHaveProperty('at_rate');
+  }
+});
+
+test('every installed command answers --version and --help with 0, and bad usage with 2', () => {
+  for (const [command, args] of [['investor-graph-mock', []], ['investor-graph-mock', ['proxy']], ['investor-graph-contract-tests', []], ['investor-graph-fixtures', []]] as const) {
+    const version = inProject('npx', [command, ...args, '--version']);
+    expect(version.status, version.out).toBe(0);
+    expect(version.out).toMatch(/^@investor-graph\/[\w-]+ \d+\.\d+\.\d+/m);
+    const help = inProject('npx', [command, ...args, '--help']);
+    expect(help.status, help.out).toBe(0);
+    expect(help.out).toContain('usage:');
+    const bad = inProject('npx', [command, ...args, '--no-such-flag']);
+    expect(bad.status, `${command} ${args.join(' ')}\n${bad.out}`).toBe(2);
+  }
+});

@@ -1,0 +1,145 @@
+/**
+ * The kit as a user gets it: a real npm registry (verdaccio) on loopback, every public package put
+ * there by `pnpm publish -r` (the one release step), and a project outside the workspace that
+ * installs them with plain npm from that registry alone. Third-party packages reach the project
+ * through verdaccio's uplink to the registry npm is configured with on this machine.
+ */
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@investor-graph/contract/cli';
+import { root } from '../readme.ts';
+
+/** Where npm's cache and verdaccio's copies of third-party packages stay between runs. */
+const kitCache = process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
+
+export interface Registry {
+  url: string;
+  /** Environment for npm and pnpm: this registry only, its token, the kept npm cache, no telemetry. */
+  env: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+}
+
+export interface Run {
+  status: number | null;
+  out: string;
+}
+
+/** Runs a command to its end with what it printed, stdout and stderr together. */
+export function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeout?: number }): Run {
+  const result: SpawnSyncReturns<string> = spawnSync(command, args, { ...options, encoding: 'utf8', timeout: options.timeout ?? 300_000 });
+  return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
+}
+
+/** The registry npm uses on this machine (the uplink): asked with the user's own configuration. */
+function upstreamRegistry(): string {
+  const asked = run('npm', ['config', 'get', 'registry'], { cwd: root, env: process.env, timeout: 30_000 });
+  const url = asked.out.split('\n').map((l) => l.trim()).find((l) => /^https?:\/\//.test(l));
+  if (!url) throw new Error(`[investor-graph] npm config get registry said no URL: ${asked.out}`);
+  return url;
+}
+
+/** Starts verdaccio on a free loopback port with a fresh copy of the kit's scope. */
+export async function startRegistry(dir: string): Promise<Registry> {
+  const storage = join(kitCache, 'verdaccio-storage');
+  // What an earlier run published must not answer for this run's packages.
+  rmSync(join(storage, '@investor-graph'), { recursive: true, force: true });
+  rmSync(join(storage, '.verdaccio-db.json'), { force: true });
+  mkdirSync(storage, { recursive: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = join(dir, 'verdaccio.yaml');
+  writeFileSync(config, [
+    `storage: ${JSON.stringify(storage)}`,
+    'auth:',
+    `  htpasswd: { file: ${JSON.stringify(join(dir, 'htpasswd'))}, max_users: 1 }`,
+    'uplinks:',
+    // Metadata is kept for a while, so a second run in the same hour asks the upstream for nothing.
+    `  upstream: { url: ${JSON.stringify(upstreamRegistry())}, maxage: 60m, timeout: 60s }`,
+    'packages:',
+    "  '@investor-graph/*': { access: $all, publish: $authenticated }",
+    "  '**': { access: $all, proxy: upstream }",
+    'web: { enable: false }',
+    'log: { type: stdout, format: pretty, level: warn }',
+    '',
+  ].join('\n'));
+  const bin = binOf('verdaccio', 'bin/verdaccio');
+  const child: ChildProcess = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const close = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  try {
+    await waitFor(`${url}/-/ping`, 30_000, () => log);
+    // A user for publishing: verdaccio's htpasswd registration answers with a token.
+    const answer = await fetch(`${url}/-/user/org.couchdb.user:kit`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'kit', password: `kit-${port}-${Date.now()}` }),
+    });
+    const { token } = (await answer.json()) as { token?: string };
+    if (!token) throw new Error(`[investor-graph] verdaccio gave no token (${answer.status})`);
+    const npmrc = join(dir, 'npmrc');
+    writeFileSync(npmrc, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`, { mode: 0o600 });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      npm_config_userconfig: npmrc,
+      npm_config_registry: `${url}/`,
+      npm_config_cache: join(kitCache, 'npm-cache'),
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      DO_NOT_TRACK: '1',
+      TURBO_TELEMETRY_DISABLED: '1',
+    };
+    return { url, env, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function waitFor(url: string, ms: number, log: () => string): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`[investor-graph] verdaccio did not answer ${url} within ${ms} ms:\n${log()}`);
+}
+
+/** The path of a tool's command-line entry in a package that examples/ depends on. */
+export function binOf(pkg: string, bin: string): string {
+  return join(import.meta.dirname, '../node_modules', pkg, bin);
+}
+
+/** pnpm as this run has it: the one that started the tests, or the version the workspace pins. */
+function pnpm(): [string, string[]] {
+  if (process.env.npm_execpath?.includes('pnpm')) return [process.execPath, [process.env.npm_execpath]];
+  const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string };
+  return ['npx', ['-y', packageManager]];
+}
+
+/** `pnpm publish -r`, the release step of CONTRIBUTING.md, to this registry. Each prepack builds. */
+export function publishKit(registry: Registry): Run {
+  const [command, prefix] = pnpm();
+  return run(command, [...prefix, 'publish', '-r', '--no-git-checks', '--registry', `${registry.url}/`], { cwd: root, env: registry.env, timeout: 600_000 });
+}
+
+/** The public packages of the workspace: every package.json that is not private. */
+export function publicPackages(): { name: string; version: string; dir: string }[] {
+  const dirs = ['fixtures', 'load', 'examples', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}`)];
+  return dirs
+    .map((dir) => ({ dir, ...(JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean }) }))
+    .filter((p) => !p.private)
+    .map(({ name, version, dir }) => ({ name, version, dir }));
+}

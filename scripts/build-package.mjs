@@ -1,0 +1,19 @@
+// A public package's `build` (and so its `prepack`): compile with tsc's project references when the
+// package has a tsconfig.build.json, copy the files given as arguments into dist/, and put the
+// repository's LICENSE beside package.json so that every tarball carries it.
+//   node ../../scripts/build-package.mjs [FILE ...]
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const root = join(import.meta.dirname, '..');
+if (existsSync('tsconfig.build.json')) {
+  const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+  const run = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+const extra = process.argv.slice(2);
+if (extra.length) mkdirSync('dist', { recursive: true });
+for (const file of extra) copyFileSync(file, join('dist', basename(file)));
+copyFileSync(join(root, 'LICENSE'), 'LICENSE');
