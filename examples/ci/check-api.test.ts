@@ -4,15 +4,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
+import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
 
 const script = join(import.meta.dirname, 'check-api.sh');
 
-/** Runs the example script as CI would, from a folder of its own; resolves with exit code, output and the reports folder. */
+/** Runs the example script as CI would, from a project that has the kit's packages (this clone), with its reports in a folder of its own. */
 async function checkApi(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'ig-check-api-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_')));
-  const run = await runBash(script, args, { cwd: dir, env: { ...clean, RESULTS_DIR: join(dir, 'results'), SMOKE_DURATION: '3s', ...env } });
+  const run = await runBash(script, args, { cwd: root, env: { ...clean, RESULTS_DIR: join(dir, 'results'), SMOKE_DURATION: '3s', ...env } });
   return { ...run, dir: join(dir, 'results') };
 }
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
@@ -79,7 +80,7 @@ describe('the CI example script (examples/ci/check-api.sh)', () => {
   });
 });
 
-test('the GitHub Actions example calls the script with only variables the script reads, after the README install command', () => {
+test("the GitHub Actions example calls the script with only variables the script reads, after the README's install line for CI", () => {
   const workflow = parse(readFileSync(join(import.meta.dirname, 'github-actions.yml'), 'utf8')) as {
     jobs: Record<string, { steps: { run?: string; env?: Record<string, string>; 'working-directory'?: string }[] }>;
   };
@@ -91,6 +92,6 @@ test('the GitHub Actions example calls the script with only variables the script
   expect(passed.filter((name) => !documented.includes(name)), 'variables the script does not read').toEqual([]);
   expect(call!.run).toContain('$INVESTOR_GRAPH_BASE_URL');
   const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-  const install = steps.find((s) => s['working-directory'] === 'kit' && s.run?.includes('install'))!.run!;
-  expect(readme).toContain(install);
+  const install = steps.find((s) => s.run?.startsWith('npm i '))!.run!;
+  expect(readme).toContain(`| \`${install}\` |`);
 });

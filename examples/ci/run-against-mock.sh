@@ -1,5 +1,5 @@
 # Try it on the mock first: a Team key of your choosing, then the check as CI runs it.
-node packages/mock/src/node/cli.ts --port "${PORT:-4010}" --key team=igk_team_ci_example_key_00001 > /dev/null &
+node_modules/.bin/investor-graph-mock --port "${PORT:-4010}" --key team=igk_team_ci_example_key_00001 > /dev/null &
 MOCK=$!
 curl -sS -o /dev/null --retry 30 --retry-connrefused --retry-delay 1 "http://127.0.0.1:${PORT:-4010}/api/v1/openapi.json"
 INVESTOR_GRAPH_KEY=igk_team_ci_example_key_00001 BUDGET_CALLS=60 \

@@ -8,8 +8,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { canRun } from '@investor-graph/contract/cli';
+import { freePort } from '@investor-graph/contract/cli';
 import { root } from '../readme.ts';
+import { haveGo, runBash } from '../support.ts';
 import { binOf, publicPackages, publishKit, run, startRegistry, type Registry } from './registry.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'ig-installed-'));
@@ -179,16 +180,56 @@ test('npx investor-graph-contract-tests holds against the installed mock and wri
   }
 });
 
-const k6 = process.env.K6_BIN ?? (canRun('go', ['version']) ? 'build' : null);
-test.skipIf(!k6)('k6 inspect accepts every installed load script (k6 needs K6_BIN or Go)', () => {
+/** Copies an example into the project at the same path, so the README's relative paths hold there too. */
+function copyExample(path: string): void {
+  mkdirSync(join(project, path, '..'), { recursive: true });
+  copyFileSync(join(root, path), join(project, path));
+}
+
+test("the README's server example starts the installed mock and its first call gets two firms", async () => {
+  copyExample('examples/integrator/server.sh');
+  const run = await runBash(join(project, 'examples/integrator/server.sh'), [], { cwd: project, env: { ...registry.env, PORT: String(await freePort()) } });
+  expect(run.code, run.out).toBe(0);
+  const page = JSON.parse(run.out.slice(run.out.indexOf('{"data"')).split('\n')[0]!);
+  expect(page.data).toHaveLength(2);
+  expect(page.plan.id).toBe('team');
+});
+
+// k6 comes from K6_BIN (.ci/run builds it) or is built here with Go by the installed install-k6.sh.
+const k6 = process.env.K6_BIN ?? (haveGo ? 'build' : null);
+const k6Bin = () => (k6 === 'build' ? inProject('bash', [join(project, 'node_modules/@investor-graph/load/install-k6.sh')], {}, 900_000).out.trim().split('\n').at(-1)! : k6!);
+
+test.skipIf(!k6)("the README's CI example holds against the installed mock: lint, contract tests and k6, each with its JUnit", async () => {
+  copyExample('examples/ci/check-api.sh');
+  copyExample('examples/ci/run-against-mock.sh');
+  const results = join(project, 'api-check-results');
+  const run = await runBash(join(project, 'examples/ci/run-against-mock.sh'), [], {
+    cwd: project,
+    env: { ...registry.env, PORT: String(await freePort()), RESULTS_DIR: results, SMOKE_DURATION: '3s', K6_BIN: k6Bin() },
+  });
+  expect(run.code, run.out).toBe(0);
+  expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
+  for (const file of ['lint.xml', 'contract-tests.xml', 'junit-team.xml']) expect(existsSync(join(results, file)), file).toBe(true);
+});
+
+test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load example runs one against the installed mock', async () => {
   const load = join(project, 'node_modules/@investor-graph/load');
-  const bin = k6 === 'build' ? inProject('bash', [join(load, 'install-k6.sh')], {}, 900_000).out.trim().split('\n').at(-1)! : k6!;
+  const bin = k6Bin();
   const scripts = readdirSync(load).filter((f) => f.endsWith('.js'));
   expect(scripts.sort()).toEqual(['business.js', 'enterprise.js', 'payg.js', 'team.js', 'trial.js']);
   for (const script of scripts) {
     const inspect = inProject(bin, ['inspect', join(load, script)], { K6_NO_USAGE_REPORT: 'true' });
     expect(inspect.status, `${script}\n${inspect.out}`).toBe(0);
     expect(JSON.parse(inspect.out.slice(inspect.out.indexOf('{'))).scenarios).toHaveProperty('at_rate');
+  }
+  copyExample('examples/load/smoke.sh');
+  const mock = await startInstalledMock([]);
+  try {
+    const run = await runBash(join(project, 'examples/load/smoke.sh'), [], { cwd: project, env: { ...registry.env, BASE_URL: mock.url, DURATION: '3s', SUMMARY_DIR: join(project, 'k6-results') } });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
+  } finally {
+    mock.stop();
   }
 });
 

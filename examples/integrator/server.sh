@@ -1,6 +1,8 @@
 # The mock on port 4010 with a key your app's config can keep, then your app's first call.
+# (In a terminal of its own it is just `npx investor-graph-mock --key team=...`; a script that
+# stops it again runs the bin itself, since stopping npx leaves what it started running.)
 PORT="${PORT:-4010}"
-node packages/mock/src/node/cli.ts --port "$PORT" --key team=igk_team_local_development_key0 &
+node_modules/.bin/investor-graph-mock --port "$PORT" --key team=igk_team_local_development_key0 &
 MOCK=$!
 curl -sS --retry 30 --retry-connrefused --retry-delay 1 \
   -H 'Authorization: Bearer igk_team_local_development_key0' \

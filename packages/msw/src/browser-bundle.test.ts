@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { expect, test } from 'vitest';
 
 // The handlers are meant to run under msw/browser too. What a browser bundle may not hold is any
-// Node built-in. The two lazy imports (the on-disk default dataset and prism-http's validator) are
+// Node built-in. The lazy imports (the on-disk default dataset and prism-http's validator) are
 // only reached when the caller gives no dataset and no validator, so they stay out of the bundle.
 test('the MSW handlers and the engine bundle for a browser without any Node built-in', async () => {
   const result = await build({
@@ -13,7 +13,7 @@ test('the MSW handlers and the engine bundle for a browser without any Node buil
     write: false,
     metafile: true,
     logLevel: 'silent',
-    external: ['msw', '@investor-graph/fixtures/node', '@investor-graph/contract'],
+    external: ['msw', '@investor-graph/dataset', '@investor-graph/fixtures/node', '@investor-graph/contract'],
   });
   const inputs = Object.keys(result.metafile.inputs);
   expect(inputs.some((i) => i.includes('packages/mock/src/engine/engine.ts'))).toBe(true);
