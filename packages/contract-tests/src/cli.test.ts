@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { canRun } from '@investor-graph/contract/cli';
+import { canRun, freePort } from '@investor-graph/contract/cli';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 
@@ -87,6 +87,28 @@ test('bad usage exits 2 and says what is wrong', async () => {
   }
 }, 60_000);
 
+test('what the set-up gets wrong is one line and exit 3, apart from broken rules (1) and bad usage (2)', async () => {
+  const nothing = `http://127.0.0.1:${await freePort()}`;
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [['--base-url', nothing, '--plan', 'team'], { INVESTOR_GRAPH_KEY: key }, /cannot connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is the service up/],
+    [['--base-url', clean.url, '--plan', 'team'], { INVESTOR_GRAPH_KEY: newKeyText('team') }, /the service refused the key \(401 [a-z_]+\): check INVESTOR_GRAPH_KEY/],
+    [['--base-url', clean.url, '--plan', 'business'], { INVESTOR_GRAPH_KEY: key }, /the key is a team key, but --plan says business: give --plan team/],
+  ];
+  for (const [args, env, message] of cases) {
+    const { code, out } = await run([...args, '--junit', join(dir, 'env.xml'), '--report', join(dir, 'env.json')], env);
+    expect(code, out).toBe(3);
+    expect(out).toMatch(message);
+    expect(out.trim().split('\n'), out).toHaveLength(1);
+    expect(out).not.toContain(env.INVESTOR_GRAPH_KEY!);
+  }
+}, 60_000);
+
+test('a key given on the command line works, with a warning that says where it shows', async () => {
+  const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', '--key', key, '--only', 'auth', '--budget-calls', '20', '--runs', '1', '--junit', join(dir, 'argv.xml'), '--report', join(dir, 'argv.json')]);
+  expect(code, out).toBe(0);
+  expect(out).toContain('warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY');
+}, 60_000);
+
 // util-linux's `script` gives the CLI a terminal.
 test.skipIf(!canRun('script', ['--version']))('on a terminal it shows live progress (tests done of all), and in CI none of the redrawing', async () => {
   const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'conforms', '--budget-calls', '20', '--runs', '3', '--junit', join(dir, 'tty.xml'), '--report', join(dir, 'tty.json')];
@@ -99,4 +121,7 @@ test.skipIf(!canRun('script', ['--version']))('on a terminal it shows live progr
   expect(ci.code, ci.out).toBe(0);
   expect(ci.out).not.toContain('\x1b[?2026h');
   expect(ci.out).toContain('ok   conforms');
+  // One line per property as it finishes, with what it spent, in CI as on a terminal.
+  expect(ci.out).toMatch(/\[contract-tests\] ok {3}conforms: \d+ cases, \d+ calls, \d+ rows/);
+  expect(tty.out).toMatch(/\[contract-tests\] ok {3}conforms: \d+ cases, \d+ calls/);
 });

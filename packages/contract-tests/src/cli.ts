@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * investor-graph-contract-tests: the property-based contract tests against any base URL.
- * Exit 0 when everything held, 1 when a property or rule broke, 2 on bad usage.
+ * Exit 0 when everything held, 1 when a property or rule broke, 2 on bad usage, 3 when the run
+ * could not start for a reason of the set-up (preflight.ts).
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,14 +13,17 @@ import { isPlanId, planIds } from '@investor-graph/contract';
 import { readFlags } from '@investor-graph/contract/cli';
 import type { SuiteConfig } from './context.ts';
 import { properties } from './properties.ts';
+import { exitCodes, preflight } from './preflight.ts';
+import { PropertyLines } from './property-lines.ts';
 import { formatReport, type Report } from './report.ts';
 
 const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | --email ADDRESS) --plan PLAN [options]
   --base-url URL       the API, e.g. https://api.example.com or http://127.0.0.1:4010
-  --key KEY            the key to test with (or the INVESTOR_GRAPH_KEY environment variable)
+  --key KEY            the key to test with; better the INVESTOR_GRAPH_KEY environment variable,
+                       since a command line shows in ps, shell history and CI logs
   --email ADDRESS      get a trial key for this address instead (with --plan trial)
   --plan PLAN          the key's plan: ${planIds.join(', ')}
-  --budget-calls N     never make more than N calls (400)
+  --budget-calls N     never make more than N calls, 2 or more (400)
   --budget-rows N      never be served more than N rows; pay as you go bills at least its minimum a call (10000)
   --seed N             fast-check's seed (random; printed so a run can be replayed)
   --runs N             generated cases per property, at most (25)
@@ -30,7 +34,14 @@ const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | 
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
   -h, --help          this text
-  --version           the package and its version`;
+  --version           the package and its version
+
+exit codes:
+  0  every property and rule held
+  1  a property or rule broke (the report says which, with the line that replays it)
+  2  bad usage: a flag is missing or wrong
+  3  the run could not start: the service is unreachable, TLS failed, the key was refused, or the
+     key is of another plan than --plan (one line says what to fix)`;
 
 const flags = readFlags('contract-tests', usage, process.argv.slice(2), {
   'base-url': { type: 'string' },
@@ -75,13 +86,28 @@ const badOnly = only?.filter((id) => !properties.some((p) => p.id === id));
 if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
 if (values.path && (only?.length !== 1 || values.seed === undefined)) fail('--path replays one case: give it with --seed and a single --only');
 
+// At least two calls: the preflight spends one of the budget before the properties share the rest.
+const budgetCalls = whole('budget-calls', values['budget-calls'], 2);
+const budgetRows = whole('budget-rows', values['budget-rows'], 0);
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', values.seed, 0);
+const runs = whole('runs', values.runs, 1);
+
+if (values.key) console.error('[contract-tests] warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY');
+
+const base = baseUrl.replace(/\/+$/, '');
+const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan: values.plan });
+if (problem) {
+  console.error(`[contract-tests] ${problem}`);
+  process.exit(exitCodes.environment);
+}
+
 const config: SuiteConfig = {
-  baseUrl: baseUrl.replace(/\/+$/, ''),
+  baseUrl: base,
   ...(key ? { key } : { email: values.email! }),
   plan: values.plan,
-  budget: { calls: whole('budget-calls', values['budget-calls'], 1), rows: whole('budget-rows', values['budget-rows'], 0) },
-  seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', values.seed, 0),
-  runs: whole('runs', values.runs, 1),
+  budget: { calls: budgetCalls - 1, rows: budgetRows },
+  seed,
+  runs,
   ...(values['allow-rate'] ? { allowRate: true } : {}),
   ...(values['exhaust-trial'] ? { exhaustTrial: true } : {}),
   ...(only?.length ? { only } : {}),
@@ -104,7 +130,7 @@ const vitest = await startVitest([], {
   fileParallelism: false,
   testTimeout: 60 * 60_000,
   hookTimeout: 5 * 60_000,
-  reporters: ['default', ['junit', { suiteName: 'investor-graph contract tests' }]],
+  reporters: ['default', new PropertyLines(), ['junit', { suiteName: 'investor-graph contract tests' }]],
   outputFile: { junit: resolve(values.junit) },
   provide: { contractSuite: config },
 }, {

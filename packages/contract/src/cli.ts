@@ -7,9 +7,12 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { nearest } from './near.ts';
 
 export interface Flags<O extends ParseArgsOptionsConfig> {
   values: ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
+  /** The arguments that are not flags, when the command takes some (`positionals` of readFlags). */
+  positionals: string[];
   /** Says what is wrong, with the usage, and exits 2. */
   fail(message: string): never;
 }
@@ -27,11 +30,12 @@ export function packageOf(file: string): { name: string; version: string } {
 }
 
 /**
- * Parses `args` (unknown flags are errors, said with the usage and exit 2); `--help` prints the
- * usage and `--version` the running command's package and version, both with exit 0. A leading
- * `--` (pnpm hands its separator through) is not an argument.
+ * Parses `args` (unknown flags are errors, said with the nearest known flag, the usage and exit 2);
+ * `--help` prints the usage and `--version` the running command's package and version, both with
+ * exit 0. A leading `--` (pnpm hands its separator through) is not an argument. `positionals` is
+ * how many non-flag arguments the command takes (none by default).
  */
-export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, usage: string, args: string[], options: O): Flags<O> {
+export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, usage: string, args: string[], options: O, { positionals = 0 } = {}): Flags<O> {
   const fail = (message: string): never => {
     console.error(`[${name}] ${message}\n\n${usage}`);
     process.exit(2);
@@ -42,17 +46,20 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, 
     console.log(`${pkg} ${version}`);
     process.exit(0);
   }
-  let values: Flags<O>['values'];
+  let parsed: { values: Flags<O>['values']; positionals: string[] };
   try {
-    ({ values } = parseArgs({ args: args[0] === '--' ? args.slice(1) : args, options }));
+    parsed = parseArgs({ args: args[0] === '--' ? args.slice(1) : args, options, allowPositionals: positionals > 0 });
   } catch (error) {
-    fail((error as Error).message);
+    const unknown = /^Unknown option '(--[^']+)'/.exec((error as Error).message)?.[1];
+    const near = unknown && nearest(unknown, Object.keys(options).map((o) => `--${o}`));
+    fail(near ? `Unknown option '${unknown}'. Did you mean ${near}?` : (error as Error).message);
   }
-  if ((values! as { help?: boolean }).help) {
+  if ((parsed!.values as { help?: boolean }).help) {
     console.log(usage);
     process.exit(0);
   }
-  return { values: values!, fail };
+  if (parsed!.positionals.length > positionals) fail(`unexpected argument ${parsed!.positionals[positionals]}`);
+  return { values: parsed!.values, positionals: parsed!.positionals, fail };
 }
 
 /** Whether `command args` runs here (k6 needs Go; terminal tests need util-linux's `script`). */

@@ -10,6 +10,7 @@
 // Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.
 import { defaultLimit, plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import { openapiDocument, resolveRef } from '@investor-graph/contract/document';
+import { nearest } from '@investor-graph/contract/near';
 import type { ContractValidator, Violation } from '@investor-graph/contract';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Accounts, planView, type KeyRecord, type Usage } from './accounts.ts';
@@ -512,20 +513,8 @@ function checkQueryNames(route: RouteMatch, query: Map<string, string>): void {
     return;
   }
   const errors = unknown.map((name) => {
-    const near = route.queryNames.find((known) => editDistance(known, name) <= 2);
+    const near = nearest(name, route.queryNames);
     return { parameter: name, detail: near ? `unknown; did you mean ${near}?` : `unknown; this endpoint takes ${route.queryNames.join(', ') || 'no query parameters'}` };
   });
   throw new ProblemError('unknown_parameter', errors.map((e) => `${e.parameter}: ${e.detail}`).join('; '), { extra: { errors } });
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return d[a.length]![b.length]!;
 }

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,7 +116,8 @@ test('proxy mode: clean traffic exits 0 with clean reports; a broken upstream ex
   const clean = await start('--key', 'team=igk_team_cleancleancleancleancleanclean12');
   const broken = await start('--key', 'team=igk_team_brokenbrokenbrokenbrokenbroken12', '--fault', 'leak-email');
   for (const [upstream, key, name, code] of [[clean.url, 'igk_team_cleancleancleancleancleanclean12', 'clean', 0], [broken.url, 'igk_team_brokenbrokenbrokenbrokenbroken12', 'broken', 1]] as const) {
-    const proxy = await start('proxy', '--upstream', upstream, '--report', join(temp, `${name}.json`), '--junit', join(temp, `${name}.xml`));
+    // The upstream as --upstream and, as prism proxy takes it, as the argument.
+    const proxy = await start('proxy', ...(code === 0 ? ['--upstream', upstream] : [upstream]), '--report', join(temp, `${name}.json`), '--junit', join(temp, `${name}.xml`));
     const answer = await fetch(`${proxy.url}/api/v1/firms?limit=2`, { headers: { authorization: `Bearer ${key}` } });
     expect(answer.status).toBe(200);
     expect(answer.headers.has('sl-violations')).toBe(code === 1);
@@ -130,10 +132,53 @@ test('proxy mode: clean traffic exits 0 with clean reports; a broken upstream ex
   await Promise.all([stop(clean.child), stop(broken.child)]);
 }, 60_000);
 
-test('proxy mode refuses bad flags with code 2', () => {
-  for (const [args, message] of [[['proxy'], /--upstream is required/], [['proxy', '--upstream', 'ftp://x'], /must be http or https/], [['proxy', '--upstream', 'http://127.0.0.1:1', '--timeout', 'soon'], /--timeout/]] as const) {
+test('proxy mode refuses bad flags with code 2, naming the flag it takes for a typo', () => {
+  for (const [args, message] of [
+    [['proxy'], /give the upstream: investor-graph-mock proxy URL/],
+    [['proxy', '--upstream', 'ftp://x'], /must be http or https/],
+    [['proxy', 'http://127.0.0.1:1', '--upstream', 'http://127.0.0.1:2'], /give the upstream once/],
+    [['proxy', 'http://127.0.0.1:1', 'http://127.0.0.1:2'], /unexpected argument http:\/\/127\.0\.0\.1:2/],
+    [['proxy', '--upstrem', 'http://127.0.0.1:1'], /Unknown option '--upstrem'\. Did you mean --upstream\?/],
+    [['proxy', '--upstream', 'http://127.0.0.1:1', '--timeout', 'soon'], /--timeout/],
+  ] as const) {
     const run = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr).toMatch(message);
   }
+});
+
+test('the mock takes -p and -h as prism mock does, keeps --help for help, and names the flag meant by a typo', async () => {
+  const mock = await start('-p', '0', '-h', '127.0.0.1');
+  expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  await stop(mock.child);
+  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8', timeout: 20_000 });
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain('-h, --host H');
+  const typo = spawnSync(process.execPath, [cli, '--prot', '4010'], { encoding: 'utf8', timeout: 20_000 });
+  expect(typo.status).toBe(2);
+  expect(typo.stderr).toMatch(/Unknown option '--prot'\. Did you mean --port\?/);
+});
+
+test('SIGTERM lets a request in flight finish with its answer before the mock exits 0', async () => {
+  const mock = await start();
+  const { port } = new URL(mock.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  let answer = '';
+  socket.on('data', (d) => (answer += d));
+  const body = '{"email":"drain-check@example.com"}';
+  await new Promise((resolve) => socket.once('connect', resolve));
+  // Headers and half the body: the request is in flight when the signal comes.
+  socket.write(`POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  await new Promise((r) => setTimeout(r, 300));
+  const exited = stop(mock.child);
+  await new Promise((r) => setTimeout(r, 300));
+  socket.end(body.slice(10));
+  expect(await exited).toBe(0);
+  expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+});
+
+test('--data naming a folder that is not there is one line and exit 2', () => {
+  const run = spawnSync(process.execPath, [cli, '--data', join(temp, 'no-such-dataset')], { encoding: 'utf8', timeout: 20_000 });
+  expect(run.status).toBe(2);
+  expect(run.stderr.trim().split('\n')).toEqual([`[investor-graph mock] --data ${join(temp, 'no-such-dataset')}: no such folder`]);
 });

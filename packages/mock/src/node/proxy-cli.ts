@@ -1,5 +1,5 @@
 /**
- * `investor-graph-mock proxy --upstream URL`: the validation proxy on a loopback port. Violations
+ * `investor-graph-mock proxy URL` (or `--upstream URL`): the validation proxy on a loopback port. Violations
  * go out three ways: the `sl-violations` header, a log line, and JSON and JUnit reports written on
  * exit (SIGINT or SIGTERM). It exits 1 when the service broke a rule, so a CI step fails.
  */
@@ -11,39 +11,41 @@ import { ProxyReport } from '../proxy/report.ts';
 import { readFlags } from './flags.ts';
 import { createNodeServer, isLoopback, listen } from './server.ts';
 
-const usage = `usage: investor-graph-mock proxy --upstream URL [options]
-  --upstream URL      the live service, e.g. https://api.example.com
-  --port N            port (4011; 0 picks a free one)
-  --host H            address to listen on (127.0.0.1)
+const usage = `usage: investor-graph-mock proxy URL [options]     (as prism proxy takes it; or --upstream URL)
+  URL, --upstream URL the live service, e.g. https://api.example.com
+  -p, --port N        port (4011; 0 picks a free one)
+  -h, --host H        address to listen on (127.0.0.1)
   --errors            answer a response that breaks a rule with a 502 problem instead of passing it on
   --timeout MS        a slower upstream answer becomes a 504 problem (30000)
   --report FILE       JSON report written on exit (proxy-results/report.json)
   --junit FILE        JUnit XML written on exit (proxy-results/junit.xml)
   --quiet             log only exchanges with violations
-  -h, --help          this text
+  --help              this text (-h is the host, as in prism proxy)
   --version           the package and its version`;
 
 const flags = readFlags('investor-graph proxy', usage, process.argv.slice(3), {
   upstream: { type: 'string' },
-  port: { type: 'string', default: '4011' },
-  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', short: 'p', default: '4011' },
+  host: { type: 'string', short: 'h', default: '127.0.0.1' },
   errors: { type: 'boolean' },
   timeout: { type: 'string', default: '30000' },
   report: { type: 'string', default: 'proxy-results/report.json' },
   junit: { type: 'string', default: 'proxy-results/junit.xml' },
   quiet: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-});
+  help: { type: 'boolean' },
+}, { positionals: 1 });
 const { values } = flags;
 // Annotated, so that TypeScript knows code after a call to either does not run.
 const fail: (message: string) => never = flags.fail;
 const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;
-if (!values.upstream) fail('--upstream is required');
+const given = values.upstream ?? flags.positionals[0];
+if (!given) fail('give the upstream: investor-graph-mock proxy URL (or --upstream URL)');
+if (values.upstream && flags.positionals.length) fail('give the upstream once: as the argument or as --upstream, not both');
 let upstream: URL;
 try {
-  upstream = new URL(values.upstream);
+  upstream = new URL(given);
 } catch {
-  fail(`--upstream is not a URL: ${values.upstream}`);
+  fail(`the upstream is not a URL: ${given}`);
 }
 if (!['http:', 'https:'].includes(upstream.protocol)) fail(`--upstream must be http or https, got ${upstream.protocol}`);
 const port = flags.port(values.port);

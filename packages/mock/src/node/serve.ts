@@ -4,6 +4,8 @@
  *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
  *                       [--fault NAME ...]
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '../engine/accounts.ts';
 import { faults, isFaultName } from '../engine/faults.ts';
@@ -12,8 +14,8 @@ import { isLoopback } from './server.ts';
 import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
 
 const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy --upstream URL, see proxy --help)
-  --port N            port (4010; 0 picks a free one)
-  --host H            address to listen on (127.0.0.1)
+  -p, --port N        port (4010; 0 picks a free one)
+  -h, --host H        address to listen on (127.0.0.1)
   --data DIR          dataset folder (the embedded @investor-graph/dataset)
   --seed S --scale N  generate a dataset in memory instead
   --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
@@ -26,12 +28,12 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --no-rate-limit     never answer 429 (to benchmark the mock itself; clients should meet the limits)
   --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
 ${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
-  -h, --help          this text
+  --help              this text (-h is the host, as in prism mock)
   --version           the package and its version`;
 
 const flags = readFlags('investor-graph mock', usage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {
-  port: { type: 'string', default: '4010' },
-  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', short: 'p', default: '4010' },
+  host: { type: 'string', short: 'h', default: '127.0.0.1' },
   data: { type: 'string' },
   seed: { type: 'string' },
   scale: { type: 'string' },
@@ -44,7 +46,7 @@ const flags = readFlags('investor-graph mock', usage, process.argv.slice(process
   log: { type: 'boolean' },
   fault: { type: 'string', multiple: true },
   'no-rate-limit': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  help: { type: 'boolean' },
 });
 const { values } = flags;
 // Annotated, so that TypeScript knows code after a call to either does not run.
@@ -54,6 +56,11 @@ const port = flags.port(values.port);
 if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.scale) < 100)) fail('--scale must be a whole number of at least 100');
 if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) fail(`--now must be an ISO 8601 time, got ${values.now}`);
 if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
+if (values.data !== undefined && !existsSync(join(values.data, 'manifest.json'))) {
+  // One line, not the usage: the flag is right, the folder is not.
+  console.error(`[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder'}`);
+  process.exit(2);
+}
 if (!isLoopback(values.host) && values.host !== 'localhost' && !values['admin-token']) {
   console.warn(`[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`);
 }
@@ -111,8 +118,9 @@ Try:
   curl -X POST -H 'content-type: application/json' -d '{"email":"you@example.com"}' ${url}/api/v1/keys/trial
 `);
 
+// In-flight requests are answered before the process ends: a client never sees a dropped call.
 const stop = (): void => {
-  void mock.close().then(() => process.exit(0));
+  void mock.drain().then(() => process.exit(0));
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -53,7 +53,13 @@ export interface RunningMock {
   url: string;
   engine: Engine;
   server: Server;
+  /** Stops at once: every connection is closed, in flight or not (tests, benchmarks). */
   close(): Promise<void>;
+  /**
+   * Stops as a server should on SIGINT or SIGTERM: no new connection, idle ones closed, the
+   * requests in flight answered; whatever is still open after `graceMs` is closed.
+   */
+  drain(graceMs?: number): Promise<void>;
 }
 
 export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
@@ -96,6 +102,14 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
+    }),
+    drain: (graceMs = 10_000) => new Promise((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
     }),
   };
 }

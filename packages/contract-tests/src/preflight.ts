@@ -1,0 +1,60 @@
+/**
+ * Before any property runs, one call says whether the run can mean anything: the service answers,
+ * over TLS that verifies, accepts the key, and the key is of the plan the run was told. Each of
+ * these is the user's set-up to fix, not a rule the API broke, so each is one line and an exit
+ * code of its own (3) instead of a page of skipped tests and the exit code of a broken rule.
+ */
+
+/** The exit codes of the CLI, listed in its --help. */
+export const exitCodes = {
+  held: 0,
+  broken: 1,
+  usage: 2,
+  environment: 3,
+} as const;
+
+export interface PreflightInput {
+  baseUrl: string;
+  /** Absent when the run gets a trial key by e-mail: then only the connection is checked. */
+  key?: string;
+  plan: string;
+  /** How long to wait for the answer. */
+  timeoutMs?: number;
+}
+
+const tlsCodes = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
+
+/** Why the call did not get an answer, as the user can act on it. */
+function unreachable(error: unknown, baseUrl: string, timeoutMs: number): string {
+  const origin = new URL(baseUrl).origin;
+  if ((error as Error).name === 'TimeoutError') return `${origin} gave no answer within ${timeoutMs / 1000} s: is the service up, and --base-url right?`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? '';
+  if (tlsCodes.test(code)) return `TLS with ${origin} failed (${code}): a self-signed or private certificate authority needs NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${origin} (${code}): check --base-url`;
+  return `cannot connect to ${origin} (${code || cause?.message || (error as Error).message}): is the service up, and --base-url right?`;
+}
+
+/**
+ * One call to the free account operation (or, without a key, to the contract document): null when
+ * the run can go on, else the one line that says what to fix.
+ */
+export async function preflight({ baseUrl, key, plan, timeoutMs = 15_000 }: PreflightInput): Promise<string | null> {
+  const path = key ? '/api/v1/account' : '/api/v1/openapi.json';
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}${path}`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return unreachable(error, baseUrl, timeoutMs);
+  }
+  const body = (await response.json().catch(() => null)) as { code?: string; data?: { plan?: { id?: string } } } | null;
+  if (!key) return null;
+  if (response.status === 401) return `the service refused the key (401${body?.code ? ` ${body.code}` : ''}): check INVESTOR_GRAPH_KEY`;
+  // Anything else odd here is for the properties to judge and report, not a set-up problem.
+  const actual = body?.data?.plan?.id;
+  if (response.status === 200 && typeof actual === 'string' && actual !== plan) return `the key is a ${actual} key, but --plan says ${plan}: give --plan ${actual}`;
+  return null;
+}
