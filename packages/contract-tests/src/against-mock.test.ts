@@ -17,7 +17,7 @@ defineContractSuite(
     const key = newKeyText('enterprise');
     const mock = await startMock({ port: 0, keys: [{ plan: 'enterprise', key }] });
     mocks.push(mock);
-    return { baseUrl: mock.url, key, plan: 'enterprise', budget: { calls: 900, rows: 20_000 }, seed: 20261121, runs: 20, allowRate: true, reportFile: 'test-results/contract-tests/enterprise.json' };
+    return { baseUrl: mock.url, key, plan: 'enterprise', budget: { calls: 900, rows: 20_000 }, seed: 20261121, runs: 20, allowRate: true, useControl: true, reportFile: 'test-results/contract-tests/enterprise.json' };
   },
   { name: 'contract tests against the mock with an Enterprise key', print: true },
 );

@@ -21,7 +21,7 @@ afterAll(async () => {
 defineContractSuite(
   async () => {
     mock = await startMock({ port: 0, keys: [{ plan: 'payg', key, prepaidRows: prepaid }] });
-    return { baseUrl: mock.url, key, plan: 'payg', budget, seed: 99, runs: 10 };
+    return { baseUrl: mock.url, key, plan: 'payg', budget, seed: 99, runs: 10, useControl: true };
   },
   { name: 'contract tests with a pay-as-you-go key and a small budget', onReport: (r) => (report = r) },
 );

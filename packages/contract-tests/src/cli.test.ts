@@ -109,6 +109,22 @@ test('a key given on the command line works, with a warning that says where it s
   expect(out).toContain('warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY');
 }, 60_000);
 
+test("a developer's running mock keeps its clock unless --use-control asks to drive it, which the run says first", async () => {
+  const clockOf = async () => ((await (await fetch(`${clean.url}/__control/state`)).json()) as { clock: { now: string } }).clock.now;
+  const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'stability', '--seed', '11', '--runs', '12', '--budget-calls', '40', '--junit', join(dir, 'clock.xml'), '--report', join(dir, 'clock.json')];
+  const before = Date.parse(await clockOf());
+  const hands = await run(args, { INVESTOR_GRAPH_KEY: key });
+  expect(hands.code, hands.out).toBe(0);
+  expect(hands.out).not.toContain('--use-control');
+  // The mock's clock runs with real time; an hour of rebuilds would show as an hour.
+  expect(Date.parse(await clockOf()) - before).toBeLessThan(30 * 60_000);
+
+  const driven = await run([...args, '--use-control'], { INVESTOR_GRAPH_KEY: key });
+  expect(driven.code, driven.out).toBe(0);
+  expect(driven.out).toMatch(/--use-control: this run drives the mock's control API at http:\/\/127\.0\.0\.1:\d+; its simulated clock \(now [0-9T:.Z-]+\) will move forward and cannot be moved back/);
+  expect(Date.parse(await clockOf()) - before).toBeGreaterThanOrEqual(60 * 60_000);
+}, 120_000);
+
 // util-linux's `script` gives the CLI a terminal.
 test.skipIf(!canRun('script', ['--version']))('on a terminal it shows live progress (tests done of all), and in CI none of the redrawing', async () => {
   const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'conforms', '--budget-calls', '20', '--runs', '3', '--junit', join(dir, 'tty.xml'), '--report', join(dir, 'tty.json')];

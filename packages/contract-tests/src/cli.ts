@@ -30,6 +30,9 @@ const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | 
   --only IDS           run only these properties, comma-separated: ${properties.map((p) => p.id).join(', ')}
   --path P             with --seed and one --only: replay the failing case fast-check printed
   --allow-rate         allow a short burst above the plan's rate to see 429 and Retry-After
+  --use-control        against the kit's mock: drive its control API to reach more rules (a trial
+                       key's usage, an hour of rebuilds per stability case); it moves the mock's
+                       simulated clock forward, which cannot be undone. Off by default
   --exhaust-trial      allow spending a fresh trial's 1,000 calls to see it run out (the mock needs no flag)
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
@@ -41,7 +44,8 @@ exit codes:
   1  a property or rule broke (the report says which, with the line that replays it)
   2  bad usage: a flag is missing or wrong
   3  the run could not start: the service is unreachable, TLS failed, the key was refused, or the
-     key is of another plan than --plan (one line says what to fix)`;
+     key is of another plan than --plan, or --use-control meets no control API (one line says
+     what to fix)`;
 
 const flags = readFlags('contract-tests', usage, process.argv.slice(2), {
   'base-url': { type: 'string' },
@@ -55,6 +59,7 @@ const flags = readFlags('contract-tests', usage, process.argv.slice(2), {
   only: { type: 'string' },
   path: { type: 'string' },
   'allow-rate': { type: 'boolean' },
+  'use-control': { type: 'boolean' },
   'exhaust-trial': { type: 'boolean' },
   junit: { type: 'string', default: 'contract-test-results/junit.xml' },
   report: { type: 'string', default: 'contract-test-results/report.json' },
@@ -95,7 +100,7 @@ const runs = whole('runs', values.runs, 1);
 if (values.key) console.error('[contract-tests] warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY');
 
 const base = baseUrl.replace(/\/+$/, '');
-const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan: values.plan });
+const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan: values.plan, useControl: !!values['use-control'] });
 if (problem) {
   console.error(`[contract-tests] ${problem}`);
   process.exit(exitCodes.environment);
@@ -109,11 +114,17 @@ const config: SuiteConfig = {
   seed,
   runs,
   ...(values['allow-rate'] ? { allowRate: true } : {}),
+  ...(values['use-control'] ? { useControl: true } : {}),
   ...(values['exhaust-trial'] ? { exhaustTrial: true } : {}),
   ...(only?.length ? { only } : {}),
   ...(values.path ? { path: values.path } : {}),
   reportFile: resolve(values.report),
 };
+
+if (config.useControl) {
+  const { clock } = (await (await fetch(`${base}/__control/state`)).json()) as { clock?: { now?: string } };
+  console.error(`[contract-tests] --use-control: this run drives the mock's control API at ${new URL(base).origin}; its simulated clock (now ${clock?.now ?? 'unknown'}) will move forward and cannot be moved back`);
+}
 
 // A report left from an earlier run must not pass for this one's.
 rmSync(config.reportFile!, { force: true });

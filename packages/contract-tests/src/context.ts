@@ -17,6 +17,12 @@ export interface SuiteConfig {
   runs: number;
   /** Allow the rate property: a short burst above the plan's rate. */
   allowRate?: boolean;
+  /**
+   * Drive the kit's mock through its control API: set the usage of a trial key the run makes
+   * itself, and advance the simulated clock (which cannot go back). Off unless asked for, since a
+   * developer's running mock is theirs.
+   */
+  useControl?: boolean;
   /** Allow spending a fresh trial's whole call quota to see it run out (only without control endpoints). */
   exhaustTrial?: boolean;
   /** Run only these properties (by id). */
@@ -41,7 +47,7 @@ export interface SuiteContext {
   ledger: Ledger;
   validator: ContractValidator;
   samples: Samples;
-  /** The mock's control endpoints answer here (never true for the real service). */
+  /** The run may use the mock's control endpoints: asked for with useControl, and they answer. */
   control: boolean;
   /** The service's data time, from the first answer. */
   asOf: string;
@@ -89,7 +95,8 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
   const key = config.key ?? (await trialKey(config.baseUrl, config.email!));
   if (!config.key) ledger.spend(1, 0);
   const client = new ApiClient({ baseUrl: config.baseUrl, key, plan: config.plan, budget: config.budget, validator, ledger });
-  const control = await fetch(`${config.baseUrl}/__control/state`).then((r) => r.status === 200, () => false);
+  const control = config.useControl ? await fetch(`${config.baseUrl}/__control/state`).then((r) => r.status === 200, () => false) : false;
+  if (config.useControl && !control) throw new Error(`[contract-tests] useControl: ${config.baseUrl} has no control API (only the kit's mock has one, to loopback clients)`);
 
   // A handful of real records: every sample costs budget, so a few of each is all.
   const samples: Samples = { firm: [], company: [], fund: [], list: [], statistic: enumOf('getStatistic', 'name') };

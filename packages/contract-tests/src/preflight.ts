@@ -18,6 +18,8 @@ export interface PreflightInput {
   /** Absent when the run gets a trial key by e-mail: then only the connection is checked. */
   key?: string;
   plan: string;
+  /** The run is to drive the mock's control API: it must answer. */
+  useControl?: boolean;
   /** How long to wait for the answer. */
   timeoutMs?: number;
 }
@@ -39,7 +41,7 @@ function unreachable(error: unknown, baseUrl: string, timeoutMs: number): string
  * One call to the free account operation (or, without a key, to the contract document): null when
  * the run can go on, else the one line that says what to fix.
  */
-export async function preflight({ baseUrl, key, plan, timeoutMs = 15_000 }: PreflightInput): Promise<string | null> {
+export async function preflight({ baseUrl, key, plan, useControl, timeoutMs = 15_000 }: PreflightInput): Promise<string | null> {
   const path = key ? '/api/v1/account' : '/api/v1/openapi.json';
   let response: Response;
   try {
@@ -51,6 +53,10 @@ export async function preflight({ baseUrl, key, plan, timeoutMs = 15_000 }: Pref
     return unreachable(error, baseUrl, timeoutMs);
   }
   const body = (await response.json().catch(() => null)) as { code?: string; data?: { plan?: { id?: string } } } | null;
+  if (useControl) {
+    const control = await fetch(`${baseUrl}/__control/state`, { signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.status, () => 0);
+    if (control !== 200) return `--use-control: ${new URL(baseUrl).origin} has no control API for this client (${control || 'no answer'}); only the kit's mock has one, and it answers loopback clients`;
+  }
   if (!key) return null;
   if (response.status === 401) return `the service refused the key (401${body?.code ? ` ${body.code}` : ''}): check INVESTOR_GRAPH_KEY`;
   // Anything else odd here is for the properties to judge and report, not a set-up problem.

@@ -275,7 +275,7 @@ export const properties: readonly Property[] = [
     title: 'a used-up trial is a 402 with actions on every data operation',
     spec: ['3. States and transitions', '7. Errors', '8. Limits'],
     assumed: ['exhausted-quota', 'actions'],
-    skip: (ctx) => (ctx.control || ctx.config.exhaustTrial ? null : 'needs the mock\'s control endpoints, or --exhaust-trial to spend a fresh trial\'s 1,000 calls'),
+    skip: (ctx) => (ctx.control || ctx.config.exhaustTrial ? null : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
     cost: (ctx) => ({ calls: ctx.control ? 3 : plans.trial.calls_limit! + 2, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
     arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/) }),
     async check(ctx, { op, pick, tag }) {
