@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { parse } from 'yaml';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
+import { junitProblems } from './junit-shape.ts';
 
 const script = join(import.meta.dirname, 'check-api.sh');
 
@@ -42,6 +44,8 @@ describe('the CI example script (examples/ci/check-api.sh)', () => {
     expect(read(run.dir, 'contract-tests.xml')).toMatch(/<testsuites[^>]* failures="0"/);
     expect(read(run.dir, 'junit-business.xml')).toContain('failures="0"');
     expect(JSON.parse(read(run.dir, 'summary-business.json')).metrics['unexpected_429{scenario:at_rate}'].values.count).toBe(0);
+    // CI servers that check JUnit against the schema reject or mangle a file that breaks it.
+    for (const file of ['lint.xml', 'contract-tests.xml', 'junit-business.xml']) expect(junitProblems(read(run.dir, file)), file).toEqual([]);
   });
 
   test.skipIf(!haveGo)('against a mock that drops actions: exit 1, the contract tests name the failure, and the other steps still report', async () => {
@@ -52,6 +56,8 @@ describe('the CI example script (examples/ci/check-api.sh)', () => {
     expect(read(run.dir, 'contract-tests.xml')).toContain('actions');
     expect(existsSync(join(run.dir, 'lint.xml'))).toBe(true);
     expect(existsSync(join(run.dir, 'junit-business.xml'))).toBe(true);
+    // With failures in it, the contract tests' JUnit still has the shape strict readers accept.
+    expect(junitProblems(read(run.dir, 'contract-tests.xml'))).toEqual([]);
   });
 
   test.skipIf(!haveGo)('with only an e-mail address it gets a trial key and smoke-tests at the trial rate', async () => {
@@ -94,4 +100,32 @@ test("the GitHub Actions example calls the script with only variables the script
   const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
   const install = steps.find((s) => s.run?.startsWith('npm i '))!.run!;
   expect(readme).toContain(`| \`${install}\` |`);
+});
+
+test("the validation proxy's JUnit, with a violation in it, has the shape strict readers accept", async () => {
+  const key = 'igk_team_junit_shape_check_key_0001';
+  const upstream = await startMock({ port: 0, keys: [{ plan: 'team', key }], faults: ['leak-email'] });
+  const dir = mkdtempSync(join(tmpdir(), 'ig-proxy-junit-'));
+  const proxy = spawn(join(root, 'node_modules/.bin/investor-graph-mock'), ['proxy', upstream.url, '-p', '0', '--junit', join(dir, 'proxy.xml'), '--report', join(dir, 'proxy.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    proxy.stdout.on('data', (d) => (out += d));
+    const url = await new Promise<string>((resolve, reject) => {
+      proxy.stdout.on('data', () => {
+        const m = /proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      proxy.once('exit', () => reject(new Error(`the proxy exited: ${out}`)));
+    });
+    expect((await fetch(`${url}/api/v1/firms?limit=2`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    const exited = new Promise((resolve) => proxy.once('exit', resolve));
+    proxy.kill('SIGTERM');
+    expect(await exited).toBe(1);
+    const xml = read(dir, 'proxy.xml');
+    expect(xml).toContain('<failure');
+    expect(junitProblems(xml)).toEqual([]);
+  } finally {
+    proxy.kill('SIGKILL');
+    await upstream.close();
+  }
 });

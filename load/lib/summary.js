@@ -12,5 +12,6 @@ export function junit(data, suite) {
     }
   }
   const failures = cases.filter((c) => c.includes('<failure')).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${cases.length}" failures="${failures}">\n  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  // errors is required on <testsuite> by the JUnit schema strict readers (Jenkins) check against.
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${cases.length}" failures="${failures}" errors="0">\n  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}" errors="0">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }

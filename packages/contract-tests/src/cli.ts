@@ -4,7 +4,7 @@
  * Exit 0 when everything held, 1 when a property or rule broke, 2 on bad usage, 3 when the run
  * could not start for a reason of the set-up (preflight.ts).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { readFlags } from '@investor-graph/contract/cli';
 import type { SuiteConfig } from './context.ts';
 import { properties } from './properties.ts';
 import { exitCodes, preflight } from './preflight.ts';
+import { annotationsAsOutput } from './junit.ts';
 import { PropertyLines } from './property-lines.ts';
 import { formatReport, type Report } from './report.ts';
 
@@ -149,6 +150,8 @@ const vitest = await startVitest([], {
   cacheDir: join(tmpdir(), 'investor-graph-contract-tests', 'vite'),
 });
 await vitest.close();
+const junitFile = resolve(values.junit);
+if (existsSync(junitFile)) writeFileSync(junitFile, annotationsAsOutput(readFileSync(junitFile, 'utf8')));
 
 try {
   const report = JSON.parse(readFileSync(config.reportFile!, 'utf8')) as Report;
