@@ -5,13 +5,25 @@ import { canRun } from '@investor-graph/contract/cli';
 /** k6 is built with Go (load/install-k6.sh); without Go the runs that need k6 are skipped. */
 export const haveGo = canRun('go', ['version']);
 
-/** Runs a bash script to its end; resolves with its exit code and everything it printed. */
+/**
+ * Runs a bash script to its end; resolves with its exit code and everything it printed. The script
+ * runs in a process group of its own, and whatever it leaves running when it exits (a server it
+ * failed to stop) is stopped with it, so a leak shows as a failed assertion, never as a test that
+ * waits forever on a pipe the leftover still holds.
+ */
 export function runBash(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', [script, ...args], options);
+    const child = spawn('bash', [script, ...args], { ...options, detached: true });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
+    child.on('exit', (code) => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // nothing of the group is left
+      }
+      child.on('close', () => resolve({ code, out }));
+    });
   });
 }
