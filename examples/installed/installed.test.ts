@@ -137,6 +137,10 @@ test('npx investor-graph-mock --port 0 starts on the embedded dataset and answer
     const firm = await fetch(`${mock.url}/api/v1/firms/${page.data[0].slug}`, { headers: { authorization: `Bearer ${key}` } });
     expect(firm.status).toBe(200);
     expect((await firm.json()).data.slug).toBe(page.data[0].slug);
+    // The reference at /docs serves Scalar's bundle from the installed dependency.
+    const scalar = await fetch(`${mock.url}/docs/scalar.js`);
+    expect(scalar.status).toBe(200);
+    expect((await scalar.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
   } finally {
     mock.stop();
   }
