@@ -3,7 +3,7 @@
 // lands in test-results/junit.xml. Each preparation prints a line with the time it took, so a slow
 // fresh machine shows where its minutes went, and no test spends its own timeout building a tool.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 // Re-enter the pnpm that runs this script (npm_execpath), so no global pnpm is needed.
 const pnpm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['pnpm'];
@@ -30,6 +30,10 @@ if (!env.K6_BIN) {
     return env.K6_BIN;
   });
 }
+// What some tests need from the machine and cannot install themselves: say so before they skip.
+const chromium = env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) console.log(`[kit] chromium: not at ${chromium}: the /docs browser test will be skipped (.ci/run installs Debian's chromium)`);
+if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0) console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");
 let typecheck;
 step('type-check', () => ((typecheck = run(['run', 'typecheck'])) === 0 ? 'clean' : 'FAILED'));
 const vitest = run(['exec', 'vitest', 'run', ...process.argv.slice(2)]);
