@@ -48,7 +48,7 @@ export function createHandlers(options: { baseUrl: string; engine: Engine | (() 
   const origin = new URL(options.baseUrl).origin;
   const current = typeof options.engine === 'function' ? options.engine : () => options.engine as Engine;
   // In-process: the control endpoints are as reachable as loopback is for the Node server.
-  return [http.all(`${origin}/*`, ({ request }) => current().fetch(request, { clientAddress: 'msw', loopback: true }))];
+  return [http.all(`${origin}/*`, ({ request }) => current().fetch(request, { clientAddress: 'msw', loopback: true, inProcess: true }))];
 }
 
 async function defaultDataset(): Promise<DatasetInput> {

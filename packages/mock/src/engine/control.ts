@@ -1,14 +1,13 @@
 /**
  * Control endpoints under /__control (a prefix the contract does not use): keys of any plan, top-ups,
- * revocation, the test clock, rebuilds and state. Only loopback clients (and in-process adapters
- * such as MSW) may call them, unless the mock was started with an admin token and the caller
- * presents it. Documented in the package README.
+ * revocation, the test clock, rebuilds and state. Who may call them is control-guard.ts's to say.
+ * Documented in the package README.
  */
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from './accounts.ts';
 import { parseDuration, type Clock } from './clock.ts';
 import type { RequestContext } from './engine.ts';
-import { constantTimeEqual } from './hash.ts';
+import type { ControlGuard } from './control-guard.ts';
 import { ProblemError } from './problems.ts';
 import type { Store } from './store.ts';
 
@@ -17,7 +16,7 @@ export interface ControlDeps {
   clock: Clock;
   accounts: Accounts;
   context: RequestContext;
-  adminToken: string | undefined;
+  guard: ControlGuard;
   requestId: string;
   changed: () => void;
 }
@@ -43,9 +42,7 @@ function bad(pointer: string, detail: string): ProblemError {
 
 export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Response> {
   const { store, clock, accounts, context } = deps;
-  const bearer = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
-  const admitted = context.loopback === true || (deps.adminToken !== undefined && constantTimeEqual(bearer, deps.adminToken));
-  if (!admitted) throw new ProblemError('control_forbidden', 'Control endpoints answer only on loopback, or with the admin token the mock was started with.');
+  deps.guard.admit(request, context);
   const path = url.pathname.replace(/\/+$/, '');
   const method = request.method;
   const route = `${method} ${path.replace(/\/key_[0-9a-f]+/, '/{key_id}')}`;

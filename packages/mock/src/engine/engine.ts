@@ -16,6 +16,7 @@ import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Accounts, planView, type KeyRecord, type Usage } from './accounts.ts';
 import { Clock } from './clock.ts';
 import { handleControl } from './control.ts';
+import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
 import { Dumps, type Dump } from './exports.ts';
 import { etagOf, fnv64, randomToken, requestIds } from './hash.ts';
@@ -71,6 +72,10 @@ export interface RequestContext {
   clientAddress?: string;
   /** True when the request came over loopback (or in-process, as with MSW). */
   loopback?: boolean;
+  /** The request never crossed a network (MSW): the control plane has nothing to guard. */
+  inProcess?: boolean;
+  /** Host names besides the loopback ones that name this mock, for the control plane's Host check. */
+  allowedHosts?: readonly string[];
 }
 
 export interface Engine {
@@ -118,6 +123,7 @@ export function createEngine(options: EngineOptions): Engine {
     ? new Clock(Date.parse(saved.clock.now), saved.clock.frozen)
     : new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
   const accounts = new Accounts(options.realNow);
+  const guard = new ControlGuard(options.adminToken, options.realNow);
   if (saved) accounts.restore(saved.keys);
   const cursorSecret = saved?.cursorSecret ?? options.cursorSecret ?? randomToken(43);
   const cursors = new CursorCodec(cursorSecret);
@@ -176,7 +182,7 @@ export function createEngine(options: EngineOptions): Engine {
       instance = url.pathname;
       store.applyDue(clock.now());
       if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
-        return await handleControl(request, url, { store, clock, accounts, context, adminToken: options.adminToken, requestId, changed });
+        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, changed });
       }
       const route = matchRoute(request.method, url.pathname);
       const query = parseQuery(url.search);

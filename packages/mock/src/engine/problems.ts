@@ -52,6 +52,8 @@ export const problemTypes = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests', actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']) },
   control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
+  // The control plane is the kit's, not the API's: nothing to buy, so its 429 offers no action.
+  control_throttled: { status: 429, title: 'Too many failed control calls', actions: () => [] },
   // The validation proxy's own answers (not the API's): a broken answer under --errors, a lost upstream.
   contract_violation: { status: 502, title: 'The service broke the contract' },
   upstream_unreachable: { status: 502, title: 'Upstream unreachable' },

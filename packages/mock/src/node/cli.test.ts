@@ -182,3 +182,22 @@ test('--data naming a folder that is not there is one line and exit 2', () => {
   expect(run.status).toBe(2);
   expect(run.stderr.trim().split('\n')).toEqual([`[investor-graph mock] --data ${join(temp, 'no-such-dataset')}: no such folder`]);
 });
+
+test('listening beyond loopback with an admin token says, before anything else, who can then drive the control plane', async () => {
+  const child = spawn(process.execPath, [cli, '--host', '0.0.0.0', '--port', '0', '--admin-token', 'a-long-admin-token-for-the-test'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no warning within 20 s: ${err}`)), 20_000);
+    child.stderr!.on('data', () => {
+      if (err.includes('warning')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  expect(err).toContain('warning: listening on 0.0.0.0 with --admin-token: anyone who can reach this address and has the token drives the control endpoints');
+  expect(err).not.toContain('a-long-admin-token-for-the-test');
+  await stop(child);
+});

@@ -21,7 +21,9 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
   --now ISO           start the simulated clock here (the dataset's as-of)
   --frozen            the clock moves only through /__control/clock
-  --admin-token T     also admit control calls from non-loopback clients bearing T
+  --admin-token T     also admit control calls bearing Authorization: Bearer T, from any address
+  --allow-host NAME   a host name besides localhost and 127.0.0.1 under which loopback clients
+                      may reach /__control (repeatable), e.g. behind a local reverse proxy
   --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
   --state FILE        keep keys, usage, balances and the clock in FILE across restarts
   --log               log one line per request
@@ -41,6 +43,7 @@ const flags = readFlags('investor-graph mock', usage, process.argv.slice(process
   now: { type: 'string' },
   frozen: { type: 'boolean' },
   'admin-token': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
   'cursor-secret': { type: 'string' },
   state: { type: 'string' },
   log: { type: 'boolean' },
@@ -61,8 +64,10 @@ if (values.data !== undefined && !existsSync(join(values.data, 'manifest.json'))
   console.error(`[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder'}`);
   process.exit(2);
 }
-if (!isLoopback(values.host) && values.host !== 'localhost' && !values['admin-token']) {
-  console.warn(`[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`);
+if (!isLoopback(values.host) && values.host !== 'localhost') {
+  console.warn(values['admin-token']
+    ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach this address and has the token drives the control endpoints, over plain HTTP`
+    : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`);
 }
 
 const badFault = (values.fault ?? []).find((f) => !isFaultName(f));
@@ -88,6 +93,7 @@ const options: StartOptions = {
   ...(values.now ? { now: values.now } : {}),
   ...(values.frozen ? { frozen: true } : {}),
   ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
+  ...(values['allow-host']?.length ? { allowHosts: values['allow-host'] } : {}),
   ...(values['cursor-secret'] ? { cursorSecret: values['cursor-secret'] } : {}),
   ...(values.state ? { stateFile: values.state } : {}),
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),

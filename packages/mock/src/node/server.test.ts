@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '../conformance/suite.ts';
@@ -95,6 +96,46 @@ test('a raw request the HTTP parser cannot read gets a 400 and the server keeps 
     expect(await garbage(`GET /api/v1/firms HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/);
     expect(await garbage('GET http://evil.example/api/v1/firms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     expect((await fetch(`${mock.baseUrl}/api/v1/openapi.json`)).status).toBe(200);
+  } finally {
+    await mock.close();
+  }
+});
+
+/** A raw HTTP/1.1 exchange, so that Host, Origin and content type are exactly what a browser or curl would send. */
+function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const { port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: Number(port), method, path, headers }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('a web page cannot drive the control plane: cross-site POST, DNS-rebinding Host and preflight are refused (regression)', async () => {
+  const mock = await serve('2026-11-20T03:00:00Z');
+  try {
+    const keysBefore = (JSON.parse((await rawRequest(mock.baseUrl, 'GET', '/__control/state', {})).body) as { keys: unknown[] }).keys.length;
+    // The tester's reproduction: a page on evil.example posts a key for itself as text/plain.
+    const forged = await rawRequest(mock.baseUrl, 'POST', '/__control/keys', { origin: 'https://evil.example', 'content-type': 'text/plain' }, '{"plan":"enterprise","key":"attacker-key-0001"}');
+    expect(forged.status).toBe(403);
+    expect(JSON.parse(forged.body).code).toBe('control_forbidden');
+    expect(forged.headers['access-control-allow-origin']).toBeUndefined();
+    const keysAfter = (JSON.parse((await rawRequest(mock.baseUrl, 'GET', '/__control/state', {})).body) as { keys: unknown[] }).keys.length;
+    expect(keysAfter).toBe(keysBefore);
+    expect((await rawRequest(mock.baseUrl, 'GET', '/api/v1/firms?limit=1', { authorization: 'Bearer attacker-key-0001' })).status).toBe(401);
+    // DNS rebinding: the page's own name resolving to 127.0.0.1.
+    expect((await rawRequest(mock.baseUrl, 'GET', '/__control/state', { host: 'rebind.evil' })).status).toBe(403);
+    // The preflight a browser sends before a JSON POST: refused, and no CORS header to read.
+    const preflight = await rawRequest(mock.baseUrl, 'OPTIONS', '/__control/keys', { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
+    expect(preflight.status).toBe(403);
+    expect(Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    // What a developer sends from a terminal still works.
+    const made = await rawRequest(mock.baseUrl, 'POST', '/__control/keys', { 'content-type': 'application/json' }, '{"plan":"team"}');
+    expect(made.status).toBe(201);
   } finally {
     await mock.close();
   }

@@ -10,6 +10,8 @@ import { ProblemError } from '../engine/problems.ts';
 export interface NodeServerOptions {
   /** Called once per request after the response is sent: method, path, status, ms. */
   log?: (line: string) => void;
+  /** Host names besides the loopback ones that name this server, for the control plane. */
+  allowedHosts?: readonly string[];
 }
 
 const MAX_BODY = 64 * 1024;
@@ -60,7 +62,7 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
           headers,
           body: body && body.length ? (body as BodyInit) : null,
         });
-        response = await engine.fetch(request, { clientAddress: req.socket.remoteAddress ?? 'unknown', loopback: isLoopback(req.socket.remoteAddress) });
+        response = await engine.fetch(request, { clientAddress: req.socket.remoteAddress ?? 'unknown', loopback: isLoopback(req.socket.remoteAddress), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
       }
       status = response.status;
       const bytes = method === 'HEAD' || response.body === null ? null : new Uint8Array(await response.arrayBuffer());

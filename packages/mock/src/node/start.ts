@@ -22,6 +22,8 @@ export interface StartOptions {
   now?: string;
   frozen?: boolean;
   adminToken?: string;
+  /** Host names, besides loopback ones, under which loopback clients may reach /__control. */
+  allowHosts?: string[];
   cursorSecret?: string;
   /** Keep keys, counters, balances and the clock in this JSON file across restarts. */
   stateFile?: string;
@@ -93,8 +95,11 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     persist();
   }
   const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults) : engine.fetch) };
-  const server = createNodeServer(served, options.log ? { log: options.log } : {});
-  const url = await listen(server, options.port ?? 4010, options.host ?? '127.0.0.1');
+  const host = options.host ?? '127.0.0.1';
+  // The listen address names this mock too, unless it is a wildcard that names every interface.
+  const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
+  const server = createNodeServer(served, { allowedHosts, ...(options.log ? { log: options.log } : {}) });
+  const url = await listen(server, options.port ?? 4010, host);
   return {
     url,
     engine,
