@@ -50,6 +50,13 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     const res = await fetch(`${mock.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'business' }) });
     const { key } = (await res.json()) as { key: string };
     const run = await k6(bin, 'business.js', { BASE_URL: mock.url, DURATION: '3s', SCENARIOS: 'at_rate', API_KEY: key });
+    // No file the script writes holds the key, in any form (regression: setup_data went into the summary).
+    for (const file of ['summary-business.json', 'junit-business.xml']) {
+      const text = readFileSync(join(run.dir, file), 'utf8');
+      for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64')]) expect(text, file).not.toContain(form);
+      expect(text).not.toContain('setup_data');
+    }
+    expect(run.out).not.toContain(key);
     expect(run.code, run.out).toBe(0);
     const data = summary(run.dir, 'business');
     expect(Object.keys(data.metrics).filter((m) => m.includes('{scenario:'))).toEqual(expect.arrayContaining(['unexpected_429{scenario:at_rate}']));

@@ -21,6 +21,9 @@ export interface ControlDeps {
   changed: () => void;
 }
 
+/** The latest simulated time: past it, ISO 8601 dates no longer have four-digit years. */
+const latestTime = Date.parse('9999-12-31T23:59:59Z');
+
 const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 
 async function readJson(request: Request): Promise<Record<string, unknown>> {
@@ -95,6 +98,8 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       const body = await readJson(request);
       const to = body.now === undefined ? now : Date.parse(String(body.now));
       if (!Number.isFinite(to)) throw bad('/now', 'must be an ISO 8601 timestamp');
+      // A time JavaScript can hold but not move past (+275760-09-13) would break every later call.
+      if (to < 0 || to > latestTime) throw bad('/now', 'must be between 1970-01-01 and 9999-12-31');
       if (body.frozen !== undefined && typeof body.frozen !== 'boolean') throw bad('/frozen', 'must be a boolean');
       try {
         clock.set(to, (body.frozen as boolean | undefined) ?? clock.state().frozen);
@@ -109,6 +114,7 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       const body = await readJson(request);
       const ms = typeof body.seconds === 'number' ? body.seconds * 1000 : typeof body.duration === 'string' ? parseDuration(body.duration) : null;
       if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > 3650 * 86_400_000) throw bad('/duration', 'give seconds (a number) or duration (ISO 8601, e.g. PT1H, P1D, P31D), at most ten years');
+      if (now + ms > latestTime) throw bad('/duration', 'would move the clock past 9999-12-31');
       clock.advance(ms);
       const applied = store.applyDue(clock.now());
       deps.changed();

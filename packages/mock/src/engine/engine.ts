@@ -234,9 +234,10 @@ export function createEngine(options: EngineOptions): Engine {
       }
     } catch (error) {
       if (error instanceof ProblemError) return error.toResponse(instance, requestId);
-      // The kit's own failure: say so clearly, never crash the server.
-      console.error('[investor-graph mock] internal error', error);
-      return new ProblemError('invalid_request', `[investor-graph mock] internal error: ${(error as Error).message}`).toResponse(instance, requestId);
+      // The kit's own failure: a 500 that says so, with the request id to find the stack in the log;
+      // no message or path in the answer, which is not the client's to read.
+      console.error(`[investor-graph mock] internal error in ${requestId}:`, error);
+      return new ProblemError('internal_error', `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`).toResponse(instance, requestId);
     }
   }
 

@@ -53,6 +53,8 @@ export const problemTypes = {
   rate_limited: { status: 429, title: 'Too many requests', actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']) },
   control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
   // The control plane is the kit's, not the API's: nothing to buy, so its 429 offers no action.
+  // The kit's own failure, never the client's: no detail beyond where to look in the mock's log.
+  internal_error: { status: 500, title: 'The mock failed' },
   control_throttled: { status: 429, title: 'Too many failed control calls', actions: () => [] },
   // The validation proxy's own answers (not the API's): a broken answer under --errors, a lost upstream.
   contract_violation: { status: 502, title: 'The service broke the contract' },

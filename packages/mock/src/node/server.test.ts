@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '../conformance/suite.ts';
 import { createEngine } from '../engine/engine.ts';
@@ -136,6 +136,48 @@ test('a web page cannot drive the control plane: cross-site POST, DNS-rebinding 
     // What a developer sends from a terminal still works.
     const made = await rawRequest(mock.baseUrl, 'POST', '/__control/keys', { 'content-type': 'application/json' }, '{"plan":"team"}');
     expect(made.status).toBe(201);
+  } finally {
+    await mock.close();
+  }
+});
+
+test("the kit's own failure is a 500 internal_error that names the request id, never a 400 and never a path (regression)", async () => {
+  const key = 'igk_team_internal_error_check_0001';
+  const broken = { ...validator, validateRequest: () => { throw new Error("ENOENT: no such file or directory, open '/home/dev/.mock/state.json.tmp'"); } };
+  const engine = createEngine({ dataset, validator: broken, keys: [{ plan: 'team', key }] });
+  const server = createNodeServer(engine);
+  const baseUrl = await listen(server, 0, '127.0.0.1');
+  const logged: unknown[] = [];
+  const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
+  try {
+    const answer = await fetch(`${baseUrl}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+    expect(answer.status).toBe(500);
+    const problem = await answer.json();
+    expect(problem.code).toBe('internal_error');
+    expect(problem.detail).toContain(problem.request_id);
+    expect(JSON.stringify(problem)).not.toMatch(/ENOENT|\/home\/dev|state\.json/);
+    // The log has what the answer leaves out.
+    expect(String((logged[0] as unknown[])[0])).toContain(problem.request_id);
+    expect(String((logged[0] as unknown[])[1])).toContain('ENOENT');
+  } finally {
+    spy.mockRestore();
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('a clock set past what dates can hold is refused at the control call, and the API keeps answering (regression)', async () => {
+  const mock = await serve('2026-11-20T03:00:00Z');
+  try {
+    const far = await rawRequest(mock.baseUrl, 'PUT', '/__control/clock', { 'content-type': 'application/json' }, '{"now":"+275760-09-13T00:00:00Z"}');
+    expect(far.status).toBe(400);
+    expect(JSON.parse(far.body).errors).toEqual([{ pointer: '/now', detail: 'must be between 1970-01-01 and 9999-12-31' }]);
+    const advance = await rawRequest(mock.baseUrl, 'PUT', '/__control/clock', { 'content-type': 'application/json' }, '{"now":"9999-12-31T00:00:00Z"}');
+    expect(advance.status).toBe(200);
+    const past = await rawRequest(mock.baseUrl, 'POST', '/__control/clock/advance', { 'content-type': 'application/json' }, '{"duration":"P2D"}');
+    expect(past.status).toBe(400);
+    const { key } = JSON.parse((await rawRequest(mock.baseUrl, 'POST', '/__control/keys', { 'content-type': 'application/json' }, '{"plan":"team"}')).body) as { key: string };
+    expect((await rawRequest(mock.baseUrl, 'GET', '/api/v1/firms?limit=1', { authorization: `Bearer ${key}` })).status).toBe(200);
   } finally {
     await mock.close();
   }

@@ -68,8 +68,9 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
       const bytes = method === 'HEAD' || response.body === null ? null : new Uint8Array(await response.arrayBuffer());
       send(res, response, bytes);
     } catch (error) {
-      // Never a crash: whatever went wrong becomes a problem answer on this one request.
-      const problem = new ProblemError('invalid_request', `The request could not be read: ${(error as Error).message}`).toResponse(req.url ?? '/', 'req_adapter');
+      // Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged.
+      console.error('[investor-graph mock] internal error in the Node adapter:', error);
+      const problem = new ProblemError('internal_error', '[investor-graph mock] internal error: the Node adapter failed on this request; the mock\'s log has the details.').toResponse(req.url ?? '/', 'req_adapter');
       status = problem.status;
       if (!res.headersSent) send(res, problem, new Uint8Array(await problem.arrayBuffer()));
       else res.destroy();
