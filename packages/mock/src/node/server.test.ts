@@ -182,3 +182,19 @@ test('a clock set past what dates can hold is refused at the control call, and t
     await mock.close();
   }
 });
+
+test('the request log never holds a key, whatever form it takes in the URL (regression)', async () => {
+  const lines: string[] = [];
+  const engine = createEngine({ dataset, validator });
+  const server = createNodeServer(engine, { log: (line) => lines.push(line) });
+  const baseUrl = await listen(server, 0, '127.0.0.1');
+  const key = 'igk_team_LeakLeakLeak0123456789abcdEF';
+  try {
+    for (const query of [`api_key=${key}`, `x=${key.replace(/_/g, '%5F')}`, 'token=sk_live_4eC39HqLyjWDarjtT1zdp7dc']) await (await fetch(`${baseUrl}/api/v1/firms?${query}`)).arrayBuffer();
+    expect(lines).toHaveLength(3);
+    expect(lines.join('\n')).not.toMatch(/LeakLeak|4eC39HqL/);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});

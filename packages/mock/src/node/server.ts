@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
+import { redactPath } from '../redact.ts';
 
 export interface NodeServerOptions {
   /** Called once per request after the response is sent: method, path, status, ms. */
@@ -75,7 +76,7 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
       if (!res.headersSent) send(res, problem, new Uint8Array(await problem.arrayBuffer()));
       else res.destroy();
     } finally {
-      options.log?.(`${method} ${(req.url ?? '').slice(0, 200)} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+      options.log?.(`${method} ${redactPath((req.url ?? '').slice(0, 200))} ${status} ${(performance.now() - started).toFixed(1)}ms`);
     }
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

@@ -6,6 +6,7 @@
  */
 import { checkExchange, operationFor, PageTracker, parseBody, queryOf, type ContractValidator, type RuleId } from '@investor-graph/contract';
 import { ProblemError } from '../engine/problems.ts';
+import { redactPath, redactText } from '../redact.ts';
 
 export interface ProxyViolation {
   /** `request`: the client sent what the contract rejects; `response`: the service broke a rule. */
@@ -48,17 +49,9 @@ const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'trans
 const EXCERPT = 300;
 const HEADER_MAX = 8 * 1024;
 
-/** Paths go into logs and reports: long cursors are shortened, and nothing key-like survives. */
-export function redactPath(path: string): string {
-  return path.replace(/(cursor=)([^&]{16})[^&]+/, '$1$2...').replace(/igk_[a-z]+_[A-Za-z0-9]{6,}/g, 'igk_***');
-}
-
 /** A body excerpt for the report: keys (the trial call returns one) blanked, then cut short. */
 export function excerptOf(text: string): string {
-  return text
-    .replace(/igk_[a-z]+_[A-Za-z0-9]+/g, 'igk_***')
-    .replace(/("key"\s*:\s*")[^"]*"/g, '$1***"')
-    .slice(0, EXCERPT);
+  return redactText(text).slice(0, EXCERPT);
 }
 
 /** `sl-violations` as Prism writes it: a JSON array, ASCII only, bounded in size. */
