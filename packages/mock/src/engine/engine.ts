@@ -177,7 +177,7 @@ export function createEngine(options: EngineOptions): Engine {
     let instance = '/';
     try {
       await ready;
-      if (request.url.length > MAX_URL) throw new ProblemError('invalid_request', `The URL is longer than ${MAX_URL} characters.`);
+      if (request.url.length > MAX_URL) throw new ProblemError('uri_too_long', `The URL is longer than ${MAX_URL} characters.`);
       const url = new URL(request.url);
       instance = url.pathname;
       store.applyDue(clock.now());

@@ -48,7 +48,10 @@ export const problemTypes = {
   route_not_found: { status: 404, title: 'No such endpoint' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   trial_exists: { status: 409, title: 'Trial already issued' },
+  request_timeout: { status: 408, title: 'Request timeout' },
+  headers_too_large: { status: 431, title: 'Headers too large' },
   payload_too_large: { status: 413, title: 'Body too large' },
+  uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests', actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']) },
   control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
@@ -103,6 +106,10 @@ export class ProblemError extends Error {
 
   get status(): number {
     return problemTypes[this.code].status;
+  }
+
+  get title(): string {
+    return problemTypes[this.code].title;
   }
 
   body(instance: string, requestId: string): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { expect, test, vi } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '../conformance/suite.ts';
@@ -193,6 +194,57 @@ test('the request log never holds a key, whatever form it takes in the URL (regr
     for (const query of [`api_key=${key}`, `x=${key.replace(/_/g, '%5F')}`, 'token=sk_live_4eC39HqLyjWDarjtT1zdp7dc']) await (await fetch(`${baseUrl}/api/v1/firms?${query}`)).arrayBuffer();
     expect(lines).toHaveLength(3);
     expect(lines.join('\n')).not.toMatch(/LeakLeak|4eC39HqL/);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+/** Sends `text` on a raw connection and collects what comes back until the server closes or `ms` pass. */
+function rawExchange(baseUrl: string, text: string, ms = 3_000): Promise<string> {
+  const { port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(done, ms);
+    socket.on('data', (d) => (answer += d));
+    socket.on('close', done);
+    socket.on('error', done);
+  });
+}
+
+test('bodies over the bound are refused by what they declare, before a byte is sent: 413, also after Expect: 100-continue (regression)', async () => {
+  const mock = await serve('2026-11-20T03:00:00Z');
+  try {
+    for (const expect100 of [true, false]) {
+      const answer = await rawExchange(mock.baseUrl, `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 52428800\r\n${expect100 ? 'Expect: 100-continue\r\n' : ''}\r\n`);
+      expect(answer, `expect100=${expect100}`).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).not.toContain('100 Continue');
+    }
+    // A chunked control body past the bound is a 413, not an empty object.
+    const big = JSON.stringify({ plan: 'team', note: 'x'.repeat(70_000) });
+    const chunked = await rawExchange(mock.baseUrl, `POST /__control/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`);
+    expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
+    // A URL past 8 KB is 414, not 400.
+    expect((await rawRequest(mock.baseUrl, 'GET', `/api/v1/firms?limit=1&pad=${'a'.repeat(9_000)}`, {})).status).toBe(414);
+  } finally {
+    await mock.close();
+  }
+});
+
+test('a client that stalls its headers is answered 408 and closed (regression)', async () => {
+  const engine = createEngine({ dataset, validator });
+  const server = createNodeServer(engine, { limits: { headersMs: 300, requestMs: 600 } });
+  const baseUrl = await listen(server, 0, '127.0.0.1');
+  try {
+    const answer = await rawExchange(baseUrl, 'GET /api/v1/firms HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('"code":"request_timeout"');
   } finally {
     server.closeAllConnections();
     server.close();

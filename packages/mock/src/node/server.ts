@@ -1,6 +1,8 @@
 /**
  * The Node adapter: node:http in, WHATWG Request to the engine, Response back out. It adds only
- * what the engine cannot know: the client's address (loopback or not) and a bound on body size.
+ * what the engine cannot know: the client's address (loopback or not), and the bounds a server
+ * left running needs: body size (refused by Content-Length before a byte is read), time to send
+ * headers and the whole request (408), and how many connections it holds.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,9 +15,25 @@ export interface NodeServerOptions {
   log?: (line: string) => void;
   /** Host names besides the loopback ones that name this server, for the control plane. */
   allowedHosts?: readonly string[];
+  /** Bounds (ms, count) for a server left running; the defaults suit a developer's machine. */
+  limits?: Partial<typeof defaultLimits>;
 }
 
 const MAX_BODY = 64 * 1024;
+
+/**
+ * A slow or idle client is closed with 408 after headersMs (headers) or requestMs (the whole
+ * request); past maxConnections new connections are refused at once, so half-open sockets cannot
+ * starve everyone else for long.
+ */
+export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048 };
+
+/** The 413 for a body over the bound: answered, and the connection closed with the rest unread. */
+async function refuseTooLarge(res: ServerResponse): Promise<number> {
+  const response = new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse('/', 'req_adapter', { connection: 'close' });
+  send(res, response, new Uint8Array(await response.arrayBuffer()));
+  return response.status;
+}
 
 export function isLoopback(address: string | undefined): boolean {
   return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
@@ -43,7 +61,8 @@ function send(res: ServerResponse, response: Response, body: Uint8Array | null):
 }
 
 export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions = {}): Server {
-  const server = createServer({ maxHeaderSize: 16 * 1024 }, async (req, res) => {
+  const limits = { ...defaultLimits, ...options.limits };
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
     const method = req.method ?? 'GET';
     let status = 500;
@@ -54,10 +73,14 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
         // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
         response = new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
       } else {
-        const body = method === 'GET' || method === 'HEAD' ? null : await readBody(req);
+        const body = method === 'GET' || method === 'HEAD' ? null : Number(req.headers['content-length'] ?? 0) > MAX_BODY ? null : await readBody(req);
+        if (body === null && method !== 'GET' && method !== 'HEAD') {
+          // Said by Content-Length, or found while reading a chunked body: never handed on cut short.
+          status = await refuseTooLarge(res);
+          return;
+        }
         const headers = new Headers();
         for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-        if (body === null && method !== 'GET' && method !== 'HEAD') headers.set('content-length', String(MAX_BODY + 1));
         const request = new Request(`http://${req.headers.host && /^[\w.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost'}${target}`, {
           method,
           headers,
@@ -78,12 +101,29 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     } finally {
       options.log?.(`${method} ${redactPath((req.url ?? '').slice(0, 200))} ${status} ${(performance.now() - started).toFixed(1)}ms`);
     }
+  };
+  const server = createServer({
+    maxHeaderSize: 16 * 1024,
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    keepAliveTimeout: limits.keepAliveMs,
+    // How often Node looks for requests past their time: well inside the shortest bound.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
+  }, handle);
+  server.maxConnections = limits.maxConnections;
+  // Expect: 100-continue asks before sending the body: a body over the bound is refused unsent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return void refuseTooLarge(res);
+    res.writeContinue();
+    void handle(req, res);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ type: 'about:blank', title: status === 431 ? 'Headers too large' : 'Bad request', status, detail: 'The request could not be parsed as HTTP/1.1.', code: 'invalid_request', request_id: 'req_adapter' });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const problem = error.code === 'HPE_HEADER_OVERFLOW' ? new ProblemError('headers_too_large', 'The request headers are over 16 KB.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ProblemError('request_timeout', 'The request did not arrive in time.')
+      : new ProblemError('invalid_request', 'The request could not be parsed as HTTP/1.1.');
+    const body = JSON.stringify(problem.body('/', 'req_adapter'));
+    socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
   return server;
 }
