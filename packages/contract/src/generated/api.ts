@@ -1275,6 +1275,15 @@ export type components = {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request URL is longer than 8,192 characters. */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body is larger than 4 KiB. */
         PayloadTooLarge: {
             headers: {
@@ -1395,6 +1404,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             409: components["responses"]["TrialExists"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -1435,6 +1445,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1473,6 +1484,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1519,6 +1531,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1565,6 +1578,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1611,6 +1625,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1650,6 +1665,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1688,6 +1704,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1734,6 +1751,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1780,6 +1798,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1826,6 +1845,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1870,6 +1890,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1909,6 +1930,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1948,6 +1970,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1986,6 +2009,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2025,6 +2049,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2064,6 +2089,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2103,6 +2129,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2142,6 +2169,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2180,6 +2208,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2226,6 +2255,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2265,6 +2295,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2308,6 +2339,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2346,6 +2378,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2377,6 +2410,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2402,6 +2436,7 @@ export interface operations {
                     };
                 };
             };
+            414: components["responses"]["UriTooLong"];
         };
     };
 }
