@@ -1,8 +1,22 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The install test (publish to a local registry, npm install, then its checks) runs for minutes on
+ * one worker; started first, it overlaps everything else instead of ending the run alone.
+ */
+class InstallTestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const first = (f: TestSpecification) => f.moduleId.endsWith('/examples/installed/installed.test.ts');
+    return [...sorted.filter(first), ...sorted.filter((f) => !first(f))];
+  }
+}
 
 export default defineConfig({
   test: {
     projects: ['packages/*', 'load', 'examples'],
+    sequence: { sequencer: InstallTestFirst },
     // Screenshots and other files tests attach (context.annotate) land beside the JUnit file.
     attachmentsDir: 'test-results/attachments',
     reporters: ['default', ['junit', { outputFile: 'test-results/junit.xml' }], ['json', { outputFile: 'test-results/vitest.json' }]],
