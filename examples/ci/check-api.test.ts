@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -46,6 +46,9 @@ describe('the CI example script (examples/ci/check-api.sh)', () => {
     expect(JSON.parse(read(run.dir, 'summary-business.json')).metrics['unexpected_429{scenario:at_rate}'].values.count).toBe(0);
     // CI servers that check JUnit against the schema reject or mangle a file that breaks it.
     for (const file of ['lint.xml', 'contract-tests.xml', 'junit-business.xml']) expect(junitProblems(read(run.dir, file)), file).toEqual([]);
+    // The folder is uploaded as a build artifact: no file in it holds the key in any form.
+    const forms = [key, encodeURIComponent(key), Buffer.from(key).toString('base64'), key.slice(4)];
+    for (const file of readdirSync(run.dir)) for (const form of forms) expect(read(run.dir, file), `${file} holds the key`).not.toContain(form);
   });
 
   test.skipIf(!haveGo)('against a mock that drops actions: exit 1, the contract tests name the failure, and the other steps still report', async () => {

@@ -71,6 +71,8 @@ export async function createInvestorGraphApi(options: InvestorGraphApiOptions): 
   const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<PlanId, string>;
   const build = async (): Promise<Engine> => {
     const engine = createEngine({
+      // Links the mock writes point where the client's requests go.
+      publicUrl: baseUrl,
       ...engineOptions,
       // Shared safely: the store never mutates the rows it is given, it replaces them.
       dataset,

@@ -38,6 +38,12 @@ export interface PresetKey {
 
 export interface EngineOptions {
   dataset: StoreInput;
+  /**
+   * The base URL clients reach this mock at; every absolute URL the mock writes (dump file links)
+   * starts with it, never with the request's Host, which a client controls. A function when it is
+   * known only later (the Node server's address once it listens). http://localhost by default.
+   */
+  publicUrl?: string | (() => string);
   /** prism-http validation of requests (an injected component, as in Prism's core). */
   validator: ContractValidator;
   /** Simulated start time (ms); the dataset's as-of by default. */
@@ -124,6 +130,7 @@ export function createEngine(options: EngineOptions): Engine {
     : new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
   const accounts = new Accounts(options.realNow);
   const guard = new ControlGuard(options.adminToken, options.realNow);
+  const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
   if (saved) accounts.restore(saved.keys);
   const cursorSecret = saved?.cursorSecret ?? options.cursorSecret ?? randomToken(43);
   const cursors = new CursorCodec(cursorSecret);
@@ -346,7 +353,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { body: { name, rows: statistics.rows(name, cutoff, visible) }, rows: 1 };
       }
       case 'getExportManifest': {
-        const base = `${ctx.url.origin}/api/v1/exports`;
+        const base = `${publicBase()}/api/v1/exports`;
         // Newest first, keyed by date: the cursor carries the last date served.
         const days = [...dumpDays.values()].filter((dump) => afterKey === null || dump.date < afterKey);
         const limit = pageLimit(ctx);

@@ -22,6 +22,8 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --now ISO           start the simulated clock here (the dataset's as-of)
   --frozen            the clock moves only through /__control/clock
   --admin-token T     also admit control calls bearing Authorization: Bearer T, from any address
+  --public-url URL    the base URL clients use (behind a proxy, say), for links the mock writes
+                      (the listen address)
   --allow-host NAME   a host name besides localhost and 127.0.0.1 under which loopback clients
                       may reach /__control (repeatable), e.g. behind a local reverse proxy
   --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
@@ -44,6 +46,7 @@ const flags = readFlags('investor-graph mock', usage, process.argv.slice(process
   frozen: { type: 'boolean' },
   'admin-token': { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
+  'public-url': { type: 'string' },
   'cursor-secret': { type: 'string' },
   state: { type: 'string' },
   log: { type: 'boolean' },
@@ -58,6 +61,7 @@ const listenFailed: (error: unknown, port: number, host: string) => never = flag
 const port = flags.port(values.port);
 if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.scale) < 100)) fail('--scale must be a whole number of at least 100');
 if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) fail(`--now must be an ISO 8601 time, got ${values.now}`);
+if (values['public-url'] !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(values['public-url'])) fail(`--public-url must be an http or https base URL, got ${values['public-url']}`);
 if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
 if (values.data !== undefined && !existsSync(join(values.data, 'manifest.json'))) {
   // One line, not the usage: the flag is right, the folder is not.
@@ -94,6 +98,7 @@ const options: StartOptions = {
   ...(values.frozen ? { frozen: true } : {}),
   ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
   ...(values['allow-host']?.length ? { allowHosts: values['allow-host'] } : {}),
+  ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
   ...(values['cursor-secret'] ? { cursorSecret: values['cursor-secret'] } : {}),
   ...(values.state ? { stateFile: values.state } : {}),
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),

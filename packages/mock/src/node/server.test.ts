@@ -5,7 +5,7 @@ import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '../conformance/suite.ts';
 import { createEngine } from '../engine/engine.ts';
 import { createNodeServer, isLoopback, listen } from './server.ts';
-import { loadInput } from './start.ts';
+import { loadInput, startMock } from './start.ts';
 
 const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
 
@@ -248,5 +248,22 @@ test('a client that stalls its headers is answered 408 and closed (regression)',
   } finally {
     server.closeAllConnections();
     server.close();
+  }
+});
+
+test("dump links are built from the mock's public URL, never from the Host a client sends (regression)", async () => {
+  const key = 'igk_business_public_url_check_0001';
+  const mock = await startMock({ port: 0, keys: [{ plan: 'business', key }] });
+  const behindProxy = await startMock({ port: 0, keys: [{ plan: 'business', key }], publicUrl: 'https://mock.example.test/base' });
+  try {
+    for (const [running, expected] of [[mock, mock.url], [behindProxy, 'https://mock.example.test/base']] as const) {
+      const answer = await rawRequest(running.url, 'GET', '/api/v1/exports?limit=1', { host: 'attacker.example', authorization: `Bearer ${key}` });
+      expect(answer.status).toBe(200);
+      const urls = (JSON.parse(answer.body).data as { files: { url: string }[] }[]).flatMap((d) => d.files.map((f) => f.url));
+      expect(urls.length).toBeGreaterThan(0);
+      for (const url of urls) expect(url.startsWith(`${expected}/api/v1/exports/`), url).toBe(true);
+    }
+  } finally {
+    await Promise.all([mock.close(), behindProxy.close()]);
   }
 });

@@ -22,6 +22,8 @@ export interface StartOptions {
   now?: string;
   frozen?: boolean;
   adminToken?: string;
+  /** The base URL clients use, for absolute URLs the mock writes (the listen address by default). */
+  publicUrl?: string;
   /** Host names, besides loopback ones, under which loopback clients may reach /__control. */
   allowHosts?: string[];
   cursorSecret?: string;
@@ -76,7 +78,10 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const [dataset, validator] = await Promise.all([loadInput(options), createContractValidator()]);
   const state = options.stateFile ? readState(options.stateFile) : undefined;
   let persist = (): void => {};
+  // The listen address is known once listening; links are built per request, so they see it.
+  let listening = '';
   const engine = createEngine({
+    publicUrl: options.publicUrl ?? (() => listening),
     dataset,
     validator,
     ...(state ? { state } : {}),
@@ -100,6 +105,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
   const server = createNodeServer(served, { allowedHosts, ...(options.log ? { log: options.log } : {}) });
   const url = await listen(server, options.port ?? 4010, host);
+  listening = url;
   return {
     url,
     engine,
