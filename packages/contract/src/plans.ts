@@ -32,6 +32,9 @@ export const planIds: readonly PlanId[] = ['trial', 'team', 'business', 'enterpr
 /** The default page size when `limit` is absent (or the plan's page size if lower). */
 export const defaultLimit: number = table.default_limit;
 
+/** How many trial keys the whole service issues a minute at most (DECISIONS.md#trial-key-response). */
+export const trialKeysPerMinute: number = table.trial_keys_per_minute;
+
 export const plans: Readonly<Record<PlanId, PlanRule>> = Object.fromEntries(
   planIds.map((id) => [id, { id, ...(table.plans[id] as Omit<PlanRule, 'id'>) }]),
 ) as Record<PlanId, PlanRule>;

@@ -4,7 +4,7 @@
  * and count here is synchronous, so concurrent requests cannot interleave between "is there quota
  * left?" and "count this call".
  */
-import { plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
+import { plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from './problems.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
@@ -61,8 +61,12 @@ export class Accounts {
   private readonly byHash = new Map<string, KeyRecord>();
   private readonly byId = new Map<string, KeyRecord>();
   private readonly realNow: () => number;
-  /** The unauthenticated trial call has its own bucket per client address. */
+  /** The unauthenticated trial call has its own bucket per client address (bounded: oldest go first). */
   private readonly openBuckets = new Map<string, { tokens: number; filledAt: number }>();
+  /** The live or last trial of each e-mail hash: one look-up, not a scan of every key. */
+  private readonly trialByEmail = new Map<string, KeyRecord>();
+  /** Trial keys issued in the current minute, service-wide. */
+  private trialWindow = { start: -Infinity, count: 0 };
 
   constructor(realNow: () => number = () => performance.now()) {
     this.realNow = realNow;
@@ -82,19 +86,25 @@ export class Accounts {
       callsUsed: 0, periodStart: start, periodEnd: end, balanceRows: plan === 'payg' ? (options.prepaidRows ?? 0) : null,
       tokens: rule.rate_per_second, filledAt: this.realNow(),
     };
-    this.byHash.set(hash, record);
-    this.byId.set(keyId, record);
+    this.index(record);
     return { key, record };
   }
 
   /** A trial for an e-mail address: 409 while that address has a live one. */
   async issueTrial(email: string, now: number): Promise<IssuedKey> {
     const emailHash = await sha256Hex(`trial-email:${email.trim().toLowerCase()}`);
-    for (const record of this.byId.values()) {
-      if (record.emailHash === emailHash && this.status(record, now) === 'active') {
-        throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
-      }
+    const live = this.trialByEmail.get(emailHash);
+    if (live && this.status(live, now) === 'active') {
+      throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
     }
+    // Anyone can call this: past the service-wide cap for the minute, everyone waits.
+    const at = this.realNow();
+    if (at - this.trialWindow.start >= 60_000) this.trialWindow = { start: at, count: 0 };
+    if (this.trialWindow.count >= trialKeysPerMinute) {
+      const wait = Math.max(1, Math.ceil((this.trialWindow.start + 60_000 - at) / 1000));
+      throw new ProblemError('rate_limited', `The service issues at most ${trialKeysPerMinute} trial keys a minute; retry after ${wait} seconds.`, { headers: { 'retry-after': String(wait) } });
+    }
+    this.trialWindow.count++;
     return this.create('trial', now, { emailHash });
   }
 
@@ -193,10 +203,17 @@ export class Accounts {
     return { ...headers, ratelimit: `"default";r=${Math.floor(bucket.tokens)};t=${Math.ceil((rate - bucket.tokens) / rate)}` };
   }
 
+  private index(record: KeyRecord): void {
+    this.byHash.set(record.hash, record);
+    this.byId.set(record.keyId, record);
+    if (record.emailHash) this.trialByEmail.set(record.emailHash, record);
+  }
+
   private openBucket(client: string, rate: number): { tokens: number; filledAt: number } {
     let bucket = this.openBuckets.get(client);
     if (!bucket) {
-      if (this.openBuckets.size > 10_000) this.openBuckets.clear();
+      // Bounded: the address seen longest ago goes, not the whole table (which reset everyone).
+      if (this.openBuckets.size >= 10_000) this.openBuckets.delete(this.openBuckets.keys().next().value!);
       this.openBuckets.set(client, (bucket = { tokens: rate, filledAt: this.realNow() }));
     }
     return bucket;
@@ -241,10 +258,7 @@ export class Accounts {
   restore(records: KeyRecord[]): void {
     this.byHash.clear();
     this.byId.clear();
-    for (const r of records) {
-      const record = { ...r, tokens: plans[r.plan].rate_per_second, filledAt: this.realNow() };
-      this.byHash.set(record.hash, record);
-      this.byId.set(record.keyId, record);
-    }
+    this.trialByEmail.clear();
+    for (const r of records) this.index({ ...r, tokens: plans[r.plan].rate_per_second, filledAt: this.realNow() });
   }
 }

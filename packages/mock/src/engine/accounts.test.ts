@@ -1,0 +1,53 @@
+import { expect, test } from 'vitest';
+import { plans, trialKeysPerMinute } from '@investor-graph/contract/plans';
+import { Accounts } from './accounts.ts';
+import { ProblemError } from './problems.ts';
+
+const DAY = 86_400_000;
+const start = Date.parse('2026-11-20T03:00:00Z');
+
+/** Accounts on an injected clock (ms), so windows pass without sleeping. */
+function setup() {
+  let real = 0;
+  const accounts = new Accounts(() => real);
+  return { accounts, advance: (ms: number) => (real += ms) };
+}
+
+const codeOf = async (work: () => Promise<unknown> | unknown): Promise<string> => {
+  try {
+    await work();
+    return 'ok';
+  } catch (error) {
+    return (error as ProblemError).code;
+  }
+};
+
+test('one live trial per e-mail address, compared case-insensitively, and a new one once it has ended', async () => {
+  const { accounts } = setup();
+  expect(await codeOf(() => accounts.issueTrial('ops@example.com', start))).toBe('ok');
+  expect(await codeOf(() => accounts.issueTrial(' OPS@example.com', start + DAY))).toBe('trial_exists');
+  expect(await codeOf(() => accounts.issueTrial('ops@example.com', start + (plans.trial.key_lifetime_days! + 1) * DAY))).toBe('ok');
+});
+
+test('the whole service issues at most its trial keys a minute, then 429 with Retry-After until the minute is over', async () => {
+  const { accounts, advance } = setup();
+  for (let i = 0; i < trialKeysPerMinute; i++) await accounts.issueTrial(`t${i}@example.com`, start);
+  const refused = await accounts.issueTrial('one-more@example.com', start).catch((e: ProblemError) => e);
+  expect(refused).toBeInstanceOf(ProblemError);
+  expect((refused as ProblemError).code).toBe('rate_limited');
+  expect((refused as ProblemError).headers['retry-after']).toBe('60');
+  advance(60_000);
+  expect(await codeOf(() => accounts.issueTrial('one-more@example.com', start))).toBe('ok');
+});
+
+test('the per-address table of the open call is bounded by dropping the oldest address, not by forgetting everyone', () => {
+  const { accounts } = setup();
+  const rate = plans.trial.rate_per_second;
+  for (let i = 0; i < 10_000; i++) accounts.takeToken(null, `10.0.${i >> 8}.${i & 255}`, rate);
+  // One recent address spends its bucket...
+  for (let i = 0; i < rate; i++) accounts.takeToken(null, '192.0.2.7', rate);
+  expect(() => accounts.takeToken(null, '192.0.2.7', rate)).toThrow(ProblemError);
+  // ...and a new address past the bound does not hand it a fresh one.
+  accounts.takeToken(null, '198.51.100.1', rate);
+  expect(() => accounts.takeToken(null, '192.0.2.7', rate)).toThrow(ProblemError);
+});
