@@ -46,6 +46,17 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     });
   }
 
+  test('API_KEY alone, as the README documents it, runs every scenario in turn and holds every threshold against a correct server (regression)', async () => {
+    const res = await fetch(`${mock.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'team' }) });
+    const { key } = (await res.json()) as { key: string };
+    const run = await k6(bin, 'team.js', { BASE_URL: mock.url, DURATION: '2s', API_KEY: key });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('[investor-graph k6] one key for 4 scenarios: they run one after another (at_rate, changes_poll, cursor_walk, above_rate)');
+    const data = summary(run.dir, 'team');
+    expect(data.metrics['unexpected_429{scenario:at_rate}'].values.count).toBe(0);
+    expect(data.metrics.rate_limited.values.count, 'the over-rate scenario, last, still meets its 429s').toBeGreaterThan(0);
+  });
+
   test('SCENARIOS=at_rate runs only the at-rate scenario and its thresholds, so one key is enough for a smoke run', async () => {
     const res = await fetch(`${mock.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'business' }) });
     const { key } = (await res.json()) as { key: string };

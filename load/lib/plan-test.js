@@ -49,6 +49,15 @@ export function planTest(planId) {
     for (const expr of Object.keys(thresholds)) if (!wanted.some((name) => expr.endsWith(`{scenario:${name}}`))) delete thresholds[expr];
   }
 
+  // One key for everything (API_KEY alone): the scenarios share its rate bucket, so they take turns,
+  // the over-rate one last, with a pause for the bucket to refill between them.
+  if (__ENV.API_KEY && !__ENV.API_KEY_BURST && !__ENV.API_KEY_WALK && Object.keys(scenarios).length > 1) {
+    const order = ['at_rate', 'changes_poll', 'cursor_walk', 'above_rate'].filter((name) => name in scenarios);
+    const step = seconds(duration) + 2;
+    order.forEach((name, i) => (scenarios[name].startTime = `${i * step}s`));
+    console.log(`[investor-graph k6] one key for ${order.length} scenarios: they run one after another (${order.join(', ')}), ${order.length * step} s in all`);
+  }
+
   const options = {
     scenarios,
     thresholds,
@@ -165,4 +174,16 @@ function textSummary(data, planId) {
     for (const [expr, result] of Object.entries(metric.thresholds || {})) lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${name} ${expr}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** A k6 duration ('30s', '2m', '1m30s', '500ms') in seconds. */
+function seconds(duration) {
+  let total = 0;
+  const parts = String(duration).match(/\d+(?:\.\d+)?(?:ms|s|m|h)/g);
+  if (!parts || parts.join('') !== String(duration)) throw new Error(`[investor-graph k6] DURATION=${duration} is not a k6 duration such as 30s or 2m`);
+  for (const part of parts) {
+    const value = parseFloat(part);
+    total += part.endsWith('ms') ? value / 1000 : part.endsWith('s') ? value : part.endsWith('m') ? value * 60 : value * 3600;
+  }
+  return total;
 }
