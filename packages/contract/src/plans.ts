@@ -35,6 +35,9 @@ export const defaultLimit: number = table.default_limit;
 /** How many trial keys the whole service issues a minute at most (DECISIONS.md#trial-key-response). */
 export const trialKeysPerMinute: number = table.trial_keys_per_minute;
 
+/** Calls without a valid key an address may make: a burst, then a rate (DECISIONS.md#failed-authentication). */
+export const failedAuth: { burst: number; perSecond: number } = { burst: table.failed_auth_burst, perSecond: table.failed_auth_per_second };
+
 export const plans: Readonly<Record<PlanId, PlanRule>> = Object.fromEntries(
   planIds.map((id) => [id, { id, ...(table.plans[id] as Omit<PlanRule, 'id'>) }]),
 ) as Record<PlanId, PlanRule>;

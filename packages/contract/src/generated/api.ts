@@ -1227,7 +1227,7 @@ export type components = {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No key, an unknown key or a revoked key. */
+        /** @description No key, an unknown key or a revoked key. A data call is authenticated before its query is looked at. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;

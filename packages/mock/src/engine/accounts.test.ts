@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { plans, trialKeysPerMinute } from '@investor-graph/contract/plans';
+import { failedAuth, plans, trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { Accounts } from './accounts.ts';
 import { ProblemError } from './problems.ts';
 
@@ -50,4 +50,18 @@ test('the per-address table of the open call is bounded by dropping the oldest a
   // ...and a new address past the bound does not hand it a fresh one.
   accounts.takeToken(null, '198.51.100.1', rate);
   expect(() => accounts.takeToken(null, '192.0.2.7', rate)).toThrow(ProblemError);
+});
+
+test('calls without a valid key spend a per-address budget: past it, 429 with Retry-After until it refills, other addresses unaffected', async () => {
+  const { accounts, advance } = setup();
+  const { key } = await accounts.create('team', start);
+  for (let i = 0; i < failedAuth.burst; i++) expect(await codeOf(() => accounts.authenticateFrom(`Bearer igk_team_guess${i}`, '192.0.2.9'))).toBe('invalid_key');
+  const refused = await accounts.authenticateFrom('Bearer igk_team_guess', '192.0.2.9').catch((e: ProblemError) => e);
+  expect((refused as ProblemError).code).toBe('too_many_failures');
+  expect((refused as ProblemError).headers['retry-after']).toBe('1');
+  // The address is refused even with a good key until its budget refills; another address is not.
+  expect(await codeOf(() => accounts.authenticateFrom(`Bearer ${key}`, '192.0.2.9'))).toBe('too_many_failures');
+  expect(await codeOf(() => accounts.authenticateFrom(`Bearer ${key}`, '192.0.2.10'))).toBe('ok');
+  advance(1_000);
+  expect(await codeOf(() => accounts.authenticateFrom(`Bearer ${key}`, '192.0.2.9'))).toBe('ok');
 });

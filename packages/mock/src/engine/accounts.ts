@@ -4,7 +4,7 @@
  * and count here is synchronous, so concurrent requests cannot interleave between "is there quota
  * left?" and "count this call".
  */
-import { plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
+import { failedAuth, plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from './problems.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
@@ -63,6 +63,8 @@ export class Accounts {
   private readonly realNow: () => number;
   /** The unauthenticated trial call has its own bucket per client address (bounded: oldest go first). */
   private readonly openBuckets = new Map<string, { tokens: number; filledAt: number }>();
+  /** Per address: what is left of its budget of calls without a valid key (bounded like openBuckets). */
+  private readonly failureBuckets = new Map<string, { tokens: number; filledAt: number }>();
   /** The live or last trial of each e-mail hash: one look-up, not a scan of every key. */
   private readonly trialByEmail = new Map<string, KeyRecord>();
   /** Trial keys issued in the current minute, service-wide. */
@@ -203,6 +205,27 @@ export class Accounts {
     return { ...headers, ratelimit: `"default";r=${Math.floor(bucket.tokens)};t=${Math.ceil((rate - bucket.tokens) / rate)}` };
   }
 
+  /**
+   * Authenticates as `authenticate` does, for a client address whose calls without a valid key are
+   * budgeted: an address that spent its budget gets 429 before its key is even looked at.
+   */
+  async authenticateFrom(header: string | null, client: string): Promise<KeyRecord> {
+    const bucket = this.bucketOf(this.failureBuckets, client, failedAuth.burst);
+    const now = this.realNow();
+    bucket.tokens = Math.min(failedAuth.burst, bucket.tokens + ((now - bucket.filledAt) / 1000) * failedAuth.perSecond);
+    bucket.filledAt = now;
+    if (bucket.tokens < 1) {
+      const wait = Math.max(1, Math.ceil((1 - bucket.tokens) / failedAuth.perSecond));
+      throw new ProblemError('too_many_failures', `Too many calls without a valid key from this address; retry after ${wait} second${wait === 1 ? '' : 's'}.`, { headers: { 'retry-after': String(wait) } });
+    }
+    try {
+      return await this.authenticate(header);
+    } catch (error) {
+      bucket.tokens -= 1;
+      throw error;
+    }
+  }
+
   private index(record: KeyRecord): void {
     this.byHash.set(record.hash, record);
     this.byId.set(record.keyId, record);
@@ -210,11 +233,16 @@ export class Accounts {
   }
 
   private openBucket(client: string, rate: number): { tokens: number; filledAt: number } {
-    let bucket = this.openBuckets.get(client);
+    return this.bucketOf(this.openBuckets, client, rate);
+  }
+
+  /** An address's bucket in `table`, full when new; the table drops its oldest address when full. */
+  private bucketOf(table: Map<string, { tokens: number; filledAt: number }>, client: string, capacity: number): { tokens: number; filledAt: number } {
+    let bucket = table.get(client);
     if (!bucket) {
       // Bounded: the address seen longest ago goes, not the whole table (which reset everyone).
-      if (this.openBuckets.size >= 10_000) this.openBuckets.delete(this.openBuckets.keys().next().value!);
-      this.openBuckets.set(client, (bucket = { tokens: rate, filledAt: this.realNow() }));
+      if (table.size >= 10_000) table.delete(table.keys().next().value!);
+      table.set(client, (bucket = { tokens: capacity, filledAt: this.realNow() }));
     }
     return bucket;
   }

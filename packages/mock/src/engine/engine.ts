@@ -2,8 +2,8 @@
  * The mock's core: `fetch(Request) => Promise<Response>` over the dataset, with no Node-only API,
  * so the Node server and the MSW handlers are thin adapters over this one function.
  *
- * Flow of a data call: route -> Prefer (forced example) -> query hygiene -> authenticate ->
- * validate (prism-http) -> decode cursor -> [synchronous: key state, rate, plan features, quota,
+ * Flow of a data call: route -> Prefer (forced example) -> authenticate (budgeted per address for
+ * calls without a valid key) -> query hygiene -> validate (prism-http) -> decode cursor -> [synchronous: key state, rate, plan features, quota,
  * page, balance, count] -> sign next cursor -> envelope. The bracketed part never awaits, so
  * concurrent calls cannot both pass a quota check that only one of them fits in.
  */
@@ -196,15 +196,17 @@ export function createEngine(options: EngineOptions): Engine {
       const ctx: Ctx = { requestId, url, route, query, key: null, plan: null };
       const forced = preferredExample(request, route.operationId);
       if (forced) return forced;
-      checkQueryNames(route, query);
-      if (route.operationId === 'getOpenApiDocument') {
+      if (route.operationId === 'getOpenApiDocument' || route.operationId === 'createTrialKey') {
+        checkQueryNames(route, query);
+        if (route.operationId === 'createTrialKey') return await createTrialKey(request, ctx, context);
         openapiJson ??= JSON.stringify(openapiDocument);
         return jsonText(200, openapiJson, { 'x-request-id': requestId });
       }
-      if (route.operationId === 'createTrialKey') return await createTrialKey(request, ctx, context);
 
-      ctx.key = await accounts.authenticate(request.headers.get('authorization'));
+      // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
+      ctx.key = await accounts.authenticateFrom(request.headers.get('authorization'), context.clientAddress ?? 'unknown');
       ctx.plan = plans[ctx.key.plan];
+      checkQueryNames(route, query);
       validate(ctx, request);
       const afterKey = ctx.query.has('cursor') ? await cursors.decode(ctx.query.get('cursor')!, route.operationId, filterDigest(ctx)) : null;
       // Dumps are gzipped asynchronously, so they are built before the synchronous part.

@@ -53,6 +53,7 @@ export const problemTypes = {
   payload_too_large: { status: 413, title: 'Body too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  too_many_failures: { status: 429, title: 'Too many calls without a valid key', actions: () => ['get_trial_key', 'book_call'] },
   rate_limited: { status: 429, title: 'Too many requests', actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']) },
   control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
   // The control plane is the kit's, not the API's: nothing to buy, so its 429 offers no action.

@@ -267,3 +267,10 @@ test("dump links are built from the mock's public URL, never from the Host a cli
     await Promise.all([mock.close(), behindProxy.close()]);
   }
 });
+
+test('a data call without a valid key is 401 whatever its query holds: who calls comes first (regression)', async () => {
+  const engine = createEngine({ dataset, validator });
+  const answer = await engine.fetch(new Request('http://mock/api/v1/firms?limit=0&nope=1'), { clientAddress: '127.0.0.1', loopback: true });
+  expect(answer.status).toBe(401);
+  expect((await answer.json()).code).toBe('missing_key');
+});
