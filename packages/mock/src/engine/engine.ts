@@ -3,8 +3,9 @@
  * so the Node server and the MSW handlers are thin adapters over this one function.
  *
  * Flow of a data call: route -> Prefer (forced example) -> authenticate (budgeted per address for
- * calls without a valid key) -> query hygiene -> validate (prism-http) -> decode cursor -> [synchronous: key state, rate, plan features, quota,
- * page, balance, count] -> sign next cursor -> envelope. The bracketed part never awaits, so
+ * calls without a valid key) -> query hygiene -> validate (prism-http) -> decode cursor ->
+ * [synchronous: key state, rate, plan features, quota, page, balance, count] -> sign next cursor ->
+ * envelope. The bracketed part never awaits, so
  * concurrent calls cannot both pass a quota check that only one of them fits in.
  */
 // Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.

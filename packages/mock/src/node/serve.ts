@@ -13,7 +13,7 @@ import { readFlags } from './flags.ts';
 import { isLoopback } from './server.ts';
 import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
 
-const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy --upstream URL, see proxy --help)
+const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy URL, see proxy --help)
   -p, --port N        port (4010; 0 picks a free one)
   -h, --host H        address to listen on (127.0.0.1)
   --data DIR          dataset folder (the embedded @investor-graph/dataset)
