@@ -134,6 +134,9 @@ export function checkExchange(validator: ContractValidator, exchange: Exchange):
   const type = headers['content-type'] ?? '';
   const op = operationFor(exchange.method, url.pathname);
   const body = exchange.body as Envelope & { code?: unknown; status?: unknown; actions?: unknown };
+  // parseBody hands back the text when it is not JSON: a JSON content type over such a body (cut
+  // short, or not JSON at all) breaks the contract whatever schema the status has.
+  if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '') add('contract', `the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
 
   if (exchange.status >= 500 && op) {
     const request = validator.validateRequest(op.operationId, {
@@ -161,7 +164,8 @@ export function checkExchange(validator: ContractValidator, exchange: Exchange):
   if (op?.operationId !== 'getOpenApiDocument') for (const hit of findPeople(exchange.body).slice(0, 3)) add('no-people', hit);
 
   const isData = op && op.security && op.operationId !== 'getAccount' && exchange.status === 200 && type.includes('json');
-  if (!isData) return findings;
+  // Past here the rules read the envelope: a body that is no JSON object has been reported above.
+  if (!isData || typeof exchange.body !== 'object' || exchange.body === null) return findings;
   const missing = ['data', 'next_cursor', 'as_of', 'plan', 'usage'].filter((k) => !body || !(k in body));
   if (missing.length) {
     add('envelope', `the envelope lacks ${missing.join(', ')}`);

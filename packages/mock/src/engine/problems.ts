@@ -64,6 +64,7 @@ export const problemTypes = {
   contract_violation: { status: 502, title: 'The service broke the contract' },
   upstream_unreachable: { status: 502, title: 'Upstream unreachable' },
   upstream_timeout: { status: 504, title: 'Upstream timed out' },
+  upstream_incomplete: { status: 502, title: 'Upstream answer broke off' },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemCode = keyof typeof problemTypes;

@@ -63,7 +63,7 @@ const proxy = createValidationProxy({
   onExchange(record) {
     report.add(record);
     if (values.quiet && !record.violations.length) return;
-    const summary = record.violations.length ? `  VIOLATIONS ${record.violations.map((v) => `[${v.rule}] ${v.message}`).join('; ').slice(0, 1000)}` : '';
+    const summary = record.violations.length ? `  VIOLATIONS ${record.violations.map((v) => `[${v.rule}] ${v.message}`).join('; ').slice(0, 1000)}` : record.notValidated ? `  NOT VALIDATED: ${record.notValidated}` : '';
     // Never headers: the key travels in Authorization and must not reach a log.
     console.log(`${record.method} ${record.path} ${record.status} ${record.ms}ms${summary}`);
   },

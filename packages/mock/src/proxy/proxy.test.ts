@@ -3,6 +3,7 @@
  * violation, and each fault the mock can switch on that one exchange can show is reported in the
  * header, the per-exchange record (the log line) and the report.
  */
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runConformance } from '../conformance/suite.ts';
 import { createContractValidator } from '@investor-graph/contract';
@@ -173,5 +174,58 @@ describe('in front of a broken mock', () => {
     expect(body.violations.map((v: { rule: string }) => v.rule)).toContain('no-people');
     // A clean answer still passes.
     expect((await get('/api/v1/firms/no-such-firm')).status).toBe(404);
+  });
+});
+
+/** An upstream that answers every request with the raw bytes `answer` gives, then does what `after` says. */
+async function rawUpstream(answer: (socket: Socket) => void): Promise<string> {
+  const server = createTcpServer((socket) => socket.once('data', () => answer(socket)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+describe('in front of a service whose answers break off', () => {
+  const head = (extra: string) => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${extra}\r\n`;
+  const cases: [string, (socket: Socket) => void, number, string][] = [
+    ['a body cut short of its Content-Length', (s) => s.end(`${head('content-length: 100\r\n')}{"data":[`), 502, 'upstream_incomplete'],
+    ['a gzip body that is not gzip', (s) => s.end(`${head('content-encoding: gzip\r\ncontent-length: 12\r\n')}not gzip at all`), 502, 'upstream_incomplete'],
+    ['a connection reset mid-body', (s) => { s.write(`${head('transfer-encoding: chunked\r\n')}5\r\n{"dat\r\n`); setTimeout(() => s.resetAndDestroy(), 50); }, 502, 'upstream_incomplete'],
+    ['a body that stalls past the timeout', (s) => s.write(`${head('content-length: 100\r\n')}{"data":[`), 504, 'upstream_timeout'],
+  ];
+  for (const [name, answer, status, code] of cases) {
+    test(`${name} is a ${status} ${code} to the client and a recorded violation, never a pass (regression)`, async () => {
+      const upstream = await rawUpstream(answer);
+      const records: ExchangeRecord[] = [];
+      const report = new ProxyReport(upstream);
+      const proxy = createValidationProxy({ upstream, validator, timeoutMs: 500, onExchange: (r) => (records.push(r), report.add(r)) });
+      const response = await proxy.fetch(new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }));
+      expect(response.status).toBe(status);
+      expect((await response.json()).code).toBe(code);
+      expect(records).toHaveLength(1);
+      expect(records[0]!.violations.map((v) => `${v.side}:${v.rule}`)).toEqual(['response:upstream']);
+      expect(report.responseViolations, 'the proxy would exit non-zero').toBeGreaterThan(0);
+    });
+  }
+
+  test('a whole answer whose JSON is truncated is passed on with its violation in the header and the record', async () => {
+    const upstream = await rawUpstream((s) => s.end(`${head('content-length: 9\r\n')}{"data":[`));
+    const records: ExchangeRecord[] = [];
+    const proxy = createValidationProxy({ upstream, validator, onExchange: (r) => records.push(r) });
+    const response = await proxy.fetch(new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }));
+    expect(response.headers.has('sl-violations')).toBe(true);
+    expect(records[0]!.violations.filter((v) => v.side === 'response').length).toBeGreaterThan(0);
+  });
+
+  test('a body over the bound streams on whole, unchecked and said to be, without being held', async () => {
+    const body = JSON.stringify({ data: Array.from({ length: 2_000 }, (_, i) => ({ i })) });
+    const upstream = await rawUpstream((s) => s.end(`${head(`content-length: ${Buffer.byteLength(body)}\r\n`)}${body}`));
+    const records: ExchangeRecord[] = [];
+    const proxy = createValidationProxy({ upstream, validator, maxValidatedBytes: 1_024, onExchange: (r) => records.push(r) });
+    const response = await proxy.fetch(new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(body);
+    expect(records[0]!.notValidated).toBe('the body is over 1024 bytes: passed on unchecked');
+    expect(records[0]!.violations).toEqual([]);
   });
 });

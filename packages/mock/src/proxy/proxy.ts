@@ -25,6 +25,8 @@ export interface ExchangeRecord {
   violations: ProxyViolation[];
   /** The first bytes of the response body, keys blanked; only for exchanges with violations. */
   excerpt?: string;
+  /** Set when the answer was passed on without being checked (a body over the bound). */
+  notValidated?: string;
 }
 
 export interface ProxyOptions {
@@ -33,8 +35,10 @@ export interface ProxyOptions {
   validator: ContractValidator;
   /** Answer a response that breaks a rule with a 502 problem instead of passing it on. */
   errors?: boolean;
-  /** Per request; a slow upstream becomes a 504 problem. */
+  /** Per request, answer body included; a slow upstream becomes a 504 problem. */
   timeoutMs?: number;
+  /** Bodies up to this many bytes are held and checked; a larger one streams on unchecked (32 MiB). */
+  maxValidatedBytes?: number;
   fetch?: typeof globalThis.fetch;
   /** Called once per exchange, after it is checked. */
   onExchange?(record: ExchangeRecord): void;
@@ -63,6 +67,51 @@ export function violationsHeader(violations: readonly ProxyViolation[]): string 
     text = JSON.stringify([...items, { location: ['response'], severity: 'Error', code: 'truncated', message: `and ${violations.length - items.length} more` }]);
   }
   return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The body in hand, or, past `limit`, what was read so far and the rest still to come. */
+async function readBounded(response: Response, limit: number): Promise<{ bytes: Uint8Array } | { head: Uint8Array[]; rest: ReadableStreamDefaultReader<Uint8Array> }> {
+  if (!response.body) return { bytes: new Uint8Array(0) };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (size > limit) return { head: chunks, rest: reader };
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return { bytes };
+}
+
+/** A body made of what was read and what is still to come, passed on as it arrives. */
+function passOn(head: Uint8Array[], rest: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of head) controller.enqueue(chunk);
+    },
+    async pull(controller) {
+      const { done, value } = await rest.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => rest.cancel(reason),
+  });
+}
+
+/** The service's headers as passed on: fetch has decoded the body, so its encoding and length no longer describe it. */
+function passedOnHeaders(headers: Headers, violations: readonly ProxyViolation[]): Headers {
+  const out = new Headers(headers);
+  for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection']) out.delete(name);
+  if (violations.length) out.set('sl-violations', violationsHeader(violations));
+  return out;
 }
 
 let served = 0;
@@ -97,7 +146,24 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         return new ProblemError(timedOut ? 'upstream_timeout' : 'upstream_unreachable', message).toResponse(incoming.pathname, requestId());
       }
 
-      const bytes = new Uint8Array(await response.arrayBuffer());
+      // The body can fail where the head did not: cut short, a broken gzip, a reset, a stall past the
+      // timeout. Each is the service's failure, reported as one, never passed on as if it held.
+      let read: Awaited<ReturnType<typeof readBounded>>;
+      try {
+        read = await readBounded(response, options.maxValidatedBytes ?? 32 * 1024 * 1024);
+      } catch (error) {
+        const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+        const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+        const message = timedOut ? `the service's answer did not arrive whole within ${options.timeoutMs ?? 30_000} ms` : `the service's answer (${response.status}) broke off: ${cause}`;
+        record(timedOut ? 504 : 502, [{ side: 'response', rule: 'upstream', message }]);
+        return new ProblemError(timedOut ? 'upstream_timeout' : 'upstream_incomplete', message).toResponse(incoming.pathname, requestId());
+      }
+      if ('head' in read) {
+        const bound = options.maxValidatedBytes ?? 32 * 1024 * 1024;
+        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`), status: response.status, ms: Math.round(performance.now() - started), violations: [], notValidated: `the body is over ${bound} bytes: passed on unchecked` });
+        return new Response(passOn(read.head, read.rest), { status: response.status, statusText: response.statusText, headers: passedOnHeaders(response.headers, []) });
+      }
+      const bytes = read.bytes;
       const type = response.headers.get('content-type') ?? '';
       const text = type.includes('json') || type.startsWith('text/') ? new TextDecoder().decode(bytes) : '';
       const parsed = parseBody(text, type);
@@ -127,14 +193,8 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         const detail = `The answer (${response.status}) breaks ${broken.length} rule${broken.length === 1 ? '' : 's'} of the contract; see violations.`;
         return new ProblemError('contract_violation', detail, { extra: { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) } }).toResponse(incoming.pathname, requestId());
       }
-      const out = new Headers(response.headers);
-      // fetch has already decoded the body: the encoding and length no longer describe it.
-      out.delete('content-encoding');
-      out.delete('content-length');
-      out.delete('transfer-encoding');
-      out.delete('connection');
-      if (violations.length) out.set('sl-violations', violationsHeader(violations));
-      return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : bytes, { status: response.status, statusText: response.statusText, headers: out });
+      const out = passedOnHeaders(response.headers, violations);
+      return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { status: response.status, statusText: response.statusText, headers: out });
     },
   };
 }
