@@ -174,6 +174,12 @@ export class Accounts {
     return this.usage(record, cost);
   }
 
+  /** Takes back a commit whose answer could not be made: a call not answered is not counted or charged. */
+  uncommit(record: KeyRecord, counted: boolean, cost: number): void {
+    if (counted) record.callsUsed--;
+    if (record.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) + cost;
+  }
+
   usage(record: KeyRecord, charged = 0): Usage {
     const limit = plans[record.plan].calls_limit;
     return {

@@ -231,13 +231,25 @@ export function createEngine(options: EngineOptions): Engine {
         const cost = notModified || !counted ? 0 : accounts.cost(ctx.key, served.rows);
         accounts.checkBalance(ctx.key, cost);
         const usage = accounts.commit(ctx.key, counted, cost);
-        changed();
-        // --- end of the synchronous part ---
-        const headers = { 'x-request-id': requestId, etag, ...rateHeaders };
-        if (notModified) return new Response(null, { status: 304, headers });
-        if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
-        const envelope = await toEnvelope(ctx, served, dataJson, usage);
-        return jsonText(served.status ?? 200, envelope, headers);
+        try {
+          changed();
+          // --- end of the synchronous part ---
+          const headers = { 'x-request-id': requestId, etag, ...rateHeaders };
+          if (notModified) return new Response(null, { status: 304, headers });
+          if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
+          const envelope = await toEnvelope(ctx, served, dataJson, usage);
+          return jsonText(served.status ?? 200, envelope, headers);
+        } catch (error) {
+          // The kit failed after counting (saving the state, building the answer): the client gets
+          // no answer for this call, so it is neither counted nor charged, in memory or on disk.
+          accounts.uncommit(ctx.key, counted, cost);
+          try {
+            changed();
+          } catch {
+            // the store is what failed: memory is right, and the next save writes it
+          }
+          throw error;
+        }
       } catch (error) {
         if (error instanceof ProblemError) for (const [k, v] of Object.entries(rateHeaders)) error.headers[k] ??= v;
         throw error;

@@ -274,3 +274,28 @@ test('a data call without a valid key is 401 whatever its query holds: who calls
   expect(answer.status).toBe(401);
   expect((await answer.json()).code).toBe('missing_key');
 });
+
+test('a call the kit fails to save is answered 500 and neither counted nor charged (regression)', async () => {
+  const key = 'igk_payg_state_write_fails_0001';
+  let failNext = false;
+  const engine = createEngine({ dataset, validator, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }], onStateChange: () => {
+    if (failNext) {
+      failNext = false;
+      throw new Error("ENOENT: no such file or directory, open '/gone/state.json.tmp'");
+    }
+  } });
+  const get = (path: string) => engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}` } }), { clientAddress: '127.0.0.1', loopback: true });
+  const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    const before = (await (await get('/api/v1/account')).json()).data;
+    failNext = true;
+    const failed = await get('/api/v1/firms?limit=20');
+    expect(failed.status).toBe(500);
+    expect((await failed.json()).code).toBe('internal_error');
+    const after = (await (await get('/api/v1/account')).json()).data;
+    expect(after.usage.calls_used).toBe(before.usage.calls_used);
+    expect(after.balance.prepaid_rows).toBe(before.balance.prepaid_rows);
+  } finally {
+    spy.mockRestore();
+  }
+});
