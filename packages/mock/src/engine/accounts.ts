@@ -196,12 +196,10 @@ export class Accounts {
    */
   takeToken(record: KeyRecord | null, client: string, rate: number, enforce = true): Record<string, string> {
     const bucket = record ?? this.openBucket(client, rate);
-    const now = this.realNow();
-    bucket.tokens = enforce ? Math.min(rate, bucket.tokens + ((now - bucket.filledAt) / 1000) * rate) : rate;
-    bucket.filledAt = now;
+    if (!enforce) bucket.tokens = rate;
+    const wait = this.refill(bucket, rate, rate);
     const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
-    if (bucket.tokens < 1) {
-      const wait = Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
+    if (wait) {
       throw new ProblemError('rate_limited', `The ${record ? plans[record.plan].name : 'trial key'} limit is ${rate} requests a second; retry after ${wait} second${wait === 1 ? '' : 's'}.`, {
         plan: record?.plan ?? null,
         headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` },
@@ -217,11 +215,8 @@ export class Accounts {
    */
   async authenticateFrom(header: string | null, client: string): Promise<KeyRecord> {
     const bucket = this.bucketOf(this.failureBuckets, client, failedAuth.burst);
-    const now = this.realNow();
-    bucket.tokens = Math.min(failedAuth.burst, bucket.tokens + ((now - bucket.filledAt) / 1000) * failedAuth.perSecond);
-    bucket.filledAt = now;
-    if (bucket.tokens < 1) {
-      const wait = Math.max(1, Math.ceil((1 - bucket.tokens) / failedAuth.perSecond));
+    const wait = this.refill(bucket, failedAuth.burst, failedAuth.perSecond);
+    if (wait) {
       throw new ProblemError('too_many_failures', `Too many calls without a valid key from this address; retry after ${wait} second${wait === 1 ? '' : 's'}.`, { headers: { 'retry-after': String(wait) } });
     }
     try {
@@ -230,6 +225,17 @@ export class Accounts {
       bucket.tokens -= 1;
       throw error;
     }
+  }
+
+  /**
+   * Tops a token bucket up for the time since it was last filled, to at most `capacity`; returns 0
+   * when a token is there to take, else the whole seconds until one is (for Retry-After).
+   */
+  private refill(bucket: { tokens: number; filledAt: number }, capacity: number, perSecond: number): number {
+    const now = this.realNow();
+    bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.filledAt) / 1000) * perSecond);
+    bucket.filledAt = now;
+    return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
   }
 
   private index(record: KeyRecord): void {

@@ -73,8 +73,9 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
         // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
         response = new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
       } else {
-        const body = method === 'GET' || method === 'HEAD' ? null : Number(req.headers['content-length'] ?? 0) > MAX_BODY ? null : await readBody(req);
-        if (body === null && method !== 'GET' && method !== 'HEAD') {
+        const takesBody = method !== 'GET' && method !== 'HEAD';
+        const body = !takesBody || Number(req.headers['content-length'] ?? 0) > MAX_BODY ? null : await readBody(req);
+        if (takesBody && body === null) {
           // Said by Content-Length, or found while reading a chunked body: never handed on cut short.
           status = await refuseTooLarge(res);
           return;

@@ -133,34 +133,38 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         if (!hopByHop.has(name)) headers.set(name, value);
       });
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
-      const record = (status: number, violations: ProxyViolation[], excerpt?: string): void =>
-        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`), status, ms: Math.round(performance.now() - started), violations, ...(excerpt === undefined ? {} : { excerpt }) });
+      const record = (status: number, violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated'> = {}): void =>
+        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`), status, ms: Math.round(performance.now() - started), violations, ...more });
+      const timeoutMs = options.timeoutMs ?? 30_000;
+      const bound = options.maxValidatedBytes ?? 32 * 1024 * 1024;
+      /** The service failed before its answer was whole: a recorded violation and the client's problem. */
+      const upstreamFailed = (code: 'upstream_timeout' | 'upstream_unreachable' | 'upstream_incomplete', message: string): Response => {
+        const problem = new ProblemError(code, message);
+        record(problem.status, [{ side: 'response', rule: 'upstream', message }]);
+        return problem.toResponse(incoming.pathname, requestId());
+      };
+      const timedOut = (error: unknown): boolean => (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
 
       let response: Response;
       try {
-        response = await send(target, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+        response = await send(target, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
-        const timedOut = (error as Error).name === 'TimeoutError';
-        const message = timedOut ? `the service did not answer within ${options.timeoutMs ?? 30_000} ms` : `the service could not be reached: ${(error as Error).message}`;
-        record(timedOut ? 504 : 502, [{ side: 'response', rule: 'upstream', message }]);
-        return new ProblemError(timedOut ? 'upstream_timeout' : 'upstream_unreachable', message).toResponse(incoming.pathname, requestId());
+        if (timedOut(error)) return upstreamFailed('upstream_timeout', `the service did not answer within ${timeoutMs} ms`);
+        return upstreamFailed('upstream_unreachable', `the service could not be reached: ${(error as Error).message}`);
       }
 
       // The body can fail where the head did not: cut short, a broken gzip, a reset, a stall past the
       // timeout. Each is the service's failure, reported as one, never passed on as if it held.
       let read: Awaited<ReturnType<typeof readBounded>>;
       try {
-        read = await readBounded(response, options.maxValidatedBytes ?? 32 * 1024 * 1024);
+        read = await readBounded(response, bound);
       } catch (error) {
-        const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+        if (timedOut(error)) return upstreamFailed('upstream_timeout', `the service's answer did not arrive whole within ${timeoutMs} ms`);
         const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-        const message = timedOut ? `the service's answer did not arrive whole within ${options.timeoutMs ?? 30_000} ms` : `the service's answer (${response.status}) broke off: ${cause}`;
-        record(timedOut ? 504 : 502, [{ side: 'response', rule: 'upstream', message }]);
-        return new ProblemError(timedOut ? 'upstream_timeout' : 'upstream_incomplete', message).toResponse(incoming.pathname, requestId());
+        return upstreamFailed('upstream_incomplete', `the service's answer (${response.status}) broke off: ${cause}`);
       }
       if ('head' in read) {
-        const bound = options.maxValidatedBytes ?? 32 * 1024 * 1024;
-        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`), status: response.status, ms: Math.round(performance.now() - started), violations: [], notValidated: `the body is over ${bound} bytes: passed on unchecked` });
+        record(response.status, [], { notValidated: `the body is over ${bound} bytes: passed on unchecked` });
         return new Response(passOn(read.head, read.rest), { status: response.status, statusText: response.statusText, headers: passedOnHeaders(response.headers, []) });
       }
       const bytes = read.bytes;
@@ -188,7 +192,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       for (const f of [...checkExchange(options.validator, exchange), ...pages.observe(exchange)]) violations.push({ side: 'response', rule: f.rule, message: f.message });
 
       const broken = violations.filter((v) => v.side === 'response');
-      record(response.status, violations, violations.length ? excerptOf(text) : undefined);
+      record(response.status, violations, violations.length ? { excerpt: excerptOf(text) } : {});
       if (broken.length && options.errors) {
         const detail = `The answer (${response.status}) breaks ${broken.length} rule${broken.length === 1 ? '' : 's'} of the contract; see violations.`;
         return new ProblemError('contract_violation', detail, { extra: { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) } }).toResponse(incoming.pathname, requestId());
