@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { freePort } from '@investor-graph/contract/cli';
+import { freePort } from '@investor-graph/cli';
 import { startMock } from '@investor-graph/mock/node';
 import { readmeExamples, root } from './readme.ts';
 import { haveGo, runBash } from './support.ts';

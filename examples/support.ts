@@ -1,6 +1,6 @@
 /** What the examples' tests share: whether k6 can be built here, and running a script as a reader would. */
 import { spawn } from 'node:child_process';
-import { canRun } from '@investor-graph/contract/cli';
+import { canRun } from '@investor-graph/cli';
 
 /** k6 is built with Go (load/install-k6.sh); without Go the runs that need k6 are skipped. */
 export const haveGo = canRun('go', ['version']);

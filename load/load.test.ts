@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { planIds, plans } from '@investor-graph/contract';
-import { canRun } from '@investor-graph/contract/cli';
+import { canRun } from '@investor-graph/cli';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 
 const here = import.meta.dirname;
@@ -43,6 +43,13 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
       const data = summary(run.dir, plan);
       expect(data.metrics.rate_limited.values.count, 'the over-rate scenario met 429s').toBeGreaterThan(0);
       expect(readFileSync(join(run.dir, `junit-${plan}.xml`), 'utf8')).toContain('failures="0"');
+      // k6's end-of-test summary as k6 users know it (checks, every metric with its figures), then the kit's threshold list.
+      expect(run.out).toMatch(/✓ status 200/);
+      expect(run.out).toMatch(/✓ http_req_duration\{scenario:at_rate\} \.+: avg=[\d.]+(µs|ms|s) min=.* p\(95\)=/);
+      expect(run.out).toMatch(/ {5}http_reqs \.+: \d+ [\d.]+\/s/);
+      expect(run.out).toMatch(/ {5}data_received \.+: [\d.]+ (B|kB|MB) /);
+      expect(run.out).toContain(`k6 ${plan}: `);
+      expect(run.out).toMatch(/ok {3}unexpected_429\{scenario:at_rate\} count==0/);
     });
   }
 

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from '@investor-graph/contract/cli';
+import { freePort } from '@investor-graph/cli';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
 import { binOf, publicPackages, publishKit, run, startRegistry, type Registry } from './registry.ts';
@@ -79,6 +79,10 @@ async function startInstalledMock(args: string[]): Promise<{ url: string; banner
 }
 
 test('every public package is on the registry with a complete manifest and no workspace protocol left', () => {
+  // Installed from the local registry, where pnpm publish -r put them, and third-party packages from upstream.
+  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+  for (const { name } of kit) expect(lock.packages[`node_modules/${name}`]?.resolved, name).toMatch(new RegExp(`^${registry.url}/`));
+  expect(lock.packages['node_modules/msw']?.resolved).not.toMatch(/^http:\/\/127\.0\.0\.1/);
   for (const { name, dir } of kit) {
     const manifest = manifestOf(name);
     expect(JSON.stringify(manifest), name).not.toContain('workspace:');

@@ -1,22 +1,23 @@
 /**
  * The kit as a user gets it: a real npm registry (verdaccio) on loopback, every public package put
  * there by `pnpm publish -r` (the one release step), and a project outside the workspace that
- * installs them with plain npm from that registry alone. Third-party packages reach the project
- * through verdaccio's uplink to the registry npm is configured with on this machine.
+ * installs them with plain npm. As after a release, the `@investor-graph` scope comes from that
+ * registry and nothing else does: third-party packages come straight from the registry npm is
+ * configured with on this machine, not proxied through verdaccio (which tripled a cold install).
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@investor-graph/contract/cli';
+import { freePort } from '@investor-graph/cli';
 import { root } from '../readme.ts';
 
-/** Where npm's cache and verdaccio's copies of third-party packages stay between runs. */
+/** Where npm's cache stays between runs. */
 const kitCache = process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
 
 export interface Registry {
   url: string;
-  /** Environment for npm and pnpm: this registry only, its token, the kept npm cache, no telemetry. */
+  /** Environment for npm and pnpm: the kit's scope from this registry, with its token; the rest upstream; the kept npm cache; no telemetry. */
   env: NodeJS.ProcessEnv;
   close(): Promise<void>;
 }
@@ -40,13 +41,12 @@ function upstreamRegistry(): string {
   return url;
 }
 
-/** Starts verdaccio on a free loopback port with a fresh copy of the kit's scope. */
+/** Starts verdaccio on a free loopback port, holding the kit's scope alone, empty. */
 export async function startRegistry(dir: string): Promise<Registry> {
-  const storage = join(kitCache, 'verdaccio-storage');
-  // What an earlier run published must not answer for this run's packages.
-  rmSync(join(storage, '@investor-graph'), { recursive: true, force: true });
-  rmSync(join(storage, '.verdaccio-db.json'), { force: true });
+  // A storage of this run's own: what an earlier run published must not answer for this run's packages.
+  const storage = join(dir, 'verdaccio-storage');
   mkdirSync(storage, { recursive: true });
+  const upstream = upstreamRegistry();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const config = join(dir, 'verdaccio.yaml');
@@ -54,12 +54,9 @@ export async function startRegistry(dir: string): Promise<Registry> {
     `storage: ${JSON.stringify(storage)}`,
     'auth:',
     `  htpasswd: { file: ${JSON.stringify(join(dir, 'htpasswd'))}, max_users: 1 }`,
-    'uplinks:',
-    // Metadata is kept for a while, so a second run in the same hour asks the upstream for nothing.
-    `  upstream: { url: ${JSON.stringify(upstreamRegistry())}, maxage: 60m, timeout: 60s }`,
+    // No uplink: the kit's scope is all it serves, and a name it does not hold is a 404.
     'packages:',
     "  '@investor-graph/*': { access: $all, publish: $authenticated }",
-    "  '**': { access: $all, proxy: upstream }",
     'web: { enable: false }',
     'log: { type: stdout, format: pretty, level: warn }',
     '',
@@ -85,11 +82,11 @@ export async function startRegistry(dir: string): Promise<Registry> {
     const { token } = (await answer.json()) as { token?: string };
     if (!token) throw new Error(`[investor-graph] verdaccio gave no token (${answer.status})`);
     const npmrc = join(dir, 'npmrc');
-    writeFileSync(npmrc, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`, { mode: 0o600 });
+    writeFileSync(npmrc, `registry=${upstream}\n@investor-graph:registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`, { mode: 0o600 });
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       npm_config_userconfig: npmrc,
-      npm_config_registry: `${url}/`,
+      npm_config_registry: upstream,
       npm_config_cache: join(kitCache, 'npm-cache'),
       npm_config_audit: 'false',
       npm_config_fund: 'false',

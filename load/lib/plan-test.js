@@ -3,7 +3,7 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
-import { junit } from './summary.js';
+import { junit, k6Summary } from './summary.js';
 
 const table = JSON.parse(open('./plans.json'));
 
@@ -160,7 +160,8 @@ export function planTest(planId) {
     return {
       [`${out}/summary-${planId}.json`]: JSON.stringify(kept, null, 2),
       [`${out}/junit-${planId}.xml`]: junit(data, `k6 ${planId}`),
-      stdout: textSummary(data, planId),
+      // k6's own summary as k6 users expect it, then the kit's threshold list.
+      stdout: k6Summary(data) + '\n' + textSummary(data, planId),
     };
   }
 

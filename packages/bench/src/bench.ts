@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openapiDocument } from '@investor-graph/contract/document';
 import { newKeyText } from '@investor-graph/mock';
-import { freePort, readFlags } from '@investor-graph/contract/cli';
+import { freePort, readFlags } from '@investor-graph/cli';
 import { runProcess, startProcess, type Started } from './processes.ts';
 
 const usage = `usage: pnpm bench [-- options]

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { canRun, freePort } from '@investor-graph/contract/cli';
+import { canRun, freePort } from '@investor-graph/cli';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 

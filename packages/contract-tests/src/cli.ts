@@ -10,7 +10,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { isPlanId, planIds } from '@investor-graph/contract';
-import { readFlags } from '@investor-graph/contract/cli';
+import { readFlags } from '@investor-graph/cli';
 import type { SuiteConfig } from './context.ts';
 import { properties } from './properties.ts';
 import { exitCodes, preflight } from './preflight.ts';

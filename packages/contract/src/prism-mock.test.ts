@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from './cli.ts';
+import { freePort } from '@investor-graph/cli';
 import { contractPath } from './generate.ts';
 import { createContractValidator, openapiDocument, operations, resolveRef } from './index.ts';
 

@@ -11,7 +11,7 @@
 // Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.
 import { defaultLimit, plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import { openapiDocument, resolveRef } from '@investor-graph/contract/document';
-import { nearest } from '@investor-graph/contract/near';
+import { nearest } from '@investor-graph/cli/near';
 import type { ContractValidator, Violation } from '@investor-graph/contract';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Accounts, planView, type KeyRecord, type Usage } from './accounts.ts';

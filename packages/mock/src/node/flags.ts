@@ -1,6 +1,6 @@
 /** What the mock's two commands (serve, proxy) add to the kit's flag reading: a port and why listening failed. */
 import type { ParseArgsOptionsConfig } from 'node:util';
-import { readFlags as readKitFlags, type Flags as KitFlags } from '@investor-graph/contract/cli';
+import { readFlags as readKitFlags, type Flags as KitFlags } from '@investor-graph/cli';
 
 export interface Flags<O extends ParseArgsOptionsConfig> extends KitFlags<O> {
   /** `--port`: 0-65535, 0 picking a free one. */
