@@ -4,4 +4,5 @@ export { ProblemError, problemTypes, action, type ProblemCode, type Action } fro
 export { Clock, parseDuration } from './engine/clock.ts';
 export { faults, faultNames, isFaultName, withFaults, type FaultName } from './engine/faults.ts';
 export { newKeyText } from './engine/accounts.ts';
+export { MemoryKeyStore, type KeyStore, type KeyRecord, type MetaName } from './engine/key-store.ts';
 export { statisticNames } from './engine/statistics.ts';

@@ -1,5 +1,6 @@
 /** The Node adapter and its helpers, and the validation proxy for a live service. */
 export { createNodeServer, listen, isLoopback } from './node/server.ts';
-export { startMock, loadInput, parseKeyFlag, readState, writeState, type StartOptions, type RunningMock } from './node/start.ts';
+export { startMock, loadInput, parseKeyFlag, type StartOptions, type RunningMock } from './node/start.ts';
+export { SqliteKeyStore, StateFileError, schemaVersion } from './node/sqlite-key-store.ts';
 export { createValidationProxy, type ProxyOptions, type ExchangeRecord } from './proxy/proxy.ts';
 export { ProxyReport } from './proxy/report.ts';

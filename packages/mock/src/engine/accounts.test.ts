@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { failedAuth, plans, trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { Accounts } from './accounts.ts';
+import { MemoryKeyStore } from './key-store.ts';
 import { ProblemError } from './problems.ts';
 
 const DAY = 86_400_000;
@@ -9,7 +10,7 @@ const start = Date.parse('2026-11-20T03:00:00Z');
 /** Accounts on an injected clock (ms), so windows pass without sleeping. */
 function setup() {
   let real = 0;
-  const accounts = new Accounts(() => real);
+  const accounts = new Accounts(new MemoryKeyStore(), () => real);
   return { accounts, advance: (ms: number) => (real += ms) };
 }
 

@@ -1,34 +1,19 @@
 /**
  * Keys, plans and what they have used. A key is shown once and stored only as its SHA-256; e-mail
- * addresses are kept only as a hash too, enough to allow one live trial per address. Every check
- * and count here is synchronous, so concurrent requests cannot interleave between "is there quota
- * left?" and "count this call".
+ * addresses are kept only as a hash too, enough to allow one live trial per address. What is kept
+ * lives in a KeyStore; every check and count of a call runs inside one of its transactions
+ * (`transact`), so no request, in this process or another on the same database, can come between
+ * "is there quota left?" and "count this call".
  */
 import { failedAuth, plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from './problems.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
+import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
+
+export type { KeyRecord } from './key-store.ts';
 
 const DAY = 86_400_000;
-
-export interface KeyRecord {
-  keyId: string;
-  hash: string;
-  plan: PlanId;
-  prefix: string;
-  last4: string;
-  createdAt: number;
-  expiresAt: number | null;
-  revokedAt: number | null;
-  emailHash: string | null;
-  callsUsed: number;
-  periodStart: number | null;
-  periodEnd: number | null;
-  balanceRows: number | null;
-  /** Tokens of the rate bucket and when it was last filled (real time, ms). */
-  tokens: number;
-  filledAt: number;
-}
 
 /** `usage` of the envelope, as the contract defines it. */
 export type Usage = Schema<'Usage'>;
@@ -57,57 +42,78 @@ export function planView(plan: PlanRule): Record<string, unknown> {
   };
 }
 
+interface Bucket {
+  tokens: number;
+  /** When it was last filled (real time, ms). */
+  filledAt: number;
+}
+
 export class Accounts {
-  private readonly byHash = new Map<string, KeyRecord>();
-  private readonly byId = new Map<string, KeyRecord>();
+  readonly store: KeyStore;
   private readonly realNow: () => number;
+  /** Each key's rate bucket, in this process only (several processes on one database each have their own). */
+  private readonly keyBuckets = new Map<string, Bucket>();
   /** The unauthenticated trial call has its own bucket per client address (bounded: oldest go first). */
-  private readonly openBuckets = new Map<string, { tokens: number; filledAt: number }>();
+  private readonly openBuckets = new Map<string, Bucket>();
   /** Per address: what is left of its budget of calls without a valid key (bounded like openBuckets). */
-  private readonly failureBuckets = new Map<string, { tokens: number; filledAt: number }>();
-  /** The live or last trial of each e-mail hash: one look-up, not a scan of every key. */
-  private readonly trialByEmail = new Map<string, KeyRecord>();
+  private readonly failureBuckets = new Map<string, Bucket>();
   /** Trial keys issued in the current minute, service-wide. */
   private trialWindow = { start: -Infinity, count: 0 };
 
-  constructor(realNow: () => number = () => performance.now()) {
+  constructor(store: KeyStore = new MemoryKeyStore(), realNow: () => number = () => performance.now()) {
+    this.store = store;
     this.realNow = realNow;
   }
 
   /** Creates a key of any plan (a preset key text may be given); the text is returned this once. */
-  async create(plan: PlanId, now: number, options: { key?: string; emailHash?: string | null; prepaidRows?: number } = {}): Promise<IssuedKey> {
+  async create(plan: PlanId, now: number, options: { key?: string; prepaidRows?: number } = {}): Promise<IssuedKey> {
     const key = options.key ?? newKeyText(plan);
-    const hash = await sha256Hex(key);
-    if (this.byHash.has(hash)) throw new ProblemError('invalid_body', 'That key already exists.', { extra: { errors: [{ pointer: '/key', detail: 'already exists' }] } });
-    const rule = plans[plan];
-    const keyId = `key_${randomToken(12, '0123456789abcdef')}`;
-    const [start, end] = rule.calls_period === 'P1M' ? monthBounds(now) : rule.calls_period === 'P7D' ? [now, now + 7 * DAY] : [null, null];
-    const record: KeyRecord = {
-      keyId, hash, plan, prefix: key.slice(0, key.lastIndexOf('_') + 1), last4: key.slice(-4), createdAt: now,
-      expiresAt: rule.key_lifetime_days ? now + rule.key_lifetime_days * DAY : null, revokedAt: null, emailHash: options.emailHash ?? null,
-      callsUsed: 0, periodStart: start, periodEnd: end, balanceRows: plan === 'payg' ? (options.prepaidRows ?? 0) : null,
-      tokens: rule.rate_per_second, filledAt: this.realNow(),
-    };
-    this.index(record);
+    const record = newRecord(plan, key, await sha256Hex(key), now, null, options.prepaidRows ?? 0);
+    if (!this.store.transaction(() => this.store.insert(record))) {
+      throw new ProblemError('invalid_body', 'That key already exists.', { extra: { errors: [{ pointer: '/key', detail: 'already exists' }] } });
+    }
     return { key, record };
   }
 
   /** A trial for an e-mail address: 409 while that address has a live one. */
   async issueTrial(email: string, now: number): Promise<IssuedKey> {
     const emailHash = await sha256Hex(`trial-email:${email.trim().toLowerCase()}`);
-    const live = this.trialByEmail.get(emailHash);
-    if (live && this.status(live, now) === 'active') {
-      throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
-    }
-    // Anyone can call this: past the service-wide cap for the minute, everyone waits.
-    const at = this.realNow();
-    if (at - this.trialWindow.start >= 60_000) this.trialWindow = { start: at, count: 0 };
-    if (this.trialWindow.count >= trialKeysPerMinute) {
-      const wait = Math.max(1, Math.ceil((this.trialWindow.start + 60_000 - at) / 1000));
-      throw new ProblemError('rate_limited', `The service issues at most ${trialKeysPerMinute} trial keys a minute; retry after ${wait} seconds.`, { headers: { 'retry-after': String(wait) } });
-    }
-    this.trialWindow.count++;
-    return this.create('trial', now, { emailHash });
+    const key = newKeyText('trial');
+    const record = newRecord('trial', key, await sha256Hex(key), now, emailHash, 0);
+    // The look-up and the insert are one transaction: two processes on one database cannot both
+    // find no live trial for an address and both issue one.
+    this.store.transaction(() => {
+      const live = this.store.trialByEmail(emailHash);
+      if (live && this.status(live, now) === 'active') {
+        throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
+      }
+      // Anyone can call this: past the cap for the minute (per process), everyone waits.
+      const at = this.realNow();
+      if (at - this.trialWindow.start >= 60_000) this.trialWindow = { start: at, count: 0 };
+      if (this.trialWindow.count >= trialKeysPerMinute) {
+        const wait = Math.max(1, Math.ceil((this.trialWindow.start + 60_000 - at) / 1000));
+        throw new ProblemError('rate_limited', `The service issues at most ${trialKeysPerMinute} trial keys a minute; retry after ${wait} seconds.`, { headers: { 'retry-after': String(wait) } });
+      }
+      this.store.insert(record);
+      this.trialWindow.count++;
+    });
+    return { key, record };
+  }
+
+  /**
+   * Runs `work` on the key as it is stored now, in one transaction of the store, and saves what it
+   * changed: the admission checks and the count of a call, or a control call's change, are atomic.
+   */
+  transact<T>(record: KeyRecord, work: (current: KeyRecord) => T): T {
+    return this.store.transaction(() => {
+      const stored = this.store.byId(record.keyId);
+      if (!stored) throw new Error(`[investor-graph mock] key ${record.keyId} is no longer in the state store`);
+      // A copy: what `work` changes reaches the store only through save, when `work` has returned.
+      const current = { ...stored };
+      const result = work(current);
+      this.store.save(current);
+      return result;
+    });
   }
 
   /** The key behind an Authorization header, or the 401 that says why not. */
@@ -116,7 +122,7 @@ export class Accounts {
     const match = /^Bearer[ ]+([\x21-\x7e]{1,200})$/i.exec(header.trim());
     if (!match) throw new ProblemError('invalid_key', 'The Authorization header must be "Bearer <API_KEY>".');
     const presented = await sha256Hex(match[1]!);
-    const record = this.byHash.get(presented);
+    const record = this.store.byHash(presented);
     // The map lookup finds a candidate; the comparison that decides is constant-time.
     if (!record || !constantTimeEqual(record.hash, presented)) throw new ProblemError('invalid_key', 'This API key is not known.');
     if (record.revokedAt !== null) throw new ProblemError('revoked_key', 'This API key has been revoked.');
@@ -167,7 +173,7 @@ export class Accounts {
     throw new ProblemError('insufficient_balance', `This call costs ${cost} rows; the prepaid balance is ${record.balanceRows ?? 0} rows.`, { plan: 'payg' });
   }
 
-  /** Counts an accepted call and charges it; returns the usage that goes in its envelope. */
+  /** Counts an accepted call and charges it (inside `transact`); returns the usage that goes in its envelope. */
   commit(record: KeyRecord, counted: boolean, cost: number): Usage {
     if (counted) record.callsUsed++;
     if (record.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) - cost;
@@ -176,8 +182,10 @@ export class Accounts {
 
   /** Takes back a commit whose answer could not be made: a call not answered is not counted or charged. */
   uncommit(record: KeyRecord, counted: boolean, cost: number): void {
-    if (counted) record.callsUsed--;
-    if (record.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) + cost;
+    this.transact(record, (current) => {
+      if (counted) current.callsUsed = Math.max(0, current.callsUsed - 1);
+      if (current.plan === 'payg') current.balanceRows = (current.balanceRows ?? 0) + cost;
+    });
   }
 
   usage(record: KeyRecord, charged = 0): Usage {
@@ -195,7 +203,7 @@ export class Accounts {
    * `enforce` false (benchmarks of the mock itself) the bucket is always full.
    */
   takeToken(record: KeyRecord | null, client: string, rate: number, enforce = true): Record<string, string> {
-    const bucket = record ?? this.openBucket(client, rate);
+    const bucket = record ? this.keyBucket(record.keyId, rate) : this.bucketOf(this.openBuckets, client, rate);
     if (!enforce) bucket.tokens = rate;
     const wait = this.refill(bucket, rate, rate);
     const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
@@ -231,25 +239,22 @@ export class Accounts {
    * Tops a token bucket up for the time since it was last filled, to at most `capacity`; returns 0
    * when a token is there to take, else the whole seconds until one is (for Retry-After).
    */
-  private refill(bucket: { tokens: number; filledAt: number }, capacity: number, perSecond: number): number {
+  private refill(bucket: Bucket, capacity: number, perSecond: number): number {
     const now = this.realNow();
     bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.filledAt) / 1000) * perSecond);
     bucket.filledAt = now;
     return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
   }
 
-  private index(record: KeyRecord): void {
-    this.byHash.set(record.hash, record);
-    this.byId.set(record.keyId, record);
-    if (record.emailHash) this.trialByEmail.set(record.emailHash, record);
-  }
-
-  private openBucket(client: string, rate: number): { tokens: number; filledAt: number } {
-    return this.bucketOf(this.openBuckets, client, rate);
+  /** A key's bucket, full when the key is first used in this process. */
+  private keyBucket(keyId: string, rate: number): Bucket {
+    let bucket = this.keyBuckets.get(keyId);
+    if (!bucket) this.keyBuckets.set(keyId, (bucket = { tokens: rate, filledAt: this.realNow() }));
+    return bucket;
   }
 
   /** An address's bucket in `table`, full when new; the table drops its oldest address when full. */
-  private bucketOf(table: Map<string, { tokens: number; filledAt: number }>, client: string, capacity: number): { tokens: number; filledAt: number } {
+  private bucketOf(table: Map<string, Bucket>, client: string, capacity: number): Bucket {
     let bucket = table.get(client);
     if (!bucket) {
       // Bounded: the address seen longest ago goes, not the whole table (which reset everyone).
@@ -260,23 +265,35 @@ export class Accounts {
   }
 
   async knows(key: string): Promise<boolean> {
-    return this.byHash.has(await sha256Hex(key));
+    return this.store.byHash(await sha256Hex(key)) !== undefined;
   }
 
   byKeyId(keyId: string): KeyRecord | undefined {
-    return this.byId.get(keyId);
+    return this.store.byId(keyId);
   }
 
+  /** Revokes a key (once: a revoked key keeps its first revocation time). */
   revoke(keyId: string, now: number): KeyRecord | undefined {
-    const record = this.byId.get(keyId);
-    if (record && record.revokedAt === null) record.revokedAt = now;
-    return record;
+    const record = this.store.byId(keyId);
+    return record && this.transact(record, (current) => {
+      current.revokedAt ??= now;
+      return current;
+    });
   }
 
-  topUp(keyId: string, rows: number): KeyRecord | undefined {
-    const record = this.byId.get(keyId);
-    if (record?.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) + rows;
-    return record;
+  topUp(record: KeyRecord, rows: number): KeyRecord {
+    return this.transact(record, (current) => {
+      if (current.plan === 'payg') current.balanceRows = (current.balanceRows ?? 0) + rows;
+      return current;
+    });
+  }
+
+  /** Sets a key's count of calls (control: reach "999 used" without 999 calls). */
+  setCallsUsed(record: KeyRecord, calls: number): KeyRecord {
+    return this.transact(record, (current) => {
+      current.callsUsed = calls;
+      return current;
+    });
   }
 
   summary(record: KeyRecord, now: number): Record<string, unknown> {
@@ -287,18 +304,17 @@ export class Accounts {
   }
 
   list(): KeyRecord[] {
-    return [...this.byId.values()];
+    return this.store.list();
   }
+}
 
-  /** Everything, for the optional state file: hashes only, never a key. */
-  snapshot(): KeyRecord[] {
-    return this.list().map((r) => ({ ...r }));
-  }
-
-  restore(records: KeyRecord[]): void {
-    this.byHash.clear();
-    this.byId.clear();
-    this.trialByEmail.clear();
-    for (const r of records) this.index({ ...r, tokens: plans[r.plan].rate_per_second, filledAt: this.realNow() });
-  }
+/** A new key's record: nothing used yet, the period and lifetime its plan gives. */
+function newRecord(plan: PlanId, key: string, hash: string, now: number, emailHash: string | null, prepaidRows: number): KeyRecord {
+  const rule = plans[plan];
+  const [start, end] = rule.calls_period === 'P1M' ? monthBounds(now) : rule.calls_period === 'P7D' ? [now, now + 7 * DAY] : [null, null];
+  return {
+    keyId: `key_${randomToken(12, '0123456789abcdef')}`, hash, plan, prefix: key.slice(0, key.lastIndexOf('_') + 1), last4: key.slice(-4), createdAt: now,
+    expiresAt: rule.key_lifetime_days ? now + rule.key_lifetime_days * DAY : null, revokedAt: null, emailHash,
+    callsUsed: 0, periodStart: start, periodEnd: end, balanceRows: plan === 'payg' ? prepaidRows : null,
+  };
 }

@@ -8,6 +8,16 @@ export interface ClockState {
   frozen: boolean;
 }
 
+/**
+ * A clock as a state store keeps it: the simulated time `at` at the real (wall-clock) time `real`,
+ * so a running clock has run on when another process, or a restart, reads it.
+ */
+export interface SavedClock {
+  at: number;
+  real: number;
+  frozen: boolean;
+}
+
 export class Clock {
   private base: number;
   private realAtBase: number;
@@ -36,6 +46,17 @@ export class Clock {
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError('advance takes a non-negative duration');
     this.set(this.now() + ms);
+  }
+
+  saved(): SavedClock {
+    return { at: this.base, real: this.realAtBase, frozen: this.frozenFlag };
+  }
+
+  /** Takes up a clock saved by this or another process. */
+  restore(saved: SavedClock): void {
+    this.base = saved.at;
+    this.realAtBase = saved.real;
+    this.frozenFlag = saved.frozen;
   }
 
   state(): ClockState {

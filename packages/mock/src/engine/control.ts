@@ -18,7 +18,8 @@ export interface ControlDeps {
   context: RequestContext;
   guard: ControlGuard;
   requestId: string;
-  changed: () => void;
+  /** Keeps the clock in the key store, where restarts and other processes on it find it. */
+  saveClock: () => void;
 }
 
 /** The latest simulated time: past it, ISO 8601 dates no longer have four-digit years. */
@@ -63,13 +64,11 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       const rows = body.prepaid_rows ?? 0;
       if (!Number.isSafeInteger(rows) || (rows as number) < 0) throw bad('/prepaid_rows', 'must be a non-negative integer');
       const issued = await accounts.create(body.plan, now, { ...(body.key ? { key: body.key as string } : {}), prepaidRows: rows as number });
-      deps.changed();
       return json(201, { key: issued.key, ...accounts.summary(issued.record, now), balance_rows: issued.record.balanceRows });
     }
     case 'POST /__control/keys/{key_id}/revoke': {
       const record = accounts.revoke(path.split('/')[3]!, now);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
-      deps.changed();
       return json(200, accounts.summary(record, now));
     }
     case 'POST /__control/keys/{key_id}/top-up': {
@@ -78,9 +77,8 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       const record = accounts.byKeyId(path.split('/')[3]!);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
       if (record.plan !== 'payg') throw bad('/rows', 'only pay-as-you-go keys hold prepaid rows');
-      accounts.topUp(record.keyId, body.rows as number);
-      deps.changed();
-      return json(200, { ...accounts.summary(record, now), balance_rows: record.balanceRows });
+      const topped = accounts.topUp(record, body.rows as number);
+      return json(200, { ...accounts.summary(topped, now), balance_rows: topped.balanceRows });
     }
     case 'PUT /__control/keys/{key_id}/usage': {
       // Lets a test reach "999 calls used" without making 999 calls at the plan's rate.
@@ -88,9 +86,8 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       if (!Number.isSafeInteger(body.calls_used) || (body.calls_used as number) < 0) throw bad('/calls_used', 'must be a non-negative integer');
       const record = accounts.byKeyId(path.split('/')[3]!);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
-      record.callsUsed = body.calls_used as number;
-      deps.changed();
-      return json(200, { ...accounts.summary(record, now), usage: accounts.usage(record) });
+      const set = accounts.setCallsUsed(record, body.calls_used as number);
+      return json(200, { ...accounts.summary(set, now), usage: accounts.usage(set) });
     }
     case 'GET /__control/clock':
       return json(200, clock.state());
@@ -107,7 +104,7 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
         throw bad('/now', (error as Error).message);
       }
       const applied = store.applyDue(clock.now());
-      deps.changed();
+      deps.saveClock();
       return json(200, { ...clock.state(), applied: applied.length });
     }
     case 'POST /__control/clock/advance': {
@@ -117,12 +114,11 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       if (now + ms > latestTime) throw bad('/duration', 'would move the clock past 9999-12-31');
       clock.advance(ms);
       const applied = store.applyDue(clock.now());
-      deps.changed();
+      deps.saveClock();
       return json(200, { ...clock.state(), applied: applied.length });
     }
     case 'POST /__control/rebuild': {
       const applied = store.applyDue(clock.now());
-      deps.changed();
       return json(200, { as_of: new Date(store.asOf).toISOString(), applied, pending_rebuilds: store.pendingCount() });
     }
     default:

@@ -4,9 +4,10 @@
  *
  * Flow of a data call: route -> Prefer (forced example) -> authenticate (budgeted per address for
  * calls without a valid key) -> query hygiene -> validate (prism-http) -> decode cursor ->
- * [synchronous: key state, rate, plan features, quota, page, balance, count] -> sign next cursor ->
- * envelope. The bracketed part never awaits, so
- * concurrent calls cannot both pass a quota check that only one of them fits in.
+ * rate -> [one transaction of the key store: key state, quota, plan features, page, balance, count]
+ * -> sign next cursor -> envelope. The bracketed part never awaits and holds the store's write lock,
+ * so concurrent calls, in this process or another on the same database, cannot both pass a quota
+ * check that only one of them fits in.
  */
 // Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.
 import { defaultLimit, plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
@@ -15,12 +16,13 @@ import { nearest } from '@investor-graph/cli/near';
 import type { ContractValidator, Violation } from '@investor-graph/contract';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Accounts, planView, type KeyRecord, type Usage } from './accounts.ts';
-import { Clock } from './clock.ts';
+import { Clock, type SavedClock } from './clock.ts';
 import { handleControl } from './control.ts';
 import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
 import { Dumps, type Dump } from './exports.ts';
 import { etagOf, fnv64, randomToken, requestIds } from './hash.ts';
+import { MemoryKeyStore, type KeyStore } from './key-store.ts';
 import { ProblemError } from './problems.ts';
 import { BodySerialiser } from './serialise.ts';
 import { matchRoute, type RouteMatch } from './router.ts';
@@ -58,20 +60,13 @@ export interface EngineOptions {
   adminToken?: string;
   /** false: never answer 429 (headers still sent). For measuring the mock itself, not for clients. */
   rateLimit?: boolean;
-  /** Called after every change of state worth keeping (counted call, charge, key, clock). */
-  onStateChange?: () => void;
   /** Monotonic real time for rate limiting (ms). */
   realNow?: () => number;
-  /** State from an earlier run (see `snapshot()`): keys, counters, balances, clock, cursor secret. */
-  state?: EngineState;
-}
-
-/** What survives a restart. Keys appear only as hashes. */
-export interface EngineState {
-  version: 1;
-  clock: { now: string; frozen: boolean };
-  cursorSecret: string;
-  keys: KeyRecord[];
+  /**
+   * Where keys, counters, balances, the clock and the cursor secret are kept (in memory by
+   * default). A store that already holds a clock or a cursor secret wins over `now` and `cursorSecret`.
+   */
+  keyStore?: KeyStore;
 }
 
 export interface RequestContext {
@@ -95,8 +90,6 @@ export interface Engine {
   rebuild(): ReturnType<Store['applyDue']>;
   /** The preset and created keys' texts, as given at start (for the banner). */
   readonly presetKeys: readonly PresetKey[];
-  /** The state to keep across restarts. */
-  snapshot(): EngineState;
 }
 
 interface Ctx {
@@ -125,23 +118,40 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 
 
 export function createEngine(options: EngineOptions): Engine {
   const store = new Store(options.dataset);
-  const saved = options.state;
-  const clock = saved
-    ? new Clock(Date.parse(saved.clock.now), saved.clock.frozen)
-    : new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
-  const accounts = new Accounts(options.realNow);
+  const keyStore = options.keyStore ?? new MemoryKeyStore();
+  const clock = new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
+  // The clock as last saved, by this process or another on the same store: taken up when it changes.
+  let clockText = '';
+  const syncClock = (): void => {
+    const text = keyStore.getMeta('clock');
+    if (text === undefined || text === clockText) return;
+    clockText = text;
+    clock.restore(JSON.parse(text) as SavedClock);
+  };
+  const saveClock = (): void => {
+    clockText = JSON.stringify(clock.saved());
+    keyStore.transaction(() => keyStore.setMeta('clock', clockText));
+  };
+  const accounts = new Accounts(keyStore, options.realNow);
   const guard = new ControlGuard(options.adminToken, options.realNow);
   const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
-  if (saved) accounts.restore(saved.keys);
-  const cursorSecret = saved?.cursorSecret ?? options.cursorSecret ?? randomToken(43);
+  // The first process on a store decides the clock and the cursor secret; later ones take them up.
+  const cursorSecret = keyStore.transaction(() => {
+    if (keyStore.getMeta('clock') === undefined) keyStore.setMeta('clock', JSON.stringify(clock.saved()));
+    const kept = keyStore.getMeta('cursor_secret');
+    if (kept !== undefined) return kept;
+    const secret = options.cursorSecret ?? randomToken(43);
+    keyStore.setMeta('cursor_secret', secret);
+    return secret;
+  });
+  syncClock();
   const cursors = new CursorCodec(cursorSecret);
   const statistics = new Statistics(store);
   const dumps = new Dumps(store);
   const presetKeys = options.keys ?? [];
-  const changed = (): void => options.onStateChange?.();
   const ready = (async () => {
     for (const preset of presetKeys) {
-      // A key restored from the state file keeps its counters; presetting it again changes nothing.
+      // A key already in the state store keeps its counters; presetting it again changes nothing.
       if (await accounts.knows(preset.key)) continue;
       await accounts.create(preset.plan, clock.now(), { key: preset.key, prepaidRows: preset.prepaidRows ?? 0 });
     }
@@ -188,9 +198,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (request.url.length > MAX_URL) throw new ProblemError('uri_too_long', `The URL is longer than ${MAX_URL} characters.`);
       const url = new URL(request.url);
       instance = url.pathname;
+      syncClock();
       store.applyDue(clock.now());
       if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
-        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, changed });
+        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, saveClock });
       }
       const route = matchRoute(request.method, url.pathname);
       const query = parseQuery(url.search);
@@ -213,41 +224,37 @@ export function createEngine(options: EngineOptions): Engine {
       // Dumps are gzipped asynchronously, so they are built before the synchronous part.
       const dumpDays = ctx.plan.exports ? await prepareDumps(ctx) : new Map<string, Dump>();
 
-      // --- synchronous from here to commit ---
       const now = clock.now();
       const rateHeaders = accounts.takeToken(ctx.key, '', ctx.plan.rate_per_second, options.rateLimit !== false);
       try {
         // The account call is free: neither counted nor held to the quota.
         const counted = route.operationId !== 'getAccount';
-        if (counted) accounts.checkQuota(ctx.key, now);
-        checkFeature(ctx);
-        const served = serve(ctx, afterKey, now, dumpDays);
-        const ifNoneMatch = request.headers.get('if-none-match');
-        // The page is serialised once, for the entity tag here and the envelope below.
-        const data = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
-        const dataJson = data.json;
-        const etag = `"${served.etag ?? etagOf(`${data.tag}|${store.asOf}`)}"`;
-        const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
-        const cost = notModified || !counted ? 0 : accounts.cost(ctx.key, served.rows);
-        accounts.checkBalance(ctx.key, cost);
-        const usage = accounts.commit(ctx.key, counted, cost);
+        // --- one transaction of the key store, on the key as stored now; durable when it returns ---
+        const { served, dataJson, etag, notModified, cost, usage } = accounts.transact(ctx.key, (key) => {
+          ctx.key = key;
+          if (counted) accounts.checkQuota(key, now);
+          checkFeature(ctx);
+          const served = serve(ctx, afterKey, now, dumpDays);
+          const ifNoneMatch = request.headers.get('if-none-match');
+          // The page is serialised once, for the entity tag here and the envelope below.
+          const data = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
+          const etag = `"${served.etag ?? etagOf(`${data.tag}|${store.asOf}`)}"`;
+          const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+          const cost = notModified || !counted ? 0 : accounts.cost(key, served.rows);
+          accounts.checkBalance(key, cost);
+          return { served, dataJson: data.json, etag, notModified, cost, usage: accounts.commit(key, counted, cost) };
+        });
+        // --- end of the transaction ---
         try {
-          changed();
-          // --- end of the synchronous part ---
           const headers = { 'x-request-id': requestId, etag, ...rateHeaders };
           if (notModified) return new Response(null, { status: 304, headers });
           if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
           const envelope = await toEnvelope(ctx, served, dataJson, usage);
           return jsonText(served.status ?? 200, envelope, headers);
         } catch (error) {
-          // The kit failed after counting (saving the state, building the answer): the client gets
-          // no answer for this call, so it is neither counted nor charged, in memory or on disk.
+          // The kit failed after counting (building the answer): the client gets no answer for
+          // this call, so it is neither counted nor charged. (A failed transaction counted nothing.)
           accounts.uncommit(ctx.key, counted, cost);
-          try {
-            changed();
-          } catch {
-            // the store is what failed: memory is right, and the next save writes it
-          }
           throw error;
         }
       } catch (error) {
@@ -438,7 +445,6 @@ export function createEngine(options: EngineOptions): Engine {
       });
     }
     const issued = await accounts.issueTrial((body as { email: string }).email, clock.now());
-    changed();
     const rule = plans.trial;
     return json(201, {
       key: issued.key, key_id: issued.record.keyId, plan: 'trial', expires_at: iso(issued.record.expiresAt!),
@@ -482,7 +488,6 @@ export function createEngine(options: EngineOptions): Engine {
     accounts,
     presetKeys,
     rebuild: () => store.applyDue(clock.now()),
-    snapshot: () => ({ version: 1, clock: clock.state(), cursorSecret, keys: accounts.snapshot() }),
   };
 }
 

@@ -1,16 +1,21 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { expect, test, vi } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test, vi } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '../conformance/suite.ts';
 import { createEngine } from '../engine/engine.ts';
+import { MemoryKeyStore, type KeyRecord, type KeyStore } from '../engine/key-store.ts';
 import { createNodeServer, isLoopback, listen } from './server.ts';
+import { SqliteKeyStore } from './sqlite-key-store.ts';
 import { loadInput, startMock } from './start.ts';
 
 const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
 
 /** A fresh engine on the default dataset behind a real Node server on a free loopback port. */
-async function serve(now: string, extra: { adminToken?: string } = {}) {
+async function serve(now: string, extra: { adminToken?: string; keyStore?: KeyStore } = {}) {
   const engine = createEngine({ dataset: structuredClone(dataset), validator, now: Date.parse(now), frozen: true, ...extra });
   const server = createNodeServer(engine);
   const baseUrl = await listen(server, 0, '127.0.0.1');
@@ -20,12 +25,21 @@ async function serve(now: string, extra: { adminToken?: string } = {}) {
     fetch: globalThis.fetch,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
-      server.close(() => resolve());
+      server.close(() => {
+        extra.keyStore?.close();
+        resolve();
+      });
     }),
   };
 }
 
 runConformance({ name: 'node server', setup: ({ now }) => serve(now) });
+
+// The same suite with the state in an SQLite database (--state), a new file for each case.
+const databases = mkdtempSync(join(tmpdir(), 'ig-state-conformance-'));
+let database = 0;
+runConformance({ name: 'node server on an SQLite state database', setup: ({ now }) => serve(now, { keyStore: SqliteKeyStore.open(join(databases, `state-${++database}.db`)) }) });
+afterAll(() => rmSync(databases, { recursive: true, force: true }));
 
 test('control endpoints refuse a non-loopback client unless it brings the admin token', async () => {
   const engine = createEngine({ dataset, validator, adminToken: 'let-me-in-0123456789' });
@@ -277,18 +291,24 @@ test('a data call without a valid key is 401 whatever its query holds: who calls
 
 test('a call the kit fails to save is answered 500 and neither counted nor charged (regression)', async () => {
   const key = 'igk_payg_state_write_fails_0001';
-  let failNext = false;
-  const engine = createEngine({ dataset, validator, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }], onStateChange: () => {
-    if (failNext) {
-      failNext = false;
-      throw new Error("ENOENT: no such file or directory, open '/gone/state.json.tmp'");
+  // A store whose next write fails, as a full disk fails an SQLite commit.
+  class FailingStore extends MemoryKeyStore {
+    failNext = false;
+    override save(record: KeyRecord): void {
+      if (this.failNext) {
+        this.failNext = false;
+        throw new Error('SQLITE_FULL: database or disk is full');
+      }
+      super.save(record);
     }
-  } });
+  }
+  const keyStore = new FailingStore();
+  const engine = createEngine({ dataset, validator, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }], keyStore });
   const get = (path: string) => engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}` } }), { clientAddress: '127.0.0.1', loopback: true });
   const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
   try {
     const before = (await (await get('/api/v1/account')).json()).data;
-    failNext = true;
+    keyStore.failNext = true;
     const failed = await get('/api/v1/firms?limit=20');
     expect(failed.status).toBe(500);
     expect((await failed.json()).code).toBe('internal_error');

@@ -1,14 +1,14 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
 import type { Server } from 'node:http';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createContractValidator, type PlanId } from '@investor-graph/contract';
 import { collectDataset } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
-import { createEngine, type Engine, type EngineState, type PresetKey } from '../engine/engine.ts';
+import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
 import { withFaults, type FaultName } from '../engine/faults.ts';
 import { withDocs } from './docs.ts';
 import { createNodeServer, listen } from './server.ts';
+import { SqliteKeyStore } from './sqlite-key-store.ts';
 
 export interface StartOptions {
   port?: number;
@@ -27,30 +27,16 @@ export interface StartOptions {
   /** Host names, besides loopback ones, under which loopback clients may reach /__control. */
   allowHosts?: string[];
   cursorSecret?: string;
-  /** Keep keys, counters, balances and the clock in this JSON file across restarts. */
+  /**
+   * Keep keys, counters, balances, the clock and the cursor secret in this SQLite database, across
+   * restarts and shared with other mocks started on it (in memory when not given).
+   */
   stateFile?: string;
   log?: (line: string) => void;
   /** Deliberate faults to switch on (see engine/faults.ts); none by default. */
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
   rateLimit?: boolean;
-}
-
-/** Reads a state file written by an earlier run; none yet is a fresh start. */
-export function readState(file: string): EngineState | undefined {
-  if (!existsSync(file)) return undefined;
-  const state = JSON.parse(readFileSync(file, 'utf8')) as EngineState;
-  if (state.version !== 1) throw new Error(`[investor-graph mock] ${file} is not a state file of this version`);
-  return state;
-}
-
-/**
- * Writes the state file synchronously, through a rename, inside the engine's accounting step: once
- * a call is answered its count and charge are on disk, and a crash mid-write leaves the old file.
- */
-export function writeState(file: string, state: EngineState): void {
-  writeFileSync(`${file}.tmp`, JSON.stringify(state));
-  renameSync(`${file}.tmp`, file);
 }
 
 export interface RunningMock {
@@ -76,16 +62,14 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
 
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const [dataset, validator] = await Promise.all([loadInput(options), createContractValidator()]);
-  const state = options.stateFile ? readState(options.stateFile) : undefined;
-  let persist = (): void => {};
+  const keyStore = options.stateFile ? SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line) }) : undefined;
   // The listen address is known once listening; links are built per request, so they see it.
   let listening = '';
   const engine = createEngine({
     publicUrl: options.publicUrl ?? (() => listening),
     dataset,
     validator,
-    ...(state ? { state } : {}),
-    onStateChange: () => persist(),
+    ...(keyStore ? { keyStore } : {}),
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.now ? { now: Date.parse(options.now) } : {}),
     ...(options.frozen ? { frozen: true } : {}),
@@ -93,32 +77,39 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
     ...(options.rateLimit === false ? { rateLimit: false } : {}),
   });
-  await engine.ready;
-  if (options.stateFile) {
-    const file = options.stateFile;
-    persist = () => writeState(file, engine.snapshot());
-    persist();
+  let server: Server;
+  let url: string;
+  try {
+    await engine.ready;
+    const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults) : engine.fetch) };
+    const host = options.host ?? '127.0.0.1';
+    // The listen address names this mock too, unless it is a wildcard that names every interface.
+    const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
+    server = createNodeServer(served, { allowedHosts, ...(options.log ? { log: options.log } : {}) });
+    url = await listen(server, options.port ?? 4010, host);
+  } catch (error) {
+    keyStore?.close();
+    throw error;
   }
-  const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults) : engine.fetch) };
-  const host = options.host ?? '127.0.0.1';
-  // The listen address names this mock too, unless it is a wildcard that names every interface.
-  const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-  const server = createNodeServer(served, { allowedHosts, ...(options.log ? { log: options.log } : {}) });
-  const url = await listen(server, options.port ?? 4010, host);
   listening = url;
+  // The database closes once the last answer is out.
+  const closed = (resolve: () => void) => () => {
+    keyStore?.close();
+    resolve();
+  };
   return {
     url,
     engine,
     server,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
-      server.close(() => resolve());
+      server.close(closed(resolve));
     }),
     drain: (graceMs = 10_000) => new Promise((resolve) => {
       const force = setTimeout(() => server.closeAllConnections(), graceMs);
       server.close(() => {
         clearTimeout(force);
-        resolve();
+        closed(resolve)();
       });
       server.closeIdleConnections();
     }),

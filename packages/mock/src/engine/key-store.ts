@@ -1,0 +1,104 @@
+/**
+ * Where keys, their counters and balances, trial e-mail hashes and a few named values (the clock,
+ * the cursor secret) are kept: the one interface the engine reads and writes state through, so a
+ * backend is one file. `MemoryKeyStore` (here, browser-safe) is the default for tests and MSW;
+ * `SqliteKeyStore` (node/sqlite-key-store.ts) keeps them in a database file that several mock
+ * processes can share. Rate buckets are not state: they stay in each process's memory.
+ */
+import type { PlanId } from '@investor-graph/contract/plans';
+
+export interface KeyRecord {
+  keyId: string;
+  /** SHA-256 of the key's text: the text itself is never kept. */
+  hash: string;
+  plan: PlanId;
+  prefix: string;
+  last4: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  emailHash: string | null;
+  callsUsed: number;
+  periodStart: number | null;
+  periodEnd: number | null;
+  balanceRows: number | null;
+}
+
+/** Named values kept beside the keys. */
+export type MetaName = 'clock' | 'cursor_secret';
+
+export interface KeyStore {
+  /**
+   * Runs `work` as one transaction and returns what it returns: what it reads is current (in a
+   * shared database, every process's commits), what it writes is kept only if it returns, and it
+   * is durable before this returns. Nothing else writes in between.
+   */
+  transaction<T>(work: () => T): T;
+  byHash(hash: string): KeyRecord | undefined;
+  byId(keyId: string): KeyRecord | undefined;
+  /** The latest key issued for a trial e-mail hash. */
+  trialByEmail(emailHash: string): KeyRecord | undefined;
+  /** Adds a new key; false when its hash is already there. */
+  insert(record: KeyRecord): boolean;
+  /** Writes what may change of a key: counters, period, balance, revocation. */
+  save(record: KeyRecord): void;
+  list(): KeyRecord[];
+  getMeta(name: MetaName): string | undefined;
+  setMeta(name: MetaName, value: string): void;
+  close(): void;
+}
+
+/**
+ * State in this process's memory, gone when it ends. JavaScript runs one request's synchronous
+ * part at a time, so a transaction needs no lock; what it changes is kept by `save`, which copies a
+ * record's fields into the stored one, so a transaction that throws before saving changed nothing.
+ */
+export class MemoryKeyStore implements KeyStore {
+  private readonly hashes = new Map<string, KeyRecord>();
+  private readonly ids = new Map<string, KeyRecord>();
+  private readonly trials = new Map<string, KeyRecord>();
+  private readonly meta = new Map<MetaName, string>();
+
+  transaction<T>(work: () => T): T {
+    return work();
+  }
+
+  byHash(hash: string): KeyRecord | undefined {
+    return this.hashes.get(hash);
+  }
+
+  byId(keyId: string): KeyRecord | undefined {
+    return this.ids.get(keyId);
+  }
+
+  trialByEmail(emailHash: string): KeyRecord | undefined {
+    return this.trials.get(emailHash);
+  }
+
+  insert(record: KeyRecord): boolean {
+    if (this.hashes.has(record.hash)) return false;
+    this.hashes.set(record.hash, record);
+    this.ids.set(record.keyId, record);
+    if (record.emailHash) this.trials.set(record.emailHash, record);
+    return true;
+  }
+
+  save(record: KeyRecord): void {
+    const stored = this.ids.get(record.keyId);
+    if (stored && stored !== record) Object.assign(stored, record);
+  }
+
+  list(): KeyRecord[] {
+    return [...this.ids.values()];
+  }
+
+  getMeta(name: MetaName): string | undefined {
+    return this.meta.get(name);
+  }
+
+  setMeta(name: MetaName, value: string): void {
+    this.meta.set(name, value);
+  }
+
+  close(): void {}
+}

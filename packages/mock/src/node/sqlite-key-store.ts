@@ -1,0 +1,306 @@
+/**
+ * The mock's state in an SQLite database file (`--state FILE`), through Node's built-in node:sqlite:
+ * keys (hashes only), counters, balances, trial e-mail hashes, the clock and the cursor secret.
+ * Several mock processes may open one file: each call's admission and count are one `BEGIN
+ * IMMEDIATE` transaction, so SQLite's lock keeps quotas, balances and trials exact across them.
+ *
+ * Durability (DECISIONS.md#mock-state-durability): WAL with synchronous=FULL, so a transaction is on
+ * disk, WAL fsynced, before its call is answered; neither a killed process nor a power loss loses
+ * a counted and answered call.
+ */
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { isPlanId } from '@investor-graph/contract/plans';
+import type { KeyRecord, KeyStore, MetaName } from '../engine/key-store.ts';
+
+/** The schema this kit writes and reads; a file with a higher one came from a newer kit. */
+export const schemaVersion = 1;
+/** `PRAGMA application_id`: marks a database as this mock's state ('IGK1'). */
+const applicationId = 0x49474b31;
+
+const schema = `
+CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE keys (
+  key_id TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  plan TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  last4 TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  revoked_at INTEGER,
+  email_hash TEXT,
+  calls_used INTEGER NOT NULL CHECK (calls_used >= 0),
+  period_start INTEGER,
+  period_end INTEGER,
+  balance_rows INTEGER CHECK (balance_rows IS NULL OR balance_rows >= 0)
+) STRICT;
+CREATE INDEX keys_by_email ON keys (email_hash, created_at) WHERE email_hash IS NOT NULL;
+PRAGMA application_id = ${applicationId};
+PRAGMA user_version = ${schemaVersion};
+`;
+
+/** A state file the mock will not open: the message names the file and what is wrong with it. */
+export class StateFileError extends Error {
+  constructor(file: string, problem: string) {
+    super(`[investor-graph mock] --state ${file}: ${problem}`);
+  }
+}
+
+interface KeyRow {
+  key_id: string;
+  hash: string;
+  plan: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  email_hash: string | null;
+  calls_used: number;
+  period_start: number | null;
+  period_end: number | null;
+  balance_rows: number | null;
+}
+
+const columns = 'key_id, hash, plan, prefix, last4, created_at, expires_at, revoked_at, email_hash, calls_used, period_start, period_end, balance_rows';
+
+function toRecord(row: KeyRow): KeyRecord {
+  if (!isPlanId(row.plan)) throw new Error(`[investor-graph mock] the state database holds key ${row.key_id} of an unknown plan "${row.plan}"`);
+  return {
+    keyId: row.key_id, hash: row.hash, plan: row.plan, prefix: row.prefix, last4: row.last4, createdAt: row.created_at,
+    expiresAt: row.expires_at, revokedAt: row.revoked_at, emailHash: row.email_hash, callsUsed: row.calls_used,
+    periodStart: row.period_start, periodEnd: row.period_end, balanceRows: row.balance_rows,
+  };
+}
+
+const toRow = (r: KeyRecord): KeyRow => ({
+  key_id: r.keyId, hash: r.hash, plan: r.plan, prefix: r.prefix, last4: r.last4, created_at: r.createdAt,
+  expires_at: r.expiresAt, revoked_at: r.revokedAt, email_hash: r.emailHash, calls_used: r.callsUsed,
+  period_start: r.periodStart, period_end: r.periodEnd, balance_rows: r.balanceRows,
+});
+
+export class SqliteKeyStore implements KeyStore {
+  private readonly db: DatabaseSync;
+  private readonly statements: Record<'begin' | 'commit' | 'rollback' | 'byHash' | 'byId' | 'byEmail' | 'insert' | 'save' | 'list' | 'getMeta' | 'setMeta', StatementSync>;
+  private depth = 0;
+
+  /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
+  static open(file: string, options: { log?: (line: string) => void } = {}): SqliteKeyStore {
+    finishMigration(file);
+    const kind = kindOf(file);
+    if (kind === 'json') {
+      SqliteKeyStore.migrateJson(file);
+      options.log?.(`[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json`);
+    } else if (kind === 'other') {
+      throw new StateFileError(file, 'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file');
+    } else if (kind === 'none') {
+      closeSync(openSync(file, 'wx', 0o600));
+    }
+    return new SqliteKeyStore(file);
+  }
+
+  private readonly file: string;
+
+  private constructor(file: string) {
+    this.file = file;
+    try {
+      this.db = new DatabaseSync(file, { timeout: 5000 });
+    } catch (error) {
+      throw new StateFileError(file, `cannot be opened as a database: ${(error as Error).message}`);
+    }
+    try {
+      this.prepareSchema();
+      this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+    } catch (error) {
+      this.db.close();
+      throw error instanceof StateFileError ? error : new StateFileError(file, `is damaged or not a database: ${(error as Error).message}`);
+    }
+    const prepare = (sql: string) => this.db.prepare(sql);
+    this.statements = {
+      begin: prepare('BEGIN IMMEDIATE'),
+      commit: prepare('COMMIT'),
+      rollback: prepare('ROLLBACK'),
+      byHash: prepare(`SELECT ${columns} FROM keys WHERE hash = ?`),
+      byId: prepare(`SELECT ${columns} FROM keys WHERE key_id = ?`),
+      byEmail: prepare(`SELECT ${columns} FROM keys WHERE email_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`),
+      insert: prepare(`INSERT INTO keys (${columns}) VALUES (${columns.split(', ').map((c) => `$${c}`).join(', ')}) ON CONFLICT (hash) DO NOTHING`),
+      save: prepare('UPDATE keys SET calls_used = $calls_used, period_start = $period_start, period_end = $period_end, balance_rows = $balance_rows, revoked_at = $revoked_at WHERE key_id = $key_id'),
+      list: prepare(`SELECT ${columns} FROM keys ORDER BY rowid`),
+      getMeta: prepare('SELECT value FROM meta WHERE name = ?'),
+      setMeta: prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
+    };
+  }
+
+  /** A new file gets the schema; an existing one must be this mock's, of a version it reads, and whole. */
+  private prepareSchema(): void {
+    const pragma = (name: string) => Object.values(this.db.prepare(`PRAGMA ${name}`).get() ?? {})[0];
+    const tables = (this.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+    const id = pragma('application_id');
+    if (id === 0 && tables.length === 0) {
+      this.db.exec(`BEGIN IMMEDIATE; ${schema} COMMIT;`);
+      return;
+    }
+    if (id !== applicationId) throw new StateFileError(this.file, `is an SQLite database of something else (tables: ${tables.join(', ') || 'none'}), not the mock's state; name another file`);
+    const version = Number(pragma('user_version'));
+    if (version > schemaVersion) throw new StateFileError(this.file, `was written by a newer version of the mock (state schema ${version}; this one reads up to ${schemaVersion}); upgrade @investor-graph/mock or name another file`);
+    const check = String(pragma('quick_check'));
+    if (check !== 'ok') throw new StateFileError(this.file, `is damaged (SQLite quick_check: ${check}); nothing was changed`);
+    const clock = (this.db.prepare("SELECT value FROM meta WHERE name = 'clock'").get() as { value: string } | undefined)?.value;
+    if (clock !== undefined && !isSavedClock(clock)) throw new StateFileError(this.file, `holds a clock that is not one (${clock.slice(0, 80)}); nothing was changed`);
+  }
+
+  /**
+   * Migrates a JSON state file once: the database is written beside it and renamed into place, and
+   * the JSON is kept as FILE.v1.json. A crash at any point leaves either the JSON or the database.
+   */
+  private static migrateJson(file: string): void {
+    const state = checkJson(file, readFileSync(file, 'utf8'));
+    const building = `${file}.migrating`;
+    rmSync(building, { force: true });
+    closeSync(openSync(building, 'wx', 0o600));
+    const store = new SqliteKeyStore(building);
+    try {
+      store.transaction(() => {
+        for (const { tokens: _t, filledAt: _f, ...record } of state.keys) store.insert(record);
+        store.setMeta('clock', JSON.stringify({ at: Date.parse(state.clock.now), real: Date.now(), frozen: state.clock.frozen }));
+        store.setMeta('cursor_secret', state.cursorSecret);
+      });
+      // Back to a single file before the rename: the WAL's contents go into the database.
+      store.checkpoint();
+    } finally {
+      store.close();
+    }
+    renameSync(file, `${file}.v1.json`);
+    renameSync(building, file);
+  }
+
+  transaction<T>(work: () => T): T {
+    if (this.depth > 0) return work();
+    this.statements.begin.run();
+    this.depth++;
+    try {
+      const result = work();
+      this.statements.commit.run();
+      return result;
+    } catch (error) {
+      if (this.db.isTransaction) this.statements.rollback.run();
+      throw error;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  byHash(hash: string): KeyRecord | undefined {
+    const row = this.statements.byHash.get(hash) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  byId(keyId: string): KeyRecord | undefined {
+    const row = this.statements.byId.get(keyId) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  trialByEmail(emailHash: string): KeyRecord | undefined {
+    const row = this.statements.byEmail.get(emailHash) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  insert(record: KeyRecord): boolean {
+    return Number(this.statements.insert.run(prefixed(toRow(record))).changes) === 1;
+  }
+
+  save(record: KeyRecord): void {
+    const row = toRow(record);
+    this.statements.save.run({ $calls_used: row.calls_used, $period_start: row.period_start, $period_end: row.period_end, $balance_rows: row.balance_rows, $revoked_at: row.revoked_at, $key_id: row.key_id });
+  }
+
+  list(): KeyRecord[] {
+    return (this.statements.list.all() as unknown as KeyRow[]).map(toRecord);
+  }
+
+  getMeta(name: MetaName): string | undefined {
+    return (this.statements.getMeta.get(name) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(name: MetaName, value: string): void {
+    this.statements.setMeta.run(name, value);
+  }
+
+  /** Moves what the WAL holds into the database file itself. */
+  checkpoint(): void {
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+const prefixed = (row: KeyRow): Record<string, string | number | null> => Object.fromEntries(Object.entries(row).map(([k, v]) => [`$${k}`, v]));
+
+function isSavedClock(text: string): boolean {
+  try {
+    const c = JSON.parse(text) as Record<string, unknown>;
+    return Number.isFinite(c.at) && Number.isFinite(c.real) && typeof c.frozen === 'boolean';
+  } catch {
+    return false;
+  }
+}
+
+/** What a file at `file` is, from its first bytes. */
+function kindOf(file: string): 'none' | 'sqlite' | 'json' | 'other' {
+  if (!existsSync(file)) return 'none';
+  const head = Buffer.alloc(16);
+  const fd = openSync(file, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, head, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  // An empty file is a database SQLite has not written to yet (or one made for us to fill).
+  if (read === 0 || head.toString('latin1', 0, 16) === 'SQLite format 3\0') return 'sqlite';
+  return head.toString('utf8', 0, read).trimStart().startsWith('{') ? 'json' : 'other';
+}
+
+// --- the JSON state file of earlier versions (the whole state, rewritten on every call) ---
+
+interface JsonState {
+  version: 1;
+  clock: { now: string; frozen: boolean };
+  cursorSecret: string;
+  keys: (KeyRecord & { tokens?: number; filledAt?: number })[];
+}
+
+/** Checks a JSON state file field by field; the first thing wrong is named, and nothing is migrated. */
+function checkJson(file: string, text: string): JsonState {
+  let state: JsonState;
+  try {
+    state = JSON.parse(text) as JsonState;
+  } catch (error) {
+    throw new StateFileError(file, `looks like a JSON state file but is not valid JSON (${(error as Error).message}); nothing was changed`);
+  }
+  const wrong = (what: string) => new StateFileError(file, `is a JSON state file with ${what}; nothing was changed (fix or remove it)`);
+  if (state?.version !== 1) throw wrong(`version ${JSON.stringify(state?.version)}, not 1`);
+  if (!Number.isFinite(Date.parse(state.clock?.now)) || typeof state.clock?.frozen !== 'boolean') throw wrong('no valid clock');
+  if (typeof state.cursorSecret !== 'string' || !state.cursorSecret) throw wrong('no cursorSecret');
+  if (!Array.isArray(state.keys)) throw wrong('no keys list');
+  const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  const time = (v: unknown) => v === null || Number.isSafeInteger(v);
+  state.keys.forEach((k, i) => {
+    const field = (name: string, value: unknown) => wrong(`keys[${i}].${name} = ${JSON.stringify(value)?.slice(0, 40)}`);
+    if (typeof k.keyId !== 'string' || !/^[0-9a-f]{64}$/.test(k.hash)) throw field('keyId/hash', k.keyId);
+    if (!isPlanId(k.plan)) throw field('plan', k.plan);
+    if (!count(k.callsUsed)) throw field('callsUsed', k.callsUsed);
+    if (k.balanceRows !== null && !count(k.balanceRows)) throw field('balanceRows', k.balanceRows);
+    for (const name of ['createdAt', 'expiresAt', 'revokedAt', 'periodStart', 'periodEnd'] as const) if (!time(k[name]) || (name === 'createdAt' && k[name] === null)) throw field(name, k[name]);
+    if (typeof k.prefix !== 'string' || typeof k.last4 !== 'string' || (k.emailHash !== null && typeof k.emailHash !== 'string')) throw field('prefix/last4/emailHash', k.prefix);
+  });
+  return state;
+}
+
+/** A migration that stopped between its two renames is finished, not started over. */
+function finishMigration(file: string): void {
+  if (!existsSync(file) && existsSync(`${file}.migrating`) && existsSync(`${file}.v1.json`)) renameSync(`${file}.migrating`, file);
+}
