@@ -1,9 +1,10 @@
 /**
  * pnpm bench: the mock beside `prism mock` and beside a bare node:http server, on the same requests
  * with the same client (autocannon), connections and duration; deep pages at ~10k and ~1M rows;
- * start-up time and memory; the contract suite's run time. Prints the figures, writes them to
- * bench-results/bench.json and refreshes the figures part of BENCHMARKS.md.
- *   node src/bench.ts [--smoke] [--duration S] [--connections N] [--out FILE]
+ * start-up time and memory; the contract suite's run time; counted calls with --state against the
+ * state in memory. Prints the figures, writes them to bench-results/bench.json and refreshes the
+ * figures part of BENCHMARKS.md.
+ *   node src/bench.ts [--smoke] [--only state] [--duration S] [--connections N] [--out FILE]
  * --smoke: short runs and small datasets, to check in CI that the benchmark still works (its figures
  * mean nothing and BENCHMARKS.md is left alone).
  */
@@ -16,16 +17,19 @@ import { openapiDocument } from '@investor-graph/contract/document';
 import { newKeyText } from '@investor-graph/mock';
 import { freePort, readFlags } from '@investor-graph/cli';
 import { runProcess, startProcess, type Started } from './processes.ts';
+import { benchState, type StateFigures } from './state.ts';
 
 const usage = `usage: pnpm bench [-- options]
   --smoke             a short run that checks the benchmark works (its figures mean nothing)
   --duration S        seconds a measured run lasts (10; 1 with --smoke)
+  --only state        only the --state section (memory against the database), figures to --out
   --connections N     autocannon connections (10)
   --out FILE          the figures as JSON (bench-results/bench.json)
   -h, --help          this text
   --version           the package and its version`;
 const { values, fail } = readFlags('bench', usage, process.argv.slice(2), {
   smoke: { type: 'boolean' },
+  only: { type: 'string' },
   duration: { type: 'string' },
   connections: { type: 'string', default: '10' },
   out: { type: 'string' },
@@ -36,6 +40,7 @@ const duration = Number(values.duration ?? (smoke ? 1 : 10));
 const connections = Number(values.connections);
 if (!(duration > 0)) fail(`--duration must be a number of seconds above 0, got ${values.duration}`);
 if (!Number.isInteger(connections) || connections < 1) fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
+if (values.only !== undefined && values.only !== 'state') fail(`--only takes state, got ${values.only}`);
 const scales = smoke ? { small: 2_000, large: 20_000 } : { small: 10_000, large: 1_100_000 };
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -76,6 +81,28 @@ async function load(url: string, headers: Record<string, string>): Promise<Load>
 }
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
+/** The --state section: in memory against the database, 5 keys against 100,000. */
+function stateSection(): Promise<StateFigures> {
+  return benchState({
+    temp, rounds: smoke ? 1 : 3, largeKeys: smoke ? 2_000 : 100_000, startMock, log,
+    path: '/api/v1/firms?limit=1',
+    rps: async (url) => (await load(url, auth)).rps,
+  });
+}
+
+if (values.only === 'state') {
+  try {
+    const state = await stateSection();
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify({ when: new Date().toISOString(), smoke, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version }, state }, null, 2)}\n`);
+    log(`state: database ${state.ratios.database_vs_memory}x of memory; 100,000 keys: 5 keys ${state.ratios.large_vs_small}x; figures in ${out}`);
+  } finally {
+    await Promise.all(running.map((s) => s.stop()));
+    rmSync(temp, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 
 try {
   // ------------------------------------------------------------ start-up on the default dataset

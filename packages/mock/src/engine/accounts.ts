@@ -57,6 +57,11 @@ export class Accounts {
   private readonly openBuckets = new Map<string, Bucket>();
   /** Per address: what is left of its budget of calls without a valid key (bounded like openBuckets). */
   private readonly failureBuckets = new Map<string, Bucket>();
+  /**
+   * Keys met by hash, so a call need not read the store twice: whether a key exists and its plan
+   * never change, and what does (counters, revocation) is read afresh inside `transact`.
+   */
+  private readonly seen = new Map<string, KeyRecord>();
   /** Trial keys issued in the current minute, service-wide. */
   private trialWindow = { start: -Infinity, count: 0 };
 
@@ -122,10 +127,23 @@ export class Accounts {
     const match = /^Bearer[ ]+([\x21-\x7e]{1,200})$/i.exec(header.trim());
     if (!match) throw new ProblemError('invalid_key', 'The Authorization header must be "Bearer <API_KEY>".');
     const presented = await sha256Hex(match[1]!);
-    const record = this.store.byHash(presented);
+    const record = this.seen.get(presented) ?? this.remember(this.store.byHash(presented));
     // The map lookup finds a candidate; the comparison that decides is constant-time.
     if (!record || !constantTimeEqual(record.hash, presented)) throw new ProblemError('invalid_key', 'This API key is not known.');
     if (record.revokedAt !== null) throw new ProblemError('revoked_key', 'This API key has been revoked.');
+    return record;
+  }
+
+  /** The 401 of a key revoked since it was met (by this or another process on the store): checked inside `transact`. */
+  checkNotRevoked(record: KeyRecord): void {
+    if (record.revokedAt !== null) throw new ProblemError('revoked_key', 'This API key has been revoked.');
+  }
+
+  private remember(record: KeyRecord | undefined): KeyRecord | undefined {
+    if (!record) return undefined;
+    // Bounded like the address tables: the key met longest ago goes first.
+    if (this.seen.size >= 50_000) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(record.hash, record);
     return record;
   }
 
@@ -308,12 +326,20 @@ export class Accounts {
   }
 }
 
+/**
+ * What of a key's text may be shown and kept: the kit's `igk_<plan>_`, never more. (A key of another
+ * form, preset by a user, has none: its text up to the last '_' was most of the key. Regression.)
+ */
+export function keyPrefix(key: string): string {
+  return /^igk_[a-z]+_/.exec(key)?.[0] ?? '';
+}
+
 /** A new key's record: nothing used yet, the period and lifetime its plan gives. */
 function newRecord(plan: PlanId, key: string, hash: string, now: number, emailHash: string | null, prepaidRows: number): KeyRecord {
   const rule = plans[plan];
   const [start, end] = rule.calls_period === 'P1M' ? monthBounds(now) : rule.calls_period === 'P7D' ? [now, now + 7 * DAY] : [null, null];
   return {
-    keyId: `key_${randomToken(12, '0123456789abcdef')}`, hash, plan, prefix: key.slice(0, key.lastIndexOf('_') + 1), last4: key.slice(-4), createdAt: now,
+    keyId: `key_${randomToken(12, '0123456789abcdef')}`, hash, plan, prefix: keyPrefix(key), last4: key.slice(-4), createdAt: now,
     expiresAt: rule.key_lifetime_days ? now + rule.key_lifetime_days * DAY : null, revokedAt: null, emailHash,
     callsUsed: 0, periodStart: start, periodEnd: end, balanceRows: plan === 'payg' ? prepaidRows : null,
   };

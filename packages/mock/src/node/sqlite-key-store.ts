@@ -4,13 +4,17 @@
  * Several mock processes may open one file: each call's admission and count are one `BEGIN
  * IMMEDIATE` transaction, so SQLite's lock keeps quotas, balances and trials exact across them.
  *
- * Durability (DECISIONS.md#mock-state-durability): WAL with synchronous=FULL, so a transaction is on
- * disk, WAL fsynced, before its call is answered; neither a killed process nor a power loss loses
- * a counted and answered call.
+ * Durability (the mock README, "State across restarts and processes"): WAL with synchronous=NORMAL by default. A
+ * transaction is in the WAL file before its call is answered, so a killed or crashed mock loses
+ * nothing it answered; a power loss or an OS crash may lose the last transactions since the WAL was
+ * last synced (at a checkpoint), never the database's consistency. `synchronous: 'full'` fsyncs the
+ * WAL at every commit, so not even a power loss loses an answered call, at about five times the
+ * cost of a counted call on this machine (BENCHMARKS.md).
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { isPlanId } from '@investor-graph/contract/plans';
+import { keyPrefix } from '../engine/accounts.ts';
 import type { KeyRecord, KeyStore, MetaName } from '../engine/key-store.ts';
 
 /** The schema this kit writes and reads; a file with a higher one came from a newer kit. */
@@ -41,6 +45,9 @@ PRAGMA user_version = ${schemaVersion};
 `;
 
 /** A state file the mock will not open: the message names the file and what is wrong with it. */
+/** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
+export type StateSync = 'normal' | 'full';
+
 export class StateFileError extends Error {
   constructor(file: string, problem: string) {
     super(`[investor-graph mock] --state ${file}: ${problem}`);
@@ -86,7 +93,7 @@ export class SqliteKeyStore implements KeyStore {
   private depth = 0;
 
   /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
-  static open(file: string, options: { log?: (line: string) => void } = {}): SqliteKeyStore {
+  static open(file: string, options: { log?: (line: string) => void; synchronous?: StateSync } = {}): SqliteKeyStore {
     finishMigration(file);
     const kind = kindOf(file);
     if (kind === 'json') {
@@ -97,12 +104,12 @@ export class SqliteKeyStore implements KeyStore {
     } else if (kind === 'none') {
       closeSync(openSync(file, 'wx', 0o600));
     }
-    return new SqliteKeyStore(file);
+    return new SqliteKeyStore(file, options.synchronous ?? 'normal');
   }
 
   private readonly file: string;
 
-  private constructor(file: string) {
+  private constructor(file: string, synchronous: StateSync) {
     this.file = file;
     try {
       this.db = new DatabaseSync(file, { timeout: 5000 });
@@ -111,7 +118,7 @@ export class SqliteKeyStore implements KeyStore {
     }
     try {
       this.prepareSchema();
-      this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
     } catch (error) {
       this.db.close();
       throw error instanceof StateFileError ? error : new StateFileError(file, `is damaged or not a database: ${(error as Error).message}`);
@@ -159,10 +166,11 @@ export class SqliteKeyStore implements KeyStore {
     const building = `${file}.migrating`;
     rmSync(building, { force: true });
     closeSync(openSync(building, 'wx', 0o600));
-    const store = new SqliteKeyStore(building);
+    const store = new SqliteKeyStore(building, 'full');
     try {
       store.transaction(() => {
-        for (const { tokens: _t, filledAt: _f, ...record } of state.keys) store.insert(record);
+        // Earlier versions kept a preset key's text up to its last '_' as its prefix: no longer.
+      for (const { tokens: _t, filledAt: _f, ...record } of state.keys) store.insert({ ...record, prefix: keyPrefix(record.prefix) });
         store.setMeta('clock', JSON.stringify({ at: Date.parse(state.clock.now), real: Date.now(), frozen: state.clock.frozen }));
         store.setMeta('cursor_secret', state.cursorSecret);
       });

@@ -8,7 +8,7 @@ import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
 import { withFaults, type FaultName } from '../engine/faults.ts';
 import { withDocs } from './docs.ts';
 import { createNodeServer, listen } from './server.ts';
-import { SqliteKeyStore } from './sqlite-key-store.ts';
+import { SqliteKeyStore, type StateSync } from './sqlite-key-store.ts';
 
 export interface StartOptions {
   port?: number;
@@ -32,6 +32,8 @@ export interface StartOptions {
    * restarts and shared with other mocks started on it (in memory when not given).
    */
   stateFile?: string;
+  /** With stateFile: 'full' fsyncs every commit before its answer (survives a power loss; slower). */
+  stateSync?: StateSync;
   log?: (line: string) => void;
   /** Deliberate faults to switch on (see engine/faults.ts); none by default. */
   faults?: FaultName[];
@@ -62,7 +64,7 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
 
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const [dataset, validator] = await Promise.all([loadInput(options), createContractValidator()]);
-  const keyStore = options.stateFile ? SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line) }) : undefined;
+  const keyStore = options.stateFile ? SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line), ...(options.stateSync ? { synchronous: options.stateSync } : {}) }) : undefined;
   // The listen address is known once listening; links are built per request, so they see it.
   let listening = '';
   const engine = createEngine({

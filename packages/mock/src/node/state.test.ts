@@ -1,0 +1,234 @@
+/**
+ * --state FILE as a user relies on it: real mock processes on one SQLite database, killed and
+ * restarted; files it must refuse, refused with their name and left as they were.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, expect, test } from 'vitest';
+import { plans } from '@investor-graph/contract/plans';
+import { SqliteKeyStore } from './sqlite-key-store.ts';
+
+const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const temp = mkdtempSync(join(tmpdir(), 'ig-mock-state-'));
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+  rmSync(temp, { recursive: true, force: true });
+});
+
+/** Starts the real CLI on a free loopback port and waits for its banner. */
+async function start(...args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${output}`)), 20_000);
+    child.stdout!.on('data', () => {
+      const m = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.on('exit', () => reject(new Error(`exited early:\n${output}`)));
+  });
+  return { url, child };
+}
+
+const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<unknown> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
+    child.once('exit', resolve);
+    child.kill(signal);
+  });
+
+const get = (url: string, key: string) => fetch(url, { headers: { authorization: `Bearer ${key}` } });
+const control = async (url: string, path: string, method: string, body: unknown) =>
+  (await fetch(`${url}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+const accountOf = async (url: string, key: string) => (await (await get(`${url}/api/v1/account`, key)).json()).data;
+
+test('two mocks on one database share a quota exactly: of 400 parallel calls with 100 left, 100 succeed', async () => {
+  const state = join(temp, 'shared.db');
+  const key = 'igk_team_shared_quota_two_processes_01';
+  const a = await start('--state', state, '--key', `team=${key}`, '--no-rate-limit');
+  const b = await start('--state', state, '--key', `team=${key}`, '--no-rate-limit');
+  try {
+    const listed = await (await fetch(`${a.url}/__control/state`)).json();
+    const id = listed.keys.find((k: { last4: string }) => k.last4 === key.slice(-4)).key_id;
+    const limit = plans.team.calls_limit!;
+    await control(a.url, `/keys/${id}/usage`, 'PUT', { calls_used: limit - 100 });
+    const before = (await accountOf(b.url, key)).usage.calls_used;
+    expect(before).toBe(limit - 100);
+
+    const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => get(`${i % 2 ? a.url : b.url}/api/v1/firms?limit=1`, key).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    })));
+    expect(answers.filter((s) => s === 200)).toHaveLength(100);
+    expect(answers.filter((s) => s === 402)).toHaveLength(300);
+    expect((await accountOf(a.url, key)).usage.calls_used).toBe(before + 100);
+    expect((await accountOf(b.url, key)).usage.calls_used).toBe(before + 100);
+
+    // The test clock is shared too: set through one, the other has it within 250 ms.
+    await control(a.url, '/clock', 'PUT', { now: '2027-03-01T00:00:00Z', frozen: true });
+    await new Promise((r) => setTimeout(r, 300));
+    await get(`${b.url}/api/v1/account`, key);
+    expect(await (await fetch(`${b.url}/__control/clock`)).json()).toEqual({ now: '2027-03-01T00:00:00.000Z', frozen: true });
+  } finally {
+    await Promise.all([stop(a.child), stop(b.child)]);
+  }
+});
+
+test('a mock killed (SIGKILL) under load loses no counted and answered call and counts none twice', async () => {
+  const state = join(temp, 'killed.db');
+  const key = 'igk_payg_killed_under_load_000000001';
+  const first = await start('--state', state, '--key', `payg=${key}`, '--no-rate-limit');
+  let answered = 0;
+  let inFlight = 0;
+  let maxInFlightAtKill = 0;
+  let killed = false;
+  const worker = async (): Promise<void> => {
+    while (!killed) {
+      inFlight++;
+      try {
+        const r = await get(`${first.url}/api/v1/firms?limit=20`, key);
+        await r.arrayBuffer();
+        if (r.status === 200) answered++;
+      } catch {
+        // the kill cut this call off: its answer never came
+      } finally {
+        inFlight--;
+      }
+    }
+  };
+  const workers = Array.from({ length: 16 }, worker);
+  while (answered < 300) await new Promise((r) => setTimeout(r, 5));
+  killed = true;
+  maxInFlightAtKill = inFlight;
+  await stop(first.child, 'SIGKILL');
+  await Promise.all(workers);
+
+  const second = await start('--state', state, '--key', `payg=${key}`);
+  try {
+    const usage = (await accountOf(second.url, key)).usage;
+    // Every answered call is there; a call cut off by the kill may have been counted (its answer lost on the way), no more.
+    expect(usage.calls_used).toBeGreaterThanOrEqual(answered);
+    expect(usage.calls_used).toBeLessThanOrEqual(answered + maxInFlightAtKill);
+    // Each call cost 20 rows: the balance agrees with the count to the row.
+    expect(usage.balance_rows).toBe(100_000 - 20 * usage.calls_used);
+  } finally {
+    await stop(second.child);
+  }
+});
+
+test('a new state database is readable by its owner alone (0600), with its WAL, and holds no key or e-mail', async () => {
+  const state = join(temp, 'private.db');
+  const key = 'igk_team_private_file_mode_check_0001';
+  const mock = await start('--state', state, '--key', `team=${key}`);
+  try {
+    const trial = await (await fetch(`${mock.url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"ops@example.com"}' })).json();
+    expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
+    const files = readdirSync(temp).filter((f) => f.startsWith('private.db'));
+    expect(files).toEqual(expect.arrayContaining(['private.db', 'private.db-wal']));
+    for (const file of files) {
+      expect(statSync(join(temp, file)).mode & 0o777, file).toBe(0o600);
+      const bytes = readFileSync(join(temp, file)).toString('latin1');
+      for (const secret of [key, trial.key, 'ops@example.com']) expect(bytes, file).not.toContain(secret);
+    }
+  } finally {
+    await stop(mock.child);
+  }
+});
+
+/** Runs the CLI on a state file expected to be refused: exit code and what it said. */
+function refused(file: string): { status: number | null; out: string } {
+  const run = spawnSync(process.execPath, [cli, '--state', file, '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
+  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+test('a file that is not a state database of this mock is refused at start, named, and left as it was', () => {
+  const cases: [string, (file: string) => void, RegExp][] = [
+    ['notes.txt', (f) => writeFileSync(f, 'my notes, not a database\n'), /neither a state database of the mock nor a JSON state file/],
+    ['foreign.db', (f) => {
+      const db = new DatabaseSync(f);
+      db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);');
+      db.close();
+    }, /an SQLite database of something else \(tables: invoices\)/],
+    ['newer.db', (f) => {
+      SqliteKeyStore.open(f).close();
+      const db = new DatabaseSync(f);
+      db.exec('PRAGMA user_version = 99');
+      db.close();
+    }, /written by a newer version of the mock \(state schema 99; this one reads up to 1\)/],
+    ['damaged.db', (f) => {
+      SqliteKeyStore.open(f).close();
+      const bytes = readFileSync(f);
+      bytes.fill(0x5a, 100); // the header survives, every page after it is garbage
+      writeFileSync(f, bytes);
+    }, /is damaged or not a database|is damaged/],
+    ['lots.json', (f) => writeFileSync(f, JSON.stringify(jsonState({ callsUsed: 'lots' }))), /keys\[0\]\.callsUsed = "lots"/],
+    ['negative.json', (f) => writeFileSync(f, JSON.stringify(jsonState({ callsUsed: -5 }))), /keys\[0\]\.callsUsed = -5/],
+    ['broken.json', (f) => writeFileSync(f, '{"version":1,"keys":['), /not valid JSON/],
+  ];
+  for (const [name, make, reason] of cases) {
+    const file = join(temp, name);
+    make(file);
+    const before = digest(file);
+    const run = refused(file);
+    expect(run.status, name).toBe(2);
+    expect(run.out, name).toContain(`--state ${file}:`);
+    expect(run.out, name).toMatch(reason);
+    expect(run.out, name).not.toMatch(/\n\s+at /); // a reason, not a stack trace
+    expect(digest(file), `${name} is left as it was`).toBe(before);
+    expect(existsSync(`${file}.v1.json`), name).toBe(false);
+  }
+});
+
+/** A JSON state file as the mock wrote it before the database: one payg key. */
+function jsonState(key: Record<string, unknown> = {}) {
+  return {
+    version: 1,
+    clock: { now: '2026-11-25T10:00:00.000Z', frozen: true },
+    cursorSecret: 'a-cursor-secret-of-the-earlier-run-0000000000',
+    keys: [{
+      keyId: 'key_0123456789ab', hash: createHash('sha256').update('igk_payg_migrated_from_json_00000001').digest('hex'), plan: 'payg', prefix: 'igk_payg_migrated_from_json_', last4: '0001',
+      createdAt: Date.parse('2026-11-20T00:00:00Z'), expiresAt: null, revokedAt: null, emailHash: null, callsUsed: 7,
+      periodStart: null, periodEnd: null, balanceRows: 4_321, tokens: 10, filledAt: 123.4, ...key,
+    }],
+  };
+}
+
+test('a JSON state file of earlier versions is migrated once: keys, counts, balance and clock carry over, the JSON is kept', async () => {
+  const file = join(temp, 'legacy-state');
+  writeFileSync(file, JSON.stringify(jsonState()));
+  const mock = await start('--state', file);
+  try {
+    const account = await accountOf(mock.url, 'igk_payg_migrated_from_json_00000001');
+    expect(account.usage.calls_used).toBe(7);
+    expect(account.balance.prepaid_rows).toBe(4_321);
+    expect((await (await fetch(`${mock.url}/__control/clock`)).json())).toEqual({ now: '2026-11-25T10:00:00.000Z', frozen: true });
+  } finally {
+    await stop(mock.child);
+  }
+  expect(JSON.parse(readFileSync(`${file}.v1.json`, 'utf8')).keys[0].callsUsed).toBe(7);
+  // The prefix earlier versions kept (a preset key's text up to its last '_') is cut to the kit's form.
+  expect(readFileSync(file).toString('latin1')).not.toContain('igk_payg_migrated_from_json_');
+  expect(readFileSync(file).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+  // Started again, it opens the database (the account call is free, so the count is as migrated).
+  const again = await start('--state', file);
+  try {
+    expect((await accountOf(again.url, 'igk_payg_migrated_from_json_00000001')).usage.calls_used).toBe(7);
+  } finally {
+    await stop(again.child);
+  }
+});
