@@ -36,5 +36,8 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   expect(results.deep_pages.large.deep.non2xx).toBe(0);
   expect(results.startup.default_ms).toBeGreaterThan(0);
   expect(results.contract_suite.exit_code).toBe(0);
-  expect(Object.keys(results.targets)).toHaveLength(6);
+  // The --state section: every configuration measured, the large database really large.
+  for (const config of ['memory', 'database', 'database_large', 'database_full_sync']) expect(results.state.rps[config].median, config).toBeGreaterThan(0);
+  expect(results.state.keys.large).toBeGreaterThan(results.state.keys.small * 100);
+  expect(Object.keys(results.targets)).toHaveLength(8);
 }, 180_000);

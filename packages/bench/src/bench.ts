@@ -82,7 +82,10 @@ async function load(url: string, headers: Record<string, string>): Promise<Load>
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 
-/** The --state section: in memory against the database, 5 keys against 100,000. */
+const stateLine = (s: StateFigures): string =>
+  `counted calls with --state: ${s.ratios.database_vs_memory}x of in memory (${s.keys.small} keys), ${s.keys.large.toLocaleString('en')} keys against ${s.keys.small}: ${s.ratios.large_vs_small}x slower; --state-sync full: ${s.ratios.full_sync_vs_memory}x of in memory`;
+
+/** The --state section: in memory against the database, a handful of keys against 100,000. */
 function stateSection(): Promise<StateFigures> {
   return benchState({
     temp, rounds: smoke ? 1 : 3, largeKeys: smoke ? 2_000 : 100_000, startMock, log,
@@ -96,7 +99,8 @@ if (values.only === 'state') {
     const state = await stateSection();
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify({ when: new Date().toISOString(), smoke, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version }, state }, null, 2)}\n`);
-    log(`state: database ${state.ratios.database_vs_memory}x of memory; 100,000 keys: 5 keys ${state.ratios.large_vs_small}x; figures in ${out}`);
+    log(stateLine(state));
+    log(`figures in ${out}`);
   } finally {
     await Promise.all(running.map((s) => s.stop()));
     rmSync(temp, { recursive: true, force: true });
@@ -202,6 +206,10 @@ try {
     await server.stop();
   }
 
+  // ------------------------------------------------------------ --state: memory against the database
+  const state = await stateSection();
+  log(stateLine(state));
+
   const ratios = {
     mock_vs_prism_rps: { record: ratio(throughput.mock!.record!.rps, throughput.prism!.record!.rps), page: ratio(throughput.mock!.page!.rps, throughput.prism!.page!.rps), error: ratio(throughput.mock!.error!.rps, throughput.prism!.error!.rps) },
     bare_vs_mock_rps: { record: ratio(throughput.bare!.record!.rps, throughput.mock!.record!.rps), page: ratio(throughput.bare!.page!.rps, throughput.mock!.page!.rps), error: ratio(throughput.bare!.error!.rps, throughput.mock!.error!.rps) },
@@ -215,6 +223,8 @@ try {
     'bare node within 2x of the mock (page)': ratios.bare_vs_mock_rps.page <= 2,
     'deep page at the large dataset within 1.3x of the small (req/s)': ratios.deep_page_small_vs_large_rps <= 1.3,
     'start-up under 1 s on the default dataset': startup.default_ms < 1000,
+    'the state database costs at most 25% of in-memory counted calls': state.ratios.database_vs_memory >= 0.75,
+    '100,000 keys in the state database within 1.2x of a handful': state.ratios.large_vs_small <= 1.2,
   };
   const results = {
     when: new Date().toISOString(),
@@ -227,6 +237,7 @@ try {
     startup,
     deep_pages: deep,
     contract_suite: contractSuite,
+    state,
     targets,
   };
   mkdirSync(dirname(out), { recursive: true });
@@ -262,6 +273,8 @@ ${['record', 'page', 'error'].map(row).join('\n')}
 | scale ${r.settings.scales.large.toLocaleString('en')} | ${d.large.rows.toLocaleString('en')} | ${d.large.start_ms} ms | ${d.large.rss_mb} MB | ${d.large.first.p50} ms (${d.large.first.rps}) | ${d.large.deep.p50} ms (${d.large.deep.rps}) |
 
 Default dataset: up in ${r.startup.default_ms} ms from spawn to banner (median of five; the first, ${r.startup.first_ms} ms, may fill the code cache; ${r.startup.no_code_cache_ms} ms with it off), ${r.startup.default_rss_mb} MB resident. Contract suite against the mock: ${r.contract_suite.seconds} s for ${r.contract_suite.calls} calls (the suite paces itself under the Enterprise rate of 50 req/s).
+
+Counted calls (\`GET /firms?limit=1\`, ${r.state.rounds} alternating rounds, median req/s with lowest-highest): state in memory ${r.state.rps.memory.median} (${r.state.rps.memory.low}-${r.state.rps.memory.high}); \`--state\` with ${r.state.keys.small} keys ${r.state.rps.database.median} (${r.state.rps.database.low}-${r.state.rps.database.high}), ${r.state.ratios.database_vs_memory}x of in memory; with ${r.state.keys.large.toLocaleString('en')} keys ${r.state.rps.database_large.median} (${r.state.rps.database_large.low}-${r.state.rps.database_large.high}), ${r.state.ratios.large_vs_small}x slower than with ${r.state.keys.small}; \`--state-sync full\` ${r.state.rps.database_full_sync.median} (${r.state.rps.database_full_sync.low}-${r.state.rps.database_full_sync.high}), ${r.state.ratios.full_sync_vs_memory}x of in memory.
 
 ${Object.entries(r.targets).map(([name, met]) => `- ${met ? 'met' : '**not met**'}: ${name}`).join('\n')}
 <!-- bench:end -->`;

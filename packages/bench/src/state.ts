@@ -1,6 +1,6 @@
 /**
  * The cost of --state: counted calls per second with the state in memory against the SQLite
- * database, and the database holding 5 keys against 100,000. Each server is a fresh mock process;
+ * database, the database holding a handful of keys against 100,000, and --state-sync full. Each server is a fresh mock process;
  * the configurations take turns, round after round, and each figure is the median of its rounds
  * with the spread (lowest-highest), since this machine's runs vary from one to the next.
  */
@@ -22,8 +22,8 @@ export interface StateFigures {
   /** Keys in each database at the end (the small one's are the runs' own). */
   keys: { small: number; large: number };
   /** Counted calls per second (the same record, so every answer is a counted, committed call). */
-  rps: { memory: Spread; database: Spread; database_large: Spread };
-  ratios: { database_vs_memory: number; large_vs_small: number };
+  rps: { memory: Spread; database: Spread; database_large: Spread; database_full_sync: Spread };
+  ratios: { database_vs_memory: number; large_vs_small: number; full_sync_vs_memory: number };
 }
 
 const spread = (runs: number[]): Spread => {
@@ -65,8 +65,8 @@ export async function benchState(options: {
   // The small database holds only the keys the runs make themselves (the bench's and the banner's).
   fill(small, 0);
   fill(large, options.largeKeys);
-  const configs = { memory: [] as string[], database: ['--state', small], database_large: ['--state', large] };
-  const runs: Record<keyof typeof configs, number[]> = { memory: [], database: [], database_large: [] };
+  const configs = { memory: [] as string[], database: ['--state', small], database_large: ['--state', large], database_full_sync: ['--state', small, '--state-sync', 'full'] };
+  const runs: Record<keyof typeof configs, number[]> = { memory: [], database: [], database_large: [], database_full_sync: [] };
   for (let round = 0; round < options.rounds; round++) {
     for (const [name, args] of Object.entries(configs) as [keyof typeof configs, string[]][]) {
       const server = await options.startMock(args);
@@ -75,7 +75,7 @@ export async function benchState(options: {
       } finally {
         await server.stop();
       }
-      options.log(`counted calls, state ${name.padEnd(14)} round ${round + 1}: ${runs[name].at(-1)} req/s`);
+      options.log(`counted calls, state ${name.padEnd(18)} round ${round + 1}: ${runs[name].at(-1)} req/s`);
     }
   }
   const keysIn = (file: string): number => {
@@ -86,12 +86,16 @@ export async function benchState(options: {
       store.close();
     }
   };
-  const rps = { memory: spread(runs.memory), database: spread(runs.database), database_large: spread(runs.database_large) };
+  const rps = { memory: spread(runs.memory), database: spread(runs.database), database_large: spread(runs.database_large), database_full_sync: spread(runs.database_full_sync) };
   const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
   return {
     rounds: options.rounds,
     keys: { small: keysIn(small), large: keysIn(large) },
     rps,
-    ratios: { database_vs_memory: ratio(rps.database.median, rps.memory.median), large_vs_small: ratio(rps.database.median, rps.database_large.median) },
+    ratios: {
+      database_vs_memory: ratio(rps.database.median, rps.memory.median),
+      large_vs_small: ratio(rps.database.median, rps.database_large.median),
+      full_sync_vs_memory: ratio(rps.database_full_sync.median, rps.memory.median),
+    },
   };
 }
