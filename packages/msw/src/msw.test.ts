@@ -16,10 +16,10 @@ let origins = 0;
 runConformance({
   name: 'msw handlers',
   async setup({ now }) {
-    const engine = createEngine({ dataset, validator, now: Date.parse(now), frozen: true });
-    await engine.ready;
     // Each setup gets its own origin so several mocks can live in one MSW server side by side.
     const baseUrl = `https://mock-${++origins}.investorgraph.test`;
+    const engine = createEngine({ dataset, validator, now: Date.parse(now), frozen: true, publicUrl: baseUrl });
+    await engine.ready;
     server.use(...createHandlers({ baseUrl, engine }));
     return { baseUrl, fetch: globalThis.fetch, close: async () => {} };
   },

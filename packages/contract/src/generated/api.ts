@@ -1230,6 +1230,8 @@ export type components = {
         /** @description No key, an unknown key or a revoked key. A data call is authenticated before its query is looked at. */
         Unauthorized: {
             headers: {
+                /** @description RFC 6750: `Bearer realm="investor-graph"`, with `error="invalid_token"` when a key was sent and refused. */
+                "WWW-Authenticate": string;
                 [name: string]: unknown;
             };
             content: {
@@ -1363,13 +1365,13 @@ export type components = {
     };
     requestBodies: never;
     headers: {
-        /** @description Remaining quota in the current window (IETF httpapi ratelimit-headers draft), e.g. `"default";r=4;t=1`. */
+        /** @description What is left in each window (IETF httpapi ratelimit-headers draft), e.g. `"default";r=4;t=1, "quota";r=49000;t=86400`. The "quota" item is the plan's calls for the month (or the trial), on plans that have such a limit. */
         RateLimit: string;
-        /** @description The quota policy (IETF httpapi ratelimit-headers draft), e.g. `"default";q=5;w=1`. */
+        /** @description The policies (IETF httpapi ratelimit-headers draft), e.g. `"default";q=5;w=1, "quota";q=50000;w=2592000`. "default" is the request rate; "quota" the plan's calls for the month (or the trial). */
         RateLimitPolicy: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
-        /** @description Strong validator of the representation; send it back in If-None-Match. */
+        /** @description Weak validator of the data (not of `usage`, which changes every call); send it back in If-None-Match. A dump file's is strong. */
         ETag: string;
         /** @description no-store: the key must not be cached anywhere. */
         CacheControlNoStore: "no-store";

@@ -67,13 +67,14 @@ export function runConformance(options: ConformanceOptions): void {
       const url = new URL(`${on.baseUrl}${path}`);
       const operationId = url.pathname.startsWith('/__control') ? null : operationFor(init.method ?? 'GET', url.pathname)?.operationId ?? null;
       expect(response.status, `${init.method ?? 'GET'} ${path} must never be a 5xx`).toBeLessThan(500);
-      if (response.status >= 400) {
+      // A HEAD answer has the GET's headers and no body to look into.
+      if (response.status >= 400 && init.method !== 'HEAD') {
         expect(type, `${path}: errors are problem+json`).toContain('application/problem+json');
         expect(body.code, `${path}: a stable code`).toMatch(/^[a-z_]+$/);
         expect(body.status).toBe(response.status);
         if ([401, 402, 429].includes(response.status)) expect(body.actions?.length, `${path}: ${response.status} carries actions`).toBeGreaterThan(0);
       }
-      if (operationId && response.status !== 405) {
+      if (operationId && response.status !== 405 && init.method !== 'HEAD' && init.method !== 'OPTIONS') {
         const found: Violation[] = validator.validateResponse(operationId, {
           status: response.status,
           headers: Object.fromEntries(response.headers),
@@ -243,16 +244,89 @@ export function runConformance(options: ConformanceOptions): void {
       expect(twice.status).toBe(400);
     });
 
-    it('an ETag sent back in If-None-Match gives 304 with no body', async () => {
-      const { key } = await newKey('enterprise');
-      const first = await call('/api/v1/firms?limit=5', { key });
+    it('a weak ETag sent back in If-None-Match gives 304 with no body, counted as a call but charging no rows', async () => {
+      const { key } = await newKey('payg', 1_000);
+      const first = await call('/api/v1/firms?limit=25', { key });
       const etag = first.headers.get('etag')!;
-      expect(etag).toMatch(/^"[0-9a-f]{16}"$/);
-      const again = await call('/api/v1/firms?limit=5', { key, headers: { 'if-none-match': etag } });
+      // Weak: the body's usage changes every call while the data it validates does not.
+      expect(etag).toMatch(/^W\/"[0-9a-f]{16}"$/);
+      const again = await call('/api/v1/firms?limit=25', { key, headers: { 'if-none-match': etag } });
       expect(again.status).toBe(304);
       expect(again.bytes.length).toBe(0);
+      expect(again.headers.get('etag')).toBe(etag);
+      // Compared weakly (RFC 9110): the tag without W/ matches too.
+      expect((await call('/api/v1/firms?limit=25', { key, headers: { 'if-none-match': etag.slice(2) } })).status).toBe(304);
       const other = await call('/api/v1/firms?limit=6', { key, headers: { 'if-none-match': etag } });
       expect(other.status).toBe(200);
+      const usage = (await call('/api/v1/account', { key })).body.data.usage;
+      expect(usage.calls_used, 'every call counted, the 304s too').toBe(4);
+      expect(usage.balance_rows, 'rows charged for the two 200s alone').toBe(1_000 - 25 - 10);
+    });
+
+    it('HEAD answers every GET with its status and headers and no body', async () => {
+      const { key } = await newKey('enterprise');
+      const get = await call('/api/v1/firms?limit=3', { key });
+      const head = await call('/api/v1/firms?limit=3', { key, method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.bytes.length).toBe(0);
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+      expect(Number(head.headers.get('content-length'))).toBeGreaterThan(100);
+      expect((await call('/api/v1/firms/no-such-firm', { key, method: 'HEAD' })).status).toBe(404);
+      expect((await call('/api/v1/firms?limit=3', { method: 'HEAD' })).status).toBe(401);
+    });
+
+    it('OPTIONS is 204 with Allow, and a CORS preflight from any origin is answered for the data API, never for control', async () => {
+      const plain = await call('/api/v1/firms', { method: 'OPTIONS' });
+      expect(plain.status).toBe(204);
+      expect(plain.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      const preflight = await call('/api/v1/firms', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+      const trial = await call('/api/v1/keys/trial', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+      expect(trial.headers.get('access-control-allow-methods')).toContain('POST');
+      const control = await call('/__control/state', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+      // Refused (403 over a network; under MSW there is no network to guard, and no such route).
+      expect(control.status).toBeGreaterThanOrEqual(400);
+      expect(control.headers.get('access-control-allow-origin')).toBeNull();
+      expect((await call('/api/v1/nowhere', { method: 'OPTIONS' })).status).toBe(404);
+    });
+
+    it('data answers carry CORS, caching and request-id headers; a 401 carries WWW-Authenticate', async () => {
+      const { key } = await newKey('team');
+      const answer = await call('/api/v1/firms?limit=1', { key, headers: { origin: 'https://app.example', 'x-request-id': 'client-trace.42:a' } });
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+      expect(answer.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Policy/);
+      expect(answer.headers.get('cache-control')).toBe('private, no-cache');
+      expect(answer.headers.get('vary')).toMatch(/Authorization/);
+      expect(answer.headers.get('x-request-id')).toBe('client-trace.42:a');
+      // A request id that is not one to echo (here, with a space) is replaced.
+      const replaced = await call('/api/v1/firms?limit=1', { key, headers: { 'x-request-id': 'two words' } });
+      expect(replaced.headers.get('x-request-id')).not.toBe('two words');
+      const missing = await call('/api/v1/firms?limit=1', { headers: { 'x-request-id': 'trace-401' } });
+      expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="investor-graph"');
+      expect(missing.headers.get('cache-control')).toBe('no-store');
+      expect(missing.body.request_id).toBe('trace-401');
+      const refused = await call('/api/v1/firms?limit=1', { key: 'igk_team_not_a_key_at_all_00000000' });
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="investor-graph", error="invalid_token"');
+    });
+
+    it('the monthly quota is a second item of the rate-limit headers, counting down with each call', async () => {
+      const { key } = await newKey('team');
+      const limit = plans.team.calls_limit!;
+      const first = await call('/api/v1/firms?limit=1', { key });
+      expect(first.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"default";q=${plans.team.rate_per_second};w=1, "quota";q=${limit};w=\\d+$`));
+      expect(first.headers.get('ratelimit')).toMatch(new RegExp(`, "quota";r=${limit - 1};t=\\d+$`));
+      const second = await call('/api/v1/firms?limit=1', { key });
+      expect(second.headers.get('ratelimit')).toMatch(new RegExp(`, "quota";r=${limit - 2};t=\\d+$`));
+    });
+
+    it('the served contract names this server in servers', async () => {
+      const answer = await call('/api/v1/openapi.json');
+      expect(answer.body.servers).toEqual([{ url: target.baseUrl, description: expect.any(String) }]);
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=300');
     });
 
     it('an unknown query parameter is a 400 that names it and suggests the right one', async () => {
@@ -411,7 +485,7 @@ export function runConformance(options: ConformanceOptions): void {
       }
       const method = await call('/api/v1/firms', { key, method: 'PUT' });
       expect(method.status).toBe(405);
-      expect(method.headers.get('allow')).toBe('GET');
+      expect(method.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect((await call('/api/v1/firms?limit=1', { key })).status, 'still serving').toBe(200);
     });
 

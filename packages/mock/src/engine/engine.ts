@@ -22,10 +22,11 @@ import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
 import { Dumps, type Dump } from './exports.ts';
 import { etagOf, fnv64, randomToken, requestIds } from './hash.ts';
+import { echoedRequestId, finish, preflight, type CorsOrigins } from './http-conventions.ts';
 import { MemoryKeyStore, type KeyStore } from './key-store.ts';
 import { ProblemError } from './problems.ts';
 import { BodySerialiser } from './serialise.ts';
-import { matchRoute, type RouteMatch } from './router.ts';
+import { allowedMethods, matchRoute, notFound, type RouteMatch } from './router.ts';
 import { Statistics, statisticNames, type StatisticName } from './statistics.ts';
 import { Store, nested, type StoreInput } from './store.ts';
 
@@ -69,6 +70,8 @@ export interface EngineOptions {
    * default). A store that already holds a clock or a cursor secret wins over `now` and `cursorSecret`.
    */
   keyStore?: KeyStore;
+  /** Origins a browser app may call the data API from: any by default, as Prism does. Never /__control. */
+  corsOrigins?: CorsOrigins;
 }
 
 export interface RequestContext {
@@ -198,8 +201,19 @@ export function createEngine(options: EngineOptions): Engine {
   const nextRequestId = requestIds();
   const serialiser = new BodySerialiser();
 
+  const corsOrigins = options.corsOrigins ?? '*';
+  /** The contract as served: its `servers` names this mock, where it was fetched from. */
+  let openapiJson: string | undefined;
+
   async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
-    const requestId = nextRequestId();
+    // A well-formed request id the client sent is the one its answer and the log carry.
+    const requestId = echoedRequestId(request) ?? nextRequestId();
+    const response = await respond(request, context, requestId);
+    // The control plane keeps its own rules: no CORS, no caching (control.ts).
+    return CONTROL_URL.test(request.url) ? response : finish(request, response, corsOrigins);
+  }
+
+  async function respond(request: Request, context: RequestContext, requestId: string): Promise<Response> {
     let instance = '/';
     try {
       await ready;
@@ -211,6 +225,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
         return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, saveClock });
       }
+      if (request.method === 'OPTIONS') return preflight(request, allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)), corsOrigins, requestId);
       const route = matchRoute(request.method, url.pathname);
       const query = parseQuery(url.search);
       const ctx: Ctx = { requestId, url, route, query, key: null, plan: null };
@@ -219,8 +234,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (route.operationId === 'getOpenApiDocument' || route.operationId === 'createTrialKey') {
         checkQueryNames(route, query);
         if (route.operationId === 'createTrialKey') return await createTrialKey(request, ctx, context);
-        openapiJson ??= JSON.stringify(openapiDocument);
-        return jsonText(200, openapiJson, { 'x-request-id': requestId });
+        openapiJson ??= JSON.stringify({ ...openapiDocument, servers: [{ url: publicBase(), description: 'This mock of the Investor Graph API' }] });
+        return jsonText(200, openapiJson, { 'x-request-id': requestId, 'cache-control': 'public, max-age=300' });
       }
 
       // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
@@ -247,15 +262,18 @@ export function createEngine(options: EngineOptions): Engine {
           const ifNoneMatch = request.headers.get('if-none-match');
           // The page is serialised once, for the entity tag here and the envelope below.
           const data = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
-          const etag = `"${served.etag ?? etagOf(`${data.tag}|${store.asOf}`)}"`;
-          const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+          // Weak for the envelope (its usage changes every call; the data it validates does not),
+          // strong for a dump file's fixed bytes (DECISIONS.md#conditional-requests).
+          const opaque = `"${served.etag ?? etagOf(`${data.tag}|${store.asOf}`)}"`;
+          const etag = served.raw ? opaque : `W/${opaque}`;
+          const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque || t.trim() === '*');
           const cost = notModified || !counted ? 0 : accounts.cost(key, served.rows);
           accounts.checkBalance(key, cost);
           return { served, dataJson: data.json, etag, notModified, cost, usage: accounts.commit(key, counted, cost) };
         });
         // --- end of the transaction ---
         try {
-          const headers = { 'x-request-id': requestId, etag, ...rateHeaders };
+          const headers = { 'x-request-id': requestId, etag, ...withQuota(rateHeaders, ctx.key, now) };
           if (notModified) return new Response(null, { status: 304, headers });
           if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
           const envelope = await toEnvelope(ctx, served, dataJson, usage);
@@ -294,7 +312,8 @@ export function createEngine(options: EngineOptions): Engine {
     let violations = cacheable ? verdicts.get(memoKey) : undefined;
     if (!violations) {
       violations = options.validator.validateRequest(route.operationId, {
-        method: request.method,
+        // HEAD is validated as the GET it stands for.
+        method: request.method === 'HEAD' ? 'GET' : request.method,
         path: route.rawPath,
         query: Object.fromEntries(ctx.query),
         headers: Object.fromEntries(request.headers),
@@ -500,8 +519,26 @@ export function createEngine(options: EngineOptions): Engine {
   };
 }
 
-/** The contract as served: 100 KB of JSON, serialised once. */
-let openapiJson: string | undefined;
+/** Paths of the control plane, which the data API's conventions leave alone. */
+const CONTROL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/__control(?:[/?#]|$)/i;
+
+/** Throws `error` where an expression is expected. */
+function throwing(error: Error): never {
+  throw error;
+}
+
+/**
+ * The monthly (or trial) quota as a second item of the IETF ratelimit headers, beside the
+ * per-second "default": `"quota";q=<calls>;w=<seconds>` and `"quota";r=<left>;t=<seconds to renewal>`.
+ */
+function withQuota(rate: Record<string, string>, key: KeyRecord, now: number): Record<string, string> {
+  const limit = plans[key.plan].calls_limit;
+  if (limit === null || key.periodStart === null || key.periodEnd === null) return rate;
+  const window = Math.round((key.periodEnd - key.periodStart) / 1000);
+  const left = Math.max(0, limit - key.callsUsed);
+  const renews = Math.max(0, Math.ceil((key.periodEnd - now) / 1000));
+  return { ...rate, 'ratelimit-policy': `${rate['ratelimit-policy']}, "quota";q=${limit};w=${window}`, ratelimit: `${rate.ratelimit}, "quota";r=${left};t=${renews}` };
+}
 
 /** Request-validation verdicts kept, oldest dropped first: enough for any client's working set. */
 const MAX_VERDICTS = 2048;

@@ -133,9 +133,15 @@ export class ProblemError extends Error {
   toResponse(instance: string, requestId: string, headers: Record<string, string> = {}): Response {
     return new Response(JSON.stringify(this.body(instance, requestId)), {
       status: this.status,
-      headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...headers, ...this.headers },
+      headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers },
     });
   }
+}
+
+/** RFC 6750's challenge on a 401: the scheme, and `invalid_token` when a key came and was refused. */
+function challenge(code: ProblemCode): Record<string, string> {
+  if (problemTypes[code].status !== 401) return {};
+  return { 'www-authenticate': code === 'missing_key' ? 'Bearer realm="investor-graph"' : 'Bearer realm="investor-graph", error="invalid_token"' };
 }
 
 /**

@@ -31,15 +31,12 @@ const routes: Route[] = operations
   // Literal paths win over templated ones.
   .sort((a, b) => Number(b.literal) - Number(a.literal));
 
+/** HEAD is the GET without its body (RFC 9110): it takes the GET's route. */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
-  const allowed = new Set<string>();
+  const wanted = method === 'HEAD' ? 'GET' : method;
   for (const route of routes) {
     const m = route.pattern.exec(rawPath);
-    if (!m) continue;
-    if (route.method !== method) {
-      allowed.add(route.method);
-      continue;
-    }
+    if (!m || route.method !== wanted) continue;
     const params = new Map<string, string>();
     route.names.forEach((name, i) => {
       try {
@@ -50,9 +47,23 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
     });
     return { operationId: route.operationId, params, rawPath, queryNames: route.queryNames };
   }
-  if (allowed.size) {
-    const allow = [...allowed].sort().join(', ');
-    throw new ProblemError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, { headers: { allow } });
+  const allowed = allowedMethods(rawPath);
+  if (allowed) {
+    const allow = allowed.join(', ');
+    throw new ProblemError('method_not_allowed', `${method.slice(0, 20)} is not allowed here; use ${allow}.`, { headers: { allow } });
   }
-  throw new ProblemError('route_not_found', `There is no endpoint at ${rawPath.slice(0, 200)}. See /api/v1/openapi.json.`);
+  throw notFound(rawPath);
+}
+
+/** The methods a path answers (HEAD with GET, OPTIONS always), or null when no operation has the path. */
+export function allowedMethods(rawPath: string): string[] | null {
+  const methods = new Set(routes.filter((r) => r.pattern.test(rawPath)).map((r) => r.method));
+  if (!methods.size) return null;
+  if (methods.has('GET')) methods.add('HEAD');
+  methods.add('OPTIONS');
+  return [...methods].sort();
+}
+
+export function notFound(rawPath: string): ProblemError {
+  return new ProblemError('route_not_found', `There is no endpoint at ${rawPath.slice(0, 200)}. See /api/v1/openapi.json.`);
 }

@@ -28,6 +28,8 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --allow-host NAME   a host name besides localhost and 127.0.0.1 under which loopback clients
                       may reach /__control (repeatable), e.g. behind a local reverse proxy
   --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
+  --cors-origin O     let browser apps call the data API from origin O only (repeatable; any
+                      origin by default, as prism mock; never the control endpoints)
   --state FILE        keep keys, usage, balances and the clock in the SQLite database FILE,
                       across restarts and shared by every mock started on it (made 0600)
   --state-sync full   fsync every counted call before answering it, so not even a power loss
@@ -52,6 +54,7 @@ const flags = readFlags('investor-graph mock', usage, process.argv.slice(process
   'allow-host': { type: 'string', multiple: true },
   'public-url': { type: 'string' },
   'cursor-secret': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
   state: { type: 'string' },
   'state-sync': { type: 'string' },
   log: { type: 'boolean' },
@@ -68,6 +71,8 @@ if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.
 if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) fail(`--now must be an ISO 8601 time, got ${values.now}`);
 if (values['public-url'] !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(values['public-url'])) fail(`--public-url must be an http or https base URL, got ${values['public-url']}`);
 if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
+const badOrigin = (values['cors-origin'] ?? []).find((o) => !/^https?:\/\/[^/?#\s]+$/.test(o));
+if (badOrigin !== undefined) fail(`--cors-origin takes an origin such as https://app.example (scheme and host, no path), got ${badOrigin}`);
 if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync'])) fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
 if (values['state-sync'] !== undefined && values.state === undefined) fail('--state-sync goes with --state FILE');
 if (values.data !== undefined && !existsSync(join(values.data, 'manifest.json'))) {
@@ -107,6 +112,7 @@ const options: StartOptions = {
   ...(values['allow-host']?.length ? { allowHosts: values['allow-host'] } : {}),
   ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
   ...(values['cursor-secret'] ? { cursorSecret: values['cursor-secret'] } : {}),
+  ...(values['cors-origin']?.length ? { corsOrigins: values['cors-origin'] } : {}),
   ...(values.state ? { stateFile: values.state } : {}),
   ...(values['state-sync'] ? { stateSync: values['state-sync'] as StateSync } : {}),
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, expect, test, vi } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '../conformance/suite.ts';
@@ -16,9 +17,10 @@ const [dataset, validator] = await Promise.all([loadInput({}), createContractVal
 
 /** A fresh engine on the default dataset behind a real Node server on a free loopback port. */
 async function serve(now: string, extra: { adminToken?: string; keyStore?: KeyStore } = {}) {
-  const engine = createEngine({ dataset: structuredClone(dataset), validator, now: Date.parse(now), frozen: true, ...extra });
+  let baseUrl = '';
+  const engine = createEngine({ dataset: structuredClone(dataset), validator, now: Date.parse(now), frozen: true, publicUrl: () => baseUrl, ...extra });
   const server = createNodeServer(engine);
-  const baseUrl = await listen(server, 0, '127.0.0.1');
+  baseUrl = await listen(server, 0, '127.0.0.1');
   return {
     baseUrl,
     engine,
@@ -318,4 +320,75 @@ test('a call the kit fails to save is answered 500 and neither counted nor charg
   } finally {
     spy.mockRestore();
   }
+});
+
+/** A raw HTTP exchange (fetch would decompress on its own): status, headers and the bytes as sent. */
+function raw(url: string, method: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('the Node server compresses JSON as Accept-Encoding asks (br first, gzip, or none), and a compressed page is the same JSON', async () => {
+  const key = 'igk_enterprise_compression_check_00001';
+  const mock = await serve('2026-11-20T03:00:00Z');
+  await mock.engine.accounts.create('enterprise', Date.parse('2026-11-20T03:00:00Z'), { key });
+  try {
+    const page = `${mock.baseUrl}/api/v1/companies?limit=200`;
+    const auth = { authorization: `Bearer ${key}` };
+    const plain = await raw(page, 'GET', auth);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    const data = JSON.parse(plain.body.toString('utf8')).data;
+    for (const [accept, encoding, decode] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync], ['br;q=0.5, gzip;q=0.9', 'gzip', gunzipSync]] as const) {
+      const answer = await raw(page, 'GET', { ...auth, 'accept-encoding': accept });
+      expect(answer.headers['content-encoding'], accept).toBe(encoding);
+      expect(answer.body.length, `${accept}: smaller`).toBeLessThan(plain.body.length / 3);
+      expect(JSON.parse(decode(answer.body).toString('utf8')).data, accept).toEqual(data);
+    }
+    // Small answers go as they are: a 401 problem is a few hundred bytes.
+    const small = await raw(page, 'GET', { 'accept-encoding': 'gzip' });
+    expect(small.status).toBe(401);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    // A HEAD is not compressed and has no body, but the GET's length.
+    const head = await raw(page, 'HEAD', { ...auth, 'accept-encoding': 'gzip' });
+    expect(head.body.length).toBe(0);
+    expect(Number(head.headers['content-length'])).toBe(plain.body.length);
+  } finally {
+    await mock.close();
+  }
+});
+
+test('TRACE, which a WHATWG Request cannot carry, is 405 with Allow from the Node server (regression: it was a 400)', async () => {
+  const mock = await serve('2026-11-20T03:00:00Z');
+  try {
+    const trace = await raw(`${mock.baseUrl}/api/v1/firms`, 'TRACE', {});
+    expect(trace.status).toBe(405);
+    expect(trace.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(JSON.parse(trace.body.toString('utf8')).code).toBe('method_not_allowed');
+    expect((await raw(`${mock.baseUrl}/api/v1/nowhere`, 'TRACE', {})).status).toBe(404);
+  } finally {
+    await mock.close();
+  }
+});
+
+test('--cors-origin lets one origin in: it gets CORS, another gets none, and both answers vary by Origin', async () => {
+  const key = 'igk_team_cors_origin_restricted_00001';
+  const engine = createEngine({ dataset, validator, keys: [{ plan: 'team', key }], corsOrigins: ['https://app.example'] });
+  const ask = (origin: string, init: RequestInit = {}) => engine.fetch(new Request('http://mock/api/v1/firms?limit=1', { ...init, headers: { origin, authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) } }), { clientAddress: '127.0.0.1', loopback: true });
+  const allowed = await ask('https://app.example');
+  expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+  expect(allowed.headers.get('vary')).toMatch(/Origin/);
+  const other = await ask('https://elsewhere.example');
+  expect(other.status).toBe(200); // CORS is the browser's to enforce: the answer itself is the same
+  expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  const preflight = await ask('https://elsewhere.example', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
 });

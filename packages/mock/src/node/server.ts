@@ -2,12 +2,16 @@
  * The Node adapter: node:http in, WHATWG Request to the engine, Response back out. It adds only
  * what the engine cannot know: the client's address (loopback or not), and the bounds a server
  * left running needs: body size (refused by Content-Length before a byte is read), time to send
- * headers and the whole request (408), and how many connections it holds.
+ * headers and the whole request (408), and how many connections it holds; it compresses what it
+ * sends as Accept-Encoding asks, and answers the methods WHATWG Requests cannot carry (TRACE).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
+import { allowedMethods, notFound } from '../engine/router.ts';
 import { redactPath } from '../redact.ts';
 
 export interface NodeServerOptions {
@@ -20,6 +24,12 @@ export interface NodeServerOptions {
 }
 
 const MAX_BODY = 64 * 1024;
+/** Bodies below this go as they are: compressing them saves too little to pay for itself. */
+const COMPRESS_FROM = 1024;
+/** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
 
 /**
  * A slow or idle client is closed with 408 after headersMs (headers) or requestMs (the whole
@@ -51,6 +61,30 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | null> {
   return size ? new Uint8Array(Buffer.concat(chunks)) : new Uint8Array(0);
 }
 
+/**
+ * The encoding to send a body in: br or gzip when Accept-Encoding takes it (its q-values heeded, br
+ * first on a tie), for JSON of COMPRESS_FROM bytes or more; null for the body as it is.
+ */
+export function chooseEncoding(accept: string | undefined, contentType: string | null, size: number): 'br' | 'gzip' | null {
+  if (!accept || size < COMPRESS_FROM || !/json/.test(contentType ?? '')) return null;
+  const weights = new Map<string, number>();
+  for (const part of accept.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    weights.set(name!.trim(), q === undefined ? 1 : Number(q));
+  }
+  const weight = (name: string) => weights.get(name) ?? (weights.has('*') ? weights.get('*')! : 0);
+  const best = (['br', 'gzip'] as const).filter((e) => weight(e) > 0).sort((a, b) => weight(b) - weight(a))[0];
+  return best ?? null;
+}
+
+/** A body compressed as chosen: brotli at quality 4 (near gzip's speed, smaller), gzip at its default. */
+async function compress(body: Uint8Array, encoding: 'br' | 'gzip'): Promise<Uint8Array> {
+  return encoding === 'br'
+    ? brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzipped(body);
+}
+
 function send(res: ServerResponse, response: Response, body: Uint8Array | null): void {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => (headers[key] = value));
@@ -72,6 +106,13 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
       if (!target.startsWith('/') || target.startsWith('//')) {
         // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
         response = new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
+      } else if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+        // 405 with Allow, as the engine answers any other method the path does not take.
+        const path = target.split('?')[0]!;
+        const allow = allowedMethods(path);
+        response = (allow
+          ? new ProblemError('method_not_allowed', `${method} is not allowed here; use ${allow.join(', ')}.`, { headers: { allow: allow.join(', ') } })
+          : notFound(path)).toResponse(path, 'req_adapter');
       } else {
         const takesBody = method !== 'GET' && method !== 'HEAD';
         const body = !takesBody || Number(req.headers['content-length'] ?? 0) > MAX_BODY ? null : await readBody(req);
@@ -90,7 +131,18 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
         response = await engine.fetch(request, { clientAddress: req.socket.remoteAddress ?? 'unknown', loopback: isLoopback(req.socket.remoteAddress), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
       }
       status = response.status;
-      const bytes = method === 'HEAD' || response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+      let bytes: Uint8Array | null = method === 'HEAD' || response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+      if (bytes) {
+        const type = response.headers.get('content-type');
+        // Whether or not this one is compressed, the same URL may be: caches must key on the encoding.
+        if (/json/.test(type ?? '')) response.headers.append('vary', 'Accept-Encoding');
+        const encoding = response.headers.has('content-encoding') ? null : chooseEncoding(req.headers['accept-encoding'], type, bytes.length);
+        if (encoding) {
+          bytes = await compress(bytes, encoding);
+          response.headers.set('content-encoding', encoding);
+          response.headers.delete('content-length');
+        }
+      }
       send(res, response, bytes);
     } catch (error) {
       // Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged.

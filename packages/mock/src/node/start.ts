@@ -27,6 +27,8 @@ export interface StartOptions {
   /** Host names, besides loopback ones, under which loopback clients may reach /__control. */
   allowHosts?: string[];
   cursorSecret?: string;
+  /** Origins browser apps may call the data API from (any by default). */
+  corsOrigins?: readonly string[];
   /**
    * Keep keys, counters, balances, the clock and the cursor secret in this SQLite database, across
    * restarts and shared with other mocks started on it (in memory when not given).
@@ -77,6 +79,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     ...(options.frozen ? { frozen: true } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.rateLimit === false ? { rateLimit: false } : {}),
   });
   let server: Server;
