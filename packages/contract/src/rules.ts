@@ -154,10 +154,12 @@ export function checkExchange(validator: ContractValidator, exchange: Exchange):
       if (v.severity === 'error' || /^Unable to match/.test(v.message)) add('contract', `${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);
     }
   }
+  // A HEAD answer is the GET's headers without its body (RFC 9110): nothing in a body to check.
+  const bodiless = exchange.method.toUpperCase() === 'HEAD';
   if (exchange.status >= 400) {
     if (!type.includes('application/problem+json')) add('problem', `a ${exchange.status} answered as ${type || 'no content type'}`);
-    else if (typeof body?.code !== 'string' || body.status !== exchange.status) add('problem', `a ${exchange.status} problem without a code or with status ${String(body?.status)}`);
-    if ([401, 402, 429].includes(exchange.status) && !(Array.isArray(body?.actions) && body.actions.length > 0)) add('actions', `a ${exchange.status} without actions`);
+    else if (!bodiless && (typeof body?.code !== 'string' || body.status !== exchange.status)) add('problem', `a ${exchange.status} problem without a code or with status ${String(body?.status)}`);
+    if (!bodiless && [401, 402, 429].includes(exchange.status) && !(Array.isArray(body?.actions) && body.actions.length > 0)) add('actions', `a ${exchange.status} without actions`);
     if (exchange.status === 429 && !/^\d+$/.test(headers['retry-after'] ?? '')) add('retry-after', `a 429 with Retry-After ${JSON.stringify(headers['retry-after'] ?? null)}`);
   }
   // The contract document itself is metadata (its contact, a plan named team), not served data.

@@ -50,6 +50,7 @@ test('every documented example validates against its own operation', () => {
           for (const example of Object.values(media.examples ?? {})) {
             const headers: Record<string, string> = { 'content-type': mediaType };
             if (status === '429') headers['retry-after'] = '1';
+            if (status === '401') headers['www-authenticate'] = 'Bearer realm="investor-graph"';
             const body = (resolveRef(example) as { value: unknown }).value;
             const violations = validator.validateResponse(op.operationId as string, { status: Number(status), headers, body });
             for (const v of violations.filter((x) => x.severity === 'error')) failures.push(`${path} ${status}: ${v.path} ${v.message}`);

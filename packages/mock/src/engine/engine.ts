@@ -504,6 +504,7 @@ export function createEngine(options: EngineOptions): Engine {
     const headers: Record<string, string> = { 'preference-applied': prefer };
     if (mediaType) headers['content-type'] = mediaType;
     if (code === '429') headers['retry-after'] = '1';
+    if (code === '401') headers['www-authenticate'] = 'Bearer realm="investor-graph"';
     const value = example ? (resolveRef(example) as { value: unknown }).value : undefined;
     return new Response(code === '304' || value === undefined ? null : JSON.stringify(value), { status: Number(code), headers });
   }

@@ -120,6 +120,7 @@ describe('in front of a clean mock', () => {
 const conformanceReport = new ProxyReport('conformance');
 runConformance({
   name: 'the conformance suite through the validation proxy',
+  skip: { 'the served contract names this server in servers': "the proxy passes the service's own document on, which names the service" },
   setup: async ({ now }) => {
     const mock = await startMock({ port: 0, now, frozen: true });
     const proxy = createValidationProxy({ upstream: mock.url, validator, onExchange: (r) => conformanceReport.add(r) });

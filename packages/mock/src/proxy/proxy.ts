@@ -107,9 +107,11 @@ function passOn(head: Uint8Array[], rest: ReadableStreamDefaultReader<Uint8Array
 }
 
 /** The service's headers as passed on: fetch has decoded the body, so its encoding and length no longer describe it. */
-function passedOnHeaders(headers: Headers, violations: readonly ProxyViolation[]): Headers {
+function passedOnHeaders(headers: Headers, violations: readonly ProxyViolation[], head = false): Headers {
   const out = new Headers(headers);
-  for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection']) out.delete(name);
+  // A HEAD's Content-Length is the GET's, which no decoding changed: it stays when nothing was encoded.
+  const keepLength = head && !headers.has('content-encoding');
+  for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection']) if (!(keepLength && name === 'content-length')) out.delete(name);
   if (violations.length) out.set('sl-violations', violationsHeader(violations));
   return out;
 }
@@ -197,7 +199,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         const detail = `The answer (${response.status}) breaks ${broken.length} rule${broken.length === 1 ? '' : 's'} of the contract; see violations.`;
         return new ProblemError('contract_violation', detail, { extra: { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) } }).toResponse(incoming.pathname, requestId());
       }
-      const out = passedOnHeaders(response.headers, violations);
+      const out = passedOnHeaders(response.headers, violations, request.method === 'HEAD');
       return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { status: response.status, statusText: response.statusText, headers: out });
     },
   };
