@@ -83,7 +83,7 @@ async function load(url: string, headers: Record<string, string>): Promise<Load>
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 
 const stateLine = (s: StateFigures): string =>
-  `counted calls with --state: ${s.ratios.database_vs_memory}x of in memory (${s.keys.small} keys), ${s.keys.large.toLocaleString('en')} keys against ${s.keys.small}: ${s.ratios.large_vs_small}x slower; --state-sync full: ${s.ratios.full_sync_vs_memory}x of in memory`;
+  `counted calls with --state: ${s.ratios.database_vs_memory}x of in memory (${s.keys.small} keys), ${s.keys.small} keys do ${s.ratios.large_vs_small}x the req/s of ${s.keys.large.toLocaleString('en')}; --state-sync full: ${s.ratios.full_sync_vs_memory}x of in memory`;
 
 /** The --state section: in memory against the database, a handful of keys against 100,000. */
 function stateSection(): Promise<StateFigures> {
@@ -274,7 +274,7 @@ ${['record', 'page', 'error'].map(row).join('\n')}
 
 Default dataset: up in ${r.startup.default_ms} ms from spawn to banner (median of five; the first, ${r.startup.first_ms} ms, may fill the code cache; ${r.startup.no_code_cache_ms} ms with it off), ${r.startup.default_rss_mb} MB resident. Contract suite against the mock: ${r.contract_suite.seconds} s for ${r.contract_suite.calls} calls (the suite paces itself under the Enterprise rate of 50 req/s).
 
-Counted calls (\`GET /firms?limit=1\`, ${r.state.rounds} alternating rounds, median req/s with lowest-highest): state in memory ${r.state.rps.memory.median} (${r.state.rps.memory.low}-${r.state.rps.memory.high}); \`--state\` with ${r.state.keys.small} keys ${r.state.rps.database.median} (${r.state.rps.database.low}-${r.state.rps.database.high}), ${r.state.ratios.database_vs_memory}x of in memory; with ${r.state.keys.large.toLocaleString('en')} keys ${r.state.rps.database_large.median} (${r.state.rps.database_large.low}-${r.state.rps.database_large.high}), ${r.state.ratios.large_vs_small}x slower than with ${r.state.keys.small}; \`--state-sync full\` ${r.state.rps.database_full_sync.median} (${r.state.rps.database_full_sync.low}-${r.state.rps.database_full_sync.high}), ${r.state.ratios.full_sync_vs_memory}x of in memory.
+Counted calls (\`GET /firms?limit=1\`, ${r.state.rounds} alternating rounds, median req/s with lowest-highest): state in memory ${r.state.rps.memory.median} (${r.state.rps.memory.low}-${r.state.rps.memory.high}); \`--state\` with ${r.state.keys.small} keys ${r.state.rps.database.median} (${r.state.rps.database.low}-${r.state.rps.database.high}), ${r.state.ratios.database_vs_memory}x of in memory; with ${r.state.keys.large.toLocaleString('en')} keys ${r.state.rps.database_large.median} (${r.state.rps.database_large.low}-${r.state.rps.database_large.high}), so ${r.state.keys.small} keys do ${r.state.ratios.large_vs_small}x its req/s; \`--state-sync full\` ${r.state.rps.database_full_sync.median} (${r.state.rps.database_full_sync.low}-${r.state.rps.database_full_sync.high}), ${r.state.ratios.full_sync_vs_memory}x of in memory.
 
 ${Object.entries(r.targets).map(([name, met]) => `- ${met ? 'met' : '**not met**'}: ${name}`).join('\n')}
 <!-- bench:end -->`;

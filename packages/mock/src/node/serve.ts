@@ -33,7 +33,7 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --state FILE        keep keys, usage, balances and the clock in the SQLite database FILE,
                       across restarts and shared by every mock started on it (made 0600)
   --state-sync full   fsync every counted call before answering it, so not even a power loss
-                      loses one (normal: a killed mock loses nothing; about 5x faster)
+                      loses one (normal: a killed mock loses nothing; about twice as fast)
   --log               log one line per request
   --no-rate-limit     never answer 429 (to benchmark the mock itself; clients should meet the limits)
   --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):

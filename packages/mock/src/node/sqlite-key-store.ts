@@ -8,8 +8,8 @@
  * transaction is in the WAL file before its call is answered, so a killed or crashed mock loses
  * nothing it answered; a power loss or an OS crash may lose the last transactions since the WAL was
  * last synced (at a checkpoint), never the database's consistency. `synchronous: 'full'` fsyncs the
- * WAL at every commit, so not even a power loss loses an answered call, at about five times the
- * cost of a counted call on this machine (BENCHMARKS.md).
+ * WAL at every commit, so not even a power loss loses an answered call, at about half the counted
+ * calls a second on this machine (BENCHMARKS.md).
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
