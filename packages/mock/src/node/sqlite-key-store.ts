@@ -102,7 +102,12 @@ export class SqliteKeyStore implements KeyStore {
     } else if (kind === 'other') {
       throw new StateFileError(file, 'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file');
     } else if (kind === 'none') {
-      closeSync(openSync(file, 'wx', 0o600));
+      try {
+        closeSync(openSync(file, 'wx', 0o600));
+      } catch (error) {
+        // Another mock started on the same new file a moment before: it is theirs to fill, and ours to share.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(file, `cannot be created: ${(error as Error).message}`);
+      }
     }
     return new SqliteKeyStore(file, options.synchronous ?? 'normal');
   }
@@ -142,14 +147,24 @@ export class SqliteKeyStore implements KeyStore {
   /** A new file gets the schema; an existing one must be this mock's, of a version it reads, and whole. */
   private prepareSchema(): void {
     const pragma = (name: string) => Object.values(this.db.prepare(`PRAGMA ${name}`).get() ?? {})[0];
-    const tables = (this.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    const id = pragma('application_id');
-    if (id === 0 && tables.length === 0) {
-      // Small pages: a counted call rewrites one page into the WAL, and 1 KiB of it costs a fifth
-      // less than the default 4 KiB (measured). Settable only before the first table.
-      this.db.exec(`PRAGMA page_size = 1024; BEGIN IMMEDIATE; ${schema} COMMIT;`);
-      return;
+    // Small pages: a counted call rewrites one page into the WAL, and 1 KiB of it costs a fifth
+    // less than the default 4 KiB (measured). It takes effect only on an empty database.
+    this.db.exec('PRAGMA page_size = 1024');
+    // Looked at and, when empty, filled under the write lock: two mocks starting on one new file
+    // cannot both find it empty.
+    this.db.exec('BEGIN IMMEDIATE');
+    let tables: string[];
+    let id: unknown;
+    try {
+      tables = (this.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+      id = pragma('application_id');
+      if (id === 0 && tables.length === 0) this.db.exec(schema);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
     }
+    if (id === 0 && tables.length === 0) return;
     if (id !== applicationId) throw new StateFileError(this.file, `is an SQLite database of something else (tables: ${tables.join(', ') || 'none'}), not the mock's state; name another file`);
     const version = Number(pragma('user_version'));
     if (version > schemaVersion) throw new StateFileError(this.file, `was written by a newer version of the mock (state schema ${version}; this one reads up to ${schemaVersion}); upgrade @investor-graph/mock or name another file`);

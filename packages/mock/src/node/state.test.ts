@@ -232,3 +232,24 @@ test('a JSON state file of earlier versions is migrated once: keys, counts, bala
     await stop(again.child);
   }
 });
+
+test('processes opening one new state file at the same instant all open it (regression: a race on creating the schema)', async () => {
+  const file = join(temp, 'raced.db');
+  const store = fileURLToPath(new URL('./sqlite-key-store.ts', import.meta.url));
+  const at = Date.now() + 1500;
+  // Each waits for the same instant, then opens: the first creates the schema, the others share it.
+  const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};
+while (Date.now() < ${at}) {}
+try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`;
+  const outputs = await Promise.all(Array.from({ length: 6 }, () => new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', () => resolve(out.trim()));
+  })));
+  expect(outputs).toEqual(Array(6).fill('opened'));
+  const db = new DatabaseSync(file);
+  expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(2);
+  db.close();
+});
