@@ -79,10 +79,20 @@ async function startInstalledMock(args: string[]): Promise<{ url: string; banner
 }
 
 test('every public package is on the registry with a complete manifest and no workspace protocol left', () => {
-  // Installed from the local registry, where pnpm publish -r put them, and third-party packages from upstream.
-  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
-  for (const { name } of kit) expect(lock.packages[`node_modules/${name}`]?.resolved, name).toMatch(new RegExp(`^${registry.url}/`));
-  expect(lock.packages['node_modules/msw']?.resolved).not.toMatch(/^http:\/\/127\.0\.0\.1/);
+  // Installed from the local registry, where pnpm publish -r put them, and third-party packages
+  // from upstream. The tarball's integrity is the proof: npm leaves `resolved` out of the lock when
+  // a tarball of that integrity is already in its cache (as after an earlier run of this test).
+  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; integrity?: string }> };
+  for (const { name, version } of kit) {
+    const served = inProject('npm', ['view', `${name}@${version}`, 'dist.integrity']);
+    expect(served.status, served.out).toBe(0);
+    const installed = lock.packages[`node_modules/${name}`];
+    expect(installed?.integrity, name).toBe(/^sha512-\S+$/m.exec(served.out)?.[0]);
+    if (installed?.resolved) expect(installed.resolved, name).toMatch(new RegExp(`^${registry.url}/`));
+  }
+  // Third-party packages: not from the local registry (it holds the kit's scope alone, so it could not serve them).
+  expect(lock.packages['node_modules/msw']?.integrity).toMatch(/^sha512-/);
+  expect(lock.packages['node_modules/msw']?.resolved ?? 'not recorded').not.toMatch(/^http:\/\/127\.0\.0\.1/);
   for (const { name, dir } of kit) {
     const manifest = manifestOf(name);
     expect(JSON.stringify(manifest), name).not.toContain('workspace:');

@@ -16,7 +16,11 @@ import { createEngine, newKeyText, type Engine, type EngineOptions } from '@inve
 
 export type DatasetInput = EngineOptions['dataset'];
 
-export interface InvestorGraphApiOptions extends Omit<EngineOptions, 'dataset' | 'validator' | 'keys'> {
+/**
+ * What the engine takes, but its state store: handlers keep state in memory, where `reset` can
+ * start it afresh (a database shared with a mock server would survive every reset).
+ */
+export interface InvestorGraphApiOptions extends Omit<EngineOptions, 'dataset' | 'validator' | 'keys' | 'keyStore'> {
   /** The origin your client calls, e.g. https://api.investorgraph.test. Only it is intercepted. */
   baseUrl: string;
   /** The data to serve; the embedded default dataset when left out (read from disk: Node only). */

@@ -69,7 +69,7 @@ test('calls without a valid key spend a per-address budget: past it, 429 with Re
 
 test('a key is kept and shown by its igk_<plan>_ prefix and last four alone, whatever its form (regression: a preset key was kept up to its last underscore)', async () => {
   const { accounts } = setup();
-  for (const [key, prefix] of [['igk_team_private_file_mode_check_0001', 'igk_team_'], ['my_own_key_with_underscores_9876', '']] as const) {
+  for (const [key, prefix] of [['igk_team_private_file_mode_check_0001', 'igk_team_'], ['my_own_key_with_underscores_9876', ''], ['igk_mysecretword_rest_of_it_4321', '']] as const) {
     const { record } = await accounts.create('team', start, { key });
     expect(accounts.summary(record, start)).toMatchObject({ prefix, last4: key.slice(-4) });
     expect(JSON.stringify(accounts.list())).not.toContain(key.slice(0, -4));

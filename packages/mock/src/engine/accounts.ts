@@ -5,7 +5,7 @@
  * (`transact`), so no request, in this process or another on the same database, can come between
  * "is there quota left?" and "count this call".
  */
-import { failedAuth, plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
+import { failedAuth, planIds, plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from './problems.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
@@ -62,7 +62,7 @@ export class Accounts {
    * never change, and what does (counters, revocation) is read afresh inside `transact`.
    */
   private readonly seen = new Map<string, KeyRecord>();
-  /** Trial keys issued in the current minute, service-wide. */
+  /** Trial keys issued in the current minute, by this process (mocks sharing a database each have their own cap). */
   private trialWindow = { start: -Infinity, count: 0 };
 
   constructor(store: KeyStore = new MemoryKeyStore(), realNow: () => number = () => performance.now()) {
@@ -282,8 +282,13 @@ export class Accounts {
     return bucket;
   }
 
-  async knows(key: string): Promise<boolean> {
-    return this.store.byHash(await sha256Hex(key)) !== undefined;
+  /**
+   * A key given at start (`--key`): created once. A key already in the store keeps its counters,
+   * also when another mock on the same database created it a moment ago.
+   */
+  async preset(plan: PlanId, key: string, now: number, prepaidRows = 0): Promise<void> {
+    const record = newRecord(plan, key, await sha256Hex(key), now, null, prepaidRows);
+    this.store.transaction(() => this.store.insert(record));
   }
 
   byKeyId(keyId: string): KeyRecord | undefined {
@@ -331,7 +336,8 @@ export class Accounts {
  * form, preset by a user, has none: its text up to the last '_' was most of the key. Regression.)
  */
 export function keyPrefix(key: string): string {
-  return /^igk_[a-z]+_/.exec(key)?.[0] ?? '';
+  // A plan's name, not any word: `igk_mysecretword_…` keeps nothing of its secret word.
+  return planIds.map((plan) => `igk_${plan}_`).find((prefix) => key.startsWith(prefix)) ?? '';
 }
 
 /** A new key's record: nothing used yet, the period and lifetime its plan gives. */

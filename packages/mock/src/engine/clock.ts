@@ -35,10 +35,14 @@ export class Clock {
     return this.frozenFlag ? this.base : this.base + (this.realNow() - this.realAtBase);
   }
 
-  /** Sets the time; moving it backwards is refused (counters and the feed only go forward). */
+  /**
+   * Sets the time; moving it backwards is refused (counters and the feed only go forward). Whole
+   * milliseconds only, as `Date` keeps them: `PT0.0005S` would otherwise leave a fraction that the
+   * state database (INTEGER columns) refuses on every later call.
+   */
   set(ms: number, frozen = this.frozenFlag): void {
     if (ms < this.now() - 1000) throw new RangeError('the clock only moves forward');
-    this.base = Math.max(ms, this.now());
+    this.base = Math.round(Math.max(ms, this.now()));
     this.realAtBase = this.realNow();
     this.frozenFlag = frozen;
   }

@@ -18,8 +18,8 @@ export interface ControlDeps {
   context: RequestContext;
   guard: ControlGuard;
   requestId: string;
-  /** Keeps the clock in the key store, where restarts and other processes on it find it. */
-  saveClock: () => void;
+  /** Changes the clock as the key store holds it, where restarts and other processes on it find it. */
+  changeClock: (change: (clock: Clock) => void) => void;
 }
 
 /** The latest simulated time: past it, ISO 8601 dates no longer have four-digit years. */
@@ -99,22 +99,22 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       if (to < 0 || to > latestTime) throw bad('/now', 'must be between 1970-01-01 and 9999-12-31');
       if (body.frozen !== undefined && typeof body.frozen !== 'boolean') throw bad('/frozen', 'must be a boolean');
       try {
-        clock.set(to, (body.frozen as boolean | undefined) ?? clock.state().frozen);
+        deps.changeClock((current) => current.set(to, (body.frozen as boolean | undefined) ?? current.state().frozen));
       } catch (error) {
         throw bad('/now', (error as Error).message);
       }
       const applied = store.applyDue(clock.now());
-      deps.saveClock();
       return json(200, { ...clock.state(), applied: applied.length });
     }
     case 'POST /__control/clock/advance': {
       const body = await readJson(request);
       const ms = typeof body.seconds === 'number' ? body.seconds * 1000 : typeof body.duration === 'string' ? parseDuration(body.duration) : null;
       if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > 3650 * 86_400_000) throw bad('/duration', 'give seconds (a number) or duration (ISO 8601, e.g. PT1H, P1D, P31D), at most ten years');
-      if (now + ms > latestTime) throw bad('/duration', 'would move the clock past 9999-12-31');
-      clock.advance(ms);
+      deps.changeClock((current) => {
+        if (current.now() + ms > latestTime) throw bad('/duration', 'would move the clock past 9999-12-31');
+        current.advance(ms);
+      });
       const applied = store.applyDue(clock.now());
-      deps.saveClock();
       return json(200, { ...clock.state(), applied: applied.length });
     }
     case 'POST /__control/rebuild': {

@@ -139,9 +139,19 @@ export function createEngine(options: EngineOptions): Engine {
     clockText = text;
     clock.restore(JSON.parse(text) as SavedClock);
   };
-  const saveClock = (): void => {
-    clockText = JSON.stringify(clock.saved());
-    keyStore.transaction(() => keyStore.setMeta('clock', clockText));
+  /**
+   * Changes the clock as stored now, not as this process last looked (up to CLOCK_SYNC_MS ago): read,
+   * changed and saved in one transaction, so two mocks on one database advancing it at once both count.
+   */
+  const changeClock = (change: (clock: Clock) => void): void => {
+    keyStore.transaction(() => {
+      const text = keyStore.getMeta('clock');
+      if (text !== undefined && text !== clockText) clock.restore(JSON.parse(text) as SavedClock);
+      change(clock);
+      clockText = JSON.stringify(clock.saved());
+      keyStore.setMeta('clock', clockText);
+    });
+    clockSyncedAt = realNow();
   };
   const accounts = new Accounts(keyStore, options.realNow);
   const guard = new ControlGuard(options.adminToken, options.realNow);
@@ -162,9 +172,7 @@ export function createEngine(options: EngineOptions): Engine {
   const presetKeys = options.keys ?? [];
   const ready = (async () => {
     for (const preset of presetKeys) {
-      // A key already in the state store keeps its counters; presetting it again changes nothing.
-      if (await accounts.knows(preset.key)) continue;
-      await accounts.create(preset.plan, clock.now(), { key: preset.key, prepaidRows: preset.prepaidRows ?? 0 });
+      await accounts.preset(preset.plan, preset.key, clock.now(), preset.prepaidRows ?? 0);
     }
     // Rebuilds up to the restored clock replay deterministically from the dataset.
     store.applyDue(clock.now());
@@ -223,7 +231,7 @@ export function createEngine(options: EngineOptions): Engine {
       syncClock();
       store.applyDue(clock.now());
       if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
-        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, saveClock });
+        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock });
       }
       if (request.method === 'OPTIONS') return preflight(request, allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)), corsOrigins, requestId);
       const route = matchRoute(request.method, url.pathname);

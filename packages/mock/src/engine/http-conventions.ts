@@ -13,18 +13,27 @@ const exposed = 'ETag, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, P
 /** What a browser script may send. */
 const allowedHeaders = 'Authorization, Content-Type, If-None-Match, Prefer, X-Request-Id';
 
-/** A client's X-Request-Id, when it is one worth echoing: short and of safe characters (it reaches logs). */
+/**
+ * A client's X-Request-Id, when it is one worth echoing: short and of safe characters, and not a
+ * key (it reaches logs and problem bodies): nothing of the kit's key form, nothing holding the
+ * bearer token of the same request. Trace ids (UUIDs, 32 hex digits) pass.
+ */
 export function echoedRequestId(request: Request): string | null {
   const id = request.headers.get('x-request-id');
-  return id !== null && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : null;
+  if (id === null || !/^[A-Za-z0-9._:-]{1,128}$/.test(id) || /igk_/i.test(id)) return null;
+  const bearer = /^Bearer[ ]+(\S{8,})/i.exec(request.headers.get('authorization')?.trim() ?? '')?.[1];
+  return bearer !== undefined && id.includes(bearer) ? null : id;
 }
 
-/** The Access-Control-Allow-Origin a request's Origin gets, or null (no Origin, or one not allowed). */
+/**
+ * The Access-Control-Allow-Origin an answer gets, or null. With any origin allowed it is `*` on
+ * every answer, Origin or not, so the answer does not vary by Origin and a cache may share it; with
+ * a list, the request's Origin when listed (and the answer says `Vary: Origin`).
+ */
 function allowOrigin(request: Request, origins: CorsOrigins): string | null {
-  const origin = request.headers.get('origin');
-  if (origin === null) return null;
   if (origins === '*') return '*';
-  return origins.includes(origin) ? origin : null;
+  const origin = request.headers.get('origin');
+  return origin !== null && origins.includes(origin) ? origin : null;
 }
 
 function vary(headers: Headers, name: string): void {

@@ -59,6 +59,8 @@ export const problemTypes = {
   // The control plane is the kit's, not the API's: nothing to buy, so its 429 offers no action.
   // The kit's own failure, never the client's: no detail beyond where to look in the mock's log.
   internal_error: { status: 500, title: 'The mock failed' },
+  // The state database shared by several mocks stayed locked (by something else): try again soon.
+  state_busy: { status: 503, title: 'The mock\'s state is busy' },
   control_throttled: { status: 429, title: 'Too many failed control calls', actions: () => [] },
   // The validation proxy's own answers (not the API's): a broken answer under --errors, a lost upstream.
   contract_violation: { status: 502, title: 'The service broke the contract' },

@@ -118,14 +118,20 @@ test('a raw request the HTTP parser cannot read gets a 400 and the server keeps 
   }
 });
 
-/** A raw HTTP/1.1 exchange, so that Host, Origin and content type are exactly what a browser or curl would send. */
-function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+/**
+ * A raw HTTP/1.1 exchange, so that Host, Origin, content type and Accept-Encoding are exactly what a
+ * browser or curl would send, and the body is the bytes as sent (fetch would decompress them).
+ */
+function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: Buffer }> {
   const { port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: Number(port), method, path, headers }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: res.headers, body: bytes.toString('utf8'), bytes });
+      });
     });
     req.on('error', reject);
     req.end(body);
@@ -322,44 +328,36 @@ test('a call the kit fails to save is answered 500 and neither counted nor charg
   }
 });
 
-/** A raw HTTP exchange (fetch would decompress on its own): status, headers and the bytes as sent. */
-function raw(url: string, method: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 test('the Node server compresses JSON as Accept-Encoding asks (br first, gzip, or none), and a compressed page is the same JSON', async () => {
   const key = 'igk_enterprise_compression_check_00001';
   const mock = await serve('2026-11-20T03:00:00Z');
   await mock.engine.accounts.create('enterprise', Date.parse('2026-11-20T03:00:00Z'), { key });
   try {
-    const page = `${mock.baseUrl}/api/v1/companies?limit=200`;
+    const page = '/api/v1/companies?limit=200';
     const auth = { authorization: `Bearer ${key}` };
-    const plain = await raw(page, 'GET', auth);
+    const plain = await rawRequest(mock.baseUrl, 'GET', page, auth);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/Accept-Encoding/);
-    const data = JSON.parse(plain.body.toString('utf8')).data;
+    const data = JSON.parse(plain.body).data;
     for (const [accept, encoding, decode] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync], ['br;q=0.5, gzip;q=0.9', 'gzip', gunzipSync]] as const) {
-      const answer = await raw(page, 'GET', { ...auth, 'accept-encoding': accept });
+      const answer = await rawRequest(mock.baseUrl, 'GET', page, { ...auth, 'accept-encoding': accept });
       expect(answer.headers['content-encoding'], accept).toBe(encoding);
-      expect(answer.body.length, `${accept}: smaller`).toBeLessThan(plain.body.length / 3);
-      expect(JSON.parse(decode(answer.body).toString('utf8')).data, accept).toEqual(data);
+      expect(answer.bytes.length, `${accept}: smaller`).toBeLessThan(plain.bytes.length / 3);
+      expect(JSON.parse(decode(answer.bytes).toString('utf8')).data, accept).toEqual(data);
     }
     // Small answers go as they are: a 401 problem is a few hundred bytes.
-    const small = await raw(page, 'GET', { 'accept-encoding': 'gzip' });
+    const small = await rawRequest(mock.baseUrl, 'GET', page, { 'accept-encoding': 'gzip' });
     expect(small.status).toBe(401);
     expect(small.headers['content-encoding']).toBeUndefined();
-    // A HEAD is not compressed and has no body, but the GET's length.
-    const head = await raw(page, 'HEAD', { ...auth, 'accept-encoding': 'gzip' });
-    expect(head.body.length).toBe(0);
-    expect(Number(head.headers['content-length'])).toBe(plain.body.length);
+    // A HEAD has no body and the headers its GET has: the GET's length when not compressed, the
+    // GET's encoding (and no length, which only compressing would tell) when it would be.
+    const head = await rawRequest(mock.baseUrl, 'HEAD', page, auth);
+    expect(head.bytes.length).toBe(0);
+    expect(Number(head.headers['content-length'])).toBe(plain.bytes.length);
+    expect(head.headers.vary).toMatch(/Accept-Encoding/);
+    const compressedHead = await rawRequest(mock.baseUrl, 'HEAD', page, { ...auth, 'accept-encoding': 'gzip' });
+    expect(compressedHead.headers['content-encoding']).toBe('gzip');
+    expect(compressedHead.headers['content-length']).toBeUndefined();
   } finally {
     await mock.close();
   }
@@ -368,11 +366,11 @@ test('the Node server compresses JSON as Accept-Encoding asks (br first, gzip, o
 test('TRACE, which a WHATWG Request cannot carry, is 405 with Allow from the Node server (regression: it was a 400)', async () => {
   const mock = await serve('2026-11-20T03:00:00Z');
   try {
-    const trace = await raw(`${mock.baseUrl}/api/v1/firms`, 'TRACE', {});
+    const trace = await rawRequest(mock.baseUrl, 'TRACE', '/api/v1/firms', {});
     expect(trace.status).toBe(405);
     expect(trace.headers.allow).toBe('GET, HEAD, OPTIONS');
-    expect(JSON.parse(trace.body.toString('utf8')).code).toBe('method_not_allowed');
-    expect((await raw(`${mock.baseUrl}/api/v1/nowhere`, 'TRACE', {})).status).toBe(404);
+    expect(JSON.parse(trace.body).code).toBe('method_not_allowed');
+    expect((await rawRequest(mock.baseUrl, 'TRACE', '/api/v1/nowhere', {})).status).toBe(404);
   } finally {
     await mock.close();
   }

@@ -131,15 +131,19 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
         response = await engine.fetch(request, { clientAddress: req.socket.remoteAddress ?? 'unknown', loopback: isLoopback(req.socket.remoteAddress), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
       }
       status = response.status;
-      let bytes: Uint8Array | null = method === 'HEAD' || response.body === null ? null : new Uint8Array(await response.arrayBuffer());
-      if (bytes) {
-        const type = response.headers.get('content-type');
+      const head = method === 'HEAD';
+      let bytes: Uint8Array | null = head || response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+      // A HEAD answer has the headers its GET would have: its size is the engine's Content-Length.
+      const size = bytes?.length ?? (head ? Number(response.headers.get('content-length') ?? 0) : 0);
+      const type = response.headers.get('content-type');
+      if (size > 0 && /json/.test(type ?? '')) {
         // Whether or not this one is compressed, the same URL may be: caches must key on the encoding.
-        if (/json/.test(type ?? '')) response.headers.append('vary', 'Accept-Encoding');
-        const encoding = response.headers.has('content-encoding') ? null : chooseEncoding(req.headers['accept-encoding'], type, bytes.length);
+        response.headers.append('vary', 'Accept-Encoding');
+        const encoding = response.headers.has('content-encoding') ? null : chooseEncoding(req.headers['accept-encoding'], type, size);
         if (encoding) {
-          bytes = await compress(bytes, encoding);
+          if (bytes) bytes = await compress(bytes, encoding);
           response.headers.set('content-encoding', encoding);
+          // For HEAD, the compressed length is not known without compressing a body not sent: left out (RFC 9110 §9.3.2).
           response.headers.delete('content-length');
         }
       }

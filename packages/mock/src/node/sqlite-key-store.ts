@@ -11,16 +11,23 @@
  * WAL at every commit, so not even a power loss loses an answered call, at about half the counted
  * calls a second on this machine (BENCHMARKS.md).
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { isPlanId } from '@investor-graph/contract/plans';
 import { keyPrefix } from '../engine/accounts.ts';
+import { ProblemError } from '../engine/problems.ts';
 import type { KeyRecord, KeyStore, MetaName } from '../engine/key-store.ts';
 
 /** The schema this kit writes and reads; a file with a higher one came from a newer kit. */
 export const schemaVersion = 1;
 /** `PRAGMA application_id`: marks a database as this mock's state ('IGK1'). */
 const applicationId = 0x49474b31;
+/**
+ * How long a call waits for another process's write lock. Mocks hold it for well under a
+ * millisecond a call, so waiting this long means something else holds it: the call gets 503.
+ */
+const busyTimeoutMs = 2000;
+const SQLITE_BUSY = 5;
 
 const schema = `
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -44,10 +51,10 @@ PRAGMA application_id = ${applicationId};
 PRAGMA user_version = ${schemaVersion};
 `;
 
-/** A state file the mock will not open: the message names the file and what is wrong with it. */
 /** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
 export type StateSync = 'normal' | 'full';
 
+/** A state file the mock will not open: the message names the file and what is wrong with it. */
 export class StateFileError extends Error {
   constructor(file: string, problem: string) {
     super(`[investor-graph mock] --state ${file}: ${problem}`);
@@ -97,8 +104,9 @@ export class SqliteKeyStore implements KeyStore {
     finishMigration(file);
     const kind = kindOf(file);
     if (kind === 'json') {
-      SqliteKeyStore.migrateJson(file);
-      options.log?.(`[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json`);
+      if (SqliteKeyStore.migrateJson(file)) {
+        options.log?.(`[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json (mode 0600)`);
+      }
     } else if (kind === 'other') {
       throw new StateFileError(file, 'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file');
     } else if (kind === 'none') {
@@ -117,7 +125,7 @@ export class SqliteKeyStore implements KeyStore {
   private constructor(file: string, synchronous: StateSync) {
     this.file = file;
     try {
-      this.db = new DatabaseSync(file, { timeout: 5000 });
+      this.db = new DatabaseSync(file, { timeout: busyTimeoutMs });
     } catch (error) {
       throw new StateFileError(file, `cannot be opened as a database: ${(error as Error).message}`);
     }
@@ -175,34 +183,60 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   /**
-   * Migrates a JSON state file once: the database is written beside it and renamed into place, and
-   * the JSON is kept as FILE.v1.json. A crash at any point leaves either the JSON or the database.
+   * Migrates a JSON state file once: the database is built beside it as FILE.migrating (created
+   * exclusively: it is also the lock that keeps a second mock from migrating at the same time),
+   * the JSON is kept as FILE.v1.json, and the database is renamed over the JSON. A crash at any
+   * point leaves the JSON in place or the database finished. Returns false when another mock did
+   * the migration while this one waited.
    */
-  private static migrateJson(file: string): void {
-    const state = checkJson(file, readFileSync(file, 'utf8'));
+  private static migrateJson(file: string): boolean {
+    const state = checkJson(file, readState(file));
     const building = `${file}.migrating`;
-    rmSync(building, { force: true });
-    closeSync(openSync(building, 'wx', 0o600));
-    const store = new SqliteKeyStore(building, 'full');
     try {
-      store.transaction(() => {
-        // Earlier versions kept a preset key's text up to its last '_' as its prefix: no longer.
-      for (const { tokens: _t, filledAt: _f, ...record } of state.keys) store.insert({ ...record, prefix: keyPrefix(record.prefix) });
-        store.setMeta('clock', JSON.stringify({ at: Date.parse(state.clock.now), real: Date.now(), frozen: state.clock.frozen }));
-        store.setMeta('cursor_secret', state.cursorSecret);
-      });
-      // Back to a single file before the rename: the WAL's contents go into the database.
-      store.checkpoint();
-    } finally {
-      store.close();
+      closeSync(openSync(building, 'wx', 0o600));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(file, `cannot be migrated: ${(error as Error).message}`);
+      return waitForMigration(file, building);
     }
-    renameSync(file, `${file}.v1.json`);
+    try {
+      const store = new SqliteKeyStore(building, 'full');
+      try {
+        store.transaction(() => {
+          // Earlier versions kept a preset key's text up to its last '_' as its prefix: no longer.
+          for (const { tokens: _t, filledAt: _f, ...record } of state.keys) store.insert({ ...record, prefix: keyPrefix(record.prefix) });
+          store.setMeta('clock', JSON.stringify({ at: Math.round(Date.parse(state.clock.now)), real: Date.now(), frozen: state.clock.frozen }));
+          store.setMeta('cursor_secret', state.cursorSecret);
+        });
+        // Back to a single file before the rename: the WAL's contents go into the database.
+        store.checkpoint();
+      } finally {
+        store.close();
+      }
+    } catch (error) {
+      rmSync(building, { force: true });
+      throw error instanceof StateFileError ? error : new StateFileError(file, `could not be migrated (${(error as Error).message}); nothing was changed`);
+    }
+    // Kept as it was but for what it should never have held (a preset key's text in its prefix),
+    // and readable by its owner only: it holds the cursor secret.
+    const kept = { ...state, keys: state.keys.map((k) => ({ ...k, prefix: keyPrefix(k.prefix) })) };
+    writeFileSync(`${file}.v1.json.tmp`, JSON.stringify(kept), { mode: 0o600 });
+    renameSync(`${file}.v1.json.tmp`, `${file}.v1.json`);
     renameSync(building, file);
+    return true;
   }
 
   transaction<T>(work: () => T): T {
     if (this.depth > 0) return work();
-    this.statements.begin.run();
+    try {
+      this.statements.begin.run();
+    } catch (error) {
+      // Locked longer than any call of a mock holds it: something else (a sqlite3 shell in a
+      // transaction, a backup) holds the file. Not the client's fault, nor a failure of the mock.
+      if ((error as { errcode?: number }).errcode === SQLITE_BUSY) {
+        throw new ProblemError('state_busy', `The mock's state database (--state) stayed locked by another process for ${busyTimeoutMs / 1000} s; nothing was counted. Retry, or end what holds it.`, { headers: { 'retry-after': '1' } });
+      }
+      throw error;
+    }
     this.depth++;
     try {
       const result = work();
@@ -276,12 +310,17 @@ function isSavedClock(text: string): boolean {
 function kindOf(file: string): 'none' | 'sqlite' | 'json' | 'other' {
   if (!existsSync(file)) return 'none';
   const head = Buffer.alloc(16);
-  const fd = openSync(file, 'r');
   let read: number;
   try {
-    read = readSync(fd, head, 0, 16, 0);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, head, 0, 16, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    // A folder, a file this user may not read: said in one line, as every other refusal.
+    throw new StateFileError(file, `cannot be read: ${(error as Error).message}`);
   }
   // An empty file is a database SQLite has not written to yet (or one made for us to fill).
   if (read === 0 || head.toString('latin1', 0, 16) === 'SQLite format 3\0') return 'sqlite';
@@ -314,17 +353,48 @@ function checkJson(file: string, text: string): JsonState {
   const time = (v: unknown) => v === null || Number.isSafeInteger(v);
   state.keys.forEach((k, i) => {
     const field = (name: string, value: unknown) => wrong(`keys[${i}].${name} = ${JSON.stringify(value)?.slice(0, 40)}`);
-    if (typeof k.keyId !== 'string' || !/^[0-9a-f]{64}$/.test(k.hash)) throw field('keyId/hash', k.keyId);
+    // Named, not quoted: a prefix of earlier versions may hold most of a preset key's text.
+    const textField = (name: string) => wrong(`a keys[${i}].${name} that is not one`);
+    if (typeof k.keyId !== 'string' || !/^[0-9a-f]{64}$/.test(k.hash)) throw textField('keyId or hash');
     if (!isPlanId(k.plan)) throw field('plan', k.plan);
     if (!count(k.callsUsed)) throw field('callsUsed', k.callsUsed);
     if (k.balanceRows !== null && !count(k.balanceRows)) throw field('balanceRows', k.balanceRows);
     for (const name of ['createdAt', 'expiresAt', 'revokedAt', 'periodStart', 'periodEnd'] as const) if (!time(k[name]) || (name === 'createdAt' && k[name] === null)) throw field(name, k[name]);
-    if (typeof k.prefix !== 'string' || typeof k.last4 !== 'string' || (k.emailHash !== null && typeof k.emailHash !== 'string')) throw field('prefix/last4/emailHash', k.prefix);
+    if (typeof k.prefix !== 'string' || typeof k.last4 !== 'string' || (k.emailHash !== null && typeof k.emailHash !== 'string')) throw textField('prefix, last4 or emailHash');
   });
   return state;
 }
 
-/** A migration that stopped between its two renames is finished, not started over. */
+/**
+ * A migration that stopped after the JSON was kept (FILE.v1.json is written only once the database
+ * is whole) is finished, not started over.
+ */
 function finishMigration(file: string): void {
-  if (!existsSync(file) && existsSync(`${file}.migrating`) && existsSync(`${file}.v1.json`)) renameSync(`${file}.migrating`, file);
+  const building = `${file}.migrating`;
+  if (!existsSync(building) || !existsSync(`${file}.v1.json`) || kindOf(file) === 'sqlite') return;
+  try {
+    renameSync(building, file);
+  } catch (error) {
+    // Another mock finished it first.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
+  }
+}
+
+/** Another mock holds FILE.migrating: waits for it to put the database in place (a few seconds at most). */
+function waitForMigration(file: string, building: string): false {
+  const until = Date.now() + 10_000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (Date.now() < until) {
+    if (kindOf(file) === 'sqlite') return false;
+    Atomics.wait(pause, 0, 0, 100);
+  }
+  throw new StateFileError(file, `is a JSON state file and ${building} is there: another mock is migrating it, or a migration stopped halfway. With no mock running on it, remove ${building} and start again; nothing was changed`);
+}
+
+function readState(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new StateFileError(file, `cannot be read: ${(error as Error).message}`);
+  }
 }

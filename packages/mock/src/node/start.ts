@@ -69,22 +69,24 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const keyStore = options.stateFile ? SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line), ...(options.stateSync ? { synchronous: options.stateSync } : {}) }) : undefined;
   // The listen address is known once listening; links are built per request, so they see it.
   let listening = '';
-  const engine = createEngine({
-    publicUrl: options.publicUrl ?? (() => listening),
-    dataset,
-    validator,
-    ...(keyStore ? { keyStore } : {}),
-    ...(options.keys ? { keys: options.keys } : {}),
-    ...(options.now ? { now: Date.parse(options.now) } : {}),
-    ...(options.frozen ? { frozen: true } : {}),
-    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
-    ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
-    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
-    ...(options.rateLimit === false ? { rateLimit: false } : {}),
-  });
+  let engine: Engine;
   let server: Server;
   let url: string;
+  // Whatever fails from here on, the database is closed (its lock and WAL released) before the error goes up.
   try {
+    engine = createEngine({
+      publicUrl: options.publicUrl ?? (() => listening),
+      dataset,
+      validator,
+      ...(keyStore ? { keyStore } : {}),
+      ...(options.keys ? { keys: options.keys } : {}),
+      ...(options.now ? { now: Date.parse(options.now) } : {}),
+      ...(options.frozen ? { frozen: true } : {}),
+      ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+      ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+      ...(options.rateLimit === false ? { rateLimit: false } : {}),
+    });
     await engine.ready;
     const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults) : engine.fetch) };
     const host = options.host ?? '127.0.0.1';

@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
 import { SqliteKeyStore } from './sqlite-key-store.ts';
+import { loadInput, startMock } from './start.ts';
+import { createContractValidator } from '@investor-graph/contract';
+import { createEngine } from '../engine/engine.ts';
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'ig-mock-state-'));
@@ -252,4 +255,100 @@ try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'
   const db = new DatabaseSync(file);
   expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(2);
   db.close();
+});
+
+// --- in one process: two mocks on one database, as two processes would have them ---
+
+test('two mocks started at the same moment on one database with the same --key both start (regression: "That key already exists")', async () => {
+  const state = join(temp, 'same-key.db');
+  const key = 'igk_team_started_twice_at_once_00001';
+  const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
+  // Two engines made in the same tick, each on its own connection to the file, as two processes have:
+  // both look for the key before either has added it.
+  const stores = [SqliteKeyStore.open(state), SqliteKeyStore.open(state)];
+  try {
+    const engines = stores.map((keyStore) => createEngine({ dataset, validator, keyStore, keys: [{ plan: 'team', key }] }));
+    await Promise.all(engines.map((engine) => engine.ready));
+    expect(stores[0]!.list()).toHaveLength(1);
+  } finally {
+    for (const store of stores) store.close();
+  }
+});
+
+test('advances of the clock made through two mocks at once all count (regression: one overwrote the other)', async () => {
+  const state = join(temp, 'clock-race.db');
+  // The first on a database decides its clock; the second takes it up.
+  const a = await startMock({ port: 0, stateFile: state, now: '2027-01-01T00:00:00Z', frozen: true });
+  const b = await startMock({ port: 0, stateFile: state });
+  try {
+    await Promise.all(Array.from({ length: 10 }, (_, i) => control(i % 2 ? a.url : b.url, '/clock/advance', 'POST', { duration: 'PT1H' })));
+    for (const mock of [a, b]) expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0 })).toMatchObject({ now: '2027-01-01T10:00:00.000Z' });
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('a clock moved by a fraction of a millisecond stays whole, and the calls after it are answered (regression: 500 on every later call)', async () => {
+  const key = 'igk_team_fraction_of_a_millisecond_01';
+  const mock = await startMock({ port: 0, stateFile: join(temp, 'fraction.db'), keys: [{ plan: 'team', key }], now: '2027-01-01T00:00:00Z', frozen: true });
+  try {
+    expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0.0006 })).toMatchObject({ now: '2027-01-01T00:00:00.001Z' });
+    expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
+    expect((await accountOf(mock.url, key)).usage.calls_used).toBe(1);
+  } finally {
+    await mock.close();
+  }
+});
+
+test('a call that waits on a write lock held by something else gets 503 state_busy with Retry-After, and counts nothing', async () => {
+  const state = join(temp, 'busy.db');
+  const key = 'igk_payg_waits_on_a_held_lock_000001';
+  const mock = await startMock({ port: 0, stateFile: state, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }] });
+  const shell = new DatabaseSync(state);
+  try {
+    shell.exec('BEGIN IMMEDIATE'); // as a sqlite3 shell left in a transaction would
+    const answer = await get(`${mock.url}/api/v1/firms?limit=5`, key);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(await answer.json()).toMatchObject({ code: 'state_busy', status: 503 });
+    shell.exec('ROLLBACK');
+    const usage = (await accountOf(mock.url, key)).usage;
+    expect(usage).toMatchObject({ calls_used: 0, balance_rows: 1_000 });
+  } finally {
+    if (shell.isTransaction) shell.exec('ROLLBACK');
+    shell.close();
+    await mock.close();
+  }
+});
+
+test('processes started together on one JSON state file migrate it once, and keep the JSON for its owner alone', async () => {
+  const file = join(temp, 'legacy-together');
+  writeFileSync(file, JSON.stringify(jsonState()));
+  const store = fileURLToPath(new URL('./sqlite-key-store.ts', import.meta.url));
+  const at = Date.now() + 1500;
+  const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};
+while (Date.now() < ${at}) {}
+try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } catch (e) { console.log(e.message); }`;
+  const outputs = await Promise.all(Array.from({ length: 4 }, () => new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', () => resolve(out.trim()));
+  })));
+  expect(outputs).toEqual(Array(4).fill('1'));
+  expect(existsSync(`${file}.migrating`)).toBe(false);
+  const kept = readFileSync(`${file}.v1.json`, 'utf8');
+  expect(statSync(`${file}.v1.json`).mode & 0o777).toBe(0o600);
+  expect(JSON.parse(kept).keys[0]).toMatchObject({ callsUsed: 7, prefix: 'igk_payg_' });
+  expect(kept).not.toContain('igk_payg_migrated_from_json_');
+});
+
+test('a folder given as the state file is refused in one line, naming it', () => {
+  const folder = join(temp, 'a-folder');
+  mkdirSync(folder);
+  const run = refused(folder);
+  expect(run.status).toBe(2);
+  expect(run.out).toContain(`--state ${folder}: cannot be read`);
+  expect(run.out).not.toMatch(/\n\s+at /);
 });

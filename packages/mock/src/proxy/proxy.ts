@@ -134,6 +134,9 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       request.headers.forEach((value, name) => {
         if (!hopByHop.has(name)) headers.set(name, value);
       });
+      // A HEAD's length is passed on only when nothing encoded it: asked for as is, the service's
+      // HEAD says the GET's length, and this proxy's server chooses the encoding as for the GET.
+      if (request.method === 'HEAD') headers.set('accept-encoding', 'identity');
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
       const record = (status: number, violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated'> = {}): void =>
         options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`), status, ms: Math.round(performance.now() - started), violations, ...more });
