@@ -17,7 +17,7 @@ import { openapiDocument } from '@investor-graph/contract/document';
 import { newKeyText } from '@investor-graph/mock';
 import { freePort, readFlags } from '@investor-graph/cli';
 import { runProcess, startProcess, type Started } from './processes.ts';
-import { benchState, type StateFigures } from './state.ts';
+import { benchState, spread, type StateFigures } from './state.ts';
 
 const usage = `usage: pnpm bench [-- options]
   --smoke             a short run that checks the benchmark works (its figures mean nothing)
@@ -121,11 +121,10 @@ try {
     }
     return times;
   };
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const cached = await starts({});
   const uncached = await starts({ NODE_DISABLE_COMPILE_CACHE: '1' });
   const mock = await startMock([]);
-  const startup = { default_ms: median(cached), first_ms: cached[0]!, no_code_cache_ms: median(uncached), default_rss_mb: mock.rssMb() };
+  const startup = { default_ms: spread(cached).median, first_ms: cached[0]!, no_code_cache_ms: spread(uncached).median, default_rss_mb: mock.rssMb() };
   log(`mock on the default dataset: up in ${startup.default_ms} ms (median of ${cached.join(', ')}; ${startup.no_code_cache_ms} ms without the code cache), ${startup.default_rss_mb} MB resident`);
 
   // ------------------------------------------------------------ the same requests, three servers

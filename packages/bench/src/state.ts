@@ -26,7 +26,8 @@ export interface StateFigures {
   ratios: { database_vs_memory: number; large_vs_small: number; full_sync_vs_memory: number };
 }
 
-const spread = (runs: number[]): Spread => {
+/** Median, lowest and highest of several runs (bench.ts reads its medians through it too). */
+export const spread = (runs: number[]): Spread => {
   const sorted = [...runs].sort((a, b) => a - b);
   return { median: sorted[Math.floor(sorted.length / 2)]!, low: sorted[0]!, high: sorted.at(-1)!, runs };
 };

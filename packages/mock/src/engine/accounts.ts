@@ -130,7 +130,7 @@ export class Accounts {
     const record = this.seen.get(presented) ?? this.remember(this.store.byHash(presented));
     // The map lookup finds a candidate; the comparison that decides is constant-time.
     if (!record || !constantTimeEqual(record.hash, presented)) throw new ProblemError('invalid_key', 'This API key is not known.');
-    if (record.revokedAt !== null) throw new ProblemError('revoked_key', 'This API key has been revoked.');
+    this.checkNotRevoked(record);
     return record;
   }
 

@@ -47,12 +47,15 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
     });
     return { operationId: route.operationId, params, rawPath, queryNames: route.queryNames };
   }
+  throw refusedRoute(method, rawPath);
+}
+
+/** What a method no operation of the path takes gets: 405 with Allow, or 404 when no operation has the path. */
+export function refusedRoute(method: string, rawPath: string): ProblemError {
   const allowed = allowedMethods(rawPath);
-  if (allowed) {
-    const allow = allowed.join(', ');
-    throw new ProblemError('method_not_allowed', `${method.slice(0, 20)} is not allowed here; use ${allow}.`, { headers: { allow } });
-  }
-  throw notFound(rawPath);
+  if (!allowed) return notFound(rawPath);
+  const allow = allowed.join(', ');
+  return new ProblemError('method_not_allowed', `${method.slice(0, 20)} is not allowed here; use ${allow}.`, { headers: { allow } });
 }
 
 /** The methods a path answers (HEAD with GET, OPTIONS always), or null when no operation has the path. */

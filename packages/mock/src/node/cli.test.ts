@@ -1,48 +1,16 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
+import { cli, killAll, running, start, stop } from './cli-process.test-support.ts';
 
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const temp = await mkdtemp(join(tmpdir(), 'ig-mock-cli-'));
-const running = new Set<ChildProcess>();
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  killAll();
   await rm(temp, { recursive: true, force: true });
 });
-
-/** Starts the real CLI on a free loopback port and waits for its banner. */
-async function start(...args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${output}`)), 20_000);
-    const check = (): void => {
-      const m = /(?:mock|proxy) on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', () => reject(new Error(`exited early:\n${output}`)));
-  });
-  return { url, output: () => output, child };
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill(signal);
-  const code = await exited;
-  running.delete(child);
-  return code;
-}
 
 const team = 'igk_team_clitestclitestclitest000000';
 

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
-import { allowedMethods, notFound } from '../engine/router.ts';
+import { refusedRoute } from '../engine/router.ts';
 import { redactPath } from '../redact.ts';
 
 export interface NodeServerOptions {
@@ -107,12 +107,9 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
         // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
         response = new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
       } else if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-        // 405 with Allow, as the engine answers any other method the path does not take.
+        // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
         const path = target.split('?')[0]!;
-        const allow = allowedMethods(path);
-        response = (allow
-          ? new ProblemError('method_not_allowed', `${method} is not allowed here; use ${allow.join(', ')}.`, { headers: { allow: allow.join(', ') } })
-          : notFound(path)).toResponse(path, 'req_adapter');
+        response = refusedRoute(method, path).toResponse(path, 'req_adapter');
       } else {
         const takesBody = method !== 'GET' && method !== 'HEAD';
         const body = !takesBody || Number(req.headers['content-length'] ?? 0) > MAX_BODY ? null : await readBody(req);

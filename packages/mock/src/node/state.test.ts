@@ -2,7 +2,7 @@
  * --state FILE as a user relies on it: real mock processes on one SQLite database, killed and
  * restarted; files it must refuse, refused with their name and left as they were.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,48 +10,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, test } from 'vitest';
+import { cli, killAll, start, stop } from './cli-process.test-support.ts';
 import { plans } from '@investor-graph/contract/plans';
 import { SqliteKeyStore } from './sqlite-key-store.ts';
 import { loadInput, startMock } from './start.ts';
 import { createContractValidator } from '@investor-graph/contract';
 import { createEngine } from '../engine/engine.ts';
 
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'ig-mock-state-'));
-const running = new Set<ChildProcess>();
 afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
+  killAll();
   rmSync(temp, { recursive: true, force: true });
 });
-
-/** Starts the real CLI on a free loopback port and waits for its banner. */
-async function start(...args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${output}`)), 20_000);
-    child.stdout!.on('data', () => {
-      const m = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.on('exit', () => reject(new Error(`exited early:\n${output}`)));
-  });
-  return { url, child };
-}
-
-const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<unknown> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
-    child.once('exit', resolve);
-    child.kill(signal);
-  });
 
 const get = (url: string, key: string) => fetch(url, { headers: { authorization: `Bearer ${key}` } });
 const control = async (url: string, path: string, method: string, body: unknown) =>
@@ -236,21 +206,26 @@ test('a JSON state file of earlier versions is migrated once: keys, counts, bala
   }
 });
 
-test('processes opening one new state file at the same instant all open it (regression: a race on creating the schema)', async () => {
-  const file = join(temp, 'raced.db');
+/**
+ * Runs `code` (with `SqliteKeyStore` imported) in `count` processes that each wait for one instant,
+ * then run it: as mocks started together would. Resolves with what each printed.
+ */
+function atOneInstant(count: number, code: string): Promise<string[]> {
   const store = fileURLToPath(new URL('./sqlite-key-store.ts', import.meta.url));
-  const at = Date.now() + 1500;
-  // Each waits for the same instant, then opens: the first creates the schema, the others share it.
-  const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};
-while (Date.now() < ${at}) {}
-try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`;
-  const outputs = await Promise.all(Array.from({ length: 6 }, () => new Promise<string>((resolve) => {
+  const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};\nwhile (Date.now() < ${Date.now() + 1500}) {}\n${code}`;
+  return Promise.all(Array.from({ length: count }, () => new Promise<string>((resolve) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('exit', () => resolve(out.trim()));
   })));
+}
+
+test('processes opening one new state file at the same instant all open it (regression: a race on creating the schema)', async () => {
+  const file = join(temp, 'raced.db');
+  // The first creates the schema, the others share it.
+  const outputs = await atOneInstant(6, `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`);
   expect(outputs).toEqual(Array(6).fill('opened'));
   const db = new DatabaseSync(file);
   expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(2);
@@ -324,18 +299,8 @@ test('a call that waits on a write lock held by something else gets 503 state_bu
 test('processes started together on one JSON state file migrate it once, and keep the JSON for its owner alone', async () => {
   const file = join(temp, 'legacy-together');
   writeFileSync(file, JSON.stringify(jsonState()));
-  const store = fileURLToPath(new URL('./sqlite-key-store.ts', import.meta.url));
-  const at = Date.now() + 1500;
-  const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};
-while (Date.now() < ${at}) {}
-try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } catch (e) { console.log(e.message); }`;
-  const outputs = await Promise.all(Array.from({ length: 4 }, () => new Promise<string>((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', () => resolve(out.trim()));
-  })));
+  // The first migrates; the others wait for its database and open it.
+  const outputs = await atOneInstant(4, `try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } catch (e) { console.log(e.message); }`);
   expect(outputs).toEqual(Array(4).fill('1'));
   expect(existsSync(`${file}.migrating`)).toBe(false);
   const kept = readFileSync(`${file}.v1.json`, 'utf8');
