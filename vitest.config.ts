@@ -15,7 +15,17 @@ class InstallTestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'load', 'examples'],
+    projects: [
+      'packages/*',
+      'load',
+      'examples',
+      // The README's MSW example again where front-end tests run it, with the XHR example beside it
+      // (*.dom-test.ts: it needs a DOM, so the node project's default include leaves it out).
+      ...(['jsdom', 'happy-dom'] as const).map((environment) => ({
+        extends: './examples/vitest.config.ts',
+        test: { name: `examples-${environment}`, root: './examples', environment, include: ['integrator/with-msw.test.ts', 'integrator/*.dom-test.ts'] },
+      })),
+    ],
     sequence: { sequencer: InstallTestFirst },
     // Screenshots and other files tests attach (context.annotate) land beside the JUnit file.
     attachmentsDir: 'test-results/attachments',
