@@ -75,3 +75,25 @@ test('a key is kept and shown by its igk_<plan>_ prefix and last four alone, wha
     expect(JSON.stringify(accounts.list())).not.toContain(key.slice(0, -4));
   }
 });
+
+test('admit lets a counted call in only within the quota; charge counts it, and a pay-as-you-go call pays its rows, at least the minimum', async () => {
+  const { accounts } = setup();
+  const team = (await accounts.create('team', start)).record;
+  team.callsUsed = plans.team.calls_limit! - 1;
+  expect(await codeOf(() => accounts.admit(team, start, true))).toBe('ok');
+  expect(accounts.charge(team, true, 5)).toMatchObject({ cost: 0, usage: { calls_used: plans.team.calls_limit, calls_remaining: 0 } });
+  expect(await codeOf(() => accounts.admit(team, start, true))).toBe('quota_exhausted');
+  // The account call is free: let in, and not counted, past the quota.
+  expect(await codeOf(() => accounts.admit(team, start, false))).toBe('ok');
+  expect(accounts.charge(team, false, 0).usage.calls_used).toBe(plans.team.calls_limit);
+
+  const payg = (await accounts.create('payg', start, { prepaidRows: 1_000 })).record;
+  const minimum = plans.payg.min_rows_per_call!;
+  expect(accounts.charge(payg, true, 1).cost).toBe(minimum);
+  expect(accounts.charge(payg, true, 300).cost).toBe(Math.max(300, minimum));
+  // A 304 served nothing: counted, not charged.
+  expect(accounts.charge(payg, true, null)).toMatchObject({ cost: 0, usage: { calls_used: 3 } });
+  const left = payg.balanceRows!;
+  expect(await codeOf(() => accounts.charge(payg, true, left + 1))).toBe('insufficient_balance');
+  expect(payg).toMatchObject({ balanceRows: left, callsUsed: 3 });
+});

@@ -7,6 +7,7 @@
  */
 import { failedAuth, planIds, plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
+import { iso } from './answer.ts';
 import { ProblemError } from './problems.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './hash.ts';
 import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
@@ -28,7 +29,7 @@ export function newKeyText(plan: PlanId): string {
   return `igk_${plan}_${randomToken(32)}`;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 function monthBounds(now: number): [number, number] {
   const d = new Date(now);
@@ -168,7 +169,7 @@ export class Accounts {
     const rule = plans[record.plan];
     if (record.plan === 'trial') {
       if (record.expiresAt !== null && now >= record.expiresAt) {
-        throw new ProblemError('trial_expired', `The trial ended at ${iso(record.expiresAt)}.`, { plan: 'trial', suggested: 'team' });
+        throw new ProblemError('trial_expired', `The trial ended at ${isoOrNull(record.expiresAt)}.`, { plan: 'trial', suggested: 'team' });
       }
       if (record.callsUsed >= rule.calls_limit!) {
         throw new ProblemError('trial_exhausted', `The trial's ${rule.calls_limit!.toLocaleString('en')} calls are used up.`, { plan: 'trial', suggested: 'team' });
@@ -176,8 +177,27 @@ export class Accounts {
       return;
     }
     if (rule.calls_limit !== null && record.callsUsed >= rule.calls_limit) {
-      throw new ProblemError('quota_exhausted', `The ${rule.name} plan includes ${rule.calls_limit.toLocaleString('en')} calls a month; the quota renews at ${iso(record.periodEnd)}.`, { plan: record.plan });
+      throw new ProblemError('quota_exhausted', `The ${rule.name} plan includes ${rule.calls_limit.toLocaleString('en')} calls a month; the quota renews at ${isoOrNull(record.periodEnd)}.`, { plan: record.plan });
     }
+  }
+
+  /**
+   * Whether the key, as stored now, may make this call: not revoked since it was met, and, for a
+   * counted call, within its quota (or trial). Inside `transact`; throws the 401 or 402.
+   */
+  admit(record: KeyRecord, now: number, counted: boolean): void {
+    this.checkNotRevoked(record);
+    if (counted) this.checkQuota(record, now);
+  }
+
+  /**
+   * Counts the call and charges what it served (`rows`; null when nothing was, as for a 304):
+   * the 402 of a balance too low, or the usage for its envelope. Inside `transact`.
+   */
+  charge(record: KeyRecord, counted: boolean, rows: number | null): { cost: number; usage: Usage } {
+    const cost = rows === null || !counted ? 0 : this.cost(record, rows);
+    this.checkBalance(record, cost);
+    return { cost, usage: this.commit(record, counted, cost) };
   }
 
   /** Rows a pay-as-you-go call serving `rows` costs. */
@@ -209,7 +229,7 @@ export class Accounts {
   usage(record: KeyRecord, charged = 0): Usage {
     const limit = plans[record.plan].calls_limit;
     return {
-      period_start: iso(record.periodStart), period_end: iso(record.periodEnd), calls_used: record.callsUsed,
+      period_start: isoOrNull(record.periodStart), period_end: isoOrNull(record.periodEnd), calls_used: record.callsUsed,
       calls_limit: limit, calls_remaining: limit === null ? null : Math.max(0, limit - record.callsUsed),
       rows_charged: charged, balance_rows: record.balanceRows,
     };
@@ -322,7 +342,7 @@ export class Accounts {
   summary(record: KeyRecord, now: number): Record<string, unknown> {
     return {
       key_id: record.keyId, plan: record.plan, prefix: record.prefix, last4: record.last4, status: this.status(record, now),
-      created_at: iso(record.createdAt), expires_at: iso(record.expiresAt), revoked_at: iso(record.revokedAt),
+      created_at: isoOrNull(record.createdAt), expires_at: isoOrNull(record.expiresAt), revoked_at: isoOrNull(record.revokedAt),
     };
   }
 

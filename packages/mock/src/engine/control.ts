@@ -6,7 +6,7 @@
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from './accounts.ts';
 import { parseDuration, type Clock } from './clock.ts';
-import type { RequestContext } from './engine.ts';
+import type { RequestContext } from './context.ts';
 import type { ControlGuard } from './control-guard.ts';
 import { ProblemError } from './problems.ts';
 import type { Store } from './store.ts';

@@ -2,37 +2,45 @@
  * The mock's core: `fetch(Request) => Promise<Response>` over the dataset, with no Node-only API,
  * so the Node server and the MSW handlers are thin adapters over this one function.
  *
- * Flow of a data call: route -> Prefer (forced example) -> authenticate (budgeted per address for
- * calls without a valid key) -> query hygiene -> validate (prism-http) -> decode cursor ->
- * rate -> [one transaction of the key store: key state, quota, plan features, page, balance, count]
- * -> sign next cursor -> envelope. The bracketed part never awaits and holds the store's write lock,
- * so concurrent calls, in this process or another on the same database, cannot both pass a quota
- * check that only one of them fits in.
+ * `respond` reads as the steps of a call (the mock's README draws them with these files):
+ * control (control.ts) -> OPTIONS (http-conventions.ts) -> route (router.ts) and query
+ * (request.ts) -> Prefer (prefer.ts) -> the calls without a key: the trial (trial.ts) and the
+ * contract -> authenticate (accounts.ts, budgeted per address) -> query names, validate
+ * (validate.ts) -> cursor (cursor.ts) -> prepare (operations.ts) -> rate -> [one transaction of
+ * the key store: admit (key state, quota), plan feature, serve (operations.ts), entity tag,
+ * charge (balance, count)] -> envelope (envelope.ts). The bracketed part never awaits and holds
+ * the store's write lock, so concurrent calls, in this process or another on the same database,
+ * cannot both pass a quota check that only one of them fits in.
  */
 // Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.
-import { defaultLimit, plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
-import { openapiDocument, resolveRef } from '@investor-graph/contract/document';
-import { nearest } from '@investor-graph/cli/near';
-import type { ContractValidator, Violation } from '@investor-graph/contract';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
-import { Accounts, planView, type KeyRecord, type Usage } from './accounts.ts';
+import { plans, type PlanId } from '@investor-graph/contract/plans';
+import { openapiDocument } from '@investor-graph/contract/document';
+import type { ContractValidator } from '@investor-graph/contract';
+import { Accounts } from './accounts.ts';
+import { jsonText } from './answer.ts';
 import { Clock, type SavedClock } from './clock.ts';
+import type { Call, RequestContext } from './context.ts';
 import { handleControl } from './control.ts';
 import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
+import { envelopeText, entityTag, withQuota } from './envelope.ts';
 import { Dumps, type Dump } from './exports.ts';
-import { etagOf, fnv64, randomToken, requestIds } from './hash.ts';
+import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, preflight, type CorsOrigins } from './http-conventions.ts';
 import { MemoryKeyStore, type KeyStore } from './key-store.ts';
+import { checkFeature, operations, type OperationEnv } from './operations.ts';
+import { preferredExample } from './prefer.ts';
 import { ProblemError } from './problems.ts';
+import { checkQueryNames, filterDigest, parseQuery, parseUrl } from './request.ts';
+import { allowedMethods, matchRoute, notFound } from './router.ts';
 import { BodySerialiser } from './serialise.ts';
-import { allowedMethods, matchRoute, notFound, type RouteMatch } from './router.ts';
-import { Statistics, statisticNames, type StatisticName } from './statistics.ts';
-import { Store, nested, type StoreInput } from './store.ts';
+import { Statistics } from './statistics.ts';
+import { Store, type StoreInput } from './store.ts';
+import { createTrialKey } from './trial.ts';
+import { RequestValidation } from './validate.ts';
 
-const DAY = 86_400_000;
-const MAX_URL = 8192;
-const MAX_TRIAL_BODY = 4096;
+export type { RequestContext } from './context.ts';
+
 /** How long a clock set through another process on the same state store may take to reach this one. */
 const CLOCK_SYNC_MS = 250;
 
@@ -74,17 +82,6 @@ export interface EngineOptions {
   corsOrigins?: CorsOrigins;
 }
 
-export interface RequestContext {
-  /** The client's address, for the open trial call's rate bucket. */
-  clientAddress?: string;
-  /** True when the request came over loopback (or in-process, as with MSW). */
-  loopback?: boolean;
-  /** The request never crossed a network (MSW): the control plane has nothing to guard. */
-  inProcess?: boolean;
-  /** Host names besides the loopback ones that name this mock, for the control plane's Host check. */
-  allowedHosts?: readonly string[];
-}
-
 export interface Engine {
   fetch(request: Request, context?: RequestContext): Promise<Response>;
   readonly ready: Promise<void>;
@@ -96,30 +93,6 @@ export interface Engine {
   /** The preset and created keys' texts, as given at start (for the banner). */
   readonly presetKeys: readonly PresetKey[];
 }
-
-interface Ctx {
-  requestId: string;
-  url: URL;
-  route: RouteMatch;
-  query: Map<string, string>;
-  key: KeyRecord | null;
-  plan: PlanRule | null;
-}
-
-interface Served {
-  body: unknown;
-  rows: number;
-  /** The key of the last row, when a next page may follow. */
-  next?: string | null;
-  status?: number;
-  raw?: Uint8Array;
-  contentType?: string;
-  etag?: string;
-  /** The body is the store's rows (or one row), which a rebuild replaces and never edits: their JSON may be remembered. */
-  stored?: boolean;
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 export function createEngine(options: EngineOptions): Engine {
   const store = new Store(options.dataset);
@@ -178,37 +151,10 @@ export function createEngine(options: EngineOptions): Engine {
     store.applyDue(clock.now());
   })();
 
-  const lagCutoff = (plan: PlanRule | null): string | null =>
-    plan && plan.round_lag_days > 0 ? new Date(store.asOf - plan.round_lag_days * DAY).toISOString().slice(0, 10) : null;
-
-  /** A trial never sees rounds announced within the lag before as_of (DECISIONS.md#round-lag). */
-  const roundVisible = (cutoff: string | null) => (row: Row): boolean => cutoff === null || (row.announced_on as string) <= cutoff;
-
-  const viewRow = (resource: ResourceName, row: Row, cutoff: string | null): Row => {
-    if (resource !== 'company' || cutoff === null) return row;
-    const last = row.last_round as Row | null;
-    if (!last || (last.announced_on as string) <= cutoff) return row;
-    const visible = store.nestedRows('listCompanyRounds', row.slug as string).filter(roundVisible(cutoff));
-    const latest = visible.sort((a, b) => (a.announced_on as string).localeCompare(b.announced_on as string)).pop();
-    return { ...row, last_round: latest ? { id: latest.id, stage: latest.stage, announced_on: latest.announced_on, amount_usd: latest.amount_usd } : null };
-  };
-
-  const pageLimit = (ctx: Ctx): number => {
-    const cap = ctx.plan!.rows_per_page;
-    const asked = ctx.query.get('limit');
-    // Over the cap is capped silently (DECISIONS.md#limit); validation already refused < 1.
-    return asked === undefined ? Math.min(defaultLimit, cap) : Math.min(Number(asked), cap);
-  };
-
-  /** The filters a cursor is bound to: operation path parameters and every query parameter but paging. */
-  const filterDigest = (ctx: Ctx): string => {
-    const parts = [...ctx.route.params.entries(), ...[...ctx.query.entries()].filter(([k]) => k !== 'cursor' && k !== 'limit').sort()];
-    return fnv64(JSON.stringify(parts));
-  };
-
+  const env: OperationEnv = { store, statistics, dumps, now: () => clock.now(), publicBase };
+  const validation = new RequestValidation(options.validator);
   const nextRequestId = requestIds();
   const serialiser = new BodySerialiser();
-
   const corsOrigins = options.corsOrigins ?? '*';
   /** The contract as served: its `servers` names this mock, where it was fetched from. */
   let openapiJson: string | undefined;
@@ -225,8 +171,7 @@ export function createEngine(options: EngineOptions): Engine {
     let instance = '/';
     try {
       await ready;
-      if (request.url.length > MAX_URL) throw new ProblemError('uri_too_long', `The URL is longer than ${MAX_URL} characters.`);
-      const url = new URL(request.url);
+      const url = parseUrl(request);
       instance = url.pathname;
       syncClock();
       store.applyDue(clock.now());
@@ -236,66 +181,23 @@ export function createEngine(options: EngineOptions): Engine {
       if (request.method === 'OPTIONS') return preflight(request, allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)), corsOrigins, requestId);
       const route = matchRoute(request.method, url.pathname);
       const query = parseQuery(url.search);
-      const ctx: Ctx = { requestId, url, route, query, key: null, plan: null };
       const forced = preferredExample(request, route.operationId);
       if (forced) return forced;
-      if (route.operationId === 'getOpenApiDocument' || route.operationId === 'createTrialKey') {
+      if (route.operationId === 'createTrialKey') {
         checkQueryNames(route, query);
-        if (route.operationId === 'createTrialKey') return await createTrialKey(request, ctx, context);
+        return await createTrialKey(request, requestId, context.clientAddress ?? 'unknown', { accounts, validator: options.validator, now: () => clock.now() });
+      }
+      if (route.operationId === 'getOpenApiDocument') {
+        checkQueryNames(route, query);
         openapiJson ??= JSON.stringify({ ...openapiDocument, servers: [{ url: publicBase(), description: 'This mock of the Investor Graph API' }] });
         return jsonText(200, openapiJson, { 'x-request-id': requestId, 'cache-control': 'public, max-age=300' });
       }
-
       // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
-      ctx.key = await accounts.authenticateFrom(request.headers.get('authorization'), context.clientAddress ?? 'unknown');
-      ctx.plan = plans[ctx.key.plan];
+      const key = await accounts.authenticateFrom(request.headers.get('authorization'), context.clientAddress ?? 'unknown');
+      const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
       checkQueryNames(route, query);
-      validate(ctx, request);
-      const afterKey = ctx.query.has('cursor') ? await cursors.decode(ctx.query.get('cursor')!, route.operationId, filterDigest(ctx)) : null;
-      // Dumps are gzipped asynchronously, so they are built before the synchronous part.
-      const dumpDays = ctx.plan.exports ? await prepareDumps(ctx) : new Map<string, Dump>();
-
-      const now = clock.now();
-      const rateHeaders = accounts.takeToken(ctx.key, '', ctx.plan.rate_per_second, options.rateLimit !== false);
-      try {
-        // The account call is free: neither counted nor held to the quota.
-        const counted = route.operationId !== 'getAccount';
-        // --- one transaction of the key store, on the key as stored now; durable when it returns ---
-        const { served, dataJson, etag, notModified, cost, usage } = accounts.transact(ctx.key, (key) => {
-          ctx.key = key;
-          accounts.checkNotRevoked(key);
-          if (counted) accounts.checkQuota(key, now);
-          checkFeature(ctx);
-          const served = serve(ctx, afterKey, now, dumpDays);
-          const ifNoneMatch = request.headers.get('if-none-match');
-          // The page is serialised once, for the entity tag here and the envelope below.
-          const data = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
-          // Weak for the envelope (its usage changes every call; the data it validates does not),
-          // strong for a dump file's fixed bytes (DECISIONS.md#conditional-requests).
-          const opaque = `"${served.etag ?? etagOf(`${data.tag}|${store.asOf}`)}"`;
-          const etag = served.raw ? opaque : `W/${opaque}`;
-          const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque || t.trim() === '*');
-          const cost = notModified || !counted ? 0 : accounts.cost(key, served.rows);
-          accounts.checkBalance(key, cost);
-          return { served, dataJson: data.json, etag, notModified, cost, usage: accounts.commit(key, counted, cost) };
-        });
-        // --- end of the transaction ---
-        try {
-          const headers = { 'x-request-id': requestId, etag, ...withQuota(rateHeaders, ctx.key, now) };
-          if (notModified) return new Response(null, { status: 304, headers });
-          if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
-          const envelope = await toEnvelope(ctx, served, dataJson, usage);
-          return jsonText(served.status ?? 200, envelope, headers);
-        } catch (error) {
-          // The kit failed after counting (building the answer): the client gets no answer for
-          // this call, so it is neither counted nor charged. (A failed transaction counted nothing.)
-          accounts.uncommit(ctx.key, counted, cost);
-          throw error;
-        }
-      } catch (error) {
-        if (error instanceof ProblemError) for (const [k, v] of Object.entries(rateHeaders)) error.headers[k] ??= v;
-        throw error;
-      }
+      validation.check(call, request);
+      return await dataCall(call, request);
     } catch (error) {
       if (error instanceof ProblemError) return error.toResponse(instance, requestId);
       // The kit's own failure: a 500 that says so, with the request id to find the stack in the log;
@@ -305,216 +207,45 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  const verdicts = new Map<string, Violation[]>();
-
-  function validate(ctx: Ctx, request: Request): void {
-    const { route } = ctx;
-    if (route.operationId === 'getStatistic' && !(statisticNames as readonly string[]).includes(route.params.get('name')!)) {
-      // A name identifies a resource: unknown is 404 with the allowed ones (DECISIONS.md#statistics-shapes).
-      throw new ProblemError('unknown_statistic', `There is no statistic named "${route.params.get('name')}".`, { extra: { allowed: [...statisticNames] } });
-    }
-    // A GET's verdict depends only on what memoKey holds (the bearer key was checked before);
-    // profiled, prism-http's validateInput was ~9% of a request, so repeated requests reuse it.
-    const cacheable = request.method === 'GET' || request.method === 'HEAD';
-    const memoKey = cacheable ? `${route.operationId}\n${request.method}\n${route.rawPath}\n${ctx.url.search}\n${request.headers.get('if-none-match') ?? ''}` : '';
-    let violations = cacheable ? verdicts.get(memoKey) : undefined;
-    if (!violations) {
-      violations = options.validator.validateRequest(route.operationId, {
-        // HEAD is validated as the GET it stands for.
-        method: request.method === 'HEAD' ? 'GET' : request.method,
-        path: route.rawPath,
-        query: Object.fromEntries(ctx.query),
-        headers: Object.fromEntries(request.headers),
-      }).filter((v) => v.severity === 'error');
-      if (cacheable) {
-        if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
-        verdicts.set(memoKey, violations);
-      }
-    }
-    if (violations.length) {
-      const errors = violations.map((v) => ({ parameter: v.path.replace(/^(query|path|header)\./, ''), detail: v.message }));
-      throw new ProblemError(ctx.query.has('cursor') && errors.every((e) => e.parameter === 'cursor') ? 'invalid_cursor' : 'invalid_parameter', errors.map((e) => e.detail).join('; '), { extra: { errors } });
-    }
-  }
-
-  function checkFeature(ctx: Ctx): void {
-    const plan = ctx.plan!;
-    if (ctx.route.operationId === 'listChanges' && !plan.changes_feed) {
-      throw new ProblemError('plan_feature_unavailable', `The changes feed is not included in the ${plan.name} plan.`, { plan: plan.id, suggested: 'team' });
-    }
-    if ((ctx.route.operationId === 'getExportManifest' || ctx.route.operationId === 'getExportFile') && !plan.exports) {
-      throw new ProblemError('plan_feature_unavailable', `Nightly dumps are included in the Business and Enterprise plans, not ${plan.name}.`, { plan: plan.id, suggested: 'business' });
-    }
-  }
-
-  /** Computes what the call serves, synchronously; 404s are thrown before anything is counted. */
-  function serve(ctx: Ctx, afterKey: string | null, now: number, dumpDays: Map<string, Dump>): Served {
-    const { route } = ctx;
-    const cutoff = lagCutoff(ctx.plan);
-    const visible = roundVisible(cutoff);
-    const id = route.operationId;
-    const notFound = (what: string, key: string): never => {
-      throw new ProblemError('not_found', `No ${what} has the ${what === 'fund' ? 'id' : 'slug'} ${key}.`);
-    };
-    const single = (resource: ResourceName, what: string): Served => {
-      const key = route.params.get(resource === 'fund' ? 'id' : 'slug')!;
-      const row = store.get(resource, key) ?? notFound(what, key);
-      return { body: viewRow(resource, row, cutoff), rows: 1, stored: true };
-    };
-    const list = (resource: ResourceName, keep?: (row: Row) => boolean) => {
-      const page = store.page(resource, afterKey, pageLimit(ctx), keep);
-      return { body: page.rows.map((r) => viewRow(resource, r, cutoff)), rows: page.rows.length, next: page.nextKey, stored: true };
-    };
-    const nestedList = (index: keyof typeof nested, keep?: (row: Row) => boolean) => {
-      const parentKey = route.params.get('slug')!;
-      if (!store.get(nested[index].parent, parentKey)) notFound(nested[index].parent, parentKey);
-      const page = store.nestedPage(index, parentKey, afterKey, pageLimit(ctx), keep);
-      return { body: page.rows, rows: page.rows.length, next: page.nextKey, stored: true };
-    };
-    switch (id) {
-      case 'listFirms': return list('firm');
-      case 'listCompanies': return list('company');
-      case 'listRounds': {
-        const since = ctx.query.get('announced_since');
-        return list('round', since ? (r) => visible(r) && (r.announced_on as string) >= since : visible);
-      }
-      case 'listInvestments': return list('investment');
-      case 'listFunds': return list('fund');
-      case 'listFilings': return list('filing');
-      case 'listOfferings': return list('offering');
-      case 'listAdvFunds': return list('adv-fund');
-      case 'listLists': {
-        const page = list('list');
-        return { ...page, body: (page.body as Row[]).map(({ members: _members, ...summary }) => summary) };
-      }
-      case 'getFirm': return single('firm', 'firm');
-      case 'getCompany': return single('company', 'company');
-      case 'getFund': return single('fund', 'fund');
-      case 'getList': return single('list', 'list');
-      case 'listFirmPortfolio': return nestedList('listFirmPortfolio');
-      case 'listFirmFilings': return nestedList('listFirmFilings');
-      case 'listFirmFunds': return nestedList('listFirmFunds');
-      case 'listCompanyRounds': return nestedList('listCompanyRounds', visible);
-      case 'listCompanyInvestors': return nestedList('listCompanyInvestors');
-      case 'listCompanyOfferings': return nestedList('listCompanyOfferings');
-      case 'listChanges': {
-        const since = ctx.query.get('since')!;
-        const after = afterKey === null ? 0 : Number(afterKey);
-        const page = store.changePage(since, after, pageLimit(ctx));
-        const withRows = ctx.query.get('include') === 'rows';
-        const items = page.items.map((c) => (withRows ? { ...c, row: c.kind === 'unpublish' ? null : (store.get(c.resource, c.key) ?? null) } : { ...c }));
-        const last = page.items[page.items.length - 1];
-        return { body: items, rows: items.length, next: page.more && last ? String(last.sequence) : null };
-      }
-      case 'getStatistic': {
-        const name = route.params.get('name') as StatisticName;
-        return { body: { name, rows: statistics.rows(name, cutoff, visible) }, rows: 1 };
-      }
-      case 'getExportManifest': {
-        const base = `${publicBase()}/api/v1/exports`;
-        // Newest first, keyed by date: the cursor carries the last date served.
-        const days = [...dumpDays.values()].filter((dump) => afterKey === null || dump.date < afterKey);
-        const limit = pageLimit(ctx);
-        const body = days.slice(0, limit).map((dump) => ({
-          date: dump.date, generated_at: dump.generated_at,
-          files: dump.files.map(({ body: _body, ...f }) => ({ ...f, url: `${base}/${dump.date}/${f.name}` })),
-        }));
-        return { body, rows: body.length, next: days.length > limit ? body[body.length - 1]!.date : null };
-      }
-      case 'getExportFile': {
-        const date = route.params.get('date')!;
-        const file = dumpDays.get(date)?.files.find((f) => f.name === route.params.get('file'));
-        if (!file) throw new ProblemError('not_found', `There is no dump file ${route.params.get('file')} for ${date}; the manifest lists the dates there are.`);
-        return { body: null, rows: file.rows, raw: file.body, contentType: 'application/gzip', etag: file.sha256 };
-      }
-      case 'getAccount':
-        return { body: null, rows: 0 };
-      default:
-        throw new ProblemError('route_not_found', `No handler for ${id}.`);
-    }
-  }
-
-  /** The dumps a manifest or a file download needs, by date (only dates that exist). */
-  async function prepareDumps(ctx: Ctx): Promise<Map<string, Dump>> {
+  /** A data call whose key and request are valid: served, counted and charged as one transaction. */
+  async function dataCall(call: Call, request: Request): Promise<Response> {
+    const operation = operations[call.route.operationId];
+    if (!operation) throw new ProblemError('route_not_found', `No handler for ${call.route.operationId}.`);
+    const cursor = call.query.get('cursor');
+    const afterKey = cursor !== undefined ? await cursors.decode(cursor, call.route.operationId, filterDigest(call.route, call.query)) : null;
+    // Asynchronous work (gzipping dumps) is done before the synchronous transaction, and only for a plan that may have it.
+    const prepared = operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : new Map<string, Dump>();
     const now = clock.now();
-    const wanted = ctx.route.operationId === 'getExportManifest' ? dumps.dates(now)
-      : ctx.route.operationId === 'getExportFile' && dumps.has(ctx.route.params.get('date')!, now) ? [ctx.route.params.get('date')!] : [];
-    return new Map(await Promise.all(wanted.map(async (date) => [date, await dumps.day(date)] as const)));
-  }
-
-  /** The envelope as JSON text, around `dataJson` (the served body, already serialised). */
-  async function toEnvelope(ctx: Ctx, served: Served, dataJson: string, usage: Usage): Promise<string> {
-    let next: string | null = null;
-    if (ctx.route.operationId === 'getAccount') {
-      const balance = ctx.key!.balanceRows;
-      dataJson = JSON.stringify({
-        plan: planView(ctx.plan!), usage, keys: [accounts.summary(ctx.key!, clock.now())],
-        balance: balance === null ? null : { prepaid_rows: balance, value_usd: Math.round(balance * plans.payg.price_usd_per_row! * 100) / 100 },
-      });
-    } else if (served.next) {
-      next = await cursors.encode(ctx.route.operationId, filterDigest(ctx), served.next);
-    }
-    const rest = JSON.stringify({ next_cursor: next, as_of: iso(store.asOf), plan: planView(ctx.plan!), usage });
-    return `{"data":${dataJson},${rest.slice(1)}`;
-  }
-
-  async function createTrialKey(request: Request, ctx: Ctx, context: RequestContext): Promise<Response> {
-    const headers = accounts.takeToken(null, context.clientAddress ?? 'unknown', plans.trial.rate_per_second);
-    const type = request.headers.get('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type', 'Send the body as application/json: {"email": "<your address>"}.');
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.length > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
-    let body: unknown;
+    const rateHeaders = accounts.takeToken(call.key, '', call.plan.rate_per_second, options.rateLimit !== false);
     try {
-      body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    } catch {
-      throw new ProblemError('invalid_body', 'The body is not valid JSON (UTF-8).', { extra: { errors: [{ pointer: '', detail: 'not valid JSON' }] } });
-    }
-    const violations = options.validator.validateRequest('createTrialKey', {
-      method: 'POST', path: '/api/v1/keys/trial', headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) }, body,
-    }).filter((v) => v.severity === 'error');
-    if (violations.length) {
-      throw new ProblemError('invalid_body', violations.map((v) => v.message).join('; '), {
-        extra: { errors: violations.map((v) => ({ pointer: '/' + v.path.replace(/^body\.?/, '').replace(/\./g, '/'), detail: v.message })) },
+      // --- one transaction of the key store, on the key as stored now; durable when it returns ---
+      const { served, dataJson, etag, notModified, cost, usage } = accounts.transact(call.key, (key) => {
+        call.key = key;
+        accounts.admit(key, now, operation.counted);
+        checkFeature(operation, call.plan);
+        const served = operation.serve({ call, afterKey, prepared }, env);
+        // The page is serialised once, for the entity tag here and the envelope below.
+        const data = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
+        const { etag, notModified } = entityTag(served, data.tag, store.asOf, request.headers.get('if-none-match'));
+        const { cost, usage } = accounts.charge(key, operation.counted, notModified ? null : served.rows);
+        return { served, dataJson: data.json, etag, notModified, cost, usage };
       });
+      // --- end of the transaction ---
+      try {
+        const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
+        if (notModified) return new Response(null, { status: 304, headers });
+        if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
+        return jsonText(200, await envelopeText(call, served, dataJson, usage, { store, accounts, cursors, now: () => clock.now() }), headers);
+      } catch (error) {
+        // The kit failed after counting (building the answer): the client gets no answer for
+        // this call, so it is neither counted nor charged. (A failed transaction counted nothing.)
+        accounts.uncommit(call.key, operation.counted, cost);
+        throw error;
+      }
+    } catch (error) {
+      if (error instanceof ProblemError) for (const [k, v] of Object.entries(rateHeaders)) error.headers[k] ??= v;
+      throw error;
     }
-    const issued = await accounts.issueTrial((body as { email: string }).email, clock.now());
-    const rule = plans.trial;
-    return json(201, {
-      key: issued.key, key_id: issued.record.keyId, plan: 'trial', expires_at: iso(issued.record.expiresAt!),
-      calls_limit: rule.calls_limit, calls_remaining: rule.calls_limit,
-    }, { ...headers, 'cache-control': 'no-store', 'x-request-id': ctx.requestId });
-  }
-
-  /** Prism's habit: `Prefer: code=NNN` and/or `example=NAME` answer a documented example as is. */
-  function preferredExample(request: Request, operationId: string): Response | null {
-    const prefer = request.headers.get('prefer');
-    if (!prefer) return null;
-    const wants = Object.fromEntries(prefer.split(/[,;]/).map((p) => p.trim().split('=').map((s) => s.trim().replace(/^"|"$/g, ''))).filter((p) => p.length === 2));
-    if (!wants.code && !wants.example) return null;
-    const op = Object.values(openapiDocument.paths as Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>)
-      .flatMap((item) => Object.values(item)).find((o) => o.operationId === operationId)!;
-    const code = wants.code ?? Object.keys(op.responses).find((c) => c.startsWith('2'))!;
-    type Documented = { content?: Record<string, { examples?: Record<string, unknown> }> };
-    const response = op.responses[code] === undefined ? undefined : (resolveRef(op.responses[code]) as Documented);
-    if (!response) {
-      throw new ProblemError('invalid_parameter', `Prefer: code=${code} is not documented for ${operationId}; documented: ${Object.keys(op.responses).join(', ')}.`, { extra: { errors: [{ parameter: 'Prefer', detail: 'undocumented status' }] } });
-    }
-    const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
-    const examples = media?.examples ?? {};
-    const name = wants.example ?? Object.keys(examples)[0];
-    const example = name ? examples[name] : undefined;
-    if (wants.example && !example) {
-      throw new ProblemError('invalid_parameter', `Prefer: example=${wants.example} is not an example of ${operationId} ${code}; there are: ${Object.keys(examples).join(', ') || 'none'}.`, { extra: { errors: [{ parameter: 'Prefer', detail: 'unknown example' }] } });
-    }
-    const headers: Record<string, string> = { 'preference-applied': prefer };
-    if (mediaType) headers['content-type'] = mediaType;
-    if (code === '429') headers['retry-after'] = '1';
-    if (code === '401') headers['www-authenticate'] = 'Bearer realm="investor-graph"';
-    const value = example ? (resolveRef(example) as { value: unknown }).value : undefined;
-    return new Response(code === '304' || value === undefined ? null : JSON.stringify(value), { status: Number(code), headers });
   }
 
   return {
@@ -534,76 +265,4 @@ const CONTROL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/__control(?:[/?#]|$)/i;
 /** Throws `error` where an expression is expected. */
 function throwing(error: Error): never {
   throw error;
-}
-
-/**
- * The monthly (or trial) quota as a second item of the IETF ratelimit headers, beside the
- * per-second "default": `"quota";q=<calls>;w=<seconds>` and `"quota";r=<left>;t=<seconds to renewal>`.
- */
-function withQuota(rate: Record<string, string>, key: KeyRecord, now: number): Record<string, string> {
-  const limit = plans[key.plan].calls_limit;
-  if (limit === null || key.periodStart === null || key.periodEnd === null) return rate;
-  const window = Math.round((key.periodEnd - key.periodStart) / 1000);
-  const left = Math.max(0, limit - key.callsUsed);
-  const renews = Math.max(0, Math.ceil((key.periodEnd - now) / 1000));
-  return { ...rate, 'ratelimit-policy': `${rate['ratelimit-policy']}, "quota";q=${limit};w=${window}`, ratelimit: `${rate.ratelimit}, "quota";r=${left};t=${renews}` };
-}
-
-/** Request-validation verdicts kept, oldest dropped first: enough for any client's working set. */
-const MAX_VERDICTS = 2048;
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return jsonText(status, JSON.stringify(body), headers);
-}
-
-/** A JSON answer whose body is already serialised. */
-function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } });
-}
-
-/**
- * Parses the query string strictly: a malformed %-escape or bytes that are not UTF-8 are a 400
- * naming the parameter (URLSearchParams would silently turn them into U+FFFD), and so is a
- * parameter given twice.
- */
-function parseQuery(search: string): Map<string, string> {
-  const out = new Map<string, string>();
-  if (search.length <= 1) return out;
-  for (const part of search.slice(1).split('&')) {
-    if (!part) continue;
-    const eq = part.indexOf('=');
-    const rawName = eq === -1 ? part : part.slice(0, eq);
-    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
-    let name: string;
-    let value: string;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
-    } catch {
-      const label = /^[\w-]+$/.test(rawName) ? rawName : 'query';
-      throw new ProblemError('invalid_parameter', `The query parameter ${label} is not valid percent-encoded UTF-8.`, { extra: { errors: [{ parameter: label, detail: 'not valid percent-encoded UTF-8' }] } });
-    }
-    if (out.has(name)) throw new ProblemError('invalid_parameter', `The query parameter ${name} is given more than once.`, { extra: { errors: [{ parameter: name, detail: 'given more than once' }] } });
-    out.set(name, value);
-  }
-  return out;
-}
-
-function checkQueryNames(route: RouteMatch, query: Map<string, string>): void {
-  const unknown = [...query.keys()].filter((k) => !route.queryNames.includes(k));
-  if (!unknown.length) {
-    const empty = [...query].find(([, v]) => v === '');
-    if (empty) throw new ProblemError('invalid_parameter', `The query parameter ${empty[0]} is empty; leave it out instead.`, { extra: { errors: [{ parameter: empty[0], detail: 'empty' }] } });
-    // prism-http coerces "Infinity", "1e3" and " 7" to numbers; the contract says integer, so digits only.
-    const limit = query.get('limit');
-    if (limit !== undefined && !/^[0-9]{1,30}$/.test(limit)) {
-      throw new ProblemError('invalid_parameter', `limit must be a whole number of at least 1, got "${limit.slice(0, 40)}".`, { extra: { errors: [{ parameter: 'limit', detail: 'must be a whole number of at least 1' }] } });
-    }
-    return;
-  }
-  const errors = unknown.map((name) => {
-    const near = nearest(name, route.queryNames);
-    return { parameter: name, detail: near ? `unknown; did you mean ${near}?` : `unknown; this endpoint takes ${route.queryNames.join(', ') || 'no query parameters'}` };
-  });
-  throw new ProblemError('unknown_parameter', errors.map((e) => `${e.parameter}: ${e.detail}`).join('; '), { extra: { errors } });
 }

@@ -1,0 +1,30 @@
+/**
+ * What every step of a request reads: where the request came from (given by the adapter), and a
+ * data call once its key is known. Types only, so the steps and control.ts import them without
+ * importing engine.ts (which imports them all).
+ */
+import type { PlanRule } from '@investor-graph/contract/plans';
+import type { KeyRecord } from './key-store.ts';
+import type { RouteMatch } from './router.ts';
+
+export interface RequestContext {
+  /** The client's address, for the open trial call's rate bucket. */
+  clientAddress?: string;
+  /** True when the request came over loopback (or in-process, as with MSW). */
+  loopback?: boolean;
+  /** The request never crossed a network (MSW): the control plane has nothing to guard. */
+  inProcess?: boolean;
+  /** Host names besides the loopback ones that name this mock, for the control plane's Host check. */
+  allowedHosts?: readonly string[];
+}
+
+/** A call of the data API whose key is known: who calls, on which plan, for what. */
+export interface Call {
+  requestId: string;
+  url: URL;
+  route: RouteMatch;
+  query: Map<string, string>;
+  /** The key as stored: inside the store's transaction, as it is now. */
+  key: KeyRecord;
+  plan: PlanRule;
+}

@@ -1,0 +1,63 @@
+/**
+ * What wraps what an operation served: its entity tag (and whether the client's copy is current),
+ * the rate and quota headers, and the envelope `{data, next_cursor, as_of, plan, usage}` written
+ * around data already serialised.
+ */
+import { plans } from '@investor-graph/contract/plans';
+import { planView, type Accounts, type Usage } from './accounts.ts';
+import { iso } from './answer.ts';
+import type { Call } from './context.ts';
+import type { CursorCodec } from './cursor.ts';
+import { etagOf } from './hash.ts';
+import type { KeyRecord } from './key-store.ts';
+import type { Served } from './operations.ts';
+import { filterDigest } from './request.ts';
+import type { Store } from './store.ts';
+
+/**
+ * The entity tag of what was served, and whether `If-None-Match` holds it: weak for the envelope
+ * (its usage changes every call; the data it validates does not), strong for a dump file's fixed
+ * bytes (DECISIONS.md#conditional-requests).
+ */
+export function entityTag(served: Served, dataTag: string, asOf: number, ifNoneMatch: string | null): { etag: string; notModified: boolean } {
+  const opaque = `"${served.etag ?? etagOf(`${dataTag}|${asOf}`)}"`;
+  const etag = served.raw ? opaque : `W/${opaque}`;
+  const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque || t.trim() === '*');
+  return { etag, notModified };
+}
+
+/**
+ * The monthly (or trial) quota as a second item of the IETF ratelimit headers, beside the
+ * per-second "default": `"quota";q=<calls>;w=<seconds>` and `"quota";r=<left>;t=<seconds to renewal>`.
+ */
+export function withQuota(rate: Record<string, string>, key: KeyRecord, now: number): Record<string, string> {
+  const limit = plans[key.plan].calls_limit;
+  if (limit === null || key.periodStart === null || key.periodEnd === null) return rate;
+  const window = Math.round((key.periodEnd - key.periodStart) / 1000);
+  const left = Math.max(0, limit - key.callsUsed);
+  const renews = Math.max(0, Math.ceil((key.periodEnd - now) / 1000));
+  return { ...rate, 'ratelimit-policy': `${rate['ratelimit-policy']}, "quota";q=${limit};w=${window}`, ratelimit: `${rate.ratelimit}, "quota";r=${left};t=${renews}` };
+}
+
+export interface EnvelopeDeps {
+  store: Store;
+  accounts: Accounts;
+  cursors: CursorCodec;
+  now: () => number;
+}
+
+/** The envelope as JSON text, around `dataJson` (the served body, already serialised). */
+export async function envelopeText(call: Call, served: Served, dataJson: string, usage: Usage, deps: EnvelopeDeps): Promise<string> {
+  let next: string | null = null;
+  if (call.route.operationId === 'getAccount') {
+    const balance = call.key.balanceRows;
+    dataJson = JSON.stringify({
+      plan: planView(call.plan), usage, keys: [deps.accounts.summary(call.key, deps.now())],
+      balance: balance === null ? null : { prepaid_rows: balance, value_usd: Math.round(balance * plans.payg.price_usd_per_row! * 100) / 100 },
+    });
+  } else if (served.next) {
+    next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
+  }
+  const rest = JSON.stringify({ next_cursor: next, as_of: iso(deps.store.asOf), plan: planView(call.plan), usage });
+  return `{"data":${dataJson},${rest.slice(1)}`;
+}
