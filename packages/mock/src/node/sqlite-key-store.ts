@@ -29,6 +29,14 @@ const applicationId = 0x49474b31;
 const busyTimeoutMs = 2000;
 const SQLITE_BUSY = 5;
 
+/** SQLITE_BUSY, with or without an extended code (BUSY_RECOVERY, BUSY_SNAPSHOT...). */
+const isBusy = (error: unknown): boolean => ((error as { errcode?: number }).errcode ?? -1) % 256 === SQLITE_BUSY;
+
+/** Sleeps this thread (opening is synchronous, as node:sqlite is). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 const schema = `
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 CREATE TABLE keys (
@@ -129,12 +137,24 @@ export class SqliteKeyStore implements KeyStore {
     } catch (error) {
       throw new StateFileError(file, `cannot be opened as a database: ${(error as Error).message}`);
     }
-    try {
-      this.prepareSchema();
-      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
-    } catch (error) {
-      this.db.close();
-      throw error instanceof StateFileError ? error : new StateFileError(file, `is damaged or not a database: ${(error as Error).message}`);
+    // Mocks starting together on one file: some steps of opening (switching to WAL, a reader
+    // meeting another's recovery) answer SQLITE_BUSY at once, without waiting on the busy timeout.
+    // Opening is idempotent, so it is tried again until the timeout has passed twice.
+    const until = Date.now() + 2 * busyTimeoutMs;
+    for (;;) {
+      try {
+        this.prepareSchema();
+        this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
+        break;
+      } catch (error) {
+        if (isBusy(error) && Date.now() < until) {
+          pause(10 + Math.floor(Math.random() * 40));
+          continue;
+        }
+        this.db.close();
+        if (error instanceof StateFileError) throw error;
+        throw new StateFileError(file, isBusy(error) ? `stayed locked by another process for ${(2 * busyTimeoutMs) / 1000} s while opening; nothing was changed` : `is damaged or not a database: ${(error as Error).message}`);
+      }
     }
     const prepare = (sql: string) => this.db.prepare(sql);
     this.statements = {
@@ -232,7 +252,7 @@ export class SqliteKeyStore implements KeyStore {
     } catch (error) {
       // Locked longer than any call of a mock holds it: something else (a sqlite3 shell in a
       // transaction, a backup) holds the file. Not the client's fault, nor a failure of the mock.
-      if ((error as { errcode?: number }).errcode === SQLITE_BUSY) {
+      if (isBusy(error)) {
         throw new ProblemError('state_busy', `The mock's state database (--state) stayed locked by another process for ${busyTimeoutMs / 1000} s; nothing was counted. Retry, or end what holds it.`, { headers: { 'retry-after': '1' } });
       }
       throw error;
@@ -383,10 +403,9 @@ function finishMigration(file: string): void {
 /** Another mock holds FILE.migrating: waits for it to put the database in place (a few seconds at most). */
 function waitForMigration(file: string, building: string): false {
   const until = Date.now() + 10_000;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
   while (Date.now() < until) {
     if (kindOf(file) === 'sqlite') return false;
-    Atomics.wait(pause, 0, 0, 100);
+    pause(100);
   }
   throw new StateFileError(file, `is a JSON state file and ${building} is there: another mock is migrating it, or a migration stopped halfway. With no mock running on it, remove ${building} and start again; nothing was changed`);
 }

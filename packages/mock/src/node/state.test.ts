@@ -232,6 +232,19 @@ test('processes opening one new state file at the same instant all open it (regr
   db.close();
 });
 
+test('a state file another process holds locked a little longer than the busy timeout is opened once it is free, not called damaged (regression)', async () => {
+  const file = join(temp, 'held-at-open.db');
+  SqliteKeyStore.open(file).close();
+  // Another process takes the write lock and keeps it 4 s. The opener starts 1.5 s in (atOneInstant),
+  // so a single wait of the busy timeout (2 s) ends before the lock is released.
+  const holder = spawn(process.execPath, ['--input-type=module', '-e', `import { DatabaseSync } from 'node:sqlite';
+const db = new DatabaseSync(${JSON.stringify(file)}); db.exec('BEGIN IMMEDIATE'); console.log('held');
+const until = Date.now() + 4000; while (Date.now() < until) {} db.exec('ROLLBACK'); db.close();`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve) => holder.stdout.once('data', resolve));
+  const outputs = await atOneInstant(1, `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`);
+  expect(outputs).toEqual(['opened']);
+});
+
 // --- in one process: two mocks on one database, as two processes would have them ---
 
 test('two mocks started at the same moment on one database with the same --key both start (regression: "That key already exists")', async () => {
