@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { isPlanId, planIds } from '@investor-graph/contract';
+import { isPlanId, planIds, plans } from '@investor-graph/contract';
 import { readFlags } from '@investor-graph/cli';
 import type { SuiteConfig } from './context.ts';
 import { properties } from './properties.ts';
@@ -34,7 +34,7 @@ const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | 
   --use-control        against the kit's mock: drive its control API to reach more rules (a trial
                        key's usage, an hour of rebuilds per stability case); it moves the mock's
                        simulated clock forward, which cannot be undone. Off by default
-  --exhaust-trial      allow spending a fresh trial's 1,000 calls to see it run out (the mock needs no flag)
+  --exhaust-trial      allow spending a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls to see it run out (the mock needs no flag)
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
   -h, --help          this text

@@ -5,7 +5,7 @@
  * section of the spec, or a decision the kit took where the spec says "not shown".
  */
 import fc from 'fast-check';
-import { plans, queryOf } from '@investor-graph/contract';
+import { planIds, plans, queryOf } from '@investor-graph/contract';
 import type { Answer, Spending } from './client.ts';
 import { dataOperations, fillPath, listOperations, planRule, type SuiteContext } from './context.ts';
 
@@ -244,7 +244,7 @@ export const properties: readonly Property[] = [
         key: fc.oneof(
           fc.constant(null),
           fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /^[\x21-\x7e]+$/.test(s)),
-          fc.record({ plan: fc.constantFrom('trial', 'team', 'business', 'enterprise', 'payg'), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) }).map(({ plan, tail }) => `igk_${plan}_${tail}`),
+          fc.record({ plan: fc.constantFrom(...planIds), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) }).map(({ plan, tail }) => `igk_${plan}_${tail}`),
         ),
       }),
     async check(ctx, { op, pick, key }) {

@@ -23,11 +23,14 @@ export interface PlanRule {
   round_lag_days: number;
   changes_feed: boolean;
   exports: boolean;
+  /** The upgrade ladder: the plan a `subscribe` action offers next (null at the top). */
+  next_plan_up: PlanId | null;
   /** The fields of this plan that the spec does not give and DECISIONS.md decides. */
   assumed: string[];
 }
 
-export const planIds: readonly PlanId[] = ['trial', 'team', 'business', 'enterprise', 'payg'];
+/** The plans, in the plan table's order. */
+export const planIds: readonly PlanId[] = Object.keys(table.plans) as PlanId[];
 
 /** The default page size when `limit` is absent (or the plan's page size if lower). */
 export const defaultLimit: number = table.default_limit;
@@ -46,9 +49,13 @@ export function isPlanId(value: unknown): value is PlanId {
   return typeof value === 'string' && (planIds as readonly string[]).includes(value);
 }
 
-/** The smallest plan above `id` by request rate, for `subscribe` actions; null at the top. */
+/** The plan above `id` on the contract's upgrade ladder, for `subscribe` actions; null at the top. */
 export function nextPlanUp(id: PlanId): PlanId | null {
-  const ladder: PlanId[] = ['trial', 'team', 'business', 'enterprise'];
-  const at = ladder.indexOf(id === 'payg' ? 'team' : id);
-  return id === 'payg' ? 'team' : (ladder[at + 1] ?? null);
+  return plans[id].next_plan_up;
+}
+
+/** The first plan up the ladder from the trial that has `feature`: what a 402 for a missing feature suggests. */
+export function firstPlanWith(feature: 'changes_feed' | 'exports'): PlanId {
+  for (let at: PlanId | null = 'trial'; at !== null; at = nextPlanUp(at)) if (plans[at][feature]) return at;
+  throw new Error(`[investor-graph] no plan on the upgrade ladder has ${feature}`);
 }

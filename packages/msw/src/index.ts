@@ -12,7 +12,7 @@
 import { http, type HttpHandler } from 'msw';
 import { planIds, type PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
-import { createEngine, newKeyText, type Engine, type EngineOptions } from '@investor-graph/mock';
+import { createEngine, newKeyText, presetPrepaidRows, type Engine, type EngineOptions } from '@investor-graph/mock';
 
 export type DatasetInput = EngineOptions['dataset'];
 
@@ -70,7 +70,7 @@ async function defaultValidator(): Promise<ContractValidator> {
 
 /** The engine, its MSW handlers and a key per plan. */
 export async function createInvestorGraphApi(options: InvestorGraphApiOptions): Promise<InvestorGraphApi> {
-  const { baseUrl, dataset: given, validator: givenValidator, keys: givenKeys = {}, prepaidRows = 100_000, ...engineOptions } = options;
+  const { baseUrl, dataset: given, validator: givenValidator, keys: givenKeys = {}, prepaidRows = presetPrepaidRows, ...engineOptions } = options;
   const [dataset, validator] = await Promise.all([given ?? defaultDataset(), givenValidator ?? defaultValidator()]);
   const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<PlanId, string>;
   const build = async (): Promise<Engine> => {

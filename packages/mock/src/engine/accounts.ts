@@ -5,7 +5,7 @@
  * (`transact`), so no request, in this process or another on the same database, can come between
  * "is there quota left?" and "count this call".
  */
-import { failedAuth, planIds, plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
+import { failedAuth, nextPlanUp, planIds, plans, trialKeysPerMinute, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
 import { iso } from './answer.ts';
 import { ProblemError } from './problems.ts';
@@ -23,6 +23,9 @@ export interface IssuedKey {
   key: string;
   record: KeyRecord;
 }
+
+/** Prepaid rows of a pay-as-you-go key preset at start (`--key payg=...`, the banner's, MSW's), unless told otherwise. */
+export const presetPrepaidRows = 100_000;
 
 /** A new key's text: the plan is in it, so a leaked key is easy to recognise (DECISIONS.md#key-scopes-expiry-and-revocation). */
 export function newKeyText(plan: PlanId): string {
@@ -169,10 +172,10 @@ export class Accounts {
     const rule = plans[record.plan];
     if (record.plan === 'trial') {
       if (record.expiresAt !== null && now >= record.expiresAt) {
-        throw new ProblemError('trial_expired', `The trial ended at ${isoOrNull(record.expiresAt)}.`, { plan: 'trial', suggested: 'team' });
+        throw new ProblemError('trial_expired', `The trial ended at ${isoOrNull(record.expiresAt)}.`, { plan: 'trial', suggested: nextPlanUp('trial') });
       }
       if (record.callsUsed >= rule.calls_limit!) {
-        throw new ProblemError('trial_exhausted', `The trial's ${rule.calls_limit!.toLocaleString('en')} calls are used up.`, { plan: 'trial', suggested: 'team' });
+        throw new ProblemError('trial_exhausted', `The trial's ${rule.calls_limit!.toLocaleString('en')} calls are used up.`, { plan: 'trial', suggested: nextPlanUp('trial') });
       }
       return;
     }

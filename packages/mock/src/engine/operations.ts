@@ -4,7 +4,7 @@
  * what it serves (synchronously, inside it). Adding an operation is one entry here.
  * The trial call and the contract document need no key: engine.ts answers them before this table.
  */
-import type { PlanRule } from '@investor-graph/contract/plans';
+import { firstPlanWith, planIds, plans, type PlanRule } from '@investor-graph/contract/plans';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import type { Call } from './context.ts';
 import type { Dump, Dumps } from './exports.ts';
@@ -55,10 +55,16 @@ export interface Operation {
   serve: (input: ServeInput, env: OperationEnv) => Served;
 }
 
-/** The 402 of a plan without an operation's feature, with the plan that has it. */
+/** The names of the plans with a feature, as a sentence writes them: "Business and Enterprise". */
+const plansWith = (feature: 'changes_feed' | 'exports'): string => {
+  const names = planIds.filter((id) => plans[id][feature]).map((id) => plans[id].name);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+};
+
+/** The 402 of a plan without an operation's feature, with the first plan up the ladder that has it. */
 const missingFeature: Record<NonNullable<Operation['feature']>, (plan: PlanRule) => ProblemError> = {
-  changes_feed: (plan) => new ProblemError('plan_feature_unavailable', `The changes feed is not included in the ${plan.name} plan.`, { plan: plan.id, suggested: 'team' }),
-  exports: (plan) => new ProblemError('plan_feature_unavailable', `Nightly dumps are included in the Business and Enterprise plans, not ${plan.name}.`, { plan: plan.id, suggested: 'business' }),
+  changes_feed: (plan) => new ProblemError('plan_feature_unavailable', `The changes feed is not included in the ${plan.name} plan.`, { plan: plan.id, suggested: firstPlanWith('changes_feed') }),
+  exports: (plan) => new ProblemError('plan_feature_unavailable', `Nightly dumps are included in the ${plansWith('exports')} plans, not ${plan.name}.`, { plan: plan.id, suggested: firstPlanWith('exports') }),
 };
 
 export function checkFeature(operation: Operation, plan: PlanRule): void {

@@ -27,7 +27,8 @@ interface ProblemType {
 
 const site = 'https://investorgraph.example';
 const unauthenticated = (): ActionType[] => ['get_trial_key', 'book_call'];
-const outOfCalls = (plan: PlanId | null): ActionType[] => (plan === 'enterprise' ? ['buy_prepaid_rows', 'book_call'] : ['subscribe', 'buy_prepaid_rows', 'book_call']);
+// At the top of the upgrade ladder there is no plan to subscribe to.
+const outOfCalls = (plan: PlanId | null): ActionType[] => (plan && nextPlanUp(plan) === null ? ['buy_prepaid_rows', 'book_call'] : ['subscribe', 'buy_prepaid_rows', 'book_call']);
 
 export const problemTypes = {
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
@@ -79,7 +80,8 @@ export function action(type: ActionType, plan: PlanId | null, suggested?: PlanId
     case 'buy_prepaid_rows':
       return { type, title: `Buy prepaid rows (pay as you go, $${plans.payg.price_usd_per_row} a row)`, href: `${site}/account/rows`, method: 'GET', rows: 10_000 };
     case 'subscribe': {
-      const target = suggested ?? (plan ? nextPlanUp(plan) : 'team') ?? 'enterprise';
+      // The top plan (no next) is offered as itself.
+      const target = suggested ?? nextPlanUp(plan ?? 'trial') ?? plan!;
       return { type, title: `Subscribe to ${plans[target].name}`, href: `${site}/pricing#${target}`, method: 'GET', plan: target };
     }
     case 'book_call':

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { planIds, plans } from '@investor-graph/contract';
-import { newKeyText } from '../engine/accounts.ts';
+import { newKeyText, presetPrepaidRows } from '../engine/accounts.ts';
 import { faults, isFaultName } from '../engine/faults.ts';
 import { readFlags } from './flags.ts';
 import { isLoopback } from './server.ts';
@@ -97,7 +97,7 @@ try {
 }
 // A ready-made key for every plan not preset, so the banner can print one of each.
 for (const plan of planIds) {
-  if (!keys.some((k) => k.plan === plan)) keys.push({ plan, key: newKeyText(plan), ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) });
+  if (!keys.some((k) => k.plan === plan)) keys.push({ plan, key: newKeyText(plan), ...(plan === 'payg' ? { prepaidRows: presetPrepaidRows } : {}) });
 }
 
 const options: StartOptions = {

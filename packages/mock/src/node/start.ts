@@ -1,10 +1,11 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
 import type { Server } from 'node:http';
-import { createContractValidator, type PlanId } from '@investor-graph/contract';
+import { createContractValidator, isPlanId, planIds } from '@investor-graph/contract';
 import { collectDataset } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
+import { presetPrepaidRows } from '../engine/accounts.ts';
 import { withFaults, type FaultName } from '../engine/faults.ts';
 import { withDocs } from './docs.ts';
 import { createNodeServer, listen } from './server.ts';
@@ -124,7 +125,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
 }
 
 export function parseKeyFlag(flag: string): PresetKey {
-  const m = /^(trial|team|business|enterprise|payg)=([\x21-\x7e]{8,200})$/.exec(flag);
-  if (!m) throw new Error(`--key takes PLAN=KEY with PLAN one of trial, team, business, enterprise, payg and a key of 8+ printable characters; got "${flag}"`);
-  return { plan: m[1] as PlanId, key: m[2]!, ...(m[1] === 'payg' ? { prepaidRows: 100_000 } : {}) };
+  const m = /^([a-z]+)=([\x21-\x7e]{8,200})$/.exec(flag);
+  if (!m || !isPlanId(m[1])) throw new Error(`--key takes PLAN=KEY with PLAN one of ${planIds.join(', ')} and a key of 8+ printable characters; got "${flag}"`);
+  return { plan: m[1], key: m[2]!, ...(m[1] === 'payg' ? { prepaidRows: presetPrepaidRows } : {}) };
 }
