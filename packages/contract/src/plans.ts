@@ -45,6 +45,23 @@ export const plans: Readonly<Record<PlanId, PlanRule>> = Object.fromEntries(
   planIds.map((id) => [id, { id, ...(table.plans[id] as Omit<PlanRule, 'id'>) }]),
 ) as Record<PlanId, PlanRule>;
 
+/**
+ * Throws unless every `next_plan_up` names a plan (or is null) and the ladder climbs from every plan
+ * to a top: a typo would make every 402 a 500, a loop would hang firstPlanWith.
+ */
+export function checkLadder(table: Readonly<Record<string, { next_plan_up: string | null }>>): void {
+  const ids = Object.keys(table);
+  for (const start of ids) {
+    const seen = new Set<string>();
+    for (let at: string | null = start; at !== null; at = table[at]!.next_plan_up) {
+      if (!ids.includes(at)) throw new Error(`[investor-graph] x-plans: next_plan_up "${at}" is not a plan (${ids.join(', ')})`);
+      if (seen.has(at)) throw new Error(`[investor-graph] x-plans: the upgrade ladder from ${start} loops back to ${at}`);
+      seen.add(at);
+    }
+  }
+}
+checkLadder(plans);
+
 export function isPlanId(value: unknown): value is PlanId {
   return typeof value === 'string' && (planIds as readonly string[]).includes(value);
 }

@@ -70,7 +70,8 @@ async function defaultValidator(): Promise<ContractValidator> {
 
 /** The engine, its MSW handlers and a key per plan. */
 export async function createInvestorGraphApi(options: InvestorGraphApiOptions): Promise<InvestorGraphApi> {
-  const { baseUrl, dataset: given, validator: givenValidator, keys: givenKeys = {}, prepaidRows = presetPrepaidRows, ...engineOptions } = options;
+  // A keyStore given anyway (from JavaScript, or cast) is left out: state stays in memory, for reset.
+  const { baseUrl, dataset: given, validator: givenValidator, keys: givenKeys = {}, prepaidRows = presetPrepaidRows, keyStore: _memoryOnly, ...engineOptions } = options as InvestorGraphApiOptions & { keyStore?: unknown };
   const [dataset, validator] = await Promise.all([given ?? defaultDataset(), givenValidator ?? defaultValidator()]);
   const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<PlanId, string>;
   const build = async (): Promise<Engine> => {

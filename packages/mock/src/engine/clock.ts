@@ -58,7 +58,8 @@ export class Clock {
 
   /** Takes up a clock saved by this or another process. */
   restore(saved: SavedClock): void {
-    this.base = saved.at;
+    // Whole ms, also from a state file an earlier version wrote with a fraction.
+    this.base = Math.round(saved.at);
     this.realAtBase = saved.real;
     this.frozenFlag = saved.frozen;
   }

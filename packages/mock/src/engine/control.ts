@@ -93,16 +93,21 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       return json(200, clock.state());
     case 'PUT /__control/clock': {
       const body = await readJson(request);
-      const to = body.now === undefined ? now : Date.parse(String(body.now));
-      if (!Number.isFinite(to)) throw bad('/now', 'must be an ISO 8601 timestamp');
+      const to = body.now === undefined ? null : Date.parse(String(body.now));
+      if (to !== null && !Number.isFinite(to)) throw bad('/now', 'must be an ISO 8601 timestamp');
       // A time JavaScript can hold but not move past (+275760-09-13) would break every later call.
-      if (to < 0 || to > latestTime) throw bad('/now', 'must be between 1970-01-01 and 9999-12-31');
+      if (to !== null && (to < 0 || to > latestTime)) throw bad('/now', 'must be between 1970-01-01 and 9999-12-31');
       if (body.frozen !== undefined && typeof body.frozen !== 'boolean') throw bad('/frozen', 'must be a boolean');
-      try {
-        deps.changeClock((current) => current.set(to, (body.frozen as boolean | undefined) ?? current.state().frozen));
-      } catch (error) {
-        throw bad('/now', (error as Error).message);
-      }
+      deps.changeClock((current) => {
+        try {
+          // No time given: the time as stored now (freezing or thawing it), not as this process last looked.
+          current.set(to ?? current.now(), (body.frozen as boolean | undefined) ?? current.state().frozen);
+        } catch (error) {
+          // Only the clock's own refusal (backwards) is the client's; a store failure stays what it is (503, 500).
+          if (error instanceof RangeError) throw bad('/now', error.message);
+          throw error;
+        }
+      });
       const applied = store.applyDue(clock.now());
       return json(200, { ...clock.state(), applied: applied.length });
     }

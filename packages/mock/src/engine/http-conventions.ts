@@ -14,15 +14,15 @@ const exposed = 'ETag, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, P
 const allowedHeaders = 'Authorization, Content-Type, If-None-Match, Prefer, X-Request-Id';
 
 /**
- * A client's X-Request-Id, when it is one worth echoing: short and of safe characters, and not a
- * key (it reaches logs and problem bodies): nothing of the kit's key form, nothing holding the
- * bearer token of the same request. Trace ids (UUIDs, 32 hex digits) pass.
+ * A client's X-Request-Id, when it is one worth echoing: short and of safe characters, nothing of
+ * the kit's key form (igk_), and nothing of the same request's bearer token, whole or in part (it
+ * reaches logs and problem bodies). Trace ids (UUIDs, 32 hex digits) pass.
  */
 export function echoedRequestId(request: Request): string | null {
   const id = request.headers.get('x-request-id');
   if (id === null || !/^[A-Za-z0-9._:-]{1,128}$/.test(id) || /igk_/i.test(id)) return null;
   const bearer = /^Bearer[ ]+(\S{8,})/i.exec(request.headers.get('authorization')?.trim() ?? '')?.[1];
-  return bearer !== undefined && id.includes(bearer) ? null : id;
+  return bearer !== undefined && (id.includes(bearer) || (id.length >= 8 && bearer.includes(id))) ? null : id;
 }
 
 /**

@@ -11,7 +11,7 @@
  * WAL at every commit, so not even a power loss loses an answered call, at about half the counted
  * calls a second on this machine (BENCHMARKS.md).
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { isPlanId } from '@investor-graph/contract/plans';
 import { keyPrefix } from '../engine/accounts.ts';
@@ -140,7 +140,8 @@ export class SqliteKeyStore implements KeyStore {
     // Mocks starting together on one file: some steps of opening (switching to WAL, a reader
     // meeting another's recovery) answer SQLITE_BUSY at once, without waiting on the busy timeout.
     // Opening is idempotent, so it is tried again until the timeout has passed twice.
-    const until = Date.now() + 2 * busyTimeoutMs;
+    const started = Date.now();
+    const until = started + 2 * busyTimeoutMs;
     for (;;) {
       try {
         this.prepareSchema();
@@ -153,7 +154,7 @@ export class SqliteKeyStore implements KeyStore {
         }
         this.db.close();
         if (error instanceof StateFileError) throw error;
-        throw new StateFileError(file, isBusy(error) ? `stayed locked by another process for ${(2 * busyTimeoutMs) / 1000} s while opening; nothing was changed` : `is damaged or not a database: ${(error as Error).message}`);
+        throw new StateFileError(file, isBusy(error) ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed` : `is damaged or not a database: ${(error as Error).message}`);
       }
     }
     const prepare = (sql: string) => this.db.prepare(sql);
@@ -210,7 +211,6 @@ export class SqliteKeyStore implements KeyStore {
    * the migration while this one waited.
    */
   private static migrateJson(file: string): boolean {
-    const state = checkJson(file, readState(file));
     const building = `${file}.migrating`;
     try {
       closeSync(openSync(building, 'wx', 0o600));
@@ -218,7 +218,15 @@ export class SqliteKeyStore implements KeyStore {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(file, `cannot be migrated: ${(error as Error).message}`);
       return waitForMigration(file, building);
     }
+    // The lock is ours. Another mock may have finished a moment before we took it: then the file
+    // is the database already, and there is nothing to do.
+    let state: JsonState;
     try {
+      if (kindOf(file) !== 'json') {
+        removeDatabase(building);
+        return false;
+      }
+      state = checkJson(file, readState(file));
       const store = new SqliteKeyStore(building, 'full');
       try {
         store.transaction(() => {
@@ -233,15 +241,21 @@ export class SqliteKeyStore implements KeyStore {
         store.close();
       }
     } catch (error) {
-      rmSync(building, { force: true });
+      removeDatabase(building);
       throw error instanceof StateFileError ? error : new StateFileError(file, `could not be migrated (${(error as Error).message}); nothing was changed`);
     }
     // Kept as it was but for what it should never have held (a preset key's text in its prefix),
-    // and readable by its owner only: it holds the cursor secret.
+    // and readable by its owner only: it holds the cursor secret. Written only once the database
+    // is whole: finishMigration reads a FILE.v1.json newer than FILE.migrating as that promise.
     const kept = { ...state, keys: state.keys.map((k) => ({ ...k, prefix: keyPrefix(k.prefix) })) };
     writeFileSync(`${file}.v1.json.tmp`, JSON.stringify(kept), { mode: 0o600 });
     renameSync(`${file}.v1.json.tmp`, `${file}.v1.json`);
-    renameSync(building, file);
+    try {
+      renameSync(building, file);
+    } catch (error) {
+      // A mock starting meanwhile finished it for us (finishMigration).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || kindOf(file) !== 'sqlite') throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
+    }
     return true;
   }
 
@@ -386,18 +400,26 @@ function checkJson(file: string, text: string): JsonState {
 }
 
 /**
- * A migration that stopped after the JSON was kept (FILE.v1.json is written only once the database
- * is whole) is finished, not started over.
+ * A migration that stopped after its database was whole (FILE.v1.json, written only then, is newer
+ * than FILE.migrating) is finished, not started over. A FILE.v1.json older than FILE.migrating is
+ * an earlier migration's: that FILE.migrating may be half built, and is left to its lock holder.
  */
 function finishMigration(file: string): void {
   const building = `${file}.migrating`;
-  if (!existsSync(building) || !existsSync(`${file}.v1.json`) || kindOf(file) === 'sqlite') return;
+  const kept = `${file}.v1.json`;
+  if (!existsSync(building) || !existsSync(kept) || kindOf(file) === 'sqlite') return;
   try {
+    if (statSync(kept).mtimeMs < statSync(building).mtimeMs) return;
     renameSync(building, file);
   } catch (error) {
     // Another mock finished it first.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
   }
+}
+
+/** A database file and what SQLite keeps beside it. */
+function removeDatabase(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
 }
 
 /** Another mock holds FILE.migrating: waits for it to put the database in place (a few seconds at most). */

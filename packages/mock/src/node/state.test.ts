@@ -271,6 +271,9 @@ test('advances of the clock made through two mocks at once all count (regression
   try {
     await Promise.all(Array.from({ length: 10 }, (_, i) => control(i % 2 ? a.url : b.url, '/clock/advance', 'POST', { duration: 'PT1H' })));
     for (const mock of [a, b]) expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0 })).toMatchObject({ now: '2027-01-01T10:00:00.000Z' });
+    // Freezing through one just after the other advanced: at the time as stored, not a 400 "backwards".
+    await control(a.url, '/clock/advance', 'POST', { duration: 'PT1H' });
+    expect(await control(b.url, '/clock', 'PUT', { frozen: true })).toMatchObject({ now: '2027-01-01T11:00:00.000Z', frozen: true });
   } finally {
     await Promise.all([a.close(), b.close()]);
   }
@@ -286,6 +289,18 @@ test('a clock moved by a fraction of a millisecond stays whole, and the calls af
   } finally {
     await mock.close();
   }
+  // A file an earlier version left with a fractional clock is read as whole ms, and served.
+  const db = new DatabaseSync(join(temp, 'fraction.db'));
+  db.prepare("UPDATE meta SET value = ? WHERE name = 'clock'").run(JSON.stringify({ at: Date.parse('2027-01-02T00:00:00Z') + 0.5, real: 0, frozen: true }));
+  db.close();
+  const again = await startMock({ port: 0, stateFile: join(temp, 'fraction.db') });
+  try {
+    expect((await get(`${again.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
+    // A new key takes the clock's time as its creation time, an INTEGER column.
+    expect((await fetch(`${again.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"plan":"team"}' })).status).toBe(201);
+  } finally {
+    await again.close();
+  }
 });
 
 test('a call that waits on a write lock held by something else gets 503 state_busy with Retry-After, and counts nothing', async () => {
@@ -299,6 +314,9 @@ test('a call that waits on a write lock held by something else gets 503 state_bu
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(await answer.json()).toMatchObject({ code: 'state_busy', status: 503 });
+    // A control call meets the same 503, not a 400 blaming its body (regression).
+    const clock = await fetch(`${mock.url}/__control/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"frozen":true}' });
+    expect(clock.status).toBe(503);
     shell.exec('ROLLBACK');
     const usage = (await accountOf(mock.url, key)).usage;
     expect(usage).toMatchObject({ calls_used: 0, balance_rows: 1_000 });
