@@ -82,6 +82,15 @@ async function load(url: string, headers: Record<string, string>): Promise<Load>
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 
+/** When and where the figures were measured. */
+const measuredOn = () => ({ when: new Date().toISOString(), smoke, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version } });
+
+/** The figures as JSON in --out. */
+function writeResults(results: object): void {
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+}
+
 const stateLine = (s: StateFigures): string =>
   `counted calls with --state: ${s.ratios.database_vs_memory}x of in memory (${s.keys.small} keys), ${s.keys.small} keys do ${s.ratios.large_vs_small}x the req/s of ${s.keys.large.toLocaleString('en')}; --state-sync full: ${s.ratios.full_sync_vs_memory}x of in memory`;
 
@@ -97,8 +106,7 @@ function stateSection(): Promise<StateFigures> {
 if (values.only === 'state') {
   try {
     const state = await stateSection();
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify({ when: new Date().toISOString(), smoke, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version }, state }, null, 2)}\n`);
+    writeResults({ ...measuredOn(), state });
     log(stateLine(state));
     log(`figures in ${out}`);
   } finally {
@@ -226,9 +234,7 @@ try {
     '100,000 keys in the state database within 1.2x of a handful': state.ratios.large_vs_small <= 1.2,
   };
   const results = {
-    when: new Date().toISOString(),
-    smoke,
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+    ...measuredOn(),
     settings: { client: 'autocannon 9.0.0', connections, duration_s: duration, scales },
     bytes,
     throughput,
@@ -239,8 +245,7 @@ try {
     state,
     targets,
   };
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  writeResults(results);
   log(`\nmock vs prism (req/s): record ${ratios.mock_vs_prism_rps.record}x, page ${ratios.mock_vs_prism_rps.page}x, error ${ratios.mock_vs_prism_rps.error}x`);
   log(`bare node vs mock (req/s): record ${ratios.bare_vs_mock_rps.record}x, page ${ratios.bare_vs_mock_rps.page}x, error ${ratios.bare_vs_mock_rps.error}x`);
   log(`deep page, large vs small dataset: p50 ${ratios.deep_page_large_vs_small_p50}x, req/s ${ratios.deep_page_small_vs_large_rps}x`);

@@ -77,11 +77,15 @@ export class Accounts {
   /** Creates a key of any plan (a preset key text may be given); the text is returned this once. */
   async create(plan: PlanId, now: number, options: { key?: string; prepaidRows?: number } = {}): Promise<IssuedKey> {
     const key = options.key ?? newKeyText(plan);
-    const record = newRecord(plan, key, await sha256Hex(key), now, null, options.prepaidRows ?? 0);
-    if (!this.store.transaction(() => this.store.insert(record))) {
-      throw new ProblemError('invalid_body', 'That key already exists.', { extra: { errors: [{ pointer: '/key', detail: 'already exists' }] } });
-    }
+    const { record, added } = await this.add(plan, key, now, options.prepaidRows ?? 0);
+    if (!added) throw new ProblemError('invalid_body', 'That key already exists.', { extra: { errors: [{ pointer: '/key', detail: 'already exists' }] } });
     return { key, record };
+  }
+
+  /** Adds a key not bound to an e-mail address; `added` is false when its text is already a key. */
+  private async add(plan: PlanId, key: string, now: number, prepaidRows: number): Promise<{ record: KeyRecord; added: boolean }> {
+    const record = newRecord(plan, key, await sha256Hex(key), now, null, prepaidRows);
+    return { record, added: this.store.transaction(() => this.store.insert(record)) };
   }
 
   /** A trial for an e-mail address: 409 while that address has a live one. */
@@ -138,8 +142,8 @@ export class Accounts {
     return record;
   }
 
-  /** The 401 of a key revoked since it was met (by this or another process on the store): checked inside `transact`. */
-  checkNotRevoked(record: KeyRecord): void {
+  /** The 401 of a revoked key (one revoked since it was met, by this or another process, is caught by `admit` inside `transact`). */
+  private checkNotRevoked(record: KeyRecord): void {
     if (record.revokedAt !== null) throw new ProblemError('revoked_key', 'This API key has been revoked.');
   }
 
@@ -160,14 +164,14 @@ export class Accounts {
   }
 
   /** Rolls a monthly period over when the clock has passed its end. */
-  roll(record: KeyRecord, now: number): void {
+  private roll(record: KeyRecord, now: number): void {
     if (plans[record.plan].calls_period !== 'P1M' || record.periodEnd === null || now < record.periodEnd) return;
     [record.periodStart, record.periodEnd] = monthBounds(now);
     record.callsUsed = 0;
   }
 
   /** Throws the 402 a call would meet, or returns when the key may make one more counted call. */
-  checkQuota(record: KeyRecord, now: number): void {
+  private checkQuota(record: KeyRecord, now: number): void {
     this.roll(record, now);
     const rule = plans[record.plan];
     if (record.plan === 'trial') {
@@ -204,18 +208,18 @@ export class Accounts {
   }
 
   /** Rows a pay-as-you-go call serving `rows` costs. */
-  cost(record: KeyRecord, rows: number): number {
+  private cost(record: KeyRecord, rows: number): number {
     return record.plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : 0;
   }
 
   /** Checks the balance for a pay-as-you-go call; throws 402 (and costs nothing) if it is too low. */
-  checkBalance(record: KeyRecord, cost: number): void {
+  private checkBalance(record: KeyRecord, cost: number): void {
     if (record.plan !== 'payg' || cost <= (record.balanceRows ?? 0)) return;
     throw new ProblemError('insufficient_balance', `This call costs ${cost} rows; the prepaid balance is ${record.balanceRows ?? 0} rows.`, { plan: 'payg' });
   }
 
-  /** Counts an accepted call and charges it (inside `transact`); returns the usage that goes in its envelope. */
-  commit(record: KeyRecord, counted: boolean, cost: number): Usage {
+  /** Counts an accepted call and charges it; returns the usage that goes in its envelope. */
+  private commit(record: KeyRecord, counted: boolean, cost: number): Usage {
     if (counted) record.callsUsed++;
     if (record.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) - cost;
     return this.usage(record, cost);
@@ -310,8 +314,7 @@ export class Accounts {
    * also when another mock on the same database created it a moment ago.
    */
   async preset(plan: PlanId, key: string, now: number, prepaidRows = 0): Promise<void> {
-    const record = newRecord(plan, key, await sha256Hex(key), now, null, prepaidRows);
-    this.store.transaction(() => this.store.insert(record));
+    await this.add(plan, key, now, prepaidRows);
   }
 
   byKeyId(keyId: string): KeyRecord | undefined {

@@ -151,7 +151,9 @@ export function createEngine(options: EngineOptions): Engine {
     store.applyDue(clock.now());
   })();
 
-  const env: OperationEnv = { store, statistics, dumps, now: () => clock.now(), publicBase };
+  const simulatedNow = (): number => clock.now();
+  const env: OperationEnv = { store, statistics, dumps, now: simulatedNow, publicBase };
+  const envelopeDeps = { store, accounts, cursors, now: simulatedNow };
   const validation = new RequestValidation(options.validator);
   const nextRequestId = requestIds();
   const serialiser = new BodySerialiser();
@@ -185,7 +187,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (forced) return forced;
       if (route.operationId === 'createTrialKey') {
         checkQueryNames(route, query);
-        return await createTrialKey(request, requestId, context.clientAddress ?? 'unknown', { accounts, validator: options.validator, now: () => clock.now() });
+        return await createTrialKey(request, requestId, context.clientAddress ?? 'unknown', { accounts, validator: options.validator, now: simulatedNow });
       }
       if (route.operationId === 'getOpenApiDocument') {
         checkQueryNames(route, query);
@@ -235,7 +237,7 @@ export function createEngine(options: EngineOptions): Engine {
         const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
         if (notModified) return new Response(null, { status: 304, headers });
         if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
-        return jsonText(200, await envelopeText(call, served, dataJson, usage, { store, accounts, cursors, now: () => clock.now() }), headers);
+        return jsonText(200, await envelopeText(call, served, dataJson, usage, envelopeDeps), headers);
       } catch (error) {
         // The kit failed after counting (building the answer): the client gets no answer for
         // this call, so it is neither counted nor charged. (A failed transaction counted nothing.)

@@ -3,7 +3,7 @@
  * an example the contract documents, as is, before anything else is looked at.
  */
 import { openapiDocument, operationById, resolveRef } from '@investor-graph/contract/document';
-import { ProblemError } from './problems.ts';
+import { challenge, ProblemError } from './problems.ts';
 
 type Documented = { content?: Record<string, { examples?: Record<string, unknown> }> };
 
@@ -30,7 +30,8 @@ export function preferredExample(request: Request, operationId: string): Respons
   const headers: Record<string, string> = { 'preference-applied': prefer };
   if (mediaType) headers['content-type'] = mediaType;
   if (code === '429') headers['retry-after'] = '1';
-  if (code === '401') headers['www-authenticate'] = 'Bearer realm="investor-graph"';
+  // A forced 401 asks for a key as a real one does (the example is of a call without one).
+  if (code === '401') Object.assign(headers, challenge('missing_key'));
   const value = example ? (resolveRef(example) as { value: unknown }).value : undefined;
   return new Response(code === '304' || value === undefined ? null : JSON.stringify(value), { status: Number(code), headers });
 }

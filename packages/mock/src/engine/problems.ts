@@ -58,11 +58,11 @@ export const problemTypes = {
   rate_limited: { status: 429, title: 'Too many requests', actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']) },
   control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
   // The control plane is the kit's, not the API's: nothing to buy, so its 429 offers no action.
+  control_throttled: { status: 429, title: 'Too many failed control calls', actions: () => [] },
   // The kit's own failure, never the client's: no detail beyond where to look in the mock's log.
   internal_error: { status: 500, title: 'The mock failed' },
   // The state database shared by several mocks stayed locked (by something else): try again soon.
   state_busy: { status: 503, title: 'The mock\'s state is busy' },
-  control_throttled: { status: 429, title: 'Too many failed control calls', actions: () => [] },
   // The validation proxy's own answers (not the API's): a broken answer under --errors, a lost upstream.
   contract_violation: { status: 502, title: 'The service broke the contract' },
   upstream_unreachable: { status: 502, title: 'Upstream unreachable' },
@@ -143,7 +143,7 @@ export class ProblemError extends Error {
 }
 
 /** RFC 6750's challenge on a 401: the scheme, and `invalid_token` when a key came and was refused. */
-function challenge(code: ProblemCode): Record<string, string> {
+export function challenge(code: ProblemCode): Record<string, string> {
   if (problemTypes[code].status !== 401) return {};
   return { 'www-authenticate': code === 'missing_key' ? 'Bearer realm="investor-graph"' : 'Bearer realm="investor-graph", error="invalid_token"' };
 }

@@ -7,12 +7,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { planIds, plans } from '@investor-graph/contract';
-import { newKeyText, presetPrepaidRows } from '../engine/accounts.ts';
+import { newKeyText } from '../engine/accounts.ts';
 import { faults, isFaultName } from '../engine/faults.ts';
 import { readFlags } from './flags.ts';
 import { isLoopback } from './server.ts';
 import { StateFileError, type StateSync } from './sqlite-key-store.ts';
-import { parseKeyFlag, startMock, type StartOptions } from './start.ts';
+import { parseKeyFlag, presetKey, startMock, type StartOptions } from './start.ts';
 
 const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy URL, see proxy --help)
   -p, --port N        port (4010; 0 picks a free one)
@@ -97,7 +97,7 @@ try {
 }
 // A ready-made key for every plan not preset, so the banner can print one of each.
 for (const plan of planIds) {
-  if (!keys.some((k) => k.plan === plan)) keys.push({ plan, key: newKeyText(plan), ...(plan === 'payg' ? { prepaidRows: presetPrepaidRows } : {}) });
+  if (!keys.some((k) => k.plan === plan)) keys.push(presetKey(plan, newKeyText(plan)));
 }
 
 const options: StartOptions = {

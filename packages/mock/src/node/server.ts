@@ -62,11 +62,11 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | null> {
 }
 
 /**
- * The encoding to send a body in: br or gzip when Accept-Encoding takes it (its q-values heeded, br
- * first on a tie), for JSON of COMPRESS_FROM bytes or more; null for the body as it is.
+ * The encoding to send a JSON body in: br or gzip when Accept-Encoding takes it (its q-values
+ * heeded, br first on a tie), for COMPRESS_FROM bytes or more; null for the body as it is.
  */
-export function chooseEncoding(accept: string | undefined, contentType: string | null, size: number): 'br' | 'gzip' | null {
-  if (!accept || size < COMPRESS_FROM || !/json/.test(contentType ?? '')) return null;
+function chooseEncoding(accept: string | undefined, size: number): 'br' | 'gzip' | null {
+  if (!accept || size < COMPRESS_FROM) return null;
   const weights = new Map<string, number>();
   for (const part of accept.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
@@ -132,11 +132,10 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
       let bytes: Uint8Array | null = head || response.body === null ? null : new Uint8Array(await response.arrayBuffer());
       // A HEAD answer has the headers its GET would have: its size is the engine's Content-Length.
       const size = bytes?.length ?? (head ? Number(response.headers.get('content-length') ?? 0) : 0);
-      const type = response.headers.get('content-type');
-      if (size > 0 && /json/.test(type ?? '')) {
+      if (size > 0 && /json/.test(response.headers.get('content-type') ?? '')) {
         // Whether or not this one is compressed, the same URL may be: caches must key on the encoding.
         response.headers.append('vary', 'Accept-Encoding');
-        const encoding = response.headers.has('content-encoding') ? null : chooseEncoding(req.headers['accept-encoding'], type, size);
+        const encoding = response.headers.has('content-encoding') ? null : chooseEncoding(req.headers['accept-encoding'], size);
         if (encoding) {
           if (bytes) bytes = await compress(bytes, encoding);
           response.headers.set('content-encoding', encoding);

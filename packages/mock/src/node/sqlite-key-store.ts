@@ -106,6 +106,7 @@ export class SqliteKeyStore implements KeyStore {
   private readonly db: DatabaseSync;
   private readonly statements: Record<'begin' | 'commit' | 'rollback' | 'byHash' | 'byId' | 'byEmail' | 'insert' | 'save' | 'list' | 'getMeta' | 'setMeta', StatementSync>;
   private depth = 0;
+  private readonly file: string;
 
   /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
   static open(file: string, options: { log?: (line: string) => void; synchronous?: StateSync } = {}): SqliteKeyStore {
@@ -127,8 +128,6 @@ export class SqliteKeyStore implements KeyStore {
     }
     return new SqliteKeyStore(file, options.synchronous ?? 'normal');
   }
-
-  private readonly file: string;
 
   private constructor(file: string, synchronous: StateSync) {
     this.file = file;

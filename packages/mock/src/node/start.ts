@@ -1,6 +1,6 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
 import type { Server } from 'node:http';
-import { createContractValidator, isPlanId, planIds } from '@investor-graph/contract';
+import { createContractValidator, isPlanId, planIds, type PlanId } from '@investor-graph/contract';
 import { collectDataset } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
@@ -127,5 +127,10 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
 export function parseKeyFlag(flag: string): PresetKey {
   const m = /^([a-z]+)=([\x21-\x7e]{8,200})$/.exec(flag);
   if (!m || !isPlanId(m[1])) throw new Error(`--key takes PLAN=KEY with PLAN one of ${planIds.join(', ')} and a key of 8+ printable characters; got "${flag}"`);
-  return { plan: m[1], key: m[2]!, ...(m[1] === 'payg' ? { prepaidRows: presetPrepaidRows } : {}) };
+  return presetKey(m[1], m[2]!);
+}
+
+/** A key given at start, a pay-as-you-go one with presetPrepaidRows on it. */
+export function presetKey(plan: PlanId, key: string): PresetKey {
+  return { plan, key, ...(plan === 'payg' ? { prepaidRows: presetPrepaidRows } : {}) };
 }

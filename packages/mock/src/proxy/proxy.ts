@@ -111,7 +111,7 @@ function passedOnHeaders(headers: Headers, violations: readonly ProxyViolation[]
   const out = new Headers(headers);
   // A HEAD's Content-Length is the GET's, which no decoding changed: it stays when nothing was encoded.
   const keepLength = head && !headers.has('content-encoding');
-  for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection']) if (!(keepLength && name === 'content-length')) out.delete(name);
+  for (const name of ['content-encoding', 'transfer-encoding', 'connection', ...(keepLength ? [] : ['content-length'])]) out.delete(name);
   if (violations.length) out.set('sl-violations', violationsHeader(violations));
   return out;
 }
