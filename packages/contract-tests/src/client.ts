@@ -149,7 +149,7 @@ export class ApiClient {
       body,
       ...(key === this.options.key ? { plan: this.options.plan } : {}),
     };
-    const findings = [...checkExchange(validator, exchange), ...this.pages.observe(exchange)];
+    const findings = checkExchange(validator, exchange, this.pages);
     ledger.exchanges += 1;
     for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}` });
     return { status: response.status, headers: response.headers, body, text, findings };

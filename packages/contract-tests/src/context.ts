@@ -2,7 +2,7 @@
  * What every property works with: the configuration, the budgeted client, and a few real records
  * found at the start (slugs, ids, a cursor) to build valid requests from.
  */
-import { createContractValidator, isPlanId, openapiDocument, operations, plans, resolveRef, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
+import { createContractValidator, isPlanId, operationById, operations, plans, resolveRef, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from './client.ts';
 
 export interface SuiteConfig {
@@ -54,10 +54,7 @@ export interface SuiteContext {
 }
 
 export function enumOf(operationId: string, parameter: string): string[] {
-  const op = Object.values(openapiDocument.paths as Record<string, Record<string, { operationId?: string; parameters?: unknown[] }>>)
-    .flatMap((item) => Object.values(item))
-    .find((o) => o.operationId === operationId);
-  const param = (op?.parameters ?? []).map(resolveRef).find((p) => p.name === parameter);
+  const param = operationById(operationId).parameters.find((p) => p.name === parameter);
   return ((resolveRef(param?.schema) as { enum?: string[] }).enum ?? []).slice();
 }
 

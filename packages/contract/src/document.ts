@@ -10,6 +10,10 @@ export interface OperationInfo {
   query: string[];
   security: boolean;
   assumed: string[];
+  /** The operation's parameters with their `$ref`s resolved. */
+  parameters: readonly Record<string, unknown>[];
+  /** The operation's responses by status, as the document writes them (`$ref`s left in place). */
+  responses: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -59,12 +63,16 @@ export const operations: readonly OperationInfo[] = Object.entries(document.path
       query: params.filter((p) => p.in === 'query').map((p) => p.name as string),
       security: !(Array.isArray(op.security) && op.security.length === 0),
       assumed: asList(op['x-assumed']),
+      parameters: params,
+      responses: (op.responses ?? {}) as Record<string, unknown>,
     };
   }),
 );
 
+const byId = new Map(operations.map((o) => [o.operationId, o]));
+
 export function operationById(operationId: string): OperationInfo {
-  const found = operations.find((o) => o.operationId === operationId);
+  const found = byId.get(operationId);
   if (!found) throw new Error(`[investor-graph] no operation ${operationId} in the contract`);
   return found;
 }

@@ -1,11 +1,14 @@
 /**
  * The spec's rules that one exchange (a request and its response) can show, beside the contract.
- * The contract tests apply them to every call they make and the validation proxy to every call it
- * forwards, so "what counts as a violation" is written once. Each rule says where it comes from:
- * a section of the spec (documented) or a heading of DECISIONS.md (assumed by the kit).
+ * Each rule carries its own check (as schemathesis registers one function per check), and the
+ * contract tests, the validation proxy and the mock's conformance suite all run them through
+ * checkExchange, so "what counts as a violation" is written once. Each rule says where it comes
+ * from: a section of the spec (documented) or a heading of DECISIONS.md (assumed by the kit).
  */
-import { operations, type OperationInfo } from './document.ts';
+import { isPersonFieldName, isPersonValue } from './people.ts';
+import { operationFor } from './router.ts';
 import { isPlanId, plans, type PlanId } from './plans.ts';
+import type { OperationInfo } from './document.ts';
 import type { ContractValidator } from './validator.ts';
 
 export type RuleId =
@@ -30,20 +33,10 @@ export interface RuleInfo {
   assumed: string[];
 }
 
-export const rules: Readonly<Record<RuleId, RuleInfo>> = {
-  contract: { title: 'status, content type, headers and body conform to the contract (prism-http)', spec: '4. Endpoints', assumed: ['status-codes'] },
-  envelope: { title: 'data answers carry data, next_cursor, as_of, plan and usage', spec: '2. Response envelope', assumed: [] },
-  problem: { title: 'errors are application/problem+json with a stable code and their own status', spec: null, assumed: ['problem-body'] },
-  actions: { title: 'every 401, 402 and 429 carries a non-empty actions array', spec: '7. Errors', assumed: [] },
-  'retry-after': { title: 'a 429 says when to retry in Retry-After', spec: null, assumed: ['rate-limit-headers'] },
-  'no-people': { title: 'no e-mail, phone, profile URL, photo or person field anywhere', spec: '1. What the service does', assumed: [] },
-  'page-limit': { title: "no page is longer than limit or the plan's rows per page", spec: '4. Endpoints', assumed: ['limit'] },
-  'round-lag': { title: "a trial key sees no round inside the plan's round lag", spec: '8. Limits', assumed: ['round-lag'] },
-  'announced-since': { title: 'rounds from announced_since=D are announced on or after D', spec: '4. Known parameters', assumed: [] },
-  'changes-order': { title: 'a page of the changes feed is in sequence order and starts at since', spec: '6. Events', assumed: ['changes-feed'] },
-  'bad-input-no-5xx': { title: 'a request the contract rejects gets a 4xx, never a 5xx', spec: null, assumed: ['status-codes'] },
-  'cursor-continuity': { title: 'pages reached by next_cursor never repeat a row of the same walk', spec: '4. Endpoints', assumed: ['cursor'] },
-};
+export interface Rule extends RuleInfo {
+  /** What in this exchange breaks the rule, one message per finding; empty when it holds. */
+  check(seen: Seen): string[];
+}
 
 export interface Finding {
   rule: RuleId;
@@ -64,34 +57,19 @@ export interface Exchange {
   plan?: PlanId;
 }
 
-const routes = operations
-  .map((op) => ({ op, pattern: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`), literal: !op.path.includes('{') }))
-  // Literal paths (/api/v1/keys/trial) win over templated ones.
-  .sort((a, b) => Number(b.literal) - Number(a.literal));
-
-/** The operation of the contract a method and path are for; null off the contract. */
-export function operationFor(method: string, pathname: string): OperationInfo | null {
-  return routes.find((r) => r.op.method === method.toUpperCase() && r.pattern.test(pathname))?.op ?? null;
-}
-
-const email = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
-const phone = /(\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}/;
-const profile = /(linkedin\.com|twitter\.com|x\.com\/|facebook\.com|instagram\.com|crunchbase\.com\/person|angel\.co\/u\/|gravatar|\.(jpe?g|png|gif|webp)(\?|$))/i;
-const personField = /^(first_?name|last_?name|full_?name|person|people|founders?|partners?|team|roster|employees?|email|e_mail|phone|mobile|linkedin|twitter|photo|avatar|headshot|contact|contact_email|ceo|cfo)s?$/i;
-
 /**
  * Where people data appears in a value: e-mail addresses, phone numbers, profile-network or photo
  * URLs in any string, and person-shaped field names. Action templates (`{email}`) are not data.
  */
 export function findPeople(value: unknown, at = 'body', hits: string[] = []): string[] {
   if (typeof value === 'string') {
-    if (email.test(value) || phone.test(value) || profile.test(value)) hits.push(`${at}: ${value.slice(0, 80)}`);
+    if (isPersonValue(value)) hits.push(`${at}: ${value.slice(0, 80)}`);
   } else if (Array.isArray(value)) value.forEach((v, i) => findPeople(v, `${at}[${i}]`, hits));
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       // The get_trial_key action's body template names the request member `email`; it holds no address.
       const template = /\.actions\[\d+\]\.body$/.test(at);
-      if (personField.test(k) && !template) hits.push(`${at}.${k} (a person field)`);
+      if (isPersonFieldName(k) && !template) hits.push(`${at}.${k} (a person field)`);
       findPeople(v, `${at}.${k}`, hits);
     }
   }
@@ -122,86 +100,230 @@ export function queryOf(params: URLSearchParams): Record<string, string | string
   return out;
 }
 
-type Envelope = { data?: unknown; next_cursor?: unknown; as_of?: unknown; plan?: { id?: unknown; rows_per_page?: unknown; round_lag_days?: unknown }; usage?: unknown };
+type Envelope = { data: unknown; next_cursor: unknown; as_of: unknown; plan: { id?: unknown; rows_per_page?: unknown; round_lag_days?: unknown }; usage: unknown };
+const envelopeMembers = ['data', 'next_cursor', 'as_of', 'plan', 'usage'] as const;
 const DAY = 86_400_000;
 
-/** Every rule above that this one exchange can break, with what it saw. */
-export function checkExchange(validator: ContractValidator, exchange: Exchange): Finding[] {
-  const findings: Finding[] = [];
-  const add = (rule: RuleId, message: string): void => void findings.push({ rule, message });
+/** One exchange as the checks read it, worked out once. */
+export interface Seen {
+  exchange: Exchange;
+  url: URL;
+  /** Response headers by lower-case name. */
+  headers: Record<string, string>;
+  /** The response's content type, '' when it has none. */
+  type: string;
+  /** The operation of the contract the request is for; null off the contract. */
+  op: OperationInfo | null;
+  /** A HEAD answer is the GET's headers without its body (RFC 9110): nothing in a body to check. */
+  bodiless: boolean;
+  /** The body when it is a JSON object, else null. */
+  object: Record<string, unknown> | null;
+  /** A data operation's 200 JSON object answer: a data answer owes the envelope. */
+  isData: boolean;
+  /** The envelope of a data answer that has all its members; null otherwise. */
+  envelope: Envelope | null;
+  /** The key's plan, from the caller or else the envelope. */
+  plan: PlanId | undefined;
+  validator: ContractValidator;
+  /** The walks seen so far, for the rules that span exchanges; without it they are not checked. */
+  walks?: PageTracker;
+}
+
+/** The rows of a data answer's page; null when the answer is not a page. */
+function pageRows(seen: Seen): unknown[] | null {
+  return seen.envelope && Array.isArray(seen.envelope.data) ? seen.envelope.data : null;
+}
+
+function isRounds(seen: Seen): boolean {
+  return seen.op?.operationId === 'listRounds' || seen.op?.operationId === 'listCompanyRounds';
+}
+
+function roundsOf(rows: unknown[]): { announced_on: string }[] {
+  return rows.filter((r): r is { announced_on: string } => typeof (r as { announced_on?: unknown })?.announced_on === 'string');
+}
+
+export const rules: Readonly<Record<RuleId, Rule>> = {
+  contract: {
+    title: 'status, content type, headers and body conform to the contract (prism-http)',
+    spec: '4. Endpoints',
+    assumed: ['status-codes'],
+    check({ exchange, op, type, headers, validator }) {
+      const out: string[] = [];
+      // parseBody hands back the text when it is not JSON: a JSON content type over such a body (cut
+      // short, or not JSON at all) breaks the contract whatever schema the status has.
+      if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '') out.push(`the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
+      if (!op || exchange.status === 405) return out;
+      for (const v of validator.validateResponse(op.operationId, { status: exchange.status, headers, body: exchange.body })) {
+        // prism-http rates an undocumented status or content type a warning; the spec's "documented" makes it an error here.
+        if (v.severity === 'error' || /^Unable to match/.test(v.message)) out.push(`${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);
+      }
+      return out;
+    },
+  },
+  envelope: {
+    title: 'data answers carry data, next_cursor, as_of, plan and usage',
+    spec: '2. Response envelope',
+    assumed: [],
+    check({ isData, object }) {
+      const missing = isData ? envelopeMembers.filter((k) => !(k in object!)) : [];
+      return missing.length ? [`the envelope lacks ${missing.join(', ')}`] : [];
+    },
+  },
+  problem: {
+    title: 'errors are application/problem+json with a stable code and their own status',
+    spec: null,
+    assumed: ['problem-body'],
+    check({ exchange, type, bodiless, object }) {
+      if (exchange.status < 400) return [];
+      if (!type.includes('application/problem+json')) return [`a ${exchange.status} answered as ${type || 'no content type'}`];
+      if (bodiless) return [];
+      const code = object?.code;
+      if (typeof code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(code)) return [`a ${exchange.status} problem whose code ${JSON.stringify(code ?? null)} is no stable machine code`];
+      return object!.status === exchange.status ? [] : [`a ${exchange.status} problem with status ${JSON.stringify(object!.status ?? null)}`];
+    },
+  },
+  actions: {
+    title: 'every 401, 402 and 429 carries a non-empty actions array',
+    spec: '7. Errors',
+    assumed: [],
+    check({ exchange, bodiless, object }) {
+      if (bodiless || ![401, 402, 429].includes(exchange.status)) return [];
+      return Array.isArray(object?.actions) && object.actions.length > 0 ? [] : [`a ${exchange.status} without actions`];
+    },
+  },
+  'retry-after': {
+    title: 'a 429 says when to retry in Retry-After',
+    spec: null,
+    assumed: ['rate-limit-headers'],
+    check({ exchange, headers }) {
+      return exchange.status === 429 && !/^\d+$/.test(headers['retry-after'] ?? '') ? [`a 429 with Retry-After ${JSON.stringify(headers['retry-after'] ?? null)}`] : [];
+    },
+  },
+  'no-people': {
+    title: 'no e-mail, phone, profile URL, photo or person field anywhere',
+    spec: '1. What the service does',
+    assumed: [],
+    // The contract document itself is metadata (its contact, a plan named team), not served data.
+    check: ({ exchange, op }) => (op?.operationId === 'getOpenApiDocument' ? [] : findPeople(exchange.body).slice(0, 3)),
+  },
+  'page-limit': {
+    title: "no page is longer than limit or the plan's rows per page",
+    spec: '4. Endpoints',
+    assumed: ['limit'],
+    check(seen) {
+      const rows = pageRows(seen);
+      if (!rows) return [];
+      const out: string[] = [];
+      const rawLimit = seen.url.searchParams.get('limit');
+      const limit = rawLimit !== null && /^\d+$/.test(rawLimit) ? Number(rawLimit) : null;
+      const stated = seen.envelope!.plan?.rows_per_page;
+      const cap = seen.plan ? plans[seen.plan].rows_per_page : typeof stated === 'number' ? stated : null;
+      if (limit !== null && rows.length > limit) out.push(`${rows.length} rows for limit=${limit}`);
+      if (cap !== null && rows.length > cap) out.push(`${rows.length} rows on a plan with ${cap} rows per page`);
+      return out;
+    },
+  },
+  'round-lag': {
+    title: "a trial key sees no round inside the plan's round lag",
+    spec: '8. Limits',
+    assumed: ['round-lag'],
+    check(seen) {
+      const rows = pageRows(seen);
+      const lag = seen.plan ? plans[seen.plan].round_lag_days : 0;
+      const asOf = seen.envelope?.as_of;
+      if (!rows || !isRounds(seen) || lag <= 0 || typeof asOf !== 'string') return [];
+      const limitDay = new Date(Date.parse(asOf) - lag * DAY).toISOString().slice(0, 10);
+      const recent = roundsOf(rows).find((r) => r.announced_on > limitDay);
+      return recent ? [`a ${seen.plan} key saw a round announced ${recent.announced_on}, inside the ${lag}-day lag before ${asOf}`] : [];
+    },
+  },
+  'announced-since': {
+    title: 'rounds from announced_since=D are announced on or after D',
+    spec: '4. Known parameters',
+    assumed: [],
+    check(seen) {
+      const rows = pageRows(seen);
+      const since = seen.url.searchParams.get('announced_since');
+      if (!rows || !isRounds(seen) || !since) return [];
+      const early = roundsOf(rows).find((r) => r.announced_on < since);
+      return early ? [`a round announced ${early.announced_on} for announced_since=${since}`] : [];
+    },
+  },
+  'changes-order': {
+    title: 'a page of the changes feed is in sequence order and starts at since',
+    spec: '6. Events',
+    assumed: ['changes-feed'],
+    check(seen) {
+      const rows = pageRows(seen);
+      if (!rows || seen.op?.operationId !== 'listChanges') return [];
+      const out: string[] = [];
+      const items = rows as { sequence?: number; changed_at?: string }[];
+      const since = Date.parse(seen.url.searchParams.get('since') ?? '');
+      const back = items.findIndex((item, i) => i > 0 && !((item.sequence ?? 0) > (items[i - 1]!.sequence ?? 0)));
+      if (back > 0) out.push(`change ${items[back]!.sequence} comes after ${items[back - 1]!.sequence}`);
+      const early = items.find((item) => Date.parse(item.changed_at ?? '') < since);
+      if (early) out.push(`change ${early.sequence} at ${early.changed_at} is before since`);
+      return out;
+    },
+  },
+  'bad-input-no-5xx': {
+    title: 'a request the contract rejects gets a 4xx, never a 5xx',
+    spec: null,
+    assumed: ['status-codes'],
+    check({ exchange, op, url, validator }) {
+      if (exchange.status < 500 || !op) return [];
+      const request = validator.validateRequest(op.operationId, {
+        method: exchange.method,
+        path: url.pathname,
+        query: queryOf(url.searchParams),
+        headers: exchange.requestHeaders ?? {},
+        ...(exchange.requestBody === undefined ? {} : { body: exchange.requestBody }),
+      }).filter((v) => v.severity === 'error');
+      return request.length ? [`${exchange.status} for a request the contract rejects (${request[0]!.path || 'request'}: ${request[0]!.message})`] : [];
+    },
+  },
+  'cursor-continuity': {
+    title: 'pages reached by next_cursor never repeat a row of the same walk',
+    spec: '4. Endpoints',
+    assumed: ['cursor'],
+    check: ({ exchange, walks }) => walks?.observe(exchange) ?? [],
+  },
+};
+
+/** The exchange worked out once for the checks. */
+export function see(validator: ContractValidator, exchange: Exchange, walks?: PageTracker): Seen {
   const url = new URL(exchange.url, 'http://api.invalid');
   const headers = lower(exchange.headers);
-  const type = headers['content-type'] ?? '';
   const op = operationFor(exchange.method, url.pathname);
-  const body = exchange.body as Envelope & { code?: unknown; status?: unknown; actions?: unknown };
-  // parseBody hands back the text when it is not JSON: a JSON content type over such a body (cut
-  // short, or not JSON at all) breaks the contract whatever schema the status has.
-  if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '') add('contract', `the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
+  const body = exchange.body;
+  const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  const type = headers['content-type'] ?? '';
+  const isData = !!op && op.security && op.operationId !== 'getAccount' && exchange.status === 200 && type.includes('json') && object !== null;
+  const envelope = isData && envelopeMembers.every((k) => k in object!) ? (object as unknown as Envelope) : null;
+  const stated = envelope?.plan?.id;
+  return {
+    exchange,
+    url,
+    headers,
+    type,
+    op,
+    bodiless: exchange.method.toUpperCase() === 'HEAD',
+    object,
+    isData,
+    envelope,
+    plan: exchange.plan ?? (isPlanId(stated) ? stated : undefined),
+    validator,
+    ...(walks ? { walks } : {}),
+  };
+}
 
-  if (exchange.status >= 500 && op) {
-    const request = validator.validateRequest(op.operationId, {
-      method: exchange.method,
-      path: url.pathname,
-      query: queryOf(url.searchParams),
-      headers: exchange.requestHeaders ?? {},
-      ...(exchange.requestBody === undefined ? {} : { body: exchange.requestBody }),
-    }).filter((v) => v.severity === 'error');
-    if (request.length) add('bad-input-no-5xx', `${exchange.status} for a request the contract rejects (${request[0]!.path || 'request'}: ${request[0]!.message})`);
-  }
-  if (op && exchange.status !== 405) {
-    for (const v of validator.validateResponse(op.operationId, { status: exchange.status, headers, body: exchange.body })) {
-      // prism-http rates an undocumented status or content type a warning; the spec's "documented" makes it an error here.
-      if (v.severity === 'error' || /^Unable to match/.test(v.message)) add('contract', `${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);
-    }
-  }
-  // A HEAD answer is the GET's headers without its body (RFC 9110): nothing in a body to check.
-  const bodiless = exchange.method.toUpperCase() === 'HEAD';
-  if (exchange.status >= 400) {
-    if (!type.includes('application/problem+json')) add('problem', `a ${exchange.status} answered as ${type || 'no content type'}`);
-    else if (!bodiless && (typeof body?.code !== 'string' || body.status !== exchange.status)) add('problem', `a ${exchange.status} problem without a code or with status ${String(body?.status)}`);
-    if (!bodiless && [401, 402, 429].includes(exchange.status) && !(Array.isArray(body?.actions) && body.actions.length > 0)) add('actions', `a ${exchange.status} without actions`);
-    if (exchange.status === 429 && !/^\d+$/.test(headers['retry-after'] ?? '')) add('retry-after', `a 429 with Retry-After ${JSON.stringify(headers['retry-after'] ?? null)}`);
-  }
-  // The contract document itself is metadata (its contact, a plan named team), not served data.
-  if (op?.operationId !== 'getOpenApiDocument') for (const hit of findPeople(exchange.body).slice(0, 3)) add('no-people', hit);
-
-  const isData = op && op.security && op.operationId !== 'getAccount' && exchange.status === 200 && type.includes('json');
-  // Past here the rules read the envelope: a body that is no JSON object has been reported above.
-  if (!isData || typeof exchange.body !== 'object' || exchange.body === null) return findings;
-  const missing = ['data', 'next_cursor', 'as_of', 'plan', 'usage'].filter((k) => !body || !(k in body));
-  if (missing.length) {
-    add('envelope', `the envelope lacks ${missing.join(', ')}`);
-    return findings;
-  }
-  const planId = exchange.plan ?? (isPlanId(body.plan?.id) ? body.plan.id : undefined);
-  if (Array.isArray(body.data)) {
-    const rawLimit = url.searchParams.get('limit');
-    const limit = rawLimit !== null && /^\d+$/.test(rawLimit) ? Number(rawLimit) : null;
-    const cap = planId ? plans[planId].rows_per_page : typeof body.plan?.rows_per_page === 'number' ? body.plan.rows_per_page : null;
-    if (limit !== null && body.data.length > limit) add('page-limit', `${body.data.length} rows for limit=${limit}`);
-    if (cap !== null && body.data.length > cap) add('page-limit', `${body.data.length} rows on a plan with ${cap} rows per page`);
-    if (op.operationId === 'listChanges') {
-      const items = body.data as { sequence?: number; changed_at?: string }[];
-      const since = Date.parse(url.searchParams.get('since') ?? '');
-      const back = items.findIndex((item, i) => i > 0 && !((item.sequence ?? 0) > (items[i - 1]!.sequence ?? 0)));
-      if (back > 0) add('changes-order', `change ${items[back]!.sequence} comes after ${items[back - 1]!.sequence}`);
-      const early = items.find((item) => Date.parse(item.changed_at ?? '') < since);
-      if (early) add('changes-order', `change ${early.sequence} at ${early.changed_at} is before since`);
-    }
-    const rounds = (body.data as { announced_on?: unknown }[]).filter((r) => typeof r?.announced_on === 'string');
-    const isRounds = op.operationId === 'listRounds' || op.operationId === 'listCompanyRounds';
-    const since = url.searchParams.get('announced_since');
-    if (isRounds && since) {
-      const early = rounds.find((r) => (r.announced_on as string) < since);
-      if (early) add('announced-since', `a round announced ${String(early.announced_on)} for announced_since=${since}`);
-    }
-    if (isRounds && planId && plans[planId].round_lag_days > 0 && typeof body.as_of === 'string') {
-      const limitDay = new Date(Date.parse(body.as_of) - plans[planId].round_lag_days * DAY).toISOString().slice(0, 10);
-      const recent = rounds.find((r) => (r.announced_on as string) > limitDay);
-      if (recent) add('round-lag', `a ${planId} key saw a round announced ${String(recent.announced_on)}, inside the ${plans[planId].round_lag_days}-day lag before ${body.as_of}`);
-    }
-  }
-  return findings;
+/**
+ * Every rule that this one exchange can break, with what it saw. Given `walks`, the rules that span
+ * exchanges (a cursor walk) are checked too, and the exchange is added to them.
+ */
+export function checkExchange(validator: ContractValidator, exchange: Exchange, walks?: PageTracker): Finding[] {
+  const seen = see(validator, exchange, walks);
+  return (Object.keys(rules) as RuleId[]).flatMap((rule) => rules[rule].check(seen).map((message) => ({ rule, message })));
 }
 
 /** What identifies a row across pages: its service URL (on every row), else its feed sequence. */
@@ -229,18 +351,19 @@ export class PageTracker {
     this.maxRowsPerWalk = maxRowsPerWalk;
   }
 
-  observe(exchange: Exchange): Finding[] {
+  /** Adds a page to its walk; what it repeats of the walk, one message per row. */
+  observe(exchange: Exchange): string[] {
     if (exchange.status !== 200) return [];
-    const body = exchange.body as Envelope;
+    const body = exchange.body as Partial<Envelope> | null;
     if (!body || !Array.isArray(body.data)) return [];
     const url = new URL(exchange.url, 'http://api.invalid');
     const cursor = url.searchParams.get('cursor');
     const walk = (cursor && this.#walks.get(cursor)) || { seen: new Set<string>(), last: null };
     if (cursor) this.#walks.delete(cursor);
-    const findings: Finding[] = [];
+    const findings: string[] = [];
     for (const row of body.data) {
       const id = rowIdentity(row);
-      if (walk.seen.has(id)) findings.push({ rule: 'cursor-continuity', message: `${url.pathname}: row ${id} came again on a later page of the same walk` });
+      if (walk.seen.has(id)) findings.push(`${url.pathname}: row ${id} came again on a later page of the same walk`);
       if (walk.seen.size < this.maxRowsPerWalk) walk.seen.add(id);
     }
     if (typeof body.next_cursor === 'string') {

@@ -4,6 +4,7 @@
  * the resolved document (`given: '$'`) and reports results at the exact path that breaks the rule.
  */
 import { createRulesetFunction } from '@stoplight/spectral-core';
+import { isPersonFieldName, personFieldNames } from '@investor-graph/contract/people';
 
 /** @typedef {Record<string, any>} Node */
 /** @typedef {import('@stoplight/spectral-core').IFunctionResult} Result */
@@ -195,18 +196,13 @@ export const trialCall = createRulesetFunction({ input: null, options: null }, (
   return [];
 });
 
-/** The person fields the rule knows; users add their own through the rule's options. */
-export const PERSON_FIELDS = [
-  'first_name', 'firstname', 'last_name', 'lastname', 'full_name', 'fullname', 'person', 'people', 'founder', 'founders', 'partner', 'partners',
-  'team', 'team_members', 'roster', 'rosters', 'employees', 'executives', 'ceo', 'cfo', 'email', 'emails', 'e_mail', 'phone', 'phones',
-  'phone_number', 'mobile', 'linkedin', 'linkedin_url', 'twitter', 'twitter_url', 'profile_url', 'photo', 'photo_url', 'avatar', 'avatar_url',
-  'headshot', 'contact', 'contacts', 'contact_name',
-];
+/** The person fields the rule knows, shared with the runtime rules; users add their own through the rule's options. */
+export const PERSON_FIELDS = personFieldNames;
 
 export const noPersonFields = createRulesetFunction(
   { input: null, options: { type: ['object', 'null'], properties: { extra: { type: 'array', items: { type: 'string' } } }, additionalProperties: false } },
   (/** @type {Node} */ doc, /** @type {{ extra?: string[] } | null} */ options) => {
-    const banned = new Set([...PERSON_FIELDS, ...(options?.extra ?? [])].map((n) => n.toLowerCase()));
+    const extra = options?.extra ?? [];
     /** @type {Result[]} */
     const results = [];
     /** @param {unknown} node @param {JsonPath} path */
@@ -216,7 +212,7 @@ export const noPersonFields = createRulesetFunction(
       const props = /** @type {Node} */ (node).properties;
       if (props && typeof props === 'object' && !Array.isArray(props)) {
         for (const name of Object.keys(props)) {
-          if (banned.has(name.toLowerCase())) results.push({ message: `Property ${name} describes a person; the API serves no people data.`, path: [...path, 'properties', name] });
+          if (isPersonFieldName(name, extra)) results.push({ message: `Property ${name} describes a person; the API serves no people data.`, path: [...path, 'properties', name] });
         }
       }
       for (const [k, v] of Object.entries(node)) if (k !== 'examples' && k !== 'example') walk(v, [...path, k]);

@@ -2,7 +2,7 @@
  * Prism's habit, kept for clients that rely on it: `Prefer: code=NNN` and/or `example=NAME` answer
  * an example the contract documents, as is, before anything else is looked at.
  */
-import { openapiDocument, operationById, resolveRef } from '@investor-graph/contract/document';
+import { operationById, resolveRef } from '@investor-graph/contract/document';
 import { challenge, ProblemError } from './problems.ts';
 
 type Documented = { content?: Record<string, { examples?: Record<string, unknown> }> };
@@ -13,8 +13,7 @@ export function preferredExample(request: Request, operationId: string): Respons
   if (!prefer) return null;
   const wants = Object.fromEntries(prefer.split(/[,;]/).map((p) => p.trim().split('=').map((s) => s.trim().replace(/^"|"$/g, ''))).filter((p) => p.length === 2));
   if (!wants.code && !wants.example) return null;
-  const info = operationById(operationId);
-  const op = openapiDocument.paths[info.path]![info.method.toLowerCase()] as { responses: Record<string, unknown> };
+  const op = operationById(operationId);
   const code = wants.code ?? Object.keys(op.responses).find((c) => c.startsWith('2'))!;
   const response = op.responses[code] === undefined ? undefined : (resolveRef(op.responses[code]) as Documented);
   if (!response) {

@@ -1,5 +1,5 @@
 /** Routes a method and raw path to an operation of the contract, with its path parameters decoded. */
-import { operations } from '@investor-graph/contract/document';
+import { matchOperation, methodsAt } from '@investor-graph/contract/router';
 import { ProblemError } from './problems.ts';
 
 export interface RouteMatch {
@@ -10,44 +10,19 @@ export interface RouteMatch {
   queryNames: string[];
 }
 
-interface Route {
-  method: string;
-  operationId: string;
-  pattern: RegExp;
-  names: string[];
-  literal: boolean;
-  queryNames: string[];
-}
-
-const routes: Route[] = operations
-  .map((op) => {
-    const names: string[] = [];
-    const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
-    return { method: op.method, operationId: op.operationId, pattern: new RegExp(`^${source}$`), names, literal: names.length === 0, queryNames: op.query };
-  })
-  // Literal paths win over templated ones.
-  .sort((a, b) => Number(b.literal) - Number(a.literal));
-
 /** HEAD is the GET without its body (RFC 9110): it takes the GET's route. */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  for (const route of routes) {
-    const m = route.pattern.exec(rawPath);
-    if (!m || route.method !== wanted) continue;
-    const params = new Map<string, string>();
-    route.names.forEach((name, i) => {
-      try {
-        params.set(name, decodeURIComponent(m[i + 1]!));
-      } catch {
-        throw new ProblemError('invalid_parameter', `The path parameter ${name} is not valid percent-encoded UTF-8.`, { extra: { errors: [{ parameter: name, detail: 'not valid percent-encoded UTF-8' }] } });
-      }
-    });
-    return { operationId: route.operationId, params, rawPath, queryNames: route.queryNames };
+  const found = matchOperation(method === 'HEAD' ? 'GET' : method, rawPath);
+  if (!found) throw refusedRoute(method, rawPath);
+  const params = new Map<string, string>();
+  for (const [name, raw] of found.rawParams) {
+    try {
+      params.set(name, decodeURIComponent(raw));
+    } catch {
+      throw new ProblemError('invalid_parameter', `The path parameter ${name} is not valid percent-encoded UTF-8.`, { extra: { errors: [{ parameter: name, detail: 'not valid percent-encoded UTF-8' }] } });
+    }
   }
-  throw refusedRoute(method, rawPath);
+  return { operationId: found.op.operationId, params, rawPath, queryNames: found.op.query };
 }
 
 /** What a method no operation of the path takes gets: 405 with Allow, or 404 when no operation has the path. */
@@ -60,7 +35,7 @@ export function refusedRoute(method: string, rawPath: string): ProblemError {
 
 /** The methods a path answers (HEAD with GET, OPTIONS always), or null when no operation has the path. */
 export function allowedMethods(rawPath: string): string[] | null {
-  const methods = new Set(routes.filter((r) => r.pattern.test(rawPath)).map((r) => r.method));
+  const methods = new Set(methodsAt(rawPath));
   if (!methods.size) return null;
   if (methods.has('GET')) methods.add('HEAD');
   methods.add('OPTIONS');

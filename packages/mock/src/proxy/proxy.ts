@@ -194,7 +194,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
           if (v.severity === 'error') violations.push({ side: 'request', rule: 'request', message: `${v.path ? `${v.path}: ` : ''}${v.message}` });
         }
       }
-      for (const f of [...checkExchange(options.validator, exchange), ...pages.observe(exchange)]) violations.push({ side: 'response', rule: f.rule, message: f.message });
+      for (const f of checkExchange(options.validator, exchange, pages)) violations.push({ side: 'response', rule: f.rule, message: f.message });
 
       const broken = violations.filter((v) => v.side === 'response');
       record(response.status, violations, violations.length ? { excerpt: excerptOf(text) } : {});

@@ -1,0 +1,133 @@
+import { describe, expect, test } from 'vitest';
+import { operationById, resolveRef } from './document.ts';
+import { checkExchange, PageTracker, rules, type Exchange, type RuleId } from './rules.ts';
+import { createContractValidator } from './validator.ts';
+
+const validator = await createContractValidator();
+
+/** The contract's own example answer of an operation: a 200 that keeps every rule. */
+function example(operationId: string): any {
+  const response = resolveRef(operationById(operationId).responses['200']) as any;
+  return structuredClone((resolveRef(Object.values(response.content['application/json'].examples)[0]) as any).value);
+}
+
+const dataHeaders = { 'content-type': 'application/json', 'ratelimit-policy': '"second";q=5;w=1', ratelimit: '"second";r=4;t=1', etag: 'W/"1"', 'cache-control': 'private, max-age=0', vary: 'Authorization' };
+
+function answer(url: string, body: unknown, extra: Partial<Exchange> = {}): Exchange {
+  return { method: 'GET', url, status: 200, headers: dataHeaders, body, ...extra };
+}
+
+function problem(status: number, code: string, more: Record<string, unknown> = {}, url = '/api/v1/firms'): Exchange {
+  const body = { type: `https://docs.investorgraph.example/problems/${code}`, title: 'x', status, detail: 'x', instance: url, code, request_id: 'req_1', ...more };
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
+  if (status === 429) Object.assign(headers, { 'retry-after': '1', ...dataHeaders, 'content-type': 'application/problem+json' });
+  if (status === 401) headers['www-authenticate'] = 'Bearer realm="investor-graph"';
+  return { method: 'GET', url, status, headers, body };
+}
+
+const anAction = { type: 'get_trial_key', title: 'Get a trial key', href: 'https://investorgraph.example/api/v1/keys/trial', method: 'POST' };
+const onRule = (rule: RuleId, exchange: Exchange, walks?: PageTracker) => checkExchange(validator, exchange, walks).filter((f) => f.rule === rule).map((f) => f.message);
+
+/** For each rule: an exchange that keeps it and the same exchange broken the one way the rule forbids. */
+const cases: Record<RuleId, { keeps: () => Exchange; breaks: () => Exchange; walk?: boolean }> = {
+  contract: {
+    keeps: () => answer('/api/v1/firms', example('listFirms')),
+    breaks: () => answer('/api/v1/firms', { ...example('listFirms'), data: 'not a list' }),
+  },
+  envelope: {
+    keeps: () => answer('/api/v1/firms', example('listFirms')),
+    breaks: () => answer('/api/v1/firms', (({ usage, ...rest }) => rest)(example('listFirms'))),
+  },
+  problem: {
+    // Off the contract (no operation has the path), so only the problem rule looks at it.
+    keeps: () => problem(404, 'route_not_found', {}, '/api/v1/nowhere'),
+    breaks: () => problem(404, 'Route Not Found', {}, '/api/v1/nowhere'),
+  },
+  actions: {
+    keeps: () => problem(401, 'missing_key', { actions: [anAction] }),
+    breaks: () => problem(401, 'missing_key', { actions: [] }),
+  },
+  'retry-after': {
+    keeps: () => problem(429, 'rate_limited', { actions: [anAction] }),
+    breaks: () => (({ headers, ...rest }) => ({ ...rest, headers: { 'content-type': headers['content-type']! } }))(problem(429, 'rate_limited', { actions: [anAction] })),
+  },
+  'no-people': {
+    keeps: () => answer('/api/v1/firms', example('listFirms')),
+    breaks: () => {
+      const body = example('listFirms');
+      body.data[0].website = 'https://www.linkedin.com/in/someone';
+      return answer('/api/v1/firms', body);
+    },
+  },
+  'page-limit': {
+    keeps: () => answer('/api/v1/firms?limit=1', example('listFirms')),
+    breaks: () => {
+      const body = example('listFirms');
+      body.data.push({ ...body.data[0], service_url: `${body.data[0].service_url}-2` });
+      return answer('/api/v1/firms?limit=1', body);
+    },
+  },
+  'round-lag': {
+    keeps: () => answer('/api/v1/rounds', example('listRounds'), { plan: 'trial' }),
+    breaks: () => {
+      const body = example('listRounds');
+      body.data[0].announced_on = body.as_of.slice(0, 10);
+      return answer('/api/v1/rounds', body, { plan: 'trial' });
+    },
+  },
+  'announced-since': {
+    keeps: () => answer('/api/v1/rounds?announced_since=2025-06-17', example('listRounds')),
+    breaks: () => answer('/api/v1/rounds?announced_since=2025-06-18', example('listRounds')),
+  },
+  'changes-order': {
+    keeps: () => answer('/api/v1/changes?since=2026-11-01T00:00:00Z', example('listChanges')),
+    breaks: () => {
+      const body = example('listChanges');
+      body.data.push({ ...body.data[0], sequence: body.data[0].sequence - 1 });
+      return answer('/api/v1/changes?since=2026-11-01T00:00:00Z', body);
+    },
+  },
+  'bad-input-no-5xx': {
+    keeps: () => ({ ...problem(400, 'invalid_parameter'), url: '/api/v1/firms?limit=abc' }),
+    breaks: () => ({ ...problem(500, 'internal_error'), url: '/api/v1/firms?limit=abc' }),
+  },
+  'cursor-continuity': {
+    walk: true,
+    keeps: () => answer('/api/v1/firms?cursor=next', { ...example('listFirms'), data: [{ ...example('listFirms').data[0], service_url: 'https://investorgraph.example/firms/other' }] }),
+    breaks: () => answer('/api/v1/firms?cursor=next', example('listFirms')),
+  },
+};
+
+describe('every rule carries a check that holds on a good answer and fails on a broken one', () => {
+  test('each rule has its case here', () => {
+    expect(Object.keys(cases).sort()).toEqual(Object.keys(rules).sort());
+  });
+
+  for (const id of Object.keys(rules) as RuleId[]) {
+    test(`${id}: ${rules[id].title}`, () => {
+      const { keeps, breaks, walk } = cases[id];
+      // A cursor walk spans answers: the first page hands out the cursor the second one follows.
+      const walked = (second: Exchange) => {
+        if (!walk) return new PageTracker();
+        const walks = new PageTracker();
+        walks.observe(answer('/api/v1/firms', { ...example('listFirms'), next_cursor: 'next' }));
+        return walks;
+      };
+      expect(checkExchange(validator, keeps(), walked(keeps()))).toEqual([]);
+      expect(onRule(id, breaks(), walked(breaks())).length, `${id} saw nothing`).toBeGreaterThan(0);
+    });
+  }
+});
+
+test('the rules that span answers are checked only when given the walks', () => {
+  const walks = new PageTracker();
+  const first = answer('/api/v1/firms', { ...example('listFirms'), next_cursor: 'next' });
+  expect(checkExchange(validator, first, walks)).toEqual([]);
+  expect(onRule('cursor-continuity', answer('/api/v1/firms?cursor=next', example('listFirms')))).toEqual([]);
+});
+
+test('a HEAD answer is held to the headers of the problem rule, not to a body it does not have', () => {
+  const head = { ...problem(404, 'route_not_found', {}, '/api/v1/nowhere'), method: 'HEAD', body: '' };
+  expect(checkExchange(validator, head)).toEqual([]);
+  expect(onRule('problem', { ...head, headers: { 'content-type': 'text/plain' } })).toHaveLength(1);
+});
