@@ -2,7 +2,7 @@
  * What every property works with: the configuration, the budgeted client, and a few real records
  * found at the start (slugs, ids, a cursor) to build valid requests from.
  */
-import { createContractValidator, isPlanId, operationById, operations, plans, resolveRef, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
+import { createContractValidator, isPlanId, operations, parameterEnum, plans, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from './client.ts';
 
 export interface SuiteConfig {
@@ -53,10 +53,6 @@ export interface SuiteContext {
   asOf: string;
 }
 
-export function enumOf(operationId: string, parameter: string): string[] {
-  const param = operationById(operationId).parameters.find((p) => p.name === parameter);
-  return ((resolveRef(param?.schema) as { enum?: string[] }).enum ?? []).slice();
-}
 
 /** The operations a data key can call with GET, with what their paths need. */
 export const dataOperations: readonly OperationInfo[] = operations.filter((o) => o.method === 'GET' && o.security && o.operationId !== 'getExportFile');
@@ -96,7 +92,7 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
   if (config.useControl && !control) throw new Error(`[contract-tests] useControl: ${config.baseUrl} has no control API (only the kit's mock has one, to loopback clients)`);
 
   // A handful of real records: every sample costs budget, so a few of each is all.
-  const samples: Samples = { firm: [], company: [], fund: [], list: [], statistic: enumOf('getStatistic', 'name') };
+  const samples: Samples = { firm: [], company: [], fund: [], list: [], statistic: parameterEnum('getStatistic', 'name') };
   let asOf = '';
   for (const [kind, path, field] of [['firm', '/api/v1/firms?limit=5', 'slug'], ['company', '/api/v1/companies?limit=5', 'slug'], ['fund', '/api/v1/funds?limit=3', 'id'], ['list', '/api/v1/lists?limit=3', 'slug']] as const) {
     const answer = await client.call(path, { rows: 5 });

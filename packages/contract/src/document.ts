@@ -76,3 +76,9 @@ export function operationById(operationId: string): OperationInfo {
   if (!found) throw new Error(`[investor-graph] no operation ${operationId} in the contract`);
   return found;
 }
+
+/** The values an operation's parameter may take, in the contract's order; empty when it is no enum. */
+export function parameterEnum(operationId: string, name: string): string[] {
+  const param = operationById(operationId).parameters.find((p) => p.name === name);
+  return [...(((resolve(param?.schema) as { enum?: string[] } | undefined)?.enum) ?? [])];
+}

@@ -1,4 +1,4 @@
-export { openapiDocument, operations, operationById, resolveRef, type OperationInfo, type OpenApiDocument } from './document.ts';
+export { openapiDocument, operations, operationById, parameterEnum, resolveRef, type OperationInfo, type OpenApiDocument } from './document.ts';
 export { plans, planIds, defaultLimit, trialKeysPerMinute, failedAuth, isPlanId, nextPlanUp, firstPlanWith, type PlanId, type PlanRule } from './plans.ts';
 export { checkExchange, findPeople, parseBody, queryOf, rowIdentity, see, PageTracker, rules, type RuleId, type RuleInfo, type Rule, type Seen, type Finding, type Exchange } from './rules.ts';
 export { matchOperation, methodsAt, operationFor, type OperationMatch } from './router.ts';

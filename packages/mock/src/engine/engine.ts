@@ -18,7 +18,7 @@ import { openapiDocument } from '@investor-graph/contract/document';
 import type { ContractValidator } from '@investor-graph/contract';
 import { Accounts } from './accounts.ts';
 import { jsonText } from './answer.ts';
-import { Clock, type SavedClock } from './clock.ts';
+import { Clock, SharedClock } from './clock.ts';
 import type { Call, RequestContext } from './context.ts';
 import { handleControl } from './control.ts';
 import { ControlGuard } from './control-guard.ts';
@@ -40,9 +40,6 @@ import { createTrialKey } from './trial.ts';
 import { RequestValidation } from './validate.ts';
 
 export type { RequestContext } from './context.ts';
-
-/** How long a clock set through another process on the same state store may take to reach this one. */
-const CLOCK_SYNC_MS = 250;
 
 export interface PresetKey {
   plan: PlanId;
@@ -88,63 +85,30 @@ export interface Engine {
   readonly clock: Clock;
   readonly store: Store;
   readonly accounts: Accounts;
-  /** Applies due rebuilds now (also done before every request). */
-  rebuild(): ReturnType<Store['applyDue']>;
-  /** The preset and created keys' texts, as given at start (for the banner). */
-  readonly presetKeys: readonly PresetKey[];
 }
 
 export function createEngine(options: EngineOptions): Engine {
   const store = new Store(options.dataset);
   const keyStore = options.keyStore ?? new MemoryKeyStore();
   const clock = new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
-  // The clock as last saved, by this process or another on the same store: taken up when it
-  // changes, looked at no more than every CLOCK_SYNC_MS (a read of the store per call was 9% of it).
-  let clockText = '';
-  let clockSyncedAt = -Infinity;
   const realNow = options.realNow ?? (() => performance.now());
-  const syncClock = (): void => {
-    const at = realNow();
-    if (at - clockSyncedAt < CLOCK_SYNC_MS) return;
-    clockSyncedAt = at;
-    const text = keyStore.getMeta('clock');
-    if (text === undefined || text === clockText) return;
-    clockText = text;
-    clock.restore(JSON.parse(text) as SavedClock);
-  };
-  /**
-   * Changes the clock as stored now, not as this process last looked (up to CLOCK_SYNC_MS ago): read,
-   * changed and saved in one transaction, so two mocks on one database advancing it at once both count.
-   */
-  const changeClock = (change: (clock: Clock) => void): void => {
-    keyStore.transaction(() => {
-      const text = keyStore.getMeta('clock');
-      if (text !== undefined && text !== clockText) clock.restore(JSON.parse(text) as SavedClock);
-      change(clock);
-      clockText = JSON.stringify(clock.saved());
-      keyStore.setMeta('clock', clockText);
-    });
-    clockSyncedAt = realNow();
-  };
   const accounts = new Accounts(keyStore, options.realNow);
   const guard = new ControlGuard(options.adminToken, options.realNow);
   const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
   // The first process on a store decides the clock and the cursor secret; later ones take them up.
+  const shared = new SharedClock(clock, keyStore, realNow);
   const cursorSecret = keyStore.transaction(() => {
-    if (keyStore.getMeta('clock') === undefined) keyStore.setMeta('clock', JSON.stringify(clock.saved()));
     const kept = keyStore.getMeta('cursor_secret');
     if (kept !== undefined) return kept;
     const secret = options.cursorSecret ?? randomToken(43);
     keyStore.setMeta('cursor_secret', secret);
     return secret;
   });
-  syncClock();
   const cursors = new CursorCodec(cursorSecret);
   const statistics = new Statistics(store);
   const dumps = new Dumps(store);
-  const presetKeys = options.keys ?? [];
   const ready = (async () => {
-    for (const preset of presetKeys) {
+    for (const preset of options.keys ?? []) {
       await accounts.preset(preset.plan, preset.key, clock.now(), preset.prepaidRows ?? 0);
     }
     // Rebuilds up to the restored clock replay deterministically from the dataset.
@@ -175,10 +139,10 @@ export function createEngine(options: EngineOptions): Engine {
       await ready;
       const url = parseUrl(request);
       instance = url.pathname;
-      syncClock();
+      shared.sync();
       store.applyDue(clock.now());
       if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
-        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock });
+        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock: (edit) => shared.change(edit) });
       }
       if (request.method === 'OPTIONS') return preflight(request, allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)), corsOrigins, requestId);
       const route = matchRoute(request.method, url.pathname);
@@ -256,8 +220,6 @@ export function createEngine(options: EngineOptions): Engine {
     clock,
     store,
     accounts,
-    presetKeys,
-    rebuild: () => store.applyDue(clock.now()),
   };
 }
 

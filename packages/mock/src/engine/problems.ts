@@ -18,7 +18,7 @@ export interface Action {
   rows?: number;
 }
 
-interface ProblemType {
+export interface ProblemType {
   status: number;
   title: string;
   /** Which actions come with it, given the caller's plan (if known). */
@@ -63,11 +63,6 @@ export const problemTypes = {
   internal_error: { status: 500, title: 'The mock failed' },
   // The state database shared by several mocks stayed locked (by something else): try again soon.
   state_busy: { status: 503, title: 'The mock\'s state is busy' },
-  // The validation proxy's own answers (not the API's): a broken answer under --errors, a lost upstream.
-  contract_violation: { status: 502, title: 'The service broke the contract' },
-  upstream_unreachable: { status: 502, title: 'Upstream unreachable' },
-  upstream_timeout: { status: 504, title: 'Upstream timed out' },
-  upstream_incomplete: { status: 502, title: 'Upstream answer broke off' },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemCode = keyof typeof problemTypes;
@@ -121,25 +116,30 @@ export class ProblemError extends Error {
   body(instance: string, requestId: string): Record<string, unknown> {
     const type: ProblemType = problemTypes[this.code];
     const actions = type.actions?.(this.plan).map((t) => action(t, this.plan, t === 'subscribe' ? this.suggested : null));
-    return {
-      type: `${site}/problems/${this.code.replace(/_/g, '-')}`,
-      title: type.title,
-      status: type.status,
-      detail: this.detail,
-      instance: uriReference(instance),
-      code: this.code,
-      request_id: requestId,
-      ...this.extra,
-      ...(actions ? { actions } : {}),
-    };
+    return problemBody(this.code, type, this.detail, instance, requestId, { ...this.extra, ...(actions ? { actions } : {}) });
   }
 
   toResponse(instance: string, requestId: string, headers: Record<string, string> = {}): Response {
-    return new Response(JSON.stringify(this.body(instance, requestId)), {
-      status: this.status,
-      headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers },
-    });
+    return problemResponse(this.body(instance, requestId), { 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers });
   }
+}
+
+/** RFC 9457 problem details of an entry of a problem table: the API's above, or the validation proxy's own (proxy/problems.ts). */
+export function problemBody(code: string, type: ProblemType, detail: string, instance: string, requestId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: `${site}/problems/${code.replace(/_/g, '-')}`,
+    title: type.title,
+    status: type.status,
+    detail,
+    instance: uriReference(instance),
+    code,
+    request_id: requestId,
+    ...extra,
+  };
+}
+
+export function problemResponse(body: Record<string, unknown>, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status: body.status as number, headers: { 'content-type': 'application/problem+json', ...headers } });
 }
 
 /** RFC 6750's challenge on a 401: the scheme, and `invalid_token` when a key came and was refused. */

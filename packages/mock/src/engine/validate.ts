@@ -22,7 +22,7 @@ export class RequestValidation {
   /** Throws the 400 (or the unknown statistic's 404) the call's request earns; returns when it is valid. */
   check(call: Call, request: Request): void {
     const { route } = call;
-    if (route.operationId === 'getStatistic' && !(statisticNames as readonly string[]).includes(route.params.get('name')!)) {
+    if (route.operationId === 'getStatistic' && !statisticNames.includes(route.params.get('name')!)) {
       // A name identifies a resource: unknown is 404 with the allowed ones (DECISIONS.md#statistics-shapes).
       throw new ProblemError('unknown_statistic', `There is no statistic named "${route.params.get('name')}".`, { extra: { allowed: [...statisticNames] } });
     }

@@ -6,7 +6,7 @@ import { datasetDir } from '@investor-graph/dataset';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
 import { presetPrepaidRows } from '../engine/accounts.ts';
-import { withFaults, type FaultName } from '../engine/faults.ts';
+import { withFaults, type FaultName } from '../faults.ts';
 import { withDocs } from './docs.ts';
 import { createNodeServer, listen } from './server.ts';
 import { SqliteKeyStore, type StateSync } from './sqlite-key-store.ts';
@@ -38,7 +38,7 @@ export interface StartOptions {
   /** With stateFile: 'full' fsyncs every commit before its answer (survives a power loss; slower). */
   stateSync?: StateSync;
   log?: (line: string) => void;
-  /** Deliberate faults to switch on (see engine/faults.ts); none by default. */
+  /** Deliberate faults to switch on (see src/faults.ts); none by default. */
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
   rateLimit?: boolean;

@@ -5,7 +5,7 @@
  * adapter and the CLI add the port, the log and the report files.
  */
 import { checkExchange, operationFor, PageTracker, parseBody, queryOf, type ContractValidator, type RuleId } from '@investor-graph/contract';
-import { ProblemError } from '../engine/problems.ts';
+import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
 import { redactPath, redactText } from '../redact.ts';
 
 export interface ProxyViolation {
@@ -143,10 +143,9 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       const timeoutMs = options.timeoutMs ?? 30_000;
       const bound = options.maxValidatedBytes ?? 32 * 1024 * 1024;
       /** The service failed before its answer was whole: a recorded violation and the client's problem. */
-      const upstreamFailed = (code: 'upstream_timeout' | 'upstream_unreachable' | 'upstream_incomplete', message: string): Response => {
-        const problem = new ProblemError(code, message);
-        record(problem.status, [{ side: 'response', rule: 'upstream', message }]);
-        return problem.toResponse(incoming.pathname, requestId());
+      const upstreamFailed = (code: Exclude<ProxyProblemCode, 'contract_violation'>, message: string): Response => {
+        record(proxyProblems[code].status, [{ side: 'response', rule: 'upstream', message }]);
+        return proxyProblem(code, message, incoming.pathname, requestId());
       };
       const timedOut = (error: unknown): boolean => (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
 
@@ -200,7 +199,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       record(response.status, violations, violations.length ? { excerpt: excerptOf(text) } : {});
       if (broken.length && options.errors) {
         const detail = `The answer (${response.status}) breaks ${broken.length} rule${broken.length === 1 ? '' : 's'} of the contract; see violations.`;
-        return new ProblemError('contract_violation', detail, { extra: { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) } }).toResponse(incoming.pathname, requestId());
+        return proxyProblem('contract_violation', detail, incoming.pathname, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) });
       }
       const out = passedOnHeaders(response.headers, violations, request.method === 'HEAD');
       return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { status: response.status, statusText: response.statusText, headers: out });

@@ -4,8 +4,8 @@
  * proxy, an integrator's own client tests) can show it catches the break. A wrapper around the
  * engine's fetch, so the engine itself stays correct and every adapter can switch them on.
  */
-import type { RequestContext } from './context.ts';
-import type { Engine } from './engine.ts';
+import type { RequestContext } from './engine/context.ts';
+import type { Engine } from './engine/engine.ts';
 
 export const faults = {
   'drop-actions': 'answers 401, 402 and 429 without their actions',

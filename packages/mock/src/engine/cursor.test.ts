@@ -1,0 +1,39 @@
+import { expect, test } from 'vitest';
+import { CursorCodec } from './cursor.ts';
+import { ProblemError } from './problems.ts';
+
+const codec = new CursorCodec('a-secret-of-this-engine');
+
+async function refusal(cursor: string, operationId = 'listFirms', filters = 'f1'): Promise<string> {
+  const error = await codec.decode(cursor, operationId, filters).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ProblemError);
+  expect((error as ProblemError).code).toBe('invalid_cursor');
+  return (error as ProblemError).detail;
+}
+
+test('a cursor gives back the last key it was made with, for the same endpoint and filters', async () => {
+  const cursor = await codec.encode('listFirms', 'f1', 'harbor-lane-capital');
+  expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+  expect(await codec.decode(cursor, 'listFirms', 'f1')).toBe('harbor-lane-capital');
+});
+
+test('a cursor is refused on another endpoint or with other filters, saying which', async () => {
+  const cursor = await codec.encode('listFirms', 'f1', 'k');
+  expect(await refusal(cursor, 'listCompanies')).toMatch(/another endpoint/);
+  expect(await refusal(cursor, 'listFirms', 'f2')).toMatch(/other filters/);
+});
+
+test('a changed payload, a cut signature or another engine\'s cursor is refused', async () => {
+  const cursor = await codec.encode('listFirms', 'f1', 'k');
+  const [payload, signature] = cursor.split('.') as [string, string];
+  const forged = Buffer.from(JSON.stringify({ v: 1, o: 'listFirms', f: 'f1', k: 'zzz' })).toString('base64url');
+  expect(await refusal(`${forged}.${signature}`)).toMatch(/altered/);
+  expect(await refusal(`${payload}.${signature.slice(0, -2)}`)).toMatch(/malformed/);
+  expect(await refusal(await new CursorCodec('another secret').encode('listFirms', 'f1', 'k'))).toMatch(/altered/);
+});
+
+test('what is no cursor at all is malformed, never a crash', async () => {
+  for (const text of ['', '.', 'abc', 'a.b.c', '!!!.???', `${Buffer.from('not json').toString('base64url')}.AAAAAAAAAAAAAAAAAAAAAA`]) {
+    expect(await refusal(text), text).toMatch(/malformed|altered/);
+  }
+});
