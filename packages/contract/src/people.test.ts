@@ -1,12 +1,22 @@
 import { expect, test } from 'vitest';
-import { isPersonFieldName, isPersonValue, personFieldNames } from './people.ts';
+import { isPersonFieldName, isPersonSchema, isPersonValue, personFieldNames, personNamePairs, personNameWords } from './people.ts';
 
 test('a person field is known in snake, camel and kebab case, singular or plural', () => {
-  for (const name of ['first_name', 'firstName', 'first-name', 'founders', 'Founder', 'linkedinUrl', 'contactEmail', 'phones']) expect(isPersonFieldName(name), name).toBe(true);
+  for (const name of ['first_name', 'firstName', 'first-name', 'founders', 'Founder', 'linkedinUrl', 'linkedInURL', 'contactEmail', 'phones', 'partners', 'team']) expect(isPersonFieldName(name), name).toBe(true);
 });
 
-test('fields about firms, funds and rounds are not person fields', () => {
-  for (const name of ['name', 'slug', 'stages', 'status', 'lead_firms', 'portfolio_count', 'address', 'website']) expect(isPersonFieldName(name), name).toBe(false);
+test('a person word anywhere in a compound name makes it a person field', () => {
+  for (const name of ['contact_phone', 'founderEmail', 'linkedin-profile-url', 'ceo_name', 'date_of_birth', 'primary_e_mail', 'team_member_photos']) expect(isPersonFieldName(name), name).toBe(true);
+});
+
+test('fields about firms, funds and rounds are not person fields, though some share a word with one', () => {
+  for (const name of ['name', 'slug', 'stages', 'status', 'lead_firms', 'portfolio_count', 'address', 'website', 'first_seen_at', 'firm_name', 'team_size', 'general_partner', 'members', 'mailing_address']) expect(isPersonFieldName(name), name).toBe(false);
+});
+
+test('a schema of an e-mail address, a phone or a profile-network URL is people data whatever its name', () => {
+  expect(isPersonSchema({ type: 'string', format: 'email' })).toBe(true);
+  expect(isPersonSchema({ type: 'string', pattern: '^https://(www\\.)?linkedin\\.com/in/' })).toBe(true);
+  expect(isPersonSchema({ type: 'string', format: 'uri' })).toBe(false);
 });
 
 test('users extend the vocabulary with names of their own', () => {
@@ -15,8 +25,11 @@ test('users extend the vocabulary with names of their own', () => {
 });
 
 test('the vocabulary is written in lower snake case, once', () => {
-  expect(new Set(personFieldNames).size).toBe(personFieldNames.length);
-  for (const name of personFieldNames) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  const all = [...personFieldNames, ...personNameWords, ...personNamePairs.map((p) => p.join('_'))];
+  expect(new Set(all).size).toBe(all.length);
+  for (const name of all) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  // A whole name that a word or a pair already finds is written twice.
+  for (const name of personFieldNames) expect(isPersonFieldName(name.replace(/^/, 'x_')), name).toBe(false);
 });
 
 test('e-mail addresses, phone numbers and profile or photo URLs are people data wherever they appear', () => {

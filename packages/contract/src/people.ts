@@ -5,21 +5,62 @@
  * one of them refuses the other refuses too.
  */
 
-/** Field names that describe a person, lower snake case; a plural (`founders`) counts as its singular. */
-export const personFieldNames: readonly string[] = [
-  'first_name', 'firstname', 'last_name', 'lastname', 'full_name', 'fullname', 'person', 'people', 'founder', 'partner',
-  'team', 'team_member', 'roster', 'employee', 'executive', 'ceo', 'cfo', 'email', 'e_mail', 'contact_email', 'phone',
-  'phone_number', 'mobile', 'linkedin', 'linkedin_url', 'twitter', 'twitter_url', 'profile_url', 'photo', 'photo_url',
-  'avatar', 'avatar_url', 'headshot', 'contact', 'contact_name',
+/**
+ * Whole field names that describe a person, lower snake case, beyond what `personNameWords` and
+ * `personNamePairs` find in any name; a plural (`partners`) counts as its singular.
+ */
+export const personFieldNames: readonly string[] = ['partner', 'team', 'team_member', 'roster', 'contact', 'contact_name'];
+
+/**
+ * Words that make a field about a person wherever they stand in a compound name: `contact_phone`,
+ * `founderEmail`, `linkedin-profile-url`. Words such as team, partner or contact are left to whole
+ * names above: `team_size` or a fund's `general_partner` (a firm) are not people data.
+ */
+export const personNameWords: readonly string[] = [
+  'email', 'emails', 'phone', 'telephone', 'mobile', 'fax', 'linkedin', 'twitter', 'facebook', 'instagram', 'photo', 'avatar',
+  'headshot', 'portrait', 'founder', 'ceo', 'cfo', 'cto', 'coo', 'person', 'people', 'employee', 'executive', 'firstname',
+  'lastname', 'fullname', 'surname', 'birthday', 'birthdate',
+];
+
+/** Pairs of words that do the same next to each other: `first_name`, `e_mail`, `date_of_birth` (as `of_birth`). */
+export const personNamePairs: readonly (readonly [string, string])[] = [
+  ['first', 'name'], ['last', 'name'], ['full', 'name'], ['given', 'name'], ['family', 'name'], ['middle', 'name'],
+  ['e', 'mail'], ['of', 'birth'], ['profile', 'url'], ['profile', 'photo'],
 ];
 
 const known = new Set(personFieldNames);
+const words = new Set(personNameWords);
 
-/** Whether a field name describes a person: camelCase and kebab-case are read as snake case. */
+/** The words of a name, lower case: snake, camel and kebab case alike (`linkedInURL` is linked, in, url). */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+const singular = (word: string): string => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word);
+
+/**
+ * Whether a field name describes a person: a whole name of `personFieldNames`, a word of
+ * `personNameWords` anywhere in it, or a pair of `personNamePairs`; `extra` adds whole names or
+ * words of the user's own. A plural counts as its singular.
+ */
 export function isPersonFieldName(name: string, extra: readonly string[] = []): boolean {
-  const n = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
-  const singular = n.endsWith('s') ? n.slice(0, -1) : n;
-  return known.has(n) || known.has(singular) || extra.some((e) => e.toLowerCase() === n);
+  const parts = nameWords(name);
+  const whole = parts.join('_');
+  const own = new Set(extra.map((e) => nameWords(e).join('_')));
+  if (known.has(whole) || known.has(singular(whole)) || own.has(whole) || own.has(singular(whole))) return true;
+  for (const [i, part] of parts.entries()) {
+    const word = singular(part);
+    if (words.has(part) || words.has(word) || own.has(part) || own.has(word)) return true;
+    const next = parts[i + 1];
+    if (next !== undefined && personNamePairs.some(([a, b]) => a === part && (b === next || b === singular(next)))) return true;
+  }
+  // linkedin_url and the like once their words are split off: linked + in.
+  return whole.includes('linked_in');
 }
 
 /** Values that are people data wherever they appear: an e-mail address, a phone number, a profile-network or photo URL. */
@@ -28,6 +69,17 @@ export const personValuePatterns: Readonly<Record<'email' | 'phone' | 'profile',
   phone: /(\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}/,
   profile: /(linkedin\.com|twitter\.com|x\.com\/|facebook\.com|instagram\.com|crunchbase\.com\/person|angel\.co\/u\/|gravatar|\.(jpe?g|png|gif|webp)(\?|$))/i,
 };
+
+/**
+ * Whether a schema (as a contract writes it) holds people data whatever its name: `format: email`,
+ * a phone format, or a pattern for profile-network URLs.
+ */
+export function isPersonSchema(schema: unknown): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  const { format, pattern } = schema as { format?: unknown; pattern?: unknown };
+  if (format === 'email' || format === 'idn-email' || format === 'phone' || format === 'tel') return true;
+  return typeof pattern === 'string' && personValuePatterns.profile.test(pattern.replace(/\\/g, ''));
+}
 
 /** Whether a string value holds people data. */
 export function isPersonValue(value: string): boolean {

@@ -4,7 +4,7 @@
  * the resolved document (`given: '$'`) and reports results at the exact path that breaks the rule.
  */
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isPersonFieldName, personFieldNames } from '@investor-graph/contract/people';
+import { isPersonFieldName, isPersonSchema, personFieldNames } from '@investor-graph/contract/people';
 
 /** @typedef {Record<string, any>} Node */
 /** @typedef {import('@stoplight/spectral-core').IFunctionResult} Result */
@@ -196,7 +196,7 @@ export const trialCall = createRulesetFunction({ input: null, options: null }, (
   return [];
 });
 
-/** The person fields the rule knows, shared with the runtime rules; users add their own through the rule's options. */
+/** The whole person-field names the rule knows beside its words and pairs (@investor-graph/contract/people, shared with the runtime rules); users add their own through the rule's options. */
 export const PERSON_FIELDS = personFieldNames;
 
 export const noPersonFields = createRulesetFunction(
@@ -213,6 +213,7 @@ export const noPersonFields = createRulesetFunction(
       if (props && typeof props === 'object' && !Array.isArray(props)) {
         for (const name of Object.keys(props)) {
           if (isPersonFieldName(name, extra)) results.push({ message: `Property ${name} describes a person; the API serves no people data.`, path: [...path, 'properties', name] });
+          else if (isPersonSchema(props[name])) results.push({ message: `Property ${name} holds an e-mail address, a phone number or a profile URL (by its format or pattern); the API serves no people data.`, path: [...path, 'properties', name] });
         }
       }
       for (const [k, v] of Object.entries(node)) if (k !== 'examples' && k !== 'example') walk(v, [...path, k]);

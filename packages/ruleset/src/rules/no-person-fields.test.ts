@@ -7,7 +7,26 @@ testRule('ig-no-person-fields', [
   { name: 'a contact e-mail on a firm', break: (d) => (d.components.schemas.Firm.properties.email = { type: 'string', format: 'email' }) },
   { name: 'a linkedin URL in a list member', break: (d) => (d.components.schemas.ListMember.properties.linkedin_url = { type: 'string', format: 'uri' }) },
   { name: 'a photo in an inline response schema', break: (d) => (d.paths['/api/v1/openapi.json'].get.responses['200'].content['application/json'].schema.properties.photo = { type: 'string' }) },
+  { name: 'a contact phone on a firm (a compound name)', break: (d) => (d.components.schemas.Firm.properties.contact_phone = { type: 'string' }), at: 'components.schemas.Firm.properties.contact_phone' },
+  { name: "a founder's e-mail in camel case on a company", break: (d) => (d.components.schemas.Company.properties.founderEmail = { type: 'string' }), at: 'components.schemas.Company.properties.founderEmail' },
+  { name: 'a profile-network URL in kebab case on a list member', break: (d) => (d.components.schemas.ListMember.properties['linkedin-profile-url'] = { type: 'string', format: 'uri' }) },
+  { name: 'an innocent name over format email', break: (d) => (d.components.schemas.Firm.properties.reach = { type: 'string', format: 'email' }), at: 'components.schemas.Firm.properties.reach' },
+  { name: 'an innocent name over a profile-network pattern', break: (d) => (d.components.schemas.Firm.properties.ref = { type: 'string', pattern: '^https://(www\\.)?linkedin\\.com/in/' }) },
+  {
+    name: 'a person schema reached only through a $ref from a row',
+    break: (d) => {
+      d.components.schemas.Contact = { type: 'object', properties: { mobile_number: { type: 'string' } } };
+      d.components.schemas.Firm.properties.primary = { $ref: '#/components/schemas/Contact' };
+    },
+    at: 'components.schemas.Contact.properties.mobile_number',
+  },
 ]);
+
+test('ig-no-person-fields: fields that only share a word with a person field pass', async () => {
+  const doc = contract();
+  Object.assign(doc.components.schemas.Firm.properties, { team_size: { type: 'integer' }, general_partner: { type: 'string' }, mailing_address: { type: 'string' } });
+  expect((await lint(doc)).filter((r) => r.code === 'ig-no-person-fields')).toEqual([]);
+});
 
 test('ig-no-person-fields: users extend the list', async () => {
   const doc = contract();
