@@ -1,0 +1,83 @@
+/**
+ * What the Node and the browser entries share: the handlers over the engine, and the API object
+ * (engine, keys, reset) built from a dataset and a validator given to it.
+ */
+import { http, type HttpHandler } from 'msw';
+import { planIds, type PlanId } from '@investor-graph/contract/plans';
+import type { ContractValidator } from '@investor-graph/contract';
+import { createEngine, newKeyText, presetPrepaidRows, type Engine, type EngineOptions } from '@investor-graph/mock';
+
+export type DatasetInput = EngineOptions['dataset'];
+
+/**
+ * What the engine takes, but its state store: handlers keep state in memory, where `reset` can
+ * start it afresh (a database shared with a mock server would survive every reset).
+ */
+export interface InvestorGraphApiOptions extends Omit<EngineOptions, 'dataset' | 'validator' | 'keys' | 'keyStore'> {
+  /** The origin your client calls, e.g. https://api.investorgraph.test. Only it is intercepted. */
+  baseUrl: string;
+  /** The data to serve; the embedded default dataset when left out (read from disk: Node only). */
+  dataset?: DatasetInput;
+  /** prism-http request validation; built from the contract when left out. */
+  validator?: ContractValidator;
+  /** Keys to preset, by plan. A key per plan is made up for any plan not given. */
+  keys?: Partial<Record<PlanId, string>>;
+  /** Prepaid rows of the preset pay-as-you-go key (100,000 by default). */
+  prepaidRows?: number;
+}
+
+export interface InvestorGraphApi {
+  /** MSW request handlers for `setupServer(...)` or `setupWorker(...)`. */
+  readonly handlers: HttpHandler[];
+  /** A ready key for each plan. */
+  readonly keys: Readonly<Record<PlanId, string>>;
+  /** The engine behind the handlers now (replaced by `reset`). */
+  readonly engine: Engine;
+  /** Back to a fresh state in one call: data, keys (the same texts), counters, clock. */
+  reset(): Promise<void>;
+}
+
+/**
+ * Handlers that send every request under `baseUrl` to `engine` (or to whatever `current()` returns,
+ * so a reset can swap the engine without touching the handlers the user registered).
+ */
+export function createHandlers(options: { baseUrl: string; engine: Engine | (() => Engine) }): HttpHandler[] {
+  const origin = new URL(options.baseUrl).origin;
+  const current = typeof options.engine === 'function' ? options.engine : () => options.engine as Engine;
+  // In-process: the control endpoints are as reachable as loopback is for the Node server.
+  return [http.all(`${origin}/*`, ({ request }) => current().fetch(request, { clientAddress: 'msw', loopback: true, inProcess: true }))];
+}
+
+/**
+ * The engine, its MSW handlers and a key per plan, over a dataset and a validator already in hand:
+ * the Node entry (index.ts) and the browser entry (browser.ts) each supply their own defaults.
+ */
+export async function createApi(options: InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator }): Promise<InvestorGraphApi> {
+  // A keyStore given anyway (from JavaScript, or cast) is left out: state stays in memory, for reset.
+  const { baseUrl, dataset, validator, keys: givenKeys = {}, prepaidRows = presetPrepaidRows, keyStore: _memoryOnly, ...engineOptions } = options as InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator; keyStore?: unknown };
+  const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<PlanId, string>;
+  const build = async (): Promise<Engine> => {
+    const engine = createEngine({
+      // Links the mock writes point where the client's requests go.
+      publicUrl: baseUrl,
+      ...engineOptions,
+      // Shared safely: the store never mutates the rows it is given, it replaces them.
+      dataset,
+      validator,
+      keys: planIds.map((plan) => ({ plan, key: keys[plan], ...(plan === 'payg' ? { prepaidRows } : {}) })),
+    });
+    await engine.ready;
+    return engine;
+  };
+  let engine = await build();
+  return {
+    handlers: createHandlers({ baseUrl, engine: () => engine }),
+    keys,
+    get engine() {
+      return engine;
+    },
+    async reset() {
+      engine = await build();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * `@investor-graph/msw/browser`: the mock engine as MSW handlers for `setupWorker`, with request
+ * validation by prism-http's own code, bundled to run in a browser. The published file is one
+ * ES module with everything but `msw` inside it (build-browser.mjs), so an app's bundler (Vite,
+ * webpack, esbuild) meets no Node built-in.
+ *
+ * @example
+ * import { setupWorker } from 'msw/browser';
+ * import { createInvestorGraphApi } from '@investor-graph/msw/browser';
+ * const api = await createInvestorGraphApi({ baseUrl: 'https://api.investorgraph.test', dataset: { url: '/investor-graph-dataset/' } });
+ * await setupWorker(...api.handlers).start({ onUnhandledFrame: 'bypass' });
+ */
+import { fetchDataset } from '@investor-graph/fixtures';
+import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
+import { createBrowserValidator } from './browser-validator.ts';
+
+export { createHandlers, type DatasetInput, type InvestorGraphApi } from './api.ts';
+export { createBrowserValidator, dereferenced } from './browser-validator.ts';
+
+export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'dataset'> {
+  /**
+   * The data to serve: a dataset in hand, or `{ url }` of a dataset folder the app serves (copy
+   * `node_modules/@investor-graph/dataset/default` into the app's public folder).
+   */
+  dataset: DatasetInput | { url: string };
+}
+
+/** The engine, its MSW handlers and a key per plan, in the browser; state lives in memory and `reset()` starts it afresh. */
+export async function createInvestorGraphApi(options: BrowserApiOptions): Promise<InvestorGraphApi> {
+  const given = options.dataset;
+  const [dataset, validator] = await Promise.all([
+    'url' in given ? fetchDataset(given.url).then((d): DatasetInput => ({ asOf: d.manifest.as_of, rows: d.rows, changes: d.changes, pending: d.pending })) : given,
+    options.validator ?? createBrowserValidator(),
+  ]);
+  return createApi({ ...options, dataset, validator });
+}
