@@ -123,6 +123,7 @@ test.skipIf(!haveChromium)('in headless Chromium, setupWorker serves the API to 
     expect(seen.clock.applied).toBeGreaterThan(0);
     expect(seen.clock.afterReset).toBe(seen.clock.before);
     expect(seen.callsUsedAfterReset).toBe(0);
+    expect(seen.generated).toMatchObject({ sameRows: true, rows: 100 });
 
     // The browser's validator gives prism-http's verdicts under Node, case by case.
     const cases = requestCases();
@@ -135,7 +136,7 @@ test.skipIf(!haveChromium)('in headless Chromium, setupWorker serves the API to 
 
     expect(problems).toEqual([]);
     expect(elsewhere).toEqual([]);
-    console.log(`[investor-graph] @investor-graph/msw/browser adds ${(bundleBytes / 1024).toFixed(0)} KiB to a dev build (${(gzipSync(readFileSync(join(site, 'investor-graph-msw.js'))).length / 1024).toFixed(0)} KiB gzipped), msw itself aside`);
+    console.log(`[investor-graph] @investor-graph/msw/browser adds ${(bundleBytes / 1024).toFixed(0)} KiB to a dev build (${(gzipSync(readFileSync(join(site, 'investor-graph-msw.js'))).length / 1024).toFixed(0)} KiB gzipped), msw itself aside; the default dataset generated in the page took ${seen.generated.ms} ms`);
   } finally {
     await browser?.close();
   }

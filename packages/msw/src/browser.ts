@@ -10,7 +10,7 @@
  * const api = await createInvestorGraphApi({ baseUrl: 'https://api.investorgraph.test', dataset: { url: '/investor-graph-dataset/' } });
  * await setupWorker(...api.handlers).start({ onUnhandledFrame: 'bypass' });
  */
-import { fetchDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset, fetchDataset } from '@investor-graph/fixtures';
 import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
 import { createBrowserValidator } from './browser-validator.ts';
 
@@ -19,15 +19,17 @@ export { createBrowserValidator, dereferenced } from './browser-validator.ts';
 
 export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'dataset'> {
   /**
-   * The data to serve: a dataset in hand, or `{ url }` of a dataset folder the app serves (copy
-   * `node_modules/@investor-graph/dataset/default` into the app's public folder).
+   * The data to serve: `{ url }` of a dataset folder the app serves (copy
+   * `node_modules/@investor-graph/dataset/default` into the app's public folder), or a dataset in
+   * hand. Left out, the default dataset is generated in the page from its seed: the very rows of
+   * the committed files (a test holds them equal), with no file to serve.
    */
-  dataset: DatasetInput | { url: string };
+  dataset?: DatasetInput | { url: string };
 }
 
 /** The engine, its MSW handlers and a key per plan, in the browser; state lives in memory and `reset()` starts it afresh. */
 export async function createInvestorGraphApi(options: BrowserApiOptions): Promise<InvestorGraphApi> {
-  const given = options.dataset;
+  const given = options.dataset ?? collectDataset(defaultDataset);
   const [dataset, validator] = await Promise.all([
     'url' in given ? fetchDataset(given.url).then((d): DatasetInput => ({ asOf: d.manifest.as_of, rows: d.rows, changes: d.changes, pending: d.pending })) : given,
     options.validator ?? createBrowserValidator(),

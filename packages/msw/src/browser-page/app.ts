@@ -55,6 +55,13 @@ async function run(): Promise<Record<string, unknown>> {
   await api.reset();
   const afterReset = await (await fetch(`${base}/api/v1/account`, { headers: team })).json();
   const clockAfterReset = await (await fetch(`${base}/__control/clock`)).json();
+  // The default dataset generated in the page from its seed serves what the fetched files serve.
+  const started = performance.now();
+  const generated = await createInvestorGraphApi({ baseUrl: 'https://generated.investorgraph.test', frozen: true });
+  const generatedMs = Math.round(performance.now() - started);
+  const firstPage = async (of: typeof api) => (await of.engine.fetch(new Request(`${of === api ? base : 'https://generated.investorgraph.test'}/api/v1/rounds?limit=100`, { headers: { authorization: `Bearer ${of.keys.enterprise}` } }))).json();
+  const [fetched, made] = await Promise.all([firstPage(api), firstPage(generated)]);
+
   const validator = await createBrowserValidator();
   (window as any).verdicts = (cases: { operationId: string; request: Parameters<typeof validator.validateRequest>[1] }[]) => cases.map((c) => validator.validateRequest(c.operationId, c.request));
 
@@ -67,6 +74,7 @@ async function run(): Promise<Record<string, unknown>> {
     callsUsed: account.data.usage.calls_used,
     clock: { before: before.now, advanced: advanced.now, applied: advanced.applied, afterReset: clockAfterReset.now },
     callsUsedAfterReset: afterReset.data.usage.calls_used,
+    generated: { ms: generatedMs, sameRows: JSON.stringify(fetched.data) === JSON.stringify(made.data), rows: made.data.length },
   };
 }
 
