@@ -32,7 +32,7 @@ if (!env.K6_BIN) {
 }
 // What some tests need from the machine and cannot install themselves: say so before they skip.
 const chromium = env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) console.log(`[kit] chromium: not at ${chromium}: the /docs browser test will be skipped (.ci/run installs Debian's chromium)`);
+if (!existsSync(chromium)) console.log(`[kit] chromium: not at ${chromium}: the browser tests (/docs, MSW setupWorker) will be skipped (.ci/run installs Debian's chromium)`);
 if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0) console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");
 let typecheck;
 step('type-check', () => ((typecheck = run(['run', 'typecheck'])) === 0 ? 'clean' : 'FAILED'));
