@@ -27,14 +27,21 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/**
+ * The bytes of canonical base64url text, or null. Only the one text `base64url` writes for those
+ * bytes is taken: the last character of a group may carry bits the bytes do not use, and a text
+ * differing only there (a cursor with its last character changed) is not the text that was issued.
+ */
 export function fromBase64url(text: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  let bytes: Uint8Array;
   try {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   } catch {
     return null;
   }
+  return base64url(bytes) === text ? bytes : null;
 }
 
 /**
