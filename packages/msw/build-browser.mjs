@@ -1,22 +1,32 @@
 // Builds `@investor-graph/msw/browser` as one ES module for browsers: the engine, the contract,
 // prism-http's validator and the dataset loader inside, `msw` left to the app. prism-http's
-// dependencies name Node built-ins on paths the browser entry never takes (its ref parser's file
-// and URL resolution, a user agent string); each gets an inert stand-in, and any built-in not on
-// the list below fails the build, so a new one is looked at before it ships.
+// dependencies name Node built-ins where nothing they give back matters on the browser entry's
+// path (its ref parser's file and URL bookkeeping, a user agent string); each gets a stand-in, and
+// any built-in not on the list below fails the build, so a new one is looked at before it ships.
 //   node build-browser.mjs [OUTFILE]     (dist/browser.js by default; run by `pnpm build`)
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The Node built-ins prism-http's dependencies import, and never call on the browser entry's path. */
+/** The Node built-ins prism-http's dependencies import, with nothing they give back used on the browser entry's path. */
 const inert = new Set(['os', 'url', 'fs', 'path', 'stream', 'buffer', 'util', 'string_decoder']);
 
+/**
+ * The stand-in of one built-in: whatever is read of it or called on it gives the stand-in back
+ * (never a thenable, so nothing awaits it forever). That is all prism-http's ref parser does with
+ * `url` and `path` on a contract with no `$ref` left: it files the document under a base path it
+ * never resolves against. What it may not do is change a verdict, and browser.test.ts holds every
+ * verdict equal to prism-http's under Node.
+ */
 const standIn = `const inert = new Proxy(function () {}, {
-  get: (_, key) => (key === Symbol.toPrimitive ? () => '' : key === '__esModule' ? false : inert),
+  get: (_, key) => (key === Symbol.toPrimitive ? () => '' : key === '__esModule' || key === 'then' ? undefined : inert),
   apply: () => inert,
   construct: () => inert,
 });
 module.exports = inert;`;
+
+/** prism-http writes a user agent for its HTTP ref resolver (never used here) from os.type(), arch() and release(). */
+const osStandIn = `module.exports = { type: () => 'Browser', arch: () => '', release: () => '', platform: () => 'browser', EOL: '\\n' };`;
 
 export async function buildBrowserBundle({ outfile = 'dist/browser.js', minify = true } = {}) {
   const refused = new Set();
@@ -47,7 +57,7 @@ export async function buildBrowserBundle({ outfile = 'dist/browser.js', minify =
             if (args.path.startsWith('node:')) refused.add(name);
             return undefined;
           });
-          b.onLoad({ filter: /.*/, namespace: 'inert' }, () => ({ contents: standIn, loader: 'js' }));
+          b.onLoad({ filter: /.*/, namespace: 'inert' }, (args) => ({ contents: args.path === 'os' ? osStandIn : standIn, loader: 'js' }));
         },
       },
     ],

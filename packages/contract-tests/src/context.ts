@@ -53,7 +53,6 @@ export interface SuiteContext {
   asOf: string;
 }
 
-
 /** The operations a data key can call with GET, with what their paths need. */
 export const dataOperations: readonly OperationInfo[] = operations.filter((o) => o.method === 'GET' && o.security && o.operationId !== 'getExportFile');
 export const listOperations = dataOperations.filter((o) => o.query.includes('limit'));

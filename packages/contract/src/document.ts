@@ -40,7 +40,7 @@ function resolve(ref: unknown): Record<string, unknown> {
     node = node.$ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document) as Record<string, unknown>;
+      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], document) as Record<string, unknown>;
   }
   return node;
 }

@@ -6,11 +6,15 @@ test('a person field is known in snake, camel and kebab case, singular or plural
 });
 
 test('a person word anywhere in a compound name makes it a person field', () => {
-  for (const name of ['contact_phone', 'founderEmail', 'linkedin-profile-url', 'ceo_name', 'date_of_birth', 'primary_e_mail', 'team_member_photos']) expect(isPersonFieldName(name), name).toBe(true);
+  for (const name of ['contact_phone', 'founderEmail', 'linkedin-profile-url', 'linkedInURL', 'ceo_name', 'date_of_birth', 'primary_e_mail', 'team_member_photos', 'mobile_phone']) expect(isPersonFieldName(name), name).toBe(true);
 });
 
 test('fields about firms, funds and rounds are not person fields, though some share a word with one', () => {
-  for (const name of ['name', 'slug', 'stages', 'status', 'lead_firms', 'portfolio_count', 'address', 'website', 'first_seen_at', 'firm_name', 'team_size', 'general_partner', 'members', 'mailing_address']) expect(isPersonFieldName(name), name).toBe(false);
+  for (const name of [
+    'name', 'slug', 'stages', 'status', 'lead_firms', 'portfolio_count', 'address', 'website', 'first_seen_at', 'firm_name', 'team_size',
+    'general_partner', 'members', 'mailing_address', 'employee_count', 'num_employees', 'founder_count', 'is_founder_led', 'people_count',
+    'executive_summary', 'mobile_app_url', 'company_profile_url', 'linked_investments', 'linkedInvestors', 'unlinked_industries',
+  ]) expect(isPersonFieldName(name), name).toBe(false);
 });
 
 test('a schema of an e-mail address, a phone or a profile-network URL is people data whatever its name', () => {
@@ -19,17 +23,19 @@ test('a schema of an e-mail address, a phone or a profile-network URL is people 
   expect(isPersonSchema({ type: 'string', format: 'uri' })).toBe(false);
 });
 
-test('users extend the vocabulary with names of their own', () => {
+test('users extend the vocabulary with whole names of their own', () => {
   expect(isPersonFieldName('nickname')).toBe(false);
   expect(isPersonFieldName('nickname', ['nickname'])).toBe(true);
+  expect(isPersonFieldName('nicknames', ['nickname'])).toBe(true);
+  expect(isPersonFieldName('firm_name', ['name'])).toBe(false);
 });
 
 test('the vocabulary is written in lower snake case, once', () => {
   const all = [...personFieldNames, ...personNameWords, ...personNamePairs.map((p) => p.join('_'))];
   expect(new Set(all).size).toBe(all.length);
   for (const name of all) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
-  // A whole name that a word or a pair already finds is written twice.
-  for (const name of personFieldNames) expect(isPersonFieldName(name.replace(/^/, 'x_')), name).toBe(false);
+  // A whole name that a word or a pair already finds anywhere would be written twice.
+  for (const name of personFieldNames) expect(isPersonFieldName(`x_${name}`), name).toBe(false);
 });
 
 test('e-mail addresses, phone numbers and profile or photo URLs are people data wherever they appear', () => {

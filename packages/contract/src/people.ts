@@ -7,25 +7,28 @@
 
 /**
  * Whole field names that describe a person, lower snake case, beyond what `personNameWords` and
- * `personNamePairs` find in any name; a plural (`partners`) counts as its singular.
+ * `personNamePairs` find in any name; a plural (`founders`) counts as its singular. These words
+ * also name things about firms and companies inside a longer name (`team_size`, a fund's
+ * `general_partner`, `employee_count`, `mobile_app_url`), so only the whole name counts.
  */
-export const personFieldNames: readonly string[] = ['partner', 'team', 'team_member', 'roster', 'contact', 'contact_name'];
+export const personFieldNames: readonly string[] = [
+  'partner', 'team', 'team_member', 'roster', 'contact', 'contact_name', 'founder', 'person', 'people', 'employee',
+  'executive', 'mobile', 'profile_url',
+];
 
 /**
  * Words that make a field about a person wherever they stand in a compound name: `contact_phone`,
- * `founderEmail`, `linkedin-profile-url`. Words such as team, partner or contact are left to whole
- * names above: `team_size` or a fund's `general_partner` (a firm) are not people data.
+ * `founderEmail`, `linkedin-profile-url`, `ceo_name`.
  */
 export const personNameWords: readonly string[] = [
-  'email', 'emails', 'phone', 'telephone', 'mobile', 'fax', 'linkedin', 'twitter', 'facebook', 'instagram', 'photo', 'avatar',
-  'headshot', 'portrait', 'founder', 'ceo', 'cfo', 'cto', 'coo', 'person', 'people', 'employee', 'executive', 'firstname',
-  'lastname', 'fullname', 'surname', 'birthday', 'birthdate',
+  'email', 'phone', 'telephone', 'fax', 'linkedin', 'twitter', 'facebook', 'instagram', 'photo', 'avatar', 'headshot',
+  'portrait', 'ceo', 'cfo', 'cto', 'coo', 'firstname', 'lastname', 'fullname', 'surname', 'birthday', 'birthdate',
 ];
 
-/** Pairs of words that do the same next to each other: `first_name`, `e_mail`, `date_of_birth` (as `of_birth`). */
+/** Pairs of words that do the same next to each other: `first_name`, `e_mail`, `date_of_birth`, `linkedInUrl`. */
 export const personNamePairs: readonly (readonly [string, string])[] = [
   ['first', 'name'], ['last', 'name'], ['full', 'name'], ['given', 'name'], ['family', 'name'], ['middle', 'name'],
-  ['e', 'mail'], ['of', 'birth'], ['profile', 'url'], ['profile', 'photo'],
+  ['e', 'mail'], ['of', 'birth'], ['linked', 'in'], ['profile', 'photo'],
 ];
 
 const known = new Set(personFieldNames);
@@ -44,23 +47,20 @@ export function nameWords(name: string): string[] {
 const singular = (word: string): string => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word);
 
 /**
- * Whether a field name describes a person: a whole name of `personFieldNames`, a word of
- * `personNameWords` anywhere in it, or a pair of `personNamePairs`; `extra` adds whole names or
- * words of the user's own. A plural counts as its singular.
+ * Whether a field name describes a person: a whole name of `personFieldNames` (or of `extra`, the
+ * user's own whole names), a word of `personNameWords` anywhere in it, or a pair of
+ * `personNamePairs` side by side. A plural counts as its singular.
  */
 export function isPersonFieldName(name: string, extra: readonly string[] = []): boolean {
   const parts = nameWords(name);
   const whole = parts.join('_');
   const own = new Set(extra.map((e) => nameWords(e).join('_')));
-  if (known.has(whole) || known.has(singular(whole)) || own.has(whole) || own.has(singular(whole))) return true;
-  for (const [i, part] of parts.entries()) {
-    const word = singular(part);
-    if (words.has(part) || words.has(word) || own.has(part) || own.has(word)) return true;
+  for (const names of [known, own]) if (names.has(whole) || names.has(singular(whole))) return true;
+  return parts.some((part, i) => {
+    if (words.has(part) || words.has(singular(part))) return true;
     const next = parts[i + 1];
-    if (next !== undefined && personNamePairs.some(([a, b]) => a === part && (b === next || b === singular(next)))) return true;
-  }
-  // linkedin_url and the like once their words are split off: linked + in.
-  return whole.includes('linked_in');
+    return next !== undefined && personNamePairs.some(([a, b]) => a === part && (b === next || b === singular(next)));
+  });
 }
 
 /** Values that are people data wherever they appear: an e-mail address, a phone number, a profile-network or photo URL. */

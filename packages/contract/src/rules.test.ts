@@ -28,73 +28,96 @@ function problem(status: number, code: string, more: Record<string, unknown> = {
 const anAction = { type: 'get_trial_key', title: 'Get a trial key', href: 'https://investorgraph.example/api/v1/keys/trial', method: 'POST' };
 const onRule = (rule: RuleId, exchange: Exchange, walks?: PageTracker) => checkExchange(validator, exchange, walks).filter((f) => f.rule === rule).map((f) => f.message);
 
-/** For each rule: an exchange that keeps it and the same exchange broken the one way the rule forbids. */
-const cases: Record<RuleId, { keeps: () => Exchange; breaks: () => Exchange; walk?: boolean }> = {
+/** For each rule: an exchange that keeps it and the same exchange broken in each way the rule forbids. */
+const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[]; walk?: boolean }> = {
   contract: {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
-    breaks: () => answer('/api/v1/firms', { ...example('listFirms'), data: 'not a list' }),
+    breaks: [
+      () => answer('/api/v1/firms', { ...example('listFirms'), data: 'not a list' }),
+      // A JSON content type over a body that is no JSON.
+      () => answer('/api/v1/firms', '{"data": [ cut short'),
+    ],
   },
   envelope: {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
-    breaks: () => answer('/api/v1/firms', (({ usage, ...rest }) => rest)(example('listFirms'))),
+    breaks: [() => answer('/api/v1/firms', (({ usage, ...rest }) => rest)(example('listFirms'))), () => answer('/api/v1/firms', [example('listFirms')])],
   },
   problem: {
     // Off the contract (no operation has the path), so only the problem rule looks at it.
     keeps: () => problem(404, 'route_not_found', {}, '/api/v1/nowhere'),
-    breaks: () => problem(404, 'Route Not Found', {}, '/api/v1/nowhere'),
+    breaks: [
+      () => problem(404, 'Route Not Found', {}, '/api/v1/nowhere'),
+      () => ({ ...problem(404, 'route_not_found', {}, '/api/v1/nowhere'), status: 410 }),
+      () => ({ ...problem(404, 'route_not_found', {}, '/api/v1/nowhere'), headers: { 'content-type': 'application/json' } }),
+      () => (({ code, ...rest }) => ({ ...problem(404, 'x', rest, '/api/v1/nowhere'), body: rest }))(problem(404, 'x').body as Record<string, unknown>),
+    ],
   },
   actions: {
     keeps: () => problem(401, 'missing_key', { actions: [anAction] }),
-    breaks: () => problem(401, 'missing_key', { actions: [] }),
+    breaks: [() => problem(401, 'missing_key', { actions: [] }), () => problem(401, 'missing_key')],
   },
   'retry-after': {
     keeps: () => problem(429, 'rate_limited', { actions: [anAction] }),
-    breaks: () => (({ headers, ...rest }) => ({ ...rest, headers: { 'content-type': headers['content-type']! } }))(problem(429, 'rate_limited', { actions: [anAction] })),
+    breaks: [() => (({ headers, ...rest }) => ({ ...rest, headers: { 'content-type': headers['content-type']! } }))(problem(429, 'rate_limited', { actions: [anAction] }))],
   },
   'no-people': {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
-    breaks: () => {
-      const body = example('listFirms');
-      body.data[0].website = 'https://www.linkedin.com/in/someone';
-      return answer('/api/v1/firms', body);
-    },
+    breaks: [
+      () => {
+        const body = example('listFirms');
+        body.data[0].website = 'https://www.linkedin.com/in/someone';
+        return answer('/api/v1/firms', body);
+      },
+      () => {
+        const body = example('listFirms');
+        body.data[0].founderEmails = [];
+        return answer('/api/v1/firms', body);
+      },
+    ],
   },
   'page-limit': {
     keeps: () => answer('/api/v1/firms?limit=1', example('listFirms')),
-    breaks: () => {
-      const body = example('listFirms');
-      body.data.push({ ...body.data[0], service_url: `${body.data[0].service_url}-2` });
-      return answer('/api/v1/firms?limit=1', body);
-    },
+    breaks: [
+      () => {
+        const body = example('listFirms');
+        body.data.push({ ...body.data[0], service_url: `${body.data[0].service_url}-2` });
+        return answer('/api/v1/firms?limit=1', body);
+      },
+    ],
   },
   'round-lag': {
     keeps: () => answer('/api/v1/rounds', example('listRounds'), { plan: 'trial' }),
-    breaks: () => {
-      const body = example('listRounds');
-      body.data[0].announced_on = body.as_of.slice(0, 10);
-      return answer('/api/v1/rounds', body, { plan: 'trial' });
-    },
+    breaks: [
+      () => {
+        const body = example('listRounds');
+        body.data[0].announced_on = body.as_of.slice(0, 10);
+        return answer('/api/v1/rounds', body, { plan: 'trial' });
+      },
+    ],
   },
   'announced-since': {
     keeps: () => answer('/api/v1/rounds?announced_since=2025-06-17', example('listRounds')),
-    breaks: () => answer('/api/v1/rounds?announced_since=2025-06-18', example('listRounds')),
+    breaks: [() => answer('/api/v1/rounds?announced_since=2025-06-18', example('listRounds'))],
   },
   'changes-order': {
     keeps: () => answer('/api/v1/changes?since=2026-11-01T00:00:00Z', example('listChanges')),
-    breaks: () => {
-      const body = example('listChanges');
-      body.data.push({ ...body.data[0], sequence: body.data[0].sequence - 1 });
-      return answer('/api/v1/changes?since=2026-11-01T00:00:00Z', body);
-    },
+    breaks: [
+      () => {
+        const body = example('listChanges');
+        body.data.push({ ...body.data[0], sequence: body.data[0].sequence - 1 });
+        return answer('/api/v1/changes?since=2026-11-01T00:00:00Z', body);
+      },
+      () => answer('/api/v1/changes?since=2026-11-21T00:00:00Z', example('listChanges')),
+    ],
   },
   'bad-input-no-5xx': {
     keeps: () => ({ ...problem(400, 'invalid_parameter'), url: '/api/v1/firms?limit=abc' }),
-    breaks: () => ({ ...problem(500, 'internal_error'), url: '/api/v1/firms?limit=abc' }),
+    breaks: [() => ({ ...problem(500, 'internal_error'), url: '/api/v1/firms?limit=abc' })],
   },
   'cursor-continuity': {
     walk: true,
     keeps: () => answer('/api/v1/firms?cursor=next', { ...example('listFirms'), data: [{ ...example('listFirms').data[0], service_url: 'https://investorgraph.example/firms/other' }] }),
-    breaks: () => answer('/api/v1/firms?cursor=next', example('listFirms')),
+    breaks: [() => answer('/api/v1/firms?cursor=next', example('listFirms'))],
   },
 };
 
@@ -107,14 +130,13 @@ describe('every rule carries a check that holds on a good answer and fails on a 
     test(`${id}: ${rules[id].title}`, () => {
       const { keeps, breaks, walk } = cases[id];
       // A cursor walk spans answers: the first page hands out the cursor the second one follows.
-      const walked = (second: Exchange) => {
-        if (!walk) return new PageTracker();
-        const walks = new PageTracker();
-        walks.observe(answer('/api/v1/firms', { ...example('listFirms'), next_cursor: 'next' }));
-        return walks;
+      const walks = (): PageTracker => {
+        const tracker = new PageTracker();
+        if (walk) tracker.observe(answer('/api/v1/firms', { ...example('listFirms'), next_cursor: 'next' }));
+        return tracker;
       };
-      expect(checkExchange(validator, keeps(), walked(keeps()))).toEqual([]);
-      expect(onRule(id, breaks(), walked(breaks())).length, `${id} saw nothing`).toBeGreaterThan(0);
+      expect(checkExchange(validator, keeps(), walks())).toEqual([]);
+      for (const [i, broken] of breaks.entries()) expect(onRule(id, broken(), walks()).length, `${id} saw nothing in break ${i}`).toBeGreaterThan(0);
     });
   }
 });
@@ -124,6 +146,21 @@ test('the rules that span answers are checked only when given the walks', () => 
   const first = answer('/api/v1/firms', { ...example('listFirms'), next_cursor: 'next' });
   expect(checkExchange(validator, first, walks)).toEqual([]);
   expect(onRule('cursor-continuity', answer('/api/v1/firms?cursor=next', example('listFirms')))).toEqual([]);
+});
+
+test('a malformed as_of is the contract\'s finding, and the round lag is not measured from it', () => {
+  const body = example('listRounds');
+  body.as_of = 'not a time';
+  const findings = checkExchange(validator, answer('/api/v1/rounds', body, { plan: 'trial' }));
+  expect(findings.map((f) => f.rule)).toContain('contract');
+  expect(findings.map((f) => f.rule)).not.toContain('round-lag');
+});
+
+test('an answer a check cannot read is a finding of that rule, never a throw', () => {
+  const body = example('listRounds');
+  Object.defineProperty(body.data[0], 'announced_on', { enumerable: true, get: () => { throw new Error('unreadable'); } });
+  const findings = checkExchange(validator, answer('/api/v1/rounds?announced_since=2025-01-01', body));
+  expect(findings.find((f) => f.rule === 'announced-since')?.message).toMatch(/could not be checked: unreadable/);
 });
 
 test('a HEAD answer is held to the headers of the problem rule, not to a body it does not have', () => {

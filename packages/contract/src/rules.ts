@@ -11,6 +11,9 @@ import { isPlanId, plans, type PlanId } from './plans.ts';
 import type { OperationInfo } from './document.ts';
 import type { ContractValidator } from './validator.ts';
 
+// Where it was before the router had a module of its own.
+export { operationFor } from './router.ts';
+
 export type RuleId =
   | 'contract'
   | 'envelope'
@@ -118,7 +121,7 @@ export interface Seen {
   bodiless: boolean;
   /** The body when it is a JSON object, else null. */
   object: Record<string, unknown> | null;
-  /** A data operation's 200 JSON object answer: a data answer owes the envelope. */
+  /** A data operation's 200 JSON answer: a data answer owes the envelope. */
   isData: boolean;
   /** The envelope of a data answer that has all its members; null otherwise. */
   envelope: Envelope | null;
@@ -164,8 +167,11 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     title: 'data answers carry data, next_cursor, as_of, plan and usage',
     spec: '2. Response envelope',
     assumed: [],
-    check({ isData, object }) {
-      const missing = isData ? envelopeMembers.filter((k) => !(k in object!)) : [];
+    check({ isData, object, exchange }) {
+      if (!isData) return [];
+      // A body that is no JSON at all is the contract rule's finding; one that is JSON but no object has no envelope.
+      if (!object) return typeof exchange.body === 'string' ? [] : ['the answer is no JSON object, so it has no envelope'];
+      const missing = envelopeMembers.filter((k) => !(k in object));
       return missing.length ? [`the envelope lacks ${missing.join(', ')}`] : [];
     },
   },
@@ -173,12 +179,15 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     title: 'errors are application/problem+json with a stable code and their own status',
     spec: null,
     assumed: ['problem-body'],
-    check({ exchange, type, bodiless, object }) {
+    check({ exchange, op, type, bodiless, object }) {
       if (exchange.status < 400) return [];
       if (!type.includes('application/problem+json')) return [`a ${exchange.status} answered as ${type || 'no content type'}`];
       if (bodiless) return [];
       const code = object?.code;
-      if (typeof code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(code)) return [`a ${exchange.status} problem whose code ${JSON.stringify(code ?? null)} is no stable machine code`];
+      if (typeof code !== 'string' || code === '') return [`a ${exchange.status} problem without a code`];
+      // The contract's Problem schema holds the code's form on its operations (the contract rule
+      // says so there); off the contract (an unknown path's 404) this rule is all there is.
+      if (!op && !/^[a-z][a-z0-9_]*$/.test(code)) return [`a ${exchange.status} problem whose code ${JSON.stringify(code)} is no machine code (lower snake case)`];
       return object!.status === exchange.status ? [] : [`a ${exchange.status} problem with status ${JSON.stringify(object!.status ?? null)}`];
     },
   },
@@ -231,7 +240,8 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       const rows = pageRows(seen);
       const lag = seen.plan ? plans[seen.plan].round_lag_days : 0;
       const asOf = seen.envelope?.as_of;
-      if (!rows || !isRounds(seen) || lag <= 0 || typeof asOf !== 'string') return [];
+      // A malformed as_of is the contract rule's finding; nothing to measure the lag from here.
+      if (!rows || !isRounds(seen) || lag <= 0 || typeof asOf !== 'string' || Number.isNaN(Date.parse(asOf))) return [];
       const limitDay = new Date(Date.parse(asOf) - lag * DAY).toISOString().slice(0, 10);
       const recent = roundsOf(rows).find((r) => r.announced_on > limitDay);
       return recent ? [`a ${seen.plan} key saw a round announced ${recent.announced_on}, inside the ${lag}-day lag before ${asOf}`] : [];
@@ -298,8 +308,8 @@ export function see(validator: ContractValidator, exchange: Exchange, walks?: Pa
   const body = exchange.body;
   const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
   const type = headers['content-type'] ?? '';
-  const isData = !!op && op.security && op.operationId !== 'getAccount' && exchange.status === 200 && type.includes('json') && object !== null;
-  const envelope = isData && envelopeMembers.every((k) => k in object!) ? (object as unknown as Envelope) : null;
+  const isData = !!op && op.security && op.operationId !== 'getAccount' && exchange.status === 200 && type.includes('json');
+  const envelope = isData && object && envelopeMembers.every((k) => k in object) ? (object as unknown as Envelope) : null;
   const stated = envelope?.plan?.id;
   return {
     exchange,
@@ -323,7 +333,15 @@ export function see(validator: ContractValidator, exchange: Exchange, walks?: Pa
  */
 export function checkExchange(validator: ContractValidator, exchange: Exchange, walks?: PageTracker): Finding[] {
   const seen = see(validator, exchange, walks);
-  return (Object.keys(rules) as RuleId[]).flatMap((rule) => rules[rule].check(seen).map((message) => ({ rule, message })));
+  return (Object.keys(rules) as RuleId[]).flatMap((rule) => {
+    try {
+      return rules[rule].check(seen).map((message) => ({ rule, message }));
+    } catch (error) {
+      // An answer a check cannot even read (a shape no rule foresaw) is reported against that
+      // rule, never thrown at the proxy or the test run that is looking at it.
+      return [{ rule, message: `the answer could not be checked: ${(error as Error).message}` }];
+    }
+  });
 }
 
 /** What identifies a row across pages: its service URL (on every row), else its feed sequence. */

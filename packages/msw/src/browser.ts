@@ -10,7 +10,7 @@
  * const api = await createInvestorGraphApi({ baseUrl: 'https://api.investorgraph.test', dataset: { url: '/investor-graph-dataset/' } });
  * await setupWorker(...api.handlers).start({ onUnhandledFrame: 'bypass' });
  */
-import { collectDataset, defaultDataset, fetchDataset } from '@investor-graph/fixtures';
+import { collectDataset, datasetInput, defaultDataset, fetchDataset } from '@investor-graph/fixtures';
 import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
 import { createBrowserValidator } from './browser-validator.ts';
 
@@ -31,7 +31,7 @@ export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'datase
 export async function createInvestorGraphApi(options: BrowserApiOptions): Promise<InvestorGraphApi> {
   const given = options.dataset ?? collectDataset(defaultDataset);
   const [dataset, validator] = await Promise.all([
-    'url' in given ? fetchDataset(given.url).then((d): DatasetInput => ({ asOf: d.manifest.as_of, rows: d.rows, changes: d.changes, pending: d.pending })) : given,
+    'url' in given ? fetchDataset(given.url).then(datasetInput) : given,
     options.validator ?? createBrowserValidator(),
   ]);
   return createApi({ ...options, dataset, validator });

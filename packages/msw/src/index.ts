@@ -10,6 +10,7 @@
  * afterEach(() => api.reset());
  */
 import type { ContractValidator } from '@investor-graph/contract';
+import { datasetInput } from '@investor-graph/fixtures';
 import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
 
 export { createHandlers, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
@@ -17,12 +18,12 @@ export { createHandlers, type DatasetInput, type InvestorGraphApi, type Investor
 async function defaultDataset(): Promise<DatasetInput> {
   // Loaded lazily so that a browser bundle that passes its own dataset never pulls in node:fs.
   const [{ datasetDir }, { loadDataset }] = await Promise.all([import('@investor-graph/dataset'), import('@investor-graph/fixtures/node')]);
-  const dataset = await loadDataset(datasetDir);
-  return { asOf: dataset.manifest.as_of, rows: dataset.rows, changes: dataset.changes, pending: dataset.pending };
+  return datasetInput(await loadDataset(datasetDir));
 }
 
 async function defaultValidator(): Promise<ContractValidator> {
-  // Lazy for the same reason: prism-http needs Node built-ins and does not bundle for a browser.
+  // Lazy for the same reason: prism-http names Node built-ins, and bundles for a browser only as
+  // build-browser.mjs builds it (the browser entry, @investor-graph/msw/browser).
   const { createContractValidator } = await import('@investor-graph/contract');
   return createContractValidator();
 }

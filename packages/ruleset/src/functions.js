@@ -4,7 +4,7 @@
  * the resolved document (`given: '$'`) and reports results at the exact path that breaks the rule.
  */
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isPersonFieldName, isPersonSchema, personFieldNames } from '@investor-graph/contract/people';
+import { isPersonFieldName, isPersonSchema, personFieldNames, personNamePairs, personNameWords } from '@investor-graph/contract/people';
 
 /** @typedef {Record<string, any>} Node */
 /** @typedef {import('@stoplight/spectral-core').IFunctionResult} Result */
@@ -196,8 +196,12 @@ export const trialCall = createRulesetFunction({ input: null, options: null }, (
   return [];
 });
 
-/** The whole person-field names the rule knows beside its words and pairs (@investor-graph/contract/people, shared with the runtime rules); users add their own through the rule's options. */
-export const PERSON_FIELDS = personFieldNames;
+/**
+ * The vocabulary the rule knows (@investor-graph/contract/people, shared with the runtime rules):
+ * whole names, words that count anywhere in a name, and word pairs. Users add whole names of
+ * their own through the rule's options.
+ */
+export { personFieldNames as PERSON_FIELDS, personNameWords as PERSON_WORDS, personNamePairs as PERSON_WORD_PAIRS };
 
 export const noPersonFields = createRulesetFunction(
   { input: null, options: { type: ['object', 'null'], properties: { extra: { type: 'array', items: { type: 'string' } } }, additionalProperties: false } },

@@ -62,5 +62,5 @@ export function createRuleset(options = {}) {
   };
 }
 
-export { PERSON_FIELDS, anchorOf } from './functions.js';
+export { PERSON_FIELDS, PERSON_WORDS, PERSON_WORD_PAIRS, anchorOf } from './functions.js';
 export default createRuleset();

@@ -1,7 +1,7 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
 import type { Server } from 'node:http';
 import { createContractValidator, isPlanId, planIds, type PlanId } from '@investor-graph/contract';
-import { collectDataset } from '@investor-graph/fixtures';
+import { collectDataset, datasetInput } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
 import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
@@ -61,8 +61,7 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
   if (options.seed !== undefined) {
     return collectDataset({ seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf });
   }
-  const dataset = await loadDataset(options.data ?? datasetDir);
-  return { asOf: dataset.manifest.as_of, rows: dataset.rows, changes: dataset.changes, pending: dataset.pending };
+  return datasetInput(await loadDataset(options.data ?? datasetDir));
 }
 
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {

@@ -1,7 +1,7 @@
 /**
  * The page of browser.test.ts: an app as a user writes it, bundled by esbuild from
- * @investor-graph/msw/browser (the test points it at the bundle `pnpm build` publishes) and
- * msw/browser. It starts the worker, then
+ * @investor-graph/msw/browser (the test points it at a bundle built as `pnpm build` builds the
+ * published one) and msw/browser. It starts the worker, then
  * calls the API's origin with fetch and XMLHttpRequest as any front end would, and leaves what it
  * saw in `window.seen` (and on the page, for the screenshot).
  */

@@ -15,10 +15,10 @@ testRule('ig-no-person-fields', [
   {
     name: 'a person schema reached only through a $ref from a row',
     break: (d) => {
-      d.components.schemas.Contact = { type: 'object', properties: { mobile_number: { type: 'string' } } };
+      d.components.schemas.Contact = { type: 'object', properties: { phone_number: { type: 'string' } } };
       d.components.schemas.Firm.properties.primary = { $ref: '#/components/schemas/Contact' };
     },
-    at: 'components.schemas.Contact.properties.mobile_number',
+    at: 'components.schemas.Contact.properties.phone_number',
   },
 ]);
 
