@@ -201,7 +201,12 @@ export const trialCall = createRulesetFunction({ input: null, options: null }, (
  * whole names, words that count anywhere in a name, and word pairs. Users add whole names of
  * their own through the rule's options.
  */
-export { personFieldNames as PERSON_FIELDS, personNameWords as PERSON_WORDS, personNamePairs as PERSON_WORD_PAIRS };
+/** @type {readonly string[]} */
+export const PERSON_FIELDS = personFieldNames;
+/** @type {readonly string[]} */
+export const PERSON_WORDS = personNameWords;
+/** @type {readonly (readonly [string, string])[]} */
+export const PERSON_WORD_PAIRS = personNamePairs;
 
 export const noPersonFields = createRulesetFunction(
   { input: null, options: { type: ['object', 'null'], properties: { extra: { type: 'array', items: { type: 'string' } } }, additionalProperties: false } },
