@@ -22,7 +22,8 @@ export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'datase
    * The data to serve: `{ url }` of a dataset folder the app serves (copy
    * `node_modules/@investor-graph/dataset/default` into the app's public folder), or a dataset in
    * hand. Left out, the default dataset is generated in the page from its seed: the very rows of
-   * the committed files (a test holds them equal), with no file to serve.
+   * the committed files (the fixtures' tests hold the generator to them byte for byte), with no
+   * file to serve.
    */
   dataset?: DatasetInput | { url: string };
 }
