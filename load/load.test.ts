@@ -64,6 +64,23 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     expect(data.metrics.rate_limited.values.count, 'the over-rate scenario, last, still meets its 429s').toBeGreaterThan(0);
   });
 
+  test('the cursor walk syncs a whole resource at the plan\'s page size and says how many rows a second that took', async () => {
+    const run = await k6(bin, 'enterprise.js', { BASE_URL: mock.url, SCENARIOS: 'cursor_walk', WALK_RESOURCE: 'firms', WALK_MAX_DURATION: '20s' });
+    expect(run.code, run.out).toBe(0);
+    const data = summary(run.dir, 'enterprise');
+    const firms = mock.engine.store.count('firm');
+    expect(data.metrics.walk_rows.values.count).toBe(firms);
+    expect(data.metrics.walk_pages.values.count).toBe(Math.ceil(firms / plans.enterprise.rows_per_page));
+    expect(run.out).toMatch(new RegExp(`walk: ${firms} rows in \\d+ pages, [\\d.]+ s, \\d+ rows/s`));
+  });
+
+  test('a walk of a resource the API does not have fails the run and names it', async () => {
+    const run = await k6(bin, 'enterprise.js', { BASE_URL: mock.url, SCENARIOS: 'cursor_walk', WALK_RESOURCE: 'people' });
+    expect(run.code).toBe(99);
+    expect(run.out).toContain('WALK_RESOURCE=people');
+    expect(run.out).toContain('answered 404');
+  });
+
   test('SCENARIOS=at_rate runs only the at-rate scenario and its thresholds, so one key is enough for a smoke run', async () => {
     const res = await fetch(`${mock.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'business' }) });
     const { key } = (await res.json()) as { key: string };

@@ -2,7 +2,7 @@
 // (lib/plans.json, generated from x-plans with the contract's other derived files), never from this file.
 import http from 'k6/http';
 import { check, sleep } from 'k6';
-import { Counter } from 'k6/metrics';
+import { Counter, Trend } from 'k6/metrics';
 import { junit, k6Summary } from './summary.js';
 
 const table = JSON.parse(open('./plans.json'));
@@ -10,6 +10,11 @@ const table = JSON.parse(open('./plans.json'));
 const rateLimited = new Counter('rate_limited');
 const unexpected429 = new Counter('unexpected_429');
 const backoffSeconds = new Counter('backoff_seconds');
+// A full sync as a client would make it: how many rows, how many pages, how long from the first
+// page to the last (Retry-After waits included), so rows a second at the plan's rate follow.
+const walkRows = new Counter('walk_rows');
+const walkPages = new Counter('walk_pages');
+const walkTime = new Trend('walk_duration', true);
 
 /** @param {string} planId */
 export function planTest(planId) {
@@ -17,11 +22,15 @@ export function planTest(planId) {
   if (!plan) throw new Error(`[investor-graph k6] no plan ${planId} in plans.json`);
   const base = (__ENV.BASE_URL || 'http://127.0.0.1:4010').replace(/\/$/, '');
   const duration = __ENV.DURATION || '30s';
+  // The walk may take longer than the other scenarios: a full sync of a large resource at the plan's rate.
+  const walkDuration = __ENV.WALK_MAX_DURATION || duration;
+  const walkResource = __ENV.WALK_RESOURCE || 'investments';
+  if (!/^[a-z][a-z-]*$/.test(walkResource)) throw new Error(`[investor-graph k6] WALK_RESOURCE=${walkResource} is not a list such as investments, rounds or firms`);
   const rate = plan.rate_per_second;
   const scenarios = {
     at_rate: { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration, preAllocatedVUs: Math.max(2, rate), exec: 'atRate' },
     above_rate: { executor: 'constant-arrival-rate', rate: rate * 3, timeUnit: '1s', duration, preAllocatedVUs: Math.max(4, rate * 3), exec: 'aboveRate' },
-    cursor_walk: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: duration, exec: 'cursorWalk' },
+    cursor_walk: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: walkDuration, exec: 'cursorWalk' },
   };
   if (plan.changes_feed) scenarios.changes_poll = { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration, preAllocatedVUs: 1, exec: 'changesPoll' };
 
@@ -53,9 +62,12 @@ export function planTest(planId) {
   // the over-rate one last, with a pause for the bucket to refill between them.
   if (__ENV.API_KEY && !__ENV.API_KEY_BURST && !__ENV.API_KEY_WALK && Object.keys(scenarios).length > 1) {
     const order = ['at_rate', 'changes_poll', 'cursor_walk', 'above_rate'].filter((name) => name in scenarios);
-    const step = seconds(duration) + 2;
-    order.forEach((name, i) => (scenarios[name].startTime = `${i * step}s`));
-    console.log(`[investor-graph k6] one key for ${order.length} scenarios: they run one after another (${order.join(', ')}), ${order.length * step} s in all`);
+    let at = 0;
+    for (const name of order) {
+      scenarios[name].startTime = `${at}s`;
+      at += seconds(name === 'cursor_walk' ? walkDuration : duration) + 2;
+    }
+    console.log(`[investor-graph k6] one key for ${order.length} scenarios: they run one after another (${order.join(', ')}), ${at} s in all`);
   }
 
   const options = {
@@ -110,30 +122,40 @@ export function planTest(planId) {
     }
   }
 
+  /** Walks WALK_RESOURCE (investments) to its end at the plan's page size, as a full sync does. */
   function cursorWalk(keys) {
     let cursor = null;
     let rows = 0;
     let pages = 0;
     const seen = new Set();
     let duplicate = false;
+    const started = Date.now();
     do {
-      const url = `${base}/api/v1/investments?limit=${plan.rows_per_page}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = http.get(url, { ...auth(keys.walkKey), tags: { name: 'investments walk' } });
+      const url = `${base}/api/v1/${walkResource}?limit=${plan.rows_per_page}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = http.get(url, { ...auth(keys.walkKey), tags: { name: `${walkResource} walk` } });
       if (res.status === 429) {
         sleep(Number(res.headers['Retry-After']) || 1);
         continue;
       }
-      if (!check(res, { 'walk page 200': (r) => r.status === 200 })) return;
+      if (!check(res, { 'walk page 200': (r) => r.status === 200 })) {
+        if (pages === 0) console.error(`[investor-graph k6] WALK_RESOURCE=${walkResource}: ${url.split('?')[0]} answered ${res.status}`);
+        return;
+      }
       const body = res.json();
       check(body, { 'page within the plan cap': (b) => b.data.length <= plan.rows_per_page });
       for (const row of body.data) {
-        if (seen.has(row.id)) duplicate = true;
-        seen.add(row.id);
+        // Every row names itself by its service URL, whatever the resource's key field.
+        const id = row.service_url || JSON.stringify(row);
+        if (seen.has(id)) duplicate = true;
+        seen.add(id);
       }
       rows += body.data.length;
       pages++;
+      walkRows.add(body.data.length);
+      walkPages.add(1);
       cursor = body.next_cursor;
-    } while (cursor && pages < 10000);
+    } while (cursor && pages < 1000000);
+    walkTime.add(Date.now() - started);
     check(rows, { 'walk reached the end': () => cursor === null && rows > 0, 'walk saw no row twice': () => !duplicate });
   }
 
@@ -171,6 +193,16 @@ export function planTest(planId) {
 function textSummary(data, planId) {
   const m = data.metrics;
   const lines = [`k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`];
+  if (m.walk_rows) {
+    const rows = m.walk_rows.values.count;
+    const pages = m.walk_pages.values.count;
+    if (m.walk_duration) {
+      const secs = m.walk_duration.values.max / 1000;
+      lines.push(`  walk: ${rows} rows in ${pages} pages, ${secs.toFixed(1)} s, ${(rows / Math.max(secs, 0.001)).toFixed(0)} rows/s`);
+    } else {
+      lines.push(`  walk: ${rows} rows in ${pages} pages, not at the end when WALK_MAX_DURATION ran out`);
+    }
+  }
   for (const [name, metric] of Object.entries(m)) {
     for (const [expr, result] of Object.entries(metric.thresholds || {})) lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${name} ${expr}`);
   }
