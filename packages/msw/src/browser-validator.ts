@@ -7,13 +7,14 @@
  * Node server runs; browser.test.ts checks that they agree case by case.
  */
 import { createContractValidator, type ContractValidator } from '@investor-graph/contract';
-import { openapiDocument } from '@investor-graph/contract/document';
+import { openapiDocument, resolveRef, type OpenApiDocument } from '@investor-graph/contract/document';
 
 /**
- * The document with every internal `$ref` replaced by its target (one shared object per target).
- * A schema that refers to itself cannot be written out so, and is refused.
+ * The contract with every internal `$ref` replaced by its target (one shared object per target),
+ * each looked up by the contract's own resolveRef. A schema that refers to itself cannot be
+ * written out so, and is refused.
  */
-export function dereferenced<T>(document: T): T {
+function dereferenced(): OpenApiDocument {
   const done = new Map<string, unknown>();
   const open = new Set<string>();
   const walk = (node: unknown): unknown => {
@@ -24,21 +25,17 @@ export function dereferenced<T>(document: T): T {
       if (done.has(ref)) return done.get(ref);
       if (open.has(ref)) throw new Error(`[investor-graph] ${ref} refers to itself: the browser validator needs a contract without recursive schemas`);
       open.add(ref);
-      const target = ref
-        .slice(2)
-        .split('/')
-        .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
-      const out = walk(target);
+      const out = walk(resolveRef(node));
       open.delete(ref);
       done.set(ref, out);
       return out;
     }
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
   };
-  return walk(document) as T;
+  return walk(openapiDocument) as OpenApiDocument;
 }
 
 /** prism-http's request and response validation over the contract, without Node. */
 export function createBrowserValidator(): Promise<ContractValidator> {
-  return createContractValidator(dereferenced(openapiDocument));
+  return createContractValidator(dereferenced());
 }

@@ -15,7 +15,7 @@ import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraph
 import { createBrowserValidator } from './browser-validator.ts';
 
 export { createHandlers, type DatasetInput, type InvestorGraphApi } from './api.ts';
-export { createBrowserValidator, dereferenced } from './browser-validator.ts';
+export { createBrowserValidator } from './browser-validator.ts';
 
 export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'dataset'> {
   /**
