@@ -28,11 +28,25 @@ const routes: readonly Route[] = operations
   })
   .sort((a, b) => Number(a.names.length > 0) - Number(b.names.length > 0));
 
+/**
+ * The routes by method and number of path segments (a parameter never holds a `/`), in the order
+ * above: a request is tried against the few that could match, not all of them.
+ */
+const byShape = new Map<string, Route[]>();
+for (const route of routes) {
+  const shape = `${route.op.method} ${segments(route.op.path)}`;
+  byShape.set(shape, [...(byShape.get(shape) ?? []), route]);
+}
+
+function segments(path: string): number {
+  let n = 0;
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) n++;
+  return n;
+}
+
 /** The operation a method (as the contract writes it, so HEAD is not GET here) and path are for; null off the contract. */
 export function matchOperation(method: string, rawPath: string): OperationMatch | null {
-  const wanted = method.toUpperCase();
-  for (const route of routes) {
-    if (route.op.method !== wanted) continue;
+  for (const route of byShape.get(`${method.toUpperCase()} ${segments(rawPath)}`) ?? []) {
     const m = route.pattern.exec(rawPath);
     if (!m) continue;
     return { op: route.op, rawParams: new Map(route.names.map((name, i) => [name, m[i + 1]!])) };

@@ -1,15 +1,41 @@
-/** JSON answers: the one place the engine builds a Response with a JSON body, and how it writes a time. */
+/**
+ * Answers: what the engine builds a data answer as (status, a plain header record, a body), and
+ * how it writes a time. Every step on the way out (CORS, caching, HEAD) edits the record, and the
+ * Response is built once, at the end: building one and then editing its Headers costs more than
+ * the rest of a record's call, and a Response built once from a record and a string is what the
+ * Node adapter writes without copying (packages/mock/README.md, "How a request flows").
+ */
+
+export interface Answer {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+}
+
+/** The ISO text of the last few times written: an answer writes the same as-of and period bounds many times. */
+const isoTexts = new Map<number, string>();
 
 /** A time as answers write it: ISO 8601 in UTC, without milliseconds when there are none. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString().replace('.000Z', 'Z');
+    if (isoTexts.size >= 64) isoTexts.delete(isoTexts.keys().next().value!);
+    isoTexts.set(ms, text);
+  }
+  return text;
 }
 
 /** A JSON answer whose body is already serialised. */
-export function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } });
+export function jsonText(status: number, text: string, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: text };
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
   return jsonText(status, JSON.stringify(body), headers);
+}
+
+export function toResponse(answer: Answer): Response {
+  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
 }

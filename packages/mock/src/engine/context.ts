@@ -16,6 +16,8 @@ export interface RequestContext {
   inProcess?: boolean;
   /** Host names besides the loopback ones that name this mock, for the control plane's Host check. */
   allowedHosts?: readonly string[];
+  /** The server in front compresses JSON as Accept-Encoding asks, so data answers vary by it. */
+  compresses?: boolean;
 }
 
 /** A call of the data API whose key is known: who calls, on which plan, for what. */

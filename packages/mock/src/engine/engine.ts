@@ -17,13 +17,13 @@ import { plans, type PlanId } from '@investor-graph/contract/plans';
 import { openapiDocument } from '@investor-graph/contract/document';
 import type { ContractValidator } from '@investor-graph/contract';
 import { Accounts } from './accounts.ts';
-import { jsonText } from './answer.ts';
+import { jsonText, toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
 import type { Call, RequestContext } from './context.ts';
 import { handleControl } from './control.ts';
 import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
-import { envelopeText, entityTag, withQuota } from './envelope.ts';
+import { envelopeBody, entityTag, withQuota } from './envelope.ts';
 import { Dumps, type Dump } from './exports.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, preflight, type CorsOrigins } from './http-conventions.ts';
@@ -33,7 +33,7 @@ import { preferredExample } from './prefer.ts';
 import { ProblemError } from './problems.ts';
 import { checkQueryNames, filterDigest, parseQuery, parseUrl } from './request.ts';
 import { allowedMethods, matchRoute, notFound } from './router.ts';
-import { BodySerialiser } from './serialise.ts';
+import { BodySerialiser, type Serialised } from './serialise.ts';
 import { Statistics } from './statistics.ts';
 import { Store, type StoreInput } from './store.ts';
 import { createTrialKey } from './trial.ts';
@@ -128,12 +128,18 @@ export function createEngine(options: EngineOptions): Engine {
   async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
     // A well-formed request id the client sent is the one its answer and the log carry.
     const requestId = echoedRequestId(request) ?? nextRequestId();
-    const response = await respond(request, context, requestId);
     // The control plane keeps its own rules: no CORS, no caching (control.ts).
-    return CONTROL_URL.test(request.url) ? response : finish(request, response, corsOrigins);
+    if (CONTROL_URL.test(request.url)) return answered(request, requestId, (url) => handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock: (edit) => shared.change(edit) }), toResponse);
+    const answer = await answered(request, requestId, (url) => respond(request, url, context, requestId), (problem) => problem);
+    return toResponse(finish(request, answer, corsOrigins, context.compresses));
   }
 
-  async function respond(request: Request, context: RequestContext, requestId: string): Promise<Response> {
+  /**
+   * The steps every call starts with (the clock brought up to date, due rebuilds applied), then
+   * `step`; a problem it raises is answered as problem+json (made an A by `problem`), anything
+   * else is the kit's failure.
+   */
+  async function answered<A>(request: Request, requestId: string, step: (url: URL) => Promise<A>, problem: (answer: Answer) => A): Promise<A> {
     let instance = '/';
     try {
       await ready;
@@ -141,40 +147,42 @@ export function createEngine(options: EngineOptions): Engine {
       instance = url.pathname;
       shared.sync();
       store.applyDue(clock.now());
-      if (url.pathname.startsWith('/__control/') || url.pathname === '/__control') {
-        return await handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock: (edit) => shared.change(edit) });
-      }
-      if (request.method === 'OPTIONS') return preflight(request, allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)), corsOrigins, requestId);
-      const route = matchRoute(request.method, url.pathname);
-      const query = parseQuery(url.search);
-      const forced = preferredExample(request, route.operationId);
-      if (forced) return forced;
-      if (route.operationId === 'createTrialKey') {
-        checkQueryNames(route, query);
-        return await createTrialKey(request, requestId, context.clientAddress ?? 'unknown', { accounts, validator: options.validator, now: simulatedNow });
-      }
-      if (route.operationId === 'getOpenApiDocument') {
-        checkQueryNames(route, query);
-        openapiJson ??= JSON.stringify({ ...openapiDocument, servers: [{ url: publicBase(), description: 'This mock of the Investor Graph API' }] });
-        return jsonText(200, openapiJson, { 'x-request-id': requestId, 'cache-control': 'public, max-age=300' });
-      }
-      // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
-      const key = await accounts.authenticateFrom(request.headers.get('authorization'), context.clientAddress ?? 'unknown');
-      const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
-      checkQueryNames(route, query);
-      validation.check(call, request);
-      return await dataCall(call, request);
+      return await step(url);
     } catch (error) {
-      if (error instanceof ProblemError) return error.toResponse(instance, requestId);
+      if (error instanceof ProblemError) return problem(error.toAnswer(instance, requestId));
       // The kit's own failure: a 500 that says so, with the request id to find the stack in the log;
       // no message or path in the answer, which is not the client's to read.
       console.error(`[investor-graph mock] internal error in ${requestId}:`, error);
-      return new ProblemError('internal_error', `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`).toResponse(instance, requestId);
+      return problem(new ProblemError('internal_error', `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`).toAnswer(instance, requestId));
     }
   }
 
+  /** A call of the data API, from its route to its answer. */
+  async function respond(request: Request, url: URL, context: RequestContext, requestId: string): Promise<Answer> {
+    if (request.method === 'OPTIONS') return preflight(request, allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)), corsOrigins, requestId);
+    const route = matchRoute(request.method, url.pathname);
+    const query = parseQuery(url.search);
+    const forced = preferredExample(request, route.operationId);
+    if (forced) return forced;
+    if (route.operationId === 'createTrialKey') {
+      checkQueryNames(route, query);
+      return await createTrialKey(request, requestId, context.clientAddress ?? 'unknown', { accounts, validator: options.validator, now: simulatedNow });
+    }
+    if (route.operationId === 'getOpenApiDocument') {
+      checkQueryNames(route, query);
+      openapiJson ??= JSON.stringify({ ...openapiDocument, servers: [{ url: publicBase(), description: 'This mock of the Investor Graph API' }] });
+      return jsonText(200, openapiJson, { 'x-request-id': requestId, 'cache-control': 'public, max-age=300' });
+    }
+    // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
+    const key = await accounts.authenticateFrom(request.headers.get('authorization'), context.clientAddress ?? 'unknown');
+    const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
+    checkQueryNames(route, query);
+    validation.check(call, request);
+    return await dataCall(call, request);
+  }
+
   /** A data call whose key and request are valid: served, counted and charged as one transaction. */
-  async function dataCall(call: Call, request: Request): Promise<Response> {
+  async function dataCall(call: Call, request: Request): Promise<Answer> {
     const operation = operations[call.route.operationId];
     if (!operation) throw new ProblemError('route_not_found', `No handler for ${call.route.operationId}.`);
     const cursor = call.query.get('cursor');
@@ -185,23 +193,23 @@ export function createEngine(options: EngineOptions): Engine {
     const rateHeaders = accounts.takeToken(call.key, '', call.plan.rate_per_second, options.rateLimit !== false);
     try {
       // --- one transaction of the key store, on the key as stored now; durable when it returns ---
-      const { served, dataJson, etag, notModified, cost, usage } = accounts.transact(call.key, (key) => {
+      const { served, data, etag, notModified, cost, usage } = accounts.transact(call.key, (key) => {
         call.key = key;
         accounts.admit(key, now, operation.counted);
         checkFeature(operation, call.plan);
         const served = operation.serve({ call, afterKey, prepared }, env);
         // The page is serialised once, for the entity tag here and the envelope below.
-        const data = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
+        const data: Serialised = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
         const { etag, notModified } = entityTag(served, data.tag, store.asOf, request.headers.get('if-none-match'));
         const { cost, usage } = accounts.charge(key, operation.counted, notModified ? null : served.rows);
-        return { served, dataJson: data.json, etag, notModified, cost, usage };
+        return { served, data, etag, notModified, cost, usage };
       });
       // --- end of the transaction ---
       try {
         const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
-        if (notModified) return new Response(null, { status: 304, headers });
-        if (served.raw) return new Response(served.raw as BodyInit, { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) } });
-        return jsonText(200, await envelopeText(call, served, dataJson, usage, envelopeDeps), headers);
+        if (notModified) return { status: 304, headers, body: null };
+        if (served.raw) return { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) }, body: served.raw };
+        return { status: 200, headers: { 'content-type': 'application/json', ...headers }, body: await envelopeBody(call, served, data, usage, envelopeDeps) };
       } catch (error) {
         // The kit failed after counting (building the answer): the client gets no answer for
         // this call, so it is neither counted nor charged. (A failed transaction counted nothing.)

@@ -3,7 +3,7 @@
  * the rate and quota headers, and the envelope `{data, next_cursor, as_of, plan, usage}` written
  * around data already serialised.
  */
-import { plans } from '@investor-graph/contract/plans';
+import { plans, type PlanRule } from '@investor-graph/contract/plans';
 import { planView, type Accounts, type Usage } from './accounts.ts';
 import { iso } from './answer.ts';
 import type { Call } from './context.ts';
@@ -11,6 +11,7 @@ import type { CursorCodec } from './cursor.ts';
 import { etagOf } from './hash.ts';
 import type { KeyRecord } from './key-store.ts';
 import type { Served } from './operations.ts';
+import type { Serialised } from './serialise.ts';
 import { filterDigest } from './request.ts';
 import type { Store } from './store.ts';
 
@@ -46,9 +47,18 @@ export interface EnvelopeDeps {
   now: () => number;
 }
 
-/** The envelope as JSON text, around `dataJson` (the served body, already serialised). */
-export async function envelopeText(call: Call, served: Served, dataJson: string, usage: Usage, deps: EnvelopeDeps): Promise<string> {
+const utf8 = new TextEncoder();
+const planTexts = new Map<PlanRule, string>();
+const planJson = (plan: PlanRule): string => planTexts.get(plan) ?? planTexts.set(plan, JSON.stringify(planView(plan))).get(plan)!;
+const dataOpen = utf8.encode('{"data":');
+
+/**
+ * The envelope around the served body, already serialised: text, or UTF-8 bytes joined around a
+ * remembered page's bytes (a 50 KB page is then copied once, never encoded again).
+ */
+export async function envelopeBody(call: Call, served: Served, data: Serialised, usage: Usage, deps: EnvelopeDeps): Promise<string | Uint8Array> {
   let next: string | null = null;
+  let dataJson = data.json;
   if (call.route.operationId === 'getAccount') {
     const balance = call.key.balanceRows;
     dataJson = JSON.stringify({
@@ -58,6 +68,13 @@ export async function envelopeText(call: Call, served: Served, dataJson: string,
   } else if (served.next) {
     next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
   }
-  const rest = JSON.stringify({ next_cursor: next, as_of: iso(deps.store.asOf), plan: planView(call.plan), usage });
-  return `{"data":${dataJson},${rest.slice(1)}`;
+  // The members after data, in the contract's order; the plan's part never changes, so it is written once a plan.
+  const rest = `"next_cursor":${JSON.stringify(next)},"as_of":"${iso(deps.store.asOf)}","plan":${planJson(call.plan)},"usage":${JSON.stringify(usage)}}`;
+  if (data.bytes === undefined || dataJson !== data.json) return `{"data":${dataJson},${rest}`;
+  const tail = utf8.encode(`,${rest}`);
+  const body = new Uint8Array(dataOpen.length + data.bytes.length + tail.length);
+  body.set(dataOpen, 0);
+  body.set(data.bytes, dataOpen.length);
+  body.set(tail, dataOpen.length + data.bytes.length);
+  return body;
 }

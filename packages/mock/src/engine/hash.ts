@@ -54,7 +54,8 @@ const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) 
   | undefined;
 
 export function sha256Hex(text: string): Promise<string> {
-  if (nodeCrypto) return Promise.resolve(nodeCrypto.createHash('sha256').update(text).digest('hex'));
+  // The one-shot hash builds no Hash object: half the time of createHash for a key.
+  if (nodeCrypto) return Promise.resolve(nodeCrypto.hash('sha256', text, 'hex'));
   return sha256HexBytes(encoder.encode(text));
 }
 
@@ -89,7 +90,7 @@ export function requestIds(): () => string {
 
 /** An entity tag for a response body, 16 hex digits: SHA-1 where native (a 30 KB page in ~40 µs), FNV otherwise (~130 µs). */
 export function etagOf(text: string): string {
-  return nodeCrypto ? nodeCrypto.createHash('sha1').update(text).digest('hex').slice(0, 16) : fnv64(text);
+  return nodeCrypto ? nodeCrypto.hash('sha1', text, 'hex').slice(0, 16) : fnv64(text);
 }
 
 /** Compares two equal-purpose strings in time that depends only on their length. */

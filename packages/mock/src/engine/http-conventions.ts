@@ -4,6 +4,7 @@
  * incoming request id echoed. In the engine, so the Node server and MSW answer alike.
  * DECISIONS.md#http-conventions says why each is as it is.
  */
+import type { Answer } from './answer.ts';
 
 /** Which origins a browser app may call the data API from: any (as Prism does) or a list. */
 export type CorsOrigins = '*' | readonly string[];
@@ -36,45 +37,49 @@ function allowOrigin(request: Request, origins: CorsOrigins): string | null {
   return origin !== null && origins.includes(origin) ? origin : null;
 }
 
-function vary(headers: Headers, name: string): void {
-  const current = headers.get('vary');
-  if (!current?.split(',').some((v) => v.trim().toLowerCase() === name.toLowerCase())) headers.set('vary', current ? `${current}, ${name}` : name);
+/** Adds a name to the answer's Vary, once. */
+function vary(headers: Record<string, string>, name: string): void {
+  const current = headers.vary;
+  if (!current?.split(',').some((v) => v.trim().toLowerCase() === name.toLowerCase())) headers.vary = current ? `${current}, ${name}` : name;
 }
 
 /**
  * OPTIONS on a path of the API: 204 with `Allow`, and for a CORS preflight from an allowed origin
  * the Access-Control-Allow-* headers (from another origin, none: the browser then stops the call).
  */
-export function preflight(request: Request, allow: readonly string[], origins: CorsOrigins, requestId: string): Response {
-  const headers = new Headers({ allow: allow.join(', '), 'x-request-id': requestId, 'cache-control': 'no-store' });
+export function preflight(request: Request, allow: readonly string[], origins: CorsOrigins, requestId: string): Answer {
+  const headers: Record<string, string> = { allow: allow.join(', '), 'x-request-id': requestId, 'cache-control': 'no-store' };
   const origin = allowOrigin(request, origins);
   if (origin !== null && request.headers.has('access-control-request-method')) {
-    headers.set('access-control-allow-origin', origin);
-    headers.set('access-control-allow-methods', allow.join(', '));
-    headers.set('access-control-allow-headers', allowedHeaders);
-    headers.set('access-control-max-age', '600');
+    headers['access-control-allow-origin'] = origin;
+    headers['access-control-allow-methods'] = allow.join(', ');
+    headers['access-control-allow-headers'] = allowedHeaders;
+    headers['access-control-max-age'] = '600';
   }
-  if (origins !== '*') vary(headers, 'Origin');
-  return new Response(null, { status: 204, headers });
+  return { status: 204, headers, body: null };
 }
 
 /**
  * Finishes an answer of the data API: CORS for an allowed origin, `Cache-Control` (a data answer
- * may be kept by the client alone and revalidated with its ETag; an error is not kept), `Vary:
- * Authorization` (the same URL answers each key differently), and HEAD as the GET without its body.
+ * may be kept by the client alone and revalidated with its ETag; an error is not kept), `Vary`
+ * (the same URL answers each key differently; by Origin when only some origins are let in; by
+ * Accept-Encoding when the server in front compresses), and HEAD as the GET without its body.
  */
-export async function finish(request: Request, response: Response, origins: CorsOrigins): Promise<Response> {
-  const headers = response.headers;
+export function finish(request: Request, answer: Answer, origins: CorsOrigins, compressed = false): Answer {
+  const headers = answer.headers;
   const origin = allowOrigin(request, origins);
   if (origin !== null) {
-    headers.set('access-control-allow-origin', origin);
-    headers.set('access-control-expose-headers', exposed);
+    headers['access-control-allow-origin'] = origin;
+    headers['access-control-expose-headers'] = exposed;
   }
   if (origins !== '*') vary(headers, 'Origin');
-  if (!headers.has('cache-control')) headers.set('cache-control', response.status === 200 || response.status === 304 ? 'private, no-cache' : 'no-store');
+  headers['cache-control'] ??= answer.status === 200 || answer.status === 304 ? 'private, no-cache' : 'no-store';
   vary(headers, 'Authorization');
-  if (request.method !== 'HEAD') return response;
+  if (compressed && answer.body !== null && /json/.test(headers['content-type'] ?? '')) vary(headers, 'Accept-Encoding');
+  if (request.method !== 'HEAD' || answer.body === null) return answer;
   // The GET's headers, its length included, and no body (RFC 9110 9.3.2).
-  if (response.body !== null) headers.set('content-length', String((await response.arrayBuffer()).byteLength));
-  return new Response(null, { status: response.status, headers });
+  headers['content-length'] ??= String(typeof answer.body === 'string' ? utf8.encode(answer.body).length : answer.body.length);
+  return { status: answer.status, headers, body: null };
 }
+
+const utf8 = new TextEncoder();

@@ -3,12 +3,13 @@
  * an example the contract documents, as is, before anything else is looked at.
  */
 import { operationById, resolveRef } from '@investor-graph/contract/document';
+import type { Answer } from './answer.ts';
 import { challenge, ProblemError } from './problems.ts';
 
 type Documented = { content?: Record<string, { examples?: Record<string, unknown> }> };
 
 /** The documented example a `Prefer` header asks for, or null when it asks for none. */
-export function preferredExample(request: Request, operationId: string): Response | null {
+export function preferredExample(request: Request, operationId: string): Answer | null {
   const prefer = request.headers.get('prefer');
   if (!prefer) return null;
   const wants = Object.fromEntries(prefer.split(/[,;]/).map((p) => p.trim().split('=').map((s) => s.trim().replace(/^"|"$/g, ''))).filter((p) => p.length === 2));
@@ -32,5 +33,5 @@ export function preferredExample(request: Request, operationId: string): Respons
   // A forced 401 asks for a key as a real one does (the example is of a call without one).
   if (code === '401') Object.assign(headers, challenge('missing_key'));
   const value = example ? (resolveRef(example) as { value: unknown }).value : undefined;
-  return new Response(code === '304' || value === undefined ? null : JSON.stringify(value), { status: Number(code), headers });
+  return { status: Number(code), headers, body: code === '304' || value === undefined ? null : JSON.stringify(value) };
 }

@@ -4,6 +4,7 @@
  * problem+json. Kept in step with DECISIONS.md#status-codes and #actions.
  */
 import { nextPlanUp, plans, type PlanId } from '@investor-graph/contract/plans';
+import { toResponse, type Answer } from './answer.ts';
 
 export type ActionType = 'get_trial_key' | 'buy_prepaid_rows' | 'subscribe' | 'book_call';
 
@@ -119,8 +120,12 @@ export class ProblemError extends Error {
     return problemBody(this.code, type, this.detail, instance, requestId, { ...this.extra, ...(actions ? { actions } : {}) });
   }
 
+  toAnswer(instance: string, requestId: string, headers: Record<string, string> = {}): Answer {
+    return problemAnswer(this.body(instance, requestId), { 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers });
+  }
+
   toResponse(instance: string, requestId: string, headers: Record<string, string> = {}): Response {
-    return problemResponse(this.body(instance, requestId), { 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers });
+    return toResponse(this.toAnswer(instance, requestId, headers));
   }
 }
 
@@ -138,8 +143,12 @@ export function problemBody(code: string, type: ProblemType, detail: string, ins
   };
 }
 
+export function problemAnswer(body: Record<string, unknown>, headers: Record<string, string> = {}): Answer {
+  return { status: body.status as number, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify(body) };
+}
+
 export function problemResponse(body: Record<string, unknown>, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status: body.status as number, headers: { 'content-type': 'application/problem+json', ...headers } });
+  return toResponse(problemAnswer(body, headers));
 }
 
 /** RFC 6750's challenge on a 401: the scheme, and `invalid_token` when a key came and was refused. */

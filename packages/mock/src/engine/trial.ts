@@ -6,7 +6,7 @@
 import { plans } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
 import type { Accounts } from './accounts.ts';
-import { iso, json } from './answer.ts';
+import { iso, json, type Answer } from './answer.ts';
 import { ProblemError } from './problems.ts';
 
 const MAX_TRIAL_BODY = 4096;
@@ -17,7 +17,7 @@ export interface TrialDeps {
   now: () => number;
 }
 
-export async function createTrialKey(request: Request, requestId: string, clientAddress: string, deps: TrialDeps): Promise<Response> {
+export async function createTrialKey(request: Request, requestId: string, clientAddress: string, deps: TrialDeps): Promise<Answer> {
   const { accounts, validator } = deps;
   const headers = accounts.takeToken(null, clientAddress, plans.trial.rate_per_second);
   const type = request.headers.get('content-type') ?? '';

@@ -3,16 +3,17 @@
  * a browser). A GET's verdict depends only on what its memo key holds (the bearer key was checked
  * before), and profiled, prism-http's validateInput was ~9% of a request: repeated requests reuse it.
  */
+import { LRUCache } from 'lru-cache';
 import type { ContractValidator, Violation } from '@investor-graph/contract';
 import type { Call } from './context.ts';
 import { ProblemError } from './problems.ts';
 import { statisticNames } from './statistics.ts';
 
-/** Verdicts kept, oldest dropped first: enough for any client's working set. */
+/** Verdicts kept, the least recently used dropped first: enough for any client's working set. */
 const MAX_VERDICTS = 2048;
 
 export class RequestValidation {
-  private readonly verdicts = new Map<string, Violation[]>();
+  private readonly verdicts = new LRUCache<string, Violation[]>({ max: MAX_VERDICTS });
   private readonly validator: ContractValidator;
 
   constructor(validator: ContractValidator) {
@@ -37,10 +38,7 @@ export class RequestValidation {
         query: Object.fromEntries(call.query),
         headers: Object.fromEntries(request.headers),
       }).filter((v) => v.severity === 'error');
-      if (cacheable) {
-        if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.delete(this.verdicts.keys().next().value!);
-        this.verdicts.set(memoKey, violations);
-      }
+      if (cacheable) this.verdicts.set(memoKey, violations);
     }
     if (violations.length) {
       const errors = violations.map((v) => ({ parameter: v.path.replace(/^(query|path|header)\./, ''), detail: v.message }));

@@ -1,14 +1,18 @@
 /**
- * The Node adapter: node:http in, WHATWG Request to the engine, Response back out. It adds only
- * what the engine cannot know: the client's address (loopback or not), and the bounds a server
- * left running needs: body size (refused by Content-Length before a byte is read), time to send
- * headers and the whole request (408), and how many connections it holds; it compresses what it
- * sends as Accept-Encoding asks, and answers the methods WHATWG Requests cannot carry (TRACE).
+ * The Node adapter: @hono/node-server's request listener (made to serve a `fetch(Request)` handler
+ * on node:http, with a Request that reads Node's headers lazily and a Response it writes without a
+ * web stream) wired to the engine. It adds only what the engine cannot know and a server left
+ * running needs: the client's address (loopback or not), the bounds (body size, refused by
+ * Content-Length before a byte is read; time to send headers and the whole request, 408; how many
+ * connections it holds), compression as Accept-Encoding asks, the methods a WHATWG Request cannot
+ * carry (TRACE), and a problem+json wherever the listener would answer a bare status.
+ * The mock's README ("How a request flows") says why this library.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
@@ -38,27 +42,24 @@ const gzipped = promisify(gzip);
  */
 export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048 };
 
-/** The 413 for a body over the bound: answered, and the connection closed with the rest unread. */
-async function refuseTooLarge(res: ServerResponse): Promise<number> {
-  const response = new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse('/', 'req_adapter', { connection: 'close' });
-  send(res, response, new Uint8Array(await response.arrayBuffer()));
-  return response.status;
-}
-
 export function isLoopback(address: string | undefined): boolean {
   return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 
+/** The 413 for a body over the bound; the connection is closed with the rest unread. */
+function tooLarge(): Response {
+  return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse('/', 'req_adapter', { connection: 'close' });
+}
+
+/** The body as sent, or null past the bound (the rest drained unread): never handed on cut short. */
 async function readBody(req: IncomingMessage): Promise<Uint8Array | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    // Past the bound the rest is drained unread: the engine answers 413 from Content-Length.
     if (size <= MAX_BODY) chunks.push(chunk);
   }
-  if (size > MAX_BODY) return null;
-  return size ? new Uint8Array(Buffer.concat(chunks)) : new Uint8Array(0);
+  return size > MAX_BODY ? null : new Uint8Array(Buffer.concat(chunks));
 }
 
 /**
@@ -85,76 +86,85 @@ async function compress(body: Uint8Array, encoding: 'br' | 'gzip'): Promise<Uint
     : gzipped(body);
 }
 
-function send(res: ServerResponse, response: Response, body: Uint8Array | null): void {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => (headers[key] = value));
-  // The whole body is in hand, so its length is known: a plain body instead of chunked framing.
-  if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
-  res.end(body ?? undefined);
+/**
+ * The answer as the client's Accept-Encoding takes it: JSON of COMPRESS_FROM bytes or more in br
+ * or gzip; for HEAD the GET's encoding without a length, which only compressing a body not sent
+ * would tell (RFC 9110 9.3.2). The engine says `Vary: Accept-Encoding` (told by the context that
+ * this server compresses). Without Accept-Encoding the answer goes on untouched, as the engine
+ * built it: the listener then writes it without a copy.
+ */
+async function encoded(req: IncomingMessage, response: Response): Promise<Response> {
+  const accept = req.headers['accept-encoding'];
+  if (!accept || response.status === 304 || response.status === 204) return response;
+  const headers = response.headers;
+  if (headers.has('content-encoding') || !/json/.test(headers.get('content-type') ?? '')) return response;
+  const bytes = req.method === 'HEAD' ? null : new Uint8Array(await response.arrayBuffer());
+  const encoding = chooseEncoding(accept, bytes?.length ?? Number(headers.get('content-length') ?? 0));
+  if (encoding === null) return bytes === null ? response : new Response(bytes as BodyInit, { status: response.status, headers });
+  headers.set('content-encoding', encoding);
+  headers.delete('content-length');
+  if (!/accept-encoding/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Accept-Encoding');
+  return new Response(bytes && ((await compress(bytes, encoding)) as BodyInit), { status: response.status, headers });
+}
+
+/** Where the listener hands a request to the engine, with what only the socket knows. */
+function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
+  const allowedHosts = options.allowedHosts ? { allowedHosts: options.allowedHosts } : {};
+  return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
+    const target = incoming.url ?? '/';
+    const method = request.method;
+    // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
+    if (!target.startsWith('/') || target.startsWith('//')) return new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
+    if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+      // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
+      const path = target.split('?')[0]!;
+      return refusedRoute(method, path).toResponse(path, 'req_adapter');
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
+      if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge();
+      const body = await readBody(incoming);
+      if (body === null) return tooLarge();
+      request = new Request(request.url, { method, headers: request.headers, body: body.length ? (body as BodyInit) : null });
+    }
+    const address = incoming.socket.remoteAddress;
+    return encoded(incoming, await engine.fetch(request, { clientAddress: address ?? 'unknown', loopback: isLoopback(address), compresses: true, ...allowedHosts }));
+  };
+}
+
+/** Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged. */
+function internalError(error: unknown): Response {
+  console.error('[investor-graph mock] internal error in the Node adapter:', error);
+  return new ProblemError('internal_error', '[investor-graph mock] internal error: the Node adapter failed on this request; the mock\'s log has the details.').toResponse('/', 'req_adapter');
 }
 
 export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions = {}): Server {
   const limits = { ...defaultLimits, ...options.limits };
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const started = performance.now();
-    const method = req.method ?? 'GET';
-    let status = 500;
+  const serve = handler(engine, options);
+  // A request the listener cannot make into a Request (a Host that is no host name) is the
+  // client's: 400. Anything thrown past the engine, which answers its own failures, is ours: 500.
+  const errorHandler = (error: unknown): Response => (error instanceof Error && error.name === 'RequestError'
+    ? new ProblemError('invalid_request', 'The request\'s target or Host header is not a URL.').toResponse('/', 'req_adapter')
+    : internalError(error));
+  const listener = getRequestListener(async (request, env) => {
     try {
-      let response: Response;
-      const target = req.url ?? '/';
-      if (!target.startsWith('/') || target.startsWith('//')) {
-        // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
-        response = new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
-      } else if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-        // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
-        const path = target.split('?')[0]!;
-        response = refusedRoute(method, path).toResponse(path, 'req_adapter');
-      } else {
-        const takesBody = method !== 'GET' && method !== 'HEAD';
-        const body = !takesBody || Number(req.headers['content-length'] ?? 0) > MAX_BODY ? null : await readBody(req);
-        if (takesBody && body === null) {
-          // Said by Content-Length, or found while reading a chunked body: never handed on cut short.
-          status = await refuseTooLarge(res);
-          return;
-        }
-        const headers = new Headers();
-        for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-        const request = new Request(`http://${req.headers.host && /^[\w.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost'}${target}`, {
-          method,
-          headers,
-          body: body && body.length ? (body as BodyInit) : null,
-        });
-        response = await engine.fetch(request, { clientAddress: req.socket.remoteAddress ?? 'unknown', loopback: isLoopback(req.socket.remoteAddress), ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
-      }
-      status = response.status;
-      const head = method === 'HEAD';
-      let bytes: Uint8Array | null = head || response.body === null ? null : new Uint8Array(await response.arrayBuffer());
-      // A HEAD answer has the headers its GET would have: its size is the engine's Content-Length.
-      const size = bytes?.length ?? (head ? Number(response.headers.get('content-length') ?? 0) : 0);
-      if (size > 0 && /json/.test(response.headers.get('content-type') ?? '')) {
-        // Whether or not this one is compressed, the same URL may be: caches must key on the encoding.
-        response.headers.append('vary', 'Accept-Encoding');
-        const encoding = response.headers.has('content-encoding') ? null : chooseEncoding(req.headers['accept-encoding'], size);
-        if (encoding) {
-          if (bytes) bytes = await compress(bytes, encoding);
-          response.headers.set('content-encoding', encoding);
-          // For HEAD, the compressed length is not known without compressing a body not sent: left out (RFC 9110 §9.3.2).
-          response.headers.delete('content-length');
-        }
-      }
-      send(res, response, bytes);
+      return await serve(request, env as { incoming: IncomingMessage });
     } catch (error) {
-      // Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged.
-      console.error('[investor-graph mock] internal error in the Node adapter:', error);
-      const problem = new ProblemError('internal_error', '[investor-graph mock] internal error: the Node adapter failed on this request; the mock\'s log has the details.').toResponse(req.url ?? '/', 'req_adapter');
-      status = problem.status;
-      if (!res.headersSent) send(res, problem, new Uint8Array(await problem.arrayBuffer()));
-      else res.destroy();
-    } finally {
-      options.log?.(`${method} ${redactPath((req.url ?? '').slice(0, 200))} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+      return internalError(error);
     }
-  };
+  }, {
+    errorHandler,
+    // An HTTP/1.0 request may come without Host: its URL names localhost, as before (the control
+    // plane judges the Host header itself, never this URL).
+    hostname: 'localhost',
+  });
+  const logged = options.log
+    ? (req: IncomingMessage, res: ServerResponse) => {
+      const started = performance.now();
+      res.once('close', () => options.log!(`${req.method} ${redactPath((req.url ?? '').slice(0, 200))} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+      return listener(req, res);
+    }
+    : listener;
   const server = createServer({
     maxHeaderSize: 16 * 1024,
     headersTimeout: limits.headersMs,
@@ -162,13 +172,12 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     keepAliveTimeout: limits.keepAliveMs,
     // How often Node looks for requests past their time: well inside the shortest bound.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
-  }, handle);
+  }, logged);
   server.maxConnections = limits.maxConnections;
   // Expect: 100-continue asks before sending the body: a body over the bound is refused unsent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return void refuseTooLarge(res);
-    res.writeContinue();
-    void handle(req, res);
+    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY) res.writeContinue();
+    void logged(req, res);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
