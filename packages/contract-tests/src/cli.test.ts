@@ -59,6 +59,14 @@ test('against a clean service it exits 0 and writes JUnit and a report within it
   expect(json.seed).toBe(5);
   expect(json.spent.calls).toBeLessThanOrEqual(60);
   expect(json.properties.map((p: { id: string; status: string }) => `${p.id}:${p.status}`)).toEqual(['conforms:passed', 'auth:passed', 'bad-input:passed']);
+  // The matrix: every row with its outcome; what these three properties and the rules check held.
+  const outcome = (id: string) => json.matrix.find((r: { id: string }) => r.id === id).outcome;
+  expect(json.matrix.length).toBeGreaterThan(40);
+  expect([outcome('no-people'), outcome('endpoints'), outcome('bearer-key')]).toEqual(['held', 'held', 'held']);
+  expect(outcome('plan-rates')).toBe('skipped');
+  expect(outcome('terms-of-use')).toBe('not checkable');
+  expect(json.score.held).toBe(json.score.checked);
+  expect(out).toMatch(new RegExp(`rules: ${json.score.held} held of ${json.score.checked} checked`));
   expect(JSON.stringify(json)).not.toContain(key);
 }, 120_000);
 
@@ -69,6 +77,27 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   const xml = await readFile(junit, 'utf8');
   expect(xml).toMatch(/rule no-people[^]*<failure/);
   expect(out).toContain('replay: --only conforms --seed 5');
+  const json = JSON.parse(await readFile(join(dir, 'broken.json'), 'utf8'));
+  expect(json.matrix.find((r: { id: string }) => r.id === 'no-people').outcome).toBe('broken');
+  expect(json.score.held).toBeLessThan(json.score.checked);
+}, 120_000);
+
+test('against a service whose data answers are not JSON it exits 1 with a report naming what broke, never a crash (regression)', async () => {
+  const plain = await startMock({ port: 0, keys: [{ plan: 'team', key }], faults: ['wrong-content-type'] });
+  try {
+    const junit = join(dir, 'plain.xml');
+    const report = join(dir, 'plain.json');
+    const { code, out } = await run(['--base-url', plain.url, '--plan', 'team', '--only', 'conforms,auth', '--budget-calls', '20', '--seed', '5', '--junit', junit, '--report', report], { INVESTOR_GRAPH_KEY: key });
+    expect(code, out).toBe(1);
+    expect(out).not.toMatch(/TypeError/);
+    const json = JSON.parse(await readFile(report, 'utf8'));
+    expect(json.setup_error).toMatch(/could not get ready: GET \/api\/v1\/firms\?limit=5 answered 200 \(text\/plain/);
+    expect(json.rules.find((r: { id: string }) => r.id === 'contract').violations).toBeGreaterThan(0);
+    expect(out).toContain('FAIL setup:');
+    expect(await readFile(junit, 'utf8')).toMatch(/conforms[^]*<failure[^]*could not get ready/);
+  } finally {
+    await plain.close();
+  }
 }, 120_000);
 
 test('bad usage exits 2 and says what is wrong', async () => {

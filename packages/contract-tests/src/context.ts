@@ -51,6 +51,12 @@ export interface SuiteContext {
   control: boolean;
   /** The service's data time, from the first answer. */
   asOf: string;
+  /**
+   * What broke while the run got ready (a sample list that is not the envelope the contract
+   * promises): every property then fails with it, and the report says it beside what the rules
+   * found in the calls made. Never a crash without a report.
+   */
+  setupError?: string;
 }
 
 /** The operations a data key can call with GET, with what their paths need. */
@@ -92,14 +98,29 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
 
   // A handful of real records: every sample costs budget, so a few of each is all.
   const samples: Samples = { firm: [], company: [], fund: [], list: [], statistic: parameterEnum('getStatistic', 'name') };
-  let asOf = '';
+  const ctx: SuiteContext = { config, client, ledger, validator, samples, control, asOf: '' };
   for (const [kind, path, field] of [['firm', '/api/v1/firms?limit=5', 'slug'], ['company', '/api/v1/companies?limit=5', 'slug'], ['fund', '/api/v1/funds?limit=3', 'id'], ['list', '/api/v1/lists?limit=3', 'slug']] as const) {
     const answer = await client.call(path, { rows: 5 });
-    if (answer.status !== 200) throw new Error(`[contract-tests] ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-    samples[kind] = (answer.body.data as Record<string, string>[]).map((r) => r[field]!).filter(Boolean);
-    asOf = answer.body.as_of;
+    const broken = sampleProblem(answer);
+    if (broken) {
+      ctx.setupError = `[contract-tests] the run could not get ready: GET ${path} answered ${broken}. Every property needs sample records from it.`;
+      return ctx;
+    }
+    samples[kind] = (answer.body.data as Record<string, unknown>[]).map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');
+    ctx.asOf ||= answer.body.as_of;
   }
-  return { config, client, ledger, validator, samples, control, asOf };
+  return ctx;
+}
+
+/** What is wrong with a sample list's answer for the run to use it, or null. */
+function sampleProblem(answer: { status: number; headers: Headers; body: unknown; text: string }): string | null {
+  const type = answer.headers.get('content-type') ?? 'no content type';
+  const shown = `${answer.status} (${type}): ${answer.text.slice(0, 200)}`;
+  if (answer.status !== 200) return shown;
+  const body = answer.body as { data?: unknown; as_of?: unknown } | null;
+  if (body === null || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.as_of !== 'string') return `${shown}, not a JSON envelope with a data array and as_of`;
+  if (!body.data.every((row) => row !== null && typeof row === 'object')) return `${shown}, whose data holds something other than records`;
+  return null;
 }
 
 export function planRule(ctx: SuiteContext) {

@@ -43,6 +43,7 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
     for (const property of properties) {
       test(`${property.id}: ${property.title}`, async (t) => {
         if (!selected.includes(property.id)) t.skip('not selected with --only');
+        if (ctx.setupError) throw new Error(ctx.setupError);
         const result = await runProperty(ctx, property, selected.length - selected.indexOf(property.id));
         results.push(result);
         await t.annotate(`${result.runs} cases, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`);

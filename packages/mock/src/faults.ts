@@ -19,6 +19,7 @@ export const faults = {
   'unstable-updated-at': 'moves updated_at on every read, although the content is unchanged',
   'unordered-changes': 'lists the changes feed out of sequence order',
   'ignore-announced-since': 'ignores announced_since on the first page of rounds',
+  'wrong-content-type': 'answers data as text/plain instead of application/json',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -89,6 +90,7 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       }
       if (on.has('unordered-changes') && url.pathname === '/api/v1/changes') rows.reverse();
     }
+    if (on.has('wrong-content-type') && status === 200) headers.set('content-type', 'text/plain; charset=utf-8');
     headers.delete('content-length');
     return new Response(status === 304 ? null : JSON.stringify(body), { status, headers });
   };

@@ -218,12 +218,17 @@ export function runConformance(options: ConformanceOptions): void {
       expect(bad.body.errors[0].parameter).toBe('announced_since');
     });
 
-    it("limit defaults to 100, is capped silently at the plan's page size, and below 1 or not an integer is a 400", async () => {
+    it("limit defaults to 100, is capped silently at the plan's page size however long, and below 1 or not an integer is a 400", async () => {
       const team = await newKey('team');
       expect((await call('/api/v1/investments', { key: team.key })).body.data).toHaveLength(100);
       expect((await call('/api/v1/investments?limit=100000', { key: team.key })).body.data).toHaveLength(plans.team.rows_per_page);
       const enterprise = await newKey('enterprise');
       expect((await call('/api/v1/investments?limit=99999999999999999999', { key: enterprise.key })).body.data).toHaveLength(plans.enterprise.rows_per_page);
+      // Any integer of at least 1, however many digits (regression: 33 digits were a 400), and 400
+      // nines, past what a double holds; leading zeros are the same integer.
+      for (const limit of ['9'.repeat(33), '9'.repeat(400)]) expect((await call(`/api/v1/investments?limit=${limit}`, { key: team.key })).body.data, `${limit.length} digits`).toHaveLength(plans.team.rows_per_page);
+      expect((await call(`/api/v1/firms?limit=${'0'.repeat(20)}3`, { key: team.key })).body.data).toHaveLength(3);
+      expect((await call(`/api/v1/firms?limit=${'0'.repeat(20)}`, { key: team.key })).status).toBe(400);
       for (const limit of ['0', '-1', '1.5', 'ten', '', '1e3', '0x10']) {
         const answer = await call(`/api/v1/firms?limit=${limit}`, { key: team.key });
         expect(answer.status, `limit=${limit}`).toBe(400);

@@ -145,6 +145,7 @@ const expected: Partial<Record<FaultName, string>> = {
   'server-error-on-bad-input': 'bad-input-no-5xx',
   'unordered-changes': 'changes-order',
   'ignore-announced-since': 'announced-since',
+  'wrong-content-type': 'contract',
 };
 const unseen: FaultName[] = ['accept-bad-cursor', 'unstable-updated-at'];
 
