@@ -25,6 +25,8 @@ const catchers: Record<FaultName, { property: string; rule?: RuleId; propertyFai
   'ignore-announced-since': { property: 'filters', rule: 'announced-since', propertyFails: true },
   // The run cannot even get its samples: it says so (setupError), and the rules judge the calls made.
   'wrong-content-type': { property: 'conforms', rule: 'contract' },
+  'ignore-if-none-match': { property: 'conditional', propertyFails: true },
+  'stale-openapi': { property: 'openapi', propertyFails: true },
 };
 
 const running: RunningMock[] = [];

@@ -5,7 +5,7 @@
  * section of the spec, or a decision the kit took where the spec says "not shown".
  */
 import fc from 'fast-check';
-import { operationFor, planIds, plans, queryOf } from '@investor-graph/contract';
+import { operationFor, operations, planIds, plans, queryOf } from '@investor-graph/contract';
 import type { Answer, Spending } from './client.ts';
 import { dataOperations, fillPath, listOperations, planRule, type SuiteContext } from './context.ts';
 
@@ -79,6 +79,9 @@ function requestFor(ctx: SuiteContext, op: (typeof dataOperations)[number], pick
   const q = query.toString();
   return q ? `${path}?${q}` : path;
 }
+
+/** The runs whose openapi property has read the document. */
+const describedOnce = new WeakSet<SuiteContext>();
 
 export const properties: readonly Property[] = [
   {
@@ -351,6 +354,64 @@ export const properties: readonly Property[] = [
         if (!old || typeof row.updated_at !== 'string') continue;
         if (content(old) === content(row)) assert(old.updated_at === row.updated_at, `${identity(row)}: updated_at moved from ${old.updated_at} to ${row.updated_at} with the content unchanged`);
         else assert(Date.parse(row.updated_at) > Date.parse(old.updated_at), `${identity(row)}: the content changed but updated_at stayed ${row.updated_at}`);
+      }
+    },
+  },
+  {
+    id: 'conditional',
+    title: 'a record or page asked again with its ETag in If-None-Match is a 304 with no body, counted as a call and charging no rows',
+    spec: [],
+    assumed: ['conditional-requests', 'plan-and-usage-in-the-envelope'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 3, rows: 2 * ctx.client.rowCost(10) }),
+    arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount' && o.operationId !== 'listChanges' && !o.path.includes('exports'))), pick: fc.nat(), limit: fc.integer({ min: 1, max: 10 }) }),
+    async check(ctx, { op, pick, limit }) {
+      const path = requestFor(ctx, op, pick, limit, 0);
+      if (!path) return;
+      const rows = op.query.includes('limit') ? limit : 1;
+      const first = await ctx.client.call(path, { rows });
+      if (first.status !== 200) return;
+      const etag = first.headers.get('etag');
+      assert(etag !== null && /^W\/"[^"]+"$/.test(etag), `${path}: a data answer's ETag is weak (its usage changes every call), got ${etag}`);
+      const again = await ctx.client.call(path, { rows, headers: { 'if-none-match': etag } });
+      expectStatus(again, 304, `${path} with If-None-Match: ${etag}`);
+      assert(again.text === '', `${path}: a 304 has no body, got ${again.text.length} bytes`);
+      assert(again.headers.get('etag') === etag, `${path}: the 304 carries ETag ${again.headers.get('etag')}, not the ${etag} it confirms`);
+      const other = await ctx.client.call(path, { rows, headers: { 'if-none-match': 'W/"not-this-one"' } });
+      expectStatus(other, 200, `${path} with an If-None-Match that matches nothing`);
+      const before = first.body.usage;
+      const after = other.body.usage;
+      // Three calls on this key, the 304 among them; it charged nothing.
+      if (before.calls_limit !== null) assert(after.calls_used === before.calls_used + 2, `calls_used went from ${before.calls_used} to ${after.calls_used} over a 304 and a 200: the 304 is a call`);
+      if (ctx.config.plan === 'payg') assert(after.balance_rows === before.balance_rows - after.rows_charged, `the balance went from ${before.balance_rows} to ${after.balance_rows} over a 304 and a call charging ${after.rows_charged}: the 304 charged rows`);
+    },
+  },
+  {
+    id: 'openapi',
+    title: 'the served /api/v1/openapi.json describes every operation of the contract, with its parameters',
+    spec: ['9. Versioning'],
+    assumed: [],
+    skip: () => null,
+    cost: () => ({ calls: 1, rows: 0 }),
+    arbitrary: () => fc.constant(null),
+    async check(ctx) {
+      // One document: the first case reads it, the others would only read it again.
+      if (describedOnce.has(ctx)) return;
+      describedOnce.add(ctx);
+      const answer = await ctx.client.call('/api/v1/openapi.json', { key: null, rows: 0 });
+      expectStatus(answer, 200, 'GET /api/v1/openapi.json');
+      type Parameter = { name?: string; in?: string; $ref?: string };
+      const served = answer.body as { paths?: Record<string, Record<string, { parameters?: Parameter[] }>>; components?: { parameters?: Record<string, Parameter> } } | null;
+      assert(served && typeof served.paths === 'object', 'the served description has no paths');
+      // Its parameters may be $refs into its own components, or written out.
+      const resolved = (p: Parameter): Parameter => (p.$ref?.startsWith('#/components/parameters/') ? (served!.components?.parameters?.[p.$ref.split('/').at(-1)!] ?? p) : p);
+      for (const op of operations) {
+        const entry = served.paths![op.path]?.[op.method.toLowerCase()];
+        assert(entry, `the served description lacks ${op.method} ${op.path}`);
+        const named = new Set((entry.parameters ?? []).map(resolved).map((p) => `${p.in}:${p.name}`));
+        for (const parameter of op.parameters as Parameter[]) {
+          assert(named.has(`${parameter.in}:${parameter.name}`), `the served description of ${op.method} ${op.path} lacks its ${parameter.in} parameter ${parameter.name}`);
+        }
       }
     },
   },

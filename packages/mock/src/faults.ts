@@ -20,6 +20,8 @@ export const faults = {
   'unordered-changes': 'lists the changes feed out of sequence order',
   'ignore-announced-since': 'ignores announced_since on the first page of rounds',
   'wrong-content-type': 'answers data as text/plain instead of application/json',
+  'ignore-if-none-match': 'answers 200 with the whole body where If-None-Match holds the current ETag',
+  'stale-openapi': 'serves an /api/v1/openapi.json that lacks the offerings list',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -54,6 +56,11 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     const limit = url.searchParams.get('limit');
     if (on.has('ignore-limit') && limit && /^\d+$/.test(limit)) sent = rewriteQuery(sent, (p) => p.set('limit', String(Number(limit) * 2)));
     if (on.has('ignore-announced-since') && !url.searchParams.has('cursor')) sent = rewriteQuery(sent, (p) => p.delete('announced_since'));
+    if (on.has('ignore-if-none-match') && sent.headers.has('if-none-match')) {
+      const without = new Headers(sent.headers);
+      without.delete('if-none-match');
+      sent = new Request(sent, { headers: without });
+    }
 
     let response = await fetch(sent, context);
     if (!(response.headers.get('content-type') ?? '').includes('json')) return response;
@@ -90,6 +97,7 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       }
       if (on.has('unordered-changes') && url.pathname === '/api/v1/changes') rows.reverse();
     }
+    if (on.has('stale-openapi') && url.pathname === '/api/v1/openapi.json' && body.paths && typeof body.paths === 'object') delete (body.paths as Record<string, unknown>)['/api/v1/offerings'];
     if (on.has('wrong-content-type') && status === 200) headers.set('content-type', 'text/plain; charset=utf-8');
     headers.delete('content-length');
     return new Response(status === 304 ? null : JSON.stringify(body), { status, headers });

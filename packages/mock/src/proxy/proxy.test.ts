@@ -147,7 +147,9 @@ const expected: Partial<Record<FaultName, string>> = {
   'ignore-announced-since': 'announced-since',
   'wrong-content-type': 'contract',
 };
-const unseen: FaultName[] = ['accept-bad-cursor', 'unstable-updated-at'];
+// A 200 where a 304 was due, and a description that lacks an operation, are each a valid answer
+// on its own: the contract tests' conditional and openapi properties catch them.
+const unseen: FaultName[] = ['accept-bad-cursor', 'unstable-updated-at', 'ignore-if-none-match', 'stale-openapi'];
 
 describe('in front of a broken mock', () => {
   test('every fault is either reported here or needs more than one exchange to show', () => {
