@@ -5,9 +5,9 @@ import { defineContractSuite } from './suite.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    contractSuite: SuiteConfig;
+    /** One suite per key (one key per plan). */
+    contractSuites: SuiteConfig[];
   }
 }
 
-const config = inject('contractSuite');
-defineContractSuite(config, { name: `contract tests: ${config.plan} key at ${config.baseUrl}` });
+for (const config of inject('contractSuites')) defineContractSuite(config, { name: `contract tests: ${config.plan} key at ${config.baseUrl}` });

@@ -100,6 +100,50 @@ test('against a service whose data answers are not JSON it exits 1 with a report
   }
 }, 120_000);
 
+test('one run with a key per plan checks what each plan allows and merges the matrix; a rule no key can reach says which plan it needs', async () => {
+  const business = newKeyText('business');
+  const mock = await startMock({ port: 0, keys: [{ plan: 'team', key }, { plan: 'business', key: business }] });
+  try {
+    const report = join(dir, 'two-keys.json');
+    const { code, out } = await run(['--base-url', mock.url, '--only', 'conforms,plan-features,changes', '--budget-calls', '80', '--seed', '5', '--runs', '4', '--junit', join(dir, 'two-keys.xml'), '--report', report], { INVESTOR_GRAPH_KEYS: `team=${key},business=${business}` });
+    expect(code, out).toBe(0);
+    expect(out).not.toContain(business);
+    const json = JSON.parse(await readFile(report, 'utf8'));
+    expect(json.plans).toEqual(['team', 'business']);
+    expect(json.reports.map((r: { plan: string }) => r.plan)).toEqual(['team', 'business']);
+    // Each key had its share of the budget: 80 calls less the two preflights, halved.
+    for (const r of json.reports) expect(r.spent.calls).toBeLessThanOrEqual(39);
+    const status = (plan: string, id: string) => json.reports.find((r: { plan: string }) => r.plan === plan).properties.find((p: { id: string }) => p.id === id).status;
+    // plan-features runs on the team key (it lacks exports) and is skipped on business (it has every feature).
+    expect([status('team', 'plan-features'), status('business', 'plan-features')]).toEqual(['passed', 'skipped']);
+    expect(json.matrix.find((r: { id: string }) => r.id === 'nightly-dump').outcome).toBe('held');
+    expect(json.score.held).toBe(json.score.checked);
+    expect(out).toMatch(/all keys \(team, business\): rules: \d+ held of \d+ checked/);
+    expect(JSON.stringify(json)).not.toContain(business);
+  } finally {
+    await mock.close();
+  }
+}, 120_000);
+
+test('--use-control with no key makes a key of every plan through the mock and checks them all in one run', async () => {
+  const mock = await startMock({ port: 0 });
+  try {
+    const report = join(dir, 'every-plan.json');
+    const { code, out } = await run(['--base-url', mock.url, '--use-control', '--only', 'conforms,plan-features,changes', '--budget-calls', '150', '--seed', '5', '--runs', '3', '--junit', join(dir, 'every-plan.xml'), '--report', report]);
+    expect(code, out).toBe(0);
+    expect(out).toContain('made a key of each plan (trial, team, business, enterprise, payg)');
+    const json = JSON.parse(await readFile(report, 'utf8'));
+    expect(json.plans).toEqual(['trial', 'team', 'business', 'enterprise', 'payg']);
+    // The changes feed: refused to the trial key (plan-features), walked with the others (changes).
+    const status = (plan: string, id: string) => json.reports.find((r: { plan: string }) => r.plan === plan).properties.find((p: { id: string }) => p.id === id).status;
+    expect([status('trial', 'plan-features'), status('trial', 'changes'), status('team', 'changes')]).toEqual(['passed', 'skipped', 'passed']);
+    expect(json.missing).toEqual([]);
+    expect(json.score.held).toBe(json.score.checked);
+  } finally {
+    await mock.close();
+  }
+}, 120_000);
+
 test('bad usage exits 2 and says what is wrong', async () => {
   const cases: [string[], RegExp][] = [
     [['--plan', 'team', '--key', key], /--base-url is required/],
@@ -108,6 +152,10 @@ test('bad usage exits 2 and says what is wrong', async () => {
     [['--base-url', clean.url, '--plan', 'team', '--email', 'a@example.com'], /--email gets a trial key/],
     [['--base-url', clean.url, '--plan', 'team', '--key', key, '--only', 'nope'], /no property nope/],
     [['--base-url', clean.url, '--plan', 'team', '--key', key, '--budget-calls', '1.5'], /--budget-calls must be a whole number/],
+    [['--base-url', clean.url, '--key', `team=${key}`, '--key', `team=${key}`], /--key team= is given twice/],
+    [['--base-url', clean.url, '--plan', 'team', '--key', `team=${key}`], /--plan goes with a plain --key/],
+    [['--base-url', clean.url, '--key', `team=${key}`, '--key', key], /give every --key as PLAN=KEY/],
+    [['--base-url', clean.url, '--key', `team=${key}`, '--key', `business=${key}`, '--budget-calls', '3'], /--budget-calls must be at least 4 for 2 keys/],
   ];
   for (const [args, message] of cases) {
     const { code, out } = await run(args);

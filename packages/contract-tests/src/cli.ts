@@ -4,26 +4,30 @@
  * Exit 0 when everything held, 1 when a property or rule broke, 2 on bad usage, 3 when the run
  * could not start for a reason of the set-up (preflight.ts).
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { isPlanId, planIds, plans } from '@investor-graph/contract';
+import { isPlanId, planIds, plans, type PlanId } from '@investor-graph/contract';
 import { readFlags } from '@investor-graph/cli';
 import type { SuiteConfig } from './context.ts';
 import { properties } from './properties.ts';
 import { exitCodes, preflight } from './preflight.ts';
 import { annotationsAsOutput } from './junit.ts';
 import { PropertyLines } from './property-lines.ts';
-import { formatReport, type Report } from './report.ts';
+import { formatReport, mergeReports, type Report } from './report.ts';
+import { scoreLine } from './rule-matrix.ts';
 
-const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | --email ADDRESS) --plan PLAN [options]
+const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY --plan PLAN | --key PLAN=KEY ... | --email ADDRESS --plan trial) [options]
   --base-url URL       the API, e.g. https://api.example.com or http://127.0.0.1:4010
-  --key KEY            the key to test with; better the INVESTOR_GRAPH_KEY environment variable,
-                       since a command line shows in ps, shell history and CI logs
+  --key KEY            the key to test with, of the plan --plan names; better the INVESTOR_GRAPH_KEY
+                       environment variable, since a command line shows in ps, shell history and CI logs
+  --key PLAN=KEY       a key of a plan, repeatable (one per plan): the run checks the rules that
+                       need each plan in one go, sharing the budget; INVESTOR_GRAPH_KEYS may hold
+                       them instead, comma-separated (PLAN=KEY,PLAN=KEY)
   --email ADDRESS      get a trial key for this address instead (with --plan trial)
-  --plan PLAN          the key's plan: ${planIds.join(', ')}
+  --plan PLAN          the plan of a plain --key: ${planIds.join(', ')}
   --budget-calls N     never make more than N calls, 2 or more (400)
   --budget-rows N      never be served more than N rows; pay as you go bills at least its minimum a call (10000)
   --seed N             fast-check's seed (random; printed so a run can be replayed)
@@ -33,7 +37,8 @@ const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY | 
   --allow-rate         allow a short burst above the plan's rate to see 429 and Retry-After
   --use-control        against the kit's mock: drive its control API to reach more rules (a trial
                        key's usage, an hour of rebuilds per stability case); it moves the mock's
-                       simulated clock forward, which cannot be undone. Off by default
+                       simulated clock forward, which cannot be undone. Off by default. Given no
+                       key, it makes a key of every plan through the control API and runs them all
   --exhaust-trial      allow spending a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls to see it run out (the mock needs no flag)
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
@@ -50,7 +55,7 @@ exit codes:
 
 const flags = readFlags('contract-tests', usage, process.argv.slice(2), {
   'base-url': { type: 'string' },
-  key: { type: 'string' },
+  key: { type: 'string', multiple: true },
   email: { type: 'string' },
   plan: { type: 'string' },
   'budget-calls': { type: 'string', default: '400' },
@@ -83,10 +88,33 @@ try {
   fail(`--base-url is not a URL: ${baseUrl}`);
 }
 if (!['http:', 'https:'].includes(parsed.protocol)) fail(`--base-url must be http or https, got ${parsed.protocol}`);
-if (!isPlanId(values.plan)) fail(`--plan must be one of ${planIds.join(', ')}`);
-const key = values.key ?? process.env.INVESTOR_GRAPH_KEY;
-if (!key && !values.email) fail('give --key (or INVESTOR_GRAPH_KEY) or --email');
-if (!key && values.plan !== 'trial') fail('--email gets a trial key: use --plan trial, or give the key of your plan');
+/** The keys of the run: one per plan, from --key PLAN=KEY, INVESTOR_GRAPH_KEYS, or a plain key with --plan. */
+const planned = /^([a-z]+)=(.+)$/;
+// INVESTOR_GRAPH_KEYS counts only when neither --key nor --plan says otherwise.
+const fromEnv = values.plan === undefined ? (process.env.INVESTOR_GRAPH_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean) : [];
+const given = values.key?.length ? values.key : fromEnv;
+const withPlans = given.filter((k) => planned.test(k) && isPlanId(planned.exec(k)![1]));
+const keys: { plan: PlanId; key?: string }[] = [];
+let keysFromControl = false;
+if (withPlans.length) {
+  if (withPlans.length !== given.length) fail('give every --key as PLAN=KEY, or one plain --key with --plan');
+  if (values.plan !== undefined) fail('--plan goes with a plain --key; with PLAN=KEY each key names its plan');
+  for (const k of withPlans) {
+    const [, plan, key] = planned.exec(k)! as unknown as [string, PlanId, string];
+    if (keys.some((p) => p.plan === plan)) fail(`--key ${plan}= is given twice: one key per plan`);
+    keys.push({ plan, key });
+  }
+} else if (values['use-control'] && values.plan === undefined && !process.env.INVESTOR_GRAPH_KEY && !values.email) {
+  // Against the kit's mock with no key given: a key of every plan from its control API, below.
+  keysFromControl = true;
+} else {
+  if (!isPlanId(values.plan)) fail(`--plan must be one of ${planIds.join(', ')} (or give each key as PLAN=KEY)`);
+  if (given.length > 1) fail('several keys are given as PLAN=KEY, one per plan');
+  const key = given[0] ?? process.env.INVESTOR_GRAPH_KEY;
+  if (!key && !values.email) fail('give --key (or INVESTOR_GRAPH_KEY) or --email');
+  if (!key && values.plan !== 'trial') fail('--email gets a trial key: use --plan trial, or give the key of your plan');
+  keys.push({ plan: values.plan, ...(key ? { key } : {}) });
+}
 const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
 const badOnly = only?.filter((id) => !properties.some((p) => p.id === id));
 if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
@@ -98,20 +126,31 @@ const budgetRows = whole('budget-rows', values['budget-rows'], 0);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', values.seed, 0);
 const runs = whole('runs', values.runs, 1);
 
-if (values.key) console.error('[contract-tests] warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY');
-
+if (values.key?.length) console.error('[contract-tests] warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY (or INVESTOR_GRAPH_KEYS)');
 const base = baseUrl.replace(/\/+$/, '');
-const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan: values.plan, useControl: !!values['use-control'] });
-if (problem) {
-  console.error(`[contract-tests] ${problem}`);
-  process.exit(exitCodes.environment);
+if (keysFromControl) {
+  for (const plan of planIds) keys.push({ plan, key: await controlKey(base, plan) });
+  console.error(`[contract-tests] --use-control without a key: the mock's control API made a key of each plan (${planIds.join(', ')})`);
+}
+if (budgetCalls < 2 * keys.length) fail(`--budget-calls must be at least ${2 * keys.length} for ${keys.length} keys (a preflight and a call each)`);
+
+for (const { plan, key } of keys) {
+  const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan, useControl: !!values['use-control'] });
+  if (problem) {
+    console.error(`[contract-tests] ${keys.length > 1 ? `the ${plan} key: ` : ''}${problem}`);
+    process.exit(exitCodes.environment);
+  }
 }
 
-const config: SuiteConfig = {
+// One suite per key, each with an even share of the budget (after one preflight call each). With
+// several keys each writes a report of its own, merged into --report when they are done.
+const reportFile = resolve(values.report);
+const parts = keys.length > 1 ? mkdtempSync(join(tmpdir(), 'investor-graph-contract-tests-')) : null;
+const configs: SuiteConfig[] = keys.map(({ plan, key }) => ({
   baseUrl: base,
   ...(key ? { key } : { email: values.email! }),
-  plan: values.plan,
-  budget: { calls: budgetCalls - 1, rows: budgetRows },
+  plan,
+  budget: { calls: Math.floor((budgetCalls - keys.length) / keys.length), rows: Math.floor(budgetRows / keys.length) },
   seed,
   runs,
   ...(values['allow-rate'] ? { allowRate: true } : {}),
@@ -119,8 +158,9 @@ const config: SuiteConfig = {
   ...(values['exhaust-trial'] ? { exhaustTrial: true } : {}),
   ...(only?.length ? { only } : {}),
   ...(values.path ? { path: values.path } : {}),
-  reportFile: resolve(values.report),
-};
+  reportFile: parts ? join(parts, `${plan}.json`) : reportFile,
+}));
+const config = configs[0]!;
 
 if (config.useControl) {
   const { clock } = (await (await fetch(`${base}/__control/state`)).json()) as { clock?: { now?: string } };
@@ -128,7 +168,7 @@ if (config.useControl) {
 }
 
 // A report left from an earlier run must not pass for this one's.
-rmSync(config.reportFile!, { force: true });
+rmSync(reportFile, { force: true });
 // The suite file sits beside this one: src/*.ts in the kit's clone, dist/*.js when installed.
 const here = fileURLToPath(import.meta.url);
 const root = dirname(dirname(here));
@@ -144,7 +184,7 @@ const vitest = await startVitest([], {
   hookTimeout: 5 * 60_000,
   reporters: ['default', new PropertyLines(), ['junit', { suiteName: 'investor-graph contract tests' }]],
   outputFile: { junit: resolve(values.junit) },
-  provide: { contractSuite: config },
+  provide: { contractSuites: configs },
 }, {
   // Vite's cache would land under root, inside the installed package: keep it in the OS temp folder.
   cacheDir: join(tmpdir(), 'investor-graph-contract-tests', 'vite'),
@@ -154,9 +194,31 @@ const junitFile = resolve(values.junit);
 if (existsSync(junitFile)) writeFileSync(junitFile, annotationsAsOutput(readFileSync(junitFile, 'utf8')));
 
 try {
-  const report = JSON.parse(readFileSync(config.reportFile!, 'utf8')) as Report;
-  console.log(`\n${formatReport(report)}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
+  if (parts) {
+    // Only the reports of the suites that got to write one: vitest has said why another did not.
+    const reports = configs.map((c) => c.reportFile!).filter((f) => existsSync(f)).map((f) => JSON.parse(readFileSync(f, 'utf8')) as Report);
+    const merged = mergeReports(reports, keys.map((k) => k.plan));
+    mkdirSync(dirname(reportFile), { recursive: true });
+    writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
+    console.log(`\n${reports.map(formatReport).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${merged.missing.length ? `\n  skipped for want of a key: ${merged.missing.join(', ')}` : ''}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
+  } else {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
+    console.log(`\n${formatReport(report)}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
+  }
 } catch {
   // The suite could not start (a bad key, an unreachable URL): vitest has said why.
+} finally {
+  if (parts) rmSync(parts, { recursive: true, force: true });
 }
 process.exit(process.exitCode ?? 0);
+
+/** A key of a plan from the mock's control API (pay as you go with prepaid rows), or exit 3 saying why not. */
+async function controlKey(base: string, plan: PlanId): Promise<string> {
+  const answer = await fetch(`${base}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan, ...(plan === 'payg' ? { prepaid_rows: 100_000 } : {}) }) }).catch(() => null);
+  const body = (await answer?.json().catch(() => null)) as { key?: unknown } | null;
+  if (answer?.status !== 201 || typeof body?.key !== 'string') {
+    console.error(`[contract-tests] --use-control without a key asks the mock's control API for a key of each plan; ${new URL(base).origin} answered ${answer?.status ?? 'nothing'}: give keys with --key PLAN=KEY, or point --base-url at the kit's mock`);
+    process.exit(exitCodes.environment);
+  }
+  return body.key;
+}

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Budget, Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
-import { matrixResults, matrixScore, scoreLine, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
+import type { PlanId } from '@investor-graph/contract';
+import { matrixResults, matrixScore, mergeMatrix, scoreLine, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
 import { ruleResults, type PropertyResult, type RuleResult } from './run.ts';
 
 export interface Report {
@@ -35,6 +36,7 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[]): Re
     properties: new Map(properties.map((p) => [p.id, { status: p.status, ...(p.reason ? { reason: p.reason } : {}) }])),
     rules: new Map(rules.map((r) => [r.id, r.violations])),
     calls: ctx.ledger.exchanges,
+    plan: ctx.config.plan,
   });
   return {
     base_url: ctx.config.baseUrl,
@@ -51,6 +53,21 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[]): Re
     score: matrixScore(matrix),
     summary: { documented: tally('documented'), assumed: tally('assumed'), skipped: properties.filter((p) => p.status === 'skipped').length },
   };
+}
+
+/** The report of a run with several keys: each key's report, and the matrix and score over all of them. */
+export interface MergedReport {
+  plans: PlanId[];
+  reports: Report[];
+  matrix: MatrixResult[];
+  score: MatrixScore;
+  /** Rows no given key could check: each needs a key of another plan. */
+  missing: string[];
+}
+
+export function mergeReports(reports: Report[], plans: PlanId[]): MergedReport {
+  const matrix = mergeMatrix(reports.map((r) => r.matrix), plans);
+  return { plans, reports, matrix, score: matrixScore(matrix), missing: matrix.filter((r) => r.reason?.startsWith('needs a key of')).map((r) => r.id) };
 }
 
 export function formatReport(report: Report): string {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { checkExists, matrix, renderMatrix } from './rule-matrix.ts';
+import { checkExists, matrix, matrixResults, matrixScore, mergeMatrix, renderMatrix, type MatrixResult } from './rule-matrix.ts';
 
 const contracts = new URL('../../../contracts/', import.meta.url);
 const spec = readFileSync(new URL('SPEC.md', contracts), 'utf8');
@@ -46,4 +46,18 @@ test('the README holds the matrix as the rows say it', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const block = /<!-- rule-matrix:start -->\n([^]*)<!-- rule-matrix:end -->/.exec(readme)?.[1];
   expect(block, 'run: node rule-matrix-readme.ts').toBe(renderMatrix());
+});
+
+test('a row no key of the run can check says which plan it needs, and the runs of several keys merge: broken by any, else held by any', () => {
+  const passed = new Map(['conforms', 'envelope', 'auth', 'plan-features', 'filters', 'bad-input'].map((id) => [id, { status: 'passed' }]));
+  const trial = matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' });
+  const feed = (results: MatrixResult[]) => results.find((r) => r.id === 'changes-feed-complete')!;
+  expect(feed(trial)).toMatchObject({ outcome: 'skipped', reason: 'needs a key of team or business or enterprise or payg' });
+  const team = matrixResults({ properties: new Map([...passed, ['changes', { status: 'passed' }]]), rules: new Map(), calls: 30, plan: 'team' });
+  expect(feed(mergeMatrix([trial, team], ['trial', 'team'])).outcome).toBe('held');
+  expect(feed(mergeMatrix([trial], ['trial'])).reason).toMatch(/^needs a key of/);
+  // A rule broken under one key breaks the row whatever the other key saw.
+  const broken = matrixResults({ properties: passed, rules: new Map([['no-people', 2]]), calls: 30, plan: 'team' });
+  expect(mergeMatrix([trial, broken], ['trial', 'team']).find((r) => r.id === 'no-people')!.outcome).toBe('broken');
+  expect(matrixScore(mergeMatrix([trial, broken], ['trial', 'team'])).held).toBeLessThan(matrixScore(mergeMatrix([trial, team], ['trial', 'team'])).held);
 });

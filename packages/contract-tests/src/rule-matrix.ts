@@ -179,7 +179,7 @@ export interface MatrixScore {
  * Each row's outcome in a run: broken when one of its checks failed; held when one ran and none
  * failed; skipped when none of its checks ran.
  */
-export function matrixResults(outcomes: { properties: Map<string, { status: string; reason?: string }>; rules: Map<string, number>; calls: number }): MatrixResult[] {
+export function matrixResults(outcomes: { properties: Map<string, { status: string; reason?: string }>; rules: Map<string, number>; calls: number; plan: PlanId }): MatrixResult[] {
   return matrix.map((row) => {
     const base = { id: row.id, source: row.source, basis: row.spec ? 'documented' as const : 'assumed' as const, checks: row.checks ?? [] };
     if (row.notCheckable) return { ...base, outcome: 'not checkable' as const, reason: row.notCheckable };
@@ -195,8 +195,28 @@ export function matrixResults(outcomes: { properties: Map<string, { status: stri
     if (results.includes('failed')) return { ...base, outcome: 'broken' as const };
     if (results.includes('passed')) return { ...base, outcome: 'held' as const };
     const reasons = row.checks!.map((c) => outcomes.properties.get(c)?.reason).filter(Boolean);
-    return { ...base, outcome: 'skipped' as const, reason: reasons[0] ?? 'none of its checks ran in this run' };
+    return { ...base, outcome: 'skipped' as const, reason: wantOfKey(row, [outcomes.plan]) ?? reasons[0] ?? 'none of its checks ran in this run' };
   });
+}
+
+/** "needs a key of ...", when none of the run's plans lets the row's checks run. */
+function wantOfKey(row: MatrixRow, plansGiven: readonly PlanId[]): string | null {
+  const can = rowPlans(row);
+  return can.some((p) => plansGiven.includes(p)) ? null : `needs a key of ${can.join(' or ')}`;
+}
+
+/** One matrix from the runs of several keys: a row broken by any, else held by any, else skipped. */
+export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[]): MatrixResult[] {
+  return matrix.map((row, i) => {
+    const seen = runs.map((results) => results[i]!);
+    const first = seen[0] ?? { id: row.id, source: row.source, basis: row.spec ? 'documented' as const : 'assumed' as const, checks: row.checks ?? [], outcome: 'skipped' as const };
+    for (const outcome of ['broken', 'held'] as const) {
+      const hit = seen.find((r) => r.outcome === outcome);
+      if (hit) return { ...hit, reason: undefined };
+    }
+    if (first.outcome !== 'skipped') return first;
+    return { ...first, reason: wantOfKey(row, plansGiven) ?? first.reason ?? 'none of its checks ran in this run' };
+  }).map(({ reason, ...rest }) => (reason === undefined ? rest : { ...rest, reason }));
 }
 
 export function matrixScore(results: MatrixResult[]): MatrixScore {
