@@ -60,6 +60,15 @@ describe('every deliberate fault is caught', () => {
     });
   }
 
+  test('coverage first: a broken server is caught on every seed, by the boundary cases that open each run', async () => {
+    for (const seed of [1, 2, 3]) {
+      const { result } = await runAgainst('server-error-on-bad-input', 'bad-input', { seed, runs: 1 });
+      expect(result.status, `seed ${seed}`).toBe('failed');
+      // The first boundary case (limit=0) is what failed, whatever the seed.
+      expect(result.failure!.counterexample, `seed ${seed}`).toContain('"value":"0"');
+    }
+  });
+
   test('a failure replays from its seed and path alone', async () => {
     const first = (await runAgainst('repeat-row', 'pagination')).result as PropertyResult;
     expect(first.failure?.path).toBeTruthy();

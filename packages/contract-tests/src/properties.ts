@@ -5,7 +5,7 @@
  * section of the spec, or a decision the kit took where the spec says "not shown".
  */
 import fc from 'fast-check';
-import { operationFor, operations, planIds, plans, queryOf } from '@investor-graph/contract';
+import { operationById, operationFor, operations, planIds, plans, queryOf } from '@investor-graph/contract';
 import type { Answer, Spending } from './client.ts';
 import { dataOperations, fillPath, listOperations, planRule, type SuiteContext } from './context.ts';
 
@@ -20,6 +20,11 @@ export interface Property {
   cost(ctx: SuiteContext): Spending;
   /** One generated case; throws on a broken property. */
   arbitrary(ctx: SuiteContext): fc.Arbitrary<any>;
+  /**
+   * The boundary and example cases every run opens with, in order of importance (the budget may
+   * cut the list short), before generated ones: a broken server is caught on every seed.
+   */
+  examples?(ctx: SuiteContext): any[];
   check(ctx: SuiteContext, input: any): Promise<void>;
 }
 
@@ -98,6 +103,8 @@ export const properties: readonly Property[] = [
         limit: fc.option(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 20 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: Math.min(cap(ctx), 50) }) }), { nil: null }),
         sinceDays: fc.integer({ min: 0, max: 60 }),
       }),
+    // Every operation once, a row a page (the default page size is a generated case's to try).
+    examples: () => dataOperations.map((op) => ({ op, pick: 0, limit: 1, sinceDays: 1 })),
     async check(ctx, { op, pick, limit, sinceDays }) {
       const path = requestFor(ctx, op, pick, limit, Date.parse(ctx.asOf) - sinceDays * DAY);
       if (!path) return;
@@ -151,6 +158,12 @@ export const properties: readonly Property[] = [
     skip: () => null,
     cost: (ctx) => ({ calls: 5, rows: 4 * ctx.client.rowCost(7) + ctx.client.rowCost(28) }),
     arbitrary: () => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => o.operationId !== 'listChanges')), pick: fc.nat(), limit: fc.integer({ min: 1, max: 7 }) }),
+    // Pages of one row, and of the most the arbitrary asks, on a top list and a nested one.
+    examples: () => [
+      { op: operationById('listInvestments'), pick: 0, limit: 1 },
+      { op: operationById('listFirms'), pick: 0, limit: 7 },
+      { op: operationById('listFirmPortfolio'), pick: 0, limit: 1 },
+    ],
     async check(ctx, { op, pick, limit }) {
       const path = requestFor(ctx, op, pick, null, 0);
       if (!path) return;
@@ -188,6 +201,8 @@ export const properties: readonly Property[] = [
         fc.record({ kind: fc.constant('foreign') }),
         fc.record({ kind: fc.constant('made-up'), text: fc.string({ minLength: 1, maxLength: 120 }) }),
       ),
+    // One of each way a cursor goes wrong.
+    examples: () => [{ kind: 'flip', at: 0, by: 1 }, { kind: 'truncate', at: 0 }, { kind: 'append', tail: 'x' }, { kind: 'foreign' }, { kind: 'made-up', text: 'abc.def' }],
     async check(ctx, change: { kind: string; at?: number; by?: number; tail?: string; text?: string }) {
       const first = await ctx.client.call('/api/v1/firms?limit=1', { rows: 1 });
       expectStatus(first, 200, 'the first page of firms');
@@ -219,6 +234,8 @@ export const properties: readonly Property[] = [
     skip: () => null,
     cost: (ctx) => ({ calls: 3, rows: 2 * ctx.client.rowCost(20) + ctx.client.rowCost(5) }),
     arbitrary: (ctx) => fc.record({ daysBack: fc.integer({ min: -30, max: 3 * 365 }), limit: fc.integer({ min: 1, max: 20 }), pick: fc.nat() }),
+    // The as-of day itself, either side of the trial's round lag, and a day still to come.
+    examples: () => [0, plans.trial.round_lag_days, plans.trial.round_lag_days + 1, -1].map((daysBack) => ({ daysBack, limit: 20, pick: 0 })),
     async check(ctx, { daysBack, limit, pick }) {
       const since = isoDay(Date.parse(ctx.asOf) - daysBack * DAY);
       const { rows } = await walk(ctx, `/api/v1/rounds?announced_since=${since}`, limit, 2);
@@ -250,6 +267,12 @@ export const properties: readonly Property[] = [
           fc.record({ plan: fc.constantFrom(...planIds), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) }).map(({ plan, tail }) => `igk_${plan}_${tail}`),
         ),
       }),
+    // No key, a key of another form and a well-formed unknown one, on a list, a record and the account.
+    examples: () => [
+      { op: operationById('listFirms'), pick: 0, key: null },
+      { op: operationById('getCompany'), pick: 0, key: 'not-a-key' },
+      { op: operationById('getAccount'), pick: 0, key: `igk_team_${'A'.repeat(32)}` },
+    ],
     async check(ctx, { op, pick, key }) {
       const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
       if (!path) return;
@@ -266,6 +289,8 @@ export const properties: readonly Property[] = [
     skip: (ctx) => (planRule(ctx).changes_feed && planRule(ctx).exports ? `the ${ctx.config.plan} plan has every feature` : null),
     cost: () => ({ calls: 1, rows: 0 }),
     arbitrary: (ctx) => fc.record({ feature: fc.constantFrom(...[...(planRule(ctx).changes_feed ? [] : ['changes']), ...(planRule(ctx).exports ? [] : ['exports'])]), daysBack: fc.integer({ min: 0, max: 30 }) }),
+    // Each feature the plan lacks, once.
+    examples: (ctx) => [...(planRule(ctx).changes_feed ? [] : ['changes']), ...(planRule(ctx).exports ? [] : ['exports'])].map((feature) => ({ feature, daysBack: 1 })),
     async check(ctx, { feature, daysBack }) {
       const path = feature === 'changes' ? `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - daysBack * DAY)}` : '/api/v1/exports';
       const answer = await ctx.client.call(path);
@@ -467,6 +492,15 @@ export const properties: readonly Property[] = [
         badSegment: fc.option(fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('%', '%ZZ', '%C3%28', '..', 'a'.repeat(300))), { nil: null }),
       });
     },
+    // The limit's edges and bad forms, a parameter given twice, one misspelt, and path segments
+    // that are dots or broken escapes.
+    examples: () => [
+      ...['0', '-1', '1.5', '1e3', '', '9'.repeat(400)].map((value) => ({ op: operationById('listFirms'), pick: 0, param: 'limit', value, twice: false, badSegment: null })),
+      { op: operationById('listFirms'), pick: 0, param: 'limit', value: '2', twice: true, badSegment: null },
+      { op: operationById('listRounds'), pick: 0, param: 'limt', value: '5', twice: false, badSegment: null },
+      { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '..' },
+      { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '%ZZ' },
+    ],
     async check(ctx, { op, pick, param, value, twice, badSegment }) {
       let path = fillPath(op.path, ctx.samples, pick);
       if (!path) return;

@@ -37,7 +37,8 @@ export function plannedRuns(ctx: SuiteContext, property: Property, propertiesLef
   const cost = property.cost(ctx);
   const byCalls = cost.calls ? Math.floor(share.calls / cost.calls) : Infinity;
   const byRows = cost.rows ? Math.floor(share.rows / cost.rows) : Infinity;
-  const runs = Math.min(ctx.config.runs, byCalls, byRows);
+  // Its deterministic cases (examples) all run when the budget allows, however low --runs is.
+  const runs = Math.min(Math.max(ctx.config.runs, property.examples?.(ctx).length ?? 0), byCalls, byRows);
   if (runs >= 1) return { runs };
   // A property too dear for its share may still fit in what is left overall.
   if (cost.calls <= left.calls && cost.rows <= left.rows) return { runs: 1 };
@@ -76,7 +77,9 @@ export async function runProperty(ctx: SuiteContext, property: Property, propert
     }),
     // No shrinking: every shrink step is a paid call against a live service. The seed and path
     // replay the failing case exactly.
-    { seed: config.seed, numRuns: plan.runs, endOnFailure: true, ...(config.path ? { path: config.path } : {}) },
+    // Coverage first: the property's boundary and example cases open every run, in order (as
+    // Schemathesis's coverage phase does), then generated ones spend the rest of its share.
+    { seed: config.seed, numRuns: plan.runs, examples: (property.examples?.(ctx) ?? []).map((e) => [e]), endOnFailure: true, ...(config.path ? { path: config.path } : {}) },
   );
   ledger.current = 'between';
   const spent = { calls: ledger.total.calls - spentBefore.calls, rows: ledger.total.rows - spentBefore.rows };
