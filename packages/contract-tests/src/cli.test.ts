@@ -156,6 +156,8 @@ test('bad usage exits 2 and says what is wrong', async () => {
     [['--base-url', clean.url, '--plan', 'team', '--key', `team=${key}`], /--plan goes with a plain --key/],
     [['--base-url', clean.url, '--key', `team=${key}`, '--key', key], /give every --key as PLAN=KEY/],
     [['--base-url', clean.url, '--key', `team=${key}`, '--key', `business=${key}`, '--budget-calls', '3'], /--budget-calls must be at least 4 for 2 keys/],
+    [['--base-url', clean.url, '--key', `tema=${key}`], /--key tema=\.\.\.: tema is no plan/],
+    [['--base-url', clean.url, '--key', key, '--use-control'], /--plan must be one of/],
   ];
   for (const [args, message] of cases) {
     const { code, out } = await run(args);

@@ -31,7 +31,7 @@ const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY --
   --budget-calls N     never make more than N calls, 2 or more (400)
   --budget-rows N      never be served more than N rows; pay as you go bills at least its minimum a call (10000)
   --seed N             fast-check's seed (random; printed so a run can be replayed)
-  --runs N             generated cases per property, at most (25)
+  --runs N             generated cases per property, at most, after its boundary cases (25)
   --only IDS           run only these properties, comma-separated: ${properties.map((p) => p.id).join(', ')}
   --path P             with --seed and one --only: replay the failing case fast-check printed
   --allow-rate         allow a short burst above the plan's rate to see 429 and Retry-After
@@ -94,6 +94,9 @@ const planned = /^([a-z]+)=(.+)$/;
 const fromEnv = values.plan === undefined ? (process.env.INVESTOR_GRAPH_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean) : [];
 const given = values.key?.length ? values.key : fromEnv;
 const withPlans = given.filter((k) => planned.test(k) && isPlanId(planned.exec(k)![1]));
+// A misspelt plan (tema=...) would otherwise go out whole as a plain key.
+const misspelt = values.key?.find((k) => planned.test(k) && !isPlanId(planned.exec(k)![1]));
+if (misspelt) fail(`--key ${planned.exec(misspelt)![1]}=...: ${planned.exec(misspelt)![1]} is no plan (${planIds.join(', ')}); a key of your own form goes in INVESTOR_GRAPH_KEY with --plan`);
 const keys: { plan: PlanId; key?: string }[] = [];
 let keysFromControl = false;
 if (withPlans.length) {
@@ -104,7 +107,7 @@ if (withPlans.length) {
     if (keys.some((p) => p.plan === plan)) fail(`--key ${plan}= is given twice: one key per plan`);
     keys.push({ plan, key });
   }
-} else if (values['use-control'] && values.plan === undefined && !process.env.INVESTOR_GRAPH_KEY && !values.email) {
+} else if (values['use-control'] && given.length === 0 && values.plan === undefined && !process.env.INVESTOR_GRAPH_KEY && !values.email) {
   // Against the kit's mock with no key given: a key of every plan from its control API, below.
   keysFromControl = true;
 } else {
@@ -196,11 +199,12 @@ if (existsSync(junitFile)) writeFileSync(junitFile, annotationsAsOutput(readFile
 try {
   if (parts) {
     // Only the reports of the suites that got to write one: vitest has said why another did not.
-    const reports = configs.map((c) => c.reportFile!).filter((f) => existsSync(f)).map((f) => JSON.parse(readFileSync(f, 'utf8')) as Report);
-    const merged = mergeReports(reports, keys.map((k) => k.plan));
+    const written = configs.filter((c) => existsSync(c.reportFile!));
+    const reports = written.map((c) => JSON.parse(readFileSync(c.reportFile!, 'utf8')) as Report);
+    const merged = mergeReports(reports, written.map((c) => c.plan), configs.filter((c) => !written.includes(c)).map((c) => c.plan));
     mkdirSync(dirname(reportFile), { recursive: true });
     writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
-    console.log(`\n${reports.map(formatReport).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${merged.missing.length ? `\n  skipped for want of a key: ${merged.missing.join(', ')}` : ''}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
+    console.log(`\n${reports.map(formatReport).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${merged.missing.length ? `\n  skipped for want of a key: ${merged.missing.join(', ')}` : ''}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; vitest said why above)` : ''}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
   } else {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
     console.log(`\n${formatReport(report)}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);

@@ -103,7 +103,9 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     const answer = await client.call(path, { rows: 5 });
     const broken = sampleProblem(answer);
     if (broken) {
-      ctx.setupError = `[contract-tests] the run could not get ready: GET ${path} answered ${broken}. Every property needs sample records from it.`;
+      // The body shown may echo the request (a gateway's debug page): never the key with it.
+      const shown = broken.split(key).join('<key>').replace(/Bearer\s+\S+/gi, 'Bearer <key>');
+      ctx.setupError = `[contract-tests] the run could not get ready: GET ${path} answered ${shown}. Every property needs sample records from it.`;
       return ctx;
     }
     samples[kind] = (answer.body.data as Record<string, unknown>[]).map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');

@@ -61,13 +61,15 @@ export interface MergedReport {
   reports: Report[];
   matrix: MatrixResult[];
   score: MatrixScore;
-  /** Rows no given key could check: each needs a key of another plan. */
+  /** Rows no key that ran could check: each needs a key of another plan. */
   missing: string[];
+  /** Plans whose key was given but whose suite wrote no report (it could not start). */
+  failed_keys: PlanId[];
 }
 
-export function mergeReports(reports: Report[], plans: PlanId[]): MergedReport {
+export function mergeReports(reports: Report[], plans: PlanId[], failed: PlanId[] = []): MergedReport {
   const matrix = mergeMatrix(reports.map((r) => r.matrix), plans);
-  return { plans, reports, matrix, score: matrixScore(matrix), missing: matrix.filter((r) => r.reason?.startsWith('needs a key of')).map((r) => r.id) };
+  return { plans, reports, matrix, score: matrixScore(matrix), missing: matrix.filter((r) => r.reason?.startsWith('needs a key of')).map((r) => r.id), failed_keys: failed };
 }
 
 export function formatReport(report: Report): string {

@@ -75,7 +75,8 @@ export function finish(request: Request, answer: Answer, origins: CorsOrigins, c
   if (origins !== '*') vary(headers, 'Origin');
   headers['cache-control'] ??= answer.status === 200 || answer.status === 304 ? 'private, no-cache' : 'no-store';
   vary(headers, 'Authorization');
-  if (compressed && answer.body !== null && /json/.test(headers['content-type'] ?? '')) vary(headers, 'Accept-Encoding');
+  // A 304 says the Vary its 200 would (RFC 9110 15.4.5).
+  if (compressed && ((answer.body !== null && /json/.test(headers['content-type'] ?? '')) || answer.status === 304)) vary(headers, 'Accept-Encoding');
   if (request.method !== 'HEAD' || answer.body === null) return answer;
   // The GET's headers, its length included, and no body (RFC 9110 9.3.2).
   headers['content-length'] ??= String(typeof answer.body === 'string' ? utf8.encode(answer.body).length : answer.body.length);

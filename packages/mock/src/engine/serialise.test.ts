@@ -61,6 +61,9 @@ test('a remembered page carries its UTF-8 bytes, the same as its JSON, and a pag
 test('past its byte bound the page memory forgets the least recently used pages and still answers right', () => {
   const s = new BodySerialiser(50_000, 2_000);
   const pages = Array.from({ length: 20 }, (_, p) => Array.from({ length: 10 }, (_, i) => row(`p${p}-${i}`, 'N')));
-  for (const page of pages) s.serialise(page, true);
+  const first = pages.map((page) => s.serialise(page, true));
+  // The newest page is still remembered (the same object back); the oldest was let go and is built afresh.
+  expect(s.serialise(pages[19]!, true)).toBe(first[19]);
+  expect(s.serialise(pages[0]!, true)).not.toBe(first[0]);
   for (const page of pages) expect(new TextDecoder().decode(s.serialise(page, true).bytes)).toBe(JSON.stringify(page));
 });

@@ -35,7 +35,7 @@ export class RequestValidation {
         // HEAD is validated as the GET it stands for.
         method: request.method === 'HEAD' ? 'GET' : request.method,
         path: route.rawPath,
-        query: validatedQuery(call.query),
+        query: Object.fromEntries(call.query),
         headers: Object.fromEntries(request.headers),
       }).filter((v) => v.severity === 'error');
       if (cacheable) this.verdicts.set(memoKey, violations);
@@ -47,13 +47,3 @@ export class RequestValidation {
   }
 }
 
-/**
- * The query as prism-http is to judge it. A limit of digits too many for a double (over 308) reads
- * as Infinity, which is no integer to it; the contract takes any integer of at least 1, so such a
- * limit (digits only, checked before) is judged as the largest safe integer: above every cap.
- */
-function validatedQuery(query: Map<string, string>): Record<string, string> {
-  const values = Object.fromEntries(query);
-  if (values.limit !== undefined && values.limit.length > 15 && /^0*[1-9]/.test(values.limit)) values.limit = String(Number.MAX_SAFE_INTEGER);
-  return values;
-}

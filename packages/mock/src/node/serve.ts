@@ -118,6 +118,8 @@ const options: StartOptions = {
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),
   ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
   ...(values['no-rate-limit'] ? { rateLimit: false } : {}),
+  // This process is the mock's alone (server.ts, globalFetchClasses).
+  globalFetchClasses: true,
 };
 
 const started = performance.now();

@@ -392,3 +392,17 @@ test('--cors-origin lets one origin in: it gets CORS, another gets none, and bot
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
 });
+
+test("a mock started in a user's process leaves its global Request and Response alone: fetch's answers stay instanceof Response (regression)", async () => {
+  const NativeResponse = globalThis.Response;
+  const mock = await startMock({ port: 0 });
+  try {
+    const answer = await fetch(`${mock.url}/api/v1/openapi.json`);
+    expect(answer).toBeInstanceOf(Response);
+    expect(globalThis.Response).toBe(NativeResponse);
+    // and the mock's own answers, built in this process, are native ones too
+    expect(await mock.engine.fetch(new Request(`${mock.url}/api/v1/firms`))).toBeInstanceOf(NativeResponse);
+  } finally {
+    await mock.close();
+  }
+});

@@ -25,6 +25,14 @@ export interface NodeServerOptions {
   allowedHosts?: readonly string[];
   /** Bounds (ms, count) for a server left running; the defaults suit a developer's machine. */
   limits?: Partial<typeof defaultLimits>;
+  /**
+   * Let @hono/node-server make the process's global Request and Response its own light classes,
+   * which it writes without a web stream (the fast path BENCHMARKS.md measures). Native Responses
+   * then fail `instanceof Response` in this process (MSW's own checks among them), so only a
+   * process that is the mock's alone turns it on: the CLI does; a server started in a user's test
+   * process does not, and answers the same, slower.
+   */
+  globalFetchClasses?: boolean;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -157,6 +165,7 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     // An HTTP/1.0 request may come without Host: its URL names localhost, as before (the control
     // plane judges the Host header itself, never this URL).
     hostname: 'localhost',
+    overrideGlobalObjects: options.globalFetchClasses === true,
   });
   const logged = options.log
     ? (req: IncomingMessage, res: ServerResponse) => {

@@ -42,6 +42,8 @@ export interface StartOptions {
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
   rateLimit?: boolean;
+  /** The process is the mock's alone: its global Request/Response may be the adapter's fast ones (server.ts). */
+  globalFetchClasses?: boolean;
 }
 
 export interface RunningMock {
@@ -92,7 +94,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-    server = createNodeServer(served, { allowedHosts, ...(options.log ? { log: options.log } : {}) });
+    server = createNodeServer(served, { allowedHosts, ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     keyStore?.close();
