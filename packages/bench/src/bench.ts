@@ -371,7 +371,7 @@ ${targetLines(Object.fromEntries(others))}`);
 function refreshThroughput(r: any): void {
   const t = r.throughput;
   const range = (x: { median: number; low: number; high: number }) => `${x.median} (${x.low}-${x.high})`;
-  const row = (name: string) => `| ${name} | ${t.mock[name].bytes} / ${t.prism[name].bytes} / ${t.bare[name].bytes} B | ${range(t.mock[name].rps)} | ${t.mock[name].p50} / ${t.mock[name].p99} | ${range(t.prism[name].rps)} | ${range(t.bare[name].rps)} | ${range(r.ratios.mock_vs_prism_rps[name])}x | ${range(r.ratios.mock_vs_bare_rps[name])}x |`;
+  const row = (name: string) => `| ${name} | ${t.mock[name].bytes} / ${t.prism[name].bytes} / ${t.bare[name].bytes} B | ${range(t.mock[name].rps)} | ${t.mock[name].p50} / ${t.mock[name].p99} | ${range(t.prism[name].rps)} | ${range(t.bare[name].rps)} | ${ratioText(r.ratios.mock_vs_prism_rps[name])} | ${ratioText(r.ratios.mock_vs_bare_rps[name])} |`;
   replaceBlock('throughput', `${measuredLine(r)} Each req/s is the median of ${r.settings.rounds} alternating runs (lowest-highest); each ratio is of the medians (in brackets, the lowest and highest of the rounds' own ratios).
 
 | request | bytes read per answer (mock / prism / bare) | mock req/s | mock p50 / p99 ms | prism req/s | bare node req/s | mock / prism | mock / bare |

@@ -181,7 +181,7 @@ export interface MatrixScore {
  */
 export function matrixResults(outcomes: { properties: Map<string, { status: string; reason?: string }>; rules: Map<string, number>; calls: number; plan: PlanId }): MatrixResult[] {
   return matrix.map((row) => {
-    const base = { id: row.id, source: row.source, basis: row.spec ? 'documented' as const : 'assumed' as const, checks: row.checks ?? [] };
+    const base = rowBase(row);
     if (row.notCheckable) return { ...base, outcome: 'not checkable' as const, reason: row.notCheckable };
     if (row.todo) return { ...base, outcome: 'not checked yet' as const, reason: row.todo };
     // A rule that found nothing may have met nothing it applies to (no 429, no rounds): beside a
@@ -199,6 +199,11 @@ export function matrixResults(outcomes: { properties: Map<string, { status: stri
   });
 }
 
+/** What a row's result says of the row itself, whatever the run. */
+function rowBase(row: MatrixRow): Pick<MatrixResult, 'id' | 'source' | 'basis' | 'checks'> {
+  return { id: row.id, source: row.source, basis: row.spec ? 'documented' : 'assumed', checks: row.checks ?? [] };
+}
+
 /** "needs a key of ...", when none of the run's plans lets the row's checks run. */
 function wantOfKey(row: MatrixRow, plansGiven: readonly PlanId[]): string | null {
   const can = rowPlans(row);
@@ -209,7 +214,7 @@ function wantOfKey(row: MatrixRow, plansGiven: readonly PlanId[]): string | null
 export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[]): MatrixResult[] {
   return matrix.map((row, i) => {
     const seen = runs.map((results) => results[i]!);
-    const first = seen[0] ?? { id: row.id, source: row.source, basis: row.spec ? 'documented' as const : 'assumed' as const, checks: row.checks ?? [], outcome: 'skipped' as const };
+    const first = seen[0] ?? { ...rowBase(row), outcome: 'skipped' as const };
     for (const outcome of ['broken', 'held'] as const) {
       const hit = seen.find((r) => r.outcome === outcome);
       if (hit) return { ...hit, reason: undefined };

@@ -48,6 +48,8 @@ export function plannedRuns(ctx: SuiteContext, property: Property, propertiesLef
 export async function runProperty(ctx: SuiteContext, property: Property, propertiesLeft: number): Promise<PropertyResult> {
   const { config, ledger } = ctx;
   const base = { id: property.id, title: property.title, basis: basisOf(property.assumed), spec: property.spec, assumed: property.assumed, seed: config.seed };
+  // A run that could not get ready checked nothing: every property fails with what broke.
+  if (ctx.setupError) return { ...base, status: 'failed', reason: 'the run could not get ready', runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 }, failure: { message: ctx.setupError, counterexample: '', path: null, replay: '' } };
   const skipped = property.skip(ctx);
   if (skipped) return { ...base, status: 'skipped', reason: skipped, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 } };
   const plan = plannedRuns(ctx, property, propertiesLeft);

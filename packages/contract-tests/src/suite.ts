@@ -8,7 +8,7 @@ import { rules, type RuleId } from '@investor-graph/contract';
 import { prepare, type SuiteConfig, type SuiteContext } from './context.ts';
 import { properties } from './properties.ts';
 import { buildReport, formatReport, writeReport, type Report } from './report.ts';
-import { basisOf, ruleResults, runProperty, type PropertyResult } from './run.ts';
+import { ruleResults, runProperty, type PropertyResult } from './run.ts';
 
 export interface SuiteOptions {
   /** A name for the describe block (the JUnit suite). */
@@ -43,17 +43,14 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
     for (const property of properties) {
       test(`${property.id}: ${property.title}`, async (t) => {
         if (!selected.includes(property.id)) t.skip('not selected with --only');
-        if (ctx.setupError) {
-          // Failed, in the report as in JUnit: the run never got to check what this property checks.
-          results.push({ id: property.id, title: property.title, status: 'failed', basis: basisOf(property.assumed), spec: property.spec, assumed: property.assumed, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 }, seed: ctx.config.seed, reason: 'the run could not get ready', failure: { message: ctx.setupError, counterexample: '', path: null, replay: '' } });
-          throw new Error(ctx.setupError);
-        }
         const result = await runProperty(ctx, property, selected.length - selected.indexOf(property.id));
         results.push(result);
         await t.annotate(`${result.runs} cases, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`);
         if (result.status === 'skipped') t.skip(result.reason);
         if (result.failure) {
-          throw new Error(`${result.failure.message}\n\ncounterexample: ${result.failure.counterexample}\nreplay: ${result.failure.replay}`);
+          // A failure before any case ran (the run could not get ready) has no case to show.
+          const { message, counterexample, replay } = result.failure;
+          throw new Error(counterexample ? `${message}\n\ncounterexample: ${counterexample}\nreplay: ${replay}` : message);
         }
       });
     }

@@ -31,7 +31,7 @@ import { MemoryKeyStore, type KeyStore } from './key-store.ts';
 import { checkFeature, operations, type OperationEnv } from './operations.ts';
 import { preferredExample } from './prefer.ts';
 import { ProblemError } from './problems.ts';
-import { checkQueryNames, filterDigest, parseQuery, parseUrl } from './request.ts';
+import { checkQueryNames, filterDigest, parseQuery, parseUrl, pathUnder } from './request.ts';
 import { allowedMethods, matchRoute, notFound } from './router.ts';
 import { BodySerialiser, type Serialised } from './serialise.ts';
 import { Statistics } from './statistics.ts';
@@ -232,7 +232,7 @@ export function createEngine(options: EngineOptions): Engine {
 }
 
 /** Paths of the control plane, which the data API's conventions leave alone. */
-const CONTROL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/__control(?:[/?#]|$)/i;
+const CONTROL_URL = pathUnder('/__control');
 
 /** Throws `error` where an expression is expected. */
 function throwing(error: Error): never {

@@ -4,6 +4,7 @@
  * the Node server only: the engine stays browser-safe for the MSW handlers.
  */
 import { readFile } from 'node:fs/promises';
+import { pathUnder } from '../engine/request.ts';
 
 // The package's exports name no browser bundle, so it is found beside its main entry.
 const bundleFile = new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'));
@@ -58,7 +59,7 @@ const init = `Scalar.createApiReference('#app', {
 let bundle: Promise<Uint8Array> | undefined;
 
 /** A URL under /docs: told apart on the text, so the API's calls pay for no URL parse here. */
-const DOCS_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\/docs(?:[/?#]|$)/i;
+const DOCS_URL = pathUnder('/docs');
 
 function asset(body: BodyInit, type: string, request: Request): Response {
   const headers = { 'content-type': type, 'content-security-policy': policy, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };

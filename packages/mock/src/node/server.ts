@@ -71,11 +71,10 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | null> {
 }
 
 /**
- * The encoding to send a JSON body in: br or gzip when Accept-Encoding takes it (its q-values
- * heeded, br first on a tie), for COMPRESS_FROM bytes or more; null for the body as it is.
+ * The encoding Accept-Encoding takes for a JSON body: br or gzip (its q-values heeded, br first on
+ * a tie); null when it takes neither. Whether the body is worth compressing is the size's to say.
  */
-function chooseEncoding(accept: string | undefined, size: number): 'br' | 'gzip' | null {
-  if (!accept || size < COMPRESS_FROM) return null;
+function acceptedEncoding(accept: string): 'br' | 'gzip' | null {
   const weights = new Map<string, number>();
   for (const part of accept.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
@@ -106,9 +105,12 @@ async function encoded(req: IncomingMessage, response: Response): Promise<Respon
   if (!accept || response.status === 304 || response.status === 204) return response;
   const headers = response.headers;
   if (headers.has('content-encoding') || !/json/.test(headers.get('content-type') ?? '')) return response;
+  // A client that takes neither encoding gets the answer untouched, its body never read here.
+  const encoding = acceptedEncoding(accept);
+  if (encoding === null) return response;
   const bytes = req.method === 'HEAD' ? null : new Uint8Array(await response.arrayBuffer());
-  const encoding = chooseEncoding(accept, bytes?.length ?? Number(headers.get('content-length') ?? 0));
-  if (encoding === null) return bytes === null ? response : new Response(bytes as BodyInit, { status: response.status, headers });
+  // Small bodies go as they are (COMPRESS_FROM).
+  if ((bytes?.length ?? Number(headers.get('content-length') ?? 0)) < COMPRESS_FROM) return bytes === null ? response : new Response(bytes as BodyInit, { status: response.status, headers });
   headers.set('content-encoding', encoding);
   headers.delete('content-length');
   if (!/accept-encoding/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Accept-Encoding');
