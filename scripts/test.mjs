@@ -1,4 +1,4 @@
-// `pnpm test`: prepare what is slow to prepare (k6, built once with Go), type-check every package,
+// `pnpm test`: prepare what is slow to prepare (k6, built once with Go; Schemathesis, once from PyPI), type-check every package,
 // run every vitest project, then print the plain `N passed, N failed` line that CI counts. JUnit
 // lands in test-results/junit.xml. Each preparation prints a line with the time it took, so a slow
 // fresh machine shows where its minutes went, and no test spends its own timeout building a tool.
@@ -28,6 +28,16 @@ if (!env.K6_BIN) {
     if (built.status !== 0) return `not available (load/install-k6.sh exit ${built.status}): the k6 tests will be skipped`;
     env.K6_BIN = built.stdout.trim();
     return env.K6_BIN;
+  });
+}
+if (!env.SCHEMATHESIS_BIN) {
+  step('schemathesis', () => {
+    // Pinned from PyPI into a virtual environment in the kit's cache, once; the second opinion on
+    // the mock (packages/mock/src/node/schemathesis.test.ts) is skipped, saying why, without Python.
+    const made = spawnSync('bash', ['packages/mock/schemathesis/install.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (made.status !== 0) return `not available (packages/mock/schemathesis/install.sh exit ${made.status}): its test will be skipped`;
+    env.SCHEMATHESIS_BIN = made.stdout.trim();
+    return env.SCHEMATHESIS_BIN;
   });
 }
 // What some tests need from the machine and cannot install themselves: say so before they skip.

@@ -27,6 +27,11 @@ const catchers: Record<FaultName, { property: string; rule?: RuleId; propertyFai
   'wrong-content-type': { property: 'conforms', rule: 'contract' },
   'ignore-if-none-match': { property: 'conditional', propertyFails: true },
   'stale-openapi': { property: 'openapi', propertyFails: true },
+  'refuse-head': { property: 'http-conventions', propertyFails: true },
+  'frozen-usage': { property: 'envelope', propertyFails: true },
+  'refuse-exports': { property: 'plan-features', propertyFails: true },
+  'quota-as-429': { property: 'trial-runs-out', propertyFails: true },
+  'statistics-down': { property: 'conforms', propertyFails: true },
 };
 
 const running: RunningMock[] = [];
@@ -46,6 +51,11 @@ async function runAgainst(fault: FaultName, property: string, extra: Partial<Sui
 describe('every deliberate fault is caught', () => {
   test('each fault of the mock has a catcher here', () => {
     expect(Object.keys(catchers).sort()).toEqual([...faultNames].sort());
+  });
+
+  test('every property is shown to fail on some fault (and every rule on a broken answer, in rules.test.ts): so is every row of the rule matrix', () => {
+    const caught = new Set(Object.values(catchers).filter((c) => c.propertyFails).map((c) => c.property));
+    expect(properties.map((p) => p.id).filter((id) => !caught.has(id))).toEqual([]);
   });
 
   for (const fault of faultNames) {

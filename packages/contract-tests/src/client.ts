@@ -136,7 +136,9 @@ export class ApiClient {
     const served = response.status === 200 && body && typeof body === 'object' && 'data' in body ? (body as { data: unknown; usage?: { rows_charged?: unknown } }) : null;
     // What it cost: the service's own figure when it gives one (pay as you go), else the rows served.
     const billed = this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
-    const charged = billed ? (served!.usage!.rows_charged as number) : served ? this.rowCost(Array.isArray(served.data) ? served.data.length : 1) : 0;
+    // A HEAD is charged as its GET (DECISIONS.md#http-conventions) without showing the rows: count the most it can be.
+    const headed = method === 'HEAD' && response.status === 200;
+    const charged = billed ? (served!.usage!.rows_charged as number) : served ? this.rowCost(Array.isArray(served.data) ? served.data.length : 1) : headed ? this.rowCost(init.rows ?? 0) : 0;
     ledger.spend(1, charged);
 
     const exchange = {

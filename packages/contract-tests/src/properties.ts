@@ -88,6 +88,9 @@ function requestFor(ctx: SuiteContext, op: (typeof dataOperations)[number], pick
 /** Operations any key can read twice alike: not the account (its usage moves), the feed or the dumps (plan features). */
 const readOperations = dataOperations.filter((o) => o.operationId !== 'getAccount' && o.operationId !== 'listChanges' && !o.path.includes('exports'));
 
+/** The plan features a key may or may not have (the plan table's changes_feed and exports). */
+const features = ['changes', 'exports'] as const;
+
 /** The runs whose openapi property has read the document. */
 const describedOnce = new WeakSet<SuiteContext>();
 
@@ -286,17 +289,22 @@ export const properties: readonly Property[] = [
   },
   {
     id: 'plan-features',
-    title: 'what the plan lacks (the changes feed on a trial, exports below Business) is a 402 with actions',
+    title: 'what the plan includes (the changes feed, the nightly dumps) is served, and what it lacks is a 402 with actions',
     spec: ['6. Events', '8. Limits', '7. Errors'],
     assumed: ['status-codes', 'actions'],
-    skip: (ctx) => (planRule(ctx).changes_feed && planRule(ctx).exports ? `the ${ctx.config.plan} plan has every feature` : null),
-    cost: () => ({ calls: 1, rows: 0 }),
-    arbitrary: (ctx) => fc.record({ feature: fc.constantFrom(...[...(planRule(ctx).changes_feed ? [] : ['changes']), ...(planRule(ctx).exports ? [] : ['exports'])]), daysBack: fc.integer({ min: 0, max: 30 }) }),
-    // Each feature the plan lacks, once.
-    examples: (ctx) => [...(planRule(ctx).changes_feed ? [] : ['changes']), ...(planRule(ctx).exports ? [] : ['exports'])].map((feature) => ({ feature, daysBack: 1 })),
-    async check(ctx, { feature, daysBack }) {
-      const path = feature === 'changes' ? `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - daysBack * DAY)}` : '/api/v1/exports';
-      const answer = await ctx.client.call(path);
+    skip: () => null,
+    cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(1) }),
+    arbitrary: () => fc.record({ feature: fc.constantFrom(...features), daysBack: fc.integer({ min: 0, max: 30 }) }),
+    // Each feature once, whether the plan has it or not.
+    examples: () => features.map((feature) => ({ feature, daysBack: 1 })),
+    async check(ctx, { feature, daysBack }: { feature: (typeof features)[number]; daysBack: number }) {
+      const included = feature === 'changes' ? planRule(ctx).changes_feed : planRule(ctx).exports;
+      const path = feature === 'changes' ? `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - daysBack * DAY)}&limit=1` : '/api/v1/exports';
+      const answer = await ctx.client.call(path, { rows: 1 });
+      if (included) {
+        expectStatus(answer, 200, `${path}: the ${ctx.config.plan} plan includes ${feature === 'changes' ? 'the changes feed' : 'the nightly dumps'}`);
+        return;
+      }
       expectStatus(answer, 402, `${path} on ${ctx.config.plan}`);
       expectActions(answer, path, 'subscribe');
     },
@@ -414,6 +422,62 @@ export const properties: readonly Property[] = [
       // Three calls on this key, the 304 among them; it charged nothing.
       if (before.calls_limit !== null) assert(after.calls_used === before.calls_used + 2, `calls_used went from ${before.calls_used} to ${after.calls_used} over a 304 and a 200: the 304 is a call`);
       if (ctx.config.plan === 'payg') assert(after.balance_rows === before.balance_rows - after.rows_charged, `the balance went from ${before.balance_rows} to ${after.balance_rows} over a 304 and a call charging ${after.rows_charged}: the 304 charged rows`);
+    },
+  },
+  {
+    id: 'http-conventions',
+    title: 'HEAD answers as GET without a body, OPTIONS and a browser preflight are answered, another method is 405 with Allow, caching and CORS headers are on data, a request id is echoed, a refused key says WWW-Authenticate',
+    spec: [],
+    assumed: ['http-conventions'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 5, rows: 2 * ctx.client.rowCost(5) }),
+    arbitrary: () =>
+      fc.record({
+        op: fc.constantFrom(...readOperations),
+        pick: fc.nat(),
+        limit: fc.integer({ min: 1, max: 5 }),
+        origin: fc.constantFrom('https://app.example', 'http://localhost:5173'),
+        requestId: fc.stringMatching(/^[A-Za-z0-9._:-]{1,40}$/),
+      }),
+    // A page and a record first: the conventions hold on both kinds of answer.
+    examples: () => ['listFirms', 'getCompany'].map((id) => ({ op: readOperations.find((o) => o.operationId === id)!, pick: 0, limit: 2, origin: 'https://app.example', requestId: 'ct-conventions-1' })),
+    async check(ctx, { op, pick, limit, origin, requestId }) {
+      const path = requestFor(ctx, op, pick, limit, 0);
+      if (!path) return;
+      const rows = op.query.includes('limit') ? limit : 1;
+      // Uncompressed, so GET and HEAD can be held to the same Content-Length.
+      const plain = { 'accept-encoding': 'identity' };
+      const get = await ctx.client.call(path, { rows, headers: { ...plain, origin, 'x-request-id': requestId } });
+      if (get.status !== 200) return;
+      const header = (a: Answer, name: string) => a.headers.get(name) ?? '';
+      const tokens = (a: Answer, name: string) => header(a, name).toLowerCase().split(',').map((t) => t.trim());
+      assert(tokens(get, 'cache-control').includes('private'), `${path}: a data answer is private to its key (Cache-Control: private), got "${header(get, 'cache-control')}"`);
+      assert(tokens(get, 'vary').includes('authorization'), `${path}: a data answer varies by key (Vary: Authorization), got "${header(get, 'vary')}"`);
+      assert(header(get, 'x-request-id') === requestId, `${path}: the well-formed X-Request-Id ${requestId} is echoed, got "${header(get, 'x-request-id')}"`);
+      const allowed = header(get, 'access-control-allow-origin');
+      assert(allowed === '*' || allowed === origin, `${path}: a browser app at ${origin} may read the answer (Access-Control-Allow-Origin), got "${allowed}"`);
+      if (header(get, 'content-encoding')) assert(tokens(get, 'vary').includes('accept-encoding'), `${path}: a compressed answer says Vary: Accept-Encoding`);
+
+      const head = await ctx.client.call(path, { method: 'HEAD', rows, headers: plain });
+      expectStatus(head, 200, `HEAD ${path} (the GET was 200)`);
+      assert(head.text === '', `HEAD ${path}: no body, got ${head.text.length} bytes`);
+      for (const name of ['content-type', 'etag', 'cache-control', 'content-length']) {
+        assert(header(head, name) === header(get, name), `HEAD ${path}: ${name} "${header(head, name)}" is the GET's "${header(get, name)}"`);
+      }
+
+      const preflight = await ctx.client.call(path, { method: 'OPTIONS', key: null, headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      expectStatus(preflight, (s) => s === 200 || s === 204, `a browser's preflight of GET ${path} from ${origin}`);
+      assert(tokens(preflight, 'access-control-allow-headers').includes('authorization'), `preflight of ${path}: Authorization is allowed, got "${header(preflight, 'access-control-allow-headers')}"`);
+      assert(tokens(preflight, 'access-control-allow-methods').includes('get'), `preflight of ${path}: GET is allowed, got "${header(preflight, 'access-control-allow-methods')}"`);
+      assert(['*', origin].includes(header(preflight, 'access-control-allow-origin')), `preflight of ${path}: ${origin} is allowed, got "${header(preflight, 'access-control-allow-origin')}"`);
+
+      const other = await ctx.client.call(path, { method: 'DELETE' });
+      expectStatus(other, 405, `DELETE ${path} (a read-only API)`);
+      assert(['get', 'head'].every((m) => tokens(other, 'allow').includes(m)), `DELETE ${path}: the 405 lists GET and HEAD in Allow, got "${header(other, 'allow')}"`);
+
+      const refused = await ctx.client.call(path, { key: `${ctx.client.options.key}x` });
+      expectStatus(refused, 401, `${path} with a key that is not one`);
+      assert(/^Bearer\b/i.test(header(refused, 'www-authenticate')), `${path}: a 401 names its scheme (WWW-Authenticate: Bearer), got "${header(refused, 'www-authenticate')}"`);
     },
   },
   {

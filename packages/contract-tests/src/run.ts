@@ -91,7 +91,7 @@ export async function runProperty(ctx: SuiteContext, property: Property, propert
     const path = details.counterexamplePath;
     result.failure = {
       message: error?.message ?? 'the property failed',
-      counterexample: fc.stringify(details.counterexample).slice(0, 2000),
+      counterexample: fc.stringify(named(details.counterexample)).slice(0, 2000),
       path,
       replay: `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
     };
@@ -124,4 +124,17 @@ export function ruleResults(ctx: SuiteContext): RuleResult[] {
       examples: found.slice(0, 5).map((f) => `${f.call} (during ${f.check}): ${f.message}`),
     };
   });
+}
+
+/**
+ * A counterexample with each operation by its method and path: its contract entry (parameters,
+ * responses, links) is long, says nothing the name does not, and pushed the values that matter
+ * past the report's cut.
+ */
+function named(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(named);
+  if (!value || typeof value !== 'object') return value;
+  const entry = value as { operationId?: unknown; method?: unknown; path?: unknown };
+  if (typeof entry.operationId === 'string' && typeof entry.path === 'string') return `${entry.method} ${entry.path}`;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, named(v)]));
 }

@@ -22,6 +22,11 @@ export const faults = {
   'wrong-content-type': 'answers data as text/plain instead of application/json',
   'ignore-if-none-match': 'answers 200 with the whole body where If-None-Match holds the current ETag',
   'stale-openapi': 'serves an /api/v1/openapi.json that lacks the offerings list',
+  'refuse-head': 'answers HEAD with 405, as if only GET were allowed',
+  'frozen-usage': "reports usage as it was before the key's first call, on every answer",
+  'refuse-exports': 'answers the nightly dumps with 402 on every plan, as if no plan had them',
+  'quota-as-429': 'answers a used-up trial or quota with 429 instead of 402',
+  'statistics-down': 'answers every statistics rollup with 500, as a service whose rollup query fails',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -52,6 +57,11 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
   return async (request: Request, context?: RequestContext): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname.startsWith('/__control')) return fetch(request, context);
+    if (on.has('refuse-head') && request.method === 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET' } });
+    if (on.has('statistics-down') && url.pathname.startsWith('/api/v1/statistics/')) {
+      const problem = { type: 'https://investorgraph.example/problems/internal-error', title: 'Internal error', status: 500, detail: 'The rollup could not be computed.', instance: url.pathname, code: 'internal_error' };
+      return new Response(JSON.stringify(problem), { status: 500, headers: { 'content-type': 'application/problem+json' } });
+    }
     let sent = request;
     const limit = url.searchParams.get('limit');
     if (on.has('ignore-limit') && limit && /^\d+$/.test(limit)) sent = rewriteQuery(sent, (p) => p.set('limit', String(Number(limit) * 2)));
@@ -78,6 +88,19 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (on.has('drop-retry-after') && status === 429) headers.delete('retry-after');
     if (on.has('wrong-status') && status === 401) status = body.status = 403;
     if (on.has('server-error-on-bad-input') && status === 400) status = body.status = 500;
+    if (on.has('quota-as-429') && status === 402 && (body.code === 'trial_exhausted' || body.code === 'quota_exhausted')) {
+      status = body.status = 429;
+      headers.set('retry-after', '1');
+    }
+    if (on.has('refuse-exports') && status === 200 && url.pathname.startsWith('/api/v1/exports')) {
+      status = 402;
+      body = { type: 'https://investorgraph.example/problems/plan-feature-unavailable', title: 'Not included in your plan', status, detail: 'The nightly dumps are not in your plan.', instance: url.pathname, code: 'plan_feature_unavailable', actions: body.actions ?? [] };
+      headers.set('content-type', 'application/problem+json');
+    }
+    if (on.has('frozen-usage') && status === 200 && body.usage && typeof body.usage === 'object') {
+      const usage = body.usage as Record<string, unknown>;
+      body.usage = { ...usage, calls_used: 0, ...(typeof usage.calls_limit === 'number' ? { calls_remaining: usage.calls_limit } : {}) };
+    }
     const rows = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : null;
     if (rows && status === 200) {
       const cursor = url.searchParams.get('cursor');

@@ -67,6 +67,14 @@ test('calls without a valid key spend a per-address budget: past it, 429 with Re
   expect(await codeOf(() => accounts.authenticateFrom(`Bearer ${key}`, '192.0.2.9'))).toBe('ok');
 });
 
+test('with the limits off (--no-rate-limit) nothing answers 429: not a key\'s rate, the trial cap or the budget of failed keys', async () => {
+  const accounts = new Accounts(new MemoryKeyStore(), () => 0, false);
+  const { record } = await accounts.create('team', start);
+  for (let i = 0; i < plans.team.rate_per_second * 3; i++) accounts.takeToken(record, '', plans.team.rate_per_second);
+  for (let i = 0; i <= trialKeysPerMinute; i++) expect(await codeOf(() => accounts.issueTrial(`t${i}@example.com`, start))).toBe('ok');
+  for (let i = 0; i <= failedAuth.burst; i++) expect(await codeOf(() => accounts.authenticateFrom(`Bearer igk_team_guess${i}`, '192.0.2.9'))).toBe('invalid_key');
+});
+
 test('a key is kept and shown by its igk_<plan>_ prefix and last four alone, whatever its form (regression: a preset key was kept up to its last underscore)', async () => {
   const { accounts } = setup();
   for (const [key, prefix] of [['igk_team_private_file_mode_check_0001', 'igk_team_'], ['my_own_key_with_underscores_9876', ''], ['igk_mysecretword_rest_of_it_4321', '']] as const) {

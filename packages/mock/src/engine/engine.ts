@@ -66,7 +66,10 @@ export interface EngineOptions {
   cursorSecret?: string;
   /** Lets control calls in from non-loopback clients that present it as a bearer token. */
   adminToken?: string;
-  /** false: never answer 429 (headers still sent). For measuring the mock itself, not for clients. */
+  /**
+   * false: never answer 429, neither for a key's rate nor for the trial cap or the budget of calls
+   * without a valid key (headers still sent). For measuring the mock itself, not for clients.
+   */
   rateLimit?: boolean;
   /** Monotonic real time for rate limiting (ms). */
   realNow?: () => number;
@@ -92,7 +95,7 @@ export function createEngine(options: EngineOptions): Engine {
   const keyStore = options.keyStore ?? new MemoryKeyStore();
   const clock = new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
   const realNow = options.realNow ?? (() => performance.now());
-  const accounts = new Accounts(keyStore, options.realNow);
+  const accounts = new Accounts(keyStore, options.realNow, options.rateLimit !== false);
   const guard = new ControlGuard(options.adminToken, options.realNow);
   const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
   // The first process on a store decides the clock and the cursor secret; later ones take them up.
@@ -190,7 +193,7 @@ export function createEngine(options: EngineOptions): Engine {
     // Asynchronous work (gzipping dumps) is done before the synchronous transaction, and only for a plan that may have it.
     const prepared = operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : new Map<string, Dump>();
     const now = clock.now();
-    const rateHeaders = accounts.takeToken(call.key, '', call.plan.rate_per_second, options.rateLimit !== false);
+    const rateHeaders = accounts.takeToken(call.key, '', call.plan.rate_per_second);
     try {
       // --- one transaction of the key store, on the key as stored now; durable when it returns ---
       const { served, data, etag, notModified, cost, usage } = accounts.transact(call.key, (key) => {

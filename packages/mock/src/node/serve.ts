@@ -35,7 +35,8 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --state-sync full   fsync every counted call before answering it, so not even a power loss
                       loses one (normal: a killed mock loses nothing; about twice as fast)
   --log               log one line per request
-  --no-rate-limit     never answer 429 (to benchmark the mock itself; clients should meet the limits)
+  --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
+                      the mock itself or fuzz it; clients should meet the limits)
   --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
 ${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
   --help              this text (-h is the host, as in prism mock)
