@@ -23,8 +23,9 @@ const usage = `usage: pnpm bench [-- options]
   --smoke             a short run that checks the benchmark works (its figures mean nothing)
   --duration S        seconds a measured run lasts (5; 1 with --smoke)
   --rounds N          alternating rounds of the three servers (5; 1 with --smoke)
-  --only SECTION      only one section, figures to --out: state (memory against the database)
-                      or throughput (the mock beside prism and bare node)
+  --only SECTION      only one section, figures to --out: state (memory against the database),
+                      throughput (the mock beside prism and bare node) or dumps (ordinary
+                      requests while a nightly dump of a large dataset is built)
   --connections N     autocannon connections (10)
   --out FILE          the figures as JSON (bench-results/bench.json)
   -h, --help          this text
@@ -45,7 +46,7 @@ const connections = Number(values.connections);
 if (!(duration > 0)) fail(`--duration must be a number of seconds above 0, got ${values.duration}`);
 if (!Number.isInteger(connections) || connections < 1) fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
 if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
-if (values.only !== undefined && values.only !== 'state' && values.only !== 'throughput') fail(`--only takes state or throughput, got ${values.only}`);
+if (values.only !== undefined && !['state', 'throughput', 'dumps'].includes(values.only)) fail(`--only takes state, throughput or dumps, got ${values.only}`);
 const scales = smoke ? { small: 2_000, large: 20_000 } : { small: 10_000, large: 1_100_000 };
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -71,6 +72,8 @@ interface Load {
   rps: number;
   p50: number;
   p99: number;
+  /** The slowest answer, ms: a stall of the whole server shows here when too few calls wait in it to move p99. */
+  max: number;
   non2xx: number;
   errors: number;
   /** Bytes read per response, head and body: shows the servers sent like answers. */
@@ -83,7 +86,7 @@ async function load(url: string, headers: Record<string, string>, warm = false):
   // its JIT compiling, and without it the first request type measured pays for that.
   if (!warm) await autocannon({ url, connections, duration: smoke ? 0.5 : 2, headers });
   const result = await autocannon({ url, connections, duration, headers });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) };
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) };
 }
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
@@ -108,6 +111,69 @@ function stateSection(): Promise<StateFigures> {
     rps: async (url) => (await load(url, auth)).rps,
   });
 }
+
+interface DumpFigures {
+  scale: number;
+  rounds: number;
+  /** The ordinary request measured, the same in both runs of a round. */
+  request: string;
+  quiet: { p50: Spread; p99: Spread; max: Spread; rps: Spread };
+  during: { p50: Spread; p99: Spread; max: Spread; rps: Spread };
+  build_ms: Spread;
+  /** p99 while a dump is built over p99 without: the ratio of the medians, with the rounds' own lowest and highest. */
+  p99_ratio: number;
+  p99_ratio_rounds: { low: number; high: number };
+}
+
+/**
+ * Ordinary requests while the day's dump of a large dataset is built, beside the same requests with
+ * none: each round starts a mock (a dump is built once a day), loads it quietly, then asks for the
+ * manifest, which builds the dump, and loads it again until that answer comes.
+ */
+async function dumpsSection(): Promise<DumpFigures> {
+  const scale = smoke ? 20_000 : 200_000;
+  const dumpRounds = smoke ? 1 : 3;
+  const request = '/api/v1/companies?limit=10';
+  const quiet: Load[] = [];
+  const during: Load[] = [];
+  const builds: number[] = [];
+  for (let round = 0; round < dumpRounds; round++) {
+    const server = await startMock(['--seed', 'bench', '--scale', String(scale)]);
+    try {
+      quiet.push(await load(`${server.url}${request}`, auth));
+      const started = performance.now();
+      const manifest = fetch(`${server.url}/api/v1/exports`, { headers: auth }).then(async (r) => {
+        if (r.status !== 200) throw new Error(`the manifest answered ${r.status}: ${await r.text()}`);
+        await r.arrayBuffer();
+        return Math.round(performance.now() - started);
+      });
+      // Load until the manifest is there (at most ten minutes), then stop.
+      const loaded = new Promise<Load>((resolve, reject) => {
+        const instance = autocannon({ url: `${server.url}${request}`, connections, duration: 600, headers: auth }, (error, result) =>
+          error ? reject(error) : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) }),
+        );
+        manifest.then(() => instance.stop(), () => instance.stop());
+      });
+      builds.push(await manifest);
+      during.push(await loaded);
+      log(`dump round ${round + 1}/${dumpRounds}: built in ${builds.at(-1)} ms; ${request} p99 ${quiet.at(-1)!.p99} ms quiet, ${during.at(-1)!.p99} ms while building (p50 ${quiet.at(-1)!.p50} / ${during.at(-1)!.p50} ms, slowest ${quiet.at(-1)!.max} / ${during.at(-1)!.max} ms)`);
+    } finally {
+      await server.stop();
+    }
+  }
+  const of = (list: Load[]) => ({ p50: spread(list.map((l) => l.p50)), p99: spread(list.map((l) => l.p99)), max: spread(list.map((l) => l.max)), rps: spread(list.map((l) => l.rps)) });
+  // autocannon reports whole milliseconds: a quiet p99 of 0 is counted as 1 so the ratio stays finite.
+  const perRound = during.map((d, i) => ratio(d.p99, Math.max(1, quiet[i]!.p99)));
+  const figures = { quiet: of(quiet), during: of(during) };
+  return {
+    scale, rounds: dumpRounds, request, ...figures, build_ms: spread(builds),
+    p99_ratio: ratio(figures.during.p99.median, Math.max(1, figures.quiet.p99.median)),
+    p99_ratio_rounds: { low: Math.min(...perRound), high: Math.max(...perRound) },
+  };
+}
+
+const dumpLine = (d: DumpFigures): string =>
+  `while a dump of scale ${d.scale.toLocaleString('en')} is built (${d.build_ms.median} ms): ${d.request} p99 ${d.during.p99.median} ms against ${d.quiet.p99.median} ms with none, ${d.p99_ratio}x (rounds ${d.p99_ratio_rounds.low}-${d.p99_ratio_rounds.high}x; p50 ${d.during.p50.median} / ${d.quiet.p50.median} ms, slowest ${d.during.max.median} / ${d.quiet.max.median} ms; req/s ${d.during.rps.median} / ${d.quiet.rps.median})`;
 
 /** Per server and request: the runs' req/s as a spread, and the medians of the rest. */
 interface Throughput {
@@ -240,6 +306,22 @@ if (values.only === 'throughput') {
   process.exit(0);
 }
 
+if (values.only === 'dumps') {
+  try {
+    const dumps = await dumpsSection();
+    const targets = { 'p99 of ordinary requests while a dump is built within 2x of p99 without': dumps.p99_ratio <= 2 };
+    writeResults({ ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections }, dumps, targets });
+    log(dumpLine(dumps));
+    for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
+    log(`figures in ${out}`);
+    if (!smoke) refreshDumps({ ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections }, dumps, targets });
+  } finally {
+    await Promise.all(running.map((s) => s.stop()));
+    rmSync(temp, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
 if (values.only === 'state') {
   try {
     const state = await stateSection();
@@ -306,6 +388,10 @@ try {
     await server.stop();
   }
 
+  // ------------------------------------------------------------ ordinary requests while a dump is built
+  const dumps = await dumpsSection();
+  log(dumpLine(dumps));
+
   // ------------------------------------------------------------ --state: memory against the database
   const state = await stateSection();
   log(stateLine(state));
@@ -320,6 +406,7 @@ try {
     ...speed.targets,
     'deep page at the large dataset within 1.3x of the small (req/s)': ratios.deep_page_small_vs_large_rps <= 1.3,
     'start-up under 1 s on the default dataset': startup.default_ms < 1000,
+    'p99 of ordinary requests while a dump is built within 2x of p99 without': dumps.p99_ratio <= 2,
     'the state database costs at most 25% of in-memory counted calls': state.ratios.database_vs_memory >= 0.75,
     '100,000 keys in the state database within 1.2x of a handful': state.ratios.large_vs_small <= 1.2,
   };
@@ -331,6 +418,7 @@ try {
     ratios,
     startup,
     deep_pages: deep,
+    dumps,
     contract_suite: contractSuite,
     state,
     targets,
@@ -365,6 +453,14 @@ Counted calls (\`GET /firms?limit=1\`, ${r.state.rounds} alternating rounds, med
 
 ${targetLines(Object.fromEntries(others))}`);
   refreshThroughput(r);
+  refreshDumps(r);
+}
+
+/** The line on dumps, refreshed by a full run and by \`--only dumps\`. */
+function refreshDumps(r: any): void {
+  replaceBlock('dumps', `${measuredLine(r)} ${r.dumps.rounds} rounds, each on a fresh mock; medians.
+
+${dumpLine(r.dumps)}.`);
 }
 
 /** The throughput table and its targets, refreshed by a full run and by \`--only throughput\`. */
@@ -382,7 +478,8 @@ ${targetLines(r.throughputTargets)}`);
 }
 
 function measuredLine(r: any): string {
-  return `Last run ${r.when.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} x ${r.machine.cpu}, Node ${r.machine.node}. Client: ${r.settings.client}, ${r.settings.connections} connections, ${r.settings.duration_s} s a run, client and servers on one machine.`;
+  const length = r.settings.duration_s ? `, ${r.settings.duration_s} s a run` : '';
+  return `Last run ${r.when.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} x ${r.machine.cpu}, Node ${r.machine.node}. Client: ${r.settings.client}, ${r.settings.connections} connections${length}, client and servers on one machine.`;
 }
 
 function targetLines(targets: Record<string, unknown>): string {

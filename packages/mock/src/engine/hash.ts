@@ -59,6 +59,31 @@ export function sha256Hex(text: string): Promise<string> {
   return sha256HexBytes(encoder.encode(text));
 }
 
+/**
+ * SHA-256 over bytes that come in pieces (a dump as it is compressed): under Node each piece is
+ * hashed as it comes, so no one call hashes a whole dump; WebCrypto, which has no incremental
+ * digest, hashes them together at the end, off the main thread.
+ */
+export function sha256Pieces(): { update(bytes: Uint8Array): void; hex(): Promise<string> } {
+  if (nodeCrypto) {
+    const hash = nodeCrypto.createHash('sha256');
+    return { update: (bytes) => void hash.update(bytes), hex: async () => hash.digest('hex') };
+  }
+  const pieces: Uint8Array[] = [];
+  return { update: (bytes) => void pieces.push(bytes), hex: () => sha256HexBytes(concatBytes(pieces)) };
+}
+
+/** The pieces as one array. */
+export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    all.set(piece, at);
+    at += piece.length;
+  }
+  return all;
+}
+
 export async function sha256HexBytes(bytes: Uint8Array): Promise<string> {
   if (nodeCrypto) return nodeCrypto.createHash('sha256').update(bytes).digest('hex');
   const digest = await crypto.subtle.digest('SHA-256', bytes as BufferSource);

@@ -118,6 +118,20 @@ export class Store {
     return this.byKey.get(resource)!.values();
   }
 
+  /** A resource's keys in order, as a copy taken now. */
+  keysInOrder(resource: ResourceName): string[] {
+    return this.order.get(resource)!.keys.slice();
+  }
+
+  /**
+   * Every row of a resource in key order, as an array taken now: rows are replaced, never changed
+   * in place, so what it holds stays as it was however the data changes afterwards (a dump).
+   */
+  rowsInOrder(resource: ResourceName): Row[] {
+    const map = this.byKey.get(resource)!;
+    return this.order.get(resource)!.keys.map((key) => map.get(key)!);
+  }
+
   /** One page of a top-level list, after `afterKey`, keeping rows that pass `keep`. */
   page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
     return this.walk(this.order.get(resource)!, this.byKey.get(resource)!, afterKey, limit, keep);

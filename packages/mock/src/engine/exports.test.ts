@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { expect, test } from 'vitest';
+import type { ResourceName, Row } from '@investor-graph/fixtures';
+import { Dumps } from './exports.ts';
+import { Store, type StoreInput } from './store.ts';
+
+const AS_OF = '2026-11-20T03:00:00Z';
+
+/** Firms inserted out of key order, and a few thousand investments: a file written in many pieces. */
+function input(more: Partial<StoreInput> = {}): StoreInput {
+  const rows = { firm: [], company: [], round: [], investment: [], fund: [], filing: [], offering: [], 'adv-fund': [], list: [] } as Record<ResourceName, Row[]>;
+  rows.firm = ['cedar', 'alder', 'birch'].map((slug) => ({ slug, name: slug, note: 'é ✓ "quoted"' }));
+  rows.investment = Array.from({ length: 4_321 }, (_, i) => ({ id: `inv_${String(4_321 - i).padStart(6, '0')}`, firm_slug: 'alder', company_slug: 'acme' }));
+  return { asOf: AS_OF, rows, changes: [], pending: [], ...more };
+}
+
+const file = async (dumps: Dumps, date: string, name: string) => (await dumps.day(date)).files.find((f) => f.name === name)!;
+
+test('a dump file is its rows in key order, one JSON a line, gzipped, with the size and sha256 the manifest lists', async () => {
+  const store = new Store(input());
+  const dumps = new Dumps(store);
+  for (const [name, resource, key] of [['firms.jsonl.gz', 'firm', 'slug'], ['investments.jsonl.gz', 'investment', 'id']] as const) {
+    const dump = await file(dumps, '2026-11-19', name);
+    const rows = [...store.all(resource)].sort((a, b) => ((a[key] as string) < (b[key] as string) ? -1 : 1));
+    expect(gunzipSync(dump.body).toString('utf8')).toBe(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    expect(dump.rows).toBe(rows.length);
+    expect(dump.bytes).toBe(dump.body.length);
+    expect(dump.sha256).toBe(createHash('sha256').update(dump.body).digest('hex'));
+  }
+  // An empty resource is an empty gzip file.
+  expect(gunzipSync((await file(dumps, '2026-11-19', 'lists.jsonl.gz')).body).length).toBe(0);
+});
+
+test('the days a manifest lists, asked for together, share one build; a change of the data makes the next one afresh', async () => {
+  const store = new Store(input({ pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }] }));
+  const dumps = new Dumps(store);
+  const [today, yesterday] = await Promise.all([dumps.day('2026-11-19'), dumps.day('2026-11-18')]);
+  expect(today.files).toBe(yesterday.files);
+  expect([today.generated_at, yesterday.generated_at]).toEqual(['2026-11-19T04:00:00Z', '2026-11-18T04:00:00Z']);
+  store.applyDue(Date.parse('2026-11-20T06:00:00Z'));
+  const tomorrow = await dumps.day('2026-11-20');
+  expect(tomorrow.files).not.toBe(today.files);
+  expect(tomorrow.files.find((f) => f.resource === 'firm')!.rows).toBe(4);
+  // A day once built stays as it was: its sha256 keeps matching its bytes.
+  expect((await dumps.day('2026-11-19')).files.find((f) => f.resource === 'firm')!.rows).toBe(3);
+});
