@@ -183,6 +183,9 @@ const vitest = await startVitest([], {
   exclude: [],
   watch: false,
   fileParallelism: false,
+  // Vitest keeps transformed modules under node_modules/.vitest-cache by default: inside the
+  // installed package. A run writes nothing but its reports.
+  fsModuleCache: false,
   testTimeout: 60 * 60_000,
   hookTimeout: 5 * 60_000,
   reporters: ['default', new PropertyLines(), ['junit', { suiteName: 'investor-graph contract tests' }]],

@@ -6,6 +6,7 @@
  */
 import type { RequestContext } from './engine/context.ts';
 import type { Engine } from './engine/engine.ts';
+import { ProblemError } from './engine/problems.ts';
 
 export const faults = {
   'drop-actions': 'answers 401, 402 and 429 without their actions',
@@ -59,8 +60,7 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (url.pathname.startsWith('/__control')) return fetch(request, context);
     if (on.has('refuse-head') && request.method === 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET' } });
     if (on.has('statistics-down') && url.pathname.startsWith('/api/v1/statistics/')) {
-      const problem = { type: 'https://investorgraph.example/problems/internal-error', title: 'Internal error', status: 500, detail: 'The rollup could not be computed.', instance: url.pathname, code: 'internal_error' };
-      return new Response(JSON.stringify(problem), { status: 500, headers: { 'content-type': 'application/problem+json' } });
+      return new ProblemError('internal_error', 'The rollup could not be computed.').toResponse(url.pathname, 'req_fault_statistics_down');
     }
     let sent = request;
     const limit = url.searchParams.get('limit');
@@ -69,11 +69,13 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (on.has('ignore-if-none-match') && sent.headers.has('if-none-match')) {
       const without = new Headers(sent.headers);
       without.delete('if-none-match');
-      sent = new Request(sent, { headers: without });
+      // From its parts: the Node adapter's own request class cannot be copied by undici's Request.
+      sent = new Request(sent.url, { method: sent.method, headers: without });
     }
 
     let response = await fetch(sent, context);
-    if (!(response.headers.get('content-type') ?? '').includes('json')) return response;
+    // A HEAD or a 304 has no body to break.
+    if (request.method === 'HEAD' || response.status === 304 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
     let body = (await response.clone().json()) as Json;
     let status = response.status;
     const headers = new Headers(response.headers);
@@ -93,8 +95,9 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       headers.set('retry-after', '1');
     }
     if (on.has('refuse-exports') && status === 200 && url.pathname.startsWith('/api/v1/exports')) {
+      const refused = new ProblemError('plan_feature_unavailable', 'The nightly dumps are not in your plan.');
       status = 402;
-      body = { type: 'https://investorgraph.example/problems/plan-feature-unavailable', title: 'Not included in your plan', status, detail: 'The nightly dumps are not in your plan.', instance: url.pathname, code: 'plan_feature_unavailable', actions: body.actions ?? [] };
+      body = refused.body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
       headers.set('content-type', 'application/problem+json');
     }
     if (on.has('frozen-usage') && status === 200 && body.usage && typeof body.usage === 'object') {
@@ -123,6 +126,6 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (on.has('stale-openapi') && url.pathname === '/api/v1/openapi.json' && body.paths && typeof body.paths === 'object') delete (body.paths as Record<string, unknown>)['/api/v1/offerings'];
     if (on.has('wrong-content-type') && status === 200) headers.set('content-type', 'text/plain; charset=utf-8');
     headers.delete('content-length');
-    return new Response(status === 304 ? null : JSON.stringify(body), { status, headers });
+    return new Response(JSON.stringify(body), { status, headers });
   };
 }

@@ -45,3 +45,23 @@ test('the days a manifest lists, asked for together, share one build; a change o
   // A day once built stays as it was: its sha256 keeps matching its bytes.
   expect((await dumps.day('2026-11-19')).files.find((f) => f.resource === 'firm')!.rows).toBe(3);
 });
+
+test('a resource changed while it is being taken is taken again: its file is the resource at one moment', async () => {
+  // A store whose data changes once the dump has taken 2,000 investments (of 4,321), mid-take.
+  class ChangingStore extends Store {
+    reads = 0;
+    override get(resource: ResourceName, key: string): Row | undefined {
+      if (resource === 'investment' && ++this.reads === 2_000) this.applyDue(Date.parse('2026-11-20T06:00:00Z'));
+      return super.get(resource, key);
+    }
+  }
+  const store = new ChangingStore(input({ pending: [{ at: '2026-11-20T05:00:00Z', resource: 'investment', key: 'inv_000000', row: { id: 'inv_000000', firm_slug: 'birch', company_slug: 'acme' } }] }));
+  // Slices of 0 ms: the take lets other work in every 1,024 rows, as it would on a large dataset.
+  const dumps = new Dumps(store, 2, 0);
+  const investments = await file(dumps, '2026-11-19', 'investments.jsonl.gz');
+  const lines = gunzipSync(investments.body).toString('utf8').trimEnd().split('\n');
+  expect(store.reads).toBeGreaterThan(4_321);
+  expect(investments.rows).toBe(4_322);
+  expect(lines).toHaveLength(4_322);
+  expect(JSON.parse(lines[0]!).id).toBe('inv_000000');
+});
