@@ -151,7 +151,8 @@ async function dumpsSection(): Promise<DumpFigures> {
       // next sample, every 100 ms here (a second by default), so the load ends with the build.
       const loaded = new Promise<Load>((resolve, reject) => {
         const instance = autocannon({ url: `${server.url}${request}`, connections, duration: 600, headers: auth, sampleInt: 100 }, (error, result) =>
-          error ? reject(error) : resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) }),
+          // requests.average is per sample (100 ms here), so the rate is the total over the time.
+          error ? reject(error) : resolve({ rps: Math.round(result.requests.total / Math.max(0.001, result.duration)), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) }),
         );
         manifest.then(() => instance.stop(), () => instance.stop());
       });
