@@ -86,7 +86,12 @@ async function load(url: string, headers: Record<string, string>, warm = false):
   // its JIT compiling, and without it the first request type measured pays for that.
   if (!warm) await autocannon({ url, connections, duration: smoke ? 0.5 : 2, headers });
   const result = await autocannon({ url, connections, duration, headers });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) };
+  return loadOf(result, result.requests.average);
+}
+
+/** A run's figures from autocannon's result, at `rps` requests a second. */
+function loadOf(result: autocannon.Result, rps: number): Load {
+  return { rps: Math.round(rps), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) };
 }
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
@@ -152,7 +157,7 @@ async function dumpsSection(): Promise<DumpFigures> {
       const loaded = new Promise<Load>((resolve, reject) => {
         const instance = autocannon({ url: `${server.url}${request}`, connections, duration: 600, headers: auth, sampleInt: 100 }, (error, result) =>
           // requests.average is per sample (100 ms here), so the rate is the total over the time.
-          error ? reject(error) : resolve({ rps: Math.round(result.requests.total / Math.max(0.001, result.duration)), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) }),
+          error ? reject(error) : resolve(loadOf(result, result.requests.total / Math.max(0.001, result.duration))),
         );
         manifest.then(() => instance.stop(), () => instance.stop());
       });
@@ -312,11 +317,12 @@ if (values.only === 'dumps') {
   try {
     const dumps = await dumpsSection();
     const targets = { 'p99 of ordinary requests while a dump is built within 2x of p99 without': dumps.p99_ratio <= 2 };
-    writeResults({ ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections }, dumps, targets });
+    const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections }, dumps, targets };
+    writeResults(results);
     log(dumpLine(dumps));
     for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
     log(`figures in ${out}`);
-    if (!smoke) refreshDumps({ ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections }, dumps, targets });
+    if (!smoke) refreshDumps(results);
   } finally {
     await Promise.all(running.map((s) => s.stop()));
     rmSync(temp, { recursive: true, force: true });

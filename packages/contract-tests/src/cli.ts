@@ -95,8 +95,8 @@ const fromEnv = values.plan === undefined ? (process.env.INVESTOR_GRAPH_KEYS ?? 
 const given = values.key?.length ? values.key : fromEnv;
 const withPlans = given.filter((k) => planned.test(k) && isPlanId(planned.exec(k)![1]));
 // A misspelt plan (tema=...) would otherwise go out whole as a plain key.
-const misspelt = values.key?.find((k) => planned.test(k) && !isPlanId(planned.exec(k)![1]));
-if (misspelt) fail(`--key ${planned.exec(misspelt)![1]}=...: ${planned.exec(misspelt)![1]} is no plan (${planIds.join(', ')}); a key of your own form goes in INVESTOR_GRAPH_KEY with --plan`);
+const misspelt = values.key?.map((k) => planned.exec(k)?.[1]).find((plan) => plan !== undefined && !isPlanId(plan));
+if (misspelt) fail(`--key ${misspelt}=...: ${misspelt} is no plan (${planIds.join(', ')}); a key of your own form goes in INVESTOR_GRAPH_KEY with --plan`);
 const keys: { plan: PlanId; key?: string }[] = [];
 let keysFromControl = false;
 if (withPlans.length) {

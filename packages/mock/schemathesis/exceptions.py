@@ -26,22 +26,19 @@ def binding(case) -> tuple:
     return (case.operation.label, tuple(sorted((case.path_parameters or {}).items())), filters)
 
 
-def problem_code(response) -> str | None:
+def member(response, name: str):
+    """A member of the JSON object the response holds, or None (no JSON, or not an object)."""
     try:
         body = response.json()
     except Exception:
         return None
-    return body.get("code") if isinstance(body, dict) else None
+    return body.get(name) if isinstance(body, dict) else None
 
 
 @schemathesis.hook
 def after_call(context, case, response):
     """Remembers each cursor the mock issues, and for which request, for the exception below."""
-    try:
-        body = response.json()
-    except Exception:
-        return
-    cursor = body.get("next_cursor") if isinstance(body, dict) else None
+    cursor = member(response, "next_cursor")
     if isinstance(cursor, str):
         issued[cursor] = binding(case)
 
@@ -57,7 +54,7 @@ def unissued_cursor(failure, case, response) -> bool:
     """
     if getattr(failure, "code", None) != "ST202" or response.status_code != 400:
         return False
-    if problem_code(response) != "invalid_cursor":
+    if member(response, "code") != "invalid_cursor":
         return False
     cursor = (case.query or {}).get("cursor")
     return not (isinstance(cursor, str) and issued.get(cursor) == binding(case))
@@ -73,7 +70,7 @@ def rejected_as_too_large(failure, case, response) -> bool:
     """
     if getattr(failure, "code", None) != "ST201":
         return False
-    return (response.status_code, problem_code(response)) in ((413, "payload_too_large"), (414, "uri_too_long"))
+    return (response.status_code, member(response, "code")) in ((413, "payload_too_large"), (414, "uri_too_long"))
 
 
 EXCEPTIONS = (unissued_cursor, rejected_as_too_large)

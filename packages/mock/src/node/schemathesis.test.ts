@@ -58,7 +58,7 @@ function schemathesis(bin: string, mock: RunningMock, key: string, extra: string
   });
 }
 
-describe.skipIf(!havePython)('Schemathesis against the mock (from PyPI into a virtual environment; it needs Python 3.10+)', () => {
+describe.skipIf(!havePython)('Schemathesis against the mock (from PyPI into a virtual environment; it needs Python 3.11+)', () => {
   let bin: string;
   const key = `igk_enterprise_${randomBytes(16).toString('hex')}`;
   const mocks: RunningMock[] = [];

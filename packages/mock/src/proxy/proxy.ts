@@ -5,6 +5,7 @@
  * adapter and the CLI add the port, the log and the report files.
  */
 import { checkExchange, operationFor, PageTracker, parseBody, queryOf, type ContractValidator, type RuleId } from '@investor-graph/contract';
+import { concatBytes } from '../engine/hash.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
 import { redactPath, redactText } from '../redact.ts';
 
@@ -82,13 +83,7 @@ async function readBounded(response: Response, limit: number): Promise<{ bytes: 
     size += value.length;
     if (size > limit) return { head: chunks, rest: reader };
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return { bytes };
+  return { bytes: concatBytes(chunks) };
 }
 
 /** A body made of what was read and what is still to come, passed on as it arrives. */
