@@ -10,7 +10,7 @@ export interface Answer {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string>;
-  body: string | Uint8Array | null;
+  body: string | Uint8Array | Blob | null;
 }
 
 /** The ISO text of the last few times written: an answer writes the same as-of and period bounds many times. */

@@ -54,7 +54,7 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
   switch (route) {
     case 'GET /__control/state':
       return json(200, {
-        clock: clock.state(), as_of: new Date(store.asOf).toISOString(), pending_rebuilds: store.pendingCount(), changes: store.changes.length,
+        clock: clock.state(), as_of: new Date(store.asOf).toISOString(), pending_rebuilds: store.pendingCount(), changes: store.changeCount(),
         keys: accounts.list().map((r) => ({ ...accounts.summary(r, now), usage: accounts.usage(r) })),
       });
     case 'POST /__control/keys': {

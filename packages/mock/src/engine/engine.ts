@@ -24,7 +24,7 @@ import { handleControl } from './control.ts';
 import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
 import { envelopeBody, entityTag, withQuota } from './envelope.ts';
-import { Dumps, type Dump } from './exports.ts';
+import { Dumps, type Dump, type DumpFiles } from './exports.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, preflight, type CorsOrigins } from './http-conventions.ts';
 import { MemoryKeyStore, type KeyStore } from './key-store.ts';
@@ -35,7 +35,7 @@ import { checkQueryNames, filterDigest, parseQuery, parseUrl, pathUnder } from '
 import { allowedMethods, matchRoute, notFound } from './router.ts';
 import { BodySerialiser, type Serialised } from './serialise.ts';
 import { Statistics } from './statistics.ts';
-import { Store, type StoreInput } from './store.ts';
+import { MemoryStore, type Store, type StoreInput } from './store.ts';
 import { createTrialKey } from './trial.ts';
 import { RequestValidation } from './validate.ts';
 
@@ -48,7 +48,10 @@ export interface PresetKey {
 }
 
 export interface EngineOptions {
-  dataset: StoreInput;
+  /** The data: rows to hold in memory (MSW, the browser), or a store that holds them (the Node server's SQLite one). */
+  dataset: StoreInput | Store;
+  /** Where nightly dumps are written (memory by default; the Node server writes files). */
+  dumpFiles?: DumpFiles;
   /**
    * The base URL clients reach this mock at; every absolute URL the mock writes (dump file links)
    * starts with it, never with the request's Host, which a client controls. A function when it is
@@ -90,10 +93,12 @@ export interface Engine {
   readonly accounts: Accounts;
 }
 
+const isStore = (dataset: StoreInput | Store): dataset is Store => 'page' in dataset && typeof dataset.page === 'function';
+
 export function createEngine(options: EngineOptions): Engine {
-  const store = new Store(options.dataset);
+  const store = isStore(options.dataset) ? options.dataset : new MemoryStore(options.dataset);
   const keyStore = options.keyStore ?? new MemoryKeyStore();
-  const clock = new Clock(options.now ?? Date.parse(options.dataset.asOf), options.frozen ?? false);
+  const clock = new Clock(options.now ?? store.asOf, options.frozen ?? false);
   const realNow = options.realNow ?? (() => performance.now());
   const accounts = new Accounts(keyStore, options.realNow, options.rateLimit !== false);
   const guard = new ControlGuard(options.adminToken, options.realNow);
@@ -109,7 +114,7 @@ export function createEngine(options: EngineOptions): Engine {
   });
   const cursors = new CursorCodec(cursorSecret);
   const statistics = new Statistics(store);
-  const dumps = new Dumps(store);
+  const dumps = new Dumps(store, options.dumpFiles ? { files: options.dumpFiles } : {});
   const ready = (async () => {
     for (const preset of options.keys ?? []) {
       await accounts.preset(preset.plan, preset.key, clock.now(), preset.prepaidRows ?? 0);
@@ -211,7 +216,7 @@ export function createEngine(options: EngineOptions): Engine {
       try {
         const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
         if (notModified) return { status: 304, headers, body: null };
-        if (served.raw) return { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.length) }, body: served.raw };
+        if (served.raw) return { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.size) }, body: served.raw };
         return { status: 200, headers: { 'content-type': 'application/json', ...headers }, body: await envelopeBody(call, served, data, usage, envelopeDeps) };
       } catch (error) {
         // The kit failed after counting (building the answer): the client gets no answer for

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Dumps } from './exports.ts';
-import { Store, type StoreInput } from './store.ts';
+import { MemoryStore, type StoreInput } from './store.ts';
 
 const AS_OF = '2026-11-20T03:00:00Z';
 
@@ -15,10 +15,13 @@ function input(more: Partial<StoreInput> = {}): StoreInput {
   return { asOf: AS_OF, rows, changes: [], pending: [], ...more };
 }
 
-const file = async (dumps: Dumps, date: string, name: string) => (await dumps.day(date)).files.find((f) => f.name === name)!;
+const file = async (dumps: Dumps, date: string, name: string) => {
+  const found = (await dumps.day(date)).files.find((f) => f.name === name)!;
+  return { ...found, body: new Uint8Array(await found.body.arrayBuffer()) };
+};
 
 test('a dump file is its rows in key order, one JSON a line, gzipped, with the size and sha256 the manifest lists', async () => {
-  const store = new Store(input());
+  const store = new MemoryStore(input());
   const dumps = new Dumps(store);
   for (const [name, resource, key] of [['firms.jsonl.gz', 'firm', 'slug'], ['investments.jsonl.gz', 'investment', 'id']] as const) {
     const dump = await file(dumps, '2026-11-19', name);
@@ -33,7 +36,7 @@ test('a dump file is its rows in key order, one JSON a line, gzipped, with the s
 });
 
 test('the days a manifest lists, asked for together, share one build; a change of the data makes the next one afresh', async () => {
-  const store = new Store(input({ pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }] }));
+  const store = new MemoryStore(input({ pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }] }));
   const dumps = new Dumps(store);
   const [today, yesterday] = await Promise.all([dumps.day('2026-11-19'), dumps.day('2026-11-18')]);
   expect(today.files).toBe(yesterday.files);
@@ -48,7 +51,7 @@ test('the days a manifest lists, asked for together, share one build; a change o
 
 test('a resource changed while it is being taken is taken again: its file is the resource at one moment', async () => {
   // A store whose data changes once the dump has taken 2,000 investments (of 4,321), mid-take.
-  class ChangingStore extends Store {
+  class ChangingStore extends MemoryStore {
     reads = 0;
     override get(resource: ResourceName, key: string): Row | undefined {
       if (resource === 'investment' && ++this.reads === 2_000) this.applyDue(Date.parse('2026-11-20T06:00:00Z'));
@@ -57,7 +60,7 @@ test('a resource changed while it is being taken is taken again: its file is the
   }
   const store = new ChangingStore(input({ pending: [{ at: '2026-11-20T05:00:00Z', resource: 'investment', key: 'inv_000000', row: { id: 'inv_000000', firm_slug: 'birch', company_slug: 'acme' } }] }));
   // Slices of 0 ms: the take lets other work in every 1,024 rows, as it would on a large dataset.
-  const dumps = new Dumps(store, 2, 0);
+  const dumps = new Dumps(store, { sliceMs: 0 });
   const investments = await file(dumps, '2026-11-19', 'investments.jsonl.gz');
   const lines = gunzipSync(investments.body).toString('utf8').trimEnd().split('\n');
   expect(store.reads).toBeGreaterThan(4_321);

@@ -7,9 +7,9 @@
  * event loop serve other requests between slices, so only the calls that wait for the dump wait:
  * measured by `pnpm bench -- --only dumps` (p99 of ordinary requests while one is built).
  */
-import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
-import type { Store } from './store.ts';
-import { concatBytes, sha256Pieces } from './hash.ts';
+import { resources } from '@investor-graph/fixtures';
+import type { RowScan, Store } from './store.ts';
+import { sha256Pieces } from './hash.ts';
 
 const DAY = 86_400_000;
 /** The dump is written at 04:00 UTC, after the 03:00 daily rebuild. */
@@ -21,7 +21,7 @@ export interface DumpFile {
   rows: number;
   bytes: number;
   sha256: string;
-  body: Uint8Array;
+  body: Blob;
 }
 
 export interface Dump {
@@ -52,32 +52,42 @@ const letOthersIn = (): Promise<void> =>
     channel.port2.postMessage(null);
   });
 
-/** The rows as gzip JSONL, one row a line, hashed as it is compressed. */
-async function gzipJsonl(rows: readonly Row[], sliceMs: number): Promise<{ body: Uint8Array; sha256: string }> {
+/** Where a dump's compressed bytes go: memory by default (the browser), files on the Node server. */
+export interface DumpFiles {
+  /** A file being written; `done` gives its bytes as a Blob (which a Response streams). */
+  create(name: string): { write(bytes: Uint8Array): void | Promise<void>; done(): Promise<Blob> };
+  /** The files of a build no day lists any more can go. */
+  discard?(blobs: readonly Blob[]): void;
+}
+
+export const memoryFiles: DumpFiles = {
+  create() {
+    const pieces: Uint8Array<ArrayBuffer>[] = [];
+    return { write: (bytes) => void pieces.push(bytes as Uint8Array<ArrayBuffer>), done: async () => new Blob(pieces) };
+  },
+};
+
+/** A resource's rows as gzip JSONL, one row a line, hashed as it is compressed, working `sliceMs` at a time. */
+async function gzipJsonl(scan: RowScan, file: ReturnType<DumpFiles['create']>, pause: () => Promise<boolean>): Promise<{ body: Blob; sha256: string; rows: number }> {
   const gzip = new CompressionStream('gzip');
   const writer = gzip.writable.getWriter();
-  const pieces: Uint8Array[] = [];
   const hash = sha256Pieces();
   const compressed = (async () => {
     const reader = gzip.readable.getReader();
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      pieces.push(read.value);
+      await file.write(read.value);
       hash.update(read.value);
     }
   })();
-  let sliceStarted = performance.now();
-  for (let from = 0; from < rows.length; from += LINES_PER_WRITE) {
-    let text = '';
-    for (const row of rows.slice(from, from + LINES_PER_WRITE)) text += `${JSON.stringify(row)}\n`;
-    await writer.write(encoder.encode(text));
-    if (performance.now() - sliceStarted > sliceMs) {
-      await letOthersIn();
-      sliceStarted = performance.now();
-    }
+  let rows = 0;
+  for (let lines = scan.next(LINES_PER_WRITE); lines.length; lines = scan.next(LINES_PER_WRITE)) {
+    rows += lines.length;
+    await writer.write(encoder.encode(`${lines.join('\n')}\n`));
+    await pause();
   }
   await writer.close();
   await compressed;
-  return { body: concatBytes(pieces), sha256: await hash.hex() };
+  return { body: await file.done(), sha256: await hash.hex(), rows };
 }
 
 export class Dumps {
@@ -88,16 +98,17 @@ export class Dumps {
    */
   private written: { version: number; files: Promise<DumpFile[]> } | null = null;
   private readonly store: Store;
+  private readonly files: DumpFiles;
   /** How many days of dumps the manifest lists. */
   readonly keep: number;
-
   /** How long the build works before it lets other requests in, in ms (tests make it 0). */
   private readonly sliceMs: number;
 
-  constructor(store: Store, keep = 2, sliceMs = SLICE_MS) {
+  constructor(store: Store, options: { keep?: number; sliceMs?: number; files?: DumpFiles } = {}) {
     this.store = store;
-    this.keep = keep;
-    this.sliceMs = sliceMs;
+    this.keep = options.keep ?? 2;
+    this.sliceMs = options.sliceMs ?? SLICE_MS;
+    this.files = options.files ?? memoryFiles;
   }
 
   /** The dates with a dump at time `now`, newest first. */
@@ -116,10 +127,22 @@ export class Dumps {
     if (!dump) {
       dump = this.build(date);
       this.built.set(date, dump);
-      // Keep memory bounded: only the days a manifest can still list.
-      while (this.built.size > this.keep + 1) this.built.delete(this.built.keys().next().value!);
+      // Keep memory (or disk) bounded: only the days a manifest can still list.
+      while (this.built.size > this.keep + 1) this.forget(this.built.keys().next().value!);
     }
     return dump;
+  }
+
+  /** Drops a day; its files go too once no other day lists the same build. */
+  private forget(date: string): void {
+    const dump = this.built.get(date)!;
+    this.built.delete(date);
+    const discard = this.files.discard?.bind(this.files);
+    if (!discard) return;
+    void Promise.all([dump, ...this.built.values()]).then(([gone, ...kept]) => {
+      const live = new Set(kept.flatMap((d) => d.files.map((f) => f.body)));
+      if (!live.has(gone.files[0]?.body as Blob)) discard(gone.files.map((f) => f.body));
+    }, () => undefined);
   }
 
   private async build(date: string): Promise<Dump> {
@@ -129,35 +152,20 @@ export class Dumps {
 
   private async writeFiles(): Promise<DumpFile[]> {
     const files: DumpFile[] = [];
+    let sliceStarted = performance.now();
+    // Lets other requests in once the build has worked its slice: true when it did.
+    const pause = async (): Promise<boolean> => {
+      if (performance.now() - sliceStarted <= this.sliceMs) return false;
+      await letOthersIn();
+      sliceStarted = performance.now();
+      return true;
+    };
     for (const r of resources) {
-      const rows = await this.take(r.name);
-      const { body, sha256 } = await gzipJsonl(rows, this.sliceMs);
-      files.push({ name: `${r.plural}.jsonl.gz`, resource: r.name, rows: rows.length, bytes: body.length, sha256, body });
+      const name = `${r.plural}.jsonl.gz`;
+      const scan = await this.store.scan(r.name, pause);
+      const { body, sha256, rows } = await gzipJsonl(scan, this.files.create(name), pause);
+      files.push({ name, resource: r.name, rows, bytes: body.size, sha256, body });
     }
     return files;
-  }
-
-  /**
-   * A resource's rows in key order as they are at one moment, taken a slice at a time (taking a
-   * million rows at once stopped the server for half a second): taken again when the data changed
-   * meanwhile, and in one go after three tries. Each file is its resource at one moment; the files
-   * of a dump are taken one after another, as a database's export job takes its tables.
-   */
-  private async take(resource: ResourceName): Promise<Row[]> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const version = this.store.version;
-      const keys = this.store.keysInOrder(resource);
-      const rows = new Array<Row>(keys.length);
-      let sliceStarted = performance.now();
-      for (let i = 0; i < keys.length; i++) {
-        rows[i] = this.store.get(resource, keys[i]!)!;
-        if ((i & 1023) === 1023 && performance.now() - sliceStarted > this.sliceMs) {
-          await letOthersIn();
-          sliceStarted = performance.now();
-        }
-      }
-      if (this.store.version === version) return rows;
-    }
-    return this.store.rowsInOrder(resource);
   }
 }

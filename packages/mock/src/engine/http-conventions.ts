@@ -79,7 +79,7 @@ export function finish(request: Request, answer: Answer, origins: CorsOrigins, c
   if (compressed && ((answer.body !== null && /json/.test(headers['content-type'] ?? '')) || answer.status === 304)) vary(headers, 'Accept-Encoding');
   if (request.method !== 'HEAD' || answer.body === null) return answer;
   // The GET's headers, its length included, and no body (RFC 9110 9.3.2).
-  headers['content-length'] ??= String(typeof answer.body === 'string' ? utf8.encode(answer.body).length : answer.body.length);
+  headers['content-length'] ??= String(typeof answer.body === 'string' ? utf8.encode(answer.body).length : answer.body instanceof Blob ? answer.body.size : answer.body.length);
   return { status: answer.status, headers, body: null };
 }
 

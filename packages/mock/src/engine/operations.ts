@@ -21,7 +21,8 @@ export interface Served {
   rows: number;
   /** The key of the last row, when a next page may follow. */
   next?: string | null;
-  raw?: Uint8Array;
+  /** A file's bytes (a dump): a Blob, which may live on disk and is streamed. */
+  raw?: Blob;
   contentType?: string;
   etag?: string;
   /** The body is the store's rows (or one row), which a rebuild replaces and never edits: their JSON may be remembered. */

@@ -1,9 +1,12 @@
 /**
- * The data the mock serves: each resource as a sorted key list plus a map, secondary indexes for
- * the nested lists, the changes feed and the pending rebuilds. Pages are keyset seeks (binary
- * search to the cursor's key), so a page deep in a list costs what the first page costs.
+ * The data the mock serves, behind one interface (`Store`) with two homes: `MemoryStore` here
+ * (each resource as a sorted key list plus a map, for MSW and the browser) and the SQLite store of
+ * the Node server (src/node/sqlite-store.ts: millions of rows from a database file). Both share
+ * what a rebuild does (`RebuildingStore`: create, update when the content hash moved, unpublish,
+ * one change each) and how a page is cut (`cutPage`). Pages are keyset seeks, so a page deep in a
+ * list costs what the first page costs.
  */
-import { keyOf, resources, type Observation, type PastChange, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { resources, type Observation, type PastChange, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { contentHash } from './hash.ts';
 
 export interface StoreInput {
@@ -66,23 +69,158 @@ export const nested = {
   listCompanyOfferings: { parent: 'company', child: 'offering', field: 'company_slug' },
 } as const satisfies Record<string, { parent: ResourceName; child: ResourceName; field: string }>;
 
-type IndexName = keyof typeof nested;
+/** A resource's rows in key order as they were at one moment, as JSON texts, a batch at a time. */
+export interface RowScan {
+  /** Up to `max` more rows' JSON (as JSON.stringify writes them); none left when empty. */
+  next(max: number): string[];
+}
 
-export class Store {
+/** What the engine reads and changes of the data (operations.ts, statistics.ts, exports.ts, control.ts). */
+export interface Store {
+  /** The latest rebuild that has run (ms). */
+  asOf: number;
+  /** Bumped on every applied change: caches of derived data (statistics, dumps) key on it. */
+  readonly version: number;
+  get(resource: ResourceName, key: string): Row | undefined;
+  count(resource: ResourceName): number;
+  /** Every row of a resource, in no promised order (rollups). */
+  all(resource: ResourceName): Iterable<Row>;
+  /** One page of a top-level list, after `afterKey`, keeping rows that pass `keep`. */
+  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page;
+  /** One page of a nested list (a firm's portfolio, a company's rounds...). */
+  nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page;
+  /** Every row of a nested list, for small derived views (a company's latest visible round). */
+  nestedRows(index: IndexName, parentKey: string): Row[];
+  /** Changes at or after `since`, after sequence `afterSequence`. */
+  changePage(since: string, afterSequence: number, limit: number): { items: Change[]; more: boolean };
+  changeCount(): number;
+  /** Applies every pending rebuild observation due at or before `now`; returns the changes made. */
+  applyDue(now: number): Change[];
+  pendingCount(): number;
+  /** One rebuild's view of one record: create, update (only if the content hash moved), unpublish or nothing. */
+  observe(observation: Observation): Change | null;
+  /**
+   * A resource's rows in key order as they are now, for a dump: what later rebuilds change is not
+   * in it. `pause` lets other requests in (a store that must copy a million keys first awaits it).
+   */
+  scan(resource: ResourceName, pause: () => Promise<boolean>): Promise<RowScan>;
+}
+
+export type IndexName = keyof typeof nested;
+
+/**
+ * Cuts a page from rows in key order (`next` gives the next one, or undefined at the end): `limit`
+ * rows that pass `keep`, then a look ahead for one more kept row, so that the last page says
+ * next_cursor: null exactly at the end.
+ */
+export function cutPage(next: () => [string, Row] | undefined, limit: number, keep?: (row: Row) => boolean): Page {
+  const rows: Row[] = [];
+  let lastKey: string | null = null;
+  let entry: [string, Row] | undefined;
+  while (rows.length < limit && (entry = next())) {
+    if (!keep || keep(entry[1])) {
+      rows.push(entry[1]);
+      lastKey = entry[0];
+    }
+  }
+  let more = false;
+  if (rows.length === limit) {
+    while ((entry = next())) {
+      if (!keep || keep(entry[1])) {
+        more = true;
+        break;
+      }
+    }
+  }
+  return { rows, nextKey: more ? lastKey : null };
+}
+
+/**
+ * What a rebuild does, on any store: the store says how to read, put and remove a row and how to
+ * keep the pending observations and the change log; this says which change an observation makes.
+ */
+export abstract class RebuildingStore {
+  version = 0;
+  asOf: number;
+  private readonly hashes = new Map<string, string>();
+  protected sequence: number;
+
+  constructor(asOf: string, changes: number) {
+    this.asOf = Date.parse(asOf);
+    this.sequence = changes;
+  }
+
+  abstract get(resource: ResourceName, key: string): Row | undefined;
+  protected abstract put(resource: ResourceName, key: string, row: Row, previous: Row | undefined): void;
+  protected abstract delete(resource: ResourceName, key: string, row: Row): void;
+  /** The next pending observation (in time order) without taking it, or undefined when none is left. */
+  protected abstract peekPending(): Observation | undefined;
+  protected abstract takePending(): void;
+  protected abstract appendChange(change: Change): void;
+
+  applyDue(now: number): Change[] {
+    const made: Change[] = [];
+    for (let next = this.peekPending(); next && Date.parse(next.at) <= now; next = this.peekPending()) {
+      this.takePending();
+      const change = this.observe(next);
+      if (change) made.push(change);
+    }
+    // as_of is the latest rebuild that has run: rebuilds run on the hour.
+    const lastRebuild = Math.floor(now / 3_600_000) * 3_600_000;
+    if (lastRebuild > this.asOf) this.asOf = lastRebuild;
+    return made;
+  }
+
+  changeCount(): number {
+    return this.sequence;
+  }
+
+  observe(observation: Observation): Change | null {
+    const { resource, key, at } = observation;
+    const current = this.get(resource, key);
+    if (observation.row === null) {
+      if (!current) return null;
+      this.hashes.delete(`${resource}:${key}`);
+      this.delete(resource, key, current);
+      return this.record('unpublish', resource, key, at);
+    }
+    if (!current) {
+      this.put(resource, key, { ...observation.row, first_seen_at: at, updated_at: at }, undefined);
+      return this.record('create', resource, key, at);
+    }
+    if (this.hashOf(resource, key, current) === contentHash(observation.row)) return null;
+    this.hashes.delete(`${resource}:${key}`);
+    // A new object, never the old one edited: what was served (and remembered) stays true.
+    this.put(resource, key, { ...observation.row, first_seen_at: current.first_seen_at, updated_at: at }, current);
+    return this.record('update', resource, key, at);
+  }
+
+  private hashOf(resource: ResourceName, key: string, row: Row): string {
+    const id = `${resource}:${key}`;
+    let hash = this.hashes.get(id);
+    if (!hash) this.hashes.set(id, (hash = contentHash(row)));
+    return hash;
+  }
+
+  private record(kind: Change['kind'], resource: ResourceName, key: string, at: string): Change {
+    const change: Change = { sequence: ++this.sequence, kind, resource, key, changed_at: at };
+    this.appendChange(change);
+    this.version++;
+    return change;
+  }
+}
+
+/** The data in memory: each resource a sorted key list plus a map, secondary indexes for the nested lists. */
+export class MemoryStore extends RebuildingStore implements Store {
   private readonly byKey = new Map<ResourceName, Map<string, Row>>();
   private readonly order = new Map<ResourceName, SortedKeys>();
   private readonly indexes = new Map<IndexName, Map<string, SortedKeys>>();
-  private readonly hashes = new Map<string, string>();
-  readonly changes: Change[] = [];
-  private pending: Observation[];
+  private readonly changes: Change[] = [];
+  private readonly pending: Observation[];
   private pendingAt = 0;
-  private sequence = 0;
-  /** Bumped on every applied change: caches of derived data (statistics, dumps) key on it. */
-  version = 0;
-  asOf: number;
 
   constructor(input: StoreInput) {
-    this.asOf = Date.parse(input.asOf);
+    super(input.asOf, 0);
     for (const r of resources) {
       const rows = input.rows[r.name] ?? [];
       const map = new Map<string, Row>();
@@ -118,32 +256,15 @@ export class Store {
     return this.byKey.get(resource)!.values();
   }
 
-  /** A resource's keys in order, as a copy taken now. */
-  keysInOrder(resource: ResourceName): string[] {
-    return this.order.get(resource)!.keys.slice();
-  }
-
-  /**
-   * Every row of a resource in key order, as an array taken now: rows are replaced, never changed
-   * in place, so what it holds stays as it was however the data changes afterwards (a dump).
-   */
-  rowsInOrder(resource: ResourceName): Row[] {
-    const map = this.byKey.get(resource)!;
-    return this.order.get(resource)!.keys.map((key) => map.get(key)!);
-  }
-
-  /** One page of a top-level list, after `afterKey`, keeping rows that pass `keep`. */
   page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
     return this.walk(this.order.get(resource)!, this.byKey.get(resource)!, afterKey, limit, keep);
   }
 
-  /** One page of a nested list (a firm's portfolio, a company's rounds...). */
   nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
     const keys = this.indexes.get(index)!.get(parentKey) ?? new SortedKeys();
     return this.walk(keys, this.byKey.get(nested[index].child)!, afterKey, limit, keep);
   }
 
-  /** Every row of a nested list, for small derived views (a company's latest visible round). */
   nestedRows(index: IndexName, parentKey: string): Row[] {
     const keys = this.indexes.get(index)!.get(parentKey)?.keys ?? [];
     const map = this.byKey.get(nested[index].child)!;
@@ -151,28 +272,14 @@ export class Store {
   }
 
   private walk(keys: SortedKeys, map: Map<string, Row>, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
-    const rows: Row[] = [];
-    let lastKey: string | null = null;
     let i = afterKey === null ? 0 : keys.after(afterKey);
-    for (; i < keys.keys.length && rows.length < limit; i++) {
-      const row = map.get(keys.keys[i]!)!;
-      if (!keep || keep(row)) {
-        rows.push(row);
-        lastKey = keys.keys[i]!;
-      }
-    }
-    // Look ahead for one more kept row so the last page says next_cursor: null exactly at the end.
-    let more = false;
-    for (; i < keys.keys.length; i++) {
-      if (!keep || keep(map.get(keys.keys[i]!)!)) {
-        more = true;
-        break;
-      }
-    }
-    return { rows, nextKey: more ? lastKey : null };
+    return cutPage(() => {
+      if (i >= keys.keys.length) return undefined;
+      const key = keys.keys[i++]!;
+      return [key, map.get(key)!];
+    }, limit, keep);
   }
 
-  /** Changes at or after `since`, after sequence `afterSequence`. */
   changePage(since: string, afterSequence: number, limit: number): { items: Change[]; more: boolean } {
     // The feed is in sequence order and sequence follows changed_at, so both seeks are binary.
     let lo = 0, hi = this.changes.length;
@@ -185,61 +292,53 @@ export class Store {
     return { items, more: lo + limit < this.changes.length };
   }
 
-  /** Applies every pending rebuild observation due at or before `now`; returns the changes made. */
-  applyDue(now: number): Change[] {
-    const made: Change[] = [];
-    while (this.pendingAt < this.pending.length && Date.parse(this.pending[this.pendingAt]!.at) <= now) {
-      const change = this.observe(this.pending[this.pendingAt++]!);
-      if (change) made.push(change);
-    }
-    // as_of is the latest rebuild that has run: rebuilds run on the hour.
-    const lastRebuild = Math.floor(now / 3_600_000) * 3_600_000;
-    if (lastRebuild > this.asOf) this.asOf = lastRebuild;
-    return made;
-  }
-
   pendingCount(): number {
     return this.pending.length - this.pendingAt;
   }
 
-  /** One rebuild's view of one record: create, update (only if the content hash moved), unpublish or nothing. */
-  observe(observation: Observation): Change | null {
-    const { resource, key, at } = observation;
-    const map = this.byKey.get(resource)!;
-    const current = map.get(key);
-    if (observation.row === null) {
-      if (!current) return null;
-      this.remove(resource, key, current);
-      return this.record('unpublish', resource, key, at);
-    }
-    if (!current) {
-      this.add(resource, { ...observation.row, first_seen_at: at, updated_at: at });
-      return this.record('create', resource, key, at);
-    }
-    if (this.hashOf(resource, key, current) === contentHash(observation.row)) return null;
-    const next = { ...observation.row, first_seen_at: current.first_seen_at, updated_at: at };
-    map.set(key, next);
-    this.hashes.delete(`${resource}:${key}`);
-    return this.record('update', resource, key, at);
+  protected peekPending(): Observation | undefined {
+    return this.pending[this.pendingAt];
   }
 
-  private hashOf(resource: ResourceName, key: string, row: Row): string {
-    const id = `${resource}:${key}`;
-    let hash = this.hashes.get(id);
-    if (!hash) this.hashes.set(id, (hash = contentHash(row)));
-    return hash;
+  protected takePending(): void {
+    this.pendingAt++;
   }
 
-  private record(kind: Change['kind'], resource: ResourceName, key: string, at: string): Change {
-    const change: Change = { sequence: ++this.sequence, kind, resource, key, changed_at: at };
+  protected appendChange(change: Change): void {
     this.changes.push(change);
-    this.version++;
-    return change;
   }
 
-  private add(resource: ResourceName, row: Row): void {
-    const key = keyOf(resource, row);
+  /**
+   * The rows are taken a slice at a time (taking a million at once stopped the server for half a
+   * second), by key from a copy of the key list: taken again when the data changed meanwhile, and
+   * in one go after three tries. Rows are replaced, never edited, so the rows taken stay as they were.
+   */
+  async scan(resource: ResourceName, pause: () => Promise<boolean>): Promise<RowScan> {
+    let rows: Row[] | null = null;
+    for (let attempt = 0; attempt < 3 && !rows; attempt++) {
+      const version = this.version;
+      const keys = this.order.get(resource)!.keys.slice();
+      const taken = new Array<Row>(keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        taken[i] = this.get(resource, keys[i]!)!;
+        if ((i & 1023) === 1023) await pause();
+      }
+      if (this.version === version) rows = taken;
+    }
+    rows ??= this.order.get(resource)!.keys.map((key) => this.get(resource, key)!);
+    let at = 0;
+    return {
+      next: (max) => {
+        const texts = rows.slice(at, at + max).map((row) => JSON.stringify(row));
+        at += texts.length;
+        return texts;
+      },
+    };
+  }
+
+  protected put(resource: ResourceName, key: string, row: Row, previous: Row | undefined): void {
     this.byKey.get(resource)!.set(key, row);
+    if (previous) return;
     this.order.get(resource)!.insert(key);
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
       if (spec.child !== resource) continue;
@@ -251,10 +350,9 @@ export class Store {
     }
   }
 
-  private remove(resource: ResourceName, key: string, row: Row): void {
+  protected delete(resource: ResourceName, key: string, row: Row): void {
     this.byKey.get(resource)!.delete(key);
     this.order.get(resource)!.remove(key);
-    this.hashes.delete(`${resource}:${key}`);
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
       if (spec.child === resource) this.indexes.get(name)!.get(row[spec.field] as string)?.remove(key);
     }

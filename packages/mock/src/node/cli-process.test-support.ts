@@ -10,8 +10,13 @@ export const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 export const running = new Set<ChildProcess>();
 
 /** Starts `investor-graph-mock ARGS --port 0` and resolves once its banner says where it listens. */
-export async function start(...args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function start(...args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
+  return startWith({}, ...args);
+}
+
+/** start, with variables added to the environment (KIT_CACHE, say). */
+export async function startWith(env: Record<string, string>, ...args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { cli, killAll, running, start, stop } from './cli-process.test-support.ts';
+import { cli, killAll, running, start, startWith, stop } from './cli-process.test-support.ts';
 
 const temp = await mkdtemp(join(tmpdir(), 'ig-mock-cli-'));
 afterAll(async () => {
@@ -43,14 +43,33 @@ test('bad flags exit with code 2 and say what is wrong', () => {
   }
 });
 
-test('--seed and --scale serve a generated dataset, --now and --frozen set the clock', async () => {
-  const { url, child } = await start('--seed', 'cli-test', '--scale', '2000', '--now', '2026-12-24T00:00:00Z', '--frozen', '--key', `team=${team}`);
-  const state = await (await fetch(`${url}/__control/state`)).json();
-  expect(state.clock).toEqual({ now: '2026-12-24T00:00:00.000Z', frozen: true });
-  const firms = await (await fetch(`${url}/api/v1/firms?limit=500`, { headers: { authorization: `Bearer ${team}` } })).json();
-  expect(firms.data.length).toBeGreaterThan(10);
-  expect(firms.data.length).toBeLessThan(60);
-  await stop(child);
+test('--seed and --scale serve a generated dataset, built once into the kit\'s cache and opened from it after; --now and --frozen set the clock', async () => {
+  const env = { KIT_CACHE: join(temp, 'cache') };
+  const args = ['--seed', 'cli-test', '--scale', '2000', '--now', '2026-12-24T00:00:00Z', '--frozen', '--key', `team=${team}`];
+  const pages: unknown[] = [];
+  for (const run of ['first', 'second']) {
+    const { url, child, output } = await startWith(env, ...args);
+    if (run === 'first') expect(output()).toContain(`building the dataset once, into ${join(temp, 'cache', 'datasets')}`);
+    else expect(output()).not.toContain('building');
+    const state = await (await fetch(`${url}/__control/state`)).json();
+    expect(state.clock).toEqual({ now: '2026-12-24T00:00:00.000Z', frozen: true });
+    const firms = await (await fetch(`${url}/api/v1/firms?limit=500`, { headers: { authorization: `Bearer ${team}` } })).json();
+    expect(firms.data.length).toBeGreaterThan(10);
+    expect(firms.data.length).toBeLessThan(60);
+    pages.push(firms.data);
+    await stop(child);
+  }
+  expect(pages[1]).toEqual(pages[0]);
+  expect((await readdir(join(temp, 'cache', 'datasets'))).filter((f) => !f.endsWith('.sqlite'))).toEqual([]);
+});
+
+test('--data naming a file that is no dataset database is one line and exit 2', async () => {
+  const file = join(temp, 'not-a-dataset.sqlite');
+  await writeFile(file, 'hello');
+  const run = spawnSync(process.execPath, [cli, '--data', file], { encoding: 'utf8', timeout: 20_000 });
+  expect(run.status).toBe(2);
+  expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  expect(run.stderr).toContain('is not a dataset database');
 });
 
 test('a state file keeps every counted call and charged row across a crash, and holds no key', async () => {
@@ -151,7 +170,7 @@ test('SIGTERM lets a request in flight finish with its answer before the mock ex
 test('--data naming a folder that is not there is one line and exit 2', () => {
   const run = spawnSync(process.execPath, [cli, '--data', join(temp, 'no-such-dataset')], { encoding: 'utf8', timeout: 20_000 });
   expect(run.status).toBe(2);
-  expect(run.stderr.trim().split('\n')).toEqual([`[investor-graph mock] --data ${join(temp, 'no-such-dataset')}: no such folder`]);
+  expect(run.stderr.trim().split('\n')).toEqual([`[investor-graph mock] --data ${join(temp, 'no-such-dataset')}: no such folder or file`]);
 });
 
 test('listening beyond loopback with an admin token says, before anything else, who can then drive the control plane', async () => {

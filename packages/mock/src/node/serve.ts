@@ -4,7 +4,7 @@
  *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
  *                       [--fault NAME ...]
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '../engine/accounts.ts';
@@ -12,13 +12,16 @@ import { faults, isFaultName } from '../faults.ts';
 import { readFlags } from './flags.ts';
 import { isLoopback } from './server.ts';
 import { StateFileError, type StateSync } from './sqlite-key-store.ts';
-import { parseKeyFlag, presetKey, startMock, type StartOptions } from './start.ts';
+import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start.ts';
 
 const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy URL, see proxy --help)
   -p, --port N        port (4010; 0 picks a free one)
   -h, --host H        address to listen on (127.0.0.1)
-  --data DIR          dataset folder (the embedded @investor-graph/dataset)
-  --seed S --scale N  generate a dataset in memory instead
+  --data DIR|FILE     a dataset folder, or a database written by investor-graph-fixtures --out
+                      FILE.sqlite (the embedded @investor-graph/dataset)
+  --seed S --scale N  a generated dataset instead, up to 50,000,000 rows: built once into an
+                      SQLite database in the kit's cache ($KIT_CACHE or ~/.cache/investor-graph-kit),
+                      opened from there in well under two seconds afterwards
   --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
   --now ISO           start the simulated clock here (the dataset's as-of)
   --frozen            the clock moves only through /__control/clock
@@ -68,7 +71,7 @@ const { values } = flags;
 const fail: (message: string) => never = flags.fail;
 const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;
 const port = flags.port(values.port);
-if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.scale) < 100)) fail('--scale must be a whole number of at least 100');
+if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.scale) < 100 || Number(values.scale) > 50_000_000)) fail('--scale must be a whole number from 100 to 50,000,000');
 if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) fail(`--now must be an ISO 8601 time, got ${values.now}`);
 if (values['public-url'] !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(values['public-url'])) fail(`--public-url must be an http or https base URL, got ${values['public-url']}`);
 if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
@@ -76,9 +79,9 @@ const badOrigin = (values['cors-origin'] ?? []).find((o) => !/^https?:\/\/[^/?#\
 if (badOrigin !== undefined) fail(`--cors-origin takes an origin such as https://app.example (scheme and host, no path), got ${badOrigin}`);
 if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync'])) fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
 if (values['state-sync'] !== undefined && values.state === undefined) fail('--state-sync goes with --state FILE');
-if (values.data !== undefined && !existsSync(join(values.data, 'manifest.json'))) {
+if (values.data !== undefined && !(existsSync(values.data) && statSync(values.data).isFile()) && !existsSync(join(values.data, 'manifest.json'))) {
   // One line, not the usage: the flag is right, the folder is not.
-  console.error(`[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder'}`);
+  console.error(`[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder or file'}`);
   process.exit(2);
 }
 if (!isLoopback(values.host) && values.host !== 'localhost') {
@@ -101,12 +104,21 @@ for (const plan of planIds) {
   if (!keys.some((k) => k.plan === plan)) keys.push(presetKey(plan, newKeyText(plan)));
 }
 
+/** The first start at a seed and scale builds its database: said on stderr, with progress on a terminal. */
+function building({ file, rows, done }: { file: string; rows: number; done: boolean }): void {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (rows === 0 && !done) console.error(`[investor-graph mock] building the dataset once, into ${file} (later starts open it at once)`);
+  else if (done) console.error(`${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] built ${rows.toLocaleString('en')} rows in ${seconds} s`);
+  else if (process.stderr.isTTY) process.stderr.write(`\r[investor-graph mock] ${rows.toLocaleString('en')} rows in ${seconds} s`);
+}
+
+const started = performance.now();
 const options: StartOptions = {
   port,
   host: values.host,
   keys,
   ...(values.data ? { data: values.data } : {}),
-  ...(values.seed ? { seed: values.seed, scale: Number(values.scale ?? 8000) } : {}),
+  ...(values.seed ? { seed: values.seed, scale: Number(values.scale ?? 8000), onBuild: building } : {}),
   ...(values.now ? { now: values.now } : {}),
   ...(values.frozen ? { frozen: true } : {}),
   ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
@@ -123,12 +135,11 @@ const options: StartOptions = {
   globalFetchClasses: true,
 };
 
-const started = performance.now();
 let mock;
 try {
   mock = await startMock(options);
 } catch (error) {
-  if (error instanceof StateFileError) {
+  if (error instanceof StateFileError || error instanceof DatasetFileError) {
     // One line, not the usage: the flag is right, the file is not.
     console.error(error.message);
     process.exit(2);

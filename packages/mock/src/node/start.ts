@@ -1,14 +1,17 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
+import { statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createContractValidator, isPlanId, planIds, type PlanId } from '@investor-graph/contract';
 import { collectDataset, datasetInput } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
-import { defaultDataset, loadDataset } from '@investor-graph/fixtures/node';
+import { cachedDatabaseFile, defaultDataset, loadDataset, memoryDatabase, openCachedDatabase, openDatabase } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
 import { presetPrepaidRows } from '../engine/accounts.ts';
 import { withFaults, type FaultName } from '../faults.ts';
 import { withDocs } from './docs.ts';
+import { diskDumpFiles } from './dump-files.ts';
 import { createNodeServer, listen } from './server.ts';
+import { SqliteStore } from './sqlite-store.ts';
 import { SqliteKeyStore, type StateSync } from './sqlite-key-store.ts';
 
 export interface StartOptions {
@@ -16,9 +19,13 @@ export interface StartOptions {
   host?: string;
   /** A dataset folder (the embedded `@investor-graph/dataset` when neither this nor seed is given). */
   data?: string;
-  /** Generate in memory instead of reading a folder. */
+  /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
   seed?: string;
   scale?: number;
+  /** Where generated datasets are cached (KIT_CACHE or ~/.cache/investor-graph-kit, under datasets/). */
+  datasetCache?: string;
+  /** Told while a generated dataset's database is being built (the first start at a seed and scale). */
+  onBuild?: (progress: { file: string; rows: number; done: boolean }) => void;
   keys?: PresetKey[];
   now?: string;
   frozen?: boolean;
@@ -59,6 +66,7 @@ export interface RunningMock {
   drain(graceMs?: number): Promise<void>;
 }
 
+/** The dataset as plain rows in memory (for an engine of one's own, as the tests and MSW make). */
 export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
   if (options.seed !== undefined) {
     return collectDataset({ seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf });
@@ -66,9 +74,43 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
   return datasetInput(await loadDataset(options.data ?? datasetDir));
 }
 
+/**
+ * The store the server serves from, always an SQLite one: a generated dataset from its database
+ * in the kit's cache (built there on first use), a database file given as --data, or a dataset
+ * folder (the embedded one by default) read into an in-memory database.
+ */
+export async function openStore(options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild'>): Promise<SqliteStore> {
+  if (options.seed !== undefined) {
+    const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
+    const file = cachedDatabaseFile(dataset, options.datasetCache);
+    const cached = openDatabase(file);
+    if (cached) return new SqliteStore(cached.db, cached.manifest);
+    options.onBuild?.({ file, rows: 0, done: false });
+    const built = openCachedDatabase(dataset, { ...(options.datasetCache ? { dir: options.datasetCache } : {}), progress: (rows, done) => options.onBuild?.({ file, rows, done }) });
+    return new SqliteStore(built.db, built.manifest);
+  }
+  if (options.data !== undefined && statSync(options.data).isFile()) {
+    const opened = openDatabase(options.data);
+    if (!opened) throw new DatasetFileError(`[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx investor-graph-fixtures --out FILE.sqlite)`);
+    return new SqliteStore(opened.db, opened.manifest);
+  }
+  const dataset = await loadDataset(options.data ?? datasetDir);
+  return new SqliteStore(memoryDatabase(dataset), dataset.manifest);
+}
+
+/** A --data file that is no dataset database: the flag is right, the file is not. */
+export class DatasetFileError extends Error {}
+
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
-  const [dataset, validator] = await Promise.all([loadInput(options), createContractValidator()]);
-  const keyStore = options.stateFile ? SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line), ...(options.stateSync ? { synchronous: options.stateSync } : {}) }) : undefined;
+  const [store, validator] = await Promise.all([openStore(options), createContractValidator()]);
+  let keyStore: SqliteKeyStore | undefined;
+  try {
+    keyStore = options.stateFile ? SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line), ...(options.stateSync ? { synchronous: options.stateSync } : {}) }) : undefined;
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const dumpFiles = diskDumpFiles();
   // The listen address is known once listening; links are built per request, so they see it.
   let listening = '';
   let engine: Engine;
@@ -78,7 +120,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   try {
     engine = createEngine({
       publicUrl: options.publicUrl ?? (() => listening),
-      dataset,
+      dataset: store,
+      dumpFiles,
       validator,
       ...(keyStore ? { keyStore } : {}),
       ...(options.keys ? { keys: options.keys } : {}),
@@ -98,12 +141,16 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     keyStore?.close();
+    store.close();
+    dumpFiles.close();
     throw error;
   }
   listening = url;
   // The database closes once the last answer is out.
   const closed = (resolve: () => void) => () => {
     keyStore?.close();
+    store.close();
+    dumpFiles.close();
     resolve();
   };
   return {

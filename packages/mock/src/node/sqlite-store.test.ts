@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { resources, type Row } from '@investor-graph/fixtures';
+import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/fixtures/node';
+import { MemoryStore, nested, type IndexName, type Page, type Store } from '../engine/store.ts';
+import { SqliteStore } from './sqlite-store.ts';
+import { loadInput } from './start.ts';
+
+const input = await loadInput({});
+const cache = mkdtempSync(join(tmpdir(), 'ig-dataset-cache-'));
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+/** Every page of a list, walked at an odd page size so that pages end anywhere. */
+function walk(page: (after: string | null) => Page): Row[] {
+  const rows: Row[] = [];
+  let after: string | null = null;
+  do {
+    const next = page(after);
+    rows.push(...next.rows);
+    after = next.nextKey;
+  } while (after !== null);
+  return rows;
+}
+
+/** What a store serves, as JSON: every list walked, a few parents' nested lists, the feed, the dumps' lines. */
+async function everything(store: Store): Promise<string> {
+  const out: unknown[] = [];
+  for (const r of resources) {
+    out.push(r.name, store.count(r.name), walk((after) => store.page(r.name, after, 97)));
+    const scan = await store.scan(r.name, async () => false);
+    const lines: string[] = [];
+    for (let batch = scan.next(500); batch.length; batch = scan.next(500)) lines.push(...batch);
+    out.push(lines.length, lines.at(0), lines.at(-1));
+  }
+  const recent = (row: Row) => (row.announced_on as string) >= '2025-01-01';
+  out.push(walk((after) => store.page('round', after, 50, recent)));
+  for (const [index, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
+    for (const parent of walk((after) => store.page(spec.parent, after, 100)).slice(0, 40)) {
+      const key = parent[spec.parent === 'firm' || spec.parent === 'company' ? 'slug' : 'id'] as string;
+      out.push(index, key, walk((after) => store.nestedPage(index, key, after, 7)), store.nestedRows(index, key).length);
+    }
+  }
+  out.push(walk((after) => { const p = store.changePage('2026-11-01T00:00:00Z', after === null ? 0 : Number(after), 13); return { rows: p.items as unknown as Row[], nextKey: p.more ? String(p.items.at(-1)!.sequence) : null }; }));
+  return JSON.stringify(out);
+}
+
+test('the SQLite store serves what the memory store serves, byte for byte, before and after every pending rebuild', async () => {
+  const memory = new MemoryStore(structuredClone(input));
+  const sqlite = SqliteStore.fromInput(structuredClone(input));
+  expect(await everything(sqlite)).toBe(await everything(memory));
+  // Half the rebuilds, then the rest: the overlay grows and merges at every step.
+  for (const at of ['2026-11-25T00:00:00Z', '2026-12-31T00:00:00Z']) {
+    const made = [memory.applyDue(Date.parse(at)), sqlite.applyDue(Date.parse(at))];
+    expect(made[0]!.length).toBeGreaterThan(0);
+    expect(made[1]).toEqual(made[0]);
+    expect([sqlite.pendingCount(), sqlite.changeCount(), sqlite.asOf, sqlite.version]).toEqual([memory.pendingCount(), memory.changeCount(), memory.asOf, memory.version]);
+    expect(await everything(sqlite)).toBe(await everything(memory));
+  }
+  sqlite.close();
+});
+
+test('a generated dataset is built into the cache once, complete, and opened from there afterwards', () => {
+  const options = { seed: 'cache-test', scale: 2_000, asOf: '2026-11-20T03:00:00Z' };
+  const first = openCachedDatabase(options, { dir: cache });
+  expect(first.builtMs).not.toBeNull();
+  expect(first.file).toBe(cachedDatabaseFile(options, cache));
+  first.db.close();
+  const written = statSync(first.file);
+  const again = openCachedDatabase(options, { dir: cache });
+  expect(again.builtMs).toBeNull();
+  expect(again.manifest).toEqual(first.manifest);
+  expect(statSync(again.file)).toMatchObject({ ino: written.ino, mtimeMs: written.mtimeMs });
+  // Opened read-only: the cached dataset stays the dataset at its as-of, whatever a mock does.
+  expect(() => again.db.exec("DELETE FROM firm")).toThrow(/readonly/);
+  again.db.close();
+  // Another seed, scale or time is another file.
+  expect(cachedDatabaseFile({ ...options, scale: 2_001 }, cache)).not.toBe(first.file);
+  expect(cachedDatabaseFile({ ...options, seed: 'other' }, cache)).not.toBe(first.file);
+});

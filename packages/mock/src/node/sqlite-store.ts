@@ -1,0 +1,294 @@
+/**
+ * The data from an SQLite database (node:sqlite), as @investor-graph/fixtures writes it
+ * (fixtures/src/database.ts): what lets the Node server open ten million rows in well under two
+ * seconds and serve them in a few hundred megabytes, where the memory store held every row as an
+ * object. The database is opened read-only and never changed: it is the dataset at its as-of, the
+ * same for every start. What simulated rebuilds change lives in memory beside it (`overlay`: the
+ * rows created, replaced or unpublished, and the changes logged), and every read merges the two in
+ * key order. Rebuilds change a few thousand rows at most, so the overlay stays small.
+ *
+ * Keys compare as SQLite's BINARY collation (UTF-8 bytes) and JavaScript's `<` (UTF-16 units): the
+ * same order for the ASCII slugs and ids the dataset has.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { LRUCache } from 'lru-cache';
+import { resources, type DatasetManifest, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { memoryDatabase, seekColumns, tableOf } from '@investor-graph/fixtures/node';
+import { cutPage, nested, RebuildingStore, SortedKeys, type Change, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
+
+interface BaseRow {
+  key: string;
+  json: string;
+}
+
+/** What rebuilds changed of one resource: rows by key (null: unpublished), and those keys in order. */
+interface Overlay {
+  rows: Map<string, Row | null>;
+  keys: SortedKeys;
+}
+
+/** Rows fetched at a time when a page is cut with a filter or merged with the overlay, growing to this. */
+const MAX_BATCH = 1_000;
+/** Pending observations read at a time. */
+const PENDING_BATCH = 256;
+
+export class SqliteStore extends RebuildingStore implements Store {
+  private readonly db: DatabaseSync;
+  private readonly counts: Record<ResourceName, number>;
+  private readonly byKey = new Map<ResourceName, StatementSync>();
+  private readonly after = new Map<ResourceName, StatementSync>();
+  private readonly nestedAfter = new Map<IndexName, StatementSync>();
+  private readonly everyRow = new Map<ResourceName, StatementSync>();
+  private readonly overlay = new Map<ResourceName, Overlay>();
+  /**
+   * Rows parsed from the database, by resource and key, so that a row served again is the same
+   * object (the serialiser remembers a row's JSON and a page's bytes by identity) and is not parsed
+   * again. Bounded by the rows' JSON size: a walk over ten million rows keeps the last 16 MB of it
+   * (two to three times that as objects).
+   */
+  private readonly parsed = new LRUCache<string, Row>({ maxSize: 16 * 1024 * 1024 });
+  private readonly baseChanges: number;
+  private readonly appended: Change[] = [];
+  private readonly firstChangeFrom: StatementSync;
+  private readonly changesFrom: StatementSync;
+  private readonly pendingAfter: StatementSync;
+  private pending: { at: string; seq: number; observation: Observation }[] = [];
+  private pendingTaken = 0;
+  private readonly pendingTotal: number;
+  private lastPending: { at: string; seq: number } = { at: '', seq: 0 };
+
+  constructor(db: DatabaseSync, manifest: DatasetManifest) {
+    super(manifest.as_of, manifest.changes);
+    this.db = db;
+    this.counts = { ...manifest.rows } as Record<ResourceName, number>;
+    this.baseChanges = manifest.changes;
+    this.pendingTotal = manifest.pending;
+    for (const r of resources) {
+      const table = tableOf(r.name);
+      this.byKey.set(r.name, db.prepare(`SELECT json FROM ${table} WHERE key = ?`));
+      this.after.set(r.name, db.prepare(`SELECT key, json FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`));
+      this.everyRow.set(r.name, db.prepare(`SELECT key, json FROM ${table}`));
+      this.counts[r.name] ??= 0;
+    }
+    for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
+      // The fixtures' table layout and the engine's nested lists must agree on the columns sought.
+      if (!seekColumns[spec.child].includes(spec.field)) throw new Error(`[investor-graph] the dataset database has no ${spec.field} column on ${spec.child} for ${name}`);
+      this.nestedAfter.set(name, db.prepare(`SELECT key, json FROM ${tableOf(spec.child)} WHERE ${spec.field} = ? AND key > ? ORDER BY key LIMIT ?`));
+    }
+    this.firstChangeFrom = db.prepare('SELECT sequence FROM changes WHERE changed_at >= ? ORDER BY changed_at, sequence LIMIT 1');
+    this.changesFrom = db.prepare('SELECT sequence, kind, resource, key, changed_at FROM changes WHERE sequence >= ? ORDER BY sequence LIMIT ?');
+    this.pendingAfter = db.prepare('SELECT seq, at, resource, key, json FROM pending WHERE (at, seq) > (?, ?) ORDER BY at, seq LIMIT ?');
+  }
+
+  /** A store of rows given in memory (tests; a JSONL folder goes through memoryDatabase the same way). */
+  static fromInput(input: StoreInput): SqliteStore {
+    const rows = Object.fromEntries(resources.map((r) => [r.name, input.rows[r.name]?.length ?? 0])) as Record<ResourceName, number>;
+    const manifest: DatasetManifest = {
+      generator: 'rows given', seed: '', scale: 0, as_of: input.asOf, rows,
+      total_rows: Object.values(rows).reduce((a, b) => a + b, 0), changes: input.changes.length, pending: input.pending.length,
+    };
+    return new SqliteStore(memoryDatabase({ manifest, ...input }), manifest);
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  get(resource: ResourceName, key: string): Row | undefined {
+    const over = this.overlay.get(resource);
+    if (over?.rows.has(key)) return over.rows.get(key) ?? undefined;
+    const cached = this.parsed.get(`${resource}\n${key}`);
+    if (cached) return cached;
+    const found = this.byKey.get(resource)!.get(key) as { json: string } | undefined;
+    return found && this.parse(resource, key, found.json);
+  }
+
+  count(resource: ResourceName): number {
+    return this.counts[resource];
+  }
+
+  *all(resource: ResourceName): Generator<Row> {
+    const over = this.overlay.get(resource);
+    for (const row of this.everyRow.get(resource)!.iterate() as Iterable<BaseRow>) {
+      if (!over?.rows.has(row.key)) yield JSON.parse(row.json) as Row;
+    }
+    if (over) for (const row of over.rows.values()) if (row) yield row;
+  }
+
+  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
+    const statement = this.after.get(resource)!;
+    return cutPage(this.merged(resource, afterKey, limit, (after, n) => statement.all(after, n) as unknown as BaseRow[]), limit, keep);
+  }
+
+  nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
+    const { child, field } = nested[index];
+    const statement = this.nestedAfter.get(index)!;
+    return cutPage(this.merged(child, afterKey, limit, (after, n) => statement.all(parentKey, after, n) as unknown as BaseRow[], (row) => row[field] === parentKey), limit, keep);
+  }
+
+  nestedRows(index: IndexName, parentKey: string): Row[] {
+    const { child, field } = nested[index];
+    const statement = this.nestedAfter.get(index)!;
+    const next = this.merged(child, null, MAX_BATCH, (after, n) => statement.all(parentKey, after, n) as unknown as BaseRow[], (row) => row[field] === parentKey);
+    const rows: Row[] = [];
+    for (let entry = next(); entry; entry = next()) rows.push(entry[1]);
+    return rows;
+  }
+
+  changePage(since: string, afterSequence: number, limit: number): { items: Change[]; more: boolean } {
+    // Sequence follows changed_at (rebuilds run forward in time), so the first change at or after
+    // `since` is a seek on the (changed_at, sequence) index, and the page runs on from there.
+    const inBase = this.firstChangeFrom.get(since) as { sequence: number } | undefined;
+    const first = inBase?.sequence ?? this.appended.find((c) => c.changed_at >= since)?.sequence ?? this.sequence + 1;
+    const start = Math.max(first, afterSequence + 1);
+    const items = start <= this.baseChanges ? (this.changesFrom.all(start, limit) as unknown as Change[]).map((c) => ({ ...c })) : [];
+    for (let i = Math.max(0, start - this.baseChanges - 1); items.length < limit && i < this.appended.length; i++) items.push(this.appended[i]!);
+    return { items, more: start - 1 + limit < this.sequence };
+  }
+
+  pendingCount(): number {
+    return this.pendingTotal - this.pendingTaken;
+  }
+
+  protected peekPending(): Observation | undefined {
+    if (!this.pending.length && this.pendingTaken < this.pendingTotal) {
+      const batch = this.pendingAfter.all(this.lastPending.at, this.lastPending.seq, PENDING_BATCH) as unknown as { seq: number; at: string; resource: ResourceName; key: string; json: string | null }[];
+      this.pending = batch.map((p) => ({ at: p.at, seq: p.seq, observation: { at: p.at, resource: p.resource, key: p.key, row: p.json === null ? null : (JSON.parse(p.json) as Row) } }));
+    }
+    return this.pending[0]?.observation;
+  }
+
+  protected takePending(): void {
+    const taken = this.pending.shift()!;
+    this.lastPending = { at: taken.at, seq: taken.seq };
+    this.pendingTaken++;
+  }
+
+  protected appendChange(change: Change): void {
+    this.appended.push(change);
+  }
+
+  protected put(resource: ResourceName, key: string, row: Row, previous: Row | undefined): void {
+    this.overlayOf(resource).set(key, row);
+    if (!previous) this.counts[resource]++;
+  }
+
+  protected delete(resource: ResourceName, key: string): void {
+    this.overlayOf(resource).set(key, null);
+    this.counts[resource]--;
+  }
+
+  /**
+   * The database is never changed, so a scan is the overlay as it is now (copied: a few rows)
+   * merged with the database read a batch at a time; rows from the database go out as their stored
+   * JSON, unparsed.
+   */
+  async scan(resource: ResourceName): Promise<RowScan> {
+    const over = this.overlay.get(resource);
+    const rows = new Map(over?.rows);
+    const keys = over ? over.keys.keys.slice() : [];
+    const statement = this.after.get(resource)!;
+    let batch: BaseRow[] = [];
+    let at = 0;
+    let lastKey = '';
+    let ended = false;
+    let o = 0;
+    return {
+      next: (max) => {
+        const texts: string[] = [];
+        while (texts.length < max) {
+          if (at === batch.length && !ended) {
+            batch = statement.all(lastKey, MAX_BATCH) as unknown as BaseRow[];
+            at = 0;
+            ended = batch.length < MAX_BATCH;
+            if (batch.length) lastKey = batch[batch.length - 1]!.key;
+          }
+          const base = batch[at];
+          // The overlay's next key, past the ones it unpublished.
+          while (o < keys.length && rows.get(keys[o]!) === null) o++;
+          const overKey = keys[o];
+          if (!base && overKey === undefined) break;
+          if (base && (overKey === undefined || base.key < overKey)) {
+            at++;
+            if (!rows.has(base.key)) texts.push(base.json);
+          } else {
+            if (base?.key === overKey) at++;
+            texts.push(JSON.stringify(rows.get(overKey!)));
+            o++;
+          }
+        }
+        return texts;
+      },
+    };
+  }
+
+  private overlayOf(resource: ResourceName): { set(key: string, row: Row | null): void } {
+    let over = this.overlay.get(resource);
+    if (!over) this.overlay.set(resource, (over = { rows: new Map(), keys: new SortedKeys() }));
+    const { rows, keys } = over;
+    return {
+      set: (key, row) => {
+        rows.set(key, row);
+        keys.insert(key);
+      },
+    };
+  }
+
+  private parse(resource: ResourceName, key: string, json: string): Row {
+    const row = JSON.parse(json) as Row;
+    this.parsed.set(`${resource}\n${key}`, row, { size: json.length });
+    return row;
+  }
+
+  /**
+   * The rows after `afterKey` in key order, one at a time: the database's (fetched by `fetch` a
+   * batch at a time, `first` rows first, then more) merged with the overlay's (those `belongs`
+   * keeps: a nested list's parent), the overlay's winning on the same key.
+   */
+  private merged(resource: ResourceName, afterKey: string | null, first: number, fetch: (after: string, n: number) => BaseRow[], belongs?: (row: Row) => boolean): () => [string, Row] | undefined {
+    const over = this.overlay.get(resource);
+    let batch: BaseRow[] = [];
+    let at = 0;
+    let after = afterKey ?? '';
+    let size = first + 1;
+    let ended = false;
+    const nextBase = (): [string, Row] | undefined => {
+      for (;;) {
+        if (at === batch.length) {
+          if (ended) return undefined;
+          batch = fetch(after, size);
+          at = 0;
+          ended = batch.length < size;
+          size = Math.min(size * 2, MAX_BATCH);
+          if (!batch.length) return undefined;
+          after = batch[batch.length - 1]!.key;
+        }
+        const { key, json } = batch[at++]!;
+        if (over?.rows.has(key)) continue;
+        return [key, this.parsed.get(`${resource}\n${key}`) ?? this.parse(resource, key, json)];
+      }
+    };
+    if (!over) return nextBase;
+    let o = afterKey === null ? 0 : over.keys.after(afterKey);
+    const nextOver = (): [string, Row] | undefined => {
+      while (o < over.keys.size) {
+        const key = over.keys.keys[o++]!;
+        const row = over.rows.get(key);
+        if (row && (!belongs || belongs(row))) return [key, row];
+      }
+      return undefined;
+    };
+    let base = nextBase();
+    let mine = nextOver();
+    return () => {
+      if (base && (!mine || base[0] < mine[0])) {
+        const out = base;
+        base = nextBase();
+        return out;
+      }
+      const out = mine;
+      if (out) mine = nextOver();
+      return out;
+    };
+  }
+}
