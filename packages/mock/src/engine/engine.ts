@@ -24,7 +24,7 @@ import { handleControl } from './control.ts';
 import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
 import { envelopeBody, entityTag, withQuota } from './envelope.ts';
-import { Dumps, type Dump, type DumpFiles } from './exports.ts';
+import { Dumps, type DumpFiles } from './exports.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, preflight, type CorsOrigins } from './http-conventions.ts';
 import { MemoryKeyStore, type KeyStore } from './key-store.ts';
@@ -196,7 +196,7 @@ export function createEngine(options: EngineOptions): Engine {
     const cursor = call.query.get('cursor');
     const afterKey = cursor !== undefined ? await cursors.decode(cursor, call.route.operationId, filterDigest(call.route, call.query)) : null;
     // Asynchronous work (gzipping dumps) is done before the synchronous transaction, and only for a plan that may have it.
-    const prepared = operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : new Map<string, Dump>();
+    const prepared = operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : {};
     const now = clock.now();
     const rateHeaders = accounts.takeToken(call.key, '', call.plan.rate_per_second);
     try {

@@ -10,6 +10,7 @@
 import { resources } from '@investor-graph/fixtures';
 import type { RowScan, Store } from './store.ts';
 import { sha256Pieces } from './hash.ts';
+import { SLICE_MS, slices } from './slices.ts';
 
 const DAY = 86_400_000;
 /** The dump is written at 04:00 UTC, after the 03:00 daily rebuild. */
@@ -30,28 +31,9 @@ export interface Dump {
   files: DumpFile[];
 }
 
-/** The longest the build serialises before it lets other requests in, in ms: about one request's wait. */
-const SLICE_MS = 1;
 /** Rows serialised and handed to the compressor at a time. */
 const LINES_PER_WRITE = 200;
 const encoder = new TextEncoder();
-/**
- * A macrotask, not a microtask: pending I/O (other requests) runs before the build goes on. Node's
- * setImmediate runs right after the I/O it let in; a browser (MSW) has none, and its setTimeout is
- * held to 4 ms when nested (and to a second in a hidden tab), so a message to itself stands in.
- */
-const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-const letOthersIn = (): Promise<void> =>
-  new Promise((resolve) => {
-    if (immediate) return void immediate(resolve);
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-
 /** Where a dump's compressed bytes go: memory by default (the browser), files on the Node server. */
 export interface DumpFiles {
   /** A file being written; `done` gives its bytes as a Blob (which a Response streams). */
@@ -152,14 +134,7 @@ export class Dumps {
 
   private async writeFiles(): Promise<DumpFile[]> {
     const files: DumpFile[] = [];
-    let sliceStarted = performance.now();
-    // Lets other requests in once the build has worked its slice: true when it did.
-    const pause = async (): Promise<boolean> => {
-      if (performance.now() - sliceStarted <= this.sliceMs) return false;
-      await letOthersIn();
-      sliceStarted = performance.now();
-      return true;
-    };
+    const pause = slices(this.sliceMs);
     for (const r of resources) {
       const name = `${r.plural}.jsonl.gz`;
       const scan = await this.store.scan(r.name, pause);

@@ -42,8 +42,16 @@ export interface ServeInput {
   call: Call;
   /** The key of the last row of the previous page, from the cursor (null on the first page). */
   afterKey: string | null;
-  /** What `prepare` made ready (the dumps by date), empty otherwise. */
-  prepared: Map<string, Dump>;
+  /** What `prepare` made ready, empty otherwise. */
+  prepared: Prepared;
+}
+
+/** What an operation's `prepare` makes ready before the transaction: work that takes a while and must not block. */
+export interface Prepared {
+  /** The dumps a manifest or a file needs, by date (only dates that exist). */
+  dumps?: Map<string, Dump>;
+  /** A rollup's rows. */
+  statistic?: Row[];
 }
 
 export interface Operation {
@@ -51,7 +59,7 @@ export interface Operation {
   feature?: 'changes_feed' | 'exports';
   /** Counted against the quota (and charged, on pay as you go). */
   counted: boolean;
-  prepare?: (call: Call, env: OperationEnv) => Promise<Map<string, Dump>>;
+  prepare?: (call: Call, env: OperationEnv) => Promise<Prepared>;
   /** What the call serves; 404s are thrown here, before anything is counted. */
   serve: (input: ServeInput, env: OperationEnv) => Served;
 }
@@ -109,11 +117,11 @@ const nestedList = (index: keyof typeof nested, lagged = false): Operation => ({
 });
 
 /** The dumps a manifest or a file download needs, by date (only dates that exist). */
-const prepareDumps = async (call: Call, { dumps, now }: OperationEnv): Promise<Map<string, Dump>> => {
+const prepareDumps = async (call: Call, { dumps, now }: OperationEnv): Promise<Prepared> => {
   const at = now();
   const date = call.route.params.get('date');
   const wanted = call.route.operationId === 'getExportManifest' ? dumps.dates(at) : date !== undefined && dumps.has(date, at) ? [date] : [];
-  return new Map(await Promise.all(wanted.map(async (day) => [day, await dumps.day(day)] as const)));
+  return { dumps: new Map(await Promise.all(wanted.map(async (day) => [day, await dumps.day(day)] as const))) };
 };
 
 export const operations: Record<string, Operation> = {
@@ -159,11 +167,12 @@ export const operations: Record<string, Operation> = {
   },
   getStatistic: {
     counted: true,
-    serve: ({ call }, { store, statistics }) => {
-      const name = call.route.params.get('name') as StatisticName;
+    // A rollup reads every round (ten million rows take seconds): done before, a slice at a time.
+    prepare: async (call, { store, statistics }) => {
       const cutoff = lagCutoff(store, call.plan);
-      return { body: { name, rows: statistics.rows(name, cutoff, roundVisible(cutoff)) }, rows: 1 };
+      return { statistic: await statistics.rows(call.route.params.get('name') as StatisticName, cutoff, roundVisible(cutoff)) };
     },
+    serve: ({ call, prepared }) => ({ body: { name: call.route.params.get('name'), rows: prepared.statistic! }, rows: 1 }),
   },
   getExportManifest: {
     feature: 'exports',
@@ -172,7 +181,7 @@ export const operations: Record<string, Operation> = {
     serve: ({ call, afterKey, prepared }, { publicBase }) => {
       const base = `${publicBase()}/api/v1/exports`;
       // Newest first, keyed by date: the cursor carries the last date served.
-      const days = [...prepared.values()].filter((dump) => afterKey === null || dump.date < afterKey);
+      const days = [...prepared.dumps!.values()].filter((dump) => afterKey === null || dump.date < afterKey);
       const limit = pageLimit(call.plan, call.query);
       const body = days.slice(0, limit).map((dump) => ({
         date: dump.date, generated_at: dump.generated_at,
@@ -187,7 +196,7 @@ export const operations: Record<string, Operation> = {
     prepare: prepareDumps,
     serve: ({ call, prepared }) => {
       const date = call.route.params.get('date')!;
-      const file = prepared.get(date)?.files.find((f) => f.name === call.route.params.get('file'));
+      const file = prepared.dumps!.get(date)?.files.find((f) => f.name === call.route.params.get('file'));
       if (!file) throw new ProblemError('not_found', `There is no dump file ${call.route.params.get('file')} for ${date}; the manifest lists the dates there are.`);
       return { body: null, rows: file.rows, raw: file.body, contentType: 'application/gzip', etag: file.sha256 };
     },

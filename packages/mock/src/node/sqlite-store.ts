@@ -38,7 +38,6 @@ export class SqliteStore extends RebuildingStore implements Store {
   private readonly byKey = new Map<ResourceName, StatementSync>();
   private readonly after = new Map<ResourceName, StatementSync>();
   private readonly nestedAfter = new Map<IndexName, StatementSync>();
-  private readonly everyRow = new Map<ResourceName, StatementSync>();
   private readonly overlay = new Map<ResourceName, Overlay>();
   /**
    * Rows parsed from the database, by resource and key, so that a row served again is the same
@@ -67,7 +66,6 @@ export class SqliteStore extends RebuildingStore implements Store {
       const table = tableOf(r.name);
       this.byKey.set(r.name, db.prepare(`SELECT json FROM ${table} WHERE key = ?`));
       this.after.set(r.name, db.prepare(`SELECT key, json FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`));
-      this.everyRow.set(r.name, db.prepare(`SELECT key, json FROM ${table}`));
       this.counts[r.name] ??= 0;
     }
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
@@ -107,12 +105,24 @@ export class SqliteStore extends RebuildingStore implements Store {
     return this.counts[resource];
   }
 
+  /**
+   * Read a batch at a time by key, never through one open statement: a rollup reads on across
+   * awaits while other requests use the same statements. Rows changed by rebuilds meanwhile are
+   * read as they are when their turn comes (the overlay is looked at row by row).
+   */
   *all(resource: ResourceName): Generator<Row> {
-    const over = this.overlay.get(resource);
-    for (const row of this.everyRow.get(resource)!.iterate() as Iterable<BaseRow>) {
-      if (!over?.rows.has(row.key)) yield JSON.parse(row.json) as Row;
+    const statement = this.after.get(resource)!;
+    for (let after = '', batch: BaseRow[] = []; ; ) {
+      batch = statement.all(after, MAX_BATCH) as unknown as BaseRow[];
+      for (const { key, json } of batch) {
+        const over = this.overlay.get(resource);
+        if (!over?.rows.has(key)) yield JSON.parse(json) as Row;
+      }
+      if (batch.length < MAX_BATCH) break;
+      after = batch[batch.length - 1]!.key;
     }
-    if (over) for (const row of over.rows.values()) if (row) yield row;
+    const over = this.overlay.get(resource);
+    if (over) for (const row of [...over.rows.values()]) if (row) yield row;
   }
 
   page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
