@@ -8,7 +8,8 @@
  * --smoke: short runs and small datasets, to check in CI that the benchmark still works (its figures
  * mean nothing and BENCHMARKS.md is left alone).
  */
-import { mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,12 @@ import autocannon from 'autocannon';
 import { openapiDocument } from '@investor-graph/contract/document';
 import { newKeyText } from '@investor-graph/mock';
 import { freePort, readFlags } from '@investor-graph/cli';
+import { cachedDatabaseFile, defaultDataset } from '@investor-graph/fixtures/node';
+// The bench mints a cursor deep into a list (walking there would take minutes at ten million rows):
+// the mock's own codec and filter digest, with the secret it is started with.
+import { CursorCodec } from '../../mock/src/engine/cursor.ts';
+import { filterDigest } from '../../mock/src/engine/request.ts';
+import type { RouteMatch } from '../../mock/src/engine/router.ts';
 import { runProcess, startProcess, type Started } from './processes.ts';
 import { benchState, spread, type Spread, type StateFigures } from './state.ts';
 
@@ -24,8 +31,11 @@ const usage = `usage: pnpm bench [-- options]
   --duration S        seconds a measured run lasts (5; 1 with --smoke)
   --rounds N          alternating rounds of the three servers (5; 1 with --smoke)
   --only SECTION      only one section, figures to --out: state (memory against the database),
-                      throughput (the mock beside prism and bare node) or dumps (ordinary
-                      requests while a nightly dump of a large dataset is built)
+                      throughput (the mock beside prism and bare node), scale (start-up, memory
+                      and pages at 10,000 and 1,000,000 rows) or dumps (ordinary requests while
+                      a nightly dump of the largest dataset is built)
+  --large             the scale and dumps sections at 10,000,000 rows too (the first run builds
+                      that dataset into the kit's cache: about three minutes and 7.5 GB)
   --connections N     autocannon connections (10)
   --out FILE          the figures as JSON (bench-results/bench.json)
   -h, --help          this text
@@ -33,6 +43,7 @@ const usage = `usage: pnpm bench [-- options]
 const { values, fail } = readFlags('bench', usage, process.argv.slice(2), {
   smoke: { type: 'boolean' },
   only: { type: 'string' },
+  large: { type: 'boolean' },
   duration: { type: 'string' },
   rounds: { type: 'string' },
   connections: { type: 'string', default: '10' },
@@ -46,8 +57,9 @@ const connections = Number(values.connections);
 if (!(duration > 0)) fail(`--duration must be a number of seconds above 0, got ${values.duration}`);
 if (!Number.isInteger(connections) || connections < 1) fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
 if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
-if (values.only !== undefined && !['state', 'throughput', 'dumps'].includes(values.only)) fail(`--only takes state, throughput or dumps, got ${values.only}`);
-const scales = smoke ? { small: 2_000, large: 20_000 } : { small: 10_000, large: 1_100_000 };
+if (values.only !== undefined && !['state', 'throughput', 'scale', 'dumps'].includes(values.only)) fail(`--only takes state, throughput, scale or dumps, got ${values.only}`);
+/** The dataset scales measured: the first is the one the others are held to. */
+const scales = smoke ? [2_000, 20_000] : [10_000, 1_000_000, ...(values.large ? [10_000_000] : [])];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -117,6 +129,129 @@ function stateSection(): Promise<StateFigures> {
   });
 }
 
+const cursorSecret = 'bench-cursor-secret-0123456789';
+
+interface ScaleFigures {
+  scale: number;
+  rows: number;
+  investments: number;
+  /** Building the dataset's database, when this run built it (null: it was in the cache). */
+  build_s: number | null;
+  database_mb: number;
+  /** Spawn to banner with the dataset already generated: the median of three, with the spread. */
+  start_ms: Spread;
+  rss_start_mb: number;
+  rss_after_mixed_mb: number;
+  mixed: Load & { requests: number };
+  first: Load;
+  deep: Load;
+  /** p50 of one request at a time, to the microsecond (autocannon's latencies are whole milliseconds). */
+  first_p50_ms: number;
+  deep_p50_ms: number;
+}
+
+/** The p50 latency of `url`, asked `n` times one after another on one kept-alive connection, in ms to the microsecond. */
+async function probeP50(url: string, n: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n + 50; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { ...auth, 'accept-encoding': 'identity' } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    // The first 50 warm up (the JIT, the connection) and are not counted.
+    if (i >= 50) times.push(performance.now() - started);
+  }
+  return Math.round(spread(times).median * 1000) / 1000;
+}
+
+/** The mixed requests: records, top-level and nested pages, a deep page, the feed and a rollup. */
+function mixedRequests(slugs: { firm: string; company: string }, deepCursor: string): string[] {
+  return [
+    `/api/v1/firms/${slugs.firm}`, `/api/v1/companies/${slugs.company}`, '/api/v1/investments?limit=100',
+    `/api/v1/investments?limit=100&cursor=${encodeURIComponent(deepCursor)}`, `/api/v1/firms/${slugs.firm}/portfolio?limit=100`,
+    `/api/v1/companies/${slugs.company}/investors`, '/api/v1/rounds?limit=50&announced_since=2024-01-01', '/api/v1/changes?since=2026-11-01T00:00:00Z&limit=100',
+    '/api/v1/funds?limit=100', '/api/v1/statistics/rounds-by-year',
+  ];
+}
+
+/**
+ * Start-up, memory and pages at each scale, from the dataset's database already generated: the
+ * first start at a scale builds it (timed, once); three more are timed from spawn to banner; then
+ * the first page and a page nine tenths deep of the longest list, and 20,000 mixed requests.
+ */
+async function scaleSection(): Promise<ScaleFigures[]> {
+  const figures: ScaleFigures[] = [];
+  for (const scale of scales) {
+    const dataset = { seed: 'bench', scale, asOf: defaultDataset.asOf };
+    const file = cachedDatabaseFile(dataset);
+    let build_s: number | null = null;
+    const args = ['--seed', 'bench', '--scale', String(scale), '--cursor-secret', cursorSecret];
+    let server = await startMock(args);
+    const built = /built [\d,]+ rows in ([\d.]+) s/.exec(server.output());
+    if (built) build_s = Number(built[1]);
+    await server.stop();
+    const starts: number[] = [];
+    for (let i = 0; i < (smoke ? 1 : 3); i++) {
+      server = await startMock(args);
+      starts.push(server.startMs);
+      if (i < (smoke ? 0 : 2)) await server.stop();
+    }
+    try {
+      const rssStart = server.rssMb();
+      // The key nine tenths of the way down the investments, read from the database the mock opened.
+      const db = new DatabaseSync(file, { readOnly: true });
+      const manifest = JSON.parse((db.prepare("SELECT value FROM meta WHERE name = 'manifest'").get() as { value: string }).value) as { rows: Record<string, number>; total_rows: number };
+      const investments = manifest.rows.investment!;
+      const deepKey = (db.prepare('SELECT key FROM investment ORDER BY key LIMIT 1 OFFSET ?').get(Math.floor(investments * 0.9)) as { key: string }).key;
+      db.close();
+      const deepCursor = await new CursorCodec(cursorSecret).encode('listInvestments', filterDigest({ params: new Map() } as RouteMatch, new Map()), deepKey);
+      const firstUrl = `${server.url}/api/v1/investments?limit=100`;
+      const deepUrl = `${firstUrl}&cursor=${encodeURIComponent(deepCursor)}`;
+      const first = await load(firstUrl, auth);
+      const deep = await load(deepUrl, auth);
+      const probes = smoke ? 100 : 1_000;
+      const [first_p50_ms, deep_p50_ms] = [await probeP50(firstUrl, probes), await probeP50(deepUrl, probes)];
+      const firm = ((await (await fetch(`${server.url}/api/v1/firms?limit=1`, { headers: auth })).json()) as { data: { slug: string }[] }).data[0]!.slug;
+      const company = ((await (await fetch(`${server.url}/api/v1/companies?limit=1`, { headers: auth })).json()) as { data: { slug: string }[] }).data[0]!.slug;
+      const paths = mixedRequests({ firm, company }, deepCursor);
+      const amount = smoke ? 2_000 : 20_000;
+      // A rollup reads every round: at ten million rows the first call waits seconds for it (others do not).
+      const mixedStarted = performance.now();
+      const result = await autocannon({ url: server.url, connections, amount, headers: auth, timeout: 600, requests: paths.map((path) => ({ method: 'GET', path })) });
+      const mixed = { ...loadOf(result, result.requests.total / ((performance.now() - mixedStarted) / 1000)), requests: result.requests.total };
+      const f: ScaleFigures = {
+        scale, rows: manifest.total_rows, investments, build_s, database_mb: Math.round(statSync(file).size / 1e6),
+        start_ms: spread(starts), rss_start_mb: rssStart, rss_after_mixed_mb: server.rssMb(), mixed, first, deep, first_p50_ms, deep_p50_ms,
+      };
+      figures.push(f);
+      log(scaleLine(f));
+    } finally {
+      await server.stop();
+    }
+  }
+  return figures;
+}
+
+const scaleLine = (f: ScaleFigures): string =>
+  `scale ${f.scale.toLocaleString('en')} (${f.rows.toLocaleString('en')} rows, ${f.database_mb} MB${f.build_s === null ? '' : `, built in ${f.build_s} s`}): up in ${f.start_ms.median} ms, ${f.rss_start_mb} MB, ${f.rss_after_mixed_mb} MB after ${f.mixed.requests.toLocaleString('en')} mixed requests (${f.mixed.rps} req/s, ${f.mixed.non2xx} not 2xx); first page p50 ${f.first_p50_ms} ms one at a time (${f.first.p50} ms under load), ${f.first.rps} req/s; page nine tenths deep p50 ${f.deep_p50_ms} ms (${f.deep.p50} ms), ${f.deep.rps} req/s`;
+
+/** The scale targets (issue #24), each scale against the first (10,000 rows). */
+function scaleTargets(figures: ScaleFigures[]) {
+  const base = figures[0]!;
+  const ratios = Object.fromEntries(figures.slice(1).map((f) => [f.scale, {
+    first_p50: ratio(f.first_p50_ms, base.first_p50_ms), deep_p50: ratio(f.deep_p50_ms, base.deep_p50_ms),
+    first_rps: ratio(base.first.rps, f.first.rps), deep_rps: ratio(base.deep.rps, f.deep.rps),
+  }]));
+  const all = (test: (f: ScaleFigures) => boolean) => figures.every(test);
+  const targets = {
+    'start-up under 2 s at every scale (dataset generated)': all((f) => f.start_ms.median < 2_000),
+    'resident memory under 400 MB after start and after 20,000 mixed requests at every scale': all((f) => f.rss_start_mb < 400 && f.rss_after_mixed_mb < 400),
+    'first and deep page p50 within 1.3x of the 10,000-row figure at every scale': Object.values(ratios).every((r) => r.first_p50 <= 1.3 && r.deep_p50 <= 1.3),
+    'first and deep page req/s within 1.3x of the 10,000-row figure at every scale': Object.values(ratios).every((r) => r.first_rps <= 1.3 && r.deep_rps <= 1.3),
+  };
+  return { ratios, targets };
+}
+
 interface DumpFigures {
   scale: number;
   rounds: number;
@@ -124,20 +259,24 @@ interface DumpFigures {
   request: string;
   quiet: { p50: Spread; p99: Spread; max: Spread; rps: Spread };
   during: { p50: Spread; p99: Spread; max: Spread; rps: Spread };
-  build_ms: Spread;
+  /** How long the builds took, of those that ended within the window (null: none did). */
+  build_ms: Spread | null;
+  window_s: number;
   /** p99 while a dump is built over p99 without: the ratio of the medians, with the rounds' own lowest and highest. */
   p99_ratio: number;
   p99_ratio_rounds: { low: number; high: number };
 }
 
 /**
- * Ordinary requests while the day's dump of a large dataset is built, beside the same requests with
- * none: each round starts a mock (a dump is built once a day), loads it quietly, then asks for the
- * manifest, which builds the dump, and loads it again until that answer comes.
+ * Ordinary requests while the day's dump of the largest dataset is built, beside the same requests
+ * with none: each round starts a mock (a dump is built once a day), loads it quietly, then asks for
+ * the manifest, which builds the dump, and loads it again until that answer comes or the window
+ * ends (a dump of ten million rows takes minutes; its first half minute is as loaded as any).
  */
 async function dumpsSection(): Promise<DumpFigures> {
-  const scale = smoke ? 20_000 : 200_000;
+  const scale = scales.at(-1)!;
   const dumpRounds = smoke ? 1 : 3;
+  const windowMs = smoke ? 20_000 : 30_000;
   const request = '/api/v1/companies?limit=10';
   const quiet: Load[] = [];
   const during: Load[] = [];
@@ -152,18 +291,20 @@ async function dumpsSection(): Promise<DumpFigures> {
         await r.arrayBuffer();
         return Math.round(performance.now() - started);
       });
-      // Load until the manifest is there (at most ten minutes), then stop: autocannon stops at its
+      manifest.catch(() => undefined);
+      // Load until the manifest is there or the window ends, then stop: autocannon stops at its
       // next sample, every 100 ms here (a second by default), so the load ends with the build.
       const loaded = new Promise<Load>((resolve, reject) => {
-        const instance = autocannon({ url: `${server.url}${request}`, connections, duration: 600, headers: auth, sampleInt: 100 }, (error, result) =>
+        const instance = autocannon({ url: `${server.url}${request}`, connections, duration: windowMs / 1000, headers: auth, sampleInt: 100 }, (error, result) =>
           // requests.average is per sample (100 ms here), so the rate is the total over the time.
           error ? reject(error) : resolve(loadOf(result, result.requests.total / Math.max(0.001, result.duration))),
         );
         manifest.then(() => instance.stop(), () => instance.stop());
       });
-      builds.push(await manifest);
       during.push(await loaded);
-      log(`dump round ${round + 1}/${dumpRounds}: built in ${builds.at(-1)} ms; ${request} p99 ${quiet.at(-1)!.p99} ms quiet, ${during.at(-1)!.p99} ms while building (p50 ${quiet.at(-1)!.p50} / ${during.at(-1)!.p50} ms, slowest ${quiet.at(-1)!.max} / ${during.at(-1)!.max} ms)`);
+      const built = await Promise.race([manifest, new Promise<null>((resolve) => setTimeout(resolve, 50, null))]);
+      if (built !== null) builds.push(built);
+      log(`dump round ${round + 1}/${dumpRounds}: ${built === null ? `still building after ${windowMs / 1000} s` : `built in ${built} ms`}; ${request} p99 ${quiet.at(-1)!.p99} ms quiet, ${during.at(-1)!.p99} ms while building (p50 ${quiet.at(-1)!.p50} / ${during.at(-1)!.p50} ms, slowest ${quiet.at(-1)!.max} / ${during.at(-1)!.max} ms)`);
     } finally {
       await server.stop();
     }
@@ -173,14 +314,14 @@ async function dumpsSection(): Promise<DumpFigures> {
   const perRound = during.map((d, i) => ratio(d.p99, Math.max(1, quiet[i]!.p99)));
   const figures = { quiet: of(quiet), during: of(during) };
   return {
-    scale, rounds: dumpRounds, request, ...figures, build_ms: spread(builds),
+    scale, rounds: dumpRounds, request, ...figures, build_ms: builds.length ? spread(builds) : null, window_s: windowMs / 1000,
     p99_ratio: ratio(figures.during.p99.median, Math.max(1, figures.quiet.p99.median)),
     p99_ratio_rounds: { low: Math.min(...perRound), high: Math.max(...perRound) },
   };
 }
 
 const dumpLine = (d: DumpFigures): string =>
-  `while a dump of scale ${d.scale.toLocaleString('en')} is built (${d.build_ms.median} ms): ${d.request} p99 ${d.during.p99.median} ms against ${d.quiet.p99.median} ms with none, ${d.p99_ratio}x (rounds ${d.p99_ratio_rounds.low}-${d.p99_ratio_rounds.high}x; p50 ${d.during.p50.median} / ${d.quiet.p50.median} ms, slowest ${d.during.max.median} / ${d.quiet.max.median} ms; req/s ${d.during.rps.median} / ${d.quiet.rps.median})`;
+  `while a dump of scale ${d.scale.toLocaleString('en')} is built (${d.build_ms ? `${d.build_ms.median} ms` : `longer than the ${d.window_s} s window measured`}): ${d.request} p99 ${d.during.p99.median} ms against ${d.quiet.p99.median} ms with none, ${d.p99_ratio}x (rounds ${d.p99_ratio_rounds.low}-${d.p99_ratio_rounds.high}x; p50 ${d.during.p50.median} / ${d.quiet.p50.median} ms, slowest ${d.during.max.median} / ${d.quiet.max.median} ms; req/s ${d.during.rps.median} / ${d.quiet.rps.median})`;
 
 /** Per server and request: the runs' req/s as a spread, and the medians of the rest. */
 interface Throughput {
@@ -313,6 +454,22 @@ if (values.only === 'throughput') {
   process.exit(0);
 }
 
+if (values.only === 'scale') {
+  try {
+    const scale = await scaleSection();
+    const { ratios, targets } = scaleTargets(scale);
+    const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections, duration_s: duration }, scale, scale_ratios: ratios, targets };
+    writeResults(results);
+    for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
+    log(`figures in ${out}`);
+    if (!smoke) refreshScale(results);
+  } finally {
+    await Promise.all(running.map((s) => s.stop()));
+    rmSync(temp, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
 if (values.only === 'dumps') {
   try {
     const dumps = await dumpsSection();
@@ -373,28 +530,9 @@ try {
   log(`contract suite against the mock: ${contractSuite.seconds} s for ${contractSuite.calls} calls (exit ${suite})`);
   await mock.stop();
 
-  // ------------------------------------------------------------ deep pages: small and large datasets
-  const deep: Record<string, { rows: number; start_ms: number; rss_mb: number; first: Load; deep: Load }> = {};
-  for (const [size, scale] of Object.entries(scales)) {
-    const server = await startMock(['--seed', 'bench', '--scale', String(scale)]);
-    const rss = server.rssMb();
-    // Walk the longest list in pages of 1,000 to find a cursor nine tenths of the way down.
-    const cursors: string[] = [];
-    let cursor: string | null = null;
-    let rows = 0;
-    do {
-      const page = (await (await fetch(`${server.url}/api/v1/investments?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: auth })).json()) as { data: unknown[]; next_cursor: string | null };
-      rows += page.data.length;
-      cursor = page.next_cursor;
-      if (cursor) cursors.push(cursor);
-    } while (cursor);
-    const deepCursor = cursors[Math.floor(cursors.length * 0.9)] ?? cursors.at(-1)!;
-    const first = await load(`${server.url}/api/v1/investments?limit=100`, auth);
-    const deepLoad = await load(`${server.url}/api/v1/investments?limit=100&cursor=${encodeURIComponent(deepCursor)}`, auth);
-    deep[size] = { rows, start_ms: server.startMs, rss_mb: rss, first, deep: deepLoad };
-    log(`${rows.toLocaleString('en')} investments (scale ${scale.toLocaleString('en')}): up in ${server.startMs} ms, ${rss} MB; first page p50 ${first.p50} ms ${first.rps} req/s; deep page p50 ${deepLoad.p50} ms ${deepLoad.rps} req/s`);
-    await server.stop();
-  }
+  // ------------------------------------------------------------ start-up, memory and pages at each scale
+  const scale = await scaleSection();
+  const scaleFigures = scaleTargets(scale);
 
   // ------------------------------------------------------------ ordinary requests while a dump is built
   const dumps = await dumpsSection();
@@ -405,14 +543,10 @@ try {
   log(stateLine(state));
 
   const speed = throughputTargets(throughput);
-  const ratios = {
-    ...speed.ratios,
-    deep_page_large_vs_small_p50: ratio(Math.max(deep.large!.deep.p50, 0.1), Math.max(deep.small!.deep.p50, 0.1)),
-    deep_page_small_vs_large_rps: ratio(deep.small!.deep.rps, deep.large!.deep.rps),
-  };
+  const ratios = { ...speed.ratios, scale: scaleFigures.ratios };
   const targets = {
     ...speed.targets,
-    'deep page at the large dataset within 1.3x of the small (req/s)': ratios.deep_page_small_vs_large_rps <= 1.3,
+    ...scaleFigures.targets,
     'start-up under 1 s on the default dataset': startup.default_ms < 1000,
     'p99 of ordinary requests while a dump is built within 2x of p99 without': dumps.p99_ratio <= 2,
     'the state database costs at most 25% of in-memory counted calls': state.ratios.database_vs_memory >= 0.75,
@@ -425,7 +559,7 @@ try {
     throughput,
     ratios,
     startup,
-    deep_pages: deep,
+    scale,
     dumps,
     contract_suite: contractSuite,
     state,
@@ -435,7 +569,6 @@ try {
   writeResults(results);
   log('');
   for (const line of throughputLines(throughput, speed.ratios)) log(line);
-  log(`deep page, large vs small dataset: p50 ${ratios.deep_page_large_vs_small_p50}x, req/s ${ratios.deep_page_small_vs_large_rps}x`);
   for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
   log(`figures in ${out}`);
   if (!smoke) refreshMarkdown(results);
@@ -446,14 +579,8 @@ try {
 
 /** Rewrites the figures between the markers of BENCHMARKS.md; the notes around them stay. */
 function refreshMarkdown(r: any): void {
-  const d = r.deep_pages;
-  const others = Object.entries(r.targets).filter(([name]) => !(name in r.throughputTargets));
+  const others = Object.entries(r.targets).filter(([name]) => !(name in r.throughputTargets) && !/at every scale/.test(name));
   replaceBlock('bench', `${measuredLine(r)}
-
-| dataset | investments | start-up | resident | first page p50 (req/s) | deep page p50 (req/s) |
-|---|---|---|---|---|---|
-| scale ${r.settings.scales.small.toLocaleString('en')} | ${d.small.rows.toLocaleString('en')} | ${d.small.start_ms} ms | ${d.small.rss_mb} MB | ${d.small.first.p50} ms (${d.small.first.rps}) | ${d.small.deep.p50} ms (${d.small.deep.rps}) |
-| scale ${r.settings.scales.large.toLocaleString('en')} | ${d.large.rows.toLocaleString('en')} | ${d.large.start_ms} ms | ${d.large.rss_mb} MB | ${d.large.first.p50} ms (${d.large.first.rps}) | ${d.large.deep.p50} ms (${d.large.deep.rps}) |
 
 Default dataset: up in ${r.startup.default_ms} ms from spawn to banner (median of five; the first, ${r.startup.first_ms} ms, may fill the code cache; ${r.startup.no_code_cache_ms} ms with it off), ${r.startup.default_rss_mb} MB resident. Contract suite against the mock: ${r.contract_suite.seconds} s for ${r.contract_suite.calls} calls (the suite paces itself under the Enterprise rate of 50 req/s).
 
@@ -461,7 +588,26 @@ Counted calls (\`GET /firms?limit=1\`, ${r.state.rounds} alternating rounds, med
 
 ${targetLines(Object.fromEntries(others))}`);
   refreshThroughput(r);
+  refreshScale({ ...r, scale_ratios: r.ratios.scale });
   refreshDumps(r);
+}
+
+/** The scale table and its targets, refreshed by a full run and by \`--only scale\`. */
+function refreshScale(r: any): void {
+  const rows = (r.scale as ScaleFigures[]).map((f) => {
+    const vs = r.scale_ratios[f.scale];
+    const x = (n: number | undefined) => (n === undefined ? '' : ` (${n}x)`);
+    return `| ${f.scale.toLocaleString('en')} | ${f.rows.toLocaleString('en')} | ${f.database_mb} MB | ${f.start_ms.median} ms (${f.start_ms.low}-${f.start_ms.high}) | ${f.rss_start_mb} / ${f.rss_after_mixed_mb} MB | ${f.first_p50_ms} ms${x(vs?.first_p50)} / ${f.first.p50} ms, ${f.first.rps}${x(vs?.first_rps)} | ${f.deep_p50_ms} ms${x(vs?.deep_p50)} / ${f.deep.p50} ms, ${f.deep.rps}${x(vs?.deep_rps)} | ${f.mixed.rps} (${f.mixed.non2xx} not 2xx) |`;
+  });
+  const builds = (r.scale as ScaleFigures[]).filter((f) => f.build_s !== null).map((f) => `${f.scale.toLocaleString('en')} rows in ${f.build_s} s (${f.database_mb} MB)`);
+  const targets = Object.fromEntries(Object.entries(r.targets).filter(([name]) => /at every scale/.test(name)));
+  replaceBlock('scale', `${measuredLine(r)} Each start-up is the median of three from spawn to banner with the dataset already generated; pages are \`/investments?limit=100\`, first and nine tenths deep, each p50 one request at a time (to the microsecond; the target is judged on it) / under autocannon's load (whole milliseconds), and req/s under load; in brackets, each figure against the 10,000-row one (p50: this over that; req/s: that over this).
+
+| scale | rows | database | start-up | resident after start / after 20,000 mixed requests | first page p50 alone / loaded, req/s | deep page p50 alone / loaded, req/s | mixed req/s |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+${builds.length ? `Generated by this run (once per seed and scale, into the kit's cache): ${builds.join('; ')}.\n\n` : ''}${targetLines(targets)}`);
 }
 
 /** The line on dumps, refreshed by a full run and by \`--only dumps\`. */

@@ -7,6 +7,8 @@ export interface Started {
   child: ChildProcess;
   /** From spawn to the line that says it listens. */
   startMs: number;
+  /** What it printed until then. */
+  output(): string;
   rssMb(): number;
   stop(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
         url: options.url ?? m[1]!,
         child,
         startMs: Math.round(performance.now() - started),
+        output: () => output,
         rssMb: () => rssOf(child.pid!),
         stop: () => new Promise((done) => {
           if (child.exitCode !== null || child.signalCode !== null) return done();

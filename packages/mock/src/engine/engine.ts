@@ -24,7 +24,7 @@ import { handleControl } from './control.ts';
 import { ControlGuard } from './control-guard.ts';
 import { CursorCodec } from './cursor.ts';
 import { envelopeBody, entityTag, withQuota } from './envelope.ts';
-import { Dumps, type DumpFiles } from './exports.ts';
+import { Dumps, type DumpFiles, type DumpWriter } from './exports.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, preflight, type CorsOrigins } from './http-conventions.ts';
 import { MemoryKeyStore, type KeyStore } from './key-store.ts';
@@ -52,6 +52,8 @@ export interface EngineOptions {
   dataset: StoreInput | Store;
   /** Where nightly dumps are written (memory by default; the Node server writes files). */
   dumpFiles?: DumpFiles;
+  /** Writes a dump's files another way (the Node server: a worker thread reading the database file). */
+  dumpWriter?: DumpWriter;
   /**
    * The base URL clients reach this mock at; every absolute URL the mock writes (dump file links)
    * starts with it, never with the request's Host, which a client controls. A function when it is
@@ -114,7 +116,7 @@ export function createEngine(options: EngineOptions): Engine {
   });
   const cursors = new CursorCodec(cursorSecret);
   const statistics = new Statistics(store);
-  const dumps = new Dumps(store, options.dumpFiles ? { files: options.dumpFiles } : {});
+  const dumps = new Dumps(store, { ...(options.dumpFiles ? { files: options.dumpFiles } : {}), ...(options.dumpWriter ? { writer: options.dumpWriter } : {}) });
   const ready = (async () => {
     for (const preset of options.keys ?? []) {
       await accounts.preset(preset.plan, preset.key, clock.now(), preset.prepaidRows ?? 0);

@@ -7,7 +7,7 @@
  * event loop serve other requests between slices, so only the calls that wait for the dump wait:
  * measured by `pnpm bench -- --only dumps` (p99 of ordinary requests while one is built).
  */
-import { resources } from '@investor-graph/fixtures';
+import { resources, type ResourceName } from '@investor-graph/fixtures';
 import type { RowScan, Store } from './store.ts';
 import { sha256Pieces } from './hash.ts';
 import { SLICE_MS, slices } from './slices.ts';
@@ -41,6 +41,12 @@ export interface DumpFiles {
   /** The files of a build no day lists any more can go. */
   discard?(blobs: readonly Blob[]): void;
 }
+
+/**
+ * Writes one resource's file some other way (the Node server: a worker thread reading the database
+ * file), or says null when it cannot and the engine writes it here, a slice at a time.
+ */
+export type DumpWriter = (resource: ResourceName, name: string) => Promise<{ body: Blob; sha256: string; rows: number }> | null;
 
 export const memoryFiles: DumpFiles = {
   create() {
@@ -86,8 +92,11 @@ export class Dumps {
   /** How long the build works before it lets other requests in, in ms (tests make it 0). */
   private readonly sliceMs: number;
 
-  constructor(store: Store, options: { keep?: number; sliceMs?: number; files?: DumpFiles } = {}) {
+  private readonly writer: DumpWriter | undefined;
+
+  constructor(store: Store, options: { keep?: number; sliceMs?: number; files?: DumpFiles; writer?: DumpWriter } = {}) {
     this.store = store;
+    this.writer = options.writer;
     this.keep = options.keep ?? 2;
     this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.files = options.files ?? memoryFiles;
@@ -137,8 +146,7 @@ export class Dumps {
     const pause = slices(this.sliceMs);
     for (const r of resources) {
       const name = `${r.plural}.jsonl.gz`;
-      const scan = await this.store.scan(r.name, pause);
-      const { body, sha256, rows } = await gzipJsonl(scan, this.files.create(name), pause);
+      const { body, sha256, rows } = await (this.writer?.(r.name, name) ?? gzipJsonl(await this.store.scan(r.name, pause), this.files.create(name), pause));
       files.push({ name, resource: r.name, rows, bytes: body.size, sha256, body });
     }
     return files;

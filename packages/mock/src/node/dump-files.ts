@@ -8,10 +8,19 @@ import { createWriteStream, mkdtempSync, openAsBlob, rmSync, type WriteStream } 
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DumpFiles } from '../engine/exports.ts';
+import { Worker } from 'node:worker_threads';
+import { tableOf } from '@investor-graph/fixtures/node';
+import type { DumpFiles, DumpWriter } from '../engine/exports.ts';
+import type { DumpDone, DumpJob } from './dump-worker.ts';
+import type { SqliteStore } from './sqlite-store.ts';
 
 export interface DiskDumpFiles extends DumpFiles {
   readonly dir: string;
+  /**
+   * Each resource's file written by a worker thread from the store's database file (null for a
+   * store in memory, whose files the engine writes itself, a slice at a time).
+   */
+  writer(store: SqliteStore): DumpWriter;
   /** Removes the folder and every file in it (when the mock stops). */
   close(): void;
 }
@@ -20,8 +29,29 @@ export function diskDumpFiles(parent = tmpdir()): DiskDumpFiles {
   const dir = mkdtempSync(join(parent, 'investor-graph-dumps-'));
   const paths = new WeakMap<Blob, string>();
   let made = 0;
+  const worker = import.meta.url.endsWith('.ts') ? './dump-worker.ts' : './dump-worker.js';
   return {
     dir,
+    writer: (store) => (resource, name) => {
+      const database = store.file;
+      if (database === null) return null;
+      const out = join(dir, `${++made}-${name}`);
+      // The overlay is taken now, synchronously: the file is the resource as it is at this moment.
+      const job: DumpJob = { database, table: tableOf(resource), overlay: store.overlayJson(resource), out };
+      return new Promise((resolve, reject) => {
+        const thread = new Worker(new URL(worker, import.meta.url), { workerData: job });
+        let done: DumpDone | undefined;
+        thread.once('message', (message: DumpDone) => (done = message));
+        thread.once('error', reject);
+        thread.once('exit', (code) => {
+          if (!done) return reject(new Error(`[investor-graph] the dump worker for ${name} stopped (exit ${code}) before it finished`));
+          void openAsBlob(out).then((body) => {
+            paths.set(body, out);
+            resolve({ body, sha256: done!.sha256, rows: done!.rows });
+          }, reject);
+        });
+      });
+    },
     create(name) {
       // A number of its own per build: the files of two builds of the same day never meet.
       const path = join(dir, `${++made}-${name}`);

@@ -1,9 +1,13 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { resources, type Row } from '@investor-graph/fixtures';
+import { collectDataset } from '@investor-graph/fixtures';
 import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/fixtures/node';
+import { Dumps } from '../engine/exports.ts';
+import { diskDumpFiles } from './dump-files.ts';
 import { MemoryStore, nested, type IndexName, type Page, type Store } from '../engine/store.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import { loadInput } from './start.ts';
@@ -78,4 +82,29 @@ test('a generated dataset is built into the cache once, complete, and opened fro
   // Another seed, scale or time is another file.
   expect(cachedDatabaseFile({ ...options, scale: 2_001 }, cache)).not.toBe(first.file);
   expect(cachedDatabaseFile({ ...options, seed: 'other' }, cache)).not.toBe(first.file);
+});
+
+test('a dump written by the worker thread from the database file has the bytes the engine writes from memory, rebuilds included', async () => {
+  const options = { seed: 'dump-test', scale: 3_000, asOf: '2026-11-20T03:00:00Z' };
+  const { db, manifest } = openCachedDatabase(options, { dir: cache });
+  const sqlite = new SqliteStore(db, manifest);
+  const memory = new MemoryStore(collectDataset(options));
+  // Rebuilds over the following days: rows created, replaced and unpublished, in the overlay.
+  for (const store of [sqlite, memory]) expect(store.applyDue(Date.parse('2026-11-30T00:00:00Z')).length).toBeGreaterThan(10);
+  const files = diskDumpFiles();
+  try {
+    const fromWorker = await new Dumps(sqlite, { files, writer: files.writer(sqlite) }).day('2026-11-29');
+    const fromMemory = await new Dumps(memory).day('2026-11-29');
+    const summary = (dump: typeof fromMemory) => dump.files.map(({ body: _body, ...file }) => file);
+    expect(summary(fromWorker)).toEqual(summary(fromMemory));
+    expect(fromWorker.files.every((f) => f.rows > 0 || f.resource === 'list')).toBe(true);
+    // Served from disk: the Blob is the file the worker wrote.
+    const investments = fromWorker.files.find((f) => f.resource === 'investment')!;
+    expect(createHash('sha256').update(new Uint8Array(await investments.body.arrayBuffer())).digest('hex')).toBe(investments.sha256);
+    expect(readdirSync(files.dir).length).toBe(resources.length);
+  } finally {
+    files.close();
+    sqlite.close();
+  }
+  expect(existsSync(files.dir)).toBe(false);
 });

@@ -92,6 +92,22 @@ export class SqliteStore extends RebuildingStore implements Store {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** The database file, which another thread may open read-only (null for an in-memory database). */
+  get file(): string | null {
+    const location = this.db.location();
+    return location ? location : null;
+  }
+
+  /** What rebuilds changed of a resource, now, as stored JSON by key in key order (null: unpublished). */
+  overlayJson(resource: ResourceName): [string, string | null][] {
+    const over = this.overlay.get(resource);
+    if (!over) return [];
+    return over.keys.keys.map((key) => {
+      const row = over.rows.get(key)!;
+      return [key, row === null ? null : JSON.stringify(row)];
+    });
+  }
+
   get(resource: ResourceName, key: string): Row | undefined {
     const over = this.overlay.get(resource);
     if (over?.rows.has(key)) return over.rows.get(key) ?? undefined;

@@ -122,6 +122,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       publicUrl: options.publicUrl ?? (() => listening),
       dataset: store,
       dumpFiles,
+      dumpWriter: dumpFiles.writer(store),
       validator,
       ...(keyStore ? { keyStore } : {}),
       ...(options.keys ? { keys: options.keys } : {}),

@@ -1,0 +1,91 @@
+/**
+ * A worker thread that writes one resource of a nightly dump from the dataset's database file:
+ * its rows in key order (the rebuilds' overlay, as the server had it when the dump was asked for,
+ * merged in), one JSON a line, gzipped into a file, hashed as written. Reading a database of ten
+ * million rows touches gigabytes of disk, which on the server's thread stalled every request for
+ * the milliseconds a read waits; here only the worker waits. The bytes are those the engine's
+ * CompressionStream writes (zlib's gzip at its defaults, whatever the chunks): dumps.test.ts
+ * compares them.
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { setPriority } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createGzip } from 'node:zlib';
+
+export interface DumpJob {
+  database: string;
+  table: string;
+  /** The overlay's rows by key (null: unpublished), in key order. */
+  overlay: [string, string | null][];
+  out: string;
+}
+
+export interface DumpDone {
+  rows: number;
+  bytes: number;
+  sha256: string;
+}
+
+const job = workerData as DumpJob;
+// Below the server's threads (Linux sets a nice value per thread): the dump takes the CPU left over.
+try {
+  setPriority(19);
+} catch {
+  // Not allowed here: the dump runs at the server's priority.
+}
+const db = new DatabaseSync(job.database, { readOnly: true });
+const gzip = createGzip();
+const file = createWriteStream(job.out);
+const hash = createHash('sha256');
+let bytes = 0;
+gzip.on('data', (chunk: Buffer) => {
+  hash.update(chunk);
+  bytes += chunk.length;
+  if (!file.write(chunk)) gzip.pause();
+});
+file.on('drain', () => gzip.resume());
+const ended = once(gzip, 'end');
+
+let rows = 0;
+let text = '';
+const push = async (line: string): Promise<void> => {
+  text += `${line}\n`;
+  rows++;
+  if (text.length >= 1 << 16) {
+    if (!gzip.write(text)) await once(gzip, 'drain');
+    text = '';
+  }
+};
+const overlay = new Map(job.overlay);
+const keys = job.overlay.map(([key]) => key);
+let o = 0;
+const nextOverlay = async (upTo: string | null): Promise<void> => {
+  // The overlay's rows before `upTo` (all of them when null), unpublished ones skipped.
+  for (; o < keys.length && (upTo === null || keys[o]! < upTo); o++) {
+    const row = overlay.get(keys[o]!);
+    if (row !== null && row !== undefined) await push(row);
+  }
+};
+for (const { key, json } of db.prepare(`SELECT key, json FROM ${job.table} ORDER BY key`).iterate() as Iterable<{ key: string; json: string }>) {
+  await nextOverlay(key);
+  if (overlay.has(key)) {
+    // Replaced or unpublished by a rebuild: the overlay's row (if any) goes out in its place.
+    if (keys[o] === key) {
+      const row = overlay.get(key);
+      if (row !== null && row !== undefined) await push(row);
+      o++;
+    }
+    continue;
+  }
+  await push(json);
+}
+await nextOverlay(null);
+gzip.end(text);
+await ended;
+file.end();
+await once(file, 'finish');
+db.close();
+parentPort!.postMessage({ rows, bytes, sha256: hash.digest('hex') } satisfies DumpDone);
