@@ -3,9 +3,11 @@
  * and then kept unchanged, so the sha256 and row counts the manifest lists always match the bytes.
  * CompressionStream and WebCrypto keep this free of Node APIs.
  *
- * A dump of a large dataset takes seconds to write. It is written a slice at a time, letting the
- * event loop serve other requests between slices, so only the calls that wait for the dump wait:
- * measured by `pnpm bench -- --only dumps` (p99 of ordinary requests while one is built).
+ * A dump of a large dataset takes seconds to write (minutes at ten million rows). The engine writes
+ * it a slice at a time, letting the event loop serve other requests between slices, so only the
+ * calls that wait for the dump wait; the Node server hands a database-backed store's files to a
+ * worker thread instead (src/node/dump-files.ts). Measured by `pnpm bench -- --only dumps` (p99
+ * of ordinary requests while one is built).
  */
 import { resources, type ResourceName } from '@investor-graph/fixtures';
 import type { RowScan, Store } from './store.ts';
@@ -55,7 +57,7 @@ export const memoryFiles: DumpFiles = {
   },
 };
 
-/** A resource's rows as gzip JSONL, one row a line, hashed as it is compressed, working `sliceMs` at a time. */
+/** A resource's rows as gzip JSONL, one row a line, hashed as it is compressed, pausing (`pause`) between writes. */
 async function gzipJsonl(scan: RowScan, file: ReturnType<DumpFiles['create']>, pause: () => Promise<boolean>): Promise<{ body: Blob; sha256: string; rows: number }> {
   const gzip = new CompressionStream('gzip');
   const writer = gzip.writable.getWriter();

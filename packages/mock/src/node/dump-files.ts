@@ -15,6 +15,7 @@ import type { DumpDone, DumpJob } from './dump-worker.ts';
 import type { SqliteStore } from './sqlite-store.ts';
 
 export interface DiskDumpFiles extends DumpFiles {
+  /** The temporary folder the files are written to (made when first needed). */
   readonly dir: string;
   /**
    * Each resource's file written by a worker thread from the store's database file (null for a
@@ -26,16 +27,20 @@ export interface DiskDumpFiles extends DumpFiles {
 }
 
 export function diskDumpFiles(parent = tmpdir()): DiskDumpFiles {
-  const dir = mkdtempSync(join(parent, 'investor-graph-dumps-'));
+  // Made at the first dump, so a mock no one asks for a dump leaves nothing behind even if killed.
+  let folder: string | null = null;
+  const dir = (): string => (folder ??= mkdtempSync(join(parent, 'investor-graph-dumps-')));
   const paths = new WeakMap<Blob, string>();
   let made = 0;
   const worker = import.meta.url.endsWith('.ts') ? './dump-worker.ts' : './dump-worker.js';
   return {
-    dir,
+    get dir() {
+      return dir();
+    },
     writer: (store) => (resource, name) => {
       const database = store.file;
       if (database === null) return null;
-      const out = join(dir, `${++made}-${name}`);
+      const out = join(dir(), `${++made}-${name}`);
       // The overlay is taken now, synchronously: the file is the resource as it is at this moment.
       const job: DumpJob = { database, table: tableOf(resource), overlay: store.overlayJson(resource), out };
       return new Promise((resolve, reject) => {
@@ -54,7 +59,7 @@ export function diskDumpFiles(parent = tmpdir()): DiskDumpFiles {
     },
     create(name) {
       // A number of its own per build: the files of two builds of the same day never meet.
-      const path = join(dir, `${++made}-${name}`);
+      const path = join(dir(), `${++made}-${name}`);
       const stream: WriteStream = createWriteStream(path);
       return {
         write: async (bytes) => {
@@ -76,7 +81,7 @@ export function diskDumpFiles(parent = tmpdir()): DiskDumpFiles {
       }
     },
     close() {
-      rmSync(dir, { recursive: true, force: true });
+      if (folder !== null) rmSync(folder, { recursive: true, force: true });
     },
   };
 }

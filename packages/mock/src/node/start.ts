@@ -17,7 +17,7 @@ import { SqliteKeyStore, type StateSync } from './sqlite-key-store.ts';
 export interface StartOptions {
   port?: number;
   host?: string;
-  /** A dataset folder (the embedded `@investor-graph/dataset` when neither this nor seed is given). */
+  /** A dataset folder, or a database investor-graph-fixtures wrote (the embedded `@investor-graph/dataset` when neither this nor seed is given). */
   data?: string;
   /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
   seed?: string;
