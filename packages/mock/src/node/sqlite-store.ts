@@ -29,6 +29,14 @@ interface Overlay {
 
 /** Rows fetched at a time when a page is cut with a filter or merged with the overlay, growing to this. */
 const MAX_BATCH = 1_000;
+
+/** A statement whose rows come as arrays (no object made per row): for the one-column key reads. */
+function arrays(statement: StatementSync): StatementSync {
+  statement.setReturnArrays(true);
+  return statement;
+}
+
+const keysOf = (rows: unknown[]): string[] => (rows as [string][]).map((row) => row[0]);
 /** Pending observations read at a time. */
 const PENDING_BATCH = 256;
 
@@ -37,7 +45,9 @@ export class SqliteStore extends RebuildingStore implements Store {
   private readonly counts: Record<ResourceName, number>;
   private readonly byKey = new Map<ResourceName, StatementSync>();
   private readonly after = new Map<ResourceName, StatementSync>();
-  private readonly nestedAfter = new Map<IndexName, StatementSync>();
+  /** Keys only: read from the index alone, the rows then come from `parsed` when it has them. */
+  private readonly keysAfter = new Map<ResourceName, StatementSync>();
+  private readonly nestedKeysAfter = new Map<IndexName, StatementSync>();
   private readonly overlay = new Map<ResourceName, Overlay>();
   /**
    * Rows parsed from the database, by resource and key, so that a row served again is the same
@@ -66,12 +76,13 @@ export class SqliteStore extends RebuildingStore implements Store {
       const table = tableOf(r.name);
       this.byKey.set(r.name, db.prepare(`SELECT json FROM ${table} WHERE key = ?`));
       this.after.set(r.name, db.prepare(`SELECT key, json FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`));
+      this.keysAfter.set(r.name, arrays(db.prepare(`SELECT key FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`)));
       this.counts[r.name] ??= 0;
     }
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
       // The fixtures' table layout and the engine's nested lists must agree on the columns sought.
       if (!seekColumns[spec.child].includes(spec.field)) throw new Error(`[investor-graph] the dataset database has no ${spec.field} column on ${spec.child} for ${name}`);
-      this.nestedAfter.set(name, db.prepare(`SELECT key, json FROM ${tableOf(spec.child)} WHERE ${spec.field} = ? AND key > ? ORDER BY key LIMIT ?`));
+      this.nestedKeysAfter.set(name, arrays(db.prepare(`SELECT key FROM ${tableOf(spec.child)} WHERE ${spec.field} = ? AND key > ? ORDER BY key LIMIT ?`)));
     }
     this.firstChangeFrom = db.prepare('SELECT sequence FROM changes WHERE changed_at >= ? ORDER BY changed_at, sequence LIMIT 1');
     this.changesFrom = db.prepare('SELECT sequence, kind, resource, key, changed_at FROM changes WHERE sequence >= ? ORDER BY sequence LIMIT ?');
@@ -111,10 +122,18 @@ export class SqliteStore extends RebuildingStore implements Store {
   get(resource: ResourceName, key: string): Row | undefined {
     const over = this.overlay.get(resource);
     if (over?.rows.has(key)) return over.rows.get(key) ?? undefined;
+    return this.base(resource, key);
+  }
+
+  /** A row as the database has it: remembered, or read and parsed. */
+  private base(resource: ResourceName, key: string): Row | undefined {
     const cached = this.parsed.get(`${resource}\n${key}`);
     if (cached) return cached;
     const found = this.byKey.get(resource)!.get(key) as { json: string } | undefined;
-    return found && this.parse(resource, key, found.json);
+    if (!found) return undefined;
+    const row = JSON.parse(found.json) as Row;
+    this.parsed.set(`${resource}\n${key}`, row, { size: found.json.length });
+    return row;
   }
 
   count(resource: ResourceName): number {
@@ -142,20 +161,20 @@ export class SqliteStore extends RebuildingStore implements Store {
   }
 
   page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
-    const statement = this.after.get(resource)!;
-    return cutPage(this.merged(resource, afterKey, limit, (after, n) => statement.all(after, n) as unknown as BaseRow[]), limit, keep);
+    const statement = this.keysAfter.get(resource)!;
+    return cutPage(this.merged(resource, afterKey, limit, (after, n) => keysOf(statement.all(after, n))), limit, keep);
   }
 
   nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
     const { child, field } = nested[index];
-    const statement = this.nestedAfter.get(index)!;
-    return cutPage(this.merged(child, afterKey, limit, (after, n) => statement.all(parentKey, after, n) as unknown as BaseRow[], (row) => row[field] === parentKey), limit, keep);
+    const statement = this.nestedKeysAfter.get(index)!;
+    return cutPage(this.merged(child, afterKey, limit, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey), limit, keep);
   }
 
   nestedRows(index: IndexName, parentKey: string): Row[] {
     const { child, field } = nested[index];
-    const statement = this.nestedAfter.get(index)!;
-    const next = this.merged(child, null, MAX_BATCH, (after, n) => statement.all(parentKey, after, n) as unknown as BaseRow[], (row) => row[field] === parentKey);
+    const statement = this.nestedKeysAfter.get(index)!;
+    const next = this.merged(child, null, MAX_BATCH, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey);
     const rows: Row[] = [];
     for (let entry = next(); entry; entry = next()) rows.push(entry[1]);
     return rows;
@@ -260,20 +279,16 @@ export class SqliteStore extends RebuildingStore implements Store {
     };
   }
 
-  private parse(resource: ResourceName, key: string, json: string): Row {
-    const row = JSON.parse(json) as Row;
-    this.parsed.set(`${resource}\n${key}`, row, { size: json.length });
-    return row;
-  }
-
   /**
-   * The rows after `afterKey` in key order, one at a time: the database's (fetched by `fetch` a
-   * batch at a time, `first` rows first, then more) merged with the overlay's (those `belongs`
-   * keeps: a nested list's parent), the overlay's winning on the same key.
+   * The rows after `afterKey` in key order, one at a time: the database's (their keys fetched by
+   * `fetch` a batch at a time, `first` rows first, then more; the rows remembered or read) merged
+   * with the overlay's (those `belongs` keeps: a nested list's parent), the overlay's winning on
+   * the same key. Profiled, reading a page's JSON with its keys cost more than the rest of a page
+   * call when the rows were remembered anyway: the keys come from the index alone.
    */
-  private merged(resource: ResourceName, afterKey: string | null, first: number, fetch: (after: string, n: number) => BaseRow[], belongs?: (row: Row) => boolean): () => [string, Row] | undefined {
+  private merged(resource: ResourceName, afterKey: string | null, first: number, fetch: (after: string, n: number) => string[], belongs?: (row: Row) => boolean): () => [string, Row] | undefined {
     const over = this.overlay.get(resource);
-    let batch: BaseRow[] = [];
+    let batch: string[] = [];
     let at = 0;
     let after = afterKey ?? '';
     let size = first + 1;
@@ -287,11 +302,11 @@ export class SqliteStore extends RebuildingStore implements Store {
           ended = batch.length < size;
           size = Math.min(size * 2, MAX_BATCH);
           if (!batch.length) return undefined;
-          after = batch[batch.length - 1]!.key;
+          after = batch[batch.length - 1]!;
         }
-        const { key, json } = batch[at++]!;
+        const key = batch[at++]!;
         if (over?.rows.has(key)) continue;
-        return [key, this.parsed.get(`${resource}\n${key}`) ?? this.parse(resource, key, json)];
+        return [key, this.base(resource, key)!];
       }
     };
     if (!over) return nextBase;
