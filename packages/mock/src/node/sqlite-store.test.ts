@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -67,7 +67,12 @@ test('the SQLite store serves what the memory store serves, byte for byte, befor
 
 test('a generated dataset is built into the cache once, complete, and opened from there afterwards', () => {
   const options = { seed: 'cache-test', scale: 2_000, asOf: '2026-11-20T03:00:00Z' };
+  // A half-built file left by a builder that is gone (pid 2^22 + 1 is past Linux's highest) is removed; the builder's own name is used.
+  const abandoned = `${cachedDatabaseFile(options, cache)}.4194305.building`;
+  mkdirSync(cache, { recursive: true });
+  writeFileSync(abandoned, 'half');
   const first = openCachedDatabase(options, { dir: cache });
+  expect(existsSync(abandoned)).toBe(false);
   expect(first.builtMs).not.toBeNull();
   expect(first.file).toBe(cachedDatabaseFile(options, cache));
   first.db.close();
