@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import { openapiDocument } from '@investor-graph/contract/document';
 import { newKeyText } from '@investor-graph/mock';
 import { freePort, readFlags } from '@investor-graph/cli';
-import { cachedDatabaseFile, defaultDataset } from '@investor-graph/fixtures/node';
+import { cachedDatabaseFile, defaultDataset, readManifest } from '@investor-graph/fixtures/node';
 // The bench mints a cursor deep into a list (walking there would take minutes at ten million rows):
 // the mock's own codec and filter digest, with the secret it is started with.
 import { CursorCodec } from '../../mock/src/engine/cursor.ts';
@@ -200,7 +200,7 @@ async function scaleSection(): Promise<ScaleFigures[]> {
       const rssStart = server.rssMb();
       // The key nine tenths of the way down the investments, read from the database the mock opened.
       const db = new DatabaseSync(file, { readOnly: true });
-      const manifest = JSON.parse((db.prepare("SELECT value FROM meta WHERE name = 'manifest'").get() as { value: string }).value) as { rows: Record<string, number>; total_rows: number };
+      const manifest = readManifest(db)!;
       const investments = manifest.rows.investment!;
       const deepKey = (db.prepare('SELECT key FROM investment ORDER BY key LIMIT 1 OFFSET ?').get(Math.floor(investments * 0.9)) as { key: string }).key;
       db.close();
@@ -444,65 +444,57 @@ function throughputLines(t: Figures, r: ReturnType<typeof throughputTargets>['ra
   ];
 }
 
-if (values.only === 'throughput') {
-  try {
+function logTargets(targets: Record<string, boolean>): void {
+  for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
+}
+
+/** Stops every server the bench started and removes its temporary folder: after any run, whatever happened in it. */
+async function cleanUp(): Promise<void> {
+  await Promise.all(running.map((s) => s.stop()));
+  rmSync(temp, { recursive: true, force: true });
+}
+
+/** The sections `--only` runs alone: each measures, writes its figures and refreshes its block of BENCHMARKS.md. */
+const alone: Record<string, () => Promise<void>> = {
+  async throughput() {
     const { bytes, throughput } = await throughputSection(await startMock([]));
     const speed = throughputTargets(throughput);
     const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections, duration_s: duration, rounds }, bytes, throughput, ratios: speed.ratios, throughputTargets: speed.targets };
     writeResults(results);
     for (const line of throughputLines(throughput, speed.ratios)) log(line);
-    for (const [name, met] of Object.entries(speed.targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
-    log(`figures in ${out}`);
+    logTargets(speed.targets);
     if (!smoke) refreshThroughput(results);
-  } finally {
-    await Promise.all(running.map((s) => s.stop()));
-    rmSync(temp, { recursive: true, force: true });
-  }
-  process.exit(0);
-}
-
-if (values.only === 'scale') {
-  try {
+  },
+  async scale() {
     const scale = await scaleSection();
     const { ratios, targets } = scaleTargets(scale);
     const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections, duration_s: duration }, scale, scale_ratios: ratios, targets };
     writeResults(results);
-    for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
-    log(`figures in ${out}`);
+    logTargets(targets);
     if (!smoke) refreshScale(results);
-  } finally {
-    await Promise.all(running.map((s) => s.stop()));
-    rmSync(temp, { recursive: true, force: true });
-  }
-  process.exit(0);
-}
-
-if (values.only === 'dumps') {
-  try {
+  },
+  async dumps() {
     const dumps = await dumpsSection();
     const targets = { 'p99 of ordinary requests while a dump is built within 2x of p99 without': dumps.p99_ratio <= 2 };
     const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections }, dumps, targets };
     writeResults(results);
     log(dumpLine(dumps));
-    for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
-    log(`figures in ${out}`);
+    logTargets(targets);
     if (!smoke) refreshDumps(results);
-  } finally {
-    await Promise.all(running.map((s) => s.stop()));
-    rmSync(temp, { recursive: true, force: true });
-  }
-  process.exit(0);
-}
-
-if (values.only === 'state') {
-  try {
+  },
+  async state() {
     const state = await stateSection();
     writeResults({ ...measuredOn(), state });
     log(stateLine(state));
+  },
+};
+
+if (values.only !== undefined) {
+  try {
+    await alone[values.only]!();
     log(`figures in ${out}`);
   } finally {
-    await Promise.all(running.map((s) => s.stop()));
-    rmSync(temp, { recursive: true, force: true });
+    await cleanUp();
   }
   process.exit(0);
 }
@@ -576,12 +568,11 @@ try {
   writeResults(results);
   log('');
   for (const line of throughputLines(throughput, speed.ratios)) log(line);
-  for (const [name, met] of Object.entries(targets)) log(`  ${met ? 'met    ' : 'NOT MET'} ${name}`);
+  logTargets(targets);
   log(`figures in ${out}`);
   if (!smoke) refreshMarkdown(results);
 } finally {
-  await Promise.all(running.map((s) => s.stop()));
-  rmSync(temp, { recursive: true, force: true });
+  await cleanUp();
 }
 
 /** Rewrites the figures between the markers of BENCHMARKS.md; the notes around them stay. */

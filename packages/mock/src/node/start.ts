@@ -83,11 +83,8 @@ export async function openStore(options: Pick<StartOptions, 'data' | 'seed' | 's
   if (options.seed !== undefined) {
     const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
     const file = cachedDatabaseFile(dataset, options.datasetCache);
-    const cached = openDatabase(file);
-    if (cached) return new SqliteStore(cached.db, cached.manifest);
-    options.onBuild?.({ file, rows: 0, done: false });
-    const built = openCachedDatabase(dataset, { ...(options.datasetCache ? { dir: options.datasetCache } : {}), progress: (rows, done) => options.onBuild?.({ file, rows, done }) });
-    return new SqliteStore(built.db, built.manifest);
+    const { db, manifest } = openCachedDatabase(dataset, { ...(options.datasetCache ? { dir: options.datasetCache } : {}), progress: (rows, done) => options.onBuild?.({ file, rows, done }) });
+    return new SqliteStore(db, manifest);
   }
   if (options.data !== undefined && statSync(options.data).isFile()) {
     const opened = openDatabase(options.data);
