@@ -14,6 +14,7 @@ import { setPriority } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
+import { mergeByKey, storedJson } from './merge-by-key.ts';
 
 export interface DumpJob {
   database: string;
@@ -60,29 +61,9 @@ const push = async (line: string): Promise<void> => {
   }
 };
 const overlay = new Map(job.overlay);
-const keys = job.overlay.map(([key]) => key);
-let o = 0;
-const nextOverlay = async (upTo: string | null): Promise<void> => {
-  // The overlay's rows before `upTo` (all of them when null), unpublished ones skipped.
-  for (; o < keys.length && (upTo === null || keys[o]! < upTo); o++) {
-    const row = overlay.get(keys[o]!);
-    if (row !== null && row !== undefined) await push(row);
-  }
-};
-for (const { key, json } of db.prepare(`SELECT key, json FROM ${job.table} ORDER BY key`).iterate() as Iterable<{ key: string; json: string }>) {
-  await nextOverlay(key);
-  if (overlay.has(key)) {
-    // Replaced or unpublished by a rebuild: the overlay's row (if any) goes out in its place.
-    if (keys[o] === key) {
-      const row = overlay.get(key);
-      if (row !== null && row !== undefined) await push(row);
-      o++;
-    }
-    continue;
-  }
-  await push(json);
-}
-await nextOverlay(null);
+const stored = db.prepare(`SELECT key, json FROM ${job.table} ORDER BY key`).iterate() as Iterator<{ key: string; json: string }>;
+const next = mergeByKey(storedJson(stored), { keys: job.overlay.map(([key]) => key), rows: overlay });
+for (let entry = next(); entry; entry = next()) await push(entry[1]);
 gzip.end(text);
 await ended;
 file.end();

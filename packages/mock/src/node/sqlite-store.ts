@@ -14,6 +14,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
 import { resources, type DatasetManifest, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { memoryDatabase, seekColumns, tableOf } from '@investor-graph/fixtures/node';
+import { mergeByKey, storedJson } from './merge-by-key.ts';
 import { cutPage, nested, RebuildingStore, SortedKeys, type Change, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
 
 /** Keys of the database in a list's order and their rows, as read together. */
@@ -157,18 +158,22 @@ export class SqliteStore extends RebuildingStore implements Store {
    * read as they are when their turn comes (the overlay is looked at row by row).
    */
   *all(resource: ResourceName): Generator<Row> {
-    const statement = this.after.get(resource)!;
-    for (let after = '', batch: BaseRow[] = []; ; ) {
-      batch = statement.all(after, MAX_BATCH) as unknown as BaseRow[];
-      for (const { key, json } of batch) {
-        const over = this.overlay.get(resource);
-        if (!over?.rows.has(key)) yield JSON.parse(json) as Row;
-      }
-      if (batch.length < MAX_BATCH) break;
-      after = batch[batch.length - 1]!.key;
+    for (const { key, json } of this.stored(resource)) {
+      if (!this.overlay.get(resource)?.rows.has(key)) yield JSON.parse(json) as Row;
     }
     const over = this.overlay.get(resource);
     if (over) for (const row of [...over.rows.values()]) if (row) yield row;
+  }
+
+  /** The database's rows of a resource in key order, read a batch at a time (one query each, never one held open). */
+  private *stored(resource: ResourceName): Generator<BaseRow> {
+    const statement = this.after.get(resource)!;
+    for (let after = ''; ; ) {
+      const batch = statement.all(after, MAX_BATCH) as unknown as BaseRow[];
+      yield* batch;
+      if (batch.length < MAX_BATCH) return;
+      after = batch[batch.length - 1]!.key;
+    }
   }
 
   page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
@@ -225,12 +230,12 @@ export class SqliteStore extends RebuildingStore implements Store {
   }
 
   protected put(resource: ResourceName, key: string, row: Row, previous: Row | undefined): void {
-    this.overlayOf(resource).set(key, row);
+    this.setOverlay(resource, key, row);
     if (!previous) this.counts[resource]++;
   }
 
   protected delete(resource: ResourceName, key: string): void {
-    this.overlayOf(resource).set(key, null);
+    this.setOverlay(resource, key, null);
     this.counts[resource]--;
   }
 
@@ -240,55 +245,24 @@ export class SqliteStore extends RebuildingStore implements Store {
    * JSON, unparsed.
    */
   async scan(resource: ResourceName): Promise<RowScan> {
-    const over = this.overlay.get(resource);
-    const rows = new Map(over?.rows);
-    const keys = over ? over.keys.keys.slice() : [];
-    const statement = this.after.get(resource)!;
-    let batch: BaseRow[] = [];
-    let at = 0;
-    let lastKey = '';
-    let ended = false;
-    let o = 0;
+    const overlay = new Map(this.overlayJson(resource));
+    const next = mergeByKey(storedJson(this.stored(resource)), { keys: [...overlay.keys()], rows: overlay });
     return {
       next: (max) => {
         const texts: string[] = [];
-        while (texts.length < max) {
-          if (at === batch.length && !ended) {
-            batch = statement.all(lastKey, MAX_BATCH) as unknown as BaseRow[];
-            at = 0;
-            ended = batch.length < MAX_BATCH;
-            if (batch.length) lastKey = batch[batch.length - 1]!.key;
-          }
-          const base = batch[at];
-          // The overlay's next key, past the ones it unpublished.
-          while (o < keys.length && rows.get(keys[o]!) === null) o++;
-          const overKey = keys[o];
-          if (!base && overKey === undefined) break;
-          if (base && (overKey === undefined || base.key < overKey)) {
-            at++;
-            if (!rows.has(base.key)) texts.push(base.json);
-          } else {
-            if (base?.key === overKey) at++;
-            texts.push(JSON.stringify(rows.get(overKey!)));
-            o++;
-          }
-        }
+        for (let entry = texts.length < max ? next() : undefined; entry; entry = texts.length < max ? next() : undefined) texts.push(entry[1]);
         return texts;
       },
     };
   }
 
-  private overlayOf(resource: ResourceName): { set(key: string, row: Row | null): void } {
+  private setOverlay(resource: ResourceName, key: string, row: Row | null): void {
     let over = this.overlay.get(resource);
     if (!over) this.overlay.set(resource, (over = { rows: new Map(), keys: new SortedKeys() }));
-    const { rows, keys } = over;
-    return {
-      set: (key, row) => {
-        rows.set(key, row);
-        keys.insert(key);
-      },
-    };
+    over.rows.set(key, row);
+    over.keys.insert(key);
   }
+
 
   /**
    * `n` rows of the database after `after` in a list (`scope`: a resource, or a nested list and its
@@ -321,43 +295,19 @@ export class SqliteStore extends RebuildingStore implements Store {
     let size = first + 1;
     let ended = false;
     const nextBase = (): [string, Row] | undefined => {
-      for (;;) {
-        if (at === batch.keys.length) {
-          if (ended) return undefined;
-          batch = this.batch(resource, scope, after, size, fetch);
-          at = 0;
-          ended = batch.keys.length < size;
-          size = Math.min(size * 2, MAX_BATCH);
-          if (!batch.keys.length) return undefined;
-          after = batch.keys[batch.keys.length - 1]!;
-        }
-        const key = batch.keys[at]!;
-        const row = batch.rows[at++]!;
-        if (over?.rows.has(key)) continue;
-        return [key, row];
+      if (at === batch.keys.length) {
+        if (ended) return undefined;
+        batch = this.batch(resource, scope, after, size, fetch);
+        at = 0;
+        ended = batch.keys.length < size;
+        size = Math.min(size * 2, MAX_BATCH);
+        if (!batch.keys.length) return undefined;
+        after = batch.keys[batch.keys.length - 1]!;
       }
+      const key = batch.keys[at]!;
+      return [key, batch.rows[at++]!];
     };
     if (!over) return nextBase;
-    let o = afterKey === null ? 0 : over.keys.after(afterKey);
-    const nextOver = (): [string, Row] | undefined => {
-      while (o < over.keys.size) {
-        const key = over.keys.keys[o++]!;
-        const row = over.rows.get(key);
-        if (row && (!belongs || belongs(row))) return [key, row];
-      }
-      return undefined;
-    };
-    let base = nextBase();
-    let mine = nextOver();
-    return () => {
-      if (base && (!mine || base[0] < mine[0])) {
-        const out = base;
-        base = nextBase();
-        return out;
-      }
-      const out = mine;
-      if (out) mine = nextOver();
-      return out;
-    };
+    return mergeByKey(nextBase, { keys: over.keys.keys, rows: over.rows }, afterKey === null ? 0 : over.keys.after(afterKey), belongs);
   }
 }
