@@ -3,36 +3,12 @@
  * that should catch it does, and its replay (seed and path) catches it again.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { RuleId } from '@investor-graph/contract';
 import { faultNames, newKeyText, type FaultName } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 import { prepare, type SuiteConfig } from './context.ts';
+import { catchers } from './fault-catchers.test-support.ts';
 import { properties } from './properties.ts';
 import { ruleResults, runProperty, type PropertyResult } from './run.ts';
-
-/** Which property runs against each fault, and what must catch it: the property itself, a rule, or both. */
-const catchers: Record<FaultName, { property: string; rule?: RuleId; propertyFails?: boolean }> = {
-  'drop-actions': { property: 'auth', rule: 'actions', propertyFails: true },
-  'drop-retry-after': { property: 'rate', rule: 'retry-after', propertyFails: true },
-  'leak-email': { property: 'conforms', rule: 'no-people' },
-  'ignore-limit': { property: 'pagination', rule: 'page-limit', propertyFails: true },
-  'repeat-row': { property: 'pagination', rule: 'cursor-continuity', propertyFails: true },
-  'wrong-status': { property: 'auth', rule: 'contract', propertyFails: true },
-  'server-error-on-bad-input': { property: 'bad-input', rule: 'bad-input-no-5xx', propertyFails: true },
-  'accept-bad-cursor': { property: 'cursor-tamper', propertyFails: true },
-  'unstable-updated-at': { property: 'stability', propertyFails: true },
-  'unordered-changes': { property: 'changes', rule: 'changes-order', propertyFails: true },
-  'ignore-announced-since': { property: 'filters', rule: 'announced-since', propertyFails: true },
-  // The run cannot even get its samples: it says so (setupError), and the rules judge the calls made.
-  'wrong-content-type': { property: 'conforms', rule: 'contract' },
-  'ignore-if-none-match': { property: 'conditional', propertyFails: true },
-  'stale-openapi': { property: 'openapi', propertyFails: true },
-  'refuse-head': { property: 'http-conventions', propertyFails: true },
-  'frozen-usage': { property: 'envelope', propertyFails: true },
-  'refuse-exports': { property: 'plan-features', propertyFails: true },
-  'quota-as-429': { property: 'trial-runs-out', propertyFails: true },
-  'statistics-down': { property: 'conforms', propertyFails: true },
-};
 
 const running: RunningMock[] = [];
 afterAll(async () => {

@@ -22,6 +22,8 @@ export interface Answer {
   headers: Headers;
   body: any;
   text: string;
+  /** The body's bytes as served, when asked for with `raw` (a dump file). */
+  bytes?: Uint8Array;
   findings: Finding[];
 }
 
@@ -37,6 +39,8 @@ export interface CallOptions {
   honour429?: boolean;
   /** Skip the client's own pacing: only the rate property does this. */
   unpaced?: boolean;
+  /** Keep the body's bytes (a dump file) instead of reading it as text. */
+  raw?: boolean;
 }
 
 export interface Spending {
@@ -131,8 +135,18 @@ export class ApiClient {
     if (key) headers.authorization = `Bearer ${key}`;
     const method = init.method ?? 'GET';
     const response = await (this.options.fetch ?? fetch)(`${baseUrl}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
-    const text = await response.text();
-    const body = parseBody(text, response.headers.get('content-type'));
+    // A body that does not decode as its Content-Encoding says (bad gzip, bad br) is the service's
+    // fault: a finding of the contract rule, never a crash of the run.
+    let text = '';
+    let bytes: Uint8Array | undefined;
+    let bodyError: string | undefined;
+    try {
+      if (init.raw) bytes = new Uint8Array(await response.arrayBuffer());
+      else text = await response.text();
+    } catch (error) {
+      bodyError = `the body could not be read as its headers say (Content-Encoding ${JSON.stringify(response.headers.get('content-encoding'))}): ${(error as Error).message}${(error as Error).cause ? ` (${((error as Error).cause as Error).message ?? String((error as Error).cause)})` : ''}`;
+    }
+    const body = bytes ? '' : parseBody(text, response.headers.get('content-type'));
     const served = response.status === 200 && body && typeof body === 'object' && 'data' in body ? (body as { data: unknown; usage?: { rows_charged?: unknown } }) : null;
     // What it cost: the service's own figure when it gives one (pay as you go), else the rows served.
     const billed = this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
@@ -149,12 +163,13 @@ export class ApiClient {
       status: response.status,
       headers: Object.fromEntries(response.headers),
       body,
+      ...(bodyError ? { bodyError } : {}),
       ...(key === this.options.key ? { plan: this.options.plan } : {}),
     };
     const findings = checkExchange(validator, exchange, this.pages);
     ledger.exchanges += 1;
     for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}` });
-    return { status: response.status, headers: response.headers, body, text, findings };
+    return { status: response.status, headers: response.headers, body, text, ...(bytes ? { bytes } : {}), findings };
   }
 }
 

@@ -4,6 +4,8 @@
  * made (see @investor-graph/contract's rules). `spec` and `assumed` say what each one rests on: a
  * section of the spec, or a decision the kit took where the spec says "not shown".
  */
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { operationById, operationFor, operations, planIds, plans, queryOf } from '@investor-graph/contract';
 import type { Answer, Spending } from './client.ts';
@@ -206,10 +208,21 @@ export const properties: readonly Property[] = [
         fc.record({ kind: fc.constant('append'), tail: fc.string({ minLength: 1, maxLength: 8 }) }),
         fc.record({ kind: fc.constant('foreign') }),
         fc.record({ kind: fc.constant('made-up'), text: fc.string({ minLength: 1, maxLength: 120 }) }),
+        fc.record({ kind: fc.constant('other-filters'), days: fc.integer({ min: 1, max: 3000 }) }),
       ),
     // One of each way a cursor goes wrong.
-    examples: () => [{ kind: 'flip', at: 0, by: 1 }, { kind: 'truncate', at: 0 }, { kind: 'append', tail: 'x' }, { kind: 'foreign' }, { kind: 'made-up', text: 'abc.def' }],
-    async check(ctx, change: { kind: string; at?: number; by?: number; tail?: string; text?: string }) {
+    examples: () => [{ kind: 'flip', at: 0, by: 1 }, { kind: 'truncate', at: 0 }, { kind: 'append', tail: 'x' }, { kind: 'foreign' }, { kind: 'made-up', text: 'abc.def' }, { kind: 'other-filters', days: 1 }],
+    async check(ctx, change: { kind: string; at?: number; by?: number; tail?: string; text?: string; days?: number }) {
+      if (change.kind === 'other-filters') {
+        // A cursor is bound to the filters it was issued for: sent with others, it is refused.
+        const issued = await ctx.client.call('/api/v1/rounds?announced_since=2000-01-01&limit=1', { rows: 1 });
+        expectStatus(issued, 200, 'the first page of rounds announced since 2000-01-01');
+        if (!issued.body.next_cursor) return;
+        const other = isoDay(Date.parse('2000-01-01T00:00:00Z') + change.days! * DAY);
+        const answer = await ctx.client.call(`/api/v1/rounds?announced_since=${other}&limit=1&cursor=${encodeURIComponent(issued.body.next_cursor)}`, { rows: 1 });
+        expectStatus(answer, 400, `a cursor issued for announced_since=2000-01-01, sent with announced_since=${other}`);
+        return;
+      }
       const first = await ctx.client.call('/api/v1/firms?limit=1', { rows: 1 });
       expectStatus(first, 200, 'the first page of firms');
       const cursor: string | null = first.body.next_cursor;
@@ -272,16 +285,20 @@ export const properties: readonly Property[] = [
           fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /^[\x21-\x7e]+$/.test(s)),
           fc.record({ plan: fc.constantFrom(...planIds), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) }).map(({ plan, tail }) => `igk_${plan}_${tail}`),
         ),
+        typo: fc.boolean(),
       }),
     // No key, a key of another form and a well-formed unknown one, on a list, a record and the account.
     examples: () => [
       { op: operationById('listFirms'), pick: 0, key: null },
       { op: operationById('getCompany'), pick: 0, key: 'not-a-key' },
       { op: operationById('getAccount'), pick: 0, key: `igk_team_${'A'.repeat(32)}` },
+      // A call is authenticated before its query is looked at: a misspelt parameter is still a 401.
+      { op: operationById('listRounds'), pick: 0, key: null, typo: true },
     ],
-    async check(ctx, { op, pick, key }) {
-      const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
-      if (!path) return;
+    async check(ctx, { op, pick, key, typo }) {
+      const base = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
+      if (!base) return;
+      const path = typo ? `${base}${base.includes('?') ? '&' : '?'}limt=1` : base;
       const answer = await ctx.client.call(path, { key });
       expectStatus(answer, 401, `${path} with ${key === null ? 'no key' : 'a wrong key'}`);
       expectActions(answer, path, 'get_trial_key');
@@ -311,19 +328,31 @@ export const properties: readonly Property[] = [
   },
   {
     id: 'trial-runs-out',
-    title: 'a used-up trial is a 402 with actions on every data operation',
+    title: 'a used-up or expired trial is a 402 with actions on every data operation, and can still read its account',
     spec: ['3. States and transitions', '7. Errors', '8. Limits'],
-    assumed: ['exhausted-quota', 'actions'],
+    assumed: ['exhausted-quota', 'actions', 'trial-key-response', 'account'],
     skip: (ctx) => (ctx.control || ctx.config.exhaustTrial ? null : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
-    cost: (ctx) => ({ calls: ctx.control ? 3 : plans.trial.calls_limit! + 2, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
-    arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/) }),
-    async check(ctx, { op, pick, tag }) {
+    cost: (ctx) => ({ calls: ctx.control ? 4 : plans.trial.calls_limit! + 3, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
+    // A trial past its calls; with the control API also one past its days (the clock moves a week on, once a run).
+    arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/), how: fc.constant('used-up') }),
+    examples: (ctx) => [
+      { op: operationById('listFirms'), pick: 0, tag: 'usedup0001', how: 'used-up' },
+      ...(ctx.control ? [{ op: operationById('getCompany'), pick: 0, tag: 'expired001', how: 'expired' }] : []),
+    ],
+    async check(ctx, { op, pick, tag, how }) {
       const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
-      const issued = await ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `contract-tests+${tag}@${domain}` }) });
+      // The case's tag, the key's plan and the seed: a replay asks for the same address, which a live trial may still hold (409).
+      const issued = await ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `contract-tests+${tag}-${ctx.config.plan}-${ctx.config.seed}@${domain}` }) });
       if (issued.status === 409) return;
       expectStatus(issued, 201, 'a fresh trial key');
       const { key, key_id: keyId } = issued.body;
-      if (ctx.control) {
+      assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), `a trial key looks like igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation); got one of ${String(key).length} characters`);
+      assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), `the answer that shows a key once is never stored (Cache-Control: no-store), got "${issued.headers.get('cache-control')}"`);
+      if (how === 'expired') {
+        // Past its seven days: the service's clock moves on (once a run; it cannot go back).
+        const moved = await fetch(`${ctx.config.baseUrl}/__control/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ duration: 'P8D' }) });
+        assert(moved.status === 200, `the mock's control endpoint did not move the clock: ${moved.status}`);
+      } else if (ctx.control) {
         const set = await fetch(`${ctx.config.baseUrl}/__control/keys/${keyId}/usage`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ calls_used: plans.trial.calls_limit }) });
         assert(set.status === 200, `the mock's control endpoint refused the usage: ${set.status}`);
       } else {
@@ -335,8 +364,10 @@ export const properties: readonly Property[] = [
       const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
       if (!path) return;
       const answer = await ctx.client.call(path, { key });
-      expectStatus(answer, 402, `${path} on a used-up trial`);
+      expectStatus(answer, 402, `${path} on a ${how} trial`);
       expectActions(answer, path);
+      const account = await ctx.client.call('/api/v1/account', { key });
+      expectStatus(account, 200, `/api/v1/account of a ${how} trial (DECISIONS.md#account: it can still read its account)`);
     },
   },
   {
@@ -346,14 +377,16 @@ export const properties: readonly Property[] = [
     assumed: ['rate-limit-headers'],
     skip: (ctx) => (ctx.config.allowRate ? null : 'a burst above the rate runs only with --allow-rate'),
     cost: (ctx) => ({ calls: Math.ceil(planRule(ctx).rate_per_second * 3) + 2, rows: (Math.ceil(planRule(ctx).rate_per_second * 3) + 2) * ctx.client.rowCost(1) }),
-    arbitrary: () => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => !o.path.includes('{') && o.operationId !== 'listChanges')) }),
+    // Only what the plan serves: a burst on a feature it lacks meets 402s, not the rate.
+    arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => !o.path.includes('{') && o.operationId !== 'listChanges' && (planRule(ctx).exports || !o.path.includes('exports')))) }),
     async check(ctx, { op }) {
       const burst = Math.ceil(planRule(ctx).rate_per_second * 3);
       const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true })));
       const limited = answers.find((a) => a.status === 429);
       assert(limited, `${burst} calls at once on a ${planRule(ctx).rate_per_second} req/s plan met no 429`);
       const wait = Number(limited.headers.get('retry-after'));
-      assert(Number.isInteger(wait) && wait >= 0 && wait <= 60, `Retry-After ${limited.headers.get('retry-after')}`);
+      // The contract's RetryAfter: a whole number of seconds, at least 1; more than a minute would be no plan's rate.
+      assert(Number.isInteger(wait) && wait >= 1 && wait <= 60, `Retry-After ${JSON.stringify(limited.headers.get('retry-after'))} is not a whole number of seconds from 1 to 60`);
       expectActions(limited, 'a 429');
       await new Promise((r) => setTimeout(r, wait * 1000 + 50));
       const after = await ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true });
@@ -399,9 +432,11 @@ export const properties: readonly Property[] = [
     spec: [],
     assumed: ['conditional-requests', 'plan-and-usage-in-the-envelope'],
     skip: () => null,
-    cost: (ctx) => ({ calls: 3, rows: 2 * ctx.client.rowCost(10) }),
-    arbitrary: () => fc.record({ op: fc.constantFrom(...readOperations), pick: fc.nat(), limit: fc.integer({ min: 1, max: 10 }) }),
-    async check(ctx, { op, pick, limit }) {
+    cost: (ctx) => ({ calls: 4, rows: 2 * ctx.client.rowCost(10) }),
+    arbitrary: () => fc.record({ op: fc.constantFrom(...readOperations), pick: fc.nat(), limit: fc.integer({ min: 1, max: 10 }), form: fc.constantFrom('as-given', 'strong-in-a-list', 'any') }),
+    // Each form a client may send the tag back in (RFC 9110 compares If-None-Match weakly).
+    examples: () => (['as-given', 'strong-in-a-list', 'any'] as const).map((form) => ({ op: operationById('listFirms'), pick: 0, limit: 2, form })),
+    async check(ctx, { op, pick, limit, form }) {
       const path = requestFor(ctx, op, pick, limit, 0);
       if (!path) return;
       const rows = op.query.includes('limit') ? limit : 1;
@@ -409,10 +444,12 @@ export const properties: readonly Property[] = [
       if (first.status !== 200) return;
       const etag = first.headers.get('etag');
       assert(etag !== null && /^W\/"[^"]+"$/.test(etag), `${path}: a data answer's ETag is weak (its usage changes every call), got ${etag}`);
-      const again = await ctx.client.call(path, { rows, headers: { 'if-none-match': etag } });
+      // The tag as given; its strong form after another tag in a list; or `*`, which any current answer matches.
+      const sent = form === 'any' ? '*' : form === 'strong-in-a-list' ? `W/"not-this-one", ${etag.slice(2)}` : etag;
+      const again = await ctx.client.call(path, { rows, headers: { 'if-none-match': sent } });
       // A rebuild between the two calls changes the data and its tag: a 200 with a new tag is right then.
       if (again.status === 200 && again.headers.get('etag') !== etag && again.body?.as_of !== first.body.as_of) return;
-      expectStatus(again, 304, `${path} with If-None-Match: ${etag}`);
+      expectStatus(again, 304, `${path} with If-None-Match: ${sent} (the answer's ETag is ${etag})`);
       assert(again.text === '', `${path}: a 304 has no body, got ${again.text.length} bytes`);
       assert(again.headers.get('etag') === etag, `${path}: the 304 carries ETag ${again.headers.get('etag')}, not the ${etag} it confirms`);
       const other = await ctx.client.call(path, { rows, headers: { 'if-none-match': 'W/"not-this-one"' } });
@@ -430,7 +467,7 @@ export const properties: readonly Property[] = [
     spec: [],
     assumed: ['http-conventions'],
     skip: () => null,
-    cost: (ctx) => ({ calls: 6, rows: 3 * ctx.client.rowCost(5) }),
+    cost: (ctx) => ({ calls: 7, rows: 3 * ctx.client.rowCost(5) }),
     arbitrary: () =>
       fc.record({
         op: fc.constantFrom(...readOperations),
@@ -474,6 +511,10 @@ export const properties: readonly Property[] = [
         assert(header(again, 'etag') === header(head, 'etag'), `HEAD ${path}: ETag "${header(head, 'etag')}" is neither the GET's "${header(get, 'etag')}" nor a GET's since, "${header(again, 'etag')}"`);
       }
 
+      // HEAD is the GET without its body: without a key, the GET's 401.
+      const anonymous = await ctx.client.call(path, { method: 'HEAD', key: null, headers: plain });
+      expectStatus(anonymous, 401, `HEAD ${path} without a key (the GET would be a 401)`);
+
       const preflight = await ctx.client.call(path, { method: 'OPTIONS', key: null, headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
       expectStatus(preflight, (s) => s === 200 || s === 204, `a browser's preflight of GET ${path} from ${origin}`);
       assert(tokens(preflight, 'access-control-allow-headers').includes('authorization'), `preflight of ${path}: Authorization is allowed, got "${header(preflight, 'access-control-allow-headers')}"`);
@@ -490,6 +531,82 @@ export const properties: readonly Property[] = [
       const refused = await ctx.client.call(path, { key: `igk_team_${'Z'.repeat(32)}` });
       expectStatus(refused, 401, `${path} with a key that is not one`);
       assert(/^Bearer\b/i.test(header(refused, 'www-authenticate')), `${path}: a 401 names its scheme (WWW-Authenticate: Bearer), got "${header(refused, 'www-authenticate')}"`);
+    },
+  },
+  {
+    id: 'account',
+    title: "the account lists the key by its prefix and last four characters, never whole, and reading it is free",
+    spec: ['5. Authentication'],
+    assumed: ['account', 'trial-key-response'],
+    skip: () => null,
+    cost: () => ({ calls: 2, rows: 0 }),
+    arbitrary: () => fc.constant(null),
+    async check(ctx) {
+      const first = await ctx.client.call('/api/v1/account', { rows: 0 });
+      expectStatus(first, 200, 'GET /api/v1/account');
+      const second = await ctx.client.call('/api/v1/account', { rows: 0 });
+      expectStatus(second, 200, 'GET /api/v1/account again');
+      const [a, b] = [first.body.data, second.body.data];
+      assert(a?.plan?.id === ctx.config.plan, `the account's plan is ${JSON.stringify(a?.plan?.id)} for a ${ctx.config.plan} key`);
+      // Free: neither counted nor charged (DECISIONS.md#account).
+      assert(b.usage.calls_used === a.usage.calls_used, `calls_used went from ${a.usage.calls_used} to ${b.usage.calls_used} over an account read: the account call is free`);
+      if (ctx.config.plan === 'payg') assert(b.balance?.prepaid_rows === a.balance?.prepaid_rows, `the balance went from ${a.balance?.prepaid_rows} to ${b.balance?.prepaid_rows} over an account read`);
+      else assert(a.balance === null, `balance is ${JSON.stringify(a.balance)} on a ${ctx.config.plan} key: null but on pay as you go`);
+      // The key the run holds is listed by its last four characters, and shown nowhere whole
+      // (the key-not-echoed rule reads the whole answer; this reads where a key would be listed).
+      const key = ctx.client.options.key ?? '';
+      const keys: any[] = Array.isArray(a.keys) ? a.keys : [];
+      assert(keys.some((k) => k?.last4 === key.slice(-4)), `no key of the account ends in the run's key's last four characters`);
+      for (const k of keys) {
+        for (const [field, value] of Object.entries(k ?? {})) assert(typeof value !== 'string' || !key || !value.includes(key), `the account lists the key whole, in ${field}`);
+        assert(typeof k?.prefix !== 'string' || k.prefix === '' || /^igk_[a-z]+_$/.test(k.prefix), `a key's prefix is the kit's igk_<plan>_ and never more of the key, got one of ${String(k?.prefix).length} characters`);
+      }
+    },
+  },
+  {
+    id: 'exports',
+    title: "the dump manifest's files are served as it says: their size, sha256 and row count, gzip JSONL, a strong ETag; malformed dates and files refused",
+    spec: ['1. What the service does', '4. Endpoints'],
+    assumed: ['exports-manifest-and-files', 'path-formats', 'conditional-requests'],
+    skip: (ctx) => (planRule(ctx).exports ? null : `the ${ctx.config.plan} plan has no nightly dumps (plan-features checks the 402)`),
+    cost: (ctx) => ({ calls: 4, rows: ctx.client.rowCost(1) }),
+    arbitrary: () => fc.record({ pick: fc.nat(), badDate: fc.constantFrom('2026-13-01', '20261101', 'latest'), badFile: fc.constantFrom('firms.json', 'people.jsonl.gz', '..') }),
+    examples: () => [{ pick: 0, badDate: '2026-13-01', badFile: 'people.jsonl.gz' }],
+    async check(ctx, { pick, badDate, badFile }) {
+      const manifest = await ctx.client.call('/api/v1/exports', { rows: 1 });
+      expectStatus(manifest, 200, `/api/v1/exports on ${ctx.config.plan}`);
+      const days: any[] = manifest.body.data;
+      if (!days.length) return;
+      // The smallest file of the newest day keeps the case cheap; pick chooses among the small ones.
+      const files = [...days[0].files].sort((x: any, y: any) => x.bytes - y.bytes).slice(0, 3);
+      const file = files[pick % files.length];
+      const path = new URL(file.url, 'http://service.invalid').pathname;
+      const download = await ctx.client.call(path, { rows: 0, raw: true });
+      expectStatus(download, 200, `the dump file ${path}`);
+      const bytes = download.bytes!;
+      // The bytes as served are the file: fetch undoes a Content-Encoding, so none may stand over the gzip.
+      assert(!download.headers.get('content-encoding'), `${path}: the file is gzip itself, yet it is served with Content-Encoding ${download.headers.get('content-encoding')}`);
+      assert(bytes.length === file.bytes, `${path}: ${bytes.length} bytes served, the manifest says ${file.bytes}`);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      assert(sha256 === file.sha256, `${path}: sha256 ${sha256}, the manifest says ${file.sha256}`);
+      assert(bytes[0] === 0x1f && bytes[1] === 0x8b, `${path}: not gzip (it starts ${Buffer.from(bytes.slice(0, 4)).toString('hex')})`);
+      const lines = gunzipSync(bytes).toString('utf8').split('\n').filter(Boolean);
+      assert(lines.length === file.rows, `${path}: ${lines.length} lines, the manifest says ${file.rows} rows`);
+      for (const line of lines.slice(0, 50)) {
+        let row: unknown;
+        try {
+          row = JSON.parse(line);
+        } catch {
+          row = null;
+        }
+        assert(row && typeof row === 'object' && !Array.isArray(row), `${path}: a line that is no JSON row: ${line.slice(0, 80)}`);
+      }
+      const etag = download.headers.get('etag') ?? '';
+      assert(/^"[^"]+"$/.test(etag), `${path}: a dump file's bytes are fixed, so its ETag is strong, got ${JSON.stringify(etag)}`);
+      const date = await ctx.client.call(path.replace(days[0].date, badDate), { rows: 0 });
+      expectStatus(date, 400, `a dump date that is not YYYY-MM-DD (${badDate})`);
+      const name = await ctx.client.call(path.replace(file.name, encodeURIComponent(badFile)), { rows: 0 });
+      expectStatus(name, (s) => s === 400 || s === 404, `a dump file that is not one of the nine resources' (${badFile})`);
     },
   },
   {
@@ -540,6 +657,8 @@ export const properties: readonly Property[] = [
     skip: (ctx) => (planRule(ctx).changes_feed ? null : `the ${ctx.config.plan} plan has no changes feed`),
     cost: (ctx) => ({ calls: 4, rows: 2 * ctx.client.rowCost(25) + 2 * ctx.client.rowCost(1) }),
     arbitrary: () => fc.record({ daysBack: fc.integer({ min: 0, max: 30 }), limit: fc.integer({ min: 1, max: 25 }), rows: fc.boolean() }),
+    // The last day's changes with their rows, and a month's without.
+    examples: () => [{ daysBack: 1, limit: 25, rows: true }, { daysBack: 30, limit: 25, rows: false }],
     async check(ctx, { daysBack, limit, rows: withRows }) {
       const since = isoSecond(Date.parse(ctx.asOf) - daysBack * DAY);
       const { rows: items } = await walk(ctx, `/api/v1/changes?since=${since}${withRows ? '&include=rows' : ''}`, limit, 2);
@@ -561,7 +680,16 @@ export const properties: readonly Property[] = [
         if (item.kind === 'unpublish') expectStatus(answer, 404, `${item.resource} ${item.key}, unpublished at ${item.changed_at}`);
         else {
           expectStatus(answer, 200, `${item.resource} ${item.key}, ${item.kind}d at ${item.changed_at}`);
-          assert(Date.parse(answer.body.data.updated_at) >= Date.parse(item.changed_at), `${item.resource} ${item.key} shows updated_at ${answer.body.data.updated_at}, before its ${item.kind} at ${item.changed_at}`);
+          const now = answer.body.data;
+          assert(Date.parse(now.updated_at) >= Date.parse(item.changed_at), `${item.resource} ${item.key} shows updated_at ${now.updated_at}, before its ${item.kind} at ${item.changed_at}`);
+          // An update changes a record that was seen before: first_seen_at stays where it was.
+          if (item.kind === 'update' && typeof now.first_seen_at === 'string') assert(Date.parse(now.first_seen_at) < Date.parse(item.changed_at), `${item.resource} ${item.key} shows first_seen_at ${now.first_seen_at}, not before its update at ${item.changed_at}: an update moved it`);
+          // The row that came with the change is the record, as the record's own endpoint serves it while unchanged since.
+          // (A record's own endpoint may add to the row, as a list adds its members: the row's fields are compared.)
+          if (withRows && item.row && item.row.updated_at === now.updated_at) {
+            const differs = Object.keys(item.row).find((field) => JSON.stringify(item.row[field]) !== JSON.stringify(now[field]));
+            assert(differs === undefined, `${item.resource} ${item.key}: the row with change ${item.sequence} is not the record as it is (same updated_at ${now.updated_at}): ${differs} is ${JSON.stringify(item.row[differs!])?.slice(0, 80)} in the feed and ${JSON.stringify(now[differs!])?.slice(0, 80)} at its endpoint`);
+          }
         }
       }
     },
@@ -614,6 +742,12 @@ export const properties: readonly Property[] = [
       const target = operationFor('GET', sent);
       const rejected = target === null || ctx.validator.validateRequest(target.operationId, { method: 'GET', path: sent, query: queryOf(query), headers: { authorization: 'Bearer x' } }).some((v) => v.severity === 'error');
       assert(answer.status < 500, `${url}: ${answer.status}`);
+      // A whole limit of 1 or more is capped at the plan's page size, however large: never refused.
+      const served = !(op.path.includes('exports') && !planRule(ctx).exports) && !(op.operationId === 'listChanges' && !planRule(ctx).changes_feed);
+      if (!rejected && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null && op.query.includes('limit') && target?.operationId === op.operationId && served) {
+        expectStatus(answer, 200, `${url}: limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`);
+        assert(answer.body.data.length <= cap(ctx), `${url}: ${answer.body.data.length} rows on a plan of ${cap(ctx)} a page`);
+      }
       if (rejected) {
         assert(answer.status >= 400, `${url} breaks the contract's parameter rules but was answered ${answer.status}`);
         assert((answer.headers.get('content-type') ?? '').includes('application/problem+json'), `${url}: a ${answer.status} that is not problem+json`);

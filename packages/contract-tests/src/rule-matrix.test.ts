@@ -1,44 +1,65 @@
 /**
- * The rule matrix holds every rule: each rule line of the spec (contracts/SPEC.md) and each heading
- * of contracts/DECISIONS.md has a row; each row names checks that exist, or says why none can.
+ * The rule matrix holds every sentence: each sentence of contracts/SPEC.md and contracts/DECISIONS.md
+ * and each x-assumed spot of the contract has a row; each row names checks that exist and faults
+ * that those checks are shown to catch, or says why it cannot be checked, or what is missing.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
+import { faultNames } from '@investor-graph/mock';
+import { claims } from './claims.ts';
+import { catchers, catchingChecks } from './fault-catchers.test-support.ts';
+import { sentences } from './generated/sentences.ts';
 import { checkExists, matrix, matrixResults, matrixScore, mergeMatrix, renderMatrix, type MatrixResult } from './rule-matrix.ts';
+import { anchorOf, decisionSentences, specSentences, splitSentences } from './sentences.ts';
 
 const contracts = new URL('../../../contracts/', import.meta.url);
 const spec = readFileSync(new URL('SPEC.md', contracts), 'utf8');
 const decisions = readFileSync(new URL('DECISIONS.md', contracts), 'utf8');
+const anchors = [...decisions.matchAll(/^## (.+)$/gm)].map((m) => anchorOf(m[1]!));
 
-/** The spec's rules: every bullet, numbered item and table row (not a table's head or rule). */
-function specRules(text: string): string[] {
-  const lines = text.split('\n');
-  return lines.filter((line, i) => /^(- |\d+\. )/.test(line) || (line.startsWith('| ') && !lines[i + 1]?.startsWith('|---')));
-}
-
-const anchors = [...decisions.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
-
-test('every rule of the spec has a row, and every row quotes the spec as it is', () => {
-  const rules = specRules(spec);
-  expect(rules.length).toBeGreaterThan(80);
-  const quotes = matrix.flatMap((row) => row.spec ?? []);
-  expect(rules.filter((line) => !quotes.some((q) => line.includes(q))), 'spec rules without a row').toEqual([]);
-  expect(quotes.filter((q) => !rules.some((line) => line.includes(q))), 'quotes that are no rule of the spec').toEqual([]);
+test('sentences end at a full stop before a capital, never inside 1.5 or a quoted one', () => {
+  expect(splitSentences('Dates: `YYYY-MM-DD`. Files: `a.jsonl.gz`. Not `1.5` or `1e3`, here.')).toEqual(['Dates: `YYYY-MM-DD`.', 'Files: `a.jsonl.gz`.', 'Not `1.5` or `1e3`, here.']);
+  expect(splitSentences('Spec: "Rows: not shown." Trial 2 a second.')).toEqual(['Spec: "Rows: not shown."', 'Trial 2 a second.']);
 });
 
-test('every decision of DECISIONS.md has a row, and every row names a heading there', () => {
-  const named = matrix.flatMap((row) => row.decisions ?? []);
-  expect(anchors.filter((a) => !named.includes(a)), 'decisions without a row').toEqual([]);
-  expect(named.filter((a) => !anchors.includes(a)), 'rows naming no decision').toEqual([]);
+test('the shipped sentences are the documents as they are now (node rule-matrix-readme.ts rewrites them)', () => {
+  const parsed = [...specSentences(spec), ...decisionSentences(decisions)];
+  expect(parsed.length).toBeGreaterThan(200);
+  expect(sentences).toEqual(parsed);
+  // Every table row and list item of the spec is in some sentence, whatever the parser does with prose.
+  const lines = spec.split('\n').filter((line, i, all) => /^(- |\d+\. )/.test(line) || (line.startsWith('| ') && !all[i + 1]?.startsWith('|---')));
+  expect(lines.filter((line) => !sentences.some((s) => line.includes(s.text.slice(0, 40)))), 'spec lines in no sentence').toEqual([]);
+  // Every heading of DECISIONS.md has sentences of its own.
+  expect(anchors.filter((a) => !sentences.some((s) => s.section === a)), 'decisions without a sentence').toEqual([]);
 });
 
-test('every row is checked by properties and rules that exist, or says why it cannot be', () => {
+test('every sentence is found by exactly one claim, and every fragment of a claim finds exactly one sentence', () => {
+  const fragments = claims.flatMap((c) => c.says);
+  const finders = (text: string) => fragments.filter((f) => text.includes(f));
+  expect(sentences.filter((s) => finders(s.text).length === 0).map((s) => `${s.id}: ${s.text}`), 'sentences without a row').toEqual([]);
+  expect(sentences.filter((s) => finders(s.text).length > 1).map((s) => `${s.id}: ${finders(s.text).join(' / ')}`), 'sentences found twice').toEqual([]);
+  expect(fragments.filter((f) => sentences.filter((s) => s.text.includes(f)).length !== 1), 'fragments that find no sentence or several').toEqual([]);
+});
+
+test('every row is checked by properties and rules that exist, or says why not, or is decided elsewhere', () => {
   const ids = matrix.map((row) => row.id);
   expect(new Set(ids).size, 'row ids are unique').toBe(ids.length);
   for (const row of matrix) {
-    expect([!!row.checks?.length, !!row.notCheckable, !!row.todo].filter(Boolean), `${row.id}: checks, a reason it cannot be checked, or what is missing: one of them`).toHaveLength(1);
+    expect([!!row.checks?.length, !!row.notCheckable, !!row.todo, !!row.decided?.length].filter(Boolean), `${row.id}: checks, a reason, what is missing or the decisions: one of them`).toHaveLength(1);
     expect((row.checks ?? []).filter((c) => !checkExists(c)), `${row.id} names checks that do not exist`).toEqual([]);
-    expect(row.spec?.length || row.decisions?.length, `${row.id} rests on the spec or a decision`).toBeTruthy();
+    expect((row.decided ?? []).filter((a) => !anchors.includes(a)), `${row.id} names decisions that do not exist`).toEqual([]);
+    if (!row.checks) expect(row.faults ?? [], `${row.id}: a row without checks shows no fault`).toEqual([]);
+  }
+  expect(matrix.filter((r) => r.id.startsWith('contract ')).length, 'a row for every x-assumed spot').toBeGreaterThan(60);
+});
+
+test("each fault a row names is a fault of the mock that one of the row's own checks catches", () => {
+  for (const row of matrix) {
+    for (const fault of row.faults ?? []) {
+      expect(faultNames as readonly string[], `${row.id} names fault ${fault}`).toContain(fault);
+      const catching = catchingChecks(catchers[fault as keyof typeof catchers]);
+      expect(catching.some((c) => row.checks!.includes(c)), `${row.id}: ${fault} is caught by ${catching.join(', ')}, none of them a check of the row (${row.checks!.join(', ')})`).toBe(true);
+    }
   }
 });
 
@@ -50,14 +71,24 @@ test('the README holds the matrix as the rows say it', () => {
 
 test('a row no key of the run can check says which plan it needs, and the runs of several keys merge: broken by any, else held by any', () => {
   const passed = new Map(['conforms', 'envelope', 'auth', 'plan-features', 'filters', 'bad-input'].map((id) => [id, { status: 'passed' }]));
+  const feedRow = matrix.find((r) => r.checks?.length === 1 && r.checks[0] === 'changes')!.id;
   const trial = matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' });
-  const feed = (results: MatrixResult[]) => results.find((r) => r.id === 'changes-feed-complete')!;
+  const feed = (results: MatrixResult[]) => results.find((r) => r.id === feedRow)!;
   expect(feed(trial)).toMatchObject({ outcome: 'skipped', reason: 'needs a key of team or business or enterprise or payg' });
   const team = matrixResults({ properties: new Map([...passed, ['changes', { status: 'passed' }]]), rules: new Map(), calls: 30, plan: 'team' });
   expect(feed(mergeMatrix([trial, team], ['trial', 'team'])).outcome).toBe('held');
   expect(feed(mergeMatrix([trial], ['trial'])).reason).toMatch(/^needs a key of/);
   // A rule broken under one key breaks the row whatever the other key saw.
+  const peopleRow = matrix.find((r) => r.checks?.join() === 'rule:no-people')!.id;
   const broken = matrixResults({ properties: passed, rules: new Map([['no-people', 2]]), calls: 30, plan: 'team' });
-  expect(mergeMatrix([trial, broken], ['trial', 'team']).find((r) => r.id === 'no-people')!.outcome).toBe('broken');
+  expect(mergeMatrix([trial, broken], ['trial', 'team']).find((r) => r.id === peopleRow)!.outcome).toBe('broken');
   expect(matrixScore(mergeMatrix([trial, broken], ['trial', 'team'])).held).toBeLessThan(matrixScore(mergeMatrix([trial, team], ['trial', 'team'])).held);
+});
+
+test('the score counts sentences: a "not shown" sentence of the spec points at its decisions and is not counted', () => {
+  const results = matrixResults({ properties: new Map(), rules: new Map(), calls: 0, plan: 'team' });
+  const score = matrixScore(results);
+  expect(score.rows).toBe(matrix.filter((r) => !r.decided).length);
+  expect(score.rows).toBeGreaterThan(250);
+  expect(results.find((r) => r.id === matrix.find((m) => m.decided)!.id)!.outcome).toBe('decided elsewhere');
 });

@@ -11,7 +11,7 @@ function example(operationId: string): any {
   return structuredClone((resolveRef(Object.values(response.content['application/json'].examples)[0]) as any).value);
 }
 
-const dataHeaders = { 'content-type': 'application/json', 'ratelimit-policy': '"second";q=5;w=1', ratelimit: '"second";r=4;t=1', etag: 'W/"1"', 'cache-control': 'private, max-age=0', vary: 'Authorization' };
+const dataHeaders = { 'content-type': 'application/json', 'ratelimit-policy': '"default";q=5;w=1, "quota";q=50000;w=2592000', ratelimit: '"default";r=4;t=1, "quota";r=49000;t=86400', etag: 'W/"1"', 'cache-control': 'private, max-age=0', vary: 'Authorization' };
 
 function answer(url: string, body: unknown, extra: Partial<Exchange> = {}): Exchange {
   return { method: 'GET', url, status: 200, headers: dataHeaders, body, ...extra };
@@ -25,6 +25,9 @@ function problem(status: number, code: string, more: Record<string, unknown> = {
   return { method: 'GET', url, status, headers, body };
 }
 
+/** A trial key's answer states the trial's rate. */
+const trialHeaders = { ...dataHeaders, 'ratelimit-policy': '"default";q=2;w=1', ratelimit: '"default";r=1;t=1' };
+
 const anAction = { type: 'get_trial_key', title: 'Get a trial key', href: 'https://investorgraph.example/api/v1/keys/trial', method: 'POST' };
 const onRule = (rule: RuleId, exchange: Exchange, walks?: PageTracker) => checkExchange(validator, exchange, walks).filter((f) => f.rule === rule).map((f) => f.message);
 
@@ -36,6 +39,8 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
       () => answer('/api/v1/firms', { ...example('listFirms'), data: 'not a list' }),
       // A JSON content type over a body that is no JSON.
       () => answer('/api/v1/firms', '{"data": [ cut short'),
+      // A body that did not decode as its Content-Encoding said (the client could not read it).
+      () => answer('/api/v1/firms', '', { bodyError: 'the body could not be read: incorrect header check' }),
     ],
   },
   envelope: {
@@ -86,12 +91,12 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
     ],
   },
   'round-lag': {
-    keeps: () => answer('/api/v1/rounds', example('listRounds'), { plan: 'trial' }),
+    keeps: () => answer('/api/v1/rounds', example('listRounds'), { plan: 'trial', headers: trialHeaders }),
     breaks: [
       () => {
         const body = example('listRounds');
         body.data[0].announced_on = body.as_of.slice(0, 10);
-        return answer('/api/v1/rounds', body, { plan: 'trial' });
+        return answer('/api/v1/rounds', body, { plan: 'trial', headers: trialHeaders });
       },
     ],
   },
@@ -113,6 +118,26 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
   'bad-input-no-5xx': {
     keeps: () => ({ ...problem(400, 'invalid_parameter'), url: '/api/v1/firms?limit=abc' }),
     breaks: [() => ({ ...problem(500, 'internal_error'), url: '/api/v1/firms?limit=abc' })],
+  },
+  'key-not-echoed': {
+    keeps: () => answer('/api/v1/account', example('getAccount'), { requestHeaders: { authorization: `Bearer igk_team_${'a'.repeat(32)}` } }),
+    breaks: [
+      () => {
+        const body = example('getAccount');
+        body.data.keys[0].prefix = `igk_team_${'a'.repeat(32)}`;
+        return answer('/api/v1/account', body, { requestHeaders: { authorization: `Bearer igk_team_${'a'.repeat(32)}` } });
+      },
+      () => answer('/api/v1/firms', example('listFirms'), { requestHeaders: { Authorization: `Bearer igk_team_${'b'.repeat(32)}` }, headers: { ...dataHeaders, 'x-debug-key': `igk_team_${'b'.repeat(32)}` } }),
+    ],
+  },
+  'rate-limit-headers': {
+    keeps: () => answer('/api/v1/firms', example('listFirms')),
+    breaks: [
+      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, 'ratelimit-policy': '"default";q=10;w=1' } }),
+      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, ratelimit: '"default";r=9;t=1' } }),
+      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, 'ratelimit-policy': '"default";q=5;w=1, "quota";q=1000;w=60' } }),
+      () => answer('/api/v1/firms', example('listFirms'), { headers: { 'content-type': 'application/json', etag: 'W/"1"' } }),
+    ],
   },
   'cursor-continuity': {
     walk: true,
@@ -151,7 +176,7 @@ test('the rules that span answers are checked only when given the walks', () => 
 test('a malformed as_of is the contract\'s finding, and the round lag is not measured from it', () => {
   const body = example('listRounds');
   body.as_of = 'not a time';
-  const findings = checkExchange(validator, answer('/api/v1/rounds', body, { plan: 'trial' }));
+  const findings = checkExchange(validator, answer('/api/v1/rounds', body, { plan: 'trial', headers: trialHeaders }));
   expect(findings.map((f) => f.rule)).toContain('contract');
   expect(findings.map((f) => f.rule)).not.toContain('round-lag');
 });

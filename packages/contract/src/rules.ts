@@ -26,7 +26,9 @@ export type RuleId =
   | 'announced-since'
   | 'changes-order'
   | 'bad-input-no-5xx'
-  | 'cursor-continuity';
+  | 'cursor-continuity'
+  | 'key-not-echoed'
+  | 'rate-limit-headers';
 
 export interface RuleInfo {
   title: string;
@@ -56,6 +58,8 @@ export interface Exchange {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** Why the body could not be read (it does not decode as its Content-Encoding says), when it could not. */
+  bodyError?: string;
   /** The key's plan when the caller knows it; otherwise the envelope's `plan.id` is used. */
   plan?: PlanId;
 }
@@ -151,7 +155,7 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     spec: '4. Endpoints',
     assumed: ['status-codes'],
     check({ exchange, op, type, headers, validator }) {
-      const out: string[] = [];
+      const out: string[] = exchange.bodyError ? [exchange.bodyError] : [];
       // parseBody hands back the text when it is not JSON: a JSON content type over such a body (cut
       // short, or not JSON at all) breaks the contract whatever schema the status has.
       if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '') out.push(`the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
@@ -298,7 +302,61 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     assumed: ['cursor'],
     check: ({ exchange, walks }) => walks?.observe(exchange) ?? [],
   },
+  'key-not-echoed': {
+    title: 'a key is shown once, at creation: no other answer holds the key the request sent',
+    spec: '5. Authentication',
+    assumed: ['trial-key-response'],
+    check({ exchange }) {
+      const key = sentKey(exchange);
+      if (!key) return [];
+      // The message never holds the key: it goes into reports and logs.
+      const where = [...Object.entries(exchange.headers)].filter(([, v]) => v.includes(key)).map(([k]) => `header ${k}`);
+      const text = typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body ?? '');
+      if (text.includes(key)) where.push('body');
+      return where.length ? [`the answer shows the key the request sent (in its ${where.join(', ')})`] : [];
+    },
+  },
+  'rate-limit-headers': {
+    title: "data answers state the plan's rate in RateLimit-Policy and what is left of it in RateLimit",
+    spec: null,
+    assumed: ['rate-limit-headers', 'http-conventions'],
+    check({ isData, plan, headers, exchange }) {
+      // A forced example (Prefer, answered with Preference-Applied) is the contract's example, not a counted call.
+      if (!plan || !(isData || exchange.status === 429) || headers['preference-applied'] !== undefined) return [];
+      const rule = plans[plan];
+      const policy = headerItems(headers['ratelimit-policy']);
+      const left = headerItems(headers.ratelimit);
+      const out: string[] = [];
+      const rate = policy.get('default');
+      if (!rate) out.push(`RateLimit-Policy ${JSON.stringify(headers['ratelimit-policy'] ?? null)} has no "default" item`);
+      else if (Number(rate.q) !== rule.rate_per_second || rate.w !== '1') out.push(`RateLimit-Policy states ${rate.q} a ${rate.w}-second window; the ${plan} plan's rate is ${rule.rate_per_second} a second`);
+      const now = left.get('default');
+      if (!now) out.push(`RateLimit ${JSON.stringify(headers.ratelimit ?? null)} has no "default" item`);
+      else if (!/^\d+$/.test(now.r ?? '') || Number(now.r) > rule.rate_per_second || !/^\d+$/.test(now.t ?? '')) out.push(`RateLimit "default" r=${now.r} t=${now.t} is not what is left of ${rule.rate_per_second} a second`);
+      const quota = policy.get('quota');
+      if (quota && Number(quota.q) !== rule.calls_limit) out.push(`RateLimit-Policy states a quota of ${quota.q} calls; the ${plan} plan's is ${rule.calls_limit}`);
+      return out;
+    },
+  },
 };
+
+/** The items of a structured header (RFC 9651 list of `"name";param=value`), by name. */
+function headerItems(value: string | undefined): Map<string, Record<string, string>> {
+  const items = new Map<string, Record<string, string>>();
+  for (const item of (value ?? '').split(',')) {
+    const [name, ...params] = item.trim().split(';');
+    if (!name) continue;
+    items.set(name.replace(/^"|"$/g, ''), Object.fromEntries(params.map((p) => p.trim().split('=') as [string, string])));
+  }
+  return items;
+}
+
+/** The bearer key a request sent, when it is long enough to be a key and not a guess. */
+function sentKey(exchange: Exchange): string | null {
+  const auth = lower(exchange.requestHeaders).authorization ?? '';
+  const key = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
+  return key && key.length >= 16 ? key : null;
+}
 
 /** The exchange worked out once for the checks. */
 export function see(validator: ContractValidator, exchange: Exchange, walks?: PageTracker): Seen {

@@ -28,6 +28,18 @@ export const faults = {
   'refuse-exports': 'answers the nightly dumps with 402 on every plan, as if no plan had them',
   'quota-as-429': 'answers a used-up trial or quota with 429 instead of 402',
   'statistics-down': 'answers every statistics rollup with 500, as a service whose rollup query fails',
+  'head-without-auth': 'answers HEAD without a key with 200, as a front that checks keys on GET only',
+  'strict-if-none-match': 'gives 304 only when If-None-Match is the ETag to the letter (no weak comparison, no list, no *)',
+  'rate-limit-policy-wrong': "states twice the plan's rate in RateLimit-Policy",
+  'echo-key': "lists the caller's whole key in /account",
+  'account-counted': 'counts a call on the key for every /account read, as if the account call were not free',
+  'query-before-auth': "answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the query first",
+  'cursor-ignores-filters': 'accepts a cursor with filters other than those it was issued for, serving the walk it was issued for',
+  'refuse-over-cap': "answers a limit above the plan's page size with 400 instead of capping it",
+  'first-seen-follows-update': 'moves first_seen_at to updated_at on every row, as if an update made the record new',
+  'stale-include-rows': 'serves the rows of include=rows as they were before their change, under the same updated_at',
+  'expired-trial-as-401': 'answers an expired trial with 401 invalid_key instead of 402 trial_expired',
+  'manifest-wrong-sha': "states a sha256 in the dump manifest that is not the file's",
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -41,6 +53,12 @@ export function isFaultName(value: string): value is FaultName {
 type Fetch = Engine['fetch'];
 type Json = Record<string, unknown> & { data?: unknown; next_cursor?: unknown; actions?: unknown; status?: unknown; code?: unknown };
 
+/** The query parameters the contract defines on some operation. */
+const knownParameters = new Set(['limit', 'cursor', 'announced_since', 'since', 'include']);
+
+/** The filters of a query: every parameter but the page's own (limit, cursor). */
+const filters = (params: URLSearchParams): string[] => [...new Set(params.keys())].filter((k) => k !== 'limit' && k !== 'cursor');
+
 function rewriteQuery(request: Request, edit: (params: URLSearchParams) => void): Request {
   const url = new URL(request.url);
   edit(url.searchParams);
@@ -53,12 +71,15 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
   if (on.size === 0) return fetch;
   // repeat-row: the last row of each page, by the cursor that leads past it (bounded).
   const lastRowBehind = new Map<string, unknown>();
+  // cursor-ignores-filters: the filters each cursor was issued with (bounded).
+  const issuedWith = new Map<string, URLSearchParams>();
   let tick = 0;
 
   return async (request: Request, context?: RequestContext): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname.startsWith('/__control')) return fetch(request, context);
     if (on.has('refuse-head') && request.method === 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET' } });
+    if (on.has('head-without-auth') && request.method === 'HEAD' && !request.headers.has('authorization')) return new Response(null, { status: 200, headers: { 'content-type': 'application/json' } });
     if (on.has('statistics-down') && url.pathname.startsWith('/api/v1/statistics/')) {
       return new ProblemError('internal_error', 'The rollup could not be computed.').toResponse(url.pathname, 'req_fault_statistics_down');
     }
@@ -73,7 +94,29 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       sent = new Request(sent.url, { method: sent.method, headers: without });
     }
 
+    const cursor = url.searchParams.get('cursor');
+    const issued = cursor ? issuedWith.get(cursor) : undefined;
+    if (on.has('cursor-ignores-filters') && issued) {
+      sent = rewriteQuery(sent, (p) => {
+        for (const k of filters(p)) p.delete(k);
+        issued.forEach((v, k) => p.set(k, v));
+      });
+    }
+    if (on.has('account-counted') && url.pathname === '/api/v1/account' && request.method === 'GET') {
+      await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
+    }
+
     let response = await fetch(sent, context);
+    if (on.has('strict-if-none-match') && response.status === 304 && request.headers.get('if-none-match') !== response.headers.get('etag')) {
+      const without = new Headers(sent.headers);
+      without.delete('if-none-match');
+      response = await fetch(new Request(sent.url, { method: sent.method, headers: without }), context);
+    }
+    if (on.has('rate-limit-policy-wrong') && response.headers.has('ratelimit-policy')) {
+      const headers = new Headers(response.headers);
+      headers.set('ratelimit-policy', headers.get('ratelimit-policy')!.replace(/"default";q=(\d+)/, (_, q: string) => `"default";q=${Number(q) * 2}`));
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
     // A HEAD or a 304 has no body to break.
     if (request.method === 'HEAD' || response.status === 304 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
     let body = (await response.clone().json()) as Json;
@@ -90,6 +133,30 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (on.has('drop-retry-after') && status === 429) headers.delete('retry-after');
     if (on.has('wrong-status') && status === 401) status = body.status = 403;
     if (on.has('server-error-on-bad-input') && status === 400) status = body.status = 500;
+    if (on.has('query-before-auth') && status === 401 && [...url.searchParams.keys()].some((k) => !knownParameters.has(k))) {
+      status = 400;
+      body = new ProblemError('unknown_parameter', 'An unknown query parameter.').body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
+    }
+    if (on.has('expired-trial-as-401') && status === 402 && body.code === 'trial_expired') {
+      status = body.status = 401;
+      body.code = 'invalid_key';
+    }
+    if (on.has('refuse-over-cap') && status === 200 && limit && /^\d+$/.test(limit)) {
+      const cap = (body as { plan?: { rows_per_page?: unknown } }).plan?.rows_per_page;
+      if (typeof cap === 'number' && (limit.length > 15 || Number(limit) > cap)) {
+        status = 400;
+        body = new ProblemError('invalid_parameter', `limit may be at most ${cap}.`).body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
+        headers.set('content-type', 'application/problem+json');
+      }
+    }
+    if (on.has('echo-key') && status === 200 && url.pathname === '/api/v1/account') {
+      const key = (request.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
+      const data = body.data as { keys?: Record<string, unknown>[] } | undefined;
+      if (data?.keys?.[0]) data.keys[0] = { ...data.keys[0], key };
+    }
+    if (on.has('manifest-wrong-sha') && status === 200 && url.pathname === '/api/v1/exports') {
+      for (const day of (body.data as { files?: { sha256?: string }[] }[]) ?? []) for (const file of day.files ?? []) if (file.sha256) file.sha256 = file.sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    }
     if (on.has('quota-as-429') && status === 402 && (body.code === 'trial_exhausted' || body.code === 'quota_exhausted')) {
       status = body.status = 429;
       headers.set('retry-after', '1');
@@ -105,8 +172,10 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       body.usage = { ...usage, calls_used: 0, ...(typeof usage.calls_limit === 'number' ? { calls_remaining: usage.calls_limit } : {}) };
     }
     const rows = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : null;
+    if (on.has('first-seen-follows-update') && status === 200) {
+      for (const row of rows ?? (body.data && typeof body.data === 'object' ? [body.data as Record<string, unknown>] : [])) if (typeof row.updated_at === 'string' && typeof row.first_seen_at === 'string') row.first_seen_at = row.updated_at;
+    }
     if (rows && status === 200) {
-      const cursor = url.searchParams.get('cursor');
       if (on.has('repeat-row') && cursor && lastRowBehind.has(cursor) && rows.length) {
         rows.unshift(lastRowBehind.get(cursor) as Record<string, unknown>);
         rows.pop();
@@ -114,6 +183,15 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       if (on.has('repeat-row') && typeof body.next_cursor === 'string' && rows.length) {
         if (lastRowBehind.size > 10_000) lastRowBehind.clear();
         lastRowBehind.set(body.next_cursor, rows.at(-1));
+      }
+      if (on.has('cursor-ignores-filters') && typeof body.next_cursor === 'string') {
+        if (issuedWith.size > 10_000) issuedWith.clear();
+        const kept = new URLSearchParams();
+        for (const k of filters(url.searchParams)) kept.set(k, url.searchParams.get(k)!);
+        issuedWith.set(body.next_cursor, issued ?? kept);
+      }
+      if (on.has('stale-include-rows') && url.pathname === '/api/v1/changes') {
+        for (const item of rows) if (item.row && typeof item.row === 'object') item.row = { ...(item.row as object), name: `${String((item.row as { name?: unknown }).name ?? '')} (before)` };
       }
       if (on.has('leak-email') && rows[0]) rows[0] = { ...rows[0], contact_email: 'partners@example-capital.com' };
       if (on.has('unstable-updated-at')) {

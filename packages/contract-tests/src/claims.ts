@@ -1,0 +1,302 @@
+/**
+ * What checks each sentence: the one table behind the rule matrix. Every sentence of
+ * contracts/SPEC.md and contracts/DECISIONS.md (src/generated/sentences.ts) is found by exactly one
+ * `says` fragment here, and gets the checks that judge it, the faults of the kit's mock made to
+ * break it (each caught by one of those checks: broken-servers.test.ts runs them), or the reason no
+ * client can check it, or what is still missing. A "not shown" sentence of the spec names the
+ * decision that fills it, whose own sentences carry the checks. rule-matrix.test.ts holds this
+ * table to the documents: a sentence without a claim, or a fragment that finds no sentence or
+ * more than one, fails it.
+ */
+
+export interface Claim {
+  /** Words of a sentence, enough to find it (one fragment a sentence; several share a claim). */
+  says: string[];
+  /** Property ids, and `rule:<id>` for a single-response rule judged on every call a run makes. */
+  checks?: string[];
+  /** Faults of the kit's mock (`--fault`) that break these sentences and that one of `checks` catches. */
+  faults?: string[];
+  /** Why no client can check it from outside the service. */
+  notCheckable?: string;
+  /** Checkable from outside, but nothing checks it yet: what is missing. */
+  todo?: string;
+  /** A "not shown" sentence of the spec: the DECISIONS.md headings that decide it. */
+  decided?: string[];
+  /** What part of the sentence the checks leave out, and why. */
+  note?: string;
+}
+
+const licence = 'a licence or billing term, not behaviour of the API';
+const website = 'the website is not part of the API';
+const internal = (what: string) => `${what} is internal to the service; a client sees only its answers`;
+
+export const claims: readonly Claim[] = [
+  // ---- the spec's preamble
+  { says: ['This document covers the whole service'], checks: ['http-conventions'], note: 'read-only: another method is a 405' },
+  { says: ['It also covers the key-issuing call and the account call'], notCheckable: 'says what the document covers' },
+  { says: ['Base address: {base_url}'], notCheckable: 'the base address is what the run is given (--base-url)' },
+  { says: ['All paths below are relative to it'], checks: ['conforms'] },
+
+  // ---- 1. What the service does
+  { says: ['The service serves data about investment firms'], checks: ['conforms', 'rule:contract'], faults: ['wrong-content-type'] },
+  { says: ['Data is rebuilt every day', 'Form D rounds, edges and filings are rebuilt hourly'], notCheckable: internal('the rebuild schedule') },
+  { says: ['Each published record is re-hashed on rebuild'], notCheckable: internal('hashing') + ' (its effect, updated_at moving only with content, is the next sentence)' },
+  { says: ['`updated_at` changes only when the record'], checks: ['stability'], faults: ['unstable-updated-at'] },
+  { says: ['People are excluded on every plan'], checks: ['rule:no-people'], faults: ['leak-email'] },
+  { says: ['The `/changes` feed lists every create'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
+  { says: ['A nightly full dump is offered as gzip JSONL'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
+  { says: ['Statistics rollups are available by name'], checks: ['conforms'], faults: ['statistics-down'] },
+  { says: ['A trial key can be obtained by a single unauthenticated call'], checks: ['trial-runs-out'] },
+  { says: ['Use is for internal commercial purposes', 'Republishing the database', 'Enterprise agreements can widen this'], notCheckable: licence },
+  { says: ['Data sources named for the graph', 'Every investor edge names its sources with URLs'], checks: ['conforms', 'rule:contract'] },
+
+  // ---- 2. Resources and their fields
+  { says: ['| firm |', '| company |', '| round |', '| investment |', '| fund |', '| filing |', '| offering |', '| adv-fund |', '| list |'], checks: ['conforms', 'rule:contract'] },
+  { says: ['| export |'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
+  { says: ['| `service_url` |'], checks: ['conforms', 'rule:contract'] },
+  { says: ['| `updated_at` |'], checks: ['stability'], faults: ['unstable-updated-at'] },
+  { says: ['| `first_seen_at` |'], checks: ['changes', 'stability'], faults: ['first-seen-follows-update'] },
+  { says: ['| `data` |'], checks: ['conforms', 'rule:envelope', 'rule:contract'], faults: ['wrong-content-type'] },
+  { says: ['| `next_cursor` |'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
+  { says: ['| `as_of` |', '| `plan` |'], checks: ['envelope', 'rule:envelope'] },
+  { says: ['| `usage` |'], checks: ['envelope'], faults: ['frozen-usage'] },
+  { says: ['Each investor edge carries an evidence tier and cited URLs'], checks: ['conforms', 'rule:contract'] },
+  { says: ['Fields of each resource beyond the common ones'], decided: ['resource-fields'] },
+  { says: ['Evidence record structure and the set of tier values'], decided: ['evidence-tiers-and-sources'] },
+  { says: ['Format of the fund `{id}`'], decided: ['fund-id-format'] },
+
+  // ---- 3. States and transitions
+  { says: ['A record can be created, updated or unpublished', 'These three are the kinds of change'], checks: ['changes', 'rule:contract'] },
+  { says: ['A trial key lives for 7 days or 1,000 calls'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401'] },
+  { says: ['States: not shown'], decided: ['record-and-key-states'] },
+  { says: ['Transitions: not shown'], decided: ['transitions'] },
+
+  // ---- 4. Endpoints
+  { says: ['All endpoints are under `/api/v1`'], checks: ['conforms', 'openapi'], faults: ['stale-openapi'] },
+  { says: ['Data endpoints are GET and return the envelope'], checks: ['conforms', 'rule:envelope', 'rule:contract'], faults: ['wrong-content-type'] },
+  { says: ['Row pages are cursor-paginated through `next_cursor`'], checks: ['pagination', 'cursor-tamper', 'bad-input', 'rule:page-limit', 'rule:cursor-continuity'], faults: ['repeat-row', 'ignore-limit', 'accept-bad-cursor', 'refuse-over-cap'] },
+  { says: ['POST | `/api/v1/keys/trial`'], checks: ['trial-runs-out', 'rule:contract'] },
+  {
+    says: ['GET | `/api/v1/firms` |', 'GET | `/api/v1/firms/{slug}` |', '`/api/v1/firms/{slug}/portfolio`', '`/api/v1/firms/{slug}/filings`', '`/api/v1/firms/{slug}/funds`', 'GET | `/api/v1/companies` |', 'GET | `/api/v1/companies/{slug}` |', '`/api/v1/companies/{slug}/rounds`', '`/api/v1/companies/{slug}/investors`', '`/api/v1/companies/{slug}/offerings`', '| `/api/v1/rounds` |', '`/api/v1/investments`', 'GET | `/api/v1/funds` |', '`/api/v1/funds/{id}`', '| `/api/v1/filings` |', '| `/api/v1/offerings` |', '`/api/v1/adv-funds`', 'GET | `/api/v1/lists` |', '`/api/v1/lists/{slug}`'],
+    checks: ['conforms', 'auth', 'openapi', 'rule:contract'],
+    faults: ['wrong-status', 'stale-openapi'],
+  },
+  { says: ['GET | `/api/v1/changes` |'], checks: ['changes', 'plan-features'], faults: ['unordered-changes'] },
+  { says: ['GET | `/api/v1/exports` |', '`/api/v1/exports/{date}/{file}`'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
+  { says: ['`/api/v1/statistics/{name}`'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
+  { says: ['GET | `/api/v1/account` |'], checks: ['account', 'rule:contract'], faults: ['account-counted'] },
+  { says: ['| list endpoints (shown for `/rounds`) | `limit` |'], checks: ['pagination', 'bad-input', 'rule:page-limit'], faults: ['ignore-limit', 'refuse-over-cap'] },
+  { says: ['| `/rounds` | `announced_since` |'], checks: ['filters', 'rule:announced-since'], faults: ['ignore-announced-since'] },
+  { says: ['| `/changes` | `since` |'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
+  { says: ['| `/changes` | `include` |'], checks: ['changes'], faults: ['stale-include-rows'] },
+  { says: ['`rounds-by-year`', '`rounds-by-stage`', '`most-active-investors`', '`fund-returns-by-vintage`'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
+  { says: ['Response body of the trial key call'], decided: ['trial-key-response'] },
+  { says: ['Name of the request parameter that carries the cursor'], decided: ['cursor'] },
+  { says: ['Filter and sort parameters of list endpoints beyond'], decided: ['filters-and-sort-order'] },
+  { says: ['Allowed values of `include` other than `rows`'], decided: ['include-values'] },
+  { says: ['Response shapes of account, exports manifest'], decided: ['account', 'exports-manifest-and-files', 'statistics-shapes', 'list-shapes'] },
+  { says: ['Formats of `{slug}`, `{date}` and `{file}`'], decided: ['path-formats'] },
+
+  // ---- 5. Authentication
+  { says: ['Data calls carry the header'], checks: ['auth', 'http-conventions'], faults: ['wrong-status', 'head-without-auth'] },
+  { says: ['A trial key is obtained with `POST /api/v1/keys/trial`', 'It needs no browser and no card'], checks: ['trial-runs-out'] },
+  { says: ['Keys can also be created by a signed-in user'], notCheckable: website },
+  { says: ['A key is shown once, at creation'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
+  { says: ['`/api/v1/account` lists keys, plan, usage and balance'], checks: ['account', 'rule:contract'], faults: ['echo-key'] },
+  { says: ['Key scopes, key expiry for paid plans and key revocation'], decided: ['key-scopes-expiry-and-revocation'] },
+
+  // ---- 6. Events
+  { says: ['The service pushes no event messages that are shown'], notCheckable: 'an absence of pushes cannot be seen by a client that polls' },
+  { says: ['The only change mechanism shown is the pull feed'], checks: ['changes'] },
+  { says: ['The feed lists every create, update and unpublish of a record'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
+  { says: ['With `include=rows` the changed rows come with it'], checks: ['changes'], faults: ['stale-include-rows'] },
+  { says: ['The feed is not available on the trial plan', 'It is included on Team, Business, Enterprise'], checks: ['plan-features'] },
+  { says: ['Webhooks or other push notifications'], decided: ['webhooks'] },
+
+  // ---- 7. Errors
+  { says: ['Every 401, 402 and 429 response from the API contains'], checks: ['auth', 'plan-features', 'rate', 'rule:actions'], faults: ['drop-actions'] },
+  { says: ['The actions offered are'], checks: ['auth', 'plan-features', 'rule:contract'], faults: ['drop-actions'] },
+  { says: ['The website (not the API) applies a bulk-crawl limiter'], notCheckable: website },
+  { says: ['Shape of the items of `actions`'], decided: ['problem-body', 'actions'] },
+  { says: ['Status codes for other failures'], decided: ['status-codes'] },
+
+  // ---- 8. Limits
+  { says: ['| Free trial |'], checks: ['envelope', 'trial-runs-out', 'filters', 'rule:round-lag', 'rule:page-limit'], faults: ['quota-as-429', 'expired-trial-as-401'] },
+  { says: ['| Team |', '| Business |', '| Enterprise |'], checks: ['envelope', 'pagination', 'plan-features', 'rate', 'rule:page-limit'], faults: ['ignore-limit', 'refuse-exports'] },
+  { says: ['| Pay as you go |'], checks: ['envelope', 'plan-features'] },
+  { says: ['Billing is monthly', 'An annual plan costs 10 times'], notCheckable: licence },
+  { says: ['Pay as you go charges $0.005 per row'], checks: ['envelope'] },
+  { says: ['Prepaid rows never expire'], todo: 'with --use-control the clock could move a year and the balance be read again' },
+  { says: ['Rows per page of pay as you go', 'Request rate of the trial and of pay as you go'], decided: ['plan-numbers-the-spec-leaves-open'] },
+  { says: ["Behaviour when a plan's monthly call quota is exhausted"], decided: ['exhausted-quota'] },
+  { says: ['The `/exports` endpoints are restricted'], checks: ['plan-features'], faults: ['refuse-exports'] },
+
+  // ---- 9. Versioning
+  { says: ['The version is in the path prefix'], checks: ['conforms', 'openapi'] },
+  { says: ['A machine-readable description with the full parameter reference'], checks: ['openapi'], faults: ['stale-openapi'] },
+  { says: ['Deprecation and compatibility policy'], decided: ['deprecation'] },
+
+  // ==== DECISIONS.md
+  // ---- Resource fields
+  { says: ['The kit gives each resource the fields', 'Every row also has `service_url`', 'Amounts are whole US dollars'], checks: ['conforms', 'rule:contract'] },
+  { says: ['No schema has a field about a person'], checks: ['rule:no-people'], faults: ['leak-email'] },
+  { says: ['Row schemas are open'], notCheckable: 'a property of the contract, not of answers (it is why the checks accept added fields)' },
+  // ---- Evidence tiers and sources
+  { says: ['`evidence_tier` is one of', '`sources` is a non-empty list'], checks: ['conforms', 'rule:contract'] },
+  // ---- Fund id format
+  { says: ['`fnd_` and twelve lower-case'], checks: ['conforms', 'rule:contract'] },
+  { says: ['Clients must treat it as opaque'], checks: ['bad-input'], faults: ['server-error-on-bad-input'] },
+  // ---- Record and key states
+  { says: ['A record is published or unpublished'], checks: ['changes'], note: 'the 404 after an unpublish; that the record leaves every list is not checked yet' },
+  { says: ['A key is `active`, `expired`'], checks: ['account', 'trial-runs-out'], faults: ['expired-trial-as-401'] },
+  // ---- Transitions
+  { says: ['Record: (none) → published'], checks: ['changes'] },
+  { says: ['Key: active → expired'], checks: ['trial-runs-out'], note: 'that none goes back is not checked: a run sees a key become used up or expired, not stay so' },
+  // ---- Trial key response
+  { says: ['201 with `{key, key_id'], checks: ['trial-runs-out', 'rule:contract'] },
+  { says: ['The key is shown only in this answer'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
+  { says: ["The prefix is the kit's `igk_<plan>_`"], checks: ['account'], faults: ['echo-key'] },
+  { says: ['Body limits: JSON only'], todo: 'no property sends the trial call a bad body yet (the mock tests its own)' },
+  { says: ['One live trial per e-mail address'], todo: 'no property asks twice for the same address yet' },
+  { says: ['The call is limited twice'], todo: "sixty trial keys a minute would spend the service's trial budget: not sent" },
+  // ---- Failed authentication
+  { says: ['A data call is authenticated before its query is looked at'], checks: ['auth'], faults: ['query-before-auth'] },
+  { says: ['Calls without a valid key spend a per-address budget'], todo: 'a hundred refused calls from one address: not sent yet' },
+  { says: ['The address table is bounded'], notCheckable: internal('the address table') },
+  // ---- Cursor
+  { says: ['The query parameter `cursor`'], checks: ['pagination'], faults: ['repeat-row'] },
+  { says: ['Its value is opaque and tamper-evident'], checks: ['cursor-tamper'], faults: ['accept-bad-cursor', 'cursor-ignores-filters'] },
+  { says: ['Pages are in keyset order of the list'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
+  { says: ['`next_cursor` is `null` on the last page'], checks: ['pagination'] },
+  { says: ["Every paged operation's 200 carries the OpenAPI link"], todo: "the served description's links are not compared yet" },
+  // ---- Limit
+  { says: ['`limit` defaults to 100'], todo: 'a page without limit is not measured yet' },
+  { says: ["Above the plan's page size it is capped silently"], checks: ['bad-input'], faults: ['refuse-over-cap'] },
+  { says: ['Below 1, not written in digits'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
+  { says: ['Any query parameter given empty or twice'], checks: ['bad-input'] },
+  // ---- Filters and sort order
+  { says: ['The kit adds none'], checks: ['bad-input'] },
+  { says: ['Every list is in ascending order of its key'], checks: ['pagination', 'changes'], faults: ['unordered-changes'], note: "the feed's order; a list's key order is not checked yet" },
+  { says: ['A query parameter the operation does not define'], checks: ['bad-input'] },
+  // ---- Include values
+  { says: ['Only `rows`; anything else is a 400'], checks: ['bad-input'] },
+  // ---- Account
+  { says: ['The envelope with `data: {plan, usage, balance, keys}`', '`balance` is `{prepaid_rows, value_usd}`'], checks: ['account', 'rule:contract'], faults: ['echo-key'] },
+  { says: ['The account call is free'], checks: ['account'], faults: ['account-counted'] },
+  { says: ['It still obeys the request rate and needs a key that is not revoked'], checks: ['trial-runs-out'], note: 'a used-up or expired trial reads its account; the rate and revocation are not driven' },
+  // ---- Exports manifest and files
+  { says: ['The envelope with `data` a list of dump days', 'Files are `<resource plural>.jsonl.gz`: gzip'], checks: ['exports', 'rule:contract'], faults: ['manifest-wrong-sha'] },
+  { says: ['A download counts as one call'], todo: 'the usage after a download is not read yet' },
+  { says: ['Each file is its resource as it was at one moment'], notCheckable: 'when each file was taken is not shown to a client' },
+  // ---- Statistics shapes
+  { says: ['The envelope with `data: {name, rows}`', 'Rollups are aggregates, not records'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
+  { says: ['They are computed over what the key may see'], todo: 'statistics are not yet recomputed from the rows a trial sees' },
+  { says: ['An unknown name is a 404 `unknown_statistic`'], checks: ['bad-input'], note: 'a 4xx problem; the 404 and `allowed` are not asserted yet' },
+  { says: ['A rollup reads every round'], notCheckable: internal('how a rollup is computed') },
+  // ---- List shapes
+  { says: ['`/lists` serves list summaries'], checks: ['conforms', 'rule:contract'] },
+  // ---- Path formats
+  { says: ['Slugs: `^[a-z0-9]+'], checks: ['bad-input', 'rule:contract'] },
+  { says: ['Dates: `YYYY-MM-DD`', 'Files: `<resource plural>.jsonl.gz` from the nine'], checks: ['exports'] },
+  { says: ['A malformed path parameter is a 400 naming it'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
+  // ---- Key scopes, expiry and revocation
+  { says: ['A key has no scopes'], checks: ['conforms'] },
+  { says: ['Paid keys do not expire; any key can be revoked'], todo: 'a revoked key is not driven yet (the mock can revoke through its control API)' },
+  { says: ['Keys look like `igk_<plan>_<32 base62>`'], checks: ['trial-runs-out'] },
+  // ---- Webhooks
+  { says: ['None.'], notCheckable: 'an absence of pushes cannot be seen by a client that polls' },
+  { says: ['Poll `/changes`.'], checks: ['changes'] },
+  // ---- Problem body
+  { says: ['Every error is RFC 9457'], checks: ['rule:problem', 'rule:contract'], faults: ['wrong-status'] },
+  { says: ['A 400 adds `errors:', 'An unknown statistic adds `allowed`'], checks: ['rule:contract'] },
+  // ---- Actions
+  { says: ['Every 401, 402 and 429 carries a non-empty `actions` list'], checks: ['rule:actions', 'auth'], faults: ['drop-actions'] },
+  { says: ['`get_trial_key`: `method: POST`'], checks: ['auth'], faults: ['drop-actions'] },
+  { says: ['`buy_prepaid_rows`: where to buy rows', '`book_call`: a link meant for a human'], checks: ['rule:contract'], note: 'the Action schema; which error carries them is not asserted yet' },
+  { says: ['`subscribe`: names the suggested plan'], checks: ['plan-features', 'rule:actions'], faults: ['drop-actions'] },
+  { says: ['Which actions come with which error is in the mock'], notCheckable: 'says where the kit keeps its table' },
+  // ---- Status codes
+  { says: ['400 `invalid_parameter`, `unknown_parameter`'], checks: ['bad-input', 'cursor-tamper'], faults: ['server-error-on-bad-input', 'accept-bad-cursor'] },
+  { says: ['414 `uri_too_long`'], todo: 'no URL over 8,192 characters is sent yet' },
+  { says: ['401 `missing_key`, `invalid_key`'], checks: ['auth'], faults: ['wrong-status'] },
+  { says: ['402 `trial_exhausted`, `trial_expired`'], checks: ['plan-features', 'trial-runs-out'], faults: ['quota-as-429', 'refuse-exports'] },
+  { says: ['404 `not_found`, `unknown_statistic`'], checks: ['changes'], note: 'the 404 of an unpublished record; unknown names and routes are not asserted yet' },
+  { says: ['405 `method_not_allowed` with `Allow`'], checks: ['http-conventions'] },
+  { says: ['409 `trial_exists`; 413'], todo: 'the trial call is not sent a taken address or a bad body yet' },
+  { says: ['429 `rate_limited` with `Retry-After`.'], checks: ['rate', 'rule:retry-after'], faults: ['drop-retry-after'] },
+  { says: ["The mock's control endpoints (not part of the API)"], notCheckable: "the control endpoints are the mock's, not the API's" },
+  { says: ['Before a request reaches an operation, the server answers 408'], todo: 'slow, oversized and over-long requests are not sent yet' },
+  { says: ['A failure of the mock itself is 500'], notCheckable: 'a client cannot make the service fail on purpose' },
+  { says: ['With `--state FILE`, a call that waited 2 s'], notCheckable: "the mock's own state file" },
+  { says: ['The service never answers 5xx to bad input'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
+  // ---- Plan numbers the spec leaves open
+  { says: ['Trial 2 requests a second; pay as you go 10'], checks: ['envelope', 'rate'] },
+  { says: ['The whole plan table lives once'], notCheckable: 'how the kit keeps its numbers' },
+  // ---- Exhausted quota
+  { says: ['A 402 `quota_exhausted` until the period rolls over'], todo: "a paid plan's used-up quota is not driven yet (it would take a month's calls, or the mock's control API)" },
+  { says: ['A used-up trial is 402 `trial_exhausted`'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401'] },
+  // ---- Pay as you go billing
+  { says: ['Prepaid rows are kept as a row balance', '`usage.rows_charged` and `usage.balance_rows`'], checks: ['envelope'] },
+  { says: ['A call whose cost would exceed the balance'], todo: 'a balance is not run down yet' },
+  { says: ['Errors cost nothing.'], todo: "a pay-as-you-go key's balance is not read around an error yet" },
+  // ---- Round lag
+  { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'rule:round-lag'], note: "rounds and a company's rounds; statistics and last_round are not checked yet" },
+  // ---- Changes feed
+  { says: ['`since` is required'], checks: ['changes', 'bad-input', 'rule:changes-order'], faults: ['unordered-changes'] },
+  { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'] },
+  { says: ['Every item served counts as a row for pay as you go'], todo: "the feed's charge is not read yet" },
+  // ---- Plan and usage in the envelope
+  { says: ['`plan` is `{id, name, rows_per_page'], checks: ['envelope'] },
+  { says: ['`usage` counts the call it comes with'], checks: ['envelope'], faults: ['frozen-usage'] },
+  { says: ['Monthly periods run from the first of a month'], todo: 'moving the clock to the next month is not driven yet' },
+  // ---- Rate limit headers
+  { says: ['`RateLimit-Policy: "default";q=<rate>;w=1`'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] },
+  { says: ['The limiter is a token bucket per key'], checks: ['rate'], faults: ['drop-retry-after'] },
+  { says: ['It runs on real time'], todo: 'that moving the clock refills no bucket is not checked yet' },
+  { says: ['The unauthenticated trial call has a bucket per client address'], todo: 'the trial call is not sent in a burst yet' },
+  // ---- Conditional requests
+  { says: ['GET answers carry a weak `ETag`'], checks: ['conditional'], faults: ['ignore-if-none-match'] },
+  { says: ["A dump file's `ETag` is strong"], checks: ['exports'] },
+  { says: ['`If-None-Match` is compared weakly'], checks: ['conditional'], faults: ['strict-if-none-match', 'ignore-if-none-match'] },
+  { says: ['A 304 is counted as a call'], checks: ['conditional'] },
+  // ---- HTTP conventions
+  { says: ['HEAD answers every GET'], checks: ['http-conventions'], faults: ['refuse-head', 'head-without-auth'] },
+  { says: ['It is counted and charged as the GET'], todo: 'the usage after a HEAD is not read yet' },
+  { says: ['Another method is 405 with `Allow`', '401 carries `WWW-Authenticate', 'Data answers carry `Cache-Control: private', 'CORS: any origin by default', 'A preflight from an allowed origin', 'An incoming `X-Request-Id`'], checks: ['http-conventions'] },
+  { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers'] },
+  { says: ['`/api/v1/openapi.json` lists this server'], todo: "the served description's servers are not compared with the base URL yet" },
+  { says: ['The Node server compresses JSON answers'], notCheckable: "the mock's own: a service behind another front may compress otherwise", note: 'a body that does not decode as its Content-Encoding says is a finding of rule:contract' },
+  // ---- Deprecation
+  { says: ['`/api/v1` only grows'], notCheckable: 'a promise about future versions; one run sees one version' },
+  { says: ['Clients must ignore unknown fields'], notCheckable: 'a rule for clients' },
+];
+
+/**
+ * The contract's `x-assumed` spots, by kind of spot: what judges the decision the spot carries.
+ * First match wins.
+ */
+export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] = [
+  { at: /^\/info$/, claim: { notCheckable: 'no webhooks and the deprecation policy: promises, not answers' } },
+  { at: /^\/x-plans$/, claim: { checks: ['envelope', 'pagination', 'rule:page-limit'], faults: ['ignore-limit'] } },
+  { at: /keys~1trial\/post$/, claim: { checks: ['trial-runs-out', 'rule:contract'] } },
+  { at: /exports~1\{date\}~1\{file\}\/get$/, claim: { checks: ['exports'], faults: ['manifest-wrong-sha'] } },
+  { at: /~1account\/get$/, claim: { checks: ['account', 'rule:contract'], faults: ['account-counted'] } },
+  { at: /~1rounds\/get$/, claim: { checks: ['bad-input', 'filters', 'rule:round-lag', 'rule:contract'] } },
+  { at: /^\/paths\/.*\/get$/, claim: { checks: ['bad-input', 'pagination', 'rule:contract'] } },
+  { at: /parameters\/Cursor$|schemas\/(Next)?Cursor$/, claim: { checks: ['cursor-tamper', 'pagination'], faults: ['accept-bad-cursor', 'cursor-ignores-filters'] } },
+  { at: /parameters\/Limit$/, claim: { checks: ['bad-input', 'rule:page-limit'], faults: ['ignore-limit', 'refuse-over-cap'] } },
+  { at: /parameters\/(Since|Include)$/, claim: { checks: ['changes', 'bad-input'] } },
+  { at: /parameters\/IfNoneMatch$|headers\/ETag$/, claim: { checks: ['conditional'], faults: ['ignore-if-none-match', 'strict-if-none-match'] } },
+  { at: /parameters\/Export(Date|File)$/, claim: { checks: ['exports'] } },
+  { at: /headers\/RateLimit(Policy)?$/, claim: { checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] } },
+  { at: /WWW-Authenticate$/, claim: { checks: ['http-conventions'] } },
+  { at: /responses\/(Unauthorized|PaymentRequired)$/, claim: { checks: ['auth', 'plan-features', 'rule:problem', 'rule:actions'], faults: ['wrong-status', 'drop-actions'] } },
+  { at: /responses\/BadRequest$/, claim: { checks: ['bad-input', 'rule:problem', 'rule:contract'], faults: ['server-error-on-bad-input'] } },
+  { at: /responses\/(NotFound|TrialExists|UriTooLong|PayloadTooLarge|UnsupportedMediaType)$/, claim: { checks: ['rule:problem', 'rule:contract'] } },
+  { at: /schemas\/Usage/, claim: { checks: ['envelope'], faults: ['frozen-usage'] } },
+  { at: /schemas\/(KeySummary|Account)$/, claim: { checks: ['account', 'rule:contract'], faults: ['echo-key'] } },
+  { at: /schemas\/ExportDay$/, claim: { checks: ['exports', 'rule:contract'], faults: ['manifest-wrong-sha'] } },
+  { at: /schemas\/Change/, claim: { checks: ['changes', 'rule:contract'], faults: ['unordered-changes'] } },
+  { at: /schemas\/Action$|schemas\/Problem$/, claim: { checks: ['rule:problem', 'rule:actions', 'rule:contract'], faults: ['drop-actions'] } },
+  { at: /^\/components\/schemas\//, claim: { checks: ['conforms', 'rule:contract'] } },
+];

@@ -1,0 +1,57 @@
+/**
+ * Which check catches each deliberate fault of the kit's mock: the property that runs against it,
+ * and whether the property itself fails, a single-response rule finds it, or both.
+ * broken-servers.test.ts runs every one; rule-matrix.test.ts holds each row's faults to its checks
+ * with it, so a row is only "shown to fail" by a fault that one of its own checks catches.
+ */
+import type { RuleId } from '@investor-graph/contract';
+import type { FaultName } from '@investor-graph/mock';
+import type { PlanId } from '@investor-graph/contract';
+
+export interface Catcher {
+  property: string;
+  rule?: RuleId;
+  propertyFails?: boolean;
+  /** The key the run needs to meet the fault (Enterprise by default). */
+  plan?: PlanId;
+}
+
+export const catchers: Record<FaultName, Catcher> = {
+  'drop-actions': { property: 'auth', rule: 'actions', propertyFails: true },
+  'drop-retry-after': { property: 'rate', rule: 'retry-after', propertyFails: true },
+  'leak-email': { property: 'conforms', rule: 'no-people' },
+  'ignore-limit': { property: 'pagination', rule: 'page-limit', propertyFails: true },
+  'repeat-row': { property: 'pagination', rule: 'cursor-continuity', propertyFails: true },
+  'wrong-status': { property: 'auth', rule: 'contract', propertyFails: true },
+  'server-error-on-bad-input': { property: 'bad-input', rule: 'bad-input-no-5xx', propertyFails: true },
+  'accept-bad-cursor': { property: 'cursor-tamper', propertyFails: true },
+  'unstable-updated-at': { property: 'stability', propertyFails: true },
+  'unordered-changes': { property: 'changes', rule: 'changes-order', propertyFails: true },
+  'ignore-announced-since': { property: 'filters', rule: 'announced-since', propertyFails: true },
+  // The run cannot even get its samples: it says so (setupError), and the rules judge the calls made.
+  'wrong-content-type': { property: 'conforms', rule: 'contract' },
+  'ignore-if-none-match': { property: 'conditional', propertyFails: true },
+  'stale-openapi': { property: 'openapi', propertyFails: true },
+  'refuse-head': { property: 'http-conventions', propertyFails: true },
+  'frozen-usage': { property: 'envelope', propertyFails: true },
+  'refuse-exports': { property: 'plan-features', propertyFails: true },
+  'quota-as-429': { property: 'trial-runs-out', propertyFails: true },
+  'statistics-down': { property: 'conforms', propertyFails: true },
+  'head-without-auth': { property: 'http-conventions', propertyFails: true },
+  'strict-if-none-match': { property: 'conditional', propertyFails: true },
+  'rate-limit-policy-wrong': { property: 'conforms', rule: 'rate-limit-headers' },
+  'echo-key': { property: 'account', rule: 'key-not-echoed', propertyFails: true },
+  'account-counted': { property: 'account', propertyFails: true },
+  'query-before-auth': { property: 'auth', propertyFails: true },
+  'cursor-ignores-filters': { property: 'cursor-tamper', propertyFails: true },
+  'refuse-over-cap': { property: 'bad-input', propertyFails: true },
+  'first-seen-follows-update': { property: 'changes', propertyFails: true },
+  'stale-include-rows': { property: 'changes', propertyFails: true },
+  'expired-trial-as-401': { property: 'trial-runs-out', propertyFails: true },
+  'manifest-wrong-sha': { property: 'exports', propertyFails: true },
+};
+
+/** The checks (as the matrix names them) that catch a fault. */
+export function catchingChecks(catcher: Catcher): string[] {
+  return [...(catcher.propertyFails ? [catcher.property] : []), ...(catcher.rule ? [`rule:${catcher.rule}`] : [])];
+}
