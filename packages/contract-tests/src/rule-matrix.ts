@@ -13,7 +13,8 @@ import { sentences } from './generated/sentences.ts';
 import { properties, type Property } from './properties.ts';
 import { assumedSpots } from './sentences.ts';
 
-export interface MatrixRow {
+/** A row: a sentence or a contract spot, with what its claim says of it (src/claims.ts). */
+export interface MatrixRow extends Omit<Claim, 'says'> {
   /** `spec 4.3`, `cursor.2` (DECISIONS.md#cursor), or `contract <JSON pointer>`. */
   id: string;
   /** `spec §4`, `DECISIONS.md#cursor`, or `x-assumed` with the decisions the spot rests on. */
@@ -22,12 +23,6 @@ export interface MatrixRow {
   rule: string;
   /** documented: the spec says it; assumed: the kit decided it where the spec says "not shown". */
   basis: 'documented' | 'assumed';
-  checks?: string[];
-  faults?: string[];
-  notCheckable?: string;
-  todo?: string;
-  decided?: string[];
-  note?: string;
 }
 
 /** The claim whose fragment is in the sentence, or undefined (the matrix test says which sentences have none). */
