@@ -16,10 +16,12 @@ afterAll(async () => {
 });
 
 async function runAgainst(fault: FaultName, property: string, extra: Partial<SuiteConfig> = {}) {
-  const key = newKeyText('enterprise');
-  const mock = await startMock({ port: 0, keys: [{ plan: 'enterprise', key }], faults: [fault] });
+  // An Enterprise key reaches every feature; a fault of what a plan lacks needs that plan's key.
+  const plan = catchers[fault].plan ?? 'enterprise';
+  const key = newKeyText(plan);
+  const mock = await startMock({ port: 0, keys: [{ plan, key }], faults: [fault] });
   running.push(mock);
-  const ctx = await prepare({ baseUrl: mock.url, key, plan: 'enterprise', budget: { calls: 300, rows: 10_000 }, seed: 4242, runs: 15, allowRate: true, useControl: true, only: [property], ...extra });
+  const ctx = await prepare({ baseUrl: mock.url, key, plan, budget: { calls: 300, rows: 10_000 }, seed: 4242, runs: 15, allowRate: true, useControl: true, only: [property], ...extra });
   const result = await runProperty(ctx, properties.find((p) => p.id === property)!, 1);
   return { result, rules: ruleResults(ctx) };
 }

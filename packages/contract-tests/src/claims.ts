@@ -32,7 +32,7 @@ const internal = (what: string) => `${what} is internal to the service; a client
 
 export const claims: readonly Claim[] = [
   // ---- the spec's preamble
-  { says: ['This document covers the whole service'], checks: ['http-conventions'], note: 'read-only: another method is a 405' },
+  { says: ['This document covers the whole service'], checks: ['http-conventions'], faults: ['delete-not-405'], note: 'read-only: another method is a 405' },
   { says: ['It also covers the key-issuing call and the account call'], notCheckable: 'says what the document covers' },
   { says: ['Base address: {base_url}'], notCheckable: 'the base address is what the run is given (--base-url)' },
   { says: ['All paths below are relative to it'], checks: ['conforms'] },
@@ -45,29 +45,30 @@ export const claims: readonly Claim[] = [
   { says: ['People are excluded on every plan'], checks: ['rule:no-people'], faults: ['leak-email'] },
   { says: ['The `/changes` feed lists every create'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['A nightly full dump is offered as gzip JSONL'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
-  { says: ['Statistics rollups are available by name'], checks: ['conforms'], faults: ['statistics-down'] },
+  { says: ['Statistics rollups are available by name'], checks: ['conforms', 'statistics'], faults: ['statistics-down', 'unknown-statistic-400'] },
   { says: ['A trial key can be obtained by a single unauthenticated call'], checks: ['trial-runs-out'] },
   { says: ['Use is for internal commercial purposes', 'Republishing the database', 'Enterprise agreements can widen this'], notCheckable: licence },
-  { says: ['Data sources named for the graph', 'Every investor edge names its sources with URLs'], checks: ['conforms', 'rule:contract'] },
+  { says: ['Data sources named for the graph', 'Every investor edge names its sources with URLs'], checks: ['conforms', 'rule:contract'], note: 'the sources schema: kinds and URLs; no fault breaks them yet' },
 
   // ---- 2. Resources and their fields
-  { says: ['| firm |', '| company |', '| round |', '| investment |', '| fund |', '| filing |', '| offering |', '| adv-fund |', '| list |'], checks: ['conforms', 'rule:contract'] },
+  { says: ['| firm |', '| company |', '| round |', '| investment |', '| fund |', '| filing |', '| offering |', '| adv-fund |', '| list |'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
   { says: ['| export |'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
-  { says: ['| `service_url` |'], checks: ['conforms', 'rule:contract'] },
+  { says: ['| `service_url` |'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
   { says: ['| `updated_at` |'], checks: ['stability'], faults: ['unstable-updated-at'] },
   { says: ['| `first_seen_at` |'], checks: ['changes', 'stability'], faults: ['first-seen-follows-update'] },
   { says: ['| `data` |'], checks: ['conforms', 'rule:envelope', 'rule:contract'], faults: ['wrong-content-type'] },
   { says: ['| `next_cursor` |'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
-  { says: ['| `as_of` |', '| `plan` |'], checks: ['envelope', 'rule:envelope'] },
+  { says: ['| `as_of` |'], checks: ['envelope', 'rule:envelope'], faults: ['as-of-goes-back'] },
+  { says: ['| `plan` |'], checks: ['envelope', 'rule:envelope'], faults: ['plan-mislabelled'] },
   { says: ['| `usage` |'], checks: ['envelope'], faults: ['frozen-usage'] },
-  { says: ['Each investor edge carries an evidence tier and cited URLs'], checks: ['conforms', 'rule:contract'] },
+  { says: ['Each investor edge carries an evidence tier and cited URLs'], checks: ['conforms', 'rule:contract'], faults: ['unknown-evidence-tier'] },
   { says: ['Fields of each resource beyond the common ones'], decided: ['resource-fields'] },
   { says: ['Evidence record structure and the set of tier values'], decided: ['evidence-tiers-and-sources'] },
   { says: ['Format of the fund `{id}`'], decided: ['fund-id-format'] },
 
   // ---- 3. States and transitions
   { says: ['A record can be created, updated or unpublished', 'These three are the kinds of change'], checks: ['changes', 'rule:contract'] },
-  { says: ['A trial key lives for 7 days or 1,000 calls'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401'] },
+  { says: ['A trial key lives for 7 days or 1,000 calls'], checks: ['account', 'trial-runs-out'], faults: ['trial-lives-long', 'quota-as-429', 'expired-trial-as-401'] },
   { says: ['States: not shown'], decided: ['record-and-key-states'] },
   { says: ['Transitions: not shown'], decided: ['transitions'] },
 
@@ -83,8 +84,8 @@ export const claims: readonly Claim[] = [
   },
   { says: ['GET | `/api/v1/changes` |'], checks: ['changes', 'plan-features'], faults: ['unordered-changes'] },
   { says: ['GET | `/api/v1/exports` |', '`/api/v1/exports/{date}/{file}`'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
-  { says: ['`/api/v1/statistics/{name}`'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
-  { says: ['GET | `/api/v1/account` |'], checks: ['account', 'rule:contract'], faults: ['account-counted'] },
+  { says: ['`/api/v1/statistics/{name}`'], checks: ['conforms', 'statistics', 'rule:contract'], faults: ['statistics-down', 'statistics-off-by-one'] },
+  { says: ['GET | `/api/v1/account` |'], checks: ['account', 'rule:contract'], faults: ['account-counted', 'trial-lives-long'] },
   { says: ['| list endpoints (shown for `/rounds`) | `limit` |'], checks: ['pagination', 'bad-input', 'rule:page-limit'], faults: ['ignore-limit', 'refuse-over-cap'] },
   { says: ['| `/rounds` | `announced_since` |'], checks: ['filters', 'rule:announced-since'], faults: ['ignore-announced-since'] },
   { says: ['| `/changes` | `since` |'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
@@ -110,7 +111,8 @@ export const claims: readonly Claim[] = [
   { says: ['The only change mechanism shown is the pull feed'], checks: ['changes'] },
   { says: ['The feed lists every create, update and unpublish of a record'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['With `include=rows` the changed rows come with it'], checks: ['changes'], faults: ['stale-include-rows'] },
-  { says: ['The feed is not available on the trial plan', 'It is included on Team, Business, Enterprise'], checks: ['plan-features'] },
+  { says: ['The feed is not available on the trial plan'], checks: ['plan-features'], faults: ['trial-feed-open'] },
+  { says: ['It is included on Team, Business, Enterprise'], checks: ['plan-features'] },
   { says: ['Webhooks or other push notifications'], decided: ['webhooks'] },
 
   // ---- 7. Errors
@@ -121,9 +123,9 @@ export const claims: readonly Claim[] = [
   { says: ['Status codes for other failures'], decided: ['status-codes'] },
 
   // ---- 8. Limits
-  { says: ['| Free trial |'], checks: ['envelope', 'trial-runs-out', 'filters', 'rule:round-lag', 'rule:page-limit'], faults: ['quota-as-429', 'expired-trial-as-401'] },
-  { says: ['| Team |', '| Business |', '| Enterprise |'], checks: ['envelope', 'pagination', 'plan-features', 'rate', 'rule:page-limit'], faults: ['ignore-limit', 'refuse-exports'] },
-  { says: ['| Pay as you go |'], checks: ['envelope', 'plan-features'] },
+  { says: ['| Free trial |'], checks: ['envelope', 'account', 'trial-runs-out', 'plan-features', 'filters', 'rule:round-lag', 'rule:page-limit'], faults: ['trial-lives-long', 'trial-feed-open', 'quota-as-429', 'expired-trial-as-401'] },
+  { says: ['| Team |', '| Business |', '| Enterprise |'], checks: ['envelope', 'pagination', 'plan-features', 'rate', 'rule:page-limit'], faults: ['plan-mislabelled', 'ignore-limit', 'refuse-exports'] },
+  { says: ['| Pay as you go |'], checks: ['envelope', 'plan-features'], faults: ['plan-mislabelled'] },
   { says: ['Billing is monthly', 'An annual plan costs 10 times'], notCheckable: licence },
   { says: ['Pay as you go charges $0.005 per row'], checks: ['envelope'] },
   { says: ['Prepaid rows never expire'], todo: 'with --use-control the clock could move a year and the balance be read again' },
@@ -138,11 +140,13 @@ export const claims: readonly Claim[] = [
 
   // ==== DECISIONS.md
   // ---- Resource fields
-  { says: ['The kit gives each resource the fields', 'Every row also has `service_url`', 'Amounts are whole US dollars'], checks: ['conforms', 'rule:contract'] },
+  { says: ['The kit gives each resource the fields', 'Every row also has `service_url`'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
+  { says: ['Amounts are whole US dollars'], checks: ['conforms', 'rule:contract'] },
   { says: ['No schema has a field about a person'], checks: ['rule:no-people'], faults: ['leak-email'] },
   { says: ['Row schemas are open'], notCheckable: 'a property of the contract, not of answers (it is why the checks accept added fields)' },
   // ---- Evidence tiers and sources
-  { says: ['`evidence_tier` is one of', '`sources` is a non-empty list'], checks: ['conforms', 'rule:contract'] },
+  { says: ['`evidence_tier` is one of'], checks: ['conforms', 'rule:contract'], faults: ['unknown-evidence-tier'] },
+  { says: ['`sources` is a non-empty list'], checks: ['conforms', 'rule:contract'] },
   // ---- Fund id format
   { says: ['`fnd_` and twelve lower-case'], checks: ['conforms', 'rule:contract'] },
   { says: ['Clients must treat it as opaque'], checks: ['bad-input'], faults: ['server-error-on-bad-input'] },
@@ -167,10 +171,10 @@ export const claims: readonly Claim[] = [
   { says: ['The query parameter `cursor`'], checks: ['pagination'], faults: ['repeat-row'] },
   { says: ['Its value is opaque and tamper-evident'], checks: ['cursor-tamper'], faults: ['accept-bad-cursor', 'cursor-ignores-filters'] },
   { says: ['Pages are in keyset order of the list'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
-  { says: ['`next_cursor` is `null` on the last page'], checks: ['pagination'] },
+  { says: ['`next_cursor` is `null` on the last page'], checks: ['pagination'], faults: ['endless-cursor'] },
   { says: ["Every paged operation's 200 carries the OpenAPI link"], todo: "the served description's links are not compared yet" },
   // ---- Limit
-  { says: ['`limit` defaults to 100'], todo: 'a page without limit is not measured yet' },
+  { says: ['`limit` defaults to 100'], checks: ['conforms'], faults: ['default-limit-10'] },
   { says: ["Above the plan's page size it is capped silently"], checks: ['bad-input'], faults: ['refuse-over-cap'] },
   { says: ['Below 1, not written in digits'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
   { says: ['Any query parameter given empty or twice'], checks: ['bad-input'] },
@@ -183,15 +187,15 @@ export const claims: readonly Claim[] = [
   // ---- Account
   { says: ['The envelope with `data: {plan, usage, balance, keys}`', '`balance` is `{prepaid_rows, value_usd}`'], checks: ['account', 'rule:contract'], faults: ['echo-key'] },
   { says: ['The account call is free'], checks: ['account'], faults: ['account-counted'] },
-  { says: ['It still obeys the request rate and needs a key that is not revoked'], checks: ['trial-runs-out'], note: 'a used-up or expired trial reads its account; the rate and revocation are not driven' },
+  { says: ['It still obeys the request rate and needs a key that is not revoked'], checks: ['trial-runs-out', 'key-states'], faults: ['revoked-as-403'], note: 'a used-up or expired trial and a used-up quota read their account, a revoked key cannot; the rate on /account is not driven' },
   // ---- Exports manifest and files
   { says: ['The envelope with `data` a list of dump days', 'Files are `<resource plural>.jsonl.gz`: gzip'], checks: ['exports', 'rule:contract'], faults: ['manifest-wrong-sha'] },
   { says: ['A download counts as one call'], todo: 'the usage after a download is not read yet' },
   { says: ['Each file is its resource as it was at one moment'], notCheckable: 'when each file was taken is not shown to a client' },
   // ---- Statistics shapes
   { says: ['The envelope with `data: {name, rows}`', 'Rollups are aggregates, not records'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
-  { says: ['They are computed over what the key may see'], todo: 'statistics are not yet recomputed from the rows a trial sees' },
-  { says: ['An unknown name is a 404 `unknown_statistic`'], checks: ['bad-input'], note: 'a 4xx problem; the 404 and `allowed` are not asserted yet' },
+  { says: ['They are computed over what the key may see'], checks: ['statistics'], faults: ['statistics-off-by-one'], note: "rounds-by-year's latest year against the rounds the key sees (the trial's lag on both sides); the other rollups are not recomputed yet" },
+  { says: ['An unknown name is a 404 `unknown_statistic`'], checks: ['statistics'], faults: ['unknown-statistic-400'] },
   { says: ['A rollup reads every round'], notCheckable: internal('how a rollup is computed') },
   // ---- List shapes
   { says: ['`/lists` serves list summaries'], checks: ['conforms', 'rule:contract'] },
@@ -201,27 +205,27 @@ export const claims: readonly Claim[] = [
   { says: ['A malformed path parameter is a 400 naming it'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
   // ---- Key scopes, expiry and revocation
   { says: ['A key has no scopes'], checks: ['conforms'] },
-  { says: ['Paid keys do not expire; any key can be revoked'], todo: 'a revoked key is not driven yet (the mock can revoke through its control API)' },
+  { says: ['Paid keys do not expire; any key can be revoked'], checks: ['key-states'], faults: ['revoked-as-403'], note: 'revocation, with --use-control; that paid keys do not expire is not checked' },
   { says: ['Keys look like `igk_<plan>_<32 base62>`'], checks: ['trial-runs-out'] },
   // ---- Webhooks
   { says: ['None.'], notCheckable: 'an absence of pushes cannot be seen by a client that polls' },
   { says: ['Poll `/changes`.'], checks: ['changes'] },
   // ---- Problem body
-  { says: ['Every error is RFC 9457'], checks: ['rule:problem', 'rule:contract'], faults: ['wrong-status'] },
+  { says: ['Every error is RFC 9457'], checks: ['rule:problem', 'rule:contract'], faults: ['wrong-status', 'problem-without-code'] },
   { says: ['A 400 adds `errors:', 'An unknown statistic adds `allowed`'], checks: ['rule:contract'] },
   // ---- Actions
   { says: ['Every 401, 402 and 429 carries a non-empty `actions` list'], checks: ['rule:actions', 'auth'], faults: ['drop-actions'] },
   { says: ['`get_trial_key`: `method: POST`'], checks: ['auth'], faults: ['drop-actions'] },
-  { says: ['`buy_prepaid_rows`: where to buy rows', '`book_call`: a link meant for a human'], checks: ['rule:contract'], note: 'the Action schema; which error carries them is not asserted yet' },
+  { says: ['`buy_prepaid_rows`: where to buy rows', '`book_call`: a link meant for a human'], checks: ['key-states', 'rule:contract'], faults: ['quota-actions-trimmed'], note: "a used-up quota's 402 offers both; the other errors' actions are not asserted yet" },
   { says: ['`subscribe`: names the suggested plan'], checks: ['plan-features', 'rule:actions'], faults: ['drop-actions'] },
   { says: ['Which actions come with which error is in the mock'], notCheckable: 'says where the kit keeps its table' },
   // ---- Status codes
   { says: ['400 `invalid_parameter`, `unknown_parameter`'], checks: ['bad-input', 'cursor-tamper'], faults: ['server-error-on-bad-input', 'accept-bad-cursor'] },
-  { says: ['414 `uri_too_long`'], todo: 'no URL over 8,192 characters is sent yet' },
-  { says: ['401 `missing_key`, `invalid_key`'], checks: ['auth'], faults: ['wrong-status'] },
+  { says: ['414 `uri_too_long`'], checks: ['bad-input'], faults: ['long-url-as-400'] },
+  { says: ['401 `missing_key`, `invalid_key`'], checks: ['auth', 'key-states'], faults: ['wrong-status', 'revoked-as-403'] },
   { says: ['402 `trial_exhausted`, `trial_expired`'], checks: ['plan-features', 'trial-runs-out'], faults: ['quota-as-429', 'refuse-exports'] },
-  { says: ['404 `not_found`, `unknown_statistic`'], checks: ['changes'], note: 'the 404 of an unpublished record; unknown names and routes are not asserted yet' },
-  { says: ['405 `method_not_allowed` with `Allow`'], checks: ['http-conventions'] },
+  { says: ['404 `not_found`, `unknown_statistic`'], checks: ['changes', 'statistics'], faults: ['unknown-statistic-400'], note: 'an unpublished record and an unknown statistic; an unknown route is not asserted yet' },
+  { says: ['405 `method_not_allowed` with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
   { says: ['409 `trial_exists`; 413'], todo: 'the trial call is not sent a taken address or a bad body yet' },
   { says: ['429 `rate_limited` with `Retry-After`.'], checks: ['rate', 'rule:retry-after'], faults: ['drop-retry-after'] },
   { says: ["The mock's control endpoints (not part of the API)"], notCheckable: "the control endpoints are the mock's, not the API's" },
@@ -230,10 +234,10 @@ export const claims: readonly Claim[] = [
   { says: ['With `--state FILE`, a call that waited 2 s'], notCheckable: "the mock's own state file" },
   { says: ['The service never answers 5xx to bad input'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
   // ---- Plan numbers the spec leaves open
-  { says: ['Trial 2 requests a second; pay as you go 10'], checks: ['envelope', 'rate'] },
+  { says: ['Trial 2 requests a second; pay as you go 10'], checks: ['envelope', 'rate'], faults: ['plan-mislabelled'] },
   { says: ['The whole plan table lives once'], notCheckable: 'how the kit keeps its numbers' },
   // ---- Exhausted quota
-  { says: ['A 402 `quota_exhausted` until the period rolls over'], todo: "a paid plan's used-up quota is not driven yet (it would take a month's calls, or the mock's control API)" },
+  { says: ['A 402 `quota_exhausted` until the period rolls over'], checks: ['key-states'], faults: ['quota-actions-trimmed'], note: "with --use-control (on the service it would take a month's calls); the roll-over itself is not driven" },
   { says: ['A used-up trial is 402 `trial_exhausted`'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401'] },
   // ---- Pay as you go billing
   { says: ['Prepaid rows are kept as a row balance', '`usage.rows_charged` and `usage.balance_rows`'], checks: ['envelope'] },
@@ -246,7 +250,7 @@ export const claims: readonly Claim[] = [
   { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'] },
   { says: ['Every item served counts as a row for pay as you go'], todo: "the feed's charge is not read yet" },
   // ---- Plan and usage in the envelope
-  { says: ['`plan` is `{id, name, rows_per_page'], checks: ['envelope'] },
+  { says: ['`plan` is `{id, name, rows_per_page'], checks: ['envelope'], faults: ['plan-mislabelled'] },
   { says: ['`usage` counts the call it comes with'], checks: ['envelope'], faults: ['frozen-usage'] },
   { says: ['Monthly periods run from the first of a month'], todo: 'moving the clock to the next month is not driven yet' },
   // ---- Rate limit headers
@@ -262,7 +266,11 @@ export const claims: readonly Claim[] = [
   // ---- HTTP conventions
   { says: ['HEAD answers every GET'], checks: ['http-conventions'], faults: ['refuse-head', 'head-without-auth'] },
   { says: ['It is counted and charged as the GET'], todo: 'the usage after a HEAD is not read yet' },
-  { says: ['Another method is 405 with `Allow`', '401 carries `WWW-Authenticate', 'Data answers carry `Cache-Control: private', 'CORS: any origin by default', 'A preflight from an allowed origin', 'An incoming `X-Request-Id`'], checks: ['http-conventions'] },
+  { says: ['Another method is 405 with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
+  { says: ['401 carries `WWW-Authenticate'], checks: ['http-conventions'], faults: ['drop-www-authenticate'] },
+  { says: ['Data answers carry `Cache-Control: private'], checks: ['http-conventions'], faults: ['shared-cache'] },
+  { says: ['CORS: any origin by default', 'A preflight from an allowed origin'], checks: ['http-conventions'], faults: ['cors-closed'] },
+  { says: ['An incoming `X-Request-Id`'], checks: ['http-conventions'], faults: ['drop-request-id'] },
   { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers'] },
   { says: ['`/api/v1/openapi.json` lists this server'], todo: "the served description's servers are not compared with the base URL yet" },
   { says: ['The Node server compresses JSON answers'], notCheckable: "the mock's own: a service behind another front may compress otherwise", note: 'a body that does not decode as its Content-Encoding says is a finding of rule:contract' },
@@ -277,7 +285,7 @@ export const claims: readonly Claim[] = [
  */
 export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] = [
   { at: /^\/info$/, claim: { notCheckable: 'no webhooks and the deprecation policy: promises, not answers' } },
-  { at: /^\/x-plans$/, claim: { checks: ['envelope', 'pagination', 'rule:page-limit'], faults: ['ignore-limit'] } },
+  { at: /^\/x-plans$/, claim: { checks: ['envelope', 'pagination', 'rule:page-limit'], faults: ['ignore-limit', 'plan-mislabelled'] } },
   { at: /keys~1trial\/post$/, claim: { checks: ['trial-runs-out', 'rule:contract'] } },
   { at: /exports~1\{date\}~1\{file\}\/get$/, claim: { checks: ['exports'], faults: ['manifest-wrong-sha'] } },
   { at: /~1account\/get$/, claim: { checks: ['account', 'rule:contract'], faults: ['account-counted'] } },
@@ -289,14 +297,20 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
   { at: /parameters\/IfNoneMatch$|headers\/ETag$/, claim: { checks: ['conditional'], faults: ['ignore-if-none-match', 'strict-if-none-match'] } },
   { at: /parameters\/Export(Date|File)$/, claim: { checks: ['exports'] } },
   { at: /headers\/RateLimit(Policy)?$/, claim: { checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] } },
-  { at: /WWW-Authenticate$/, claim: { checks: ['http-conventions'] } },
+  { at: /WWW-Authenticate$/, claim: { checks: ['http-conventions'], faults: ['drop-www-authenticate'] } },
   { at: /responses\/(Unauthorized|PaymentRequired)$/, claim: { checks: ['auth', 'plan-features', 'rule:problem', 'rule:actions'], faults: ['wrong-status', 'drop-actions'] } },
   { at: /responses\/BadRequest$/, claim: { checks: ['bad-input', 'rule:problem', 'rule:contract'], faults: ['server-error-on-bad-input'] } },
-  { at: /responses\/(NotFound|TrialExists|UriTooLong|PayloadTooLarge|UnsupportedMediaType)$/, claim: { checks: ['rule:problem', 'rule:contract'] } },
+  { at: /responses\/NotFound$/, claim: { checks: ['statistics', 'rule:problem', 'rule:contract'], faults: ['unknown-statistic-400', 'problem-without-code'] } },
+  { at: /responses\/UriTooLong$/, claim: { checks: ['bad-input', 'rule:problem', 'rule:contract'], faults: ['long-url-as-400'] } },
+  { at: /responses\/(TrialExists|PayloadTooLarge|UnsupportedMediaType)$/, claim: { checks: ['rule:problem', 'rule:contract'] } },
   { at: /schemas\/Usage/, claim: { checks: ['envelope'], faults: ['frozen-usage'] } },
   { at: /schemas\/(KeySummary|Account)$/, claim: { checks: ['account', 'rule:contract'], faults: ['echo-key'] } },
   { at: /schemas\/ExportDay$/, claim: { checks: ['exports', 'rule:contract'], faults: ['manifest-wrong-sha'] } },
   { at: /schemas\/Change/, claim: { checks: ['changes', 'rule:contract'], faults: ['unordered-changes'] } },
-  { at: /schemas\/Action$|schemas\/Problem$/, claim: { checks: ['rule:problem', 'rule:actions', 'rule:contract'], faults: ['drop-actions'] } },
+  { at: /schemas\/Action$|schemas\/Problem$/, claim: { checks: ['rule:problem', 'rule:actions', 'rule:contract'], faults: ['drop-actions', 'problem-without-code'] } },
+  { at: /schemas\/(Firm|Company|Round|Investment|Fund|Filing|Offering|AdvFund)$/, claim: { checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] } },
+  { at: /evidence_tier$/, claim: { checks: ['conforms', 'rule:contract'], faults: ['unknown-evidence-tier'] } },
+  { at: /schemas\/Plan$/, claim: { checks: ['envelope', 'rule:contract'], faults: ['plan-mislabelled'] } },
+  { at: /schemas\/Statistic$/, claim: { checks: ['statistics', 'rule:contract'], faults: ['statistics-off-by-one'] } },
   { at: /^\/components\/schemas\//, claim: { checks: ['conforms', 'rule:contract'] } },
 ];

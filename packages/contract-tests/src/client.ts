@@ -3,7 +3,7 @@
  * call is made (never after), and every answer checked against the contract and the spec's
  * single-response rules on the way in.
  */
-import { checkExchange, PageTracker, parseBody, plans, type ContractValidator, type Finding, type PlanId } from '@investor-graph/contract';
+import { checkExchange, operationFor, PageTracker, parseBody, plans, type ContractValidator, type Finding, type PlanId } from '@investor-graph/contract';
 
 export interface Budget {
   calls: number;
@@ -152,7 +152,11 @@ export class ApiClient {
     const billed = this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
     // A HEAD is charged as its GET (DECISIONS.md#http-conventions) without showing the rows: count the most it can be.
     const headed = method === 'HEAD' && response.status === 200;
-    const charged = billed ? (served!.usage!.rows_charged as number) : served ? this.rowCost(Array.isArray(served.data) ? served.data.length : 1) : headed ? this.rowCost(init.rows ?? 0) : 0;
+    // The account call is free (DECISIONS.md#account); pay as you go's minimum a call is the run's own key's bill, not another key's.
+    const free = operationFor(method, new URL(path, 'http://service.invalid').pathname)?.operationId === 'getAccount';
+    const own = key === this.options.key;
+    const rowsOf = (n: number) => (own ? this.rowCost(n) : n);
+    const charged = free ? 0 : billed ? (served!.usage!.rows_charged as number) : served ? rowsOf(Array.isArray(served.data) ? served.data.length : 1) : headed ? rowsOf(init.rows ?? 0) : 0;
     ledger.spend(1, charged);
 
     const exchange = {

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { operationById, operationFor, operations, planIds, plans, queryOf } from '@investor-graph/contract';
-import type { Answer, Spending } from './client.ts';
+import { defaultLimit, operationById, operationFor, operations, parameterEnum, planIds, plans, queryOf } from '@investor-graph/contract';
+import { BudgetExhausted, type Answer, type Spending } from './client.ts';
 import { dataOperations, fillPath, listOperations, planRule, type SuiteContext } from './context.ts';
 
 export interface Property {
@@ -97,6 +97,10 @@ const features = ['changes', 'exports'] as const;
 const describedOnce = new WeakSet<SuiteContext>();
 /** The runs whose account property has read the account. */
 const accountRead = new WeakSet<SuiteContext>();
+/** The runs whose statistics property has compared a rollup with its rows. */
+const statisticsRead = new WeakSet<SuiteContext>();
+/** The runs whose key-states property has used up and revoked a key of its own. */
+const keyStatesSeen = new WeakSet<SuiteContext>();
 
 export const properties: readonly Property[] = [
   {
@@ -113,13 +117,18 @@ export const properties: readonly Property[] = [
         limit: fc.option(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 20 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: Math.min(cap(ctx), 50) }) }), { nil: null }),
         sinceDays: fc.integer({ min: 0, max: 60 }),
       }),
-    // Every operation once, a row a page (the default page size is a generated case's to try).
-    examples: () => dataOperations.map((op) => ({ op, pick: 0, limit: 1, sinceDays: 1 })),
+    // Every operation once, a row a page, then a long list without limit (the default page size).
+    examples: () => [...dataOperations.map((op) => ({ op, pick: 0, limit: 1, sinceDays: 1 })), { op: operationById('listInvestments'), pick: 0, limit: null, sinceDays: 1 }],
     async check(ctx, { op, pick, limit, sinceDays }) {
       const path = requestFor(ctx, op, pick, limit, Date.parse(ctx.asOf) - sinceDays * DAY);
       if (!path) return;
-      const answer = await ctx.client.call(path, { rows: op.query.includes('limit') ? (limit ?? Math.min(cap(ctx), 100)) : 1 });
+      const answer = await ctx.client.call(path, { rows: op.query.includes('limit') ? (limit ?? Math.min(cap(ctx), defaultLimit)) : 1 });
       assert(answer.status < 500, `${path}: ${answer.status}`);
+      // Without limit a page is the default size, or the plan's page size if lower (DECISIONS.md#limit).
+      if (limit === null && op.query.includes('limit') && answer.status === 200 && typeof answer.body?.next_cursor === 'string') {
+        const want = Math.min(defaultLimit, cap(ctx));
+        assert(answer.body.data.length === want, `${path} without limit served ${answer.body.data.length} rows with more to come; the default page is ${want}`);
+      }
     },
   },
   {
@@ -562,6 +571,14 @@ export const properties: readonly Property[] = [
       const key = ctx.client.options.key ?? '';
       const keys: any[] = Array.isArray(a.keys) ? a.keys : [];
       assert(keys.some((k) => k?.last4 === key.slice(-4)), `no key of the account ends in the run's key's last four characters`);
+      // A trial lives 7 days or 1,000 calls: its account says so, no control API needed.
+      const trial = plans.trial;
+      if (ctx.config.plan === 'trial') {
+        assert(a.usage.calls_limit === trial.calls_limit, `a trial's calls_limit is ${a.usage.calls_limit}; the spec says ${trial.calls_limit}`);
+        const mine = keys.find((k) => k?.last4 === key.slice(-4));
+        const days = (Date.parse(mine?.expires_at) - Date.parse(mine?.created_at)) / DAY;
+        assert(days === trial.key_lifetime_days, `the trial key was made ${mine?.created_at} and expires ${mine?.expires_at}: ${days} days, not ${trial.key_lifetime_days}`);
+      }
       for (const k of keys) {
         for (const [field, value] of Object.entries(k ?? {})) assert(typeof value !== 'string' || !key || !value.includes(key), `the account lists the key whole, in ${field}`);
         assert(typeof k?.prefix !== 'string' || k.prefix === '' || /^igk_[a-z]+_$/.test(k.prefix), `a key's prefix is the kit's igk_<plan>_ and never more of the key, got one of ${String(k?.prefix).length} characters`);
@@ -612,6 +629,72 @@ export const properties: readonly Property[] = [
       expectStatus(date, 400, `a dump date that is not YYYY-MM-DD (${badDate})`);
       const name = await ctx.client.call(path.replace(file.name, encodeURIComponent(badFile)), { rows: 0 });
       expectStatus(name, (s) => s === 400 || s === 404, `a dump file that is not one of the nine resources' (${badFile})`);
+    },
+  },
+  {
+    id: 'statistics',
+    title: "a rollup agrees with the rows it sums (rounds-by-year's latest year against the rounds the key sees), and an unknown name is a 404 listing the names",
+    spec: ['1. What the service does', '4. Endpoints'],
+    assumed: ['statistics-shapes', 'round-lag'],
+    skip: () => null,
+    // The latest year's rounds, walked at the plan's page size: a few pages on any plan.
+    cost: (ctx) => ({ calls: 5, rows: 3 * ctx.client.rowCost(cap(ctx)) }),
+    arbitrary: () => fc.constant(null),
+    async check(ctx) {
+      // One look a run: the data does not change between cases unless the clock moves.
+      if (statisticsRead.has(ctx)) return;
+      statisticsRead.add(ctx);
+      const unknown = await ctx.client.call('/api/v1/statistics/no-such-rollup', { rows: 0 });
+      expectStatus(unknown, 404, 'an unknown statistic (the name identifies a resource)');
+      assert(unknown.body?.code === 'unknown_statistic', `an unknown statistic's code is ${JSON.stringify(unknown.body?.code)}, not unknown_statistic`);
+      const names = parameterEnum('getStatistic', 'name');
+      assert(Array.isArray(unknown.body?.allowed) && names.every((n) => unknown.body.allowed.includes(n)), `an unknown statistic's allowed ${JSON.stringify(unknown.body?.allowed)} does not list ${names.join(', ')}`);
+
+      const rollup = await ctx.client.call('/api/v1/statistics/rounds-by-year', { rows: 1 });
+      expectStatus(rollup, 200, '/api/v1/statistics/rounds-by-year');
+      const latest = (rollup.body.data.rows as { year: number; rounds: number; amount_usd: number }[]).reduce<{ year: number; rounds: number; amount_usd: number } | null>((a, r) => (!a || r.year > a.year ? r : a), null);
+      if (!latest) return;
+      // Sampled within the budget: a year too large to walk on this share is left to a bigger one.
+      const pages = Math.ceil((latest.rounds + 1) / cap(ctx));
+      if (pages > 3) throw new BudgetExhausted(`the latest year has ${latest.rounds} rounds, more than three pages`);
+      const { rows, ended, answers } = await walk(ctx, `/api/v1/rounds?announced_since=${latest.year}-01-01`, cap(ctx), 4);
+      // The same data on both sides: a rebuild between the calls would make them differ rightly.
+      if (!ended || answers.some((a) => a.body.as_of !== rollup.body.as_of)) return;
+      const theirs = rows.filter((r) => String(r.announced_on).startsWith(String(latest.year)));
+      const amount = theirs.reduce((sum, r) => sum + (typeof r.amount_usd === 'number' ? r.amount_usd : 0), 0);
+      assert(theirs.length === latest.rounds, `rounds-by-year says ${latest.rounds} rounds in ${latest.year}; /rounds?announced_since=${latest.year}-01-01 serves this key ${theirs.length}`);
+      assert(amount === latest.amount_usd, `rounds-by-year says $${latest.amount_usd} in ${latest.year}; the rounds this key sees add up to $${amount}`);
+    },
+  },
+  {
+    id: 'key-states',
+    title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key",
+    spec: ['3. States and transitions', '7. Errors', '8. Limits'],
+    assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions'],
+    skip: (ctx) => (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
+    cost: () => ({ calls: 4, rows: 1 }),
+    arbitrary: () => fc.constant(null),
+    examples: () => [null],
+    async check(ctx) {
+      if (keyStatesSeen.has(ctx)) return;
+      keyStatesSeen.add(ctx);
+      const control = (path: string, method: string, body: unknown) => fetch(`${ctx.config.baseUrl}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const made = await control('/keys', 'POST', { plan: 'team' });
+      assert(made.status === 201, `the mock's control API made no key: ${made.status}`);
+      const { key, key_id: keyId } = (await made.json()) as { key: string; key_id: string };
+      const used = await control(`/keys/${keyId}/usage`, 'PUT', { calls_used: plans.team.calls_limit });
+      assert(used.status === 200, `the mock's control API refused the usage: ${used.status}`);
+      const answer = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
+      expectStatus(answer, 402, 'a Team key past its monthly calls');
+      assert(answer.body?.code === 'quota_exhausted', `a used-up monthly quota's code is ${JSON.stringify(answer.body?.code)}, not quota_exhausted`);
+      for (const type of ['subscribe', 'buy_prepaid_rows', 'book_call']) expectActions(answer, 'a used-up monthly quota', type);
+      const account = await ctx.client.call('/api/v1/account', { key });
+      expectStatus(account, 200, "a used-up quota's /api/v1/account (it can still read its account)");
+      const revoked = await control(`/keys/${keyId}/revoke`, 'POST', {});
+      assert(revoked.status === 200, `the mock's control API did not revoke the key: ${revoked.status}`);
+      const refused = await ctx.client.call('/api/v1/account', { key });
+      expectStatus(refused, 401, 'a revoked key, even on /api/v1/account');
+      assert(refused.body?.code === 'revoked_key', `a revoked key's code is ${JSON.stringify(refused.body?.code)}, not revoked_key`);
     },
   },
   {
@@ -725,6 +808,8 @@ export const properties: readonly Property[] = [
       { op: operationById('listRounds'), pick: 0, param: 'limt', value: '5', twice: false, badSegment: null },
       { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '..' },
       { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '%ZZ' },
+      // A URL over 8,192 characters (RFC 9110's recommended least) is a 414 on every operation.
+      { op: operationById('listFirms'), pick: 0, param: 'note', value: 'x'.repeat(8_300), twice: false, badSegment: null },
     ],
     async check(ctx, { op, pick, param, value, twice, badSegment }) {
       let path = fillPath(op.path, ctx.samples, pick);
@@ -746,7 +831,12 @@ export const properties: readonly Property[] = [
       const sent = new URL(url, 'http://judge.invalid').pathname;
       const target = operationFor('GET', sent);
       const rejected = target === null || ctx.validator.validateRequest(target.operationId, { method: 'GET', path: sent, query: queryOf(query), headers: { authorization: 'Bearer x' } }).some((v) => v.severity === 'error');
-      assert(answer.status < 500, `${url}: ${answer.status}`);
+      assert(answer.status < 500, `${url.slice(0, 200)}: ${answer.status}`);
+      if (url.length > 8_192) {
+        expectStatus(answer, 414, `a URL of ${url.length} characters`);
+        assert(answer.body?.code === 'uri_too_long', `a URL of ${url.length} characters: code ${JSON.stringify(answer.body?.code)}, not uri_too_long`);
+        return;
+      }
       // A whole limit of 1 or more is capped at the plan's page size, however large: never refused.
       const served = !(op.path.includes('exports') && !planRule(ctx).exports) && !(op.operationId === 'listChanges' && !planRule(ctx).changes_feed);
       if (!rejected && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null && op.query.includes('limit') && target?.operationId === op.operationId && served) {

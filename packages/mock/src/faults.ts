@@ -40,6 +40,25 @@ export const faults = {
   'stale-include-rows': 'serves the rows of include=rows as they were before their change, under the same updated_at',
   'expired-trial-as-401': 'answers an expired trial with 401 invalid_key instead of 402 trial_expired',
   'manifest-wrong-sha': "states a sha256 in the dump manifest that is not the file's",
+  'drop-service-url': 'serves rows without their service_url',
+  'unknown-evidence-tier': "gives every investor edge the evidence tier 'rumour', which is none of the decided tiers",
+  'cors-closed': 'answers without Access-Control-Allow-Origin, so no browser app may read it',
+  'shared-cache': 'lets shared caches keep data answers (Cache-Control: public, max-age=600, no Vary)',
+  'drop-request-id': 'answers without the X-Request-Id the request sent',
+  'drop-www-authenticate': 'answers 401 without WWW-Authenticate',
+  'delete-not-405': 'answers DELETE with 404, as if the path did not exist for it',
+  'plan-mislabelled': "states the plan's rate_per_second one higher in the envelope than the plan table",
+  'as-of-goes-back': 'states an as_of a day earlier on every other data answer',
+  'trial-feed-open': 'serves a trial key an (empty) changes feed instead of the 402',
+  'problem-without-code': 'answers problems without their code',
+  'endless-cursor': 'gives the last page of a list a next_cursor, as if more rows followed',
+  'statistics-off-by-one': "counts one round more in rounds-by-year's latest year than its rounds",
+  'unknown-statistic-400': 'answers an unknown statistic with 400 instead of 404 unknown_statistic',
+  'trial-lives-long': "lists a trial key in /account as expiring 30 days after it was made",
+  'long-url-as-400': 'answers a URL over 8,192 characters with 400 instead of 414',
+  'default-limit-10': 'serves 10 rows a page when no limit is given, instead of 100 or the page size',
+  'revoked-as-403': 'answers a revoked key with 403 instead of 401 revoked_key',
+  'quota-actions-trimmed': "offers only subscribe with a used-up monthly quota's 402 (no prepaid rows, no call with sales)",
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -86,6 +105,7 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     let sent = request;
     const limit = url.searchParams.get('limit');
     if (on.has('ignore-limit') && limit && /^\d+$/.test(limit)) sent = rewriteQuery(sent, (p) => p.set('limit', String(Number(limit) * 2)));
+    if (on.has('default-limit-10') && request.method === 'GET' && !limit && /^\/api\/v1\/(firms|companies|rounds|investments|funds|filings|offerings|adv-funds|lists)$/.test(url.pathname)) sent = rewriteQuery(sent, (p) => p.set('limit', '10'));
     if (on.has('ignore-announced-since') && !url.searchParams.has('cursor')) sent = rewriteQuery(sent, (p) => p.delete('announced_since'));
     if (on.has('ignore-if-none-match') && sent.headers.has('if-none-match')) {
       const without = new Headers(sent.headers);
@@ -116,6 +136,17 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       const headers = new Headers(response.headers);
       headers.set('ratelimit-policy', headers.get('ratelimit-policy')!.replace(/"default";q=(\d+)/, (_, q: string) => `"default";q=${Number(q) * 2}`));
       response = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+    if (on.has('cors-closed') || on.has('shared-cache') || on.has('drop-request-id') || (on.has('drop-www-authenticate') && response.status === 401)) {
+      const edited = new Headers(response.headers);
+      if (on.has('cors-closed')) for (const name of [...edited.keys()]) if (name.startsWith('access-control-')) edited.delete(name);
+      if (on.has('shared-cache') && response.status === 200) {
+        edited.set('cache-control', 'public, max-age=600');
+        edited.delete('vary');
+      }
+      if (on.has('drop-request-id')) edited.delete('x-request-id');
+      if (on.has('drop-www-authenticate')) edited.delete('www-authenticate');
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: edited });
     }
     // A HEAD or a 304 has no body to break.
     if (request.method === 'HEAD' || response.status === 304 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
@@ -157,6 +188,45 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (on.has('manifest-wrong-sha') && status === 200 && url.pathname === '/api/v1/exports') {
       for (const day of (body.data as { files?: { sha256?: string }[] }[]) ?? []) for (const file of day.files ?? []) if (file.sha256) file.sha256 = file.sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
     }
+    if (on.has('delete-not-405') && request.method === 'DELETE' && status === 405) {
+      status = 404;
+      body = new ProblemError('route_not_found', 'No such route.').body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
+      headers.delete('allow');
+    }
+    if (on.has('problem-without-code') && status >= 400) delete body.code;
+    if (on.has('unknown-statistic-400') && status === 404 && body.code === 'unknown_statistic') {
+      status = body.status = 400;
+      body.code = 'invalid_parameter';
+    }
+    if (on.has('long-url-as-400') && status === 414) {
+      status = body.status = 400;
+      body.code = 'invalid_request';
+    }
+    if (on.has('revoked-as-403') && status === 401 && body.code === 'revoked_key') status = body.status = 403;
+    if (on.has('quota-actions-trimmed') && status === 402 && body.code === 'quota_exhausted' && Array.isArray(body.actions)) {
+      body.actions = (body.actions as { type?: string }[]).filter((a) => a.type === 'subscribe');
+    }
+    if (on.has('trial-feed-open') && status === 402 && body.code === 'plan_feature_unavailable' && url.pathname === '/api/v1/changes') {
+      status = 200;
+      body = { data: [], next_cursor: null, as_of: new Date().toISOString(), plan: { id: 'trial' }, usage: {} };
+      headers.set('content-type', 'application/json');
+    }
+    if (on.has('trial-lives-long') && status === 200 && url.pathname === '/api/v1/account') {
+      for (const k of ((body.data as { keys?: Record<string, unknown>[] } | undefined)?.keys ?? [])) {
+        if (k.plan === 'trial' && typeof k.created_at === 'string') k.expires_at = new Date(Date.parse(k.created_at) + 30 * 86_400_000).toISOString();
+      }
+    }
+    if (on.has('plan-mislabelled') && status === 200 && body.plan && typeof body.plan === 'object') {
+      const plan = body.plan as { rate_per_second?: number };
+      if (typeof plan.rate_per_second === 'number') body.plan = { ...plan, rate_per_second: plan.rate_per_second + 1 };
+    }
+    if (on.has('as-of-goes-back') && status === 200 && typeof (body as { as_of?: unknown }).as_of === 'string' && (tick += 1) % 2 === 0) {
+      (body as { as_of: string }).as_of = new Date(Date.parse((body as { as_of: string }).as_of) - 86_400_000).toISOString().replace('.000Z', 'Z');
+    }
+    if (on.has('statistics-off-by-one') && status === 200 && url.pathname === '/api/v1/statistics/rounds-by-year') {
+      const rows = (body.data as { rows?: { rounds: number }[] } | undefined)?.rows;
+      if (rows?.length) rows[rows.length - 1] = { ...rows.at(-1)!, rounds: rows.at(-1)!.rounds + 1 };
+    }
     if (on.has('quota-as-429') && status === 402 && (body.code === 'trial_exhausted' || body.code === 'quota_exhausted')) {
       status = body.status = 429;
       headers.set('retry-after', '1');
@@ -193,6 +263,9 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       if (on.has('stale-include-rows') && url.pathname === '/api/v1/changes') {
         for (const item of rows) if (item.row && typeof item.row === 'object') item.row = { ...(item.row as object), name: `${String((item.row as { name?: unknown }).name ?? '')} (before)` };
       }
+      if (on.has('drop-service-url')) for (const row of rows) delete row.service_url;
+      if (on.has('unknown-evidence-tier')) for (const row of rows) if ('evidence_tier' in row) row.evidence_tier = 'rumour';
+      if (on.has('endless-cursor') && body.next_cursor === null && rows.length && url.pathname !== '/api/v1/changes') body.next_cursor = 'more';
       if (on.has('leak-email') && rows[0]) rows[0] = { ...rows[0], contact_email: 'partners@example-capital.com' };
       if (on.has('unstable-updated-at')) {
         tick += 1;

@@ -149,6 +149,8 @@ const expected: Partial<Record<FaultName, string>> = {
   'wrong-content-type': 'contract',
   'statistics-down': 'contract',
   'rate-limit-policy-wrong': 'rate-limit-headers',
+  'drop-service-url': 'contract',
+  'problem-without-code': 'problem',
 };
 // A 200 where a 304 was due, a description that lacks an operation, a 405 for HEAD, usage that does
 // not move, a plan's feature refused and a quota's 402 as a 429 are each a valid answer on its own:
@@ -162,6 +164,10 @@ const expected: Partial<Record<FaultName, string>> = {
 const unseen: FaultName[] = [
   'accept-bad-cursor', 'unstable-updated-at', 'ignore-if-none-match', 'stale-openapi', 'refuse-head', 'frozen-usage', 'refuse-exports', 'quota-as-429',
   'head-without-auth', 'strict-if-none-match', 'account-counted', 'query-before-auth', 'cursor-ignores-filters', 'refuse-over-cap', 'first-seen-follows-update', 'stale-include-rows', 'expired-trial-as-401', 'manifest-wrong-sha', 'echo-key',
+  // Headers the contract leaves optional, figures that are valid on their own, and answers this
+  // traffic does not ask for (an investor edge, a DELETE, a trial's feed, a revoked key, a long URL).
+  'unknown-evidence-tier', 'cors-closed', 'shared-cache', 'drop-request-id', 'drop-www-authenticate', 'delete-not-405', 'plan-mislabelled', 'as-of-goes-back',
+  'trial-feed-open', 'endless-cursor', 'statistics-off-by-one', 'unknown-statistic-400', 'trial-lives-long', 'long-url-as-400', 'default-limit-10', 'revoked-as-403', 'quota-actions-trimmed',
 ];
 
 describe('in front of a broken mock', () => {
