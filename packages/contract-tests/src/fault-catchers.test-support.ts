@@ -68,6 +68,10 @@ export const catchers: Record<FaultName, Catcher> = {
   'default-limit-10': { property: 'conforms', propertyFails: true },
   'revoked-as-403': { property: 'key-states', propertyFails: true },
   'quota-actions-trimmed': { property: 'key-states', propertyFails: true },
+  'unsorted-pages': { property: 'pagination', propertyFails: true },
+  'ignore-unknown-parameter': { property: 'bad-input', propertyFails: true },
+  'first-of-repeated-parameter': { property: 'bad-input', propertyFails: true },
+  'lenient-include': { property: 'bad-input', propertyFails: true },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

@@ -72,6 +72,12 @@ async function walk(ctx: SuiteContext, path: string, limit: number, pages: numbe
   return { rows, ended: false, answers };
 }
 
+/** A row's key, as its list is ordered by: slug, id, accession number or private fund id (null for a dump day). */
+const keyOf = (row: any): string | null => {
+  const key = row?.slug ?? row?.id ?? row?.accession_number ?? row?.private_fund_id;
+  return typeof key === 'string' ? key : null;
+};
+
 const identity = (row: any): string => (typeof row?.service_url === 'string' ? row.service_url : JSON.stringify(row));
 
 /** Rows with updated_at taken out, to compare content. */
@@ -194,6 +200,10 @@ export const properties: readonly Property[] = [
       answers.forEach((a, i) => assert(a.body.data.length <= limit, `page ${i + 1} has ${a.body.data.length} rows for limit=${limit}`));
       const ids = rows.map(identity);
       assert(new Set(ids).size === ids.length, `a row came twice walking ${path} with limit=${limit}`);
+      // Every list is in ascending order of its key (DECISIONS.md#filters-and-sort-order).
+      const keys = rows.map(keyOf);
+      const back = keys.findIndex((k, i) => i > 0 && k !== null && keys[i - 1] !== null && !(keys[i - 1]! < k));
+      assert(back < 0, `walking ${path} with limit=${limit}: key ${keys[back]} comes after ${keys[back - 1]}, not in ascending order of the list's key`);
       const want = expected.slice(0, rows.length).map(identity);
       assert(JSON.stringify(ids) === JSON.stringify(want), `walking ${path} with limit=${limit} gave ${ids.length} rows that are not the first rows of one page of ${pages * limit}: first difference at ${ids.findIndex((id, i) => id !== want[i])}`);
       if (reference.body.next_cursor === null) {
@@ -806,6 +816,7 @@ export const properties: readonly Property[] = [
       ...['0', '-1', '1.5', '1e3', '', '9'.repeat(400)].map((value) => ({ op: operationById('listFirms'), pick: 0, param: 'limit', value, twice: false, badSegment: null })),
       { op: operationById('listFirms'), pick: 0, param: 'limit', value: '2', twice: true, badSegment: null },
       { op: operationById('listRounds'), pick: 0, param: 'limt', value: '5', twice: false, badSegment: null },
+      { op: operationById('listChanges'), pick: 0, param: 'include', value: 'row', twice: false, badSegment: null },
       { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '..' },
       { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '%ZZ' },
       // A URL over 8,192 characters (RFC 9110's recommended least) is a 414 on every operation.
@@ -832,13 +843,18 @@ export const properties: readonly Property[] = [
       const target = operationFor('GET', sent);
       const rejected = target === null || ctx.validator.validateRequest(target.operationId, { method: 'GET', path: sent, query: queryOf(query), headers: { authorization: 'Bearer x' } }).some((v) => v.severity === 'error');
       assert(answer.status < 500, `${url.slice(0, 200)}: ${answer.status}`);
+      const served = !(op.path.includes('exports') && !planRule(ctx).exports) && !(op.operationId === 'listChanges' && !planRule(ctx).changes_feed);
       if (url.length > 8_192) {
         expectStatus(answer, 414, `a URL of ${url.length} characters`);
         assert(answer.body?.code === 'uri_too_long', `a URL of ${url.length} characters: code ${JSON.stringify(answer.body?.code)}, not uri_too_long`);
         return;
       }
+      // What DECISIONS.md refuses though the contract's schemas let it through: a parameter the
+      // operation does not define, and any parameter given empty or twice.
+      const plain = badSegment === null && target?.operationId === op.operationId && served;
+      if (plain && !op.query.includes(param)) expectStatus(answer, 400, `${url.slice(0, 200)}: ${param} is no parameter of ${op.path} (a typo is refused, not ignored)`);
+      if (plain && (twice || value === '')) expectStatus(answer, 400, `${url.slice(0, 200)}: ${param} given ${twice ? 'twice' : 'empty'}`);
       // A whole limit of 1 or more is capped at the plan's page size, however large: never refused.
-      const served = !(op.path.includes('exports') && !planRule(ctx).exports) && !(op.operationId === 'listChanges' && !planRule(ctx).changes_feed);
       if (!rejected && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null && op.query.includes('limit') && target?.operationId === op.operationId && served) {
         expectStatus(answer, 200, `${url}: limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`);
         assert(answer.body.data.length <= cap(ctx), `${url}: ${answer.body.data.length} rows on a plan of ${cap(ctx)} a page`);

@@ -59,6 +59,10 @@ export const faults = {
   'default-limit-10': 'serves 10 rows a page when no limit is given, instead of 100 or the page size',
   'revoked-as-403': 'answers a revoked key with 403 instead of 401 revoked_key',
   'quota-actions-trimmed': "offers only subscribe with a used-up monthly quota's 402 (no prepaid rows, no call with sales)",
+  'unsorted-pages': 'serves the rows of each page in descending order of their key',
+  'ignore-unknown-parameter': 'ignores a query parameter the operation does not define instead of answering 400',
+  'first-of-repeated-parameter': 'takes the first of a repeated query parameter instead of answering 400',
+  'lenient-include': 'ignores an include value other than rows instead of answering 400',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -154,6 +158,18 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     let status = response.status;
     const headers = new Headers(response.headers);
 
+    // A lenient server: what it should refuse, it serves as if the offending parameter were not there.
+    const lenient = (keep: (params: URLSearchParams) => void) => async () => {
+      response = await fetch(rewriteQuery(sent, keep), context);
+      body = (await response.clone().json()) as Json;
+      status = response.status;
+      response.headers.forEach((v, k) => headers.set(k, v));
+    };
+    if (on.has('ignore-unknown-parameter') && status === 400 && body.code === 'unknown_parameter') await lenient((p) => [...p.keys()].filter((k) => !knownParameters.has(k)).forEach((k) => p.delete(k)))();
+    if (on.has('first-of-repeated-parameter') && status === 400 && [...url.searchParams.keys()].some((k, i, all) => all.indexOf(k) !== i)) {
+      await lenient((p) => new Set(p.keys()).forEach((k) => p.set(k, p.get(k)!)))();
+    }
+    if (on.has('lenient-include') && status === 400 && url.searchParams.has('include') && url.searchParams.get('include') !== 'rows') await lenient((p) => p.delete('include'))();
     if (on.has('accept-bad-cursor') && status === 400 && body.code === 'invalid_cursor') {
       response = await fetch(rewriteQuery(sent, (p) => p.delete('cursor')), context);
       body = (await response.clone().json()) as Json;
@@ -264,6 +280,7 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
         for (const item of rows) if (item.row && typeof item.row === 'object') item.row = { ...(item.row as object), name: `${String((item.row as { name?: unknown }).name ?? '')} (before)` };
       }
       if (on.has('drop-service-url')) for (const row of rows) delete row.service_url;
+      if (on.has('unsorted-pages') && url.pathname !== '/api/v1/changes' && url.pathname !== '/api/v1/exports') rows.reverse();
       if (on.has('unknown-evidence-tier')) for (const row of rows) if ('evidence_tier' in row) row.evidence_tier = 'rumour';
       if (on.has('endless-cursor') && body.next_cursor === null && rows.length && url.pathname !== '/api/v1/changes') body.next_cursor = 'more';
       if (on.has('leak-email') && rows[0]) rows[0] = { ...rows[0], contact_email: 'partners@example-capital.com' };
