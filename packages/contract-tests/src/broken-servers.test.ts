@@ -19,7 +19,7 @@ async function runAgainst(fault: FaultName, property: string, extra: Partial<Sui
   // An Enterprise key reaches every feature; a fault of what a plan lacks needs that plan's key.
   const plan = catchers[fault].plan ?? 'enterprise';
   const key = newKeyText(plan);
-  const mock = await startMock({ port: 0, keys: [{ plan, key }], faults: [fault] });
+  const mock = await startMock({ port: 0, keys: [{ plan, key, ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) }], faults: [fault] });
   running.push(mock);
   const ctx = await prepare({ baseUrl: mock.url, key, plan, budget: { calls: 300, rows: 10_000 }, seed: 4242, runs: 15, allowRate: true, useControl: true, only: [property], ...extra });
   const result = await runProperty(ctx, properties.find((p) => p.id === property)!, 1);

@@ -76,7 +76,7 @@ export const claims: readonly Claim[] = [
   { says: ['All endpoints are under `/api/v1`'], checks: ['conforms', 'openapi'], faults: ['stale-openapi'] },
   { says: ['Data endpoints are GET and return the envelope'], checks: ['conforms', 'rule:envelope', 'rule:contract'], faults: ['wrong-content-type'] },
   { says: ['Row pages are cursor-paginated through `next_cursor`'], checks: ['pagination', 'cursor-tamper', 'bad-input', 'rule:page-limit', 'rule:cursor-continuity'], faults: ['repeat-row', 'ignore-limit', 'accept-bad-cursor', 'refuse-over-cap'] },
-  { says: ['POST | `/api/v1/keys/trial`'], checks: ['trial-runs-out', 'rule:contract'] },
+  { says: ['POST | `/api/v1/keys/trial`'], checks: ['trial-runs-out', 'trial-call', 'rule:contract'], faults: ['trial-statuses-as-400'] },
   {
     says: ['GET | `/api/v1/firms` |', 'GET | `/api/v1/firms/{slug}` |', '`/api/v1/firms/{slug}/portfolio`', '`/api/v1/firms/{slug}/filings`', '`/api/v1/firms/{slug}/funds`', 'GET | `/api/v1/companies` |', 'GET | `/api/v1/companies/{slug}` |', '`/api/v1/companies/{slug}/rounds`', '`/api/v1/companies/{slug}/investors`', '`/api/v1/companies/{slug}/offerings`', '| `/api/v1/rounds` |', '`/api/v1/investments`', 'GET | `/api/v1/funds` |', '`/api/v1/funds/{id}`', '| `/api/v1/filings` |', '| `/api/v1/offerings` |', '`/api/v1/adv-funds`', 'GET | `/api/v1/lists` |', '`/api/v1/lists/{slug}`'],
     checks: ['conforms', 'auth', 'openapi', 'rule:contract'],
@@ -100,7 +100,8 @@ export const claims: readonly Claim[] = [
 
   // ---- 5. Authentication
   { says: ['Data calls carry the header'], checks: ['auth', 'http-conventions'], faults: ['wrong-status', 'head-without-auth'] },
-  { says: ['A trial key is obtained with `POST /api/v1/keys/trial`', 'It needs no browser and no card'], checks: ['trial-runs-out'] },
+  { says: ['A trial key is obtained with `POST /api/v1/keys/trial`'], checks: ['trial-runs-out', 'trial-call'], faults: ['trial-statuses-as-400'] },
+  { says: ['It needs no browser and no card'], checks: ['trial-runs-out'] },
   { says: ['Keys can also be created by a signed-in user'], notCheckable: website },
   { says: ['A key is shown once, at creation'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
   { says: ['`/api/v1/account` lists keys, plan, usage and balance'], checks: ['account', 'rule:contract'], faults: ['echo-key'] },
@@ -127,7 +128,7 @@ export const claims: readonly Claim[] = [
   { says: ['| Team |', '| Business |', '| Enterprise |'], checks: ['envelope', 'pagination', 'plan-features', 'rate', 'rule:page-limit'], faults: ['plan-mislabelled', 'ignore-limit', 'refuse-exports'] },
   { says: ['| Pay as you go |'], checks: ['envelope', 'plan-features'], faults: ['plan-mislabelled'] },
   { says: ['Billing is monthly', 'An annual plan costs 10 times'], notCheckable: licence },
-  { says: ['Pay as you go charges $0.005 per row'], checks: ['envelope'] },
+  { says: ['Pay as you go charges $0.005 per row'], checks: ['envelope', 'billing'], faults: ['feed-charge-misreported'] },
   { says: ['Prepaid rows never expire'], todo: 'with --use-control the clock could move a year and the balance be read again' },
   { says: ['Rows per page of pay as you go', 'Request rate of the trial and of pay as you go'], decided: ['plan-numbers-the-spec-leaves-open'] },
   { says: ["Behaviour when a plan's monthly call quota is exhausted"], decided: ['exhausted-quota'] },
@@ -160,8 +161,8 @@ export const claims: readonly Claim[] = [
   { says: ['201 with `{key, key_id'], checks: ['trial-runs-out', 'rule:contract'] },
   { says: ['The key is shown only in this answer'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
   { says: ["The prefix is the kit's `igk_<plan>_`"], checks: ['account'], faults: ['echo-key'] },
-  { says: ['Body limits: JSON only'], todo: 'no property sends the trial call a bad body yet (the mock tests its own)' },
-  { says: ['One live trial per e-mail address'], todo: 'no property asks twice for the same address yet' },
+  { says: ['Body limits: JSON only'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
+  { says: ['One live trial per e-mail address'], checks: ['trial-call'], faults: ['trial-statuses-as-400'], note: 'with --email (the run\'s own address) or --use-control' },
   { says: ['The call is limited twice'], todo: "sixty trial keys a minute would spend the service's trial budget: not sent" },
   // ---- Failed authentication
   { says: ['A data call is authenticated before its query is looked at'], checks: ['auth'], faults: ['query-before-auth'] },
@@ -190,7 +191,7 @@ export const claims: readonly Claim[] = [
   { says: ['It still obeys the request rate and needs a key that is not revoked'], checks: ['trial-runs-out', 'key-states'], faults: ['revoked-as-403'], note: 'a used-up or expired trial and a used-up quota read their account, a revoked key cannot; the rate on /account is not driven' },
   // ---- Exports manifest and files
   { says: ['The envelope with `data` a list of dump days', 'Files are `<resource plural>.jsonl.gz`: gzip'], checks: ['exports', 'rule:contract'], faults: ['manifest-wrong-sha'] },
-  { says: ['A download counts as one call'], todo: 'the usage after a download is not read yet' },
+  { says: ['A download counts as one call'], checks: ['billing'] },
   { says: ['Each file is its resource as it was at one moment'], notCheckable: 'when each file was taken is not shown to a client' },
   // ---- Statistics shapes
   { says: ['The envelope with `data: {name, rows}`', 'Rollups are aggregates, not records'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
@@ -226,7 +227,7 @@ export const claims: readonly Claim[] = [
   { says: ['402 `trial_exhausted`, `trial_expired`'], checks: ['plan-features', 'trial-runs-out'], faults: ['quota-as-429', 'refuse-exports'] },
   { says: ['404 `not_found`, `unknown_statistic`'], checks: ['changes', 'statistics'], faults: ['unknown-statistic-400'], note: 'an unpublished record and an unknown statistic; an unknown route is not asserted yet' },
   { says: ['405 `method_not_allowed` with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
-  { says: ['409 `trial_exists`; 413'], todo: 'the trial call is not sent a taken address or a bad body yet' },
+  { says: ['409 `trial_exists`; 413'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
   { says: ['429 `rate_limited` with `Retry-After`.'], checks: ['rate', 'rule:retry-after'], faults: ['drop-retry-after'] },
   { says: ["The mock's control endpoints (not part of the API)"], notCheckable: "the control endpoints are the mock's, not the API's" },
   { says: ['Before a request reaches an operation, the server answers 408'], todo: 'slow, oversized and over-long requests are not sent yet' },
@@ -240,18 +241,18 @@ export const claims: readonly Claim[] = [
   { says: ['A 402 `quota_exhausted` until the period rolls over'], checks: ['key-states'], faults: ['quota-actions-trimmed'], note: "with --use-control (on the service it would take a month's calls); the roll-over itself is not driven" },
   { says: ['A used-up trial is 402 `trial_exhausted`'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401'] },
   // ---- Pay as you go billing
-  { says: ['Prepaid rows are kept as a row balance', '`usage.rows_charged` and `usage.balance_rows`'], checks: ['envelope'] },
+  { says: ['Prepaid rows are kept as a row balance', '`usage.rows_charged` and `usage.balance_rows`'], checks: ['envelope', 'billing'], faults: ['feed-charge-misreported'] },
   { says: ['A call whose cost would exceed the balance'], todo: 'a balance is not run down yet' },
-  { says: ['Errors cost nothing.'], todo: "a pay-as-you-go key's balance is not read around an error yet" },
+  { says: ['Errors cost nothing.'], checks: ['billing'], faults: ['errors-counted'] },
   // ---- Round lag
   { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'rule:round-lag'], note: "rounds and a company's rounds; statistics and last_round are not checked yet" },
   // ---- Changes feed
   { says: ['`since` is required'], checks: ['changes', 'bad-input', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'] },
-  { says: ['Every item served counts as a row for pay as you go'], todo: "the feed's charge is not read yet" },
+  { says: ['Every item served counts as a row for pay as you go'], checks: ['billing'], faults: ['feed-charge-misreported'] },
   // ---- Plan and usage in the envelope
   { says: ['`plan` is `{id, name, rows_per_page'], checks: ['envelope'], faults: ['plan-mislabelled'] },
-  { says: ['`usage` counts the call it comes with'], checks: ['envelope'], faults: ['frozen-usage'] },
+  { says: ['`usage` counts the call it comes with'], checks: ['envelope', 'billing'], faults: ['frozen-usage', 'errors-counted'] },
   { says: ['Monthly periods run from the first of a month'], todo: 'moving the clock to the next month is not driven yet' },
   // ---- Rate limit headers
   { says: ['`RateLimit-Policy: "default";q=<rate>;w=1`'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] },
@@ -265,7 +266,7 @@ export const claims: readonly Claim[] = [
   { says: ['A 304 is counted as a call'], checks: ['conditional'] },
   // ---- HTTP conventions
   { says: ['HEAD answers every GET'], checks: ['http-conventions'], faults: ['refuse-head', 'head-without-auth'] },
-  { says: ['It is counted and charged as the GET'], todo: 'the usage after a HEAD is not read yet' },
+  { says: ['It is counted and charged as the GET'], checks: ['billing'], faults: ['head-counted-twice'] },
   { says: ['Another method is 405 with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
   { says: ['401 carries `WWW-Authenticate'], checks: ['http-conventions'], faults: ['drop-www-authenticate'] },
   { says: ['Data answers carry `Cache-Control: private'], checks: ['http-conventions'], faults: ['shared-cache'] },
@@ -286,7 +287,7 @@ export const claims: readonly Claim[] = [
 export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] = [
   { at: /^\/info$/, claim: { notCheckable: 'no webhooks and the deprecation policy: promises, not answers' } },
   { at: /^\/x-plans$/, claim: { checks: ['envelope', 'pagination', 'rule:page-limit'], faults: ['ignore-limit', 'plan-mislabelled'] } },
-  { at: /keys~1trial\/post$/, claim: { checks: ['trial-runs-out', 'rule:contract'] } },
+  { at: /keys~1trial\/post$/, claim: { checks: ['trial-runs-out', 'trial-call', 'rule:contract'], faults: ['trial-statuses-as-400'] } },
   { at: /exports~1\{date\}~1\{file\}\/get$/, claim: { checks: ['exports'], faults: ['manifest-wrong-sha'] } },
   { at: /~1account\/get$/, claim: { checks: ['account', 'rule:contract'], faults: ['account-counted'] } },
   { at: /~1rounds\/get$/, claim: { checks: ['bad-input', 'filters', 'rule:round-lag', 'rule:contract'], faults: ['ignore-unknown-parameter', 'ignore-announced-since'] } },
@@ -303,7 +304,7 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
   { at: /responses\/BadRequest$/, claim: { checks: ['bad-input', 'rule:problem', 'rule:contract'], faults: ['server-error-on-bad-input'] } },
   { at: /responses\/NotFound$/, claim: { checks: ['statistics', 'rule:problem', 'rule:contract'], faults: ['unknown-statistic-400', 'problem-without-code'] } },
   { at: /responses\/UriTooLong$/, claim: { checks: ['bad-input', 'rule:problem', 'rule:contract'], faults: ['long-url-as-400'] } },
-  { at: /responses\/(TrialExists|PayloadTooLarge|UnsupportedMediaType)$/, claim: { checks: ['rule:problem', 'rule:contract'] } },
+  { at: /responses\/(TrialExists|PayloadTooLarge|UnsupportedMediaType)$/, claim: { checks: ['trial-call', 'rule:problem', 'rule:contract'], faults: ['trial-statuses-as-400'] } },
   { at: /schemas\/Usage/, claim: { checks: ['envelope'], faults: ['frozen-usage'] } },
   { at: /schemas\/(KeySummary|Account)$/, claim: { checks: ['account', 'rule:contract'], faults: ['echo-key'] } },
   { at: /schemas\/ExportDay$/, claim: { checks: ['exports', 'rule:contract'], faults: ['manifest-wrong-sha'] } },

@@ -17,7 +17,7 @@ import { exitCodes, preflight } from './preflight.ts';
 import { annotationsAsOutput } from './junit.ts';
 import { PropertyLines } from './property-lines.ts';
 import { formatReport, mergeReports, type Report } from './report.ts';
-import { scoreLine } from './rule-matrix.ts';
+import { scoreLine, unreachedLines } from './rule-matrix.ts';
 
 const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY --plan PLAN | --key PLAN=KEY ... | --email ADDRESS --plan trial) [options]
   --base-url URL       the API, e.g. https://api.example.com or http://127.0.0.1:4010
@@ -207,7 +207,7 @@ try {
     const merged = mergeReports(reports, written.map((c) => c.plan), configs.filter((c) => !written.includes(c)).map((c) => c.plan));
     mkdirSync(dirname(reportFile), { recursive: true });
     writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
-    console.log(`\n${reports.map(formatReport).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${merged.missing.length ? `\n  skipped for want of a key: ${merged.missing.join(', ')}` : ''}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; vitest said why above)` : ''}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
+    console.log(`\n${reports.map(formatReport).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${unreachedLines(merged.matrix).map((line) => `\n  ${line}`).join('')}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; vitest said why above)` : ''}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);
   } else {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
     console.log(`\n${formatReport(report)}\n  JUnit: ${join(values.junit)}  report: ${join(values.report)}`);

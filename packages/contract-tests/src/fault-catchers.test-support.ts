@@ -72,6 +72,10 @@ export const catchers: Record<FaultName, Catcher> = {
   'ignore-unknown-parameter': { property: 'bad-input', propertyFails: true },
   'first-of-repeated-parameter': { property: 'bad-input', propertyFails: true },
   'lenient-include': { property: 'bad-input', propertyFails: true },
+  'trial-statuses-as-400': { property: 'trial-call', propertyFails: true },
+  'head-counted-twice': { property: 'billing', propertyFails: true },
+  'errors-counted': { property: 'billing', propertyFails: true },
+  'feed-charge-misreported': { property: 'billing', propertyFails: true, plan: 'payg' },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

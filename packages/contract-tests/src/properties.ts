@@ -105,6 +105,8 @@ const describedOnce = new WeakSet<SuiteContext>();
 const accountRead = new WeakSet<SuiteContext>();
 /** The runs whose statistics property has compared a rollup with its rows. */
 const statisticsRead = new WeakSet<SuiteContext>();
+/** The runs whose billing property has read the account around its calls. */
+const billingSeen = new WeakSet<SuiteContext>();
 /** The runs whose key-states property has used up and revoked a key of its own. */
 const keyStatesSeen = new WeakSet<SuiteContext>();
 
@@ -705,6 +707,99 @@ export const properties: readonly Property[] = [
       const refused = await ctx.client.call('/api/v1/account', { key });
       expectStatus(refused, 401, 'a revoked key, even on /api/v1/account');
       assert(refused.body?.code === 'revoked_key', `a revoked key's code is ${JSON.stringify(refused.body?.code)}, not revoked_key`);
+    },
+  },
+  {
+    id: 'trial-call',
+    title: 'the trial call refuses what is not one JSON e-mail: another content type 415, over 4 KiB 413, anything but one valid email 400; an address with a live trial 409',
+    spec: ['5. Authentication', '4. Endpoints'],
+    assumed: ['trial-key-response', 'status-codes'],
+    skip: () => null,
+    cost: () => ({ calls: 2, rows: 0 }),
+    arbitrary: () => fc.constantFrom('text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken'),
+    // Each way the call goes wrong; none of them makes a key (the taken address needs one made
+    // already: the run's own from --email, or one made through the mock's control API).
+    examples: () => ['text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken'],
+    async check(ctx, kind: string) {
+      const post = (body: string, type = 'application/json') => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': type }, body });
+      const want: Record<string, [number, string]> = {
+        text: [415, 'unsupported_media_type'],
+        large: [413, 'payload_too_large'],
+        empty: [400, 'invalid_body'],
+        'not-an-address': [400, 'invalid_body'],
+        'extra-member': [400, 'invalid_body'],
+        taken: [409, 'trial_exists'],
+      };
+      let answer: Answer;
+      if (kind === 'taken') {
+        // One live trial per address, compared case-insensitively.
+        let address = ctx.config.email;
+        if (!address) {
+          if (!ctx.control) return;
+          address = `contract-tests+taken-${ctx.config.plan}-${ctx.config.seed}@example.com`;
+          const first = await post(JSON.stringify({ email: address }));
+          if (first.status !== 201 && first.status !== 409) expectStatus(first, 201, `a trial key for ${address}`);
+        }
+        answer = await post(JSON.stringify({ email: address.toUpperCase() }));
+      } else if (kind === 'text') answer = await post('email=someone@example.com', 'text/plain');
+      else if (kind === 'large') answer = await post(JSON.stringify({ email: 'someone@example.com', note: 'x'.repeat(5_000) }));
+      else if (kind === 'empty') answer = await post('{}');
+      else if (kind === 'not-an-address') answer = await post(JSON.stringify({ email: 'not an address' }));
+      else answer = await post(JSON.stringify({ email: 'someone@example.com', plan: 'enterprise' }));
+      const [status, code] = want[kind]!;
+      expectStatus(answer, status, `the trial call with ${kind === 'taken' ? 'an address that has a live trial, in capitals' : `a ${kind} body`}`);
+      assert(answer.body?.code === code, `the trial call with a ${kind} body: code ${JSON.stringify(answer.body?.code)}, not ${code}`);
+    },
+  },
+  {
+    id: 'billing',
+    title: 'what a call costs, as the free account shows it: an error nothing, a HEAD what its GET would, the feed a row an item (pay as you go), a dump download one call',
+    spec: ['8. Limits'],
+    assumed: ['pay-as-you-go-billing', 'plan-and-usage-in-the-envelope', 'http-conventions', 'changes-feed', 'exports-manifest-and-files'],
+    skip: () => null,
+    cost: (ctx) => ({ calls: 10, rows: ctx.client.rowCost(2) + ctx.client.rowCost(25) + ctx.client.rowCost(1) }),
+    arbitrary: () => fc.constant(null),
+    async check(ctx) {
+      if (billingSeen.has(ctx)) return;
+      billingSeen.add(ctx);
+      const payg = ctx.config.plan === 'payg';
+      const usage = async () => {
+        const account = await ctx.client.call('/api/v1/account', { rows: 0 });
+        expectStatus(account, 200, '/api/v1/account');
+        return account.body.data.usage as { calls_used: number; balance_rows: number | null };
+      };
+      const moved = (before: { calls_used: number; balance_rows: number | null }, after: typeof before, calls: number, rows: number, what: string) => {
+        assert(after.calls_used === before.calls_used + calls, `${what}: calls_used went from ${before.calls_used} to ${after.calls_used}, not up by ${calls}`);
+        if (payg) assert(after.balance_rows === before.balance_rows! - rows, `${what}: the balance went from ${before.balance_rows} to ${after.balance_rows}, not down by ${rows}`);
+      };
+      const start = await usage();
+      const missing = await ctx.client.call(`/api/v1/firms/no-such-firm-${ctx.config.seed}`, { rows: 0 });
+      expectStatus(missing, 404, 'a firm that does not exist');
+      const afterError = await usage();
+      moved(start, afterError, 0, 0, 'an error (a 404) costs nothing and is no accepted call');
+      const head = await ctx.client.call('/api/v1/firms?limit=2', { method: 'HEAD', rows: 2 });
+      expectStatus(head, 200, 'HEAD /api/v1/firms?limit=2');
+      const afterHead = await usage();
+      moved(afterError, afterHead, 1, ctx.client.rowCost(2), 'a HEAD is counted and charged as its GET');
+      let last = afterHead;
+      if (planRule(ctx).changes_feed) {
+        const feed = await ctx.client.call(`/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - 365 * DAY)}&limit=25`, { rows: 25 });
+        expectStatus(feed, 200, 'a page of the changes feed');
+        const items = feed.body.data.length;
+        if (payg) assert(feed.body.usage.rows_charged === ctx.client.rowCost(items), `a feed page of ${items} items charged ${feed.body.usage.rows_charged} rows: every item counts as a row`);
+        const afterFeed = await usage();
+        moved(afterHead, afterFeed, 1, ctx.client.rowCost(items), `a feed page of ${items} items`);
+        last = afterFeed;
+      }
+      if (planRule(ctx).exports) {
+        const manifest = await ctx.client.call('/api/v1/exports?limit=1', { rows: 1 });
+        expectStatus(manifest, 200, '/api/v1/exports');
+        const file = [...(manifest.body.data[0]?.files ?? [])].sort((x: any, y: any) => x.bytes - y.bytes)[0];
+        if (!file) return;
+        const download = await ctx.client.call(new URL(file.url, 'http://service.invalid').pathname, { rows: 0, raw: true });
+        expectStatus(download, 200, `the dump file ${file.name}`);
+        moved(last, await usage(), 2, 0, 'the manifest and a download, a call each');
+      }
     },
   },
   {

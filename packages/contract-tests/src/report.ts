@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { Budget, Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
 import type { PlanId } from '@investor-graph/contract';
-import { matrixResults, matrixScore, mergeMatrix, scoreLine, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
+import { matrixResults, matrixScore, mergeMatrix, scoreLine, unreachedLines, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
 import { ruleResults, type PropertyResult, type RuleResult } from './run.ts';
 
 export interface Report {
@@ -82,6 +82,7 @@ export function formatReport(report: Report): string {
     ...report.rules.map((r) => `  ${r.violations ? 'FAIL' : 'ok  '} rule ${r.id.padEnd(18)} ${r.basis.padEnd(10)} ${r.violations} violations in ${report.calls_checked} calls${r.examples[0] ? `\n       ${r.examples[0]}` : ''}`),
     `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} of ${report.budget.rows} rows`,
     `  ${scoreLine(report.score)}`,
+    ...unreachedLines(report.matrix).map((line) => `  ${line}`),
     `  documented: ${report.summary.documented.passed} passed, ${report.summary.documented.failed} failed; assumed (x-assumed): ${report.summary.assumed.passed} passed, ${report.summary.assumed.failed} failed; ${report.summary.skipped} skipped`,
   ].join('\n');
 }

@@ -9,7 +9,7 @@ import { faultNames } from '@investor-graph/mock';
 import { claims } from './claims.ts';
 import { catchers, catchingChecks } from './fault-catchers.test-support.ts';
 import { sentences } from './generated/sentences.ts';
-import { checkExists, matrix, matrixResults, matrixScore, mergeMatrix, renderMatrix, type MatrixResult } from './rule-matrix.ts';
+import { checkExists, matrix, matrixResults, matrixScore, mergeMatrix, renderMatrix, unreachedLines, type MatrixResult } from './rule-matrix.ts';
 import { anchorOf, decisionSentences, specSentences, splitSentences } from './sentences.ts';
 
 const contracts = new URL('../../../contracts/', import.meta.url);
@@ -91,4 +91,14 @@ test('the score counts sentences: a "not shown" sentence of the spec points at i
   expect(score.rows).toBe(matrix.filter((r) => !r.decided).length);
   expect(score.rows).toBeGreaterThan(250);
   expect(results.find((r) => r.id === matrix.find((m) => m.decided)!.id)!.outcome).toBe('decided elsewhere');
+});
+
+test('the rows a run did not reach are listed by why, so a user knows what to add', () => {
+  const passed = new Map(['conforms', 'envelope', 'auth', 'plan-features', 'filters', 'bad-input'].map((id) => [id, { status: 'passed' }]));
+  passed.set('rate', { status: 'skipped', reason: 'a burst above the rate runs only with --allow-rate' } as never);
+  const lines = unreachedLines(matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' }));
+  expect(lines.some((l) => /^not reached: \d+ rows? \(.+\): needs a key of team or business or enterprise or payg$/.test(l)), lines.join('\n')).toBe(true);
+  expect(lines.join('\n')).not.toMatch(/undefined/);
+  const total = lines.reduce((sum, l) => sum + Number(/^not reached: (\d+)/.exec(l)![1]), 0);
+  expect(total).toBe(matrixScore(matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' })).skipped);
 });

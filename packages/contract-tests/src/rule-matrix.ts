@@ -218,6 +218,16 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
   };
 }
 
+/**
+ * The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line a
+ * reason with the first rows: what a user adds to check them.
+ */
+export function unreachedLines(results: MatrixResult[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const r of results) if (r.outcome === 'skipped') byReason.set(r.reason ?? 'none of its checks ran', [...(byReason.get(r.reason ?? 'none of its checks ran') ?? []), r.id]);
+  return [...byReason].sort((a, b) => b[1].length - a[1].length).map(([reason, ids]) => `not reached: ${ids.length} row${ids.length === 1 ? '' : 's'} (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}): ${reason}`);
+}
+
 /** The score in a line, as the CLI closes with it. */
 export function scoreLine(score: MatrixScore): string {
   return `rules: ${score.held} held of ${score.checked} checked, of ${score.rows} sentences and contract spots (documented ${score.documented.held}/${score.documented.checked}, assumed ${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked shown to fail on a fault; ${score.skipped} not reached by this run, ${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`;

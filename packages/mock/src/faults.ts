@@ -63,6 +63,10 @@ export const faults = {
   'ignore-unknown-parameter': 'ignores a query parameter the operation does not define instead of answering 400',
   'first-of-repeated-parameter': 'takes the first of a repeated query parameter instead of answering 400',
   'lenient-include': 'ignores an include value other than rows instead of answering 400',
+  'trial-statuses-as-400': 'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a taken address 409',
+  'head-counted-twice': 'counts a HEAD as two calls',
+  'errors-counted': 'counts (and, on pay as you go, charges) a call that answered 404',
+  'feed-charge-misreported': "reports a feed page's charge as at most the minimum a call, whatever its items",
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -126,6 +130,9 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
         issued.forEach((v, k) => p.set(k, v));
       });
     }
+    if (on.has('head-counted-twice') && request.method === 'HEAD' && request.headers.has('authorization')) {
+      await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
+    }
     if (on.has('account-counted') && url.pathname === '/api/v1/account' && request.method === 'GET') {
       await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
     }
@@ -151,6 +158,9 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       if (on.has('drop-request-id')) edited.delete('x-request-id');
       if (on.has('drop-www-authenticate')) edited.delete('www-authenticate');
       response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: edited });
+    }
+    if (on.has('errors-counted') && response.status === 404 && request.headers.has('authorization')) {
+      await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
     }
     // A HEAD or a 304 has no body to break.
     if (request.method === 'HEAD' || response.status === 304 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
@@ -203,6 +213,14 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     }
     if (on.has('manifest-wrong-sha') && status === 200 && url.pathname === '/api/v1/exports') {
       for (const day of (body.data as { files?: { sha256?: string }[] }[]) ?? []) for (const file of day.files ?? []) if (file.sha256) file.sha256 = file.sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    }
+    if (on.has('trial-statuses-as-400') && url.pathname === '/api/v1/keys/trial' && [409, 413, 415].includes(status)) {
+      status = body.status = 400;
+      body.code = 'invalid_body';
+    }
+    if (on.has('feed-charge-misreported') && status === 200 && url.pathname === '/api/v1/changes' && body.usage && typeof body.usage === 'object') {
+      const usage = body.usage as { rows_charged?: number };
+      if (typeof usage.rows_charged === 'number') body.usage = { ...usage, rows_charged: Math.min(usage.rows_charged, 10) };
     }
     if (on.has('delete-not-405') && request.method === 'DELETE' && status === 405) {
       status = 404;

@@ -169,6 +169,7 @@ const unseen: FaultName[] = [
   'unknown-evidence-tier', 'cors-closed', 'shared-cache', 'drop-request-id', 'drop-www-authenticate', 'delete-not-405', 'plan-mislabelled', 'as-of-goes-back',
   'trial-feed-open', 'endless-cursor', 'statistics-off-by-one', 'unknown-statistic-400', 'trial-lives-long', 'long-url-as-400', 'default-limit-10', 'revoked-as-403', 'quota-actions-trimmed',
   'unsorted-pages', 'ignore-unknown-parameter', 'first-of-repeated-parameter', 'lenient-include',
+  'trial-statuses-as-400', 'head-counted-twice', 'errors-counted', 'feed-charge-misreported',
 ];
 
 describe('in front of a broken mock', () => {
