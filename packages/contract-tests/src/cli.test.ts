@@ -149,6 +149,22 @@ test('--use-control with no key makes a key of every plan through the mock and c
   }
 }, 120_000);
 
+test("a default run bursts above the plan's rate to check the limiter, and --no-rate-burst leaves it out, saying so", async () => {
+  const mock = await startMock({ port: 0, keys: [{ plan: 'team', key }] });
+  try {
+    const status = async (extra: string[]) => {
+      const report = join(dir, `rate${extra.length}.json`);
+      const { code, out } = await run(['--base-url', mock.url, '--plan', 'team', '--only', 'rate', '--budget-calls', '40', '--seed', '5', '--runs', '1', '--junit', join(dir, `rate${extra.length}.xml`), '--report', report, ...extra], { INVESTOR_GRAPH_KEY: key });
+      expect(code, out).toBe(0);
+      return JSON.parse(await readFile(report, 'utf8')).properties.find((p: { id: string }) => p.id === 'rate');
+    };
+    expect((await status([])).status).toBe('passed');
+    expect(await status(['--no-rate-burst'])).toMatchObject({ status: 'skipped', reason: expect.stringContaining('--no-rate-burst') });
+  } finally {
+    await mock.close();
+  }
+}, 120_000);
+
 test('bad usage exits 2 and says what is wrong', async () => {
   const cases: [string[], RegExp][] = [
     [['--plan', 'team', '--key', key], /--base-url is required/],

@@ -398,7 +398,7 @@ export const properties: readonly Property[] = [
     title: "a burst above the plan's rate meets 429 with Retry-After, and honouring it succeeds",
     spec: ['8. Limits', '7. Errors'],
     assumed: ['rate-limit-headers'],
-    skip: (ctx) => (ctx.config.allowRate ? null : 'a burst above the rate runs only with --allow-rate'),
+    skip: (ctx) => (ctx.config.allowRate ? null : 'the burst above the rate was left out (--no-rate-burst, or allowRate unset)'),
     cost: (ctx) => ({ calls: Math.ceil(planRule(ctx).rate_per_second * 3) + 2, rows: (Math.ceil(planRule(ctx).rate_per_second * 3) + 2) * ctx.client.rowCost(1) }),
     // Only what the plan serves: a burst on a feature it lacks meets 402s, not the rate.
     arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => !o.path.includes('{') && o.operationId !== 'listChanges' && (planRule(ctx).exports || !o.path.includes('exports')))) }),

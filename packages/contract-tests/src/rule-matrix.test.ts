@@ -95,7 +95,7 @@ test('the score counts sentences: a "not shown" sentence of the spec points at i
 
 test('the rows a run did not reach are listed by why, so a user knows what to add', () => {
   const passed = new Map(['conforms', 'envelope', 'auth', 'plan-features', 'filters', 'bad-input'].map((id) => [id, { status: 'passed' }]));
-  passed.set('rate', { status: 'skipped', reason: 'a burst above the rate runs only with --allow-rate' } as never);
+  passed.set('rate', { status: 'skipped', reason: 'the burst above the rate was left out (--no-rate-burst)' } as never);
   const lines = unreachedLines(matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' }));
   expect(lines.some((l) => /^not reached: \d+ rows? \(.+\): needs a key of team or business or enterprise or payg$/.test(l)), lines.join('\n')).toBe(true);
   expect(lines.join('\n')).not.toMatch(/undefined/);
