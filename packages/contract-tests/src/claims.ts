@@ -46,9 +46,9 @@ export const claims: readonly Claim[] = [
   { says: ['The `/changes` feed lists every create'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['A nightly full dump is offered as gzip JSONL'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
   { says: ['Statistics rollups are available by name'], checks: ['conforms', 'statistics'], faults: ['statistics-down', 'unknown-statistic-400'] },
-  { says: ['A trial key can be obtained by a single unauthenticated call'], checks: ['trial-runs-out'] },
+  { says: ['A trial key can be obtained by a single unauthenticated call'], checks: ['trial-runs-out'], faults: ['trial-needs-card'] },
   { says: ['Use is for internal commercial purposes', 'Republishing the database', 'Enterprise agreements can widen this'], notCheckable: licence },
-  { says: ['Data sources named for the graph', 'Every investor edge names its sources with URLs'], checks: ['conforms', 'rule:contract'], note: 'the sources schema: kinds and URLs; no fault breaks them yet' },
+  { says: ['Data sources named for the graph', 'Every investor edge names its sources with URLs'], checks: ['conforms', 'rule:contract'], faults: ['sources-without-url'] },
 
   // ---- 2. Resources and their fields
   { says: ['| firm |', '| company |', '| round |', '| investment |', '| fund |', '| filing |', '| offering |', '| adv-fund |', '| list |'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
@@ -67,7 +67,7 @@ export const claims: readonly Claim[] = [
   { says: ['Format of the fund `{id}`'], decided: ['fund-id-format'] },
 
   // ---- 3. States and transitions
-  { says: ['A record can be created, updated or unpublished', 'These three are the kinds of change'], checks: ['changes', 'rule:contract'] },
+  { says: ['A record can be created, updated or unpublished', 'These three are the kinds of change'], checks: ['changes', 'rule:contract'], faults: ['unknown-change-kind'] },
   { says: ['A trial key lives for 7 days or 1,000 calls'], checks: ['account', 'trial-runs-out'], faults: ['trial-lives-long', 'quota-as-429', 'expired-trial-as-401'] },
   { says: ['States: not shown'], decided: ['record-and-key-states'] },
   { says: ['Transitions: not shown'], decided: ['transitions'] },
@@ -101,7 +101,7 @@ export const claims: readonly Claim[] = [
   // ---- 5. Authentication
   { says: ['Data calls carry the header'], checks: ['auth', 'http-conventions'], faults: ['wrong-status', 'head-without-auth'] },
   { says: ['A trial key is obtained with `POST /api/v1/keys/trial`'], checks: ['trial-runs-out', 'trial-call'], faults: ['trial-statuses-as-400'] },
-  { says: ['It needs no browser and no card'], checks: ['trial-runs-out'] },
+  { says: ['It needs no browser and no card'], checks: ['trial-runs-out'], faults: ['trial-needs-card'] },
   { says: ['Keys can also be created by a signed-in user'], notCheckable: website },
   { says: ['A key is shown once, at creation'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
   { says: ['`/api/v1/account` lists keys, plan, usage and balance'], checks: ['account', 'rule:contract'], faults: ['echo-key'] },
@@ -113,7 +113,7 @@ export const claims: readonly Claim[] = [
   { says: ['The feed lists every create, update and unpublish of a record'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['With `include=rows` the changed rows come with it'], checks: ['changes'], faults: ['stale-include-rows'] },
   { says: ['The feed is not available on the trial plan'], checks: ['plan-features'], faults: ['trial-feed-open'] },
-  { says: ['It is included on Team, Business, Enterprise'], checks: ['plan-features'] },
+  { says: ['It is included on Team, Business, Enterprise'], checks: ['plan-features'], faults: ['paid-feed-refused'] },
   { says: ['Webhooks or other push notifications'], decided: ['webhooks'] },
 
   // ---- 7. Errors
@@ -142,14 +142,14 @@ export const claims: readonly Claim[] = [
   // ==== DECISIONS.md
   // ---- Resource fields
   { says: ['The kit gives each resource the fields', 'Every row also has `service_url`'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
-  { says: ['Amounts are whole US dollars'], checks: ['conforms', 'rule:contract'] },
+  { says: ['Amounts are whole US dollars'], checks: ['conforms', 'rule:contract'], faults: ['fractional-amounts'] },
   { says: ['No schema has a field about a person'], checks: ['rule:no-people'], faults: ['leak-email'] },
   { says: ['Row schemas are open'], notCheckable: 'a property of the contract, not of answers (it is why the checks accept added fields)' },
   // ---- Evidence tiers and sources
   { says: ['`evidence_tier` is one of'], checks: ['conforms', 'rule:contract'], faults: ['unknown-evidence-tier'] },
-  { says: ['`sources` is a non-empty list'], checks: ['conforms', 'rule:contract'] },
+  { says: ['`sources` is a non-empty list'], checks: ['conforms', 'rule:contract'], faults: ['sources-without-url'] },
   // ---- Fund id format
-  { says: ['`fnd_` and twelve lower-case'], checks: ['conforms', 'rule:contract'] },
+  { says: ['`fnd_` and twelve lower-case'], checks: ['conforms', 'rule:contract'], faults: ['fund-id-uppercase'] },
   { says: ['Clients must treat it as opaque'], checks: ['bad-input'], faults: ['server-error-on-bad-input'] },
   // ---- Record and key states
   { says: ['A record is published or unpublished'], checks: ['changes'], note: 'the 404 after an unpublish; that the record leaves every list is not checked yet' },
@@ -158,7 +158,7 @@ export const claims: readonly Claim[] = [
   { says: ['Record: (none) → published'], checks: ['changes'] },
   { says: ['Key: active → expired'], checks: ['trial-runs-out'], note: 'that none goes back is not checked: a run sees a key become used up or expired, not stay so' },
   // ---- Trial key response
-  { says: ['201 with `{key, key_id'], checks: ['trial-runs-out', 'rule:contract'] },
+  { says: ['201 with `{key, key_id'], checks: ['trial-runs-out', 'rule:contract'], faults: ['trial-key-cacheable'] },
   { says: ['The key is shown only in this answer'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
   { says: ["The prefix is the kit's `igk_<plan>_`"], checks: ['account'], faults: ['echo-key'] },
   { says: ['Body limits: JSON only'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
@@ -191,7 +191,7 @@ export const claims: readonly Claim[] = [
   { says: ['It still obeys the request rate and needs a key that is not revoked'], checks: ['trial-runs-out', 'key-states'], faults: ['revoked-as-403'], note: 'a used-up or expired trial and a used-up quota read their account, a revoked key cannot; the rate on /account is not driven' },
   // ---- Exports manifest and files
   { says: ['The envelope with `data` a list of dump days', 'Files are `<resource plural>.jsonl.gz`: gzip'], checks: ['exports', 'rule:contract'], faults: ['manifest-wrong-sha'] },
-  { says: ['A download counts as one call'], checks: ['billing'] },
+  { says: ['A download counts as one call'], checks: ['billing'], faults: ['download-counted-twice'] },
   { says: ['Each file is its resource as it was at one moment'], notCheckable: 'when each file was taken is not shown to a client' },
   // ---- Statistics shapes
   { says: ['The envelope with `data: {name, rows}`', 'Rollups are aggregates, not records'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
@@ -199,21 +199,23 @@ export const claims: readonly Claim[] = [
   { says: ['An unknown name is a 404 `unknown_statistic`'], checks: ['statistics'], faults: ['unknown-statistic-400'] },
   { says: ['A rollup reads every round'], notCheckable: internal('how a rollup is computed') },
   // ---- List shapes
-  { says: ['`/lists` serves list summaries'], checks: ['conforms', 'rule:contract'] },
+  { says: ['`/lists` serves list summaries'], checks: ['conforms', 'rule:contract'], faults: ['list-member-missing'] },
   // ---- Path formats
-  { says: ['Slugs: `^[a-z0-9]+'], checks: ['bad-input', 'rule:contract'] },
-  { says: ['Dates: `YYYY-MM-DD`', 'Files: `<resource plural>.jsonl.gz` from the nine'], checks: ['exports'] },
+  { says: ['Slugs: `^[a-z0-9]+'], checks: ['bad-input', 'rule:contract'], faults: ['slug-with-capitals'] },
+  { says: ['Dates: `YYYY-MM-DD`'], checks: ['exports'], faults: ['bad-dump-date-404'] },
+  { says: ['Files: `<resource plural>.jsonl.gz` from the nine'], checks: ['exports'], faults: ['manifest-wrong-sha'] },
   { says: ['A malformed path parameter is a 400 naming it'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
   // ---- Key scopes, expiry and revocation
   { says: ['A key has no scopes'], checks: ['conforms'] },
   { says: ['Paid keys do not expire; any key can be revoked'], checks: ['key-states'], faults: ['revoked-as-403'], note: 'revocation, with --use-control; that paid keys do not expire is not checked' },
-  { says: ['Keys look like `igk_<plan>_<32 base62>`'], checks: ['trial-runs-out'] },
+  { says: ['Keys look like `igk_<plan>_<32 base62>`'], checks: ['trial-runs-out'], faults: ['short-trial-keys'] },
   // ---- Webhooks
   { says: ['None.'], notCheckable: 'an absence of pushes cannot be seen by a client that polls' },
   { says: ['Poll `/changes`.'], checks: ['changes'] },
   // ---- Problem body
   { says: ['Every error is RFC 9457'], checks: ['rule:problem', 'rule:contract'], faults: ['wrong-status', 'problem-without-code'] },
-  { says: ['A 400 adds `errors:', 'An unknown statistic adds `allowed`'], checks: ['rule:contract'] },
+  { says: ['A 400 adds `errors:'], checks: ['bad-input', 'rule:contract'], faults: ['bad-request-without-errors'] },
+  { says: ['An unknown statistic adds `allowed`'], checks: ['statistics', 'rule:contract'], faults: ['unknown-statistic-without-allowed'] },
   // ---- Actions
   { says: ['Every 401, 402 and 429 carries a non-empty `actions` list'], checks: ['rule:actions', 'auth'], faults: ['drop-actions'] },
   { says: ['`get_trial_key`: `method: POST`'], checks: ['auth'], faults: ['drop-actions'] },
@@ -248,7 +250,7 @@ export const claims: readonly Claim[] = [
   { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'rule:round-lag'], note: "rounds and a company's rounds; statistics and last_round are not checked yet" },
   // ---- Changes feed
   { says: ['`since` is required'], checks: ['changes', 'bad-input', 'rule:changes-order'], faults: ['unordered-changes'] },
-  { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'] },
+  { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'], faults: ['repeat-row'] },
   { says: ['Every item served counts as a row for pay as you go'], checks: ['billing'], faults: ['feed-charge-misreported'] },
   // ---- Plan and usage in the envelope
   { says: ['`plan` is `{id, name, rows_per_page'], checks: ['envelope'], faults: ['plan-mislabelled'] },
@@ -261,9 +263,9 @@ export const claims: readonly Claim[] = [
   { says: ['The unauthenticated trial call has a bucket per client address'], todo: 'the trial call is not sent in a burst yet' },
   // ---- Conditional requests
   { says: ['GET answers carry a weak `ETag`'], checks: ['conditional'], faults: ['ignore-if-none-match'] },
-  { says: ["A dump file's `ETag` is strong"], checks: ['exports'] },
+  { says: ["A dump file's `ETag` is strong"], checks: ['exports'], faults: ['weak-dump-etag'] },
   { says: ['`If-None-Match` is compared weakly'], checks: ['conditional'], faults: ['strict-if-none-match', 'ignore-if-none-match'] },
-  { says: ['A 304 is counted as a call'], checks: ['conditional'] },
+  { says: ['A 304 is counted as a call'], checks: ['conditional'], faults: ['cached-304'] },
   // ---- HTTP conventions
   { says: ['HEAD answers every GET'], checks: ['http-conventions'], faults: ['refuse-head', 'head-without-auth'] },
   { says: ['It is counted and charged as the GET'], checks: ['billing'], faults: ['head-counted-twice'] },
@@ -272,7 +274,7 @@ export const claims: readonly Claim[] = [
   { says: ['Data answers carry `Cache-Control: private'], checks: ['http-conventions'], faults: ['shared-cache'] },
   { says: ['CORS: any origin by default', 'A preflight from an allowed origin'], checks: ['http-conventions'], faults: ['cors-closed'] },
   { says: ['An incoming `X-Request-Id`'], checks: ['http-conventions'], faults: ['drop-request-id'] },
-  { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers'] },
+  { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers'], faults: ['quota-item-wrong'] },
   { says: ['`/api/v1/openapi.json` lists this server'], todo: "the served description's servers are not compared with the base URL yet" },
   { says: ['The Node server compresses JSON answers'], notCheckable: "the mock's own: a service behind another front may compress otherwise", note: 'a body that does not decode as its Content-Encoding says is a finding of rule:contract' },
   // ---- Deprecation
@@ -297,7 +299,7 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
   { at: /parameters\/Since$/, claim: { checks: ['changes', 'bad-input'], faults: ['unordered-changes'] } },
   { at: /parameters\/Include$/, claim: { checks: ['changes', 'bad-input'], faults: ['lenient-include', 'stale-include-rows'] } },
   { at: /parameters\/IfNoneMatch$|headers\/ETag$/, claim: { checks: ['conditional'], faults: ['ignore-if-none-match', 'strict-if-none-match'] } },
-  { at: /parameters\/Export(Date|File)$/, claim: { checks: ['exports'] } },
+  { at: /parameters\/Export(Date|File)$/, claim: { checks: ['exports'], faults: ['bad-dump-date-404'] } },
   { at: /headers\/RateLimit(Policy)?$/, claim: { checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] } },
   { at: /WWW-Authenticate$/, claim: { checks: ['http-conventions'], faults: ['drop-www-authenticate'] } },
   { at: /responses\/(Unauthorized|PaymentRequired)$/, claim: { checks: ['auth', 'plan-features', 'rule:problem', 'rule:actions'], faults: ['wrong-status', 'drop-actions'] } },
@@ -314,5 +316,10 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
   { at: /evidence_tier$/, claim: { checks: ['conforms', 'rule:contract'], faults: ['unknown-evidence-tier'] } },
   { at: /schemas\/Plan$/, claim: { checks: ['envelope', 'rule:contract'], faults: ['plan-mislabelled'] } },
   { at: /schemas\/Statistic$/, claim: { checks: ['statistics', 'rule:contract'], faults: ['statistics-off-by-one'] } },
+  { at: /schemas\/Slug$/, claim: { checks: ['conforms', 'rule:contract'], faults: ['slug-with-capitals'] } },
+  { at: /schemas\/FundId$/, claim: { checks: ['conforms', 'rule:contract'], faults: ['fund-id-uppercase'] } },
+  { at: /schemas\/EvidenceSource$/, claim: { checks: ['conforms', 'rule:contract'], faults: ['sources-without-url'] } },
+  { at: /schemas\/(ListSummary|List)$/, claim: { checks: ['conforms', 'rule:contract'], faults: ['list-member-missing'] } },
+  { at: /schemas\/TrialKey$/, claim: { checks: ['trial-runs-out', 'rule:contract'], faults: ['short-trial-keys'] } },
   { at: /^\/components\/schemas\//, claim: { checks: ['conforms', 'rule:contract'] } },
 ];

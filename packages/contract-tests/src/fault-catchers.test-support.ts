@@ -76,6 +76,23 @@ export const catchers: Record<FaultName, Catcher> = {
   'head-counted-twice': { property: 'billing', propertyFails: true },
   'errors-counted': { property: 'billing', propertyFails: true },
   'feed-charge-misreported': { property: 'billing', propertyFails: true, plan: 'payg' },
+  'trial-needs-card': { property: 'trial-runs-out', propertyFails: true },
+  'trial-key-cacheable': { property: 'trial-runs-out', propertyFails: true },
+  'short-trial-keys': { property: 'trial-runs-out', propertyFails: true },
+  'sources-without-url': { property: 'conforms', rule: 'contract' },
+  'unknown-change-kind': { property: 'changes', rule: 'contract' },
+  'paid-feed-refused': { property: 'plan-features', propertyFails: true },
+  'fractional-amounts': { property: 'conforms', rule: 'contract' },
+  'fund-id-uppercase': { property: 'conforms', rule: 'contract' },
+  'slug-with-capitals': { property: 'conforms', rule: 'contract' },
+  'list-member-missing': { property: 'conforms', propertyFails: true },
+  'bad-dump-date-404': { property: 'exports', propertyFails: true },
+  'bad-request-without-errors': { property: 'bad-input', propertyFails: true },
+  'unknown-statistic-without-allowed': { property: 'statistics', propertyFails: true },
+  'weak-dump-etag': { property: 'exports', propertyFails: true },
+  'cached-304': { property: 'conditional', propertyFails: true },
+  'quota-item-wrong': { property: 'conforms', rule: 'rate-limit-headers' },
+  'download-counted-twice': { property: 'billing', propertyFails: true },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

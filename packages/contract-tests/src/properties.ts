@@ -117,7 +117,7 @@ export const properties: readonly Property[] = [
     spec: ['4. Endpoints', '2. Response envelope'],
     assumed: ['status-codes', 'limit'],
     skip: () => null,
-    cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(Math.min(cap(ctx), 50)) }),
+    cost: (ctx) => ({ calls: 2, rows: ctx.client.rowCost(Math.min(cap(ctx), 50)) + ctx.client.rowCost(1) }),
     arbitrary: (ctx) =>
       fc.record({
         op: fc.constantFrom(...dataOperations),
@@ -132,6 +132,16 @@ export const properties: readonly Property[] = [
       if (!path) return;
       const answer = await ctx.client.call(path, { rows: op.query.includes('limit') ? (limit ?? Math.min(cap(ctx), defaultLimit)) : 1 });
       assert(answer.status < 500, `${path}: ${answer.status}`);
+      // A list's members exist, and it counts them (DECISIONS.md#list-shapes): its first member is read.
+      if (op.operationId === 'getList' && answer.status === 200) {
+        const list = answer.body.data;
+        assert(list.member_count === list.members.length, `${path}: member_count ${list.member_count}, ${list.members.length} members listed`);
+        const first = list.members[0];
+        if (first) {
+          const member = await ctx.client.call(`/api/v1/${first.kind === 'firm' ? 'firms' : 'companies'}/${encodeURIComponent(first.slug)}`, { rows: 1 });
+          expectStatus(member, 200, `${path}: its member ${first.kind} ${first.slug}`);
+        }
+      }
       // Without limit a page is the default size, or the plan's page size if lower (DECISIONS.md#limit).
       if (limit === null && op.query.includes('limit') && answer.status === 200 && typeof answer.body?.next_cursor === 'string') {
         const want = Math.min(defaultLimit, cap(ctx));
@@ -953,6 +963,11 @@ export const properties: readonly Property[] = [
       if (!rejected && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null && op.query.includes('limit') && target?.operationId === op.operationId && served) {
         expectStatus(answer, 200, `${url}: limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`);
         assert(answer.body.data.length <= cap(ctx), `${url}: ${answer.body.data.length} rows on a plan of ${cap(ctx)} a page`);
+      }
+      // A 400 says which parameter is wrong (DECISIONS.md#problem-body).
+      if (answer.status === 400) {
+        const errors = answer.body?.errors;
+        assert(Array.isArray(errors) && errors.length > 0 && errors.every((e: any) => (typeof e?.parameter === 'string' || typeof e?.pointer === 'string') && typeof e?.detail === 'string'), `${url.slice(0, 200)}: a 400 without errors naming the parameter and what is wrong: ${JSON.stringify(errors)?.slice(0, 200)}`);
       }
       if (rejected) {
         assert(answer.status >= 400, `${url} breaks the contract's parameter rules but was answered ${answer.status}`);

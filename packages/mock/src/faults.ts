@@ -67,6 +67,23 @@ export const faults = {
   'head-counted-twice': 'counts a HEAD as two calls',
   'errors-counted': 'counts (and, on pay as you go, charges) a call that answered 404',
   'feed-charge-misreported': "reports a feed page's charge as at most the minimum a call, whatever its items",
+  'trial-needs-card': 'answers the trial call with 402, asking for a card',
+  'trial-key-cacheable': 'lets caches keep the answer that shows a trial key (Cache-Control: public)',
+  'short-trial-keys': 'issues trial keys of 16 characters after their prefix instead of 32',
+  'sources-without-url': "drops the url of every investor edge's sources",
+  'unknown-change-kind': "reports changes of a kind other than create, update and unpublish ('delete')",
+  'paid-feed-refused': 'refuses the changes feed with 402 on every plan, as if no plan had it',
+  'fractional-amounts': 'serves amounts in dollars and cents instead of whole dollars',
+  'fund-id-uppercase': 'serves fund ids in capitals, against the decided format',
+  'slug-with-capitals': 'serves firm slugs with capitals, against the decided format',
+  'list-member-missing': 'lists a member that does not exist in every list',
+  'bad-dump-date-404': 'answers a malformed dump date with 404 instead of 400',
+  'bad-request-without-errors': 'answers 400 without the errors that say which parameter is wrong',
+  'unknown-statistic-without-allowed': 'answers an unknown statistic without the list of allowed names',
+  'weak-dump-etag': "gives a dump file a weak ETag, although its bytes are fixed",
+  'cached-304': 'answers a matching If-None-Match with 304 from a cache in front, without counting the call',
+  'quota-item-wrong': "states twice the plan's monthly calls in the quota item of RateLimit-Policy",
+  'download-counted-twice': 'counts a dump file download as two calls',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -100,6 +117,8 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
   const lastRowBehind = new Map<string, unknown>();
   // cursor-ignores-filters: the filters each cursor was issued with (bounded).
   const issuedWith = new Map<string, URLSearchParams>();
+  // cached-304: the ETag last served, by key and request (bounded).
+  const seenTags = new Map<string, string>();
   let tick = 0;
 
   return async (request: Request, context?: RequestContext): Promise<Response> => {
@@ -130,14 +149,35 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
         issued.forEach((v, k) => p.set(k, v));
       });
     }
-    if (on.has('head-counted-twice') && request.method === 'HEAD' && request.headers.has('authorization')) {
+    const download = request.method === 'GET' && /^\/api\/v1\/exports\/[^/]+\/[^/]+$/.test(url.pathname);
+    if ((on.has('head-counted-twice') && request.method === 'HEAD' && request.headers.has('authorization')) || (on.has('download-counted-twice') && download)) {
       await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
     }
     if (on.has('account-counted') && url.pathname === '/api/v1/account' && request.method === 'GET') {
       await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
     }
 
+    // cached-304: the last ETag a key was given for a path, answered from here (never counted).
+    const cacheKey = `${request.headers.get('authorization') ?? ''} ${url.pathname}${url.search}`;
+    if (on.has('cached-304') && request.method === 'GET' && request.headers.get('if-none-match') && seenTags.get(cacheKey) === request.headers.get('if-none-match')) {
+      return new Response(null, { status: 304, headers: { etag: seenTags.get(cacheKey)! } });
+    }
+
     let response = await fetch(sent, context);
+    if (on.has('cached-304') && response.status === 200 && response.headers.get('etag')) {
+      if (seenTags.size > 10_000) seenTags.clear();
+      seenTags.set(cacheKey, response.headers.get('etag')!);
+    }
+    if (on.has('weak-dump-etag') && response.status === 200 && /^\/api\/v1\/exports\/[^/]+\/[^/]+$/.test(url.pathname) && response.headers.get('etag')) {
+      const edited = new Headers(response.headers);
+      edited.set('etag', `W/${edited.get('etag')}`);
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: edited });
+    }
+    if (on.has('quota-item-wrong') && response.headers.has('ratelimit-policy')) {
+      const edited = new Headers(response.headers);
+      edited.set('ratelimit-policy', edited.get('ratelimit-policy')!.replace(/"quota";q=(\d+)/, (_, q: string) => `"quota";q=${Number(q) * 2}`));
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: edited });
+    }
     if (on.has('strict-if-none-match') && response.status === 304 && request.headers.get('if-none-match') !== response.headers.get('etag')) {
       const without = new Headers(sent.headers);
       without.delete('if-none-match');
@@ -222,6 +262,33 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       const usage = body.usage as { rows_charged?: number };
       if (typeof usage.rows_charged === 'number') body.usage = { ...usage, rows_charged: Math.min(usage.rows_charged, 10) };
     }
+    if (on.has('trial-needs-card') && url.pathname === '/api/v1/keys/trial' && status === 201) {
+      status = 402;
+      body = new ProblemError('plan_feature_unavailable', 'A card is needed for a trial.').body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
+      headers.set('content-type', 'application/problem+json');
+    }
+    if (on.has('trial-key-cacheable') && url.pathname === '/api/v1/keys/trial' && status === 201) headers.set('cache-control', 'public, max-age=3600');
+    if (on.has('short-trial-keys') && url.pathname === '/api/v1/keys/trial' && status === 201 && typeof (body as { key?: unknown }).key === 'string') {
+      (body as { key: string }).key = (body as { key: string }).key.slice(0, 'igk_trial_'.length + 16);
+    }
+    if (on.has('paid-feed-refused') && status === 200 && url.pathname === '/api/v1/changes') {
+      status = 402;
+      body = new ProblemError('plan_feature_unavailable', 'The changes feed is not in your plan.').body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
+      headers.set('content-type', 'application/problem+json');
+    }
+    if (on.has('bad-dump-date-404') && status === 400 && url.pathname.startsWith('/api/v1/exports/')) {
+      status = 404;
+      body = new ProblemError('not_found', 'No dump for that day.').body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
+    }
+    if (on.has('bad-request-without-errors') && status === 400) delete (body as { errors?: unknown }).errors;
+    if (on.has('unknown-statistic-without-allowed') && status === 404 && body.code === 'unknown_statistic') delete (body as { allowed?: unknown }).allowed;
+    if (on.has('list-member-missing') && status === 200 && /^\/api\/v1\/lists\/[^/]+$/.test(url.pathname)) {
+      const list = body.data as { members?: unknown[]; member_count?: number } | undefined;
+      if (list?.members) {
+        list.members = [{ kind: 'firm', slug: 'no-such-member-firm', name: 'No Such Member' }, ...list.members];
+        if (typeof list.member_count === 'number') list.member_count += 1;
+      }
+    }
     if (on.has('delete-not-405') && request.method === 'DELETE' && status === 405) {
       status = 404;
       body = new ProblemError('route_not_found', 'No such route.').body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
@@ -298,6 +365,12 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
         for (const item of rows) if (item.row && typeof item.row === 'object') item.row = { ...(item.row as object), name: `${String((item.row as { name?: unknown }).name ?? '')} (before)` };
       }
       if (on.has('drop-service-url')) for (const row of rows) delete row.service_url;
+      const everyRow = (edit: (row: Record<string, unknown>) => void) => rows.forEach(edit);
+      if (on.has('sources-without-url')) everyRow((row) => Array.isArray(row.sources) && (row.sources as Record<string, unknown>[]).forEach((source) => delete source.url));
+      if (on.has('unknown-change-kind') && url.pathname === '/api/v1/changes') everyRow((row) => (row.kind = 'delete'));
+      if (on.has('fractional-amounts')) everyRow((row) => Object.keys(row).forEach((k) => k.endsWith('_usd') && typeof row[k] === 'number' && (row[k] = (row[k] as number) + 0.5)));
+      if (on.has('fund-id-uppercase') && url.pathname.endsWith('/funds')) everyRow((row) => typeof row.id === 'string' && (row.id = row.id.toUpperCase()));
+      if (on.has('slug-with-capitals') && url.pathname === '/api/v1/firms') everyRow((row) => typeof row.slug === 'string' && (row.slug = `X${row.slug}`));
       if (on.has('unsorted-pages') && url.pathname !== '/api/v1/changes' && url.pathname !== '/api/v1/exports') rows.reverse();
       if (on.has('unknown-evidence-tier')) for (const row of rows) if ('evidence_tier' in row) row.evidence_tier = 'rumour';
       if (on.has('endless-cursor') && body.next_cursor === null && rows.length && url.pathname !== '/api/v1/changes') body.next_cursor = 'more';

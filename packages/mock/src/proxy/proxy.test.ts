@@ -151,6 +151,9 @@ const expected: Partial<Record<FaultName, string>> = {
   'rate-limit-policy-wrong': 'rate-limit-headers',
   'drop-service-url': 'contract',
   'problem-without-code': 'problem',
+  'unknown-change-kind': 'contract',
+  'slug-with-capitals': 'contract',
+  'quota-item-wrong': 'rate-limit-headers',
 };
 // A 200 where a 304 was due, a description that lacks an operation, a 405 for HEAD, usage that does
 // not move, a plan's feature refused and a quota's 402 as a 429 are each a valid answer on its own:
@@ -170,6 +173,8 @@ const unseen: FaultName[] = [
   'trial-feed-open', 'endless-cursor', 'statistics-off-by-one', 'unknown-statistic-400', 'trial-lives-long', 'long-url-as-400', 'default-limit-10', 'revoked-as-403', 'quota-actions-trimmed',
   'unsorted-pages', 'ignore-unknown-parameter', 'first-of-repeated-parameter', 'lenient-include',
   'trial-statuses-as-400', 'head-counted-twice', 'errors-counted', 'feed-charge-misreported',
+  'trial-needs-card', 'trial-key-cacheable', 'short-trial-keys', 'sources-without-url', 'paid-feed-refused', 'fractional-amounts', 'fund-id-uppercase',
+  'list-member-missing', 'bad-dump-date-404', 'bad-request-without-errors', 'unknown-statistic-without-allowed', 'weak-dump-etag', 'cached-304', 'download-counted-twice',
 ];
 
 describe('in front of a broken mock', () => {
