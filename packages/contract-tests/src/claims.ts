@@ -109,7 +109,7 @@ export const claims: readonly Claim[] = [
 
   // ---- 6. Events
   { says: ['The service pushes no event messages that are shown'], notCheckable: 'an absence of pushes cannot be seen by a client that polls' },
-  { says: ['The only change mechanism shown is the pull feed'], checks: ['changes'] },
+  { says: ['The only change mechanism shown is the pull feed'], checks: ['changes', 'plan-features'], faults: ['paid-feed-refused', 'unordered-changes'] },
   { says: ['The feed lists every create, update and unpublish of a record'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['With `include=rows` the changed rows come with it'], checks: ['changes'], faults: ['stale-include-rows'] },
   { says: ['The feed is not available on the trial plan'], checks: ['plan-features'], faults: ['trial-feed-open'] },
@@ -155,7 +155,7 @@ export const claims: readonly Claim[] = [
   { says: ['A record is published or unpublished'], checks: ['changes'], note: 'the 404 after an unpublish; that the record leaves every list is not checked yet' },
   { says: ['A key is `active`, `expired`'], checks: ['account', 'trial-runs-out'], faults: ['expired-trial-as-401'] },
   // ---- Transitions
-  { says: ['Record: (none) → published'], checks: ['changes'] },
+  { says: ['Record: (none) → published'], checks: ['changes', 'stability', 'rule:contract'], faults: ['unstable-updated-at', 'unknown-change-kind'] },
   { says: ['Key: active → expired'], checks: ['trial-runs-out'], note: 'that none goes back is not checked: a run sees a key become used up or expired, not stay so' },
   // ---- Trial key response
   { says: ['201 with `{key, key_id'], checks: ['trial-runs-out', 'rule:contract'], faults: ['trial-key-cacheable'] },
@@ -163,7 +163,7 @@ export const claims: readonly Claim[] = [
   { says: ["The prefix is the kit's `igk_<plan>_`"], checks: ['account'], faults: ['echo-key'] },
   { says: ['Body limits: JSON only'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
   { says: ['One live trial per e-mail address'], checks: ['trial-call'], faults: ['trial-statuses-as-400'], note: 'with --email (the run\'s own address) or --use-control' },
-  { says: ['The call is limited twice'], todo: "sixty trial keys a minute would spend the service's trial budget: not sent" },
+  { says: ['The call is limited twice'], checks: ['trial-call'], faults: ['trial-call-unlimited'], note: "each client address's rate; sixty trial keys a minute would spend the service's trial budget: not sent" },
   // ---- Failed authentication
   { says: ['A data call is authenticated before its query is looked at'], checks: ['auth'], faults: ['query-before-auth'] },
   { says: ['Calls without a valid key spend a per-address budget'], todo: 'a hundred refused calls from one address: not sent yet' },
@@ -173,7 +173,7 @@ export const claims: readonly Claim[] = [
   { says: ['Its value is opaque and tamper-evident'], checks: ['cursor-tamper'], faults: ['accept-bad-cursor', 'cursor-ignores-filters'] },
   { says: ['Pages are in keyset order of the list'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
   { says: ['`next_cursor` is `null` on the last page'], checks: ['pagination'], faults: ['endless-cursor'] },
-  { says: ["Every paged operation's 200 carries the OpenAPI link"], todo: "the served description's links are not compared yet" },
+  { says: ["Every paged operation's 200 carries the OpenAPI link"], checks: ['openapi'], faults: ['links-missing'], note: "the NextPage link of every paged operation; the record-to-nested-list links are not compared yet" },
   // ---- Limit
   { says: ['`limit` defaults to 100'], checks: ['conforms'], faults: ['default-limit-10'] },
   { says: ["Above the plan's page size it is capped silently"], checks: ['bad-input'], faults: ['refuse-over-cap'] },
@@ -206,12 +206,12 @@ export const claims: readonly Claim[] = [
   { says: ['Files: `<resource plural>.jsonl.gz` from the nine'], checks: ['exports'], faults: ['manifest-wrong-sha'] },
   { says: ['A malformed path parameter is a 400 naming it'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
   // ---- Key scopes, expiry and revocation
-  { says: ['A key has no scopes'], checks: ['conforms'] },
+  { says: ['A key has no scopes'], checks: ['conforms', 'plan-features'], faults: ['refuse-exports', 'statistics-down'] },
   { says: ['Paid keys do not expire; any key can be revoked'], checks: ['key-states'], faults: ['revoked-as-403'], note: 'revocation, with --use-control; that paid keys do not expire is not checked' },
   { says: ['Keys look like `igk_<plan>_<32 base62>`'], checks: ['trial-runs-out'], faults: ['short-trial-keys'] },
   // ---- Webhooks
   { says: ['None.'], notCheckable: 'an absence of pushes cannot be seen by a client that polls' },
-  { says: ['Poll `/changes`.'], checks: ['changes'] },
+  { says: ['Poll `/changes`.'], checks: ['changes', 'plan-features'], faults: ['paid-feed-refused'] },
   // ---- Problem body
   { says: ['Every error is RFC 9457'], checks: ['rule:problem', 'rule:contract'], faults: ['wrong-status', 'problem-without-code'] },
   { says: ['A 400 adds `errors:'], checks: ['bad-input', 'rule:contract'], faults: ['bad-request-without-errors'] },
@@ -244,7 +244,7 @@ export const claims: readonly Claim[] = [
   { says: ['A used-up trial is 402 `trial_exhausted`'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401'] },
   // ---- Pay as you go billing
   { says: ['Prepaid rows are kept as a row balance', '`usage.rows_charged` and `usage.balance_rows`'], checks: ['envelope', 'billing'], faults: ['feed-charge-misreported'] },
-  { says: ['A call whose cost would exceed the balance'], todo: 'a balance is not run down yet' },
+  { says: ['A call whose cost would exceed the balance'], checks: ['key-states'], faults: ['insufficient-balance-charged'] },
   { says: ['Errors cost nothing.'], checks: ['billing'], faults: ['errors-counted'] },
   // ---- Round lag
   { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'rule:round-lag'], note: "rounds and a company's rounds; statistics and last_round are not checked yet" },
@@ -260,7 +260,7 @@ export const claims: readonly Claim[] = [
   { says: ['`RateLimit-Policy: "default";q=<rate>;w=1`'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] },
   { says: ['The limiter is a token bucket per key'], checks: ['rate'], faults: ['drop-retry-after'] },
   { says: ['It runs on real time'], todo: 'that moving the clock refills no bucket is not checked yet' },
-  { says: ['The unauthenticated trial call has a bucket per client address'], todo: 'the trial call is not sent in a burst yet' },
+  { says: ['The unauthenticated trial call has a bucket per client address'], checks: ['trial-call'], faults: ['trial-call-unlimited'] },
   // ---- Conditional requests
   { says: ['GET answers carry a weak `ETag`'], checks: ['conditional'], faults: ['ignore-if-none-match'] },
   { says: ["A dump file's `ETag` is strong"], checks: ['exports'], faults: ['weak-dump-etag'] },
@@ -275,7 +275,7 @@ export const claims: readonly Claim[] = [
   { says: ['CORS: any origin by default', 'A preflight from an allowed origin'], checks: ['http-conventions'], faults: ['cors-closed'] },
   { says: ['An incoming `X-Request-Id`'], checks: ['http-conventions'], faults: ['drop-request-id'] },
   { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers'], faults: ['quota-item-wrong'] },
-  { says: ['`/api/v1/openapi.json` lists this server'], todo: "the served description's servers are not compared with the base URL yet" },
+  { says: ['`/api/v1/openapi.json` lists this server'], checks: ['openapi'], faults: ['servers-elsewhere'] },
   { says: ['The Node server compresses JSON answers'], notCheckable: "the mock's own: a service behind another front may compress otherwise", note: 'a body that does not decode as its Content-Encoding says is a finding of rule:contract' },
   // ---- Deprecation
   { says: ['`/api/v1` only grows'], notCheckable: 'a promise about future versions; one run sees one version' },

@@ -93,6 +93,10 @@ export const catchers: Record<FaultName, Catcher> = {
   'cached-304': { property: 'conditional', propertyFails: true },
   'quota-item-wrong': { property: 'conforms', rule: 'rate-limit-headers' },
   'download-counted-twice': { property: 'billing', propertyFails: true },
+  'links-missing': { property: 'openapi', propertyFails: true },
+  'servers-elsewhere': { property: 'openapi', propertyFails: true },
+  'trial-call-unlimited': { property: 'trial-call', propertyFails: true },
+  'insufficient-balance-charged': { property: 'key-states', propertyFails: true },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

@@ -690,11 +690,11 @@ export const properties: readonly Property[] = [
   },
   {
     id: 'key-states',
-    title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key",
+    title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing",
     spec: ['3. States and transitions', '7. Errors', '8. Limits'],
-    assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions'],
+    assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions', 'pay-as-you-go-billing'],
     skip: (ctx) => (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
-    cost: () => ({ calls: 4, rows: 1 }),
+    cost: () => ({ calls: 6, rows: 1 }),
     arbitrary: () => fc.constant(null),
     examples: () => [null],
     async check(ctx) {
@@ -717,6 +717,19 @@ export const properties: readonly Property[] = [
       const refused = await ctx.client.call('/api/v1/account', { key });
       expectStatus(refused, 401, 'a revoked key, even on /api/v1/account');
       assert(refused.body?.code === 'revoked_key', `a revoked key's code is ${JSON.stringify(refused.body?.code)}, not revoked_key`);
+
+      // Pay as you go: a call that would cost more than the balance is refused and costs nothing.
+      const minimum = plans.payg.min_rows_per_call!;
+      const topped = await control('/keys', 'POST', { plan: 'payg', prepaid_rows: minimum + 5 });
+      assert(topped.status === 201, `the mock's control API made no pay-as-you-go key: ${topped.status}`);
+      const payg = ((await topped.json()) as { key: string }).key;
+      const dear = await ctx.client.call(`/api/v1/firms?limit=${minimum + 10}`, { key: payg, rows: minimum + 10 });
+      expectStatus(dear, 402, `a page of ${minimum + 10} rows on a balance of ${minimum + 5}`);
+      assert(dear.body?.code === 'insufficient_balance', `a call the balance cannot cover: code ${JSON.stringify(dear.body?.code)}, not insufficient_balance`);
+      expectActions(dear, 'a call the balance cannot cover', 'buy_prepaid_rows');
+      const balance = await ctx.client.call('/api/v1/account', { key: payg });
+      expectStatus(balance, 200, "a pay-as-you-go key's /api/v1/account");
+      assert(balance.body.data.balance?.prepaid_rows === minimum + 5, `the refused call cost rows: the balance is ${balance.body.data.balance?.prepaid_rows}, not ${minimum + 5}`);
     },
   },
   {
@@ -725,12 +738,25 @@ export const properties: readonly Property[] = [
     spec: ['5. Authentication', '4. Endpoints'],
     assumed: ['trial-key-response', 'status-codes'],
     skip: () => null,
-    cost: () => ({ calls: 2, rows: 0 }),
+    cost: (ctx) => ({ calls: ctx.config.allowRate ? Math.ceil(plans.trial.rate_per_second * 3) : 2, rows: 0 }),
     arbitrary: () => fc.constantFrom('text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken'),
     // Each way the call goes wrong; none of them makes a key (the taken address needs one made
-    // already: the run's own from --email, or one made through the mock's control API).
-    examples: () => ['text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken'],
+    // already: the run's own from --email, or one made through the mock's control API). With the
+    // rate burst allowed, also three seconds' worth of the trial's rate at once.
+    examples: (ctx) => ['text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken', ...(ctx.config.allowRate ? ['burst'] : [])],
     async check(ctx, kind: string) {
+      if (kind === 'burst') {
+        // Anyone may call it, so each client address has the trial's rate: a burst meets a 429.
+        const burst = Math.ceil(plans.trial.rate_per_second * 3);
+        const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: '{}', honour429: false, unpaced: true })));
+        const limited = answers.find((a) => a.status === 429);
+        assert(limited, `${burst} trial calls at once from one address (the trial's rate is ${plans.trial.rate_per_second} a second) met no 429`);
+        expectActions(limited, 'a 429 of the trial call');
+        assert(/^\d+$/.test(limited.headers.get('retry-after') ?? ''), `a 429 of the trial call with Retry-After ${JSON.stringify(limited.headers.get('retry-after'))}`);
+        // Let the address's bucket fill again before the next case.
+        await new Promise((r) => setTimeout(r, Number(limited.headers.get('retry-after')) * 1000 + 50));
+        return;
+      }
       const post = (body: string, type = 'application/json') => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': type }, body });
       const want: Record<string, [number, string]> = {
         text: [415, 'unsupported_media_type'],
@@ -840,10 +866,20 @@ export const properties: readonly Property[] = [
           return '';
         }
       })();
+      // It lists this server, at the address the run reaches it by (DECISIONS.md#http-conventions).
+      const origin = new URL(ctx.config.baseUrl).origin;
+      const listed = (served.servers ?? []).map((s) => s.url ?? '');
+      assert(listed.some((url) => { try { return new URL(url).origin === origin; } catch { return false; } }), `the served description's servers ${JSON.stringify(listed)} do not list ${origin}, the server that served it`);
       for (const op of operations) {
         const item = served.paths![op.path] ?? (prefix && op.path.startsWith(prefix) ? served.paths![op.path.slice(prefix.length)] : undefined);
         const entry = item?.[op.method.toLowerCase()];
         assert(item && entry, `the served description lacks ${op.method} ${op.path}`);
+        // A paged operation links its 200 to its next page, so a client can walk it from the description.
+        if (op.query.includes('cursor')) {
+          const ok = (entry as { responses?: Record<string, unknown> }).responses?.['200'] as { $ref?: string; links?: Record<string, { parameters?: Record<string, unknown> }> } | undefined;
+          const response = ok?.$ref?.startsWith('#/components/responses/') ? ((served as { components?: { responses?: Record<string, typeof ok> } }).components?.responses?.[ok.$ref.split('/').at(-1)!] ?? ok) : ok;
+          assert(response?.links?.NextPage?.parameters?.cursor === '$response.body#/next_cursor', `the served description of ${op.method} ${op.path} has no NextPage link taking cursor from $response.body#/next_cursor`);
+        }
         // Parameters of the path item hold for each of its operations (OpenAPI 3).
         const named = new Set([...(item.parameters ?? []), ...(entry.parameters ?? [])].map(resolved).map((p) => `${p.in}:${p.name}`));
         for (const parameter of op.parameters as Parameter[]) {

@@ -84,6 +84,10 @@ export const faults = {
   'cached-304': 'answers a matching If-None-Match with 304 from a cache in front, without counting the call',
   'quota-item-wrong': "states twice the plan's monthly calls in the quota item of RateLimit-Policy",
   'download-counted-twice': 'counts a dump file download as two calls',
+  'links-missing': 'serves an /api/v1/openapi.json without the NextPage links of its paged operations',
+  'servers-elsewhere': 'serves an /api/v1/openapi.json whose servers name another host',
+  'trial-call-unlimited': 'answers a burst of trial calls from one address as if there were no limit (400 for the bad bodies, no 429)',
+  'insufficient-balance-charged': 'charges the minimum a call for a call the balance could not cover',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -199,6 +203,10 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       if (on.has('drop-www-authenticate')) edited.delete('www-authenticate');
       response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: edited });
     }
+    if (on.has('insufficient-balance-charged') && response.status === 402 && request.headers.has('authorization') && (await response.clone().json().catch(() => null))?.code === 'insufficient_balance') {
+      const topUp = await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
+      await topUp.arrayBuffer();
+    }
     if (on.has('errors-counted') && response.status === 404 && request.headers.has('authorization')) {
       await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
     }
@@ -261,6 +269,11 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (on.has('feed-charge-misreported') && status === 200 && url.pathname === '/api/v1/changes' && body.usage && typeof body.usage === 'object') {
       const usage = body.usage as { rows_charged?: number };
       if (typeof usage.rows_charged === 'number') body.usage = { ...usage, rows_charged: Math.min(usage.rows_charged, 10) };
+    }
+    if (on.has('trial-call-unlimited') && url.pathname === '/api/v1/keys/trial' && status === 429) {
+      status = body.status = 400;
+      body.code = 'invalid_body';
+      headers.delete('retry-after');
     }
     if (on.has('trial-needs-card') && url.pathname === '/api/v1/keys/trial' && status === 201) {
       status = 402;
@@ -382,6 +395,10 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       }
       if (on.has('unordered-changes') && url.pathname === '/api/v1/changes') rows.reverse();
     }
+    if (on.has('links-missing') && url.pathname === '/api/v1/openapi.json' && body.paths && typeof body.paths === 'object') {
+      for (const item of Object.values(body.paths as Record<string, { get?: { responses?: Record<string, { links?: unknown }> } }>)) delete item.get?.responses?.['200']?.links;
+    }
+    if (on.has('servers-elsewhere') && url.pathname === '/api/v1/openapi.json') (body as { servers?: unknown }).servers = [{ url: 'https://api.elsewhere.example/api/v1' }];
     if (on.has('stale-openapi') && url.pathname === '/api/v1/openapi.json' && body.paths && typeof body.paths === 'object') delete (body.paths as Record<string, unknown>)['/api/v1/offerings'];
     if (on.has('wrong-content-type') && status === 200) headers.set('content-type', 'text/plain; charset=utf-8');
     headers.delete('content-length');
