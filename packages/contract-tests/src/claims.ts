@@ -124,7 +124,7 @@ export const claims: readonly Claim[] = [
   { says: ['Status codes for other failures'], decided: ['status-codes'] },
 
   // ---- 8. Limits
-  { says: ['| Free trial |'], checks: ['envelope', 'account', 'trial-runs-out', 'plan-features', 'filters', 'rule:round-lag', 'rule:page-limit'], faults: ['trial-lives-long', 'trial-feed-open', 'quota-as-429', 'expired-trial-as-401'] },
+  { says: ['| Free trial |'], checks: ['envelope', 'account', 'trial-runs-out', 'plan-features', 'filters', 'rule:round-lag', 'rule:page-limit'], faults: ['trial-lives-long', 'trial-feed-open', 'quota-as-429', 'expired-trial-as-401', 'lag-ignored'] },
   { says: ['| Team |', '| Business |', '| Enterprise |'], checks: ['envelope', 'pagination', 'plan-features', 'rate', 'rule:page-limit'], faults: ['plan-mislabelled', 'ignore-limit', 'refuse-exports'] },
   { says: ['| Pay as you go |'], checks: ['envelope', 'plan-features'], faults: ['plan-mislabelled'] },
   { says: ['Billing is monthly', 'An annual plan costs 10 times'], notCheckable: licence },
@@ -247,7 +247,7 @@ export const claims: readonly Claim[] = [
   { says: ['A call whose cost would exceed the balance'], checks: ['key-states'], faults: ['insufficient-balance-charged'] },
   { says: ['Errors cost nothing.'], checks: ['billing'], faults: ['errors-counted'] },
   // ---- Round lag
-  { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'rule:round-lag'], note: "rounds and a company's rounds; statistics and last_round are not checked yet" },
+  { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'statistics', 'rule:round-lag'], faults: ['lag-ignored'], note: "rounds, a company's rounds and rounds-by-year's latest year; a company's last_round is not checked yet" },
   // ---- Changes feed
   { says: ['`since` is required'], checks: ['changes', 'bad-input', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'], faults: ['repeat-row'] },
@@ -292,7 +292,7 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
   { at: /keys~1trial\/post$/, claim: { checks: ['trial-runs-out', 'trial-call', 'rule:contract'], faults: ['trial-statuses-as-400'] } },
   { at: /exports~1\{date\}~1\{file\}\/get$/, claim: { checks: ['exports'], faults: ['manifest-wrong-sha'] } },
   { at: /~1account\/get$/, claim: { checks: ['account', 'rule:contract'], faults: ['account-counted'] } },
-  { at: /~1rounds\/get$/, claim: { checks: ['bad-input', 'filters', 'rule:round-lag', 'rule:contract'], faults: ['ignore-unknown-parameter', 'ignore-announced-since'] } },
+  { at: /~1rounds\/get$/, claim: { checks: ['bad-input', 'filters', 'rule:round-lag', 'rule:contract'], faults: ['ignore-unknown-parameter', 'ignore-announced-since', 'lag-ignored'] } },
   { at: /^\/paths\/.*\/get$/, claim: { checks: ['bad-input', 'pagination', 'rule:contract'], faults: ['ignore-unknown-parameter', 'unsorted-pages'] } },
   { at: /parameters\/Cursor$|schemas\/(Next)?Cursor$/, claim: { checks: ['cursor-tamper', 'pagination'], faults: ['accept-bad-cursor', 'cursor-ignores-filters'] } },
   { at: /parameters\/Limit$/, claim: { checks: ['bad-input', 'rule:page-limit'], faults: ['ignore-limit', 'refuse-over-cap'] } },

@@ -97,6 +97,7 @@ export const catchers: Record<FaultName, Catcher> = {
   'servers-elsewhere': { property: 'openapi', propertyFails: true },
   'trial-call-unlimited': { property: 'trial-call', propertyFails: true },
   'insufficient-balance-charged': { property: 'key-states', propertyFails: true },
+  'lag-ignored': { property: 'filters', rule: 'round-lag', propertyFails: true, plan: 'trial' },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

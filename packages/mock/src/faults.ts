@@ -6,6 +6,8 @@
  */
 import type { RequestContext } from './engine/context.ts';
 import type { Engine } from './engine/engine.ts';
+import { plans } from '@investor-graph/contract';
+import { planView } from './engine/accounts.ts';
 import { ProblemError } from './engine/problems.ts';
 
 export const faults = {
@@ -88,6 +90,7 @@ export const faults = {
   'servers-elsewhere': 'serves an /api/v1/openapi.json whose servers name another host',
   'trial-call-unlimited': 'answers a burst of trial calls from one address as if there were no limit (400 for the bad bodies, no 429)',
   'insufficient-balance-charged': 'charges the minimum a call for a call the balance could not cover',
+  'lag-ignored': "shows a trial key rounds inside its round lag (its rounds are served as a paid plan's)",
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -113,14 +116,19 @@ function rewriteQuery(request: Request, edit: (params: URLSearchParams) => void)
   return new Request(url, request);
 }
 
-/** The engine's fetch with the named faults switched on; control endpoints are left alone. */
-export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
+/**
+ * The engine's fetch with the named faults switched on; control endpoints are left alone. A fault
+ * that must act as another key (lag-ignored) takes the engine's accounts and clock.
+ */
+export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: Pick<Engine, 'accounts' | 'clock'>): Fetch {
   const on = new Set(names);
   if (on.size === 0) return fetch;
   // repeat-row: the last row of each page, by the cursor that leads past it (bounded).
   const lastRowBehind = new Map<string, unknown>();
   // cursor-ignores-filters: the filters each cursor was issued with (bounded).
   const issuedWith = new Map<string, URLSearchParams>();
+  // lag-ignored: a paid key the fault serves a trial's rounds with, made once.
+  let unlagged: Promise<string> | undefined;
   // cached-304: the ETag last served, by key and request (bounded).
   const seenTags = new Map<string, string>();
   let tick = 0;
@@ -161,6 +169,13 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
       await fetch(new Request(new URL('/api/v1/firms?limit=1', url), { headers: request.headers }), context);
     }
 
+    const trialRounds = /^Bearer igk_trial_/.test(request.headers.get('authorization') ?? '') && /^\/api\/v1\/(rounds|companies\/[^/]+\/rounds|statistics\/rounds-by-(year|stage))$/.test(url.pathname);
+    if (on.has('lag-ignored') && trialRounds && engine) {
+      unlagged ??= engine.accounts.create('enterprise', engine.clock.now()).then((issued) => issued.key);
+      const swapped = new Headers(sent.headers);
+      swapped.set('authorization', `Bearer ${await unlagged}`);
+      sent = new Request(sent.url, { method: sent.method, headers: swapped });
+    }
     // cached-304: the last ETag a key was given for a path, answered from here (never counted).
     const cacheKey = `${request.headers.get('authorization') ?? ''} ${url.pathname}${url.search}`;
     if (on.has('cached-304') && request.method === 'GET' && request.headers.get('if-none-match') && seenTags.get(cacheKey) === request.headers.get('if-none-match')) {
@@ -269,6 +284,12 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[]): Fetch {
     if (on.has('feed-charge-misreported') && status === 200 && url.pathname === '/api/v1/changes' && body.usage && typeof body.usage === 'object') {
       const usage = body.usage as { rows_charged?: number };
       if (typeof usage.rows_charged === 'number') body.usage = { ...usage, rows_charged: Math.min(usage.rows_charged, 10) };
+    }
+    if (on.has('lag-ignored') && trialRounds && status === 200 && body.plan) {
+      // Dressed as the trial's own answer: only the rounds give the fault away.
+      body.plan = planView(plans.trial);
+      headers.set('ratelimit-policy', `"default";q=${plans.trial.rate_per_second};w=1`);
+      headers.set('ratelimit', `"default";r=${plans.trial.rate_per_second - 1};t=1`);
     }
     if (on.has('trial-call-unlimited') && url.pathname === '/api/v1/keys/trial' && status === 429) {
       status = body.status = 400;

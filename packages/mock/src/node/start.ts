@@ -131,7 +131,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...(options.rateLimit === false ? { rateLimit: false } : {}),
     });
     await engine.ready;
-    const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults) : engine.fetch) };
+    const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch) };
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
