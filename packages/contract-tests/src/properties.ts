@@ -28,6 +28,8 @@ export interface Property {
    */
   examples?(ctx: SuiteContext): any[];
   check(ctx: SuiteContext, input: any): Promise<void>;
+  /** One case a run: what it reads is the same every time (the account, the description), and each read spends the budget. */
+  once?: boolean;
 }
 
 const DAY = 86_400_000;
@@ -99,16 +101,6 @@ const readOperations = dataOperations.filter((o) => o.operationId !== 'getAccoun
 /** The plan features a key may or may not have (the plan table's changes_feed and exports). */
 const features = ['changes', 'exports'] as const;
 
-/** The runs whose openapi property has read the document. */
-const describedOnce = new WeakSet<SuiteContext>();
-/** The runs whose account property has read the account. */
-const accountRead = new WeakSet<SuiteContext>();
-/** The runs whose statistics property has compared a rollup with its rows. */
-const statisticsRead = new WeakSet<SuiteContext>();
-/** The runs whose billing property has read the account around its calls. */
-const billingSeen = new WeakSet<SuiteContext>();
-/** The runs whose key-states property has used up and revoked a key of its own. */
-const keyStatesSeen = new WeakSet<SuiteContext>();
 
 export const properties: readonly Property[] = [
   {
@@ -574,10 +566,8 @@ export const properties: readonly Property[] = [
     skip: () => null,
     cost: () => ({ calls: 2, rows: 0 }),
     arbitrary: () => fc.constant(null),
+    once: true,
     async check(ctx) {
-      // One look a run: the account is the same for every case, and each read is a call of the budget.
-      if (accountRead.has(ctx)) return;
-      accountRead.add(ctx);
       const first = await ctx.client.call('/api/v1/account', { rows: 0 });
       expectStatus(first, 200, 'GET /api/v1/account');
       const second = await ctx.client.call('/api/v1/account', { rows: 0 });
@@ -662,10 +652,8 @@ export const properties: readonly Property[] = [
     // The latest year's rounds, walked at the plan's page size: a few pages on any plan.
     cost: (ctx) => ({ calls: 5, rows: 3 * ctx.client.rowCost(cap(ctx)) }),
     arbitrary: () => fc.constant(null),
+    once: true,
     async check(ctx) {
-      // One look a run: the data does not change between cases unless the clock moves.
-      if (statisticsRead.has(ctx)) return;
-      statisticsRead.add(ctx);
       const unknown = await ctx.client.call('/api/v1/statistics/no-such-rollup', { rows: 0 });
       expectStatus(unknown, 404, 'an unknown statistic (the name identifies a resource)');
       assert(unknown.body?.code === 'unknown_statistic', `an unknown statistic's code is ${JSON.stringify(unknown.body?.code)}, not unknown_statistic`);
@@ -696,10 +684,8 @@ export const properties: readonly Property[] = [
     skip: (ctx) => (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
     cost: () => ({ calls: 6, rows: 1 }),
     arbitrary: () => fc.constant(null),
-    examples: () => [null],
+    once: true,
     async check(ctx) {
-      if (keyStatesSeen.has(ctx)) return;
-      keyStatesSeen.add(ctx);
       const control = (path: string, method: string, body: unknown) => fetch(`${ctx.config.baseUrl}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const made = await control('/keys', 'POST', { plan: 'team' });
       assert(made.status === 201, `the mock's control API made no key: ${made.status}`);
@@ -795,9 +781,8 @@ export const properties: readonly Property[] = [
     skip: () => null,
     cost: (ctx) => ({ calls: 10, rows: ctx.client.rowCost(2) + ctx.client.rowCost(25) + ctx.client.rowCost(1) }),
     arbitrary: () => fc.constant(null),
+    once: true,
     async check(ctx) {
-      if (billingSeen.has(ctx)) return;
-      billingSeen.add(ctx);
       const payg = ctx.config.plan === 'payg';
       const usage = async () => {
         const account = await ctx.client.call('/api/v1/account', { rows: 0 });
@@ -846,10 +831,8 @@ export const properties: readonly Property[] = [
     skip: () => null,
     cost: () => ({ calls: 1, rows: 0 }),
     arbitrary: () => fc.constant(null),
+    once: true,
     async check(ctx) {
-      // One document: the first case reads it, the others would only read it again.
-      if (describedOnce.has(ctx)) return;
-      describedOnce.add(ctx);
       const answer = await ctx.client.call('/api/v1/openapi.json', { key: null, rows: 0 });
       expectStatus(answer, 200, 'GET /api/v1/openapi.json');
       type Parameter = { name?: string; in?: string; $ref?: string };

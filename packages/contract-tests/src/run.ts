@@ -38,7 +38,7 @@ export function plannedRuns(ctx: SuiteContext, property: Property, propertiesLef
   const byCalls = cost.calls ? Math.floor(share.calls / cost.calls) : Infinity;
   const byRows = cost.rows ? Math.floor(share.rows / cost.rows) : Infinity;
   // Its boundary cases (examples) first, all of them when the budget allows, then --runs generated ones.
-  const runs = Math.min((property.examples?.(ctx).length ?? 0) + ctx.config.runs, byCalls, byRows);
+  const runs = Math.min(property.once ? 1 : (property.examples?.(ctx).length ?? 0) + ctx.config.runs, byCalls, byRows);
   if (runs >= 1) return { runs };
   // A property too dear for its share may still fit in what is left overall.
   if (cost.calls <= left.calls && cost.rows <= left.rows) return { runs: 1 };
