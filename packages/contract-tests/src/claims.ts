@@ -35,7 +35,7 @@ export const claims: readonly Claim[] = [
   { says: ['This document covers the whole service'], checks: ['http-conventions'], faults: ['delete-not-405'], note: 'read-only: another method is a 405' },
   { says: ['It also covers the key-issuing call and the account call'], notCheckable: 'says what the document covers' },
   { says: ['Base address: {base_url}'], notCheckable: 'the base address is what the run is given (--base-url)' },
-  { says: ['All paths below are relative to it'], checks: ['conforms'] },
+  { says: ['All paths below are relative to it'], checks: ['conforms'], faults: ['route-moved'] },
 
   // ---- 1. What the service does
   { says: ['The service serves data about investment firms'], checks: ['conforms', 'rule:contract'], faults: ['wrong-content-type'] },
@@ -73,7 +73,7 @@ export const claims: readonly Claim[] = [
   { says: ['Transitions: not shown'], decided: ['transitions'] },
 
   // ---- 4. Endpoints
-  { says: ['All endpoints are under `/api/v1`'], checks: ['conforms', 'openapi'], faults: ['stale-openapi'] },
+  { says: ['All endpoints are under `/api/v1`'], checks: ['conforms', 'openapi'], faults: ['route-moved', 'stale-openapi'] },
   { says: ['Data endpoints are GET and return the envelope'], checks: ['conforms', 'rule:envelope', 'rule:contract'], faults: ['wrong-content-type'] },
   { says: ['Row pages are cursor-paginated through `next_cursor`'], checks: ['pagination', 'cursor-tamper', 'bad-input', 'rule:page-limit', 'rule:cursor-continuity'], faults: ['repeat-row', 'ignore-limit', 'accept-bad-cursor', 'refuse-over-cap'] },
   { says: ['POST | `/api/v1/keys/trial`'], checks: ['trial-runs-out', 'trial-call', 'rule:contract'], faults: ['trial-statuses-as-400'] },
@@ -135,7 +135,7 @@ export const claims: readonly Claim[] = [
   { says: ['The `/exports` endpoints are restricted'], checks: ['plan-features'], faults: ['refuse-exports'] },
 
   // ---- 9. Versioning
-  { says: ['The version is in the path prefix'], checks: ['conforms', 'openapi'] },
+  { says: ['The version is in the path prefix'], checks: ['conforms', 'openapi'], faults: ['route-moved'] },
   { says: ['A machine-readable description with the full parameter reference'], checks: ['openapi'], faults: ['stale-openapi'] },
   { says: ['Deprecation and compatibility policy'], decided: ['deprecation'] },
 

@@ -98,6 +98,7 @@ export const catchers: Record<FaultName, Catcher> = {
   'trial-call-unlimited': { property: 'trial-call', propertyFails: true },
   'insufficient-balance-charged': { property: 'key-states', propertyFails: true },
   'lag-ignored': { property: 'filters', rule: 'round-lag', propertyFails: true, plan: 'trial' },
+  'route-moved': { property: 'conforms', propertyFails: true },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

@@ -124,6 +124,9 @@ export const properties: readonly Property[] = [
       if (!path) return;
       const answer = await ctx.client.call(path, { rows: op.query.includes('limit') ? (limit ?? Math.min(cap(ctx), defaultLimit)) : 1 });
       assert(answer.status < 500, `${path}: ${answer.status}`);
+      // A top-level list of the spec's table is there for every key whose plan serves it.
+      const served = !(op.path.includes('exports') && !planRule(ctx).exports) && !(op.operationId === 'listChanges' && !planRule(ctx).changes_feed);
+      if (!op.path.includes('{') && served) expectStatus(answer, 200, `${path}, an endpoint of the spec's table under /api/v1`);
       // A list's members exist, and it counts them (DECISIONS.md#list-shapes): its first member is read.
       if (op.operationId === 'getList' && answer.status === 200) {
         const list = answer.body.data;

@@ -91,6 +91,7 @@ export const faults = {
   'trial-call-unlimited': 'answers a burst of trial calls from one address as if there were no limit (400 for the bad bodies, no 429)',
   'insufficient-balance-charged': 'charges the minimum a call for a call the balance could not cover',
   'lag-ignored': "shows a trial key rounds inside its round lag (its rounds are served as a paid plan's)",
+  'route-moved': 'serves the offerings list at /offerings, outside /api/v1, and answers /api/v1/offerings with 404',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof faults;
@@ -136,6 +137,10 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: P
   return async (request: Request, context?: RequestContext): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname.startsWith('/__control')) return fetch(request, context);
+    if (on.has('route-moved') && url.pathname === '/offerings') return fetch(new Request(new URL(`/api/v1/offerings${url.search}`, url), { method: request.method, headers: request.headers }), context);
+    if (on.has('route-moved') && url.pathname === '/api/v1/offerings') {
+      return new ProblemError('route_not_found', 'No such route.').toResponse(url.pathname, 'req_fault_route_moved');
+    }
     if (on.has('refuse-head') && request.method === 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET' } });
     if (on.has('head-without-auth') && request.method === 'HEAD' && !request.headers.has('authorization')) return new Response(null, { status: 200, headers: { 'content-type': 'application/json' } });
     if (on.has('statistics-down') && url.pathname.startsWith('/api/v1/statistics/')) {

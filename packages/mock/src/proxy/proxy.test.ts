@@ -175,7 +175,7 @@ const unseen: FaultName[] = [
   'trial-statuses-as-400', 'head-counted-twice', 'errors-counted', 'feed-charge-misreported',
   'trial-needs-card', 'trial-key-cacheable', 'short-trial-keys', 'sources-without-url', 'paid-feed-refused', 'fractional-amounts', 'fund-id-uppercase',
   'list-member-missing', 'bad-dump-date-404', 'bad-request-without-errors', 'unknown-statistic-without-allowed', 'weak-dump-etag', 'cached-304', 'download-counted-twice',
-  'links-missing', 'servers-elsewhere', 'trial-call-unlimited', 'insufficient-balance-charged', 'lag-ignored',
+  'links-missing', 'servers-elsewhere', 'trial-call-unlimited', 'insufficient-balance-charged', 'lag-ignored', 'route-moved',
 ];
 
 describe('in front of a broken mock', () => {
