@@ -54,6 +54,9 @@ function expectActions(answer: Answer, what: string, type?: string): void {
 }
 
 const cap = (ctx: SuiteContext): number => planRule(ctx).rows_per_page;
+/** Whether the key's plan has the feature an operation needs (the changes feed, the nightly dumps). */
+const planServes = (ctx: SuiteContext, op: { path: string; operationId: string }): boolean =>
+  (planRule(ctx).exports || !op.path.includes('exports')) && (planRule(ctx).changes_feed || op.operationId !== 'listChanges');
 /** The page the statistics property walks rounds in: the plan's size, at most 250. */
 const statisticsPage = (ctx: SuiteContext): number => Math.min(cap(ctx), 250);
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -127,7 +130,7 @@ export const properties: readonly Property[] = [
       const answer = await ctx.client.call(path, { rows: op.query.includes('limit') ? (limit ?? Math.min(cap(ctx), defaultLimit)) : 1 });
       assert(answer.status < 500, `${path}: ${answer.status}`);
       // A top-level list of the spec's table is there for every key whose plan serves it.
-      const served = !(op.path.includes('exports') && !planRule(ctx).exports) && !(op.operationId === 'listChanges' && !planRule(ctx).changes_feed);
+      const served = planServes(ctx, op);
       if (!op.path.includes('{') && served) expectStatus(answer, 200, `${path}, an endpoint of the spec's table under /api/v1`);
       // A list's members exist, and it counts them (DECISIONS.md#list-shapes): its first member is read.
       if (op.operationId === 'getList' && answer.status === 200) {
@@ -408,7 +411,7 @@ export const properties: readonly Property[] = [
     skip: (ctx) => (ctx.config.allowRate ? null : 'the burst above the rate was left out (--no-rate-burst, or allowRate unset)'),
     cost: (ctx) => ({ calls: Math.ceil(planRule(ctx).rate_per_second * 3) + 2, rows: (Math.ceil(planRule(ctx).rate_per_second * 3) + 2) * ctx.client.rowCost(1) }),
     // Only what the plan serves: a burst on a feature it lacks meets 402s, not the rate.
-    arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => !o.path.includes('{') && o.operationId !== 'listChanges' && (planRule(ctx).exports || !o.path.includes('exports')))) }),
+    arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => !o.path.includes('{') && o.operationId !== 'listChanges' && planServes(ctx, o))) }),
     async check(ctx, { op }) {
       const burst = Math.ceil(planRule(ctx).rate_per_second * 3);
       const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true })));
@@ -973,7 +976,7 @@ export const properties: readonly Property[] = [
       const target = operationFor('GET', sent);
       const rejected = target === null || ctx.validator.validateRequest(target.operationId, { method: 'GET', path: sent, query: queryOf(query), headers: { authorization: 'Bearer x' } }).some((v) => v.severity === 'error');
       assert(answer.status < 500, `${url.slice(0, 200)}: ${answer.status}`);
-      const served = !(op.path.includes('exports') && !planRule(ctx).exports) && !(op.operationId === 'listChanges' && !planRule(ctx).changes_feed);
+      const served = planServes(ctx, op);
       if (url.length > 8_192) {
         expectStatus(answer, 414, `a URL of ${url.length} characters`);
         assert(answer.body?.code === 'uri_too_long', `a URL of ${url.length} characters: code ${JSON.stringify(answer.body?.code)}, not uri_too_long`);
