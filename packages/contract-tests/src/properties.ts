@@ -366,32 +366,39 @@ export const properties: readonly Property[] = [
     assumed: ['exhausted-quota', 'actions', 'trial-key-response', 'account'],
     skip: (ctx) => (ctx.control || ctx.config.exhaustTrial ? null : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
     cost: (ctx) => ({ calls: ctx.control ? 4 : plans.trial.calls_limit! + 3, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
-    // A trial past its calls; with the control API also one past its days (the clock moves a week on, once a run).
+    // A trial past its calls; with the control API also one past its days (made a week ago).
     arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/), how: fc.constant('used-up') }),
     examples: (ctx) => [
       { op: operationById('listFirms'), pick: 0, tag: 'usedup0001', how: 'used-up' },
       ...(ctx.control ? [{ op: operationById('getCompany'), pick: 0, tag: 'expired001', how: 'expired' }] : []),
     ],
     async check(ctx, { op, pick, tag, how }) {
-      const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
-      // The case's tag, the key's plan and the seed: a replay asks for the same address, which a live trial may still hold (409).
-      const issued = await ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `contract-tests+${tag}-${ctx.config.plan}-${ctx.config.seed}@${domain}` }) });
-      if (issued.status === 409) return;
-      expectStatus(issued, 201, 'a fresh trial key');
-      const { key, key_id: keyId } = issued.body;
-      assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), `a trial key looks like igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation); got one of ${String(key).length} characters`);
-      assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), `the answer that shows a key once is never stored (Cache-Control: no-store), got "${issued.headers.get('cache-control')}"`);
+      let key: string;
       if (how === 'expired') {
-        // Past its seven days: the service's clock moves on (once a run; it cannot go back).
-        const moved = await fetch(`${ctx.config.baseUrl}/__control/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ duration: 'P8D' }) });
-        assert(moved.status === 200, `the mock's control endpoint did not move the clock: ${moved.status}`);
-      } else if (ctx.control) {
-        const set = await fetch(`${ctx.config.baseUrl}/__control/keys/${keyId}/usage`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ calls_used: plans.trial.calls_limit }) });
-        assert(set.status === 200, `the mock's control endpoint refused the usage: ${set.status}`);
+        // A trial made eight days ago through the control API: past its seven days without moving
+        // the clock, which every other key and client of the mock shares.
+        const clock = (await (await fetch(`${ctx.config.baseUrl}/__control/clock`)).json()) as { now: string };
+        const made = await fetch(`${ctx.config.baseUrl}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'trial', created_at: isoSecond(Date.parse(clock.now) - 8 * DAY) }) });
+        assert(made.status === 201, `the mock's control API made no trial key in the past: ${made.status}`);
+        key = ((await made.json()) as { key: string }).key;
       } else {
-        for (let n = 0; n < plans.trial.calls_limit!; n++) {
-          const used = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
-          if (used.status === 402) break;
+        const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
+        // The case's tag, the key's plan and the seed: a replay asks for the same address, which a live trial may still hold (409).
+        const issued = await ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `contract-tests+${tag}-${ctx.config.plan}-${ctx.config.seed}@${domain}` }) });
+        if (issued.status === 409) return;
+        expectStatus(issued, 201, 'a fresh trial key');
+        key = issued.body.key;
+        const keyId = issued.body.key_id;
+        assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), `a trial key looks like igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation); got one of ${String(key).length} characters`);
+        assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), `the answer that shows a key once is never stored (Cache-Control: no-store), got "${issued.headers.get('cache-control')}"`);
+        if (ctx.control) {
+          const set = await fetch(`${ctx.config.baseUrl}/__control/keys/${keyId}/usage`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ calls_used: plans.trial.calls_limit }) });
+          assert(set.status === 200, `the mock's control endpoint refused the usage: ${set.status}`);
+        } else {
+          for (let n = 0; n < plans.trial.calls_limit!; n++) {
+            const used = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
+            if (used.status === 402) break;
+          }
         }
       }
       const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);

@@ -573,6 +573,13 @@ export function runConformance(options: ConformanceOptions): void {
         const expired = await call('/api/v1/firms?limit=1', { key: fresh.key }, mock);
         expect(expired.status).toBe(402);
         expect(expired.body.code).toBe('trial_expired');
+        // A trial made eight days ago through the control API is expired without moving the clock.
+        const clockBefore = (await control('/clock', undefined, 'GET', mock)).now;
+        const past = await control('/keys', { plan: 'trial', created_at: new Date(Date.parse(clockBefore) - 8 * 86_400_000).toISOString() }, 'POST', mock);
+        expect((await call('/api/v1/firms?limit=1', { key: past.key }, mock)).body.code).toBe('trial_expired');
+        expect(Date.parse((await control('/clock', undefined, 'GET', mock)).now) - Date.parse(clockBefore)).toBeLessThan(60_000);
+        const future = await call('/__control/keys', { method: 'POST', body: JSON.stringify({ plan: 'trial', created_at: '2999-01-01T00:00:00Z' }), headers: { 'content-type': 'application/json' } }, mock);
+        expect(future.status).toBe(400);
       } finally {
         await mock.close();
       }

@@ -63,7 +63,13 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       if (body.key !== undefined && (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key))) throw bad('/key', 'must be 8 to 200 printable ASCII characters');
       const rows = body.prepaid_rows ?? 0;
       if (!Number.isSafeInteger(rows) || (rows as number) < 0) throw bad('/prepaid_rows', 'must be a non-negative integer');
-      const issued = await accounts.create(body.plan, now, { ...(body.key ? { key: body.key as string } : {}), prepaidRows: rows as number });
+      // A key made in the past (a trial already past its 7 days) without moving the clock, which
+      // every other key and client of this mock shares.
+      const createdAt = body.created_at === undefined ? now : Date.parse(String(body.created_at));
+      if (body.created_at !== undefined && (typeof body.created_at !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(body.created_at) || Number.isNaN(createdAt) || createdAt > now)) {
+        throw bad('/created_at', 'must be a UTC timestamp (YYYY-MM-DDTHH:MM:SSZ) no later than the clock');
+      }
+      const issued = await accounts.create(body.plan, createdAt, { ...(body.key ? { key: body.key as string } : {}), prepaidRows: rows as number });
       return json(201, { key: issued.key, ...accounts.summary(issued.record, now), balance_rows: issued.record.balanceRows });
     }
     case 'POST /__control/keys/{key_id}/revoke': {
