@@ -85,6 +85,13 @@ const keyOf = (row: any): string | null => {
   return typeof key === 'string' ? key : null;
 };
 
+/** A call of the kit's mock's control API (only with --use-control): JSON in, its answer out. */
+const control = (ctx: SuiteContext, path: string, method = 'GET', body?: unknown): Promise<Response> =>
+  fetch(`${ctx.config.baseUrl}/__control${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+
+/** A dump day's files, smallest first: the ones a case can afford to download. */
+const smallestFiles = (day: { files?: { bytes: number }[] } | undefined): any[] => [...(day?.files ?? [])].sort((x, y) => x.bytes - y.bytes);
+
 const identity = (row: any): string => (typeof row?.service_url === 'string' ? row.service_url : JSON.stringify(row));
 
 /** Rows with updated_at taken out, to compare content. */
@@ -377,8 +384,8 @@ export const properties: readonly Property[] = [
       if (how === 'expired') {
         // A trial made eight days ago through the control API: past its seven days without moving
         // the clock, which every other key and client of the mock shares.
-        const clock = (await (await fetch(`${ctx.config.baseUrl}/__control/clock`)).json()) as { now: string };
-        const made = await fetch(`${ctx.config.baseUrl}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'trial', created_at: isoSecond(Date.parse(clock.now) - 8 * DAY) }) });
+        const clock = (await (await control(ctx, '/clock')).json()) as { now: string };
+        const made = await control(ctx, '/keys', 'POST', { plan: 'trial', created_at: isoSecond(Date.parse(clock.now) - 8 * DAY) });
         assert(made.status === 201, `the mock's control API made no trial key in the past: ${made.status}`);
         key = ((await made.json()) as { key: string }).key;
       } else {
@@ -392,7 +399,7 @@ export const properties: readonly Property[] = [
         assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), `a trial key looks like igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation); got one of ${String(key).length} characters`);
         assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), `the answer that shows a key once is never stored (Cache-Control: no-store), got "${issued.headers.get('cache-control')}"`);
         if (ctx.control) {
-          const set = await fetch(`${ctx.config.baseUrl}/__control/keys/${keyId}/usage`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ calls_used: plans.trial.calls_limit }) });
+          const set = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.trial.calls_limit });
           assert(set.status === 200, `the mock's control endpoint refused the usage: ${set.status}`);
         } else {
           for (let n = 0; n < plans.trial.calls_limit!; n++) {
@@ -449,7 +456,7 @@ export const properties: readonly Property[] = [
       if (a.status !== 200) return;
       // On the mock, half the cases let an hour of rebuilds happen between the reads.
       if (rebuild && ctx.control) {
-        await fetch(`${ctx.config.baseUrl}/__control/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ duration: 'PT1H' }) });
+        await control(ctx, '/clock/advance', 'POST', { duration: 'PT1H' });
       }
       const b = await ctx.client.call(path, { rows });
       if (b.status !== 200) return;
@@ -627,7 +634,7 @@ export const properties: readonly Property[] = [
       const days: any[] = manifest.body.data;
       if (!days.length) return;
       // The smallest file of the newest day keeps the case cheap; pick chooses among the small ones.
-      const files = [...days[0].files].sort((x: any, y: any) => x.bytes - y.bytes).slice(0, 3);
+      const files = smallestFiles(days[0]).slice(0, 3);
       const file = files[pick % files.length];
       const path = new URL(file.url, 'http://service.invalid').pathname;
       const download = await ctx.client.call(path, { rows: 0, raw: true });
@@ -702,11 +709,10 @@ export const properties: readonly Property[] = [
     arbitrary: () => fc.constant(null),
     once: true,
     async check(ctx) {
-      const control = (path: string, method: string, body: unknown) => fetch(`${ctx.config.baseUrl}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const made = await control('/keys', 'POST', { plan: 'team' });
+      const made = await control(ctx, '/keys', 'POST', { plan: 'team' });
       assert(made.status === 201, `the mock's control API made no key: ${made.status}`);
       const { key, key_id: keyId } = (await made.json()) as { key: string; key_id: string };
-      const used = await control(`/keys/${keyId}/usage`, 'PUT', { calls_used: plans.team.calls_limit });
+      const used = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.team.calls_limit });
       assert(used.status === 200, `the mock's control API refused the usage: ${used.status}`);
       const answer = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
       expectStatus(answer, 402, 'a Team key past its monthly calls');
@@ -714,7 +720,7 @@ export const properties: readonly Property[] = [
       for (const type of ['subscribe', 'buy_prepaid_rows', 'book_call']) expectActions(answer, 'a used-up monthly quota', type);
       const account = await ctx.client.call('/api/v1/account', { key });
       expectStatus(account, 200, "a used-up quota's /api/v1/account (it can still read its account)");
-      const revoked = await control(`/keys/${keyId}/revoke`, 'POST', {});
+      const revoked = await control(ctx, `/keys/${keyId}/revoke`, 'POST', {});
       assert(revoked.status === 200, `the mock's control API did not revoke the key: ${revoked.status}`);
       const refused = await ctx.client.call('/api/v1/account', { key });
       expectStatus(refused, 401, 'a revoked key, even on /api/v1/account');
@@ -722,7 +728,7 @@ export const properties: readonly Property[] = [
 
       // Pay as you go: a call that would cost more than the balance is refused and costs nothing.
       const minimum = plans.payg.min_rows_per_call!;
-      const topped = await control('/keys', 'POST', { plan: 'payg', prepaid_rows: minimum + 5 });
+      const topped = await control(ctx, '/keys', 'POST', { plan: 'payg', prepaid_rows: minimum + 5 });
       assert(topped.status === 201, `the mock's control API made no pay-as-you-go key: ${topped.status}`);
       const payg = ((await topped.json()) as { key: string }).key;
       const dear = await ctx.client.call(`/api/v1/firms?limit=${minimum + 10}`, { key: payg, rows: minimum + 10 });
@@ -831,7 +837,7 @@ export const properties: readonly Property[] = [
       if (planRule(ctx).exports) {
         const manifest = await ctx.client.call('/api/v1/exports?limit=1', { rows: 1 });
         expectStatus(manifest, 200, '/api/v1/exports');
-        const file = [...(manifest.body.data[0]?.files ?? [])].sort((x: any, y: any) => x.bytes - y.bytes)[0];
+        const file = smallestFiles(manifest.body.data[0])[0];
         if (!file) return;
         const download = await ctx.client.call(new URL(file.url, 'http://service.invalid').pathname, { rows: 0, raw: true });
         expectStatus(download, 200, `the dump file ${file.name}`);
