@@ -129,7 +129,7 @@ export const claims: readonly Claim[] = [
   { says: ['| Pay as you go |'], checks: ['envelope', 'plan-features'], faults: ['plan-mislabelled'] },
   { says: ['Billing is monthly', 'An annual plan costs 10 times'], notCheckable: licence },
   { says: ['Pay as you go charges $0.005 per row'], checks: ['envelope', 'billing'], faults: ['feed-charge-misreported'] },
-  { says: ['Prepaid rows never expire'], todo: 'with --use-control the clock could move a year and the balance be read again' },
+  { says: ['Prepaid rows never expire'], checks: ['service-clock'], faults: ['prepaid-rows-expire'], note: 'with --use-control: a key made two years ago keeps what it bought' },
   { says: ['Rows per page of pay as you go', 'Request rate of the trial and of pay as you go'], decided: ['plan-numbers-the-spec-leaves-open'] },
   { says: ["Behaviour when a plan's monthly call quota is exhausted"], decided: ['exhausted-quota'] },
   { says: ['The `/exports` endpoints are restricted'], checks: ['plan-features'], faults: ['refuse-exports'] },
@@ -152,11 +152,11 @@ export const claims: readonly Claim[] = [
   { says: ['`fnd_` and twelve lower-case'], checks: ['conforms', 'rule:contract'], faults: ['fund-id-uppercase'] },
   { says: ['Clients must treat it as opaque'], checks: ['bad-input'], faults: ['server-error-on-bad-input'] },
   // ---- Record and key states
-  { says: ['A record is published or unpublished'], checks: ['changes'], note: 'the 404 after an unpublish; that the record leaves every list is not checked yet' },
+  { says: ['A record is published or unpublished'], checks: ['changes', 'unpublished'], faults: ['unpublished-still-listed'], note: "the 404 after an unpublish, and the record gone from its resource's own list (walked to where keyset order puts it); the lists nested under other records are not walked" },
   { says: ['A key is `active`, `expired`'], checks: ['account', 'trial-runs-out'], faults: ['expired-trial-as-401'] },
   // ---- Transitions
   { says: ['Record: (none) → published'], checks: ['changes', 'stability', 'rule:contract'], faults: ['unstable-updated-at', 'unknown-change-kind'] },
-  { says: ['Key: active → expired'], checks: ['trial-runs-out'], note: 'that none goes back is not checked: a run sees a key become used up or expired, not stay so' },
+  { says: ['Key: active → expired'], checks: ['trial-runs-out', 'key-states'], faults: ['quota-as-429', 'revocation-forgotten'], note: 'a revoked key called again after its first refusal; an expired or used-up trial is seen refused, not called for long after' },
   // ---- Trial key response
   { says: ['201 with `{key, key_id'], checks: ['trial-runs-out', 'rule:contract'], faults: ['trial-key-cacheable'] },
   { says: ['The key is shown only in this answer'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
@@ -166,7 +166,7 @@ export const claims: readonly Claim[] = [
   { says: ['The call is limited twice'], checks: ['trial-call'], faults: ['trial-call-unlimited'], note: "each client address's rate; sixty trial keys a minute would spend the service's trial budget: not sent" },
   // ---- Failed authentication
   { says: ['A data call is authenticated before its query is looked at'], checks: ['auth'], faults: ['query-before-auth'] },
-  { says: ['Calls without a valid key spend a per-address budget'], todo: 'a hundred refused calls from one address: not sent yet' },
+  { says: ['Calls without a valid key spend a per-address budget'], checks: ['admission'], faults: ['failed-auth-unlimited'] },
   { says: ['The address table is bounded'], notCheckable: internal('the address table') },
   // ---- Cursor
   { says: ['The query parameter `cursor`'], checks: ['pagination'], faults: ['repeat-row'] },
@@ -232,7 +232,7 @@ export const claims: readonly Claim[] = [
   { says: ['409 `trial_exists`; 413'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
   { says: ['429 `rate_limited` with `Retry-After`.'], checks: ['rate', 'rule:retry-after'], faults: ['drop-retry-after'] },
   { says: ["The mock's control endpoints (not part of the API)"], notCheckable: "the control endpoints are the mock's, not the API's" },
-  { says: ['Before a request reaches an operation, the server answers 408'], todo: 'slow, oversized and over-long requests are not sent yet' },
+  { says: ['Before a request reaches an operation, the server answers 408'], checks: ['admission'], faults: ['bare-limit-answers'] },
   { says: ['A failure of the mock itself is 500'], notCheckable: 'a client cannot make the service fail on purpose' },
   { says: ['With `--state FILE`, a call that waited 2 s'], notCheckable: "the mock's own state file" },
   { says: ['The service never answers 5xx to bad input'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
@@ -255,11 +255,11 @@ export const claims: readonly Claim[] = [
   // ---- Plan and usage in the envelope
   { says: ['`plan` is `{id, name, rows_per_page'], checks: ['envelope'], faults: ['plan-mislabelled'] },
   { says: ['`usage` counts the call it comes with'], checks: ['envelope', 'billing'], faults: ['frozen-usage', 'errors-counted'] },
-  { says: ['Monthly periods run from the first of a month'], todo: 'moving the clock to the next month is not driven yet' },
+  { says: ['Monthly periods run from the first of a month'], checks: ['envelope'], faults: ['periods-from-the-15th'], note: "every answer's usage period; the roll-over itself is not driven" },
   // ---- Rate limit headers
   { says: ['`RateLimit-Policy: "default";q=<rate>;w=1`'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] },
   { says: ['The limiter is a token bucket per key'], checks: ['rate'], faults: ['drop-retry-after'] },
-  { says: ['It runs on real time'], todo: 'that moving the clock refills no bucket is not checked yet' },
+  { says: ['It runs on real time'], checks: ['service-clock'], faults: ['limiter-on-clock'], note: "with --use-control: moving the service's clock refills no bucket" },
   { says: ['The unauthenticated trial call has a bucket per client address'], checks: ['trial-call'], faults: ['trial-call-unlimited'] },
   // ---- Conditional requests
   { says: ['GET answers carry a weak `ETag`'], checks: ['conditional'], faults: ['ignore-if-none-match'] },

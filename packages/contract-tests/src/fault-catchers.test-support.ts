@@ -99,6 +99,13 @@ export const catchers: Record<FaultName, Catcher> = {
   'insufficient-balance-charged': { property: 'key-states', propertyFails: true },
   'lag-ignored': { property: 'filters', rule: 'round-lag', propertyFails: true, plan: 'trial' },
   'route-moved': { property: 'conforms', propertyFails: true },
+  'periods-from-the-15th': { property: 'envelope', propertyFails: true },
+  'failed-auth-unlimited': { property: 'admission', propertyFails: true },
+  'bare-limit-answers': { property: 'admission', propertyFails: true },
+  'limiter-on-clock': { property: 'service-clock', propertyFails: true },
+  'prepaid-rows-expire': { property: 'service-clock', propertyFails: true },
+  'unpublished-still-listed': { property: 'unpublished', propertyFails: true },
+  'revocation-forgotten': { property: 'key-states', propertyFails: true },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

@@ -323,6 +323,9 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     check({ isData, plan, headers, exchange }) {
       // A forced example (Prefer, answered with Preference-Applied) is the contract's example, not a counted call.
       if (!plan || !(isData || exchange.status === 429) || headers['preference-applied'] !== undefined) return [];
+      // An address past its budget of calls without a valid key is refused before any key is
+      // looked at: that 429 is the address's, and no plan's rate is known to state.
+      if ((exchange.body as { code?: unknown } | null)?.code === 'too_many_failures') return [];
       const rule = plans[plan];
       const policy = headerItems(headers['ratelimit-policy']);
       const left = headerItems(headers.ratelimit);

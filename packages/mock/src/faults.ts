@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from './engine/context.ts';
 import type { Engine } from './engine/engine.ts';
-import { plans } from '@investor-graph/contract';
+import { isPlanId, plans } from '@investor-graph/contract';
 import { planView } from './engine/accounts.ts';
 import { ProblemError } from './engine/problems.ts';
 
@@ -91,6 +91,13 @@ export const faults = {
   'trial-call-unlimited': 'answers a burst of trial calls from one address as if there were no limit (400 for the bad bodies, no 429)',
   'insufficient-balance-charged': 'charges the minimum a call for a call the balance could not cover',
   'lag-ignored': "shows a trial key rounds inside its round lag (its rounds are served as a paid plan's)",
+  'periods-from-the-15th': 'runs monthly periods from the 15th of a month instead of the first',
+  'failed-auth-unlimited': 'answers calls without a valid key with 401 however many an address sends (no 429 too_many_failures)',
+  'bare-limit-answers': 'answers headers too slow, a body too large and headers too large (408, 413, 431) with a bare text line, as many fronts do',
+  'limiter-on-clock': "refills the rate limiter's buckets by the service's clock, so moving the test clock refills them",
+  'prepaid-rows-expire': "shows a pay-as-you-go key's prepaid rows as gone a year after the key was made",
+  'unpublished-still-listed': 'keeps unpublished investments in /api/v1/investments, where keyset order puts them',
+  'revocation-forgotten': 'refuses a revoked key once, then serves it again as an active key of its plan',
   'route-moved': 'serves the offerings list at /offerings, outside /api/v1, and answers /api/v1/offerings with 404',
 } as const satisfies Record<string, string>;
 
@@ -121,7 +128,7 @@ function rewriteQuery(request: Request, edit: (params: URLSearchParams) => void)
  * The engine's fetch with the named faults switched on; control endpoints are left alone. A fault
  * that must act as another key (lag-ignored) takes the engine's accounts and clock.
  */
-export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: Pick<Engine, 'accounts' | 'clock'>): Fetch {
+export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: Pick<Engine, 'accounts' | 'clock' | 'store'>): Fetch {
   const on = new Set(names);
   if (on.size === 0) return fetch;
   // repeat-row: the last row of each page, by the cursor that leads past it (bounded).
@@ -132,6 +139,18 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: P
   let unlagged: Promise<string> | undefined;
   // cached-304: the ETag last served, by key and request (bounded).
   const seenTags = new Map<string, string>();
+  // revocation-forgotten: by the Authorization of a key refused once as revoked, the key that stands in for it (bounded).
+  const forgotten = new Map<string, Promise<string>>();
+  // unpublished-still-listed: the investments the feed says were unpublished, for the store's version.
+  let unpublished = { version: -1, ids: [] as string[] };
+  const unpublishedInvestments = (): string[] => {
+    if (!engine) return [];
+    if (unpublished.version !== engine.store.version) {
+      const { items } = engine.store.changePage('1970-01-01T00:00:00Z', 0, 100_000);
+      unpublished = { version: engine.store.version, ids: items.filter((c) => c.kind === 'unpublish' && c.resource === 'investment').map((c) => c.key) };
+    }
+    return unpublished.ids;
+  };
   let tick = 0;
 
   return async (request: Request, context?: RequestContext): Promise<Response> => {
@@ -178,6 +197,13 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: P
       unlagged ??= engine.accounts.create('enterprise', engine.clock.now()).then((issued) => issued.key);
       const swapped = new Headers(sent.headers);
       swapped.set('authorization', `Bearer ${await unlagged}`);
+      sent = new Request(sent.url, { method: sent.method, headers: swapped });
+    }
+    const authorization = request.headers.get('authorization') ?? '';
+    const standIn = on.has('revocation-forgotten') ? forgotten.get(authorization) : undefined;
+    if (standIn) {
+      const swapped = new Headers(sent.headers);
+      swapped.set('authorization', `Bearer ${await standIn}`);
       sent = new Request(sent.url, { method: sent.method, headers: swapped });
     }
     // cached-304: the last ETag a key was given for a path, answered from here (never counted).
@@ -242,6 +268,32 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: P
       body = (await response.clone().json()) as Json;
       status = response.status;
       response.headers.forEach((v, k) => headers.set(k, v));
+    }
+    if (on.has('revocation-forgotten') && engine && status === 401 && body.code === 'revoked_key' && !forgotten.has(authorization)) {
+      if (forgotten.size > 10_000) forgotten.clear();
+      const plan = /^Bearer igk_([a-z]+)_/.exec(authorization)?.[1];
+      forgotten.set(authorization, engine.accounts.create(isPlanId(plan) ? plan : 'enterprise', engine.clock.now()).then((made) => made.key));
+    }
+    if (on.has('failed-auth-unlimited') && status === 429 && body.code === 'too_many_failures') {
+      answerWith('invalid_key', 'The key is not valid.');
+      headers.delete('retry-after');
+      headers.set('www-authenticate', 'Bearer realm="investor-graph"');
+    }
+    if (on.has('periods-from-the-15th') && status === 200) {
+      const fortnight = 14 * 86_400_000;
+      for (const usage of [body.usage, (body.data as { usage?: unknown } | undefined)?.usage] as { period_start?: string | null; period_end?: string | null }[]) {
+        if (!usage?.period_start || !usage.period_end || Date.parse(usage.period_end) - Date.parse(usage.period_start) < 20 * 86_400_000) continue;
+        usage.period_start = new Date(Date.parse(usage.period_start) + fortnight).toISOString().replace('.000Z', 'Z');
+        usage.period_end = new Date(Date.parse(usage.period_end) + fortnight).toISOString().replace('.000Z', 'Z');
+      }
+    }
+    if (on.has('prepaid-rows-expire') && engine && status === 200 && url.pathname === '/api/v1/account') {
+      const data = body.data as { keys?: { plan?: string; created_at?: string }[]; balance?: Record<string, unknown>; usage?: Record<string, unknown> } | undefined;
+      const made = data?.keys?.[0];
+      if (made?.plan === 'payg' && Date.parse(made.created_at ?? '') < engine.clock.now() - 365 * 86_400_000) {
+        data!.balance = { ...data!.balance, prepaid_rows: 0, value_usd: 0 };
+        for (const usage of [data!.usage, body.usage] as Record<string, unknown>[]) if (usage) usage.balance_rows = 0;
+      }
     }
     if (on.has('drop-actions') && [401, 402, 429].includes(status)) delete body.actions;
     if (on.has('drop-retry-after') && status === 429) headers.delete('retry-after');
@@ -379,6 +431,16 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: P
       }
       if (on.has('stale-include-rows') && url.pathname === '/api/v1/changes') {
         for (const item of rows) if (item.row && typeof item.row === 'object') item.row = { ...(item.row as object), name: `${String((item.row as { name?: unknown }).name ?? '')} (before)` };
+      }
+      if (on.has('unpublished-still-listed') && url.pathname === '/api/v1/investments' && rows.length > 1) {
+        // Each unpublished investment back where keyset order puts it, dressed as its neighbour.
+        for (const id of unpublishedInvestments()) {
+          const at = rows.findIndex((row) => String(row.id) > id);
+          if (at > 0 && rows[at - 1]!.id !== id) {
+            rows.splice(at, 0, { ...rows[at - 1]!, id, service_url: `https://investorgraph.example/investments/${id}` });
+            rows.pop();
+          }
+        }
       }
       if (on.has('drop-service-url')) for (const row of rows) delete row.service_url;
       const everyRow = (edit: (row: Record<string, unknown>) => void) => rows.forEach(edit);

@@ -79,6 +79,11 @@ export interface EngineOptions {
   /** Monotonic real time for rate limiting (ms). */
   realNow?: () => number;
   /**
+   * The time the limiters run on, realNow unless given. Only the limiter-on-clock fault gives
+   * another (the service's clock), to show a checker that a rate must stay real time.
+   */
+  limiterNow?: () => number;
+  /**
    * Where keys, counters, balances, the clock and the cursor secret are kept (in memory by
    * default). A store that already holds a clock or a cursor secret wins over `now` and `cursorSecret`.
    */
@@ -102,7 +107,7 @@ export function createEngine(options: EngineOptions): Engine {
   const keyStore = options.keyStore ?? new MemoryKeyStore();
   const clock = new Clock(options.now ?? store.asOf, options.frozen ?? false);
   const realNow = options.realNow ?? (() => performance.now());
-  const accounts = new Accounts(keyStore, options.realNow, options.rateLimit !== false);
+  const accounts = new Accounts(keyStore, options.limiterNow ?? options.realNow, options.rateLimit !== false);
   const guard = new ControlGuard(options.adminToken, options.realNow);
   const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
   // The first process on a store decides the clock and the cursor secret; later ones take them up.

@@ -33,6 +33,8 @@ export interface NodeServerOptions {
    * process does not, and answers the same, slower.
    */
   globalFetchClasses?: boolean;
+  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line, not problem+json. */
+  bareLimitAnswers?: boolean;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -55,7 +57,8 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /** The 413 for a body over the bound; the connection is closed with the rest unread. */
-function tooLarge(): Response {
+function tooLarge(bare = false): Response {
+  if (bare) return new Response('Payload Too Large\n', { status: 413, headers: { 'content-type': 'text/plain', connection: 'close' } });
   return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse('/', 'req_adapter', { connection: 'close' });
 }
 
@@ -132,9 +135,9 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     }
     if (method !== 'GET' && method !== 'HEAD') {
       // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
-      if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge();
+      if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge(options.bareLimitAnswers);
       const body = await readBody(incoming);
-      if (body === null) return tooLarge();
+      if (body === null) return tooLarge(options.bareLimitAnswers);
       request = new Request(request.url, { method, headers: request.headers, body: body.length ? (body as BodyInit) : null });
     }
     const address = incoming.socket.remoteAddress;
@@ -195,8 +198,8 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     const problem = error.code === 'HPE_HEADER_OVERFLOW' ? new ProblemError('headers_too_large', 'The request headers are over 16 KB.')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ProblemError('request_timeout', 'The request did not arrive in time.')
       : new ProblemError('invalid_request', 'The request could not be parsed as HTTP/1.1.');
-    const body = JSON.stringify(problem.body('/', 'req_adapter'));
-    socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const body = options.bareLimitAnswers ? `${problem.title}\n` : JSON.stringify(problem.body('/', 'req_adapter'));
+    socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\ncontent-type: ${options.bareLimitAnswers ? 'text/plain' : 'application/problem+json'}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
   return server;
 }

@@ -129,13 +129,15 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
       ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.rateLimit === false ? { rateLimit: false } : {}),
+      // Read at call time, once the engine (and its clock) exists.
+      ...(options.faults?.includes('limiter-on-clock') ? { limiterNow: () => engine.clock.now() } : {}),
     });
     await engine.ready;
     const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch) };
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-    server = createNodeServer(served, { allowedHosts, ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
+    server = createNodeServer(served, { allowedHosts, ...(options.faults?.includes('bare-limit-answers') ? { bareLimitAnswers: true } : {}), ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     keyStore?.close();

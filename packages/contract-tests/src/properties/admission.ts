@@ -1,0 +1,58 @@
+/**
+ * What the service answers before a request reaches an operation: headers too large, a body too
+ * large, headers too slow, and an address that spent its budget of calls without a valid key.
+ */
+import fc from 'fast-check';
+import { failedAuth } from '@investor-graph/contract';
+import { rawRequest, stalledHeaders, type RawAnswer } from '../raw-http.ts';
+import { type Property, assert, expectActions, expectStatus } from './support.ts';
+
+/** The decided bounds (DECISIONS.md#status-codes): headers 16 KiB, a body 64 KiB, headers in within 10 s. */
+const HEADERS_BYTES = 16 * 1024;
+const BODY_BYTES = 64 * 1024;
+const HEADERS_MS = 10_000;
+
+/** What was sent; a problem+json of the status and code, or what came instead. */
+function expectProblem(answer: RawAnswer | null, status: number, code: string, what: string): void {
+  assert(answer, `${what}: no answer at all (the connection was closed or left open), not a ${status} ${code}`);
+  assert(answer.status === status, `${what}: expected ${status} ${code}, got ${answer.status} ${answer.text.slice(0, 200)}`);
+  assert(answer.contentType.includes('application/problem+json'), `${what}: a ${status} of type ${JSON.stringify(answer.contentType)}, not application/problem+json: ${answer.text.slice(0, 200)}`);
+  const body = (() => { try { return JSON.parse(answer.text) as { code?: unknown; status?: unknown }; } catch { return null; } })();
+  assert(body?.code === code && body.status === status, `${what}: the problem's code and status are ${JSON.stringify(body?.code)} and ${JSON.stringify(body?.status)}, not ${code} and ${status}`);
+}
+
+export const admission: Property = {
+  id: 'admission',
+  title: 'before an operation: headers over 16 KiB a 431, a body declared over 64 KiB a 413 unread, headers not in within 10 s a 408, each a problem; an address past its budget of calls without a valid key a 429 too_many_failures with Retry-After and actions, until it refills',
+  spec: ['7. Errors', '5. Authentication'],
+  assumed: ['status-codes', 'failed-authentication'],
+  skip: () => null,
+  // Three requests no operation reaches, the budget's worth of refused calls and a tenth more
+  // (all sent at once), and one call with the run's key once the budget refilled.
+  cost: () => ({ calls: failedAuth.burst + Math.ceil(failedAuth.perSecond) + 4, rows: 1 }),
+  arbitrary: () => fc.constant(null),
+  once: true,
+  async check(ctx) {
+    const base = ctx.config.baseUrl;
+    // Headers that never end take the server's 10 s to refuse: waited for beside the rest.
+    const stalled = stalledHeaders(base, HEADERS_MS + 5_000);
+    // Sent past the budgeted client, and counted all the same.
+    ctx.ledger.spend(3, 0);
+    expectProblem(await rawRequest(base, '/api/v1/firms?limit=1', { headers: { 'x-padding': 'p'.repeat(HEADERS_BYTES + 1024) } }), 431, 'headers_too_large', 'a request with 17 KiB of headers');
+    expectProblem(await rawRequest(base, '/api/v1/keys/trial', { method: 'POST', declaredBody: BODY_BYTES + 1 }), 413, 'payload_too_large', `a body declared ${BODY_BYTES + 1} bytes long`);
+
+    // Every call from one address spends the budget while its key is not valid; all at once, so
+    // that the budget's refill (failed_auth_per_second) cannot keep up even far from the service.
+    const sent = failedAuth.burst + Math.ceil(failedAuth.perSecond);
+    const refused = await Promise.all(Array.from({ length: sent }, (_, i) => ctx.client.call('/api/v1/firms?limit=1', { key: `igk_trial_contract${String(i).padStart(4, '0')}tests${'x'.repeat(18)}`, rows: 0, honour429: false, unpaced: true })));
+    const limited = refused.find((a) => a.status === 429);
+    assert(limited, `${sent} calls at once with keys that are not valid (the budget is ${failedAuth.burst}, refilled at ${failedAuth.perSecond} a second) met no 429, only ${[...new Set(refused.map((a) => a.status))].join(', ')}`);
+    assert(limited.body?.code === 'too_many_failures', `a spent budget of calls without a valid key: code ${JSON.stringify(limited.body?.code)}, not too_many_failures`);
+    assert(/^[1-9]\d*$/.test(limited.headers.get('retry-after') ?? ''), `a 429 too_many_failures with Retry-After ${JSON.stringify(limited.headers.get('retry-after'))}`);
+    expectActions(limited, 'a 429 too_many_failures');
+    // Leave the address as the run found it: the whole budget refilled, and the stalled request answered.
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil((failedAuth.burst / failedAuth.perSecond) * 1000) + 200));
+    expectStatus(await ctx.client.call('/api/v1/firms?limit=1', { rows: 1 }), 200, 'a call with a valid key once the budget refilled');
+    expectProblem(await stalled, 408, 'request_timeout', `headers not ended within ${HEADERS_MS / 1000} s`);
+  },
+};

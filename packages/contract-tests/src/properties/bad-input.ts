@@ -1,0 +1,84 @@
+/** Requests the contract rejects, and ones it accepts, never answered 5xx. */
+import fc from 'fast-check';
+import { operationById, operationFor, queryOf } from '@investor-graph/contract';
+import { dataOperations, fillPath } from '../context.ts';
+import { type Property, DAY, assert, expectStatus, cap, planServes, isoSecond, content } from './support.ts';
+
+export const badInput: Property = {
+  id: 'bad-input',
+  title: 'a request the contract rejects gets a 4xx problem, never a 5xx; one it accepts never a 5xx',
+  spec: [],
+  assumed: ['status-codes', 'limit', 'filters-and-sort-order', 'path-formats'],
+  skip: () => null,
+  cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(Math.min(cap(ctx), 100)) }),
+  arbitrary: () => {
+    const junk = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('', '-1', '0', '1.5', '1e3', 'Infinity', '9'.repeat(30), '%00', '../', '2026-13-45', '2026-02-30T25:00:00Z'));
+    return fc.record({
+      op: fc.constantFrom(...dataOperations),
+      pick: fc.nat(),
+      param: fc.oneof(fc.constantFrom('limit', 'announced_since', 'since', 'include', 'cursor'), fc.stringMatching(/^[a-z_]{1,12}$/)),
+      value: junk,
+      twice: fc.boolean(),
+      badSegment: fc.option(fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('%', '%ZZ', '%C3%28', '..', 'a'.repeat(300))), { nil: null }),
+    });
+  },
+  // The limit's edges and bad forms, a parameter given twice, one misspelt, and path segments
+  // that are dots or broken escapes.
+  examples: () => [
+    ...['0', '-1', '1.5', '1e3', '', '9'.repeat(400)].map((value) => ({ op: operationById('listFirms'), pick: 0, param: 'limit', value, twice: false, badSegment: null })),
+    { op: operationById('listFirms'), pick: 0, param: 'limit', value: '2', twice: true, badSegment: null },
+    { op: operationById('listRounds'), pick: 0, param: 'limt', value: '5', twice: false, badSegment: null },
+    { op: operationById('listChanges'), pick: 0, param: 'include', value: 'row', twice: false, badSegment: null },
+    { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '..' },
+    { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '%ZZ' },
+    // A URL over 8,192 characters (RFC 9110's recommended least) is a 414 on every operation.
+    { op: operationById('listFirms'), pick: 0, param: 'note', value: 'x'.repeat(8_300), twice: false, badSegment: null },
+  ],
+  async check(ctx, { op, pick, param, value, twice, badSegment }) {
+    let path = fillPath(op.path, ctx.samples, pick);
+    if (!path) return;
+    if (badSegment !== null && op.path.includes('{')) {
+      const segments = path.split('/');
+      const at = op.path.split('/').findIndex((s: string) => s.startsWith('{'));
+      segments[at] = /%/.test(badSegment) ? badSegment : encodeURIComponent(badSegment);
+      path = segments.join('/');
+    }
+    const query = new URLSearchParams();
+    if (op.query.includes('since') && param !== 'since') query.set('since', isoSecond(Date.parse(ctx.asOf) - DAY));
+    query.append(param, value);
+    if (twice) query.append(param, value);
+    const url = `${path}?${query}`;
+    const answer = await ctx.client.call(url, { rows: op.query.includes('limit') ? Math.min(cap(ctx), 100) : 1 });
+    // Judged by the path as sent: URL parsing drops `.` and `..` segments (`/firms/..` is a
+    // request for `/api/v1`), so the operation is the one the sent path routes to, if any.
+    const sent = new URL(url, 'http://judge.invalid').pathname;
+    const target = operationFor('GET', sent);
+    const rejected = target === null || ctx.validator.validateRequest(target.operationId, { method: 'GET', path: sent, query: queryOf(query), headers: { authorization: 'Bearer x' } }).some((v) => v.severity === 'error');
+    assert(answer.status < 500, `${url.slice(0, 200)}: ${answer.status}`);
+    const served = planServes(ctx, op);
+    if (url.length > 8_192) {
+      expectStatus(answer, 414, `a URL of ${url.length} characters`);
+      assert(answer.body?.code === 'uri_too_long', `a URL of ${url.length} characters: code ${JSON.stringify(answer.body?.code)}, not uri_too_long`);
+      return;
+    }
+    // What DECISIONS.md refuses though the contract's schemas let it through: a parameter the
+    // operation does not define, and any parameter given empty or twice.
+    const plain = badSegment === null && target?.operationId === op.operationId && served;
+    if (plain && !op.query.includes(param)) expectStatus(answer, 400, `${url.slice(0, 200)}: ${param} is no parameter of ${op.path} (a typo is refused, not ignored)`);
+    if (plain && (twice || value === '')) expectStatus(answer, 400, `${url.slice(0, 200)}: ${param} given ${twice ? 'twice' : 'empty'}`);
+    // A whole limit of 1 or more is capped at the plan's page size, however large: never refused.
+    if (!rejected && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null && op.query.includes('limit') && target?.operationId === op.operationId && served) {
+      expectStatus(answer, 200, `${url}: limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`);
+      assert(answer.body.data.length <= cap(ctx), `${url}: ${answer.body.data.length} rows on a plan of ${cap(ctx)} a page`);
+    }
+    // A 400 says which parameter is wrong (DECISIONS.md#problem-body).
+    if (answer.status === 400) {
+      const errors = answer.body?.errors;
+      assert(Array.isArray(errors) && errors.length > 0 && errors.every((e: any) => (typeof e?.parameter === 'string' || typeof e?.pointer === 'string') && typeof e?.detail === 'string'), `${url.slice(0, 200)}: a 400 without errors naming the parameter and what is wrong: ${JSON.stringify(errors)?.slice(0, 200)}`);
+    }
+    if (rejected) {
+      assert(answer.status >= 400, `${url} breaks the contract's parameter rules but was answered ${answer.status}`);
+      assert((answer.headers.get('content-type') ?? '').includes('application/problem+json'), `${url}: a ${answer.status} that is not problem+json`);
+    }
+  },
+};

@@ -1,0 +1,139 @@
+/** Data across resources: the nightly dumps, statistics against their rows, the served description. */
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { operations, parameterEnum } from '@investor-graph/contract';
+import { BudgetExhausted } from '../client.ts';
+import { planRule } from '../context.ts';
+import { type Property, DAY, assert, expectStatus, statisticsPage, isoSecond, walk, smallestFiles, content, features } from './support.ts';
+
+export const nightlyDumps: Property = {
+  id: 'exports',
+  title: "the dump manifest's files are served as it says: their size, sha256 and row count, gzip JSONL, a strong ETag; malformed dates and files refused",
+  spec: ['1. What the service does', '4. Endpoints'],
+  assumed: ['exports-manifest-and-files', 'path-formats', 'conditional-requests'],
+  skip: (ctx) => (planRule(ctx).exports ? null : `the ${ctx.config.plan} plan has no nightly dumps (plan-features checks the 402)`),
+  cost: (ctx) => ({ calls: 4, rows: ctx.client.rowCost(1) }),
+  arbitrary: () => fc.record({ pick: fc.nat(), badDate: fc.constantFrom('2026-13-01', '20261101', 'latest'), badFile: fc.constantFrom('firms.json', 'people.jsonl.gz', '..') }),
+  examples: () => [{ pick: 0, badDate: '2026-13-01', badFile: 'people.jsonl.gz' }],
+  async check(ctx, { pick, badDate, badFile }) {
+    const manifest = await ctx.client.call('/api/v1/exports', { rows: 1 });
+    expectStatus(manifest, 200, `/api/v1/exports on ${ctx.config.plan}`);
+    const days: any[] = manifest.body.data;
+    if (!days.length) return;
+    // The smallest file of the newest day keeps the case cheap; pick chooses among the small ones.
+    const files = smallestFiles(days[0]).slice(0, 3);
+    const file = files[pick % files.length];
+    const path = new URL(file.url, 'http://service.invalid').pathname;
+    const download = await ctx.client.call(path, { rows: 0, raw: true });
+    expectStatus(download, 200, `the dump file ${path}`);
+    const bytes = download.bytes!;
+    // The bytes as served are the file: fetch undoes a Content-Encoding, so none may stand over the gzip.
+    assert(!download.headers.get('content-encoding'), `${path}: the file is gzip itself, yet it is served with Content-Encoding ${download.headers.get('content-encoding')}`);
+    assert(bytes.length === file.bytes, `${path}: ${bytes.length} bytes served, the manifest says ${file.bytes}`);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    assert(sha256 === file.sha256, `${path}: sha256 ${sha256}, the manifest says ${file.sha256}`);
+    assert(bytes[0] === 0x1f && bytes[1] === 0x8b, `${path}: not gzip (it starts ${Buffer.from(bytes.slice(0, 4)).toString('hex')})`);
+    const lines = gunzipSync(bytes).toString('utf8').split('\n').filter(Boolean);
+    assert(lines.length === file.rows, `${path}: ${lines.length} lines, the manifest says ${file.rows} rows`);
+    for (const line of lines.slice(0, 50)) {
+      let row: unknown;
+      try {
+        row = JSON.parse(line);
+      } catch {
+        row = null;
+      }
+      assert(row && typeof row === 'object' && !Array.isArray(row), `${path}: a line that is no JSON row: ${line.slice(0, 80)}`);
+    }
+    const etag = download.headers.get('etag') ?? '';
+    assert(/^"[^"]+"$/.test(etag), `${path}: a dump file's bytes are fixed, so its ETag is strong, got ${JSON.stringify(etag)}`);
+    const date = await ctx.client.call(path.replace(days[0].date, badDate), { rows: 0 });
+    expectStatus(date, 400, `a dump date that is not YYYY-MM-DD (${badDate})`);
+    const name = await ctx.client.call(path.replace(file.name, encodeURIComponent(badFile)), { rows: 0 });
+    expectStatus(name, (s) => s === 400 || s === 404, `a dump file that is not one of the nine resources' (${badFile})`);
+  },
+};
+
+export const statistics: Property = {
+  id: 'statistics',
+  title: "a rollup agrees with the rows it sums (rounds-by-year's latest year against the rounds the key sees), and an unknown name is a 404 listing the names",
+  spec: ['1. What the service does', '4. Endpoints'],
+  assumed: ['statistics-shapes', 'round-lag'],
+  skip: () => null,
+  // The latest year's rounds, walked a few pages of at most 250 (the budget reserves a page's limit a call).
+  cost: (ctx) => ({ calls: 5, rows: 3 * ctx.client.rowCost(statisticsPage(ctx)) }),
+  arbitrary: () => fc.constant(null),
+  once: true,
+  async check(ctx) {
+    const unknown = await ctx.client.call('/api/v1/statistics/no-such-rollup', { rows: 0 });
+    expectStatus(unknown, 404, 'an unknown statistic (the name identifies a resource)');
+    assert(unknown.body?.code === 'unknown_statistic', `an unknown statistic's code is ${JSON.stringify(unknown.body?.code)}, not unknown_statistic`);
+    const names = parameterEnum('getStatistic', 'name');
+    assert(Array.isArray(unknown.body?.allowed) && names.every((n) => unknown.body.allowed.includes(n)), `an unknown statistic's allowed ${JSON.stringify(unknown.body?.allowed)} does not list ${names.join(', ')}`);
+
+    const rollup = await ctx.client.call('/api/v1/statistics/rounds-by-year', { rows: 1 });
+    expectStatus(rollup, 200, '/api/v1/statistics/rounds-by-year');
+    const latest = (rollup.body.data.rows as { year: number; rounds: number; amount_usd: number }[]).reduce<{ year: number; rounds: number; amount_usd: number } | null>((a, r) => (!a || r.year > a.year ? r : a), null);
+    if (!latest) return;
+    // Sampled within the budget: a year too large to walk on this share is left to a bigger one.
+    const size = statisticsPage(ctx);
+    const pages = Math.ceil((latest.rounds + 1) / size);
+    if (pages > 3) throw new BudgetExhausted(`the latest year has ${latest.rounds} rounds, more than three pages of ${size}`);
+    const { rows, ended, answers } = await walk(ctx, `/api/v1/rounds?announced_since=${latest.year}-01-01`, size, 4);
+    // The same data on both sides: a rebuild between the calls would make them differ rightly.
+    if (!ended || answers.some((a) => a.body.as_of !== rollup.body.as_of)) return;
+    const theirs = rows.filter((r) => String(r.announced_on).startsWith(String(latest.year)));
+    const amount = theirs.reduce((sum, r) => sum + (typeof r.amount_usd === 'number' ? r.amount_usd : 0), 0);
+    assert(theirs.length === latest.rounds, `rounds-by-year says ${latest.rounds} rounds in ${latest.year}; /rounds?announced_since=${latest.year}-01-01 serves this key ${theirs.length}`);
+    assert(amount === latest.amount_usd, `rounds-by-year says $${latest.amount_usd} in ${latest.year}; the rounds this key sees add up to $${amount}`);
+  },
+};
+
+export const openapi: Property = {
+  id: 'openapi',
+  title: 'the served /api/v1/openapi.json describes every operation of the contract, with its parameters',
+  spec: ['9. Versioning'],
+  assumed: [],
+  skip: () => null,
+  cost: () => ({ calls: 1, rows: 0 }),
+  arbitrary: () => fc.constant(null),
+  once: true,
+  async check(ctx) {
+    const answer = await ctx.client.call('/api/v1/openapi.json', { key: null, rows: 0 });
+    expectStatus(answer, 200, 'GET /api/v1/openapi.json');
+    type Parameter = { name?: string; in?: string; $ref?: string };
+    type PathItem = Record<string, { parameters?: Parameter[] }> & { parameters?: Parameter[] };
+    const served = answer.body as { paths?: Record<string, PathItem>; servers?: { url?: string }[]; components?: { parameters?: Record<string, Parameter> } } | null;
+    assert(served && typeof served.paths === 'object', 'the served description has no paths');
+    // Its parameters may be $refs into its own components, or written out; its paths may leave
+    // the /api/v1 prefix to its server URL.
+    const resolved = (p: Parameter): Parameter => (p.$ref?.startsWith('#/components/parameters/') ? (served!.components?.parameters?.[p.$ref.split('/').at(-1)!] ?? p) : p);
+    const prefix = (() => {
+      try {
+        return new URL(served.servers?.[0]?.url ?? '', 'http://server.invalid').pathname.replace(/\/+$/, '');
+      } catch {
+        return '';
+      }
+    })();
+    // It lists this server, at the address the run reaches it by (DECISIONS.md#http-conventions).
+    const origin = new URL(ctx.config.baseUrl).origin;
+    const listed = (served.servers ?? []).map((s) => s.url ?? '');
+    assert(listed.some((url) => { try { return new URL(url).origin === origin; } catch { return false; } }), `the served description's servers ${JSON.stringify(listed)} do not list ${origin}, the server that served it`);
+    for (const op of operations) {
+      const item = served.paths![op.path] ?? (prefix && op.path.startsWith(prefix) ? served.paths![op.path.slice(prefix.length)] : undefined);
+      const entry = item?.[op.method.toLowerCase()];
+      assert(item && entry, `the served description lacks ${op.method} ${op.path}`);
+      // A paged operation links its 200 to its next page, so a client can walk it from the description.
+      if (op.query.includes('cursor')) {
+        const ok = (entry as { responses?: Record<string, unknown> }).responses?.['200'] as { $ref?: string; links?: Record<string, { parameters?: Record<string, unknown> }> } | undefined;
+        const response = ok?.$ref?.startsWith('#/components/responses/') ? ((served as { components?: { responses?: Record<string, typeof ok> } }).components?.responses?.[ok.$ref.split('/').at(-1)!] ?? ok) : ok;
+        assert(response?.links?.NextPage?.parameters?.cursor === '$response.body#/next_cursor', `the served description of ${op.method} ${op.path} has no NextPage link taking cursor from $response.body#/next_cursor`);
+      }
+      // Parameters of the path item hold for each of its operations (OpenAPI 3).
+      const named = new Set([...(item.parameters ?? []), ...(entry.parameters ?? [])].map(resolved).map((p) => `${p.in}:${p.name}`));
+      for (const parameter of op.parameters as Parameter[]) {
+        assert(named.has(`${parameter.in}:${parameter.name}`), `the served description of ${op.method} ${op.path} lacks its ${parameter.in} parameter ${parameter.name}`);
+      }
+    }
+  },
+};

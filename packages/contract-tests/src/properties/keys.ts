@@ -1,0 +1,218 @@
+/** Keys and what they may do: a missing or wrong key, plan features, a trial running out, used-up, revoked and unpaid keys, the trial call. */
+import fc from 'fast-check';
+import { operationById, planIds, plans } from '@investor-graph/contract';
+import { type Answer } from '../client.ts';
+import { dataOperations, planRule } from '../context.ts';
+import { type Property, DAY, assert, expectStatus, expectActions, isoSecond, control, content, requestFor, features } from './support.ts';
+
+export const auth: Property = {
+  id: 'auth',
+  title: 'no key or a wrong key is a 401 with a get_trial_key action, on every operation',
+  spec: ['5. Authentication', '7. Errors'],
+  assumed: ['actions', 'status-codes'],
+  skip: () => null,
+  cost: () => ({ calls: 1, rows: 0 }),
+  arbitrary: () =>
+    fc.record({
+      op: fc.constantFrom(...dataOperations),
+      pick: fc.nat(),
+      key: fc.oneof(
+        fc.constant(null),
+        fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /^[\x21-\x7e]+$/.test(s)),
+        fc.record({ plan: fc.constantFrom(...planIds), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) }).map(({ plan, tail }) => `igk_${plan}_${tail}`),
+      ),
+      typo: fc.boolean(),
+    }),
+  // No key, a key of another form and a well-formed unknown one, on a list, a record and the account.
+  examples: () => [
+    { op: operationById('listFirms'), pick: 0, key: null },
+    { op: operationById('getCompany'), pick: 0, key: 'not-a-key' },
+    { op: operationById('getAccount'), pick: 0, key: `igk_team_${'A'.repeat(32)}` },
+    // A call is authenticated before its query is looked at: a misspelt parameter is still a 401.
+    { op: operationById('listRounds'), pick: 0, key: null, typo: true },
+  ],
+  async check(ctx, { op, pick, key, typo }) {
+    const base = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
+    if (!base) return;
+    const path = typo ? `${base}${base.includes('?') ? '&' : '?'}limt=1` : base;
+    const answer = await ctx.client.call(path, { key });
+    expectStatus(answer, 401, `${path} with ${key === null ? 'no key' : 'a wrong key'}`);
+    expectActions(answer, path, 'get_trial_key');
+  },
+};
+
+export const planFeatures: Property = {
+  id: 'plan-features',
+  title: 'what the plan includes (the changes feed, the nightly dumps) is served, and what it lacks is a 402 with actions',
+  spec: ['6. Events', '8. Limits', '7. Errors'],
+  assumed: ['status-codes', 'actions'],
+  skip: () => null,
+  cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(1) }),
+  arbitrary: () => fc.record({ feature: fc.constantFrom(...features), daysBack: fc.integer({ min: 0, max: 30 }) }),
+  // Each feature once, whether the plan has it or not.
+  examples: () => features.map((feature) => ({ feature, daysBack: 1 })),
+  async check(ctx, { feature, daysBack }: { feature: (typeof features)[number]; daysBack: number }) {
+    const included = feature === 'changes' ? planRule(ctx).changes_feed : planRule(ctx).exports;
+    const path = feature === 'changes' ? `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - daysBack * DAY)}&limit=1` : '/api/v1/exports';
+    const answer = await ctx.client.call(path, { rows: 1 });
+    if (included) {
+      expectStatus(answer, 200, `${path}: the ${ctx.config.plan} plan includes ${feature === 'changes' ? 'the changes feed' : 'the nightly dumps'}`);
+      return;
+    }
+    expectStatus(answer, 402, `${path} on ${ctx.config.plan}`);
+    expectActions(answer, path, 'subscribe');
+  },
+};
+
+export const trialRunsOut: Property = {
+  id: 'trial-runs-out',
+  title: 'a used-up or expired trial is a 402 with actions on every data operation, and can still read its account',
+  spec: ['3. States and transitions', '7. Errors', '8. Limits'],
+  assumed: ['exhausted-quota', 'actions', 'trial-key-response', 'account'],
+  skip: (ctx) => (ctx.control || ctx.config.exhaustTrial ? null : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
+  cost: (ctx) => ({ calls: ctx.control ? 4 : plans.trial.calls_limit! + 3, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
+  // A trial past its calls; with the control API also one past its days (made a week ago).
+  arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/), how: fc.constant('used-up') }),
+  examples: (ctx) => [
+    { op: operationById('listFirms'), pick: 0, tag: 'usedup0001', how: 'used-up' },
+    ...(ctx.control ? [{ op: operationById('getCompany'), pick: 0, tag: 'expired001', how: 'expired' }] : []),
+  ],
+  async check(ctx, { op, pick, tag, how }) {
+    let key: string;
+    if (how === 'expired') {
+      // A trial made eight days ago through the control API: past its seven days without moving
+      // the clock, which every other key and client of the mock shares.
+      const clock = (await (await control(ctx, '/clock')).json()) as { now: string };
+      const made = await control(ctx, '/keys', 'POST', { plan: 'trial', created_at: isoSecond(Date.parse(clock.now) - 8 * DAY) });
+      assert(made.status === 201, `the mock's control API made no trial key in the past: ${made.status}`);
+      key = ((await made.json()) as { key: string }).key;
+    } else {
+      const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
+      // The case's tag, the key's plan and the seed: a replay asks for the same address, which a live trial may still hold (409).
+      const issued = await ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `contract-tests+${tag}-${ctx.config.plan}-${ctx.config.seed}@${domain}` }) });
+      if (issued.status === 409) return;
+      expectStatus(issued, 201, 'a fresh trial key');
+      key = issued.body.key;
+      const keyId = issued.body.key_id;
+      assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), `a trial key looks like igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation); got one of ${String(key).length} characters`);
+      assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), `the answer that shows a key once is never stored (Cache-Control: no-store), got "${issued.headers.get('cache-control')}"`);
+      if (ctx.control) {
+        const set = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.trial.calls_limit });
+        assert(set.status === 200, `the mock's control endpoint refused the usage: ${set.status}`);
+      } else {
+        for (let n = 0; n < plans.trial.calls_limit!; n++) {
+          const used = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
+          if (used.status === 402) break;
+        }
+      }
+    }
+    const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
+    if (!path) return;
+    const answer = await ctx.client.call(path, { key });
+    expectStatus(answer, 402, `${path} on a ${how} trial`);
+    expectActions(answer, path);
+    const account = await ctx.client.call('/api/v1/account', { key });
+    expectStatus(account, 200, `/api/v1/account of a ${how} trial (DECISIONS.md#account: it can still read its account)`);
+  },
+};
+
+export const keyStates: Property = {
+  id: 'key-states',
+  title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing",
+  spec: ['3. States and transitions', '7. Errors', '8. Limits'],
+  assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions', 'pay-as-you-go-billing'],
+  skip: (ctx) => (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
+  cost: () => ({ calls: 7, rows: 2 }),
+  arbitrary: () => fc.constant(null),
+  once: true,
+  async check(ctx) {
+    const made = await control(ctx, '/keys', 'POST', { plan: 'team' });
+    assert(made.status === 201, `the mock's control API made no key: ${made.status}`);
+    const { key, key_id: keyId } = (await made.json()) as { key: string; key_id: string };
+    const used = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.team.calls_limit });
+    assert(used.status === 200, `the mock's control API refused the usage: ${used.status}`);
+    const answer = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
+    expectStatus(answer, 402, 'a Team key past its monthly calls');
+    assert(answer.body?.code === 'quota_exhausted', `a used-up monthly quota's code is ${JSON.stringify(answer.body?.code)}, not quota_exhausted`);
+    for (const type of ['subscribe', 'buy_prepaid_rows', 'book_call']) expectActions(answer, 'a used-up monthly quota', type);
+    const account = await ctx.client.call('/api/v1/account', { key });
+    expectStatus(account, 200, "a used-up quota's /api/v1/account (it can still read its account)");
+    const revoked = await control(ctx, `/keys/${keyId}/revoke`, 'POST', {});
+    assert(revoked.status === 200, `the mock's control API did not revoke the key: ${revoked.status}`);
+    const refused = await ctx.client.call('/api/v1/account', { key });
+    expectStatus(refused, 401, 'a revoked key, even on /api/v1/account');
+    assert(refused.body?.code === 'revoked_key', `a revoked key's code is ${JSON.stringify(refused.body?.code)}, not revoked_key`);
+    // No key state goes back: refused once, a revoked key stays refused.
+    const again = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
+    expectStatus(again, 401, 'a revoked key, called again after its first refusal');
+
+    // Pay as you go: a call that would cost more than the balance is refused and costs nothing.
+    const minimum = plans.payg.min_rows_per_call!;
+    const topped = await control(ctx, '/keys', 'POST', { plan: 'payg', prepaid_rows: minimum + 5 });
+    assert(topped.status === 201, `the mock's control API made no pay-as-you-go key: ${topped.status}`);
+    const payg = ((await topped.json()) as { key: string }).key;
+    const dear = await ctx.client.call(`/api/v1/firms?limit=${minimum + 10}`, { key: payg, rows: minimum + 10 });
+    expectStatus(dear, 402, `a page of ${minimum + 10} rows on a balance of ${minimum + 5}`);
+    assert(dear.body?.code === 'insufficient_balance', `a call the balance cannot cover: code ${JSON.stringify(dear.body?.code)}, not insufficient_balance`);
+    expectActions(dear, 'a call the balance cannot cover', 'buy_prepaid_rows');
+    const balance = await ctx.client.call('/api/v1/account', { key: payg });
+    expectStatus(balance, 200, "a pay-as-you-go key's /api/v1/account");
+    assert(balance.body.data.balance?.prepaid_rows === minimum + 5, `the refused call cost rows: the balance is ${balance.body.data.balance?.prepaid_rows}, not ${minimum + 5}`);
+  },
+};
+
+export const trialCall: Property = {
+  id: 'trial-call',
+  title: 'the trial call refuses what is not one JSON e-mail: another content type 415, over 4 KiB 413, anything but one valid email 400; an address with a live trial 409',
+  spec: ['5. Authentication', '4. Endpoints'],
+  assumed: ['trial-key-response', 'status-codes'],
+  skip: () => null,
+  cost: (ctx) => ({ calls: ctx.config.allowRate ? Math.ceil(plans.trial.rate_per_second * 3) : 2, rows: 0 }),
+  arbitrary: () => fc.constantFrom('text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken'),
+  // Each way the call goes wrong; none of them makes a key (the taken address needs one made
+  // already: the run's own from --email, or one made through the mock's control API). With the
+  // rate burst allowed, also three seconds' worth of the trial's rate at once.
+  examples: (ctx) => ['text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken', ...(ctx.config.allowRate ? ['burst'] : [])],
+  async check(ctx, kind: string) {
+    if (kind === 'burst') {
+      // Anyone may call it, so each client address has the trial's rate: a burst meets a 429.
+      const burst = Math.ceil(plans.trial.rate_per_second * 3);
+      const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: '{}', honour429: false, unpaced: true })));
+      const limited = answers.find((a) => a.status === 429);
+      assert(limited, `${burst} trial calls at once from one address (the trial's rate is ${plans.trial.rate_per_second} a second) met no 429`);
+      expectActions(limited, 'a 429 of the trial call');
+      assert(/^\d+$/.test(limited.headers.get('retry-after') ?? ''), `a 429 of the trial call with Retry-After ${JSON.stringify(limited.headers.get('retry-after'))}`);
+      // Let the address's bucket fill again before the next case.
+      await new Promise((r) => setTimeout(r, Number(limited.headers.get('retry-after')) * 1000 + 50));
+      return;
+    }
+    const post = (body: string, type = 'application/json') => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': type }, body });
+    const want: Record<string, [number, string]> = {
+      text: [415, 'unsupported_media_type'],
+      large: [413, 'payload_too_large'],
+      empty: [400, 'invalid_body'],
+      'not-an-address': [400, 'invalid_body'],
+      'extra-member': [400, 'invalid_body'],
+      taken: [409, 'trial_exists'],
+    };
+    let answer: Answer;
+    if (kind === 'taken') {
+      // One live trial per address, compared case-insensitively.
+      let address = ctx.config.email;
+      if (!address) {
+        if (!ctx.control) return;
+        address = `contract-tests+taken-${ctx.config.plan}-${ctx.config.seed}@example.com`;
+        const first = await post(JSON.stringify({ email: address }));
+        if (first.status !== 201 && first.status !== 409) expectStatus(first, 201, `a trial key for ${address}`);
+      }
+      answer = await post(JSON.stringify({ email: address.toUpperCase() }));
+    } else if (kind === 'text') answer = await post('email=someone@example.com', 'text/plain');
+    else if (kind === 'large') answer = await post(JSON.stringify({ email: 'someone@example.com', note: 'x'.repeat(5_000) }));
+    else if (kind === 'empty') answer = await post('{}');
+    else if (kind === 'not-an-address') answer = await post(JSON.stringify({ email: 'not an address' }));
+    else answer = await post(JSON.stringify({ email: 'someone@example.com', plan: 'enterprise' }));
+    const [status, code] = want[kind]!;
+    expectStatus(answer, status, `the trial call with ${kind === 'taken' ? 'an address that has a live trial, in capitals' : `a ${kind} body`}`);
+    assert(answer.body?.code === code, `the trial call with a ${kind} body: code ${JSON.stringify(answer.body?.code)}, not ${code}`);
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * What follows the service's clock and what does not: prepaid rows never expire, however old the
+ * key; the rate limiter runs on real time, so moving the test clock refills no bucket.
+ */
+import fc from 'fast-check';
+import { plans } from '@investor-graph/contract';
+import { type Property, DAY, assert, control, expectStatus, isoSecond } from './support.ts';
+
+/** The clock's time, from the control API. */
+async function clockNow(ctx: Parameters<Property['check']>[0]): Promise<number> {
+  const answer = await control(ctx, '/clock');
+  assert(answer.status === 200, `the mock's control API did not tell the clock: ${answer.status}`);
+  return Date.parse(((await answer.json()) as { now: string }).now);
+}
+
+export const serviceClock: Property = {
+  id: 'service-clock',
+  title: "with the mock's control API: a pay-as-you-go key made two years ago keeps its prepaid rows; a key's rate limiter runs on real time, so moving the service's clock refills no bucket",
+  spec: ['8. Limits'],
+  assumed: ['pay-as-you-go-billing', 'rate-limit-headers'],
+  skip: (ctx) => (ctx.control ? null : "needs --use-control against the kit's mock (a key made years ago, and a clock to move, are the service's to give)"),
+  // The old key's account and one call; up to three bursts of three seconds' worth of the trial's rate and a call after each.
+  cost: () => ({ calls: 2 + 3 * (Math.ceil(plans.trial.rate_per_second * 3) + 1), rows: 2 + 3 * (Math.ceil(plans.trial.rate_per_second * 3) + 1) }),
+  arbitrary: () => fc.constant(null),
+  once: true,
+  async check(ctx) {
+    // Prepaid rows never expire: a balance bought two years ago is all there.
+    const minimum = plans.payg.min_rows_per_call!;
+    const madeAt = isoSecond((await clockNow(ctx)) - 730 * DAY);
+    const made = await control(ctx, '/keys', 'POST', { plan: 'payg', prepaid_rows: minimum * 5, created_at: madeAt });
+    assert(made.status === 201, `the mock's control API made no pay-as-you-go key made at ${madeAt}: ${made.status}`);
+    const old = ((await made.json()) as { key: string }).key;
+    const account = await ctx.client.call('/api/v1/account', { key: old, rows: 0 });
+    expectStatus(account, 200, 'a pay-as-you-go key made two years ago reads its account');
+    assert(account.body.data.balance?.prepaid_rows === minimum * 5, `prepaid rows bought with a key made at ${madeAt}: the balance shows ${account.body.data.balance?.prepaid_rows}, not the ${minimum * 5} bought (prepaid rows never expire)`);
+    const served = await ctx.client.call('/api/v1/firms?limit=1', { key: old, rows: 1 });
+    expectStatus(served, 200, 'a call on prepaid rows bought two years ago');
+    assert(served.body.usage?.balance_rows === minimum * 4, `a call of ${minimum} rows on a balance of ${minimum * 5} bought two years ago leaves ${served.body.usage?.balance_rows}, not ${minimum * 4}`);
+
+    // The limiter runs on real time: a bucket emptied, then the service's clock moved on, is
+    // still empty. A bucket refills one token in 1/rate of a real second: an answer served after
+    // that long says nothing, and the burst is tried again (three times at most).
+    const rate = plans.trial.rate_per_second;
+    const keyMade = await control(ctx, '/keys', 'POST', { plan: 'trial' });
+    assert(keyMade.status === 201, `the mock's control API made no trial key: ${keyMade.status}`);
+    const key = ((await keyMade.json()) as { key: string }).key;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const burst = await Promise.all(Array.from({ length: Math.ceil(rate * 3) }, () => ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1, honour429: false, unpaced: true })));
+      const emptied = performance.now();
+      assert(burst.some((a) => a.status === 429), `${burst.length} calls at once on a trial key (${rate} a second) met no 429`);
+      const moved = await control(ctx, '/clock/advance', 'POST', { seconds: 2 });
+      assert(moved.status === 200, `the mock's control API did not move the clock: ${moved.status}`);
+      const after = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1, honour429: false, unpaced: true });
+      const waited = performance.now() - emptied;
+      if (after.status === 429) return;
+      assert(waited >= 1000 / rate, `a trial key's bucket emptied ${waited.toFixed(0)} ms before (less than the ${(1000 / rate).toFixed(0)} ms a token takes at ${rate} a second) served ${after.status} once the service's clock moved 2 s: the limiter follows the service's clock, not real time`);
+      // Let the bucket fill before trying again.
+      await new Promise((resolve) => setTimeout(resolve, 1_000 + 1000 / rate));
+    }
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * What the properties share: the shape of one, how a failure is said, and the helpers that build
+ * requests, walk lists and call the mock's control API.
+ */
+import fc from 'fast-check';
+import { type Answer, type Spending } from '../client.ts';
+import { dataOperations, fillPath, planRule, type SuiteContext } from '../context.ts';
+
+export interface Property {
+  id: string;
+  title: string;
+  spec: string[];
+  assumed: string[];
+  /** Why it cannot run here (plan, flags, budget), or null. */
+  skip(ctx: SuiteContext): string | null;
+  /** The most one generated case can spend. */
+  cost(ctx: SuiteContext): Spending;
+  /** One generated case; throws on a broken property. */
+  arbitrary(ctx: SuiteContext): fc.Arbitrary<any>;
+  /**
+   * The boundary and example cases every run opens with, in order of importance (the budget may
+   * cut the list short), before generated ones: a broken server is caught on every seed.
+   */
+  examples?(ctx: SuiteContext): any[];
+  check(ctx: SuiteContext, input: any): Promise<void>;
+  /** One case a run: what it reads is the same every time (the account, the description), and each read spends the budget. */
+  once?: boolean;
+}
+
+export const DAY = 86_400_000;
+
+export class PropertyFailure extends Error {
+  override name = 'PropertyFailure';
+}
+
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new PropertyFailure(message);
+}
+
+export function expectStatus(answer: Answer, status: number | ((s: number) => boolean), what: string): void {
+  const ok = typeof status === 'number' ? answer.status === status : status(answer.status);
+  assert(ok, `${what}: got ${answer.status} ${answer.text.slice(0, 300)}`);
+}
+
+export function expectActions(answer: Answer, what: string, type?: string): void {
+  const actions = answer.body?.actions;
+  assert(Array.isArray(actions) && actions.length > 0, `${what}: a ${answer.status} without actions`);
+  if (type) assert(actions.some((a: { type?: string }) => a?.type === type), `${what}: actions ${JSON.stringify(actions.map((a: { type?: string }) => a?.type))} lack ${type}`);
+}
+
+export const cap = (ctx: SuiteContext): number => planRule(ctx).rows_per_page;
+/** Whether the key's plan has the feature an operation needs (the changes feed, the nightly dumps). */
+export const planServes = (ctx: SuiteContext, op: { path: string; operationId: string }): boolean =>
+  (planRule(ctx).exports || !op.path.includes('exports')) && (planRule(ctx).changes_feed || op.operationId !== 'listChanges');
+/** The page the statistics property walks rounds in: the plan's size, at most 250. */
+export const statisticsPage = (ctx: SuiteContext): number => Math.min(cap(ctx), 250);
+export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+export const isoSecond = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+/** A walk of at most `pages` pages; returns the rows and whether it reached the end. */
+export async function walk(ctx: SuiteContext, path: string, limit: number, pages: number): Promise<{ rows: any[]; ended: boolean; answers: Answer[] }> {
+  const rows: any[] = [];
+  const answers: Answer[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < pages; page++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const answer = await ctx.client.call(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { rows: limit });
+    expectStatus(answer, 200, `page ${page + 1} of ${path}`);
+    answers.push(answer);
+    rows.push(...answer.body.data);
+    cursor = answer.body.next_cursor;
+    if (cursor === null) return { rows, ended: true, answers };
+  }
+  return { rows, ended: false, answers };
+}
+
+/** A row's key, as its list is ordered by: slug, id, accession number or private fund id (null for a dump day). */
+export const keyOf = (row: any): string | null => {
+  const key = row?.slug ?? row?.id ?? row?.accession_number ?? row?.private_fund_id;
+  return typeof key === 'string' ? key : null;
+};
+
+/** A call of the kit's mock's control API (only with --use-control): JSON in, its answer out. */
+export const control = (ctx: SuiteContext, path: string, method = 'GET', body?: unknown): Promise<Response> =>
+  fetch(`${ctx.config.baseUrl}/__control${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+
+/** A dump day's files, smallest first: the ones a case can afford to download. */
+export const smallestFiles = (day: { files?: { bytes: number }[] } | undefined): any[] => [...(day?.files ?? [])].sort((x, y) => x.bytes - y.bytes);
+
+export const identity = (row: any): string => (typeof row?.service_url === 'string' ? row.service_url : JSON.stringify(row));
+
+/** Rows with updated_at taken out, to compare content. */
+export const content = (row: any): string => JSON.stringify({ ...row, updated_at: undefined });
+
+export function requestFor(ctx: SuiteContext, op: (typeof dataOperations)[number], pick: number, limit: number | null, since: number): string | null {
+  const path = fillPath(op.path, ctx.samples, pick);
+  if (!path) return null;
+  const query = new URLSearchParams();
+  if (limit !== null && op.query.includes('limit')) query.set('limit', String(limit));
+  if (op.query.includes('since')) query.set('since', isoSecond(since));
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+/** Operations any key can read twice alike: not the account (its usage moves), the feed or the dumps (plan features). */
+export const readOperations = dataOperations.filter((o) => o.operationId !== 'getAccount' && o.operationId !== 'listChanges' && !o.path.includes('exports'));
+
+/** The plan features a key may or may not have (the plan table's changes_feed and exports). */
+export const features = ['changes', 'exports'] as const;
