@@ -84,24 +84,29 @@ test('a key is kept and shown by its igk_<plan>_ prefix and last four alone, wha
   }
 });
 
-test('admit lets a counted call in only within the quota; charge counts it, and a pay-as-you-go call pays its rows, at least the minimum', async () => {
+test('admit lets a counted call in only within the quota; admitAndCharge counts it in one step, and a pay-as-you-go call pays its rows, at least the minimum', async () => {
   const { accounts } = setup();
   const team = (await accounts.create('team', start)).record;
-  team.callsUsed = plans.team.calls_limit! - 1;
+  accounts.setCallsUsed(team, plans.team.calls_limit! - 1);
   expect(await codeOf(() => accounts.admit(team, start, true))).toBe('ok');
-  expect(accounts.charge(team, true, 5)).toMatchObject({ cost: 0, usage: { calls_used: plans.team.calls_limit, calls_remaining: 0 } });
+  expect(accounts.admitAndCharge(team, start, true, 5)).toMatchObject({ cost: 0, usage: { calls_used: plans.team.calls_limit, calls_remaining: 0 } });
   expect(await codeOf(() => accounts.admit(team, start, true))).toBe('quota_exhausted');
+  expect(await codeOf(() => accounts.admitAndCharge(team, start, true, 5))).toBe('quota_exhausted');
   // The account call is free: let in, and not counted, past the quota.
   expect(await codeOf(() => accounts.admit(team, start, false))).toBe('ok');
-  expect(accounts.charge(team, false, 0).usage.calls_used).toBe(plans.team.calls_limit);
+  expect(accounts.admitAndCharge(team, start, false, 0).usage.calls_used).toBe(plans.team.calls_limit);
 
   const payg = (await accounts.create('payg', start, { prepaidRows: 1_000 })).record;
   const minimum = plans.payg.min_rows_per_call!;
-  expect(accounts.charge(payg, true, 1).cost).toBe(minimum);
-  expect(accounts.charge(payg, true, 300).cost).toBe(Math.max(300, minimum));
+  expect(accounts.admitAndCharge(payg, start, true, 1).cost).toBe(minimum);
+  expect(accounts.admitAndCharge(payg, start, true, 300).cost).toBe(Math.max(300, minimum));
   // A 304 served nothing: counted, not charged.
-  expect(accounts.charge(payg, true, null)).toMatchObject({ cost: 0, usage: { calls_used: 3 } });
-  const left = payg.balanceRows!;
-  expect(await codeOf(() => accounts.charge(payg, true, left + 1))).toBe('insufficient_balance');
-  expect(payg).toMatchObject({ balanceRows: left, callsUsed: 3 });
+  expect(accounts.admitAndCharge(payg, start, true, null)).toMatchObject({ cost: 0, usage: { calls_used: 3 } });
+  const left = accounts.byKeyId(payg.keyId)!.balanceRows!;
+  expect(await codeOf(() => accounts.admitAndCharge(payg, start, true, left + 1))).toBe('insufficient_balance');
+  expect(accounts.byKeyId(payg.keyId)).toMatchObject({ balanceRows: left, callsUsed: 3 });
+  // A call never answered is taken back: neither counted nor charged.
+  const charged = accounts.admitAndCharge(payg, start, true, 20);
+  accounts.refund(payg, true, charged.cost);
+  expect(accounts.byKeyId(payg.keyId)).toMatchObject({ balanceRows: left, callsUsed: 3 });
 });

@@ -207,19 +207,16 @@ export function createEngine(options: EngineOptions): Engine {
     const now = clock.now();
     const rateHeaders = accounts.takeToken(call.key, '', call.plan.rate_per_second);
     try {
-      // --- one transaction of the key store, on the key as stored now; durable when it returns ---
-      const { served, data, etag, notModified, cost, usage } = accounts.transact(call.key, (key) => {
-        call.key = key;
-        accounts.admit(key, now, operation.counted);
-        checkFeature(operation, call.plan);
-        const served = operation.serve({ call, afterKey, prepared }, env);
-        // The page is serialised once, for the entity tag here and the envelope below.
-        const data: Serialised = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
-        const { etag, notModified } = entityTag(served, data.tag, store.asOf, request.headers.get('if-none-match'));
-        const { cost, usage } = accounts.charge(key, operation.counted, notModified ? null : served.rows);
-        return { served, data, etag, notModified, cost, usage };
-      });
-      // --- end of the transaction ---
+      // Refused before any work as the key stands; admitted again, and counted and charged, in
+      // one atomic step of the key store once it is known what the call served.
+      accounts.admit(call.key, now, operation.counted);
+      checkFeature(operation, call.plan);
+      const served = operation.serve({ call, afterKey, prepared }, env);
+      // The page is serialised once, for the entity tag here and the envelope below.
+      const data: Serialised = served.raw ? { json: '', tag: '' } : serialiser.serialise(served.body, served.stored === true);
+      const { etag, notModified } = entityTag(served, data.tag, store.asOf, request.headers.get('if-none-match'));
+      const { record, cost, usage } = accounts.admitAndCharge(call.key, now, operation.counted, notModified ? null : served.rows);
+      call.key = record;
       try {
         const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
         if (notModified) return { status: 304, headers, body: null };
@@ -227,8 +224,8 @@ export function createEngine(options: EngineOptions): Engine {
         return { status: 200, headers: { 'content-type': 'application/json', ...headers }, body: await envelopeBody(call, served, data, usage, envelopeDeps) };
       } catch (error) {
         // The kit failed after counting (building the answer): the client gets no answer for
-        // this call, so it is neither counted nor charged. (A failed transaction counted nothing.)
-        accounts.uncommit(call.key, operation.counted, cost);
+        // this call, so it is neither counted nor charged. (A refused call counted nothing.)
+        accounts.refund(call.key, operation.counted, cost);
         throw error;
       }
     } catch (error) {

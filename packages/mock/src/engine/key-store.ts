@@ -6,6 +6,9 @@
  * processes can share. Rate buckets are not state: they stay in each process's memory.
  */
 import type { PlanId } from '@investor-graph/contract/plans';
+import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep, type MeterStore } from './accounts/metering.ts';
+import { insertTrialIn, type TrialStore } from './accounts/trials.ts';
+import type { KeyDirectory } from './accounts/authentication.ts';
 
 export interface KeyRecord {
   keyId: string;
@@ -27,7 +30,12 @@ export interface KeyRecord {
 /** Named values kept beside the keys. */
 export type MetaName = 'clock' | 'cursor_secret';
 
-export interface KeyStore {
+/**
+ * Each part of Accounts reads and writes through its own interface (KeyDirectory, MeterStore,
+ * TrialStore); a store implements them all, each step of MeterStore and TrialStore atomic, so a
+ * store on a shared server can run each as one round trip.
+ */
+export interface KeyStore extends KeyDirectory, MeterStore, TrialStore {
   /**
    * Runs `work` as one transaction and returns what it returns: what it reads is current (in a
    * shared database, every process's commits), what it writes is kept only if it returns, and it
@@ -90,6 +98,18 @@ export class MemoryKeyStore implements KeyStore {
 
   list(): KeyRecord[] {
     return [...this.ids.values()];
+  }
+
+  admitAndCharge(step: ChargeStep): ChargeOutcome {
+    return admitAndChargeIn(this, step);
+  }
+
+  refund(keyId: string, counted: boolean, cost: number): void {
+    refundIn(this, keyId, counted, cost);
+  }
+
+  insertTrial(record: KeyRecord, now: number, beforeInsert: () => void): boolean {
+    return insertTrialIn(this, record, now, beforeInsert);
   }
 
   getMeta(name: MetaName): string | undefined {

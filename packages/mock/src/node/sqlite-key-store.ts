@@ -14,7 +14,9 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { isPlanId } from '@investor-graph/contract/plans';
-import { keyPrefix } from '../engine/accounts.ts';
+import { keyPrefix } from '../engine/accounts/key-records.ts';
+import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep } from '../engine/accounts/metering.ts';
+import { insertTrialIn } from '../engine/accounts/trials.ts';
 import { ProblemError } from '../engine/problems.ts';
 import type { KeyRecord, KeyStore, MetaName } from '../engine/key-store.ts';
 
@@ -308,6 +310,18 @@ export class SqliteKeyStore implements KeyStore {
 
   list(): KeyRecord[] {
     return (this.statements.list.all() as unknown as KeyRow[]).map(toRecord);
+  }
+
+  admitAndCharge(step: ChargeStep): ChargeOutcome {
+    return admitAndChargeIn(this, step);
+  }
+
+  refund(keyId: string, counted: boolean, cost: number): void {
+    refundIn(this, keyId, counted, cost);
+  }
+
+  insertTrial(record: KeyRecord, now: number, beforeInsert: () => void): boolean {
+    return insertTrialIn(this, record, now, beforeInsert);
   }
 
   getMeta(name: MetaName): string | undefined {
