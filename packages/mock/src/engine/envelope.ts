@@ -4,7 +4,7 @@
  * around data already serialised.
  */
 import { plans, type PlanRule } from '@investor-graph/contract/plans';
-import { planView, type Accounts, type Usage } from './accounts.ts';
+import { planView, type Usage } from './accounts.ts';
 import { iso } from './answer.ts';
 import type { Call } from './context.ts';
 import type { CursorCodec } from './cursor.ts';
@@ -42,9 +42,7 @@ export function withQuota(rate: Record<string, string>, key: KeyRecord, now: num
 
 export interface EnvelopeDeps {
   store: Store;
-  accounts: Accounts;
-  cursors: CursorCodec;
-  now: () => number;
+  cursors: Pick<CursorCodec, 'encode'>;
 }
 
 const utf8 = new TextEncoder();
@@ -59,15 +57,8 @@ const dataOpen = utf8.encode('{"data":');
 export async function envelopeBody(call: Call, served: Served, data: Serialised, usage: Usage, deps: EnvelopeDeps): Promise<string | Uint8Array> {
   let next: string | null = null;
   let dataJson = data.json;
-  if (call.route.operationId === 'getAccount') {
-    const balance = call.key.balanceRows;
-    dataJson = JSON.stringify({
-      plan: planView(call.plan), usage, keys: [deps.accounts.summary(call.key, deps.now())],
-      balance: balance === null ? null : { prepaid_rows: balance, value_usd: Math.round(balance * plans.payg.price_usd_per_row! * 100) / 100 },
-    });
-  } else if (served.next) {
-    next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
-  }
+  if (served.afterCharge) dataJson = JSON.stringify(served.afterCharge(call.key, usage));
+  else if (served.next) next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
   // The members after data, in the contract's order; the plan's part never changes, so it is written once a plan.
   const rest = `"next_cursor":${JSON.stringify(next)},"as_of":"${iso(deps.store.asOf)}","plan":${planJson(call.plan)},"usage":${JSON.stringify(usage)}}`;
   if (data.bytes === undefined || dataJson !== data.json) return `{"data":${dataJson},${rest}`;

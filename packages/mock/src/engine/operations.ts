@@ -1,68 +1,24 @@
 /**
- * The operation table: for each operation of the data API, the plan feature it needs, whether it
- * is a counted call, what it prepares before the key store's transaction (asynchronous work), and
- * what it serves (synchronously, inside it). Adding an operation is one entry here.
- * The trial call and the contract document need no key: engine.ts answers them before this table.
+ * The operation table: every operation of the contract is one entry. An entry answered without a
+ * key (the trial key, the contract document) is `open`; the others say the plan feature they need,
+ * whether they are counted, what they check beyond the contract's schemas, what they prepare before
+ * the call is admitted (asynchronous work) and what they serve. Adding an operation is one entry.
  */
 import { firstPlanWith, planIds, plans, type PlanRule } from '@investor-graph/contract/plans';
+import { openapiDocument } from '@investor-graph/contract/document';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
+import { planView } from './accounts.ts';
+import { jsonText } from './answer.ts';
 import type { Call } from './context.ts';
-import type { Dump, Dumps } from './exports.ts';
+import type { KeyedOperation, Operation, OperationEnv, Prepared } from './operation-types.ts';
 import { ProblemError } from './problems.ts';
 import { pageLimit } from './request.ts';
 import { lagCutoff, roundVisible, viewRow } from './round-lag.ts';
-import type { Statistics, StatisticName } from './statistics.ts';
+import { statisticNames, type StatisticName } from './statistics.ts';
 import { nested, type Store } from './store.ts';
+import { createTrialKey } from './trial.ts';
 
-/** What an operation serves: the data of the envelope, or a file's bytes. */
-export interface Served {
-  body: unknown;
-  /** Rows served: what a pay-as-you-go call is charged by. */
-  rows: number;
-  /** The key of the last row, when a next page may follow. */
-  next?: string | null;
-  /** A file's bytes (a dump): a Blob, which may live on disk and is streamed. */
-  raw?: Blob;
-  contentType?: string;
-  etag?: string;
-  /** The body is the store's rows (or one row), which a rebuild replaces and never edits: their JSON may be remembered. */
-  stored?: boolean;
-}
-
-export interface OperationEnv {
-  store: Store;
-  statistics: Statistics;
-  dumps: Dumps;
-  now: () => number;
-  /** The base URL clients reach the mock at, for the absolute URLs it writes. */
-  publicBase: () => string;
-}
-
-export interface ServeInput {
-  call: Call;
-  /** The key of the last row of the previous page, from the cursor (null on the first page). */
-  afterKey: string | null;
-  /** What `prepare` made ready, empty otherwise. */
-  prepared: Prepared;
-}
-
-/** What an operation's `prepare` makes ready before the transaction: work that takes a while and must not block. */
-export interface Prepared {
-  /** The dumps a manifest or a file needs, by date (only dates that exist). */
-  dumps?: Map<string, Dump>;
-  /** A rollup's rows. */
-  statistic?: Row[];
-}
-
-export interface Operation {
-  /** The plan feature the call needs: without it, 402 before anything is served. */
-  feature?: 'changes_feed' | 'exports';
-  /** Counted against the quota (and charged, on pay as you go). */
-  counted: boolean;
-  prepare?: (call: Call, env: OperationEnv) => Promise<Prepared>;
-  /** What the call serves; 404s are thrown here, before anything is counted. */
-  serve: (input: ServeInput, env: OperationEnv) => Served;
-}
+export type { KeyedOperation, OpenInput, Operation, OperationEnv, Prepared, ServeInput, Served } from './operation-types.ts';
 
 /** The names of the plans with a feature, as a sentence writes them: "Business and Enterprise". */
 const plansWith = (feature: 'changes_feed' | 'exports'): string => {
@@ -71,12 +27,12 @@ const plansWith = (feature: 'changes_feed' | 'exports'): string => {
 };
 
 /** The 402 of a plan without an operation's feature, with the first plan up the ladder that has it. */
-const missingFeature: Record<NonNullable<Operation['feature']>, (plan: PlanRule) => ProblemError> = {
+const missingFeature: Record<NonNullable<KeyedOperation['feature']>, (plan: PlanRule) => ProblemError> = {
   changes_feed: (plan) => new ProblemError('plan_feature_unavailable', `The changes feed is not included in the ${plan.name} plan.`, { plan: plan.id, suggested: firstPlanWith('changes_feed') }),
   exports: (plan) => new ProblemError('plan_feature_unavailable', `Nightly dumps are included in the ${plansWith('exports')} plans, not ${plan.name}.`, { plan: plan.id, suggested: firstPlanWith('exports') }),
 };
 
-export function checkFeature(operation: Operation, plan: PlanRule): void {
+export function checkFeature(operation: KeyedOperation, plan: PlanRule): void {
   if (operation.feature && !plan[operation.feature]) throw missingFeature[operation.feature](plan);
 }
 
@@ -85,7 +41,7 @@ const notFound = (what: string, key: string): never => {
 };
 
 /** A page of a top-level resource, rows as the caller's plan sees them. */
-const list = (resource: ResourceName, keep?: (call: Call, store: Store) => (row: Row) => boolean): Operation => ({
+const list = (resource: ResourceName, keep?: (call: Call, store: Store) => (row: Row) => boolean): KeyedOperation => ({
   counted: true,
   serve: ({ call, afterKey }, { store }) => {
     const cutoff = lagCutoff(store, call.plan);
@@ -95,7 +51,7 @@ const list = (resource: ResourceName, keep?: (call: Call, store: Store) => (row:
 });
 
 /** One row by its slug (or a fund's id). */
-const single = (resource: ResourceName): Operation => ({
+const single = (resource: ResourceName): KeyedOperation => ({
   counted: true,
   serve: ({ call }, { store }) => {
     const key = call.route.params.get(resource === 'fund' ? 'id' : 'slug')!;
@@ -105,7 +61,7 @@ const single = (resource: ResourceName): Operation => ({
 });
 
 /** A page of rows under a parent (a firm's portfolio, a company's rounds). */
-const nestedList = (index: keyof typeof nested, lagged = false): Operation => ({
+const nestedList = (index: keyof typeof nested, lagged = false): KeyedOperation => ({
   counted: true,
   serve: ({ call, afterKey }, { store }) => {
     const parentKey = call.route.params.get('slug')!;
@@ -124,7 +80,7 @@ const prepareDumps = async (call: Call, { dumps, now }: OperationEnv): Promise<P
   return { dumps: new Map(await Promise.all(wanted.map(async (day) => [day, await dumps.day(day)] as const))) };
 };
 
-export const operations: Record<string, Operation> = {
+export const operations = {
   listFirms: list('firm'),
   listCompanies: list('company'),
   listRounds: list('round', (call, store) => {
@@ -167,6 +123,11 @@ export const operations: Record<string, Operation> = {
   },
   getStatistic: {
     counted: true,
+    // A name identifies a resource: unknown is 404 with the allowed ones (DECISIONS.md#statistics-shapes).
+    check: (call) => {
+      const name = call.route.params.get('name')!;
+      if (!statisticNames.includes(name)) throw new ProblemError('unknown_statistic', `There is no statistic named "${name}".`, { extra: { allowed: [...statisticNames] } });
+    },
     // A rollup reads every round (ten million rows take seconds): done before, a slice at a time.
     prepare: async (call, { store, statistics }) => {
       const cutoff = lagCutoff(store, call.plan);
@@ -201,6 +162,27 @@ export const operations: Record<string, Operation> = {
       return { body: null, rows: file.rows, raw: file.body, contentType: 'application/gzip', etag: file.sha256 };
     },
   },
-  // The account call is free: neither counted nor held to the quota. Its data is made in the envelope.
-  getAccount: { counted: false, serve: () => ({ body: null, rows: 0 }) },
-};
+  // The account call is free: neither counted nor held to the quota. Its data shows the key as
+  // the call left it, so it is made once the call is admitted.
+  getAccount: {
+    counted: false,
+    serve: ({ call }, { accounts, now }) => ({
+      body: null,
+      rows: 0,
+      afterCharge: (key, usage) => ({
+        plan: planView(call.plan), usage, keys: [accounts.summary(key, now())],
+        balance: key.balanceRows === null ? null : { prepaid_rows: key.balanceRows, value_usd: Math.round(key.balanceRows * plans.payg.price_usd_per_row! * 100) / 100 },
+      }),
+    }),
+  },
+  // ---- without a key
+  createTrialKey: { open: ({ request, requestId, clientAddress }, env) => createTrialKey(request, requestId, clientAddress, env) },
+  // The contract as served: its `servers` names this mock, where it was fetched from.
+  getOpenApiDocument: { open: async ({ requestId }, { publicBase }) => jsonText(200, servedDocument(publicBase()), { 'x-request-id': requestId, 'cache-control': 'public, max-age=300' }) },
+} satisfies Record<string, Operation>;
+
+let served: { base: string; json: string } | undefined;
+function servedDocument(base: string): string {
+  if (served?.base !== base) served = { base, json: JSON.stringify({ ...openapiDocument, servers: [{ url: base, description: 'This mock of the Investor Graph API' }] }) };
+  return served.json;
+}

@@ -7,7 +7,6 @@ import { LRUCache } from 'lru-cache';
 import type { ContractValidator, Violation } from '@investor-graph/contract';
 import type { Call } from './context.ts';
 import { ProblemError } from './problems.ts';
-import { statisticNames } from './statistics.ts';
 
 /** Verdicts kept, the least recently used dropped first: enough for any client's working set. */
 const MAX_VERDICTS = 2048;
@@ -20,13 +19,9 @@ export class RequestValidation {
     this.validator = validator;
   }
 
-  /** Throws the 400 (or the unknown statistic's 404) the call's request earns; returns when it is valid. */
+  /** Throws the 400 the call's request earns against the contract; returns when it is valid. */
   check(call: Call, request: Request): void {
     const { route } = call;
-    if (route.operationId === 'getStatistic' && !statisticNames.includes(route.params.get('name')!)) {
-      // A name identifies a resource: unknown is 404 with the allowed ones (DECISIONS.md#statistics-shapes).
-      throw new ProblemError('unknown_statistic', `There is no statistic named "${route.params.get('name')}".`, { extra: { allowed: [...statisticNames] } });
-    }
     const cacheable = request.method === 'GET' || request.method === 'HEAD';
     const memoKey = cacheable ? `${route.operationId}\n${request.method}\n${route.rawPath}\n${call.url.search}\n${request.headers.get('if-none-match') ?? ''}` : '';
     let violations = cacheable ? this.verdicts.get(memoKey) : undefined;
