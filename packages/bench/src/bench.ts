@@ -9,20 +9,16 @@
  * mean nothing and BENCHMARKS.md is left alone).
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { DatabaseSync } from 'node:sqlite';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openapiDocument } from '@investor-graph/contract/document';
-import { newKeyText } from '@investor-graph/mock';
+import { mintCursor, newKeyText } from '@investor-graph/mock';
 import { freePort, readFlags } from '@investor-graph/cli';
 import { cachedDatabaseFile, defaultDataset, readManifest } from '@investor-graph/fixtures/node';
-// The bench mints a cursor deep into a list (walking there would take minutes at ten million rows):
-// the mock's own codec and filter digest, with the secret it is started with.
-import { CursorCodec } from '../../mock/src/engine/cursor.ts';
-import { filterDigest } from '../../mock/src/engine/request.ts';
-import type { RouteMatch } from '../../mock/src/engine/router.ts';
 import { runProcess, startProcess, type Started } from './processes.ts';
 import { benchState, spread, type Spread, type StateFigures } from './state.ts';
 
@@ -63,9 +59,15 @@ const scales = smoke ? [2_000, 20_000] : [10_000, 1_000_000, ...(values.large ? 
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
-const mockCli = join(root, 'packages/mock/src/node/cli.ts');
-const contractCli = join(root, 'packages/contract-tests/src/cli.ts');
-const prismCli = join(root, 'packages/contract/node_modules/@stoplight/prism-cli/dist/index.js');
+/** A package's command, found through its package.json as installed (never another package's files by path). */
+function binOf(name: string): string {
+  const manifest = createRequire(import.meta.url).resolve(`${name}/package.json`);
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: string | Record<string, string> };
+  return join(dirname(manifest), typeof bin === 'string' ? bin : Object.values(bin)[0]!);
+}
+const mockCli = binOf('@investor-graph/mock');
+const contractCli = binOf('@investor-graph/contract-tests');
+const prismCli = binOf('@stoplight/prism-cli');
 const out = resolve(values.out ?? join(root, 'bench-results/bench.json'));
 const temp = mkdtempSync(join(tmpdir(), 'ig-bench-'));
 const key = newKeyText('enterprise');
@@ -204,7 +206,8 @@ async function scaleSection(): Promise<ScaleFigures[]> {
       const investments = manifest.rows.investment!;
       const deepKey = (db.prepare('SELECT key FROM investment ORDER BY key LIMIT 1 OFFSET ?').get(Math.floor(investments * 0.9)) as { key: string }).key;
       db.close();
-      const deepCursor = await new CursorCodec(cursorSecret).encode('listInvestments', filterDigest({ params: new Map() } as RouteMatch, new Map()), deepKey);
+      // A cursor deep into the list (walking there would take minutes at ten million rows), under the secret the mock was started with.
+      const deepCursor = await mintCursor(cursorSecret, 'listInvestments', deepKey);
       const firstUrl = `${server.url}/api/v1/investments?limit=100`;
       const deepUrl = `${firstUrl}&cursor=${encodeURIComponent(deepCursor)}`;
       // Three alternating runs of each (one with --smoke); each figure is the run of median req/s.

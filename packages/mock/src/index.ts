@@ -2,7 +2,8 @@
 export { createEngine, type Engine, type EngineOptions, type PresetKey, type RequestContext } from './engine/engine.ts';
 export { ProblemError, problemTypes, action, type ProblemCode, type Action } from './engine/problems.ts';
 export { Clock, parseDuration } from './engine/clock.ts';
-export { faults, faultNames, isFaultName, withFaults, type FaultName } from './faults.ts';
+export { faults, faultNames, isFaultName, withFaults, type FaultName } from './faults/index.ts';
 export { newKeyText, presetPrepaidRows } from './engine/accounts.ts';
 export { MemoryKeyStore, type KeyStore, type KeyRecord, type MetaName } from './engine/key-store.ts';
 export { statisticNames } from './engine/statistics.ts';
+export { mintCursor } from './engine/mint-cursor.ts';

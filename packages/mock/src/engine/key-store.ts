@@ -5,27 +5,12 @@
  * `SqliteKeyStore` (node/sqlite-key-store.ts) keeps them in a database file that several mock
  * processes can share. Rate buckets are not state: they stay in each process's memory.
  */
-import type { PlanId } from '@investor-graph/contract/plans';
+import type { KeyRecord, KeyTransactions } from './accounts/key-records.ts';
 import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep, type MeterStore } from './accounts/metering.ts';
 import { insertTrialIn, type TrialStore } from './accounts/trials.ts';
 import type { KeyDirectory } from './accounts/authentication.ts';
 
-export interface KeyRecord {
-  keyId: string;
-  /** SHA-256 of the key's text: the text itself is never kept. */
-  hash: string;
-  plan: PlanId;
-  prefix: string;
-  last4: string;
-  createdAt: number;
-  expiresAt: number | null;
-  revokedAt: number | null;
-  emailHash: string | null;
-  callsUsed: number;
-  periodStart: number | null;
-  periodEnd: number | null;
-  balanceRows: number | null;
-}
+export type { KeyRecord } from './accounts/key-records.ts';
 
 /** Named values kept beside the keys. */
 export type MetaName = 'clock' | 'cursor_secret';
@@ -35,21 +20,7 @@ export type MetaName = 'clock' | 'cursor_secret';
  * TrialStore); a store implements them all, each step of MeterStore and TrialStore atomic, so a
  * store on a shared server can run each as one round trip.
  */
-export interface KeyStore extends KeyDirectory, MeterStore, TrialStore {
-  /**
-   * Runs `work` as one transaction and returns what it returns: what it reads is current (in a
-   * shared database, every process's commits), what it writes is kept only if it returns, and it
-   * is durable before this returns. Nothing else writes in between.
-   */
-  transaction<T>(work: () => T): T;
-  byHash(hash: string): KeyRecord | undefined;
-  byId(keyId: string): KeyRecord | undefined;
-  /** The latest key issued for a trial e-mail hash. */
-  trialByEmail(emailHash: string): KeyRecord | undefined;
-  /** Adds a new key; false when its hash is already there. */
-  insert(record: KeyRecord): boolean;
-  /** Writes what may change of a key: counters, period, balance, revocation. */
-  save(record: KeyRecord): void;
+export interface KeyStore extends KeyTransactions, KeyDirectory, MeterStore, TrialStore {
   list(): KeyRecord[];
   getMeta(name: MetaName): string | undefined;
   setMeta(name: MetaName, value: string): void;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { canRun } from '@investor-graph/cli';
 import { operations } from '@investor-graph/contract';
-import type { FaultName } from '../faults.ts';
+import type { FaultName } from '../faults/index.ts';
 import { startMock, type RunningMock } from './start.ts';
 
 const folder = join(import.meta.dirname, '../../schemathesis');

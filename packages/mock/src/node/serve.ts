@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '../engine/accounts.ts';
-import { faults, isFaultName } from '../faults.ts';
+import { faults, isFaultName } from '../faults/index.ts';
 import { readFlags } from './flags.ts';
 import { isLoopback } from './server.ts';
 import { StateFileError, type StateSync } from './sqlite-key-store.ts';

@@ -7,7 +7,7 @@ import { datasetDir } from '@investor-graph/dataset';
 import { cachedDatabaseFile, defaultDataset, loadDataset, memoryDatabase, openCachedDatabase, openDatabase } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
 import { presetPrepaidRows } from '../engine/accounts.ts';
-import { withFaults, type FaultName } from '../faults.ts';
+import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
 import { withDocs } from './docs.ts';
 import { diskDumpFiles } from './dump-files.ts';
 import { createNodeServer, listen } from './server.ts';
@@ -45,7 +45,7 @@ export interface StartOptions {
   /** With stateFile: 'full' fsyncs every commit before its answer (survives a power loss; slower). */
   stateSync?: StateSync;
   log?: (line: string) => void;
-  /** Deliberate faults to switch on (see src/faults.ts); none by default. */
+  /** Deliberate faults to switch on (see src/faults/); none by default. */
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
   rateLimit?: boolean;
@@ -129,15 +129,15 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
       ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.rateLimit === false ? { rateLimit: false } : {}),
-      // Read at call time, once the engine (and its clock) exists.
-      ...(options.faults?.includes('limiter-on-clock') ? { limiterNow: () => engine.clock.now() } : {}),
+      // A fault that acts inside the engine reads it at call time, once it (and its clock) exists.
+      ...faultEngineOptions(options.faults ?? [], () => engine),
     });
     await engine.ready;
     const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch) };
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-    server = createNodeServer(served, { allowedHosts, ...(options.faults?.includes('bare-limit-answers') ? { bareLimitAnswers: true } : {}), ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
+    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     keyStore?.close();

@@ -6,7 +6,7 @@
 import { failedAuth } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { constantTimeEqual, sha256Hex } from '../hash.ts';
-import type { KeyRecord } from '../key-store.ts';
+import type { KeyRecord } from './key-records.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
 /** The part of a key store authentication reads. */

@@ -5,9 +5,42 @@
 import { planIds, plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import { iso } from '../answer.ts';
 import { randomToken } from '../hash.ts';
-import type { KeyRecord } from '../key-store.ts';
 
 export const DAY = 86_400_000;
+
+export interface KeyRecord {
+  keyId: string;
+  /** SHA-256 of the key's text: the text itself is never kept. */
+  hash: string;
+  plan: PlanId;
+  prefix: string;
+  last4: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  emailHash: string | null;
+  callsUsed: number;
+  periodStart: number | null;
+  periodEnd: number | null;
+  balanceRows: number | null;
+}
+
+/** What the parts' atomic steps are made of, in a store with transactions (memory, SQLite). */
+export interface KeyTransactions {
+  /**
+   * Runs `work` as one transaction and returns what it returns: what it reads is current (in a
+   * shared database, every process's commits), what it writes is kept only if it returns, and it
+   * is durable before this returns. Nothing else writes in between.
+   */
+  transaction<T>(work: () => T): T;
+  byId(keyId: string): KeyRecord | undefined;
+  /** The latest key issued for a trial e-mail hash. */
+  trialByEmail(emailHash: string): KeyRecord | undefined;
+  /** Adds a new key; false when its hash is already there. */
+  insert(record: KeyRecord): boolean;
+  /** Writes what may change of a key: counters, period, balance, revocation. */
+  save(record: KeyRecord): void;
+}
 
 export interface IssuedKey {
   key: string;

@@ -6,8 +6,7 @@
 import { nextPlanUp, plans } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from '../problems.ts';
-import type { KeyRecord, KeyStore } from '../key-store.ts';
-import { isoOrNull, monthBounds } from './key-records.ts';
+import { isoOrNull, monthBounds, type KeyRecord, type KeyTransactions } from './key-records.ts';
 
 /** `usage` of the envelope, as the contract defines it. */
 export type Usage = Schema<'Usage'>;
@@ -74,7 +73,7 @@ export function refusalOf(record: KeyRecord, now: number, counted: boolean): Ref
 }
 
 /** A key store's admit-and-charge as one of its transactions (the memory and SQLite stores). */
-export function admitAndChargeIn(store: Pick<KeyStore, 'transaction' | 'byId' | 'save'>, step: ChargeStep): ChargeOutcome {
+export function admitAndChargeIn(store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>, step: ChargeStep): ChargeOutcome {
   return store.transaction(() => {
     const stored = store.byId(step.keyId);
     if (!stored) throw new Error(`[investor-graph mock] key ${step.keyId} is no longer in the state store`);
@@ -86,7 +85,7 @@ export function admitAndChargeIn(store: Pick<KeyStore, 'transaction' | 'byId' | 
 }
 
 /** A key store's refund as one of its transactions. */
-export function refundIn(store: Pick<KeyStore, 'transaction' | 'byId' | 'save'>, keyId: string, counted: boolean, cost: number): void {
+export function refundIn(store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>, keyId: string, counted: boolean, cost: number): void {
   store.transaction(() => {
     const stored = store.byId(keyId);
     if (!stored) return;

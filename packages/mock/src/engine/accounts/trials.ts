@@ -6,8 +6,7 @@
 import { trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
-import type { KeyRecord, KeyStore } from '../key-store.ts';
-import { keyStatus, newKeyText, newRecord, type IssuedKey } from './key-records.ts';
+import { keyStatus, newKeyText, newRecord, type IssuedKey, type KeyRecord, type KeyTransactions } from './key-records.ts';
 
 /** The part of a key store that issues trials: the look-up of a live one and the insert are one atomic step. */
 export interface TrialStore {
@@ -19,7 +18,7 @@ export interface TrialStore {
 }
 
 /** A key store's insertTrial as one of its transactions (the memory and SQLite stores). */
-export function insertTrialIn(store: Pick<KeyStore, 'transaction' | 'trialByEmail' | 'insert'>, record: KeyRecord, now: number, beforeInsert: () => void): boolean {
+export function insertTrialIn(store: Pick<KeyTransactions, 'transaction' | 'trialByEmail' | 'insert'>, record: KeyRecord, now: number, beforeInsert: () => void): boolean {
   return store.transaction(() => {
     const live = store.trialByEmail(record.emailHash!);
     if (live && keyStatus(live, now) === 'active') return false;

@@ -1,0 +1,51 @@
+/**
+ * Deliberate faults for the mock: each one makes it break one rule of the spec or the contract, the
+ * way a real service might. They exist so that a checker (the contract tests, the validation
+ * proxy, an integrator's own client tests) can show it catches the break. One table, by name, of
+ * what each breaks and how it wraps the engine's fetch (fault.ts), in groups by what they break;
+ * the engine itself stays correct and every adapter can switch them on.
+ */
+import type { RequestContext } from '../engine/context.ts';
+import type { Engine } from '../engine/engine.ts';
+import { billingFaults } from './billing.ts';
+import { documentFaults } from './documents.ts';
+import type { Fault, FaultDeps, Fetch } from './fault.ts';
+import { httpFaults } from './http.ts';
+import { keyFaults } from './keys.ts';
+import { pageFaults } from './pages.ts';
+
+export type { Fault } from './fault.ts';
+
+export const faultTable = { ...keyFaults, ...pageFaults, ...httpFaults, ...billingFaults, ...documentFaults } satisfies Record<string, Fault>;
+
+export type FaultName = keyof typeof faultTable;
+
+export const faultNames = Object.keys(faultTable) as FaultName[];
+
+/** What each fault breaks, by name (`--help` lists them). */
+export const faults = Object.fromEntries(faultNames.map((name) => [name, faultTable[name].breaks])) as Record<FaultName, string>;
+
+export function isFaultName(value: string): value is FaultName {
+  return Object.hasOwn(faultTable, value);
+}
+
+/**
+ * The engine's fetch with the named faults switched on, the first named outermost; the control
+ * endpoints are left alone. A fault that acts as another key, or reads the data, takes the engine.
+ */
+export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: FaultDeps['engine']): Fetch {
+  if (names.length === 0) return fetch;
+  const deps: FaultDeps = engine ? { engine } : {};
+  const broken = names.reduceRight<Fetch>((next, name) => (faultTable[name] as Fault).wrap(next, deps), fetch);
+  return (request: Request, context?: RequestContext) => (new URL(request.url).pathname.startsWith('/__control') ? fetch(request, context) : broken(request, context));
+}
+
+/** The engine options the named faults set (a fault that acts inside the engine); `engine` is read at call time. */
+export function faultEngineOptions(names: readonly FaultName[], engine: () => Pick<Engine, 'clock'>): { limiterNow?: () => number } {
+  return Object.assign({}, ...names.map((name) => (faultTable[name] as Fault).engine?.(engine) ?? {}));
+}
+
+/** The Node server options the named faults set (a fault that acts before any request reaches the engine). */
+export function faultAdapterOptions(names: readonly FaultName[]): { bareLimitAnswers?: boolean } {
+  return Object.assign({}, ...names.map((name) => (faultTable[name] as Fault).adapter ?? {}));
+}

@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const src = import.meta.dirname;
+const packages = resolve(src, '../..');
+const root = resolve(packages, '..');
+
+/** The README's table: each folder (or file) of src/ and what it may import besides its own folder. */
+export function readLayers(readme: string): Map<string, string[]> {
+  const block = /<!-- layers:start -->\n([^]*?)<!-- layers:end -->/.exec(readme)?.[1] ?? '';
+  const rows = block.split('\n').filter((line) => /^\| `/.test(line));
+  return new Map(rows.map((line) => {
+    const [, from, allowed] = line.split('|').map((cell) => cell.trim());
+    return [from!.replace(/`/g, ''), [...allowed!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((x) => x !== 'nothing')];
+  }));
+}
+
+/** The specifiers a file imports or re-exports (static and dynamic), comments left out. */
+export function importsOf(text: string): string[] {
+  const code = text.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...code.matchAll(/(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+}
+
+/** Which layer of src/ a path (relative to src/) is in: its folder's row, or its own. */
+function layerOf(path: string, layers: Map<string, string[]>): string | undefined {
+  const top = path.split('/')[0]!;
+  return layers.has(`${top}/`) ? `${top}/` : layers.has(path) ? path : undefined;
+}
+
+/** What is wrong with one import of a file of src/ (at `file`, relative to src/), or null. */
+export function layerViolation(file: string, specifier: string, layers: Map<string, string[]>): string | null {
+  const from = layerOf(file, layers);
+  if (!from) return `${file} is in no row of the layers table`;
+  const allowed = layers.get(from)!;
+  if (specifier.startsWith('.')) {
+    const target = relative(src, resolve(src, dirname(file), specifier)).split(sep).join('/');
+    if (target.startsWith('..')) return null; // out of the package: judged by packageViolation
+    const to = layerOf(target, layers);
+    return to === from || (to !== undefined && allowed.includes(to)) ? null : `${file} imports ${target} (${to ?? 'no layer'}), which ${from} may not`;
+  }
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier)) return allowed.includes('node:') ? null : `${file} imports ${specifier}: ${from} may import no Node module`;
+  const ok = allowed.some((a) => !a.endsWith('/') && !a.endsWith('.ts') && a !== 'node:' && (specifier === a || specifier.startsWith(`${a}/`)));
+  const barred = from === 'engine/' && specifier.startsWith('@investor-graph/fixtures/node');
+  return ok && !barred ? null : `${file} imports ${specifier}, which ${from} may not`;
+}
+
+/** What is wrong with one import of any file of a package (at `file`, absolute), or null. */
+export function packageViolation(file: string, specifier: string, home: string, declared: Set<string>): string | null {
+  if (specifier.startsWith('.')) {
+    const target = resolve(dirname(file), specifier);
+    return target.startsWith(home + sep) ? null : `${relative(root, file)} reaches ${relative(root, target)} by a relative path, out of its package: import it by its package's name`;
+  }
+  const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+  return name.startsWith('@investor-graph/') && !declared.has(name) ? `${relative(root, file)} imports ${name}, which its package.json does not depend on` : null;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const isTest = (file: string): boolean => /\.test(-support)?\.ts$/.test(file);
+const layers = readLayers(readFileSync(join(src, '../README.md'), 'utf8'));
+
+describe('layers', () => {
+  test("every file of the mock's src/ imports only what its row of the README's table allows", () => {
+    expect(layers.size).toBeGreaterThan(5);
+    const found = sources(src).filter((f) => !isTest(f)).flatMap((file) => {
+      const at = relative(src, file).split(sep).join('/');
+      return importsOf(readFileSync(file, 'utf8')).map((s) => layerViolation(at, s, layers)).filter((v): v is string => v !== null);
+    });
+    expect(found).toEqual([]);
+  });
+
+  test("no file of any package reaches into another's by a relative path, or imports one of the kit's packages it does not depend on", () => {
+    const found: string[] = [];
+    const names = new Map<string, string[]>();
+    for (const dir of [...readdirSync(packages).map((p) => join(packages, p)), join(root, 'fixtures'), join(root, 'load'), join(root, 'examples')]) {
+      const manifest = join(dir, 'package.json');
+      let pkg: { name: string; dependencies?: object; devDependencies?: object; peerDependencies?: object };
+      try {
+        pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+      } catch {
+        continue;
+      }
+      const declared = new Set([pkg.name, ...Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies })]);
+      names.set(pkg.name, [...declared].filter((n) => n.startsWith('@investor-graph/') && n !== pkg.name));
+      for (const file of sources(dir)) for (const s of importsOf(readFileSync(file, 'utf8'))) {
+        const wrong = packageViolation(file, s, dir, declared);
+        if (wrong) found.push(wrong);
+      }
+    }
+    expect(found).toEqual([]);
+    // The kit's packages depend on one another without a cycle.
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const cycle = (name: string, path: string[]): string[] | null => {
+      if (done.has(name)) return null;
+      if (visiting.has(name)) return [...path, name];
+      visiting.add(name);
+      for (const next of names.get(name) ?? []) {
+        const found = cycle(next, [...path, name]);
+        if (found) return found;
+      }
+      visiting.delete(name);
+      done.add(name);
+      return null;
+    };
+    for (const name of names.keys()) expect(cycle(name, []), 'a cycle between packages').toBeNull();
+  });
+
+  test('each check fails on an import against it', () => {
+    const table = readLayers('<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n<!-- layers:end -->');
+    expect(layerViolation('engine/engine.ts', '../node/server.ts', table)).toMatch(/may not/);
+    expect(layerViolation('engine/engine.ts', 'node:fs', table)).toMatch(/no Node module/);
+    expect(layerViolation('engine/engine.ts', '@hono/node-server', table)).toMatch(/may not/);
+    expect(layerViolation('faults/keys.ts', '../node/start.ts', table)).toMatch(/may not/);
+    expect(layerViolation('elsewhere.ts', './engine/engine.ts', table)).toMatch(/no row/);
+    expect(layerViolation('node/start.ts', '../engine/engine.ts', table)).toBeNull();
+    expect(layerViolation('engine/a.ts', '@investor-graph/contract/plans', table)).toBeNull();
+    const bench = join(packages, 'bench');
+    expect(packageViolation(join(bench, 'src/bench.ts'), '../../mock/src/engine/cursor.ts', bench, new Set())).toMatch(/out of its package/);
+    expect(packageViolation(join(bench, 'src/bench.ts'), '@investor-graph/mock', bench, new Set(['@investor-graph/contract']))).toMatch(/does not depend on/);
+    expect(importsOf("import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\nconst d = await import('./d.ts');")).toEqual(['./a.ts', '../b.ts', './d.ts']);
+  });
+});
