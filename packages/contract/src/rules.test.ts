@@ -146,6 +146,12 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
   },
 };
 
+test("the actions rule is the API's: a control endpoint's 429 without actions keeps it, the same answer from the API breaks it", () => {
+  const throttled = (url: string) => (({ actions, ...body }) => ({ ...problem(429, 'control_throttled', {}, url), body }))(problem(429, 'control_throttled', {}, url).body as Record<string, unknown>);
+  expect(onRule('actions', throttled('/__control/keys'))).toEqual([]);
+  expect(onRule('actions', throttled('/api/v1/firms'))).toEqual(['a 429 without actions']);
+});
+
 describe('every rule carries a check that holds on a good answer and fails on a broken one', () => {
   test('each rule has its case here', () => {
     expect(Object.keys(cases).sort()).toEqual(Object.keys(rules).sort());

@@ -1194,7 +1194,7 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.9",
     "source": "decisions",
     "section": "status-codes",
-    "text": "The mock's control endpoints (not part of the API) add 403 `control_forbidden` for callers that are neither on loopback nor bearing the admin token, or that a browser sent from another origin, and 429 `control_throttled` (with `Retry-After`) after five wrong admin tokens from one address in a minute, for the rest of that minute."
+    "text": "The mock's control endpoints (not part of the API) add 403 `control_forbidden` for callers that are neither on loopback nor bearing the admin token, or that a browser sent from another origin, and 429 `control_throttled` (with `Retry-After`) after five wrong admin tokens from one address in a minute, for the rest of that minute; being no part of the API, that 429 offers no `actions` (the spec's rule is the API's), and the actions rule leaves `/__control` out."
   },
   {
     "id": "status-codes.10",
