@@ -11,19 +11,18 @@
  * WAL at every commit, so not even a power loss loses an answered call, at about half the counted
  * calls a second on this machine (BENCHMARKS.md).
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { isPlanId } from '@investor-graph/contract/plans';
-import { keyPrefix } from '../engine/accounts/key-records.ts';
 import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep } from '../engine/accounts/metering.ts';
 import { insertTrialIn } from '../engine/accounts/trials.ts';
 import { ProblemError } from '../engine/problems.ts';
 import type { KeyRecord, KeyStore, MetaName } from '../engine/key-store.ts';
+import { applicationId, columns, prefixed, schema, schemaVersion, toRecord, toRow, type KeyRow } from './state-schema.ts';
+import { finishMigration, isSavedClock, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
 
-/** The schema this kit writes and reads; a file with a higher one came from a newer kit. */
-export const schemaVersion = 1;
-/** `PRAGMA application_id`: marks a database as this mock's state ('IGK1'). */
-const applicationId = 0x49474b31;
+export { StateFileError } from './state-file.ts';
+export { schemaVersion } from './state-schema.ts';
+
 /**
  * How long a call waits for another process's write lock. Mocks hold it for well under a
  * millisecond a call, so waiting this long means something else holds it: the call gets 503.
@@ -34,75 +33,8 @@ const SQLITE_BUSY = 5;
 /** SQLITE_BUSY, with or without an extended code (BUSY_RECOVERY, BUSY_SNAPSHOT...). */
 const isBusy = (error: unknown): boolean => ((error as { errcode?: number }).errcode ?? -1) % 256 === SQLITE_BUSY;
 
-/** Sleeps this thread (opening is synchronous, as node:sqlite is). */
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-const schema = `
-CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-CREATE TABLE keys (
-  key_id TEXT PRIMARY KEY,
-  hash TEXT NOT NULL UNIQUE,
-  plan TEXT NOT NULL,
-  prefix TEXT NOT NULL,
-  last4 TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER,
-  revoked_at INTEGER,
-  email_hash TEXT,
-  calls_used INTEGER NOT NULL CHECK (calls_used >= 0),
-  period_start INTEGER,
-  period_end INTEGER,
-  balance_rows INTEGER CHECK (balance_rows IS NULL OR balance_rows >= 0)
-) STRICT;
-CREATE INDEX keys_by_email ON keys (email_hash, created_at) WHERE email_hash IS NOT NULL;
-PRAGMA application_id = ${applicationId};
-PRAGMA user_version = ${schemaVersion};
-`;
-
 /** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
 export type StateSync = 'normal' | 'full';
-
-/** A state file the mock will not open: the message names the file and what is wrong with it. */
-export class StateFileError extends Error {
-  constructor(file: string, problem: string) {
-    super(`[investor-graph mock] --state ${file}: ${problem}`);
-  }
-}
-
-interface KeyRow {
-  key_id: string;
-  hash: string;
-  plan: string;
-  prefix: string;
-  last4: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  email_hash: string | null;
-  calls_used: number;
-  period_start: number | null;
-  period_end: number | null;
-  balance_rows: number | null;
-}
-
-const columns = 'key_id, hash, plan, prefix, last4, created_at, expires_at, revoked_at, email_hash, calls_used, period_start, period_end, balance_rows';
-
-function toRecord(row: KeyRow): KeyRecord {
-  if (!isPlanId(row.plan)) throw new Error(`[investor-graph mock] the state database holds key ${row.key_id} of an unknown plan "${row.plan}"`);
-  return {
-    keyId: row.key_id, hash: row.hash, plan: row.plan, prefix: row.prefix, last4: row.last4, createdAt: row.created_at,
-    expiresAt: row.expires_at, revokedAt: row.revoked_at, emailHash: row.email_hash, callsUsed: row.calls_used,
-    periodStart: row.period_start, periodEnd: row.period_end, balanceRows: row.balance_rows,
-  };
-}
-
-const toRow = (r: KeyRecord): KeyRow => ({
-  key_id: r.keyId, hash: r.hash, plan: r.plan, prefix: r.prefix, last4: r.last4, created_at: r.createdAt,
-  expires_at: r.expiresAt, revoked_at: r.revokedAt, email_hash: r.emailHash, calls_used: r.callsUsed,
-  period_start: r.periodStart, period_end: r.periodEnd, balance_rows: r.balanceRows,
-});
 
 export class SqliteKeyStore implements KeyStore {
   private readonly db: DatabaseSync;
@@ -115,7 +47,7 @@ export class SqliteKeyStore implements KeyStore {
     finishMigration(file);
     const kind = kindOf(file);
     if (kind === 'json') {
-      if (SqliteKeyStore.migrateJson(file)) {
+      if (migrateJsonState(file, (path) => new SqliteKeyStore(path, 'full'))) {
         options.log?.(`[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json (mode 0600)`);
       }
     } else if (kind === 'other') {
@@ -131,7 +63,8 @@ export class SqliteKeyStore implements KeyStore {
     return new SqliteKeyStore(file, options.synchronous ?? 'normal');
   }
 
-  private constructor(file: string, synchronous: StateSync) {
+  /** Use `open`: this opens a database file as it is (the migration builds one with it). */
+  constructor(file: string, synchronous: StateSync) {
     this.file = file;
     try {
       this.db = new DatabaseSync(file, { timeout: busyTimeoutMs });
@@ -202,62 +135,6 @@ export class SqliteKeyStore implements KeyStore {
     if (check !== 'ok') throw new StateFileError(this.file, `is damaged (SQLite quick_check: ${check}); nothing was changed`);
     const clock = (this.db.prepare("SELECT value FROM meta WHERE name = 'clock'").get() as { value: string } | undefined)?.value;
     if (clock !== undefined && !isSavedClock(clock)) throw new StateFileError(this.file, `holds a clock that is not one (${clock.slice(0, 80)}); nothing was changed`);
-  }
-
-  /**
-   * Migrates a JSON state file once: the database is built beside it as FILE.migrating (created
-   * exclusively: it is also the lock that keeps a second mock from migrating at the same time),
-   * the JSON is kept as FILE.v1.json, and the database is renamed over the JSON. A crash at any
-   * point leaves the JSON in place or the database finished. Returns false when another mock did
-   * the migration while this one waited.
-   */
-  private static migrateJson(file: string): boolean {
-    const building = `${file}.migrating`;
-    try {
-      closeSync(openSync(building, 'wx', 0o600));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(file, `cannot be migrated: ${(error as Error).message}`);
-      return waitForMigration(file, building);
-    }
-    // The lock is ours. Another mock may have finished a moment before we took it: then the file
-    // is the database already, and there is nothing to do.
-    let state: JsonState;
-    try {
-      if (kindOf(file) !== 'json') {
-        removeDatabase(building);
-        return false;
-      }
-      state = checkJson(file, readState(file));
-      const store = new SqliteKeyStore(building, 'full');
-      try {
-        store.transaction(() => {
-          // Earlier versions kept a preset key's text up to its last '_' as its prefix: no longer.
-          for (const { tokens: _t, filledAt: _f, ...record } of state.keys) store.insert({ ...record, prefix: keyPrefix(record.prefix) });
-          store.setMeta('clock', JSON.stringify({ at: Math.round(Date.parse(state.clock.now)), real: Date.now(), frozen: state.clock.frozen }));
-          store.setMeta('cursor_secret', state.cursorSecret);
-        });
-        // Back to a single file before the rename: the WAL's contents go into the database.
-        store.checkpoint();
-      } finally {
-        store.close();
-      }
-    } catch (error) {
-      removeDatabase(building);
-      throw error instanceof StateFileError ? error : new StateFileError(file, `could not be migrated (${(error as Error).message}); nothing was changed`);
-    }
-    // Kept as it was but for what it should never have held (a preset key's text in its prefix),
-    // and readable by its owner only: it holds the cursor secret. Written only once the database
-    // is whole: finishMigration reads a FILE.v1.json newer than FILE.migrating as that promise.
-    const kept = { ...state, keys: state.keys.map((k) => ({ ...k, prefix: keyPrefix(k.prefix) })) };
-    writeFileSync(`${file}.v1.json.tmp`, JSON.stringify(kept), { mode: 0o600 });
-    renameSync(`${file}.v1.json.tmp`, `${file}.v1.json`);
-    try {
-      renameSync(building, file);
-    } catch (error) {
-      // A mock starting meanwhile finished it for us (finishMigration).
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || kindOf(file) !== 'sqlite') throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
-    }
-    return true;
   }
 
   transaction<T>(work: () => T): T {
@@ -342,113 +219,3 @@ export class SqliteKeyStore implements KeyStore {
   }
 }
 
-const prefixed = (row: KeyRow): Record<string, string | number | null> => Object.fromEntries(Object.entries(row).map(([k, v]) => [`$${k}`, v]));
-
-function isSavedClock(text: string): boolean {
-  try {
-    const c = JSON.parse(text) as Record<string, unknown>;
-    return Number.isFinite(c.at) && Number.isFinite(c.real) && typeof c.frozen === 'boolean';
-  } catch {
-    return false;
-  }
-}
-
-/** What a file at `file` is, from its first bytes. */
-function kindOf(file: string): 'none' | 'sqlite' | 'json' | 'other' {
-  if (!existsSync(file)) return 'none';
-  const head = Buffer.alloc(16);
-  let read: number;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      read = readSync(fd, head, 0, 16, 0);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    // A folder, a file this user may not read: said in one line, as every other refusal.
-    throw new StateFileError(file, `cannot be read: ${(error as Error).message}`);
-  }
-  // An empty file is a database SQLite has not written to yet (or one made for us to fill).
-  if (read === 0 || head.toString('latin1', 0, 16) === 'SQLite format 3\0') return 'sqlite';
-  return head.toString('utf8', 0, read).trimStart().startsWith('{') ? 'json' : 'other';
-}
-
-// --- the JSON state file of earlier versions (the whole state, rewritten on every call) ---
-
-interface JsonState {
-  version: 1;
-  clock: { now: string; frozen: boolean };
-  cursorSecret: string;
-  keys: (KeyRecord & { tokens?: number; filledAt?: number })[];
-}
-
-/** Checks a JSON state file field by field; the first thing wrong is named, and nothing is migrated. */
-function checkJson(file: string, text: string): JsonState {
-  let state: JsonState;
-  try {
-    state = JSON.parse(text) as JsonState;
-  } catch (error) {
-    throw new StateFileError(file, `looks like a JSON state file but is not valid JSON (${(error as Error).message}); nothing was changed`);
-  }
-  const wrong = (what: string) => new StateFileError(file, `is a JSON state file with ${what}; nothing was changed (fix or remove it)`);
-  if (state?.version !== 1) throw wrong(`version ${JSON.stringify(state?.version)}, not 1`);
-  if (!Number.isFinite(Date.parse(state.clock?.now)) || typeof state.clock?.frozen !== 'boolean') throw wrong('no valid clock');
-  if (typeof state.cursorSecret !== 'string' || !state.cursorSecret) throw wrong('no cursorSecret');
-  if (!Array.isArray(state.keys)) throw wrong('no keys list');
-  const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
-  const time = (v: unknown) => v === null || Number.isSafeInteger(v);
-  state.keys.forEach((k, i) => {
-    const field = (name: string, value: unknown) => wrong(`keys[${i}].${name} = ${JSON.stringify(value)?.slice(0, 40)}`);
-    // Named, not quoted: a prefix of earlier versions may hold most of a preset key's text.
-    const textField = (name: string) => wrong(`a keys[${i}].${name} that is not one`);
-    if (typeof k.keyId !== 'string' || !/^[0-9a-f]{64}$/.test(k.hash)) throw textField('keyId or hash');
-    if (!isPlanId(k.plan)) throw field('plan', k.plan);
-    if (!count(k.callsUsed)) throw field('callsUsed', k.callsUsed);
-    if (k.balanceRows !== null && !count(k.balanceRows)) throw field('balanceRows', k.balanceRows);
-    for (const name of ['createdAt', 'expiresAt', 'revokedAt', 'periodStart', 'periodEnd'] as const) if (!time(k[name]) || (name === 'createdAt' && k[name] === null)) throw field(name, k[name]);
-    if (typeof k.prefix !== 'string' || typeof k.last4 !== 'string' || (k.emailHash !== null && typeof k.emailHash !== 'string')) throw textField('prefix, last4 or emailHash');
-  });
-  return state;
-}
-
-/**
- * A migration that stopped after its database was whole (FILE.v1.json, written only then, is newer
- * than FILE.migrating) is finished, not started over. A FILE.v1.json older than FILE.migrating is
- * an earlier migration's: that FILE.migrating may be half built, and is left to its lock holder.
- */
-function finishMigration(file: string): void {
-  const building = `${file}.migrating`;
-  const kept = `${file}.v1.json`;
-  if (!existsSync(building) || !existsSync(kept) || kindOf(file) === 'sqlite') return;
-  try {
-    if (statSync(kept).mtimeMs < statSync(building).mtimeMs) return;
-    renameSync(building, file);
-  } catch (error) {
-    // Another mock finished it first.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
-  }
-}
-
-/** A database file and what SQLite keeps beside it. */
-function removeDatabase(path: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
-}
-
-/** Another mock holds FILE.migrating: waits for it to put the database in place (a few seconds at most). */
-function waitForMigration(file: string, building: string): false {
-  const until = Date.now() + 10_000;
-  while (Date.now() < until) {
-    if (kindOf(file) === 'sqlite') return false;
-    pause(100);
-  }
-  throw new StateFileError(file, `is a JSON state file and ${building} is there: another mock is migrating it, or a migration stopped halfway. With no mock running on it, remove ${building} and start again; nothing was changed`);
-}
-
-function readState(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new StateFileError(file, `cannot be read: ${(error as Error).message}`);
-  }
-}
