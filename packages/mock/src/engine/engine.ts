@@ -22,7 +22,8 @@ import { pathUnder } from './request.ts';
 import { answered, respond, type EngineParts } from './request-path.ts';
 import { BodySerialiser } from './serialise.ts';
 import { Statistics } from './statistics.ts';
-import { MemoryStore, type Store, type StoreInput } from './store.ts';
+import { MemoryStore } from './memory-store.ts';
+import type { Store, StoreInput } from './store.ts';
 import { RequestValidation } from './validate.ts';
 
 export type { RequestContext } from './context.ts';

@@ -3,7 +3,8 @@ import { gunzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Dumps } from './exports.ts';
-import { MemoryStore, type StoreInput } from './store.ts';
+import { MemoryStore } from './memory-store.ts';
+import type { StoreInput } from './store.ts';
 
 const AS_OF = '2026-11-20T03:00:00Z';
 

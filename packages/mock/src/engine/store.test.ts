@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { SqliteStore } from '../node/sqlite-store.ts';
-import { MemoryStore, SortedKeys, type Store, type StoreInput } from './store.ts';
+import { MemoryStore, SortedKeys } from './memory-store.ts';
+import type { Store, StoreInput } from './store.ts';
 
 const AS_OF = '2026-11-20T03:00:00Z';
 const HOUR = 3_600_000;

@@ -8,7 +8,8 @@ import { collectDataset } from '@investor-graph/fixtures';
 import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/fixtures/node';
 import { Dumps } from '../engine/exports.ts';
 import { diskDumpFiles } from './dump-files.ts';
-import { MemoryStore, nested, type IndexName, type Page, type Store } from '../engine/store.ts';
+import { MemoryStore } from '../engine/memory-store.ts';
+import { nested, type IndexName, type Page, type Store } from '../engine/store.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import { loadInput } from './start.ts';
 

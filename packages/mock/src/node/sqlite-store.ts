@@ -15,35 +15,16 @@ import { LRUCache } from 'lru-cache';
 import { resources, type DatasetManifest, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { memoryDatabase, seekColumns, tableOf } from '@investor-graph/fixtures/node';
 import { mergeByKey, storedJson } from './merge-by-key.ts';
-import { cutPage, nested, RebuildingStore, SortedKeys, type Change, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
-
-/** Keys of the database in a list's order and their rows, as read together. */
-interface BaseBatch {
-  keys: string[];
-  rows: Row[];
-}
+import { arrays, keysOf, MAX_BATCH, MergedReads, type Overlay } from './merged-reads.ts';
+import { SortedKeys } from '../engine/memory-store.ts';
+import { cutPage, RebuildingStore } from '../engine/rebuilding-store.ts';
+import { nested, type Change, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
 
 interface BaseRow {
   key: string;
   json: string;
 }
 
-/** What rebuilds changed of one resource: rows by key (null: unpublished), and those keys in order. */
-interface Overlay {
-  rows: Map<string, Row | null>;
-  keys: SortedKeys;
-}
-
-/** Rows fetched at a time when a page is cut with a filter or merged with the overlay, growing to this. */
-const MAX_BATCH = 1_000;
-
-/** A statement whose rows come as arrays (no object made per row): for the one-column key reads. */
-function arrays(statement: StatementSync): StatementSync {
-  statement.setReturnArrays(true);
-  return statement;
-}
-
-const keysOf = (rows: unknown[]): string[] => (rows as [string][]).map((row) => row[0]);
 /** Pending observations read at a time. */
 const PENDING_BATCH = 256;
 
@@ -63,11 +44,8 @@ export class SqliteStore extends RebuildingStore implements Store {
    * (two to three times that as objects).
    */
   private readonly parsed = new LRUCache<string, Row>({ maxSize: 16 * 1024 * 1024 });
-  /**
-   * Batches of rows by list, position and size (`batch`), bounded by rows held: 20,000, which
-   * share their objects with `parsed` while both hold them.
-   */
-  private readonly batches = new LRUCache<string, BaseBatch>({ maxSize: 20_000 });
+  /** The database's rows merged with the overlay, in key order. */
+  private readonly reads: MergedReads;
   private readonly baseChanges: number;
   private readonly appended: Change[] = [];
   private readonly firstChangeFrom: StatementSync;
@@ -81,6 +59,7 @@ export class SqliteStore extends RebuildingStore implements Store {
   constructor(db: DatabaseSync, manifest: DatasetManifest) {
     super(manifest.as_of, manifest.changes);
     this.db = db;
+    this.reads = new MergedReads((resource, key) => this.base(resource, key), this.overlay);
     this.counts = { ...manifest.rows } as Record<ResourceName, number>;
     this.baseChanges = manifest.changes;
     this.pendingTotal = manifest.pending;
@@ -178,19 +157,19 @@ export class SqliteStore extends RebuildingStore implements Store {
 
   page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
     const statement = this.keysAfter.get(resource)!;
-    return cutPage(this.merged(resource, resource, afterKey, limit, (after, n) => keysOf(statement.all(after, n))), limit, keep);
+    return cutPage(this.reads.merged(resource, resource, afterKey, limit, (after, n) => keysOf(statement.all(after, n))), limit, keep);
   }
 
   nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
     const { child, field } = nested[index];
     const statement = this.nestedKeysAfter.get(index)!;
-    return cutPage(this.merged(child, `${index}\n${parentKey}`, afterKey, limit, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey), limit, keep);
+    return cutPage(this.reads.merged(child, `${index}\n${parentKey}`, afterKey, limit, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey), limit, keep);
   }
 
   nestedRows(index: IndexName, parentKey: string): Row[] {
     const { child, field } = nested[index];
     const statement = this.nestedKeysAfter.get(index)!;
-    const next = this.merged(child, `${index}\n${parentKey}`, null, MAX_BATCH, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey);
+    const next = this.reads.merged(child, `${index}\n${parentKey}`, null, MAX_BATCH, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey);
     const rows: Row[] = [];
     for (let entry = next(); entry; entry = next()) rows.push(entry[1]);
     return rows;
@@ -261,53 +240,5 @@ export class SqliteStore extends RebuildingStore implements Store {
     if (!over) this.overlay.set(resource, (over = { rows: new Map(), keys: new SortedKeys() }));
     over.rows.set(key, row);
     over.keys.insert(key);
-  }
-
-
-  /**
-   * `n` rows of the database after `after` in a list (`scope`: a resource, or a nested list and its
-   * parent), remembered: the database never changes, so neither does what it holds after a key,
-   * and a page asked for again (a load test, a client re-reading) costs one look-up.
-   */
-  private batch(resource: ResourceName, scope: string, after: string, n: number, fetch: (after: string, n: number) => string[]): BaseBatch {
-    const id = `${scope}\n${after}\n${n}`;
-    let batch = this.batches.get(id);
-    if (!batch) {
-      const keys = fetch(after, n);
-      batch = { keys, rows: keys.map((key) => this.base(resource, key)!) };
-      this.batches.set(id, batch, { size: keys.length + 1 });
-    }
-    return batch;
-  }
-
-  /**
-   * The rows after `afterKey` in key order, one at a time: the database's (their keys fetched by
-   * `fetch` a batch at a time, `first` rows first, then more; the rows remembered or read) merged
-   * with the overlay's (those `belongs` keeps: a nested list's parent), the overlay's winning on
-   * the same key. Profiled, reading a page's JSON with its keys cost more than the rest of a page
-   * call when the rows were remembered anyway: the keys come from the index alone.
-   */
-  private merged(resource: ResourceName, scope: string, afterKey: string | null, first: number, fetch: (after: string, n: number) => string[], belongs?: (row: Row) => boolean): () => [string, Row] | undefined {
-    const over = this.overlay.get(resource);
-    let batch: BaseBatch = { keys: [], rows: [] };
-    let at = 0;
-    let after = afterKey ?? '';
-    let size = first + 1;
-    let ended = false;
-    const nextBase = (): [string, Row] | undefined => {
-      if (at === batch.keys.length) {
-        if (ended) return undefined;
-        batch = this.batch(resource, scope, after, size, fetch);
-        at = 0;
-        ended = batch.keys.length < size;
-        size = Math.min(size * 2, MAX_BATCH);
-        if (!batch.keys.length) return undefined;
-        after = batch.keys[batch.keys.length - 1]!;
-      }
-      const key = batch.keys[at]!;
-      return [key, batch.rows[at++]!];
-    };
-    if (!over) return nextBase;
-    return mergeByKey(nextBase, { keys: over.keys.keys, rows: over.rows }, afterKey === null ? 0 : over.keys.after(afterKey), belongs);
   }
 }
