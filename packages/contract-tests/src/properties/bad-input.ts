@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { operationById, operationFor, queryOf } from '@investor-graph/contract';
 import { dataOperations, fillPath } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, cap, planServes, isoSecond, content } from './support.ts';
+import { type Property, DAY, assert, expectStatus, cap, planServes, isoSecond } from './support.ts';
 
 export const badInput: Property = {
   id: 'bad-input',

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { operations, parameterEnum } from '@investor-graph/contract';
 import { BudgetExhausted } from '../client.ts';
 import { planRule } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, statisticsPage, isoSecond, walk, smallestFiles, content, features } from './support.ts';
+import { type Property, assert, expectStatus, statisticsPage, walk, smallestFiles } from './support.ts';
 
 export const nightlyDumps: Property = {
   id: 'exports',

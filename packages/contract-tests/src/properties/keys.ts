@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { operationById, planIds, plans } from '@investor-graph/contract';
 import { type Answer } from '../client.ts';
 import { dataOperations, planRule } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, expectActions, isoSecond, control, content, requestFor, features } from './support.ts';
+import { type Property, DAY, assert, expectStatus, expectActions, isoSecond, control, requestFor, features } from './support.ts';
 
 export const auth: Property = {
   id: 'auth',

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { defaultLimit, operationById, plans } from '@investor-graph/contract';
 import { dataOperations, fillPath, listOperations, planRule } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, cap, planServes, isoDay, walk, keyOf, identity, content, requestFor } from './support.ts';
+import { type Property, DAY, assert, expectStatus, cap, planServes, isoDay, walk, keyOf, identity, requestFor } from './support.ts';
 
 export const conforms: Property = {
   id: 'conforms',

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { plans } from '@investor-graph/contract';
 import { listOperations, planRule } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, expectActions, planServes, isoSecond, control, smallestFiles } from './support.ts';
+import { type Property, DAY, assert, expectStatus, expectActions, planServes, isoSecond, smallestFiles } from './support.ts';
 
 export const rate: Property = {
   id: 'rate',

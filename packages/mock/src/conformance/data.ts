@@ -1,7 +1,6 @@
 /** Conformance cases of data: statistics, exports, the changes feed, rebuilds, Prefer, bad input. */
 import { expect } from 'vitest';
-import { plans } from '@investor-graph/contract';
-import { AS_OF, DAY, type ConformanceContext } from './context.ts';
+import { AS_OF, type ConformanceContext } from './context.ts';
 
 export function dataCases(c: ConformanceContext): void {
   c.it('statistics are computed from the data: stages in order, years add up, investors ranked', async () => {

@@ -1,7 +1,7 @@
 /** Conformance cases of HTTP: conditional requests, HEAD, OPTIONS and CORS, headers, the served contract, bad parameters. */
 import { expect } from 'vitest';
 import { plans } from '@investor-graph/contract';
-import { AS_OF, DAY, type ConformanceContext } from './context.ts';
+import { type ConformanceContext } from './context.ts';
 
 export function httpCases(c: ConformanceContext): void {
   c.it('a weak ETag sent back in If-None-Match gives 304 with no body, counted as a call but charging no rows', async () => {

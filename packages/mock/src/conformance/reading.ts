@@ -1,7 +1,7 @@
 /** Conformance cases of reading: every operation, walks and cursors, filters, limits. */
 import { expect } from 'vitest';
 import { plans } from '@investor-graph/contract';
-import { AS_OF, DAY, type Answer, type ConformanceContext } from './context.ts';
+import { AS_OF, type Answer, type ConformanceContext } from './context.ts';
 
 export function readingCases(c: ConformanceContext): void {
   // ---------------------------------------------------------------- part 1: the data

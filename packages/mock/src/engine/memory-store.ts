@@ -3,7 +3,7 @@
  * secondary indexes for the nested lists. Pages are keyset seeks, so a page deep in a list costs
  * what the first page costs.
  */
-import { resources, type Observation, type PastChange, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { resources, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { cutPage, RebuildingStore } from './rebuilding-store.ts';
 import { nested, type Change, type IndexName, type Page, type RowScan, type Store, type StoreInput } from './store.ts';
 
