@@ -65,6 +65,8 @@ function sources(dir: string): string[] {
   });
 }
 
+/** Over 250 lines (a last line without its newline counts). */
+export const tooLong = (text: string): boolean => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 250;
 const isTest = (file: string): boolean => /\.test(-support)?\.ts$/.test(file);
 const layers = readLayers(readFileSync(join(src, '../README.md'), 'utf8'));
 
@@ -113,6 +115,18 @@ describe('layers', () => {
       return null;
     };
     for (const name of names.keys()) expect(cycle(name, []), 'a cycle between packages').toBeNull();
+  });
+
+  test('no source file of any package is over 250 lines, but the tables (one row a rule, one claim a sentence) and generated code', () => {
+    const tables = new Set(['packages/contract/src/rules.ts', 'packages/contract-tests/src/claims.ts']);
+    const long = [...readdirSync(packages).map((p) => join(packages, p, 'src')), join(root, 'load'), join(root, 'examples')]
+      .flatMap((dir) => { try { return sources(dir); } catch { return []; } })
+      .map((file) => relative(root, file).split(sep).join('/'))
+      .filter((file) => !isTest(file) && !file.includes('/generated/') && !tables.has(file))
+      .filter((file) => tooLong(readFileSync(join(root, file), 'utf8')))
+      .map((file) => `${file}: ${readFileSync(join(root, file), 'utf8').split('\n').length - 1} lines`);
+    expect(long).toEqual([]);
+    expect(tooLong('x\n'.repeat(251)), 'a file of 251 lines').toBe(true);
   });
 
   test('each check fails on an import against it', () => {
