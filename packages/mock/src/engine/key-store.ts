@@ -28,11 +28,40 @@ export interface KeyStore extends KeyTransactions, KeyDirectory, MeterStore, Tri
 }
 
 /**
+ * A store with transactions (memory, SQLite): the parts' atomic steps each run as one of its
+ * transactions, so a store of this kind writes only its reads and writes.
+ */
+export abstract class TransactionalKeyStore implements KeyStore {
+  abstract transaction<T>(work: () => T): T;
+  abstract byHash(hash: string): KeyRecord | undefined;
+  abstract byId(keyId: string): KeyRecord | undefined;
+  abstract trialByEmail(emailHash: string): KeyRecord | undefined;
+  abstract insert(record: KeyRecord): boolean;
+  abstract save(record: KeyRecord): void;
+  abstract list(): KeyRecord[];
+  abstract getMeta(name: MetaName): string | undefined;
+  abstract setMeta(name: MetaName, value: string): void;
+  abstract close(): void;
+
+  admitAndCharge(step: ChargeStep): ChargeOutcome {
+    return admitAndChargeIn(this, step);
+  }
+
+  refund(keyId: string, counted: boolean, cost: number): void {
+    refundIn(this, keyId, counted, cost);
+  }
+
+  insertTrial(record: KeyRecord, now: number, beforeInsert: () => void): boolean {
+    return insertTrialIn(this, record, now, beforeInsert);
+  }
+}
+
+/**
  * State in this process's memory, gone when it ends. JavaScript runs one request's synchronous
  * part at a time, so a transaction needs no lock; what it changes is kept by `save`, which copies a
  * record's fields into the stored one, so a transaction that throws before saving changed nothing.
  */
-export class MemoryKeyStore implements KeyStore {
+export class MemoryKeyStore extends TransactionalKeyStore {
   private readonly hashes = new Map<string, KeyRecord>();
   private readonly ids = new Map<string, KeyRecord>();
   private readonly trials = new Map<string, KeyRecord>();
@@ -69,18 +98,6 @@ export class MemoryKeyStore implements KeyStore {
 
   list(): KeyRecord[] {
     return [...this.ids.values()];
-  }
-
-  admitAndCharge(step: ChargeStep): ChargeOutcome {
-    return admitAndChargeIn(this, step);
-  }
-
-  refund(keyId: string, counted: boolean, cost: number): void {
-    refundIn(this, keyId, counted, cost);
-  }
-
-  insertTrial(record: KeyRecord, now: number, beforeInsert: () => void): boolean {
-    return insertTrialIn(this, record, now, beforeInsert);
   }
 
   getMeta(name: MetaName): string | undefined {

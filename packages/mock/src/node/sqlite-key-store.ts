@@ -13,10 +13,8 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep } from '../engine/accounts/metering.ts';
-import { insertTrialIn } from '../engine/accounts/trials.ts';
 import { ProblemError } from '../engine/problems.ts';
-import type { KeyRecord, KeyStore, MetaName } from '../engine/key-store.ts';
+import { TransactionalKeyStore, type KeyRecord, type MetaName } from '../engine/key-store.ts';
 import { applicationId, columns, prefixed, schema, schemaVersion, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { finishMigration, isSavedClock, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
 
@@ -36,7 +34,7 @@ const isBusy = (error: unknown): boolean => ((error as { errcode?: number }).err
 /** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
 export type StateSync = 'normal' | 'full';
 
-export class SqliteKeyStore implements KeyStore {
+export class SqliteKeyStore extends TransactionalKeyStore {
   private readonly db: DatabaseSync;
   private readonly statements: Record<'begin' | 'commit' | 'rollback' | 'byHash' | 'byId' | 'byEmail' | 'insert' | 'save' | 'list' | 'getMeta' | 'setMeta', StatementSync>;
   private depth = 0;
@@ -65,6 +63,7 @@ export class SqliteKeyStore implements KeyStore {
 
   /** Use `open`: this opens a database file as it is (the migration builds one with it). */
   constructor(file: string, synchronous: StateSync) {
+    super();
     this.file = file;
     try {
       this.db = new DatabaseSync(file, { timeout: busyTimeoutMs });
@@ -187,18 +186,6 @@ export class SqliteKeyStore implements KeyStore {
 
   list(): KeyRecord[] {
     return (this.statements.list.all() as unknown as KeyRow[]).map(toRecord);
-  }
-
-  admitAndCharge(step: ChargeStep): ChargeOutcome {
-    return admitAndChargeIn(this, step);
-  }
-
-  refund(keyId: string, counted: boolean, cost: number): void {
-    refundIn(this, keyId, counted, cost);
-  }
-
-  insertTrial(record: KeyRecord, now: number, beforeInsert: () => void): boolean {
-    return insertTrialIn(this, record, now, beforeInsert);
   }
 
   getMeta(name: MetaName): string | undefined {
