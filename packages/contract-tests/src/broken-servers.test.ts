@@ -22,7 +22,7 @@ async function runAgainst(fault: FaultName, property: string, extra: Partial<Sui
   const mock = await startMock({ port: 0, keys: [{ plan, key, ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) }], faults: [fault] });
   running.push(mock);
   const ctx = await prepare({ baseUrl: mock.url, key, plan, budget: { calls: 300, rows: 10_000 }, seed: 4242, runs: 15, allowRate: true, useControl: true, only: [property], ...extra });
-  const result = await runProperty(ctx, properties.find((p) => p.id === property)!, 1);
+  const result = await runProperty(ctx, properties.find((p) => p.id === property)!);
   return { result, rules: ruleResults(ctx) };
 }
 

@@ -30,29 +30,42 @@ export function basisOf(assumed: readonly string[]): 'documented' | 'assumed' {
   return assumed.length ? 'assumed' : 'documented';
 }
 
-/** This property's share: what is left, split evenly among the properties still to run. */
-export function plannedRuns(ctx: SuiteContext, property: Property, propertiesLeft: number): { runs: number; reason?: string } {
+/**
+ * This property's share. One case of each property still to come (that can run) is kept back
+ * first, so that the last in order are not starved by the generated cases of the first; what is
+ * left over is split evenly among this property and those to come.
+ */
+export function plannedRuns(ctx: SuiteContext, property: Property, later: readonly Property[] | number = []): { runs: number; reason?: string } {
   const left = ctx.client.remaining;
-  const share = { calls: Math.floor(left.calls / propertiesLeft), rows: Math.floor(left.rows / propertiesLeft) };
+  // A count (as earlier versions took: the properties left, this one included) keeps nothing back.
+  const upcoming = typeof later === 'number' ? [] : later;
+  const after = typeof later === 'number' ? Math.max(0, later - 1) : later.length;
+  const reserve = upcoming.filter((p) => !p.skip(ctx)).reduce((sum, p) => {
+    const one = p.cost(ctx);
+    return { calls: sum.calls + one.calls, rows: sum.rows + one.rows };
+  }, { calls: 0, rows: 0 });
+  const spare = { calls: Math.max(0, left.calls - reserve.calls), rows: Math.max(0, left.rows - reserve.rows) };
+  const share = { calls: Math.floor(spare.calls / (after + 1)), rows: Math.floor(spare.rows / (after + 1)) };
   const cost = property.cost(ctx);
   const byCalls = cost.calls ? Math.floor(share.calls / cost.calls) : Infinity;
   const byRows = cost.rows ? Math.floor(share.rows / cost.rows) : Infinity;
   // Its boundary cases (examples) first, all of them when the budget allows, then --runs generated ones.
   const runs = Math.min(property.once ? 1 : (property.examples?.(ctx).length ?? 0) + ctx.config.runs, byCalls, byRows);
   if (runs >= 1) return { runs };
-  // A property too dear for its share may still fit in what is left overall.
+  // A property too dear for its share may still fit in what is left overall: the earlier in order comes first.
   if (cost.calls <= left.calls && cost.rows <= left.rows) return { runs: 1 };
   return { runs: 0, reason: `the budget left (${left.calls} calls, ${left.rows} rows) does not cover one case (${cost.calls} calls, ${cost.rows} rows)` };
 }
 
-export async function runProperty(ctx: SuiteContext, property: Property, propertiesLeft: number): Promise<PropertyResult> {
+/** Runs `property`; `later` are the properties the run takes after it (their first cases are kept back for them). */
+export async function runProperty(ctx: SuiteContext, property: Property, later: readonly Property[] | number = []): Promise<PropertyResult> {
   const { config, ledger } = ctx;
   const base = { id: property.id, title: property.title, basis: basisOf(property.assumed), spec: property.spec, assumed: property.assumed, seed: config.seed };
   // A run that could not get ready checked nothing: every property fails with what broke.
   if (ctx.setupError) return { ...base, status: 'failed', reason: 'the run could not get ready', runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 }, failure: { message: ctx.setupError, counterexample: '', path: null, replay: '' } };
   const skipped = property.skip(ctx);
   if (skipped) return { ...base, status: 'skipped', reason: skipped, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 } };
-  const plan = plannedRuns(ctx, property, propertiesLeft);
+  const plan = plannedRuns(ctx, property, later);
   if (plan.runs === 0) return { ...base, status: 'skipped', reason: plan.reason!, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 } };
 
   ledger.current = property.id;

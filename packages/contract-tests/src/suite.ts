@@ -43,7 +43,8 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
     for (const property of properties) {
       test(`${property.id}: ${property.title}`, async (t) => {
         if (!selected.includes(property.id)) t.skip('not selected with --only');
-        const result = await runProperty(ctx, property, selected.length - selected.indexOf(property.id));
+        const later = properties.filter((p) => selected.includes(p.id)).slice(selected.indexOf(property.id) + 1);
+        const result = await runProperty(ctx, property, later);
         results.push(result);
         await t.annotate(`${result.runs} cases, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`);
         if (result.status === 'skipped') t.skip(result.reason);
