@@ -31,8 +31,7 @@ export const documentFaults = {
     breaks: 'answers an unknown statistic with 400 instead of 404 unknown_statistic',
     wrap: onJson((a) => {
       if (a.status !== 404 || a.body.code !== 'unknown_statistic') return;
-      a.status = a.body.status = 400;
-      a.body.code = 'invalid_parameter';
+      a.relabel(400, 'invalid_parameter');
     }),
   },
   'unknown-statistic-without-allowed': {

@@ -36,6 +36,8 @@ export interface JsonAnswer {
   headers: Headers;
   request: Request;
   url: URL;
+  /** Gives the answer another status (in its body too) and, if given, another code: the problem otherwise as served. */
+  relabel(status: number, code?: string): void;
   /** Answers instead with the problem of the kit's table: its status, body and content type. */
   answerWith(code: ConstructorParameters<typeof ProblemError>[0], detail: string): void;
   /** Answers instead what `request` gets from the rest of the chain. */
@@ -56,6 +58,10 @@ export function onJson(edit: (answer: JsonAnswer) => void | Promise<void>): Faul
       headers: new Headers(response.headers),
       request,
       url,
+      relabel(status, code) {
+        this.status = this.body.status = status;
+        if (code !== undefined) this.body.code = code;
+      },
       answerWith(code, detail) {
         const problem = new ProblemError(code, detail);
         this.status = problem.status;

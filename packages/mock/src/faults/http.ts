@@ -12,8 +12,8 @@ const doubled = (headers: Headers, item: string): void => {
 };
 
 export const httpFaults = {
-  'wrong-status': { breaks: 'answers 403 where the contract says 401', wrap: onJson((a) => void (a.status === 401 && (a.status = a.body.status = 403))) },
-  'server-error-on-bad-input': { breaks: 'answers 500 where a request is rejected with 400', wrap: onJson((a) => void (a.status === 400 && (a.status = a.body.status = 500))) },
+  'wrong-status': { breaks: 'answers 403 where the contract says 401', wrap: onJson((a) => void (a.status === 401 && a.relabel(403))) },
+  'server-error-on-bad-input': { breaks: 'answers 500 where a request is rejected with 400', wrap: onJson((a) => void (a.status === 400 && a.relabel(500))) },
   'wrong-content-type': { breaks: 'answers data as text/plain instead of application/json', wrap: onJson((a) => void (a.status === 200 && a.headers.set('content-type', 'text/plain; charset=utf-8'))) },
   'ignore-if-none-match': {
     breaks: 'answers 200 with the whole body where If-None-Match holds the current ETag',
@@ -75,8 +75,7 @@ export const httpFaults = {
     breaks: 'answers a URL over 8,192 characters with 400 instead of 414',
     wrap: onJson((a) => {
       if (a.status !== 414) return;
-      a.status = a.body.status = 400;
-      a.body.code = 'invalid_request';
+      a.relabel(400, 'invalid_request');
     }),
   },
   // A lenient server: what it should refuse, it serves as if the offending parameter were not there.

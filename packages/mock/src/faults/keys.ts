@@ -17,20 +17,19 @@ export const keyFaults = {
     breaks: 'answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the query first',
     wrap: onJson((a) => void (a.status === 401 && [...a.url.searchParams.keys()].some((k) => !knownParameters.has(k)) && a.answerWith('unknown_parameter', 'An unknown query parameter.'))),
   },
-  'revoked-as-403': { breaks: 'answers a revoked key with 403 instead of 401 revoked_key', wrap: onJson((a) => void (a.status === 401 && a.body.code === 'revoked_key' && (a.status = a.body.status = 403))) },
+  'revoked-as-403': { breaks: 'answers a revoked key with 403 instead of 401 revoked_key', wrap: onJson((a) => void (a.status === 401 && a.body.code === 'revoked_key' && a.relabel(403))) },
   'expired-trial-as-401': {
     breaks: 'answers an expired trial with 401 invalid_key instead of 402 trial_expired',
     wrap: onJson((a) => {
       if (a.status !== 402 || a.body.code !== 'trial_expired') return;
-      a.status = a.body.status = 401;
-      a.body.code = 'invalid_key';
+      a.relabel(401, 'invalid_key');
     }),
   },
   'quota-as-429': {
     breaks: 'answers a used-up trial or quota with 429 instead of 402',
     wrap: onJson((a) => {
       if (a.status !== 402 || (a.body.code !== 'trial_exhausted' && a.body.code !== 'quota_exhausted')) return;
-      a.status = a.body.status = 429;
+      a.relabel(429);
       a.headers.set('retry-after', '1');
     }),
   },
@@ -80,16 +79,14 @@ export const keyFaults = {
     breaks: 'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a taken address 409',
     wrap: onJson((a) => {
       if (!isTrialCall(a.url) || ![409, 413, 415].includes(a.status)) return;
-      a.status = a.body.status = 400;
-      a.body.code = 'invalid_body';
+      a.relabel(400, 'invalid_body');
     }),
   },
   'trial-call-unlimited': {
     breaks: 'answers a burst of trial calls from one address as if there were no limit (400 for the bad bodies, no 429)',
     wrap: onJson((a) => {
       if (!isTrialCall(a.url) || a.status !== 429) return;
-      a.status = a.body.status = 400;
-      a.body.code = 'invalid_body';
+      a.relabel(400, 'invalid_body');
       a.headers.delete('retry-after');
     }),
   },
