@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dumpLine } from './dumps-section.ts';
 import { type ScaleFigures } from './scale-section.ts';
+import type { StateFigures } from './state.ts';
 import { root } from './setup.ts';
 import { ratioText, requestNames } from './throughput-section.ts';
 
@@ -13,7 +14,7 @@ export function refreshMarkdown(r: any): void {
 
 Default dataset: up in ${r.startup.default_ms} ms from spawn to banner (median of five; the first, ${r.startup.first_ms} ms, may fill the code cache; ${r.startup.no_code_cache_ms} ms with it off), ${r.startup.default_rss_mb} MB resident. Contract suite against the mock: ${r.contract_suite.seconds} s for ${r.contract_suite.calls} calls (the suite paces itself under the Enterprise rate of 50 req/s).
 
-Counted calls (\`GET /firms?limit=1\`, ${r.state.rounds} alternating rounds, median req/s with lowest-highest): state in memory ${r.state.rps.memory.median} (${r.state.rps.memory.low}-${r.state.rps.memory.high}); \`--state\` with ${r.state.keys.small} keys ${r.state.rps.database.median} (${r.state.rps.database.low}-${r.state.rps.database.high}), ${r.state.ratios.database_vs_memory}x of in memory; with ${r.state.keys.large.toLocaleString('en')} keys ${r.state.rps.database_large.median} (${r.state.rps.database_large.low}-${r.state.rps.database_large.high}), so ${r.state.keys.small} keys do ${r.state.ratios.large_vs_small}x its req/s; \`--state-sync full\` ${r.state.rps.database_full_sync.median} (${r.state.rps.database_full_sync.low}-${r.state.rps.database_full_sync.high}), ${r.state.ratios.full_sync_vs_memory}x of in memory.
+Counted calls (\`GET /firms?limit=1\`, ${r.state.rounds} alternating rounds, median req/s with lowest-highest): state in memory ${r.state.rps.memory.median} (${r.state.rps.memory.low}-${r.state.rps.memory.high}); \`--state\` with ${r.state.keys.small} keys ${r.state.rps.database.median} (${r.state.rps.database.low}-${r.state.rps.database.high}), ${r.state.ratios.database_vs_memory}x of in memory; with ${r.state.keys.large.toLocaleString('en')} keys ${r.state.rps.database_large.median} (${r.state.rps.database_large.low}-${r.state.rps.database_large.high}), so ${r.state.keys.small} keys do ${r.state.ratios.large_vs_small}x its req/s; \`--state-sync full\` ${r.state.rps.database_full_sync.median} (${r.state.rps.database_full_sync.low}-${r.state.rps.database_full_sync.high}), ${r.state.ratios.full_sync_vs_memory}x of in memory. ${redisFigures(r.state)}
 
 ${targetLines(Object.fromEntries(others))}`);
   refreshThroughput(r);
@@ -77,4 +78,11 @@ export function replaceBlock(name: string, figures: string): void {
   const text = readFileSync(file, 'utf8');
   if (!marker.test(text)) throw new Error(`BENCHMARKS.md has no <!-- ${name}:start --> ... <!-- ${name}:end --> block`);
   writeFileSync(file, text.replace(marker, `<!-- ${name}:start -->\n${figures}\n<!-- ${name}:end -->`));
+}
+
+/** The Redis figures of the state section, or why there are none. */
+function redisFigures(s: StateFigures): string {
+  if (!s.rps.redis || !s.rps.redis_three_replicas) return `State on Redis: not measured (${s.redis_skipped}).`;
+  const { redis, redis_three_replicas: three, memory_three_replicas: peer } = s.rps;
+  return `State on Redis (\`--state redis://\`), one replica: ${redis.median} (${redis.low}-${redis.high}), ${s.ratios.redis_vs_memory}x of in memory; three replicas behind haproxy: ${three.median} (${three.low}-${three.high}), ${s.ratios.three_replicas_vs_one}x of one and ${s.ratios.three_on_redis_vs_three_on_memory}x of three on their own memory behind it, ${peer!.median} (${peer!.low}-${peer!.high}) (every process on this machine's cores).`;
 }

@@ -1,6 +1,7 @@
 /**
  * The cost of --state: counted calls per second with the state in memory against the SQLite
- * database, the database holding a handful of keys against 100,000, and --state-sync full. Each server is a fresh mock process;
+ * database, the database holding a handful of keys against 100,000, --state-sync full, the state on
+ * Redis (one replica), and three replicas on Redis behind haproxy. Each server is a fresh mock process;
  * the configurations take turns, round after round, and each figure is the median of its rounds
  * with the spread (lowest-highest), since this machine's runs vary from one to the next.
  */
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { SqliteKeyStore } from '@investor-graph/mock/node';
 import type { KeyRecord } from '@investor-graph/mock';
 import type { Started } from './processes.ts';
+import { redisMissing, startBalancer, startRedisServer } from './redis-servers.ts';
 
 export interface Spread {
   median: number;
@@ -22,8 +24,10 @@ export interface StateFigures {
   /** Keys in each database at the end (the small one's are the runs' own). */
   keys: { small: number; large: number };
   /** Counted calls per second (the same record, so every answer is a counted, committed call). */
-  rps: { memory: Spread; database: Spread; database_large: Spread; database_full_sync: Spread };
-  ratios: { database_vs_memory: number; large_vs_small: number; full_sync_vs_memory: number };
+  rps: { memory: Spread; database: Spread; database_large: Spread; database_full_sync: Spread; redis: Spread | null; redis_three_replicas: Spread | null; memory_three_replicas: Spread | null };
+  ratios: { database_vs_memory: number; large_vs_small: number; full_sync_vs_memory: number; redis_vs_memory: number | null; three_replicas_vs_one: number | null; three_on_redis_vs_three_on_memory: number | null };
+  /** Why there are no Redis figures, when there are none. */
+  redis_skipped: string | null;
 }
 
 /** Median, lowest and highest of several runs (bench.ts reads its medians through it too). */
@@ -66,18 +70,32 @@ export async function benchState(options: {
   // The small database holds only the keys the runs make themselves (the bench's and the banner's).
   fill(small, 0);
   fill(large, options.largeKeys);
-  const configs = { memory: [] as string[], database: ['--state', small], database_large: ['--state', large], database_full_sync: ['--state', small, '--state-sync', 'full'] };
-  const runs: Record<keyof typeof configs, number[]> = { memory: [], database: [], database_large: [], database_full_sync: [] };
-  for (let round = 0; round < options.rounds; round++) {
-    for (const [name, args] of Object.entries(configs) as [keyof typeof configs, string[]][]) {
-      const server = await options.startMock(args);
-      try {
-        runs[name].push(await options.rps(`${server.url}${options.path}`));
-      } finally {
-        await server.stop();
+  const redisSkipped = redisMissing();
+  const redis = redisSkipped ? null : await startRedisServer(join(options.temp, 'redis'));
+  type Config = 'memory' | 'database' | 'database_large' | 'database_full_sync' | 'redis' | 'redis_three_replicas' | 'memory_three_replicas';
+  const configs: Partial<Record<Config, string[]>> = {
+    memory: [], database: ['--state', small], database_large: ['--state', large], database_full_sync: ['--state', small, '--state-sync', 'full'],
+    // Three replicas each on its own memory, behind the same balancer: what the balancer and three
+    // processes on this machine's cores cost without Redis, the peer of three on Redis.
+    ...(redis ? { redis: ['--state', redis.url], redis_three_replicas: ['--state', redis.url], memory_three_replicas: [] } : {}),
+  };
+  const runs: Record<Config, number[]> = { memory: [], database: [], database_large: [], database_full_sync: [], redis: [], redis_three_replicas: [], memory_three_replicas: [] };
+  try {
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [name, args] of Object.entries(configs) as [Config, string[]][]) {
+        const servers = await Promise.all(Array.from({ length: name.endsWith('_three_replicas') ? 3 : 1 }, () => options.startMock(args)));
+        const balancer = servers.length > 1 ? await startBalancer(join(options.temp, `haproxy-${round}`), servers.map((s) => s.url)) : null;
+        try {
+          runs[name].push(await options.rps(`${balancer?.url ?? servers[0]!.url}${options.path}`));
+        } finally {
+          await balancer?.stop();
+          await Promise.all(servers.map((s) => s.stop()));
+        }
+        options.log(`counted calls, state ${name.padEnd(20)} round ${round + 1}: ${runs[name].at(-1)} req/s`);
       }
-      options.log(`counted calls, state ${name.padEnd(18)} round ${round + 1}: ${runs[name].at(-1)} req/s`);
     }
+  } finally {
+    await redis?.stop();
   }
   const keysIn = (file: string): number => {
     const store = SqliteKeyStore.open(file);
@@ -87,7 +105,10 @@ export async function benchState(options: {
       store.close();
     }
   };
-  const rps = { memory: spread(runs.memory), database: spread(runs.database), database_large: spread(runs.database_large), database_full_sync: spread(runs.database_full_sync) };
+  const rps = {
+    memory: spread(runs.memory), database: spread(runs.database), database_large: spread(runs.database_large), database_full_sync: spread(runs.database_full_sync),
+    redis: redis ? spread(runs.redis) : null, redis_three_replicas: redis ? spread(runs.redis_three_replicas) : null, memory_three_replicas: redis ? spread(runs.memory_three_replicas) : null,
+  };
   const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
   return {
     rounds: options.rounds,
@@ -97,6 +118,10 @@ export async function benchState(options: {
       database_vs_memory: ratio(rps.database.median, rps.memory.median),
       large_vs_small: ratio(rps.database.median, rps.database_large.median),
       full_sync_vs_memory: ratio(rps.database_full_sync.median, rps.memory.median),
+      redis_vs_memory: rps.redis ? ratio(rps.redis.median, rps.memory.median) : null,
+      three_replicas_vs_one: rps.redis && rps.redis_three_replicas ? ratio(rps.redis_three_replicas.median, rps.redis.median) : null,
+      three_on_redis_vs_three_on_memory: rps.redis_three_replicas && rps.memory_three_replicas ? ratio(rps.redis_three_replicas.median, rps.memory_three_replicas.median) : null,
     },
+    redis_skipped: redisSkipped,
   };
 }

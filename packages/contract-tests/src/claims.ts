@@ -162,6 +162,9 @@ export const claims: readonly Claim[] = [
   { says: ['The key is shown only in this answer'], checks: ['account', 'rule:key-not-echoed'], faults: ['echo-key'] },
   { says: ["The prefix is the kit's `igk_<plan>_`"], checks: ['account'], faults: ['echo-key'] },
   { says: ['Body limits: JSON only'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
+  { says: ['The spec does not say how long an ended trial'], notCheckable: 'says what the spec leaves open; the next sentences decide it' },
+  { says: ['The kit knows it for `trial_key_kept_days`'], checks: ['key-states'], faults: ['ended-trials-kept'], note: "with --use-control: trial keys made as if their trial ended a day inside and a day past it" },
+  { says: ['The mock then drops the key and its e-mail hash'], notCheckable: "how the kit's mock keeps its store; a client sees the 401 of the sentence before" },
   { says: ['One live trial per e-mail address'], checks: ['trial-call'], faults: ['trial-statuses-as-400'], note: 'with --email (the run\'s own address) or --use-control' },
   { says: ['The call is limited twice'], checks: ['trial-call'], faults: ['trial-call-unlimited'], note: "each client address's rate; sixty trial keys a minute would spend the service's trial budget: not sent" },
   // ---- Failed authentication
@@ -233,6 +236,8 @@ export const claims: readonly Claim[] = [
   { says: ['429 `rate_limited` with `Retry-After`.'], checks: ['rate', 'rule:retry-after'], faults: ['drop-retry-after'] },
   { says: ["The mock's control endpoints (not part of the API)"], notCheckable: "the control endpoints are the mock's, not the API's" },
   { says: ['Before a request reaches an operation, the server answers 408'], checks: ['admission'], faults: ['bare-limit-answers'] },
+  { says: ['With `--state redis://...`, a call whose state server does not answer'], notCheckable: "the mock's own state server: a client cannot make it go away (the mock's tests stop a real Redis under load)" },
+  { says: ['A charge that reached the server but whose answer was lost'], notCheckable: "the mock's own state server (the mock's tests stop a real Redis mid-run and count every 200 once)" },
   { says: ['A failure of the mock itself is 500'], notCheckable: 'a client cannot make the service fail on purpose' },
   { says: ['With `--state FILE`, a call that waited 2 s'], notCheckable: "the mock's own state file" },
   { says: ['The service never answers 5xx to bad input'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
@@ -260,6 +265,7 @@ export const claims: readonly Claim[] = [
   { says: ['`RateLimit-Policy: "default";q=<rate>;w=1`'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] },
   { says: ['The limiter is a token bucket per key'], checks: ['rate'], faults: ['drop-retry-after'] },
   { says: ['It runs on real time'], checks: ['service-clock'], faults: ['limiter-on-clock'], note: "with --use-control: moving the service's clock refills no bucket" },
+  { says: ['Mocks sharing a Redis store (`--state redis://`) share every bucket'], notCheckable: "where the kit's mock keeps its buckets: through one URL a client sees one rate, which `rate` checks whichever replica answers (the mock's tests run three behind haproxy)" },
   { says: ['The unauthenticated trial call has a bucket per client address'], checks: ['trial-call'], faults: ['trial-call-unlimited'] },
   // ---- Conditional requests
   { says: ['GET answers carry a weak `ETag`'], checks: ['conditional'], faults: ['ignore-if-none-match'] },

@@ -106,6 +106,7 @@ export const catchers: Record<FaultName, Catcher> = {
   'prepaid-rows-expire': { property: 'service-clock', propertyFails: true },
   'unpublished-still-listed': { property: 'unpublished', propertyFails: true },
   'revocation-forgotten': { property: 'key-states', propertyFails: true },
+  'ended-trials-kept': { property: 'key-states', propertyFails: true },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

@@ -855,6 +855,24 @@ export const sentences: readonly Sentence[] = [
     "text": "The call is limited twice, since anyone can make it: each client address at the trial plan's request rate, and the whole service at `trial_keys_per_minute` of the plan table (60) trial keys a minute; past either, 429 `rate_limited` with `Retry-After` and `actions`."
   },
   {
+    "id": "trial-key-response.7",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The spec does not say how long an ended trial's key is still known."
+  },
+  {
+    "id": "trial-key-response.8",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The kit knows it for `trial_key_kept_days` of the plan table (30) past the trial's end (a call with it meanwhile is 402 `trial_expired`, with what to buy); past that, the key is 401 `invalid_key`."
+  },
+  {
+    "id": "trial-key-response.9",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The mock then drops the key and its e-mail hash: when the test clock moves past that, and on a Redis store also by the key's own TTL in real time."
+  },
+  {
     "id": "failed-authentication.1",
     "source": "decisions",
     "section": "failed-authentication",
@@ -1218,6 +1236,18 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.13",
     "source": "decisions",
     "section": "status-codes",
+    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
+  },
+  {
+    "id": "status-codes.14",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage may stay counted)."
+  },
+  {
+    "id": "status-codes.15",
+    "source": "decisions",
+    "section": "status-codes",
     "text": "The service never answers 5xx to bad input."
   },
   {
@@ -1333,6 +1363,12 @@ export const sentences: readonly Sentence[] = [
     "source": "decisions",
     "section": "rate-limit-headers",
     "text": "The unauthenticated trial call has a bucket per client address at the trial's rate."
+  },
+  {
+    "id": "rate-limit-headers.5",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "Mocks sharing a Redis store (`--state redis://`) share every bucket, on the Redis server's clock, so a key gets its plan's rate once across all replicas; on a memory or SQLite store, each process keeps its own buckets (and its own trial cap a minute)."
   },
   {
     "id": "conditional-requests.1",

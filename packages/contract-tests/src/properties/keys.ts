@@ -1,6 +1,6 @@
 /** Keys and what they may do: a missing or wrong key, plan features, a trial running out, used-up, revoked and unpaid keys, the trial call. */
 import fc from 'fast-check';
-import { operationById, planIds, plans } from '@investor-graph/contract';
+import { operationById, planIds, plans, trialKeyKeptDays } from '@investor-graph/contract';
 import { type Answer } from '../client.ts';
 import { dataOperations, planRule } from '../context.ts';
 import { type Property, DAY, assert, expectStatus, expectActions, isoSecond, control, requestFor, features } from './support.ts';
@@ -118,11 +118,11 @@ export const trialRunsOut: Property = {
 
 export const keyStates: Property = {
   id: 'key-states',
-  title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing",
+  title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing; an ended trial's key is a 402 trial_expired for trial_key_kept_days, then a 401 invalid_key",
   spec: ['3. States and transitions', '7. Errors', '8. Limits'],
-  assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions', 'pay-as-you-go-billing'],
+  assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions', 'pay-as-you-go-billing', 'trial-key-response'],
   skip: (ctx) => (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
-  cost: () => ({ calls: 7, rows: 2 }),
+  cost: () => ({ calls: 9, rows: 4 }),
   arbitrary: () => fc.constant(null),
   once: true,
   async check(ctx) {
@@ -158,6 +158,19 @@ export const keyStates: Property = {
     const balance = await ctx.client.call('/api/v1/account', { key: payg });
     expectStatus(balance, 200, "a pay-as-you-go key's /api/v1/account");
     assert(balance.body.data.balance?.prepaid_rows === minimum + 5, `the refused call cost rows: the balance is ${balance.body.data.balance?.prepaid_rows}, not ${minimum + 5}`);
+
+    // An ended trial's key is known for trial_key_kept_days past its end (402 trial_expired), then not (401 invalid_key).
+    const clock = await control(ctx, '/clock');
+    assert(clock.status === 200, `the mock's control API did not tell the clock: ${clock.status}`);
+    const now = Date.parse(((await clock.json()) as { now: string }).now);
+    const lifetime = plans.trial.key_lifetime_days!;
+    for (const [endedDaysAgo, status, code] of [[trialKeyKeptDays - 1, 402, 'trial_expired'], [trialKeyKeptDays + 1, 401, 'invalid_key']] as const) {
+      const trial = await control(ctx, '/keys', 'POST', { plan: 'trial', created_at: isoSecond(now - (lifetime + endedDaysAgo) * DAY) });
+      assert(trial.status === 201, `the mock's control API made no trial key: ${trial.status}`);
+      const ended = await ctx.client.call('/api/v1/firms?limit=1', { key: ((await trial.json()) as { key: string }).key, rows: 1 });
+      expectStatus(ended, status, `a trial key whose trial ended ${endedDaysAgo} days ago (known for ${trialKeyKeptDays} days past its end)`);
+      assert(ended.body?.code === code, `a trial key whose trial ended ${endedDaysAgo} days ago: code ${JSON.stringify(ended.body?.code)}, not ${code}`);
+    }
   },
 };
 

@@ -59,7 +59,7 @@ export function keyCases(c: ConformanceContext): void {
     expect(revoked.body.code).toBe('revoked_key');
   });
 
-  c.it('a trial runs out after 1,000 calls and expires after 7 days, each a 402 with actions', async () => {
+  c.it('a trial runs out after 1,000 calls and expires after 7 days, each a 402 with actions; 30 days past its end its key is dropped', async () => {
     const mock = await c.setup({ now: AS_OF });
     try {
       const { key, key_id } = await c.newKey('trial', undefined, mock);
@@ -85,6 +85,13 @@ export function keyCases(c: ConformanceContext): void {
       expect(Date.parse((await c.control('/clock', undefined, 'GET', mock)).now) - Date.parse(clockBefore)).toBeLessThan(60_000);
       const future = await c.call('/__control/keys', { method: 'POST', body: JSON.stringify({ plan: 'trial', created_at: '2999-01-01T00:00:00Z' }), headers: { 'content-type': 'application/json' } }, mock);
       expect(future.status).toBe(400);
+      // A trial issued to an address is told apart for 30 days past its end, then dropped (DECISIONS.md#trial-key-response).
+      const issued = await c.call('/api/v1/keys/trial', { method: 'POST', key: null, body: JSON.stringify({ email: 'pruned-later@example.com' }), headers: { 'content-type': 'application/json' } }, mock);
+      expect(issued.status).toBe(201);
+      await c.control('/clock/advance', { duration: 'P36D' }, 'POST', mock);
+      expect((await c.call('/api/v1/firms?limit=1', { key: issued.body.key }, mock)).body.code).toBe('trial_expired');
+      await c.control('/clock/advance', { duration: 'P2D' }, 'POST', mock);
+      expect((await c.call('/api/v1/firms?limit=1', { key: issued.body.key }, mock)).body.code).toBe('invalid_key');
     } finally {
       await mock.close();
     }

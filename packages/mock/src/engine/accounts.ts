@@ -7,6 +7,7 @@
  * atomic step of it, so no request, in this process or another on the same store, comes between
  * "is there quota left?" and "count this call".
  */
+import { LRUCache } from 'lru-cache';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
 import { ProblemError } from './problems.ts';
 import { sha256Hex } from './hash.ts';
@@ -15,23 +16,39 @@ import { Authenticator } from './accounts/authentication.ts';
 import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './accounts/key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './accounts/metering.ts';
 import { MemoryRateLimiter, type RateLimiter } from './accounts/rate-limiter.ts';
-import { Trials } from './accounts/trials.ts';
+import { trialKeptAfterEnd, Trials } from './accounts/trials.ts';
 
 export type { KeyRecord } from './key-store.ts';
 export type { Usage } from './accounts/metering.ts';
 export { keyPrefix, newKeyText, planView, presetPrepaidRows, type IssuedKey } from './accounts/key-records.ts';
+
+export interface AccountsOptions {
+  /** Real time for the limiter and the trial cap (ms, monotonic); performance.now() unless given. */
+  realNow?: () => number;
+  /** false: no limit answers 429 (each key's rate, the trial cap, the budget of failed keys); for measuring the mock itself. */
+  enforceLimits?: boolean;
+  /** The store's own buckets, shared by every mock on it (Redis); in this process's memory otherwise. */
+  limiter?: RateLimiter;
+  /** How long past its end a trial's key is known (trialKeptAfterEnd; only a fault sets another). */
+  trialKeptMs?: number;
+}
+
+/** How long a key's last charge here lets a call pass admission without reading the key again. */
+const RECENT_MS = 1000;
 
 export class Accounts {
   readonly store: KeyStore;
   readonly limiter: RateLimiter;
   private readonly authenticator: Authenticator;
   private readonly trials: Trials;
+  /** Each key as its last charge in this process left it, and when (performance.now(), whatever clock the limiter runs on). */
+  private readonly charged = new LRUCache<string, { record: KeyRecord; at: number }>({ max: 50_000 });
 
-  /** `enforceLimits` false: no limit answers 429 (each key's rate, the trial cap, the budget of failed keys); for measuring the mock itself. */
-  constructor(store: KeyStore = new MemoryKeyStore(), realNow: () => number = () => performance.now(), enforceLimits = true) {
+  constructor(store: KeyStore = new MemoryKeyStore(), options: AccountsOptions = {}) {
+    const { realNow = () => performance.now(), enforceLimits = true } = options;
     this.store = store;
-    this.limiter = new MemoryRateLimiter(realNow, enforceLimits);
-    this.authenticator = new Authenticator(store, this.limiter);
+    this.limiter = options.limiter ?? new MemoryRateLimiter(realNow, enforceLimits);
+    this.authenticator = new Authenticator(store, this.limiter, options.trialKeptMs ?? trialKeptAfterEnd);
     this.trials = new Trials(store, realNow, enforceLimits);
   }
 
@@ -54,7 +71,7 @@ export class Accounts {
   /** Adds a key not bound to an e-mail address; `added` is false when its text is already a key. */
   private async add(plan: PlanId, key: string, now: number, prepaidRows: number): Promise<{ record: KeyRecord; added: boolean }> {
     const record = newRecord(plan, key, await sha256Hex(key), now, null, prepaidRows);
-    return { record, added: this.store.transaction(() => this.store.insert(record)) };
+    return { record, added: await this.store.insert(record) };
   }
 
   /** A trial for an e-mail address: 409 while that address has a live one. */
@@ -62,14 +79,14 @@ export class Accounts {
     return this.trials.issue(email, now);
   }
 
-  /** The key behind an Authorization header, or the 401 that says why not. */
-  authenticate(header: string | null): Promise<KeyRecord> {
-    return this.authenticator.authenticate(header);
+  /** The key behind an Authorization header at `now` (the service's clock), or the 401 that says why not. */
+  authenticate(header: string | null, now: number): Promise<KeyRecord> {
+    return this.authenticator.authenticate(header, now);
   }
 
   /** As `authenticate`, for a client address whose calls without a valid key are budgeted. */
-  authenticateFrom(header: string | null, client: string): Promise<KeyRecord> {
-    return this.authenticator.authenticateFrom(header, client);
+  authenticateFrom(header: string | null, client: string, now: number): Promise<KeyRecord> {
+    return this.authenticator.authenticateFrom(header, client, now);
   }
 
   /**
@@ -77,8 +94,8 @@ export class Accounts {
    * `rate` a second, holding one second's worth. Returns the headers of the IETF ratelimit draft;
    * throws 429 with Retry-After when the bucket is empty.
    */
-  takeToken(record: KeyRecord | null, client: string, rate: number): Record<string, string> {
-    const { wait, left } = record ? this.limiter.take('key', record.keyId, rate, rate) : this.limiter.take('trial-call', client, rate, rate);
+  async takeToken(record: KeyRecord | null, client: string, rate: number): Promise<Record<string, string>> {
+    const { wait, left } = await (record ? this.limiter.take('key', record.keyId, rate, rate) : this.limiter.take('trial-call', client, rate, rate));
     const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
     if (wait) {
       throw new ProblemError('rate_limited', `The ${record ? plans[record.plan].name : 'trial key'} limit is ${rate} requests a second; retry after ${wait} second${wait === 1 ? '' : 's'}.`, {
@@ -89,23 +106,38 @@ export class Accounts {
     return { ...headers, ratelimit: `"default";r=${Math.floor(left)};t=${Math.ceil((rate - left) / rate)}` };
   }
 
-  /** Refuses, before any work, a call the key as stored now may not make (revoked; a counted call past its trial or quota). */
-  admit(record: KeyRecord, now: number, counted: boolean): void {
-    const stored = { ...(this.store.byId(record.keyId) ?? record) };
+  /**
+   * Refuses, before any work, a call the key as stored now may not make (revoked; a counted call
+   * past its trial or quota). A key this process charged within the last second, and that would
+   * pass, passes without a read: the charge after the work decides again, atomically, on the key
+   * as stored then, so a pass on a record a moment old changes no answer, and saves a round trip a
+   * call on a store on a server. A refusal is always read afresh.
+   */
+  async admit(record: KeyRecord, now: number, counted: boolean): Promise<void> {
+    const recent = this.charged.get(record.keyId);
+    if (recent && performance.now() - recent.at < RECENT_MS && refusalOf({ ...recent.record }, now, counted) === null) return;
+    const found = await this.store.byId(record.keyId);
+    if (!found) {
+      // Gone since it was met (a trial pruned long after its end): unknown from now on.
+      this.authenticator.forget(record.hash);
+      throw new ProblemError('invalid_key', 'This API key is not known.');
+    }
+    const stored = { ...found };
     const refusal = refusalOf(stored, now, counted);
     if (refusal) throw refusalProblem(refusal, stored, 0);
   }
 
   /** Admits the call and counts and charges what it served, in one atomic step of the store; throws its 401 or 402. */
-  admitAndCharge(record: KeyRecord, now: number, counted: boolean, rows: number | null): { record: KeyRecord; cost: number; usage: Usage } {
-    const outcome = this.store.admitAndCharge({ keyId: record.keyId, now, counted, rows });
+  async admitAndCharge(record: KeyRecord, now: number, counted: boolean, rows: number | null, chargeId?: string): Promise<{ record: KeyRecord; cost: number; usage: Usage }> {
+    const outcome = await this.store.admitAndCharge({ keyId: record.keyId, now, counted, rows, ...(chargeId ? { chargeId } : {}) });
+    this.charged.set(record.keyId, { record: outcome.record, at: performance.now() });
     if (outcome.refusal) throw refusalProblem(outcome.refusal, outcome.record, outcome.cost);
     return { record: outcome.record, cost: outcome.cost, usage: usageOf(outcome.record, outcome.cost) };
   }
 
   /** Takes back a call whose answer could not be made: a call not answered is not counted or charged. */
-  refund(record: KeyRecord, counted: boolean, cost: number): void {
-    this.store.refund(record.keyId, counted, cost);
+  async refund(record: KeyRecord, counted: boolean, cost: number, chargeId?: string): Promise<void> {
+    await this.store.refund(record.keyId, counted, cost, chargeId);
   }
 
   usage(record: KeyRecord, charged = 0): Usage {
@@ -120,38 +152,38 @@ export class Accounts {
     return keySummary(record, now);
   }
 
-  byKeyId(keyId: string): KeyRecord | undefined {
-    return this.store.byId(keyId);
+  async byKeyId(keyId: string): Promise<KeyRecord | undefined> {
+    return await this.store.byId(keyId);
   }
 
-  list(): KeyRecord[] {
-    return this.store.list();
+  async list(): Promise<KeyRecord[]> {
+    return await this.store.list();
   }
 
-  // ---- control operations: each one transaction of the store on the key as stored now
+  /** Drops trial keys whose trial ended longer than trialKeptAfterEnd before `now` (after the clock moved). */
+  async pruneTrials(now: number): Promise<number> {
+    return await this.store.pruneTrials(now - trialKeptAfterEnd);
+  }
+
+  // ---- control operations: each one atomic step of the store on the key as stored now
 
   /** Revokes a key (once: a revoked key keeps its first revocation time). */
-  revoke(keyId: string, now: number): KeyRecord | undefined {
-    return this.change(keyId, (current) => void (current.revokedAt ??= now));
+  async revoke(keyId: string, now: number): Promise<KeyRecord | undefined> {
+    return this.forgetCharge(keyId, await this.store.update(keyId, (current) => void (current.revokedAt ??= now)));
   }
 
-  topUp(record: KeyRecord, rows: number): KeyRecord {
-    return this.change(record.keyId, (current) => void (current.plan === 'payg' && (current.balanceRows = (current.balanceRows ?? 0) + rows)))!;
+  async topUp(record: KeyRecord, rows: number): Promise<KeyRecord | undefined> {
+    return this.forgetCharge(record.keyId, await this.store.update(record.keyId, (current) => void (current.plan === 'payg' && (current.balanceRows = (current.balanceRows ?? 0) + rows))));
   }
 
   /** Sets a key's count of calls (control: reach "999 used" without 999 calls). */
-  setCallsUsed(record: KeyRecord, calls: number): KeyRecord {
-    return this.change(record.keyId, (current) => void (current.callsUsed = calls))!;
+  async setCallsUsed(record: KeyRecord, calls: number): Promise<KeyRecord | undefined> {
+    return this.forgetCharge(record.keyId, await this.store.update(record.keyId, (current) => void (current.callsUsed = calls)));
   }
 
-  private change(keyId: string, edit: (current: KeyRecord) => void): KeyRecord | undefined {
-    return this.store.transaction(() => {
-      const stored = this.store.byId(keyId);
-      if (!stored) return undefined;
-      const current = { ...stored };
-      edit(current);
-      this.store.save(current);
-      return current;
-    });
+  /** A key changed by a control call is read afresh at its next admission, whatever its last charge here said. */
+  private forgetCharge(keyId: string, changed: KeyRecord | undefined): KeyRecord | undefined {
+    this.charged.delete(keyId);
+    return changed;
   }
 }

@@ -4,6 +4,7 @@
  * Rate limiting does not use it: request rates are real-time by nature.
  */
 import type { KeyStore } from './key-store.ts';
+import { ProblemError } from './problems.ts';
 
 export interface ClockState {
   now: string;
@@ -76,8 +77,8 @@ const SYNC_MS = 250;
 
 /**
  * The clock as the key store keeps it, shared by every mock on the same state. The first process on
- * a store decides it; the others take it up when it changes, looking no more than every SYNC_MS (a
- * read of the store per call was 9% of a call).
+ * a store decides it (`claim`); the others take it up when it changes, looking no more than every
+ * SYNC_MS (a read of the store per call was 9% of a call).
  */
 export class SharedClock {
   private text = '';
@@ -90,36 +91,49 @@ export class SharedClock {
     this.clock = clock;
     this.keyStore = keyStore;
     this.realNow = realNow;
-    keyStore.transaction(() => {
-      if (keyStore.getMeta('clock') === undefined) keyStore.setMeta('clock', JSON.stringify(clock.saved()));
-    });
-    this.sync();
+  }
+
+  /** Keeps this clock as the store's when it has none yet, and takes up the store's otherwise. */
+  async claim(): Promise<void> {
+    this.take(await this.keyStore.claimMeta('clock', JSON.stringify(this.clock.saved())));
+    this.syncedAt = this.realNow();
   }
 
   /** Takes up the clock as last saved, by this process or another, when SYNC_MS have passed since the last look. */
-  sync(): void {
+  async sync(): Promise<void> {
     const at = this.realNow();
     if (at - this.syncedAt < SYNC_MS) return;
     this.syncedAt = at;
-    const text = this.keyStore.getMeta('clock');
-    if (text === undefined || text === this.text) return;
-    this.text = text;
-    this.clock.restore(JSON.parse(text) as SavedClock);
+    let text: string | undefined;
+    try {
+      text = await this.keyStore.getMeta('clock');
+    } catch (error) {
+      // A store on a server that does not answer now: the clock runs on as last seen, and the call
+      // goes on to meet the store where it must (its charge), which answers 503 if it is still away.
+      if (error instanceof ProblemError && error.code === 'state_unavailable') return;
+      throw error;
+    }
+    if (text !== undefined) this.take(text);
   }
 
   /**
    * Changes the clock as stored now, not as this process last looked (up to SYNC_MS ago): read,
-   * changed and saved in one transaction, so two mocks on one database advancing it at once both count.
+   * changed and saved in one atomic step of the store, so two mocks on it advancing it at once both count.
    */
-  change(edit: (clock: Clock) => void): void {
-    this.keyStore.transaction(() => {
-      const text = this.keyStore.getMeta('clock');
-      if (text !== undefined && text !== this.text) this.clock.restore(JSON.parse(text) as SavedClock);
+  async change(edit: (clock: Clock) => void): Promise<void> {
+    this.take(await this.keyStore.changeMeta('clock', (text) => {
+      // On a store on a server, the step may run again on a newer clock: each run starts from the store's.
+      if (text !== undefined) this.clock.restore(JSON.parse(text) as SavedClock);
       edit(this.clock);
-      this.text = JSON.stringify(this.clock.saved());
-      this.keyStore.setMeta('clock', this.text);
-    });
+      return JSON.stringify(this.clock.saved());
+    }));
     this.syncedAt = this.realNow();
+  }
+
+  private take(text: string): void {
+    if (text === this.text) return;
+    this.text = text;
+    this.clock.restore(JSON.parse(text) as SavedClock);
   }
 }
 

@@ -19,7 +19,7 @@ export interface ControlDeps {
   guard: ControlGuard;
   requestId: string;
   /** Changes the clock as the key store holds it, where restarts and other processes on it find it. */
-  changeClock: (change: (clock: Clock) => void) => void;
+  changeClock: (change: (clock: Clock) => void) => Promise<void>;
 }
 
 /** The latest simulated time: past it, ISO 8601 dates no longer have four-digit years. */
@@ -52,11 +52,18 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
   const route = `${method} ${path.replace(/\/key_[0-9a-f]+/, '/{key_id}')}`;
   const now = clock.now();
   switch (route) {
-    case 'GET /__control/state':
+    case 'GET /__control/state': {
+      // A state store that does not answer is what this call is asked to tell: its keys are null then, not a 503.
+      const keys = await accounts.list().catch((error: unknown) => {
+        if (error instanceof ProblemError && error.code === 'state_unavailable') return null;
+        throw error;
+      });
       return json(200, {
         clock: clock.state(), as_of: new Date(store.asOf).toISOString(), pending_rebuilds: store.pendingCount(), changes: store.changeCount(),
-        keys: accounts.list().map((r) => ({ ...accounts.summary(r, now), usage: accounts.usage(r) })),
+        state: accounts.store.describe(),
+        keys: keys && keys.map((r) => ({ ...accounts.summary(r, now), usage: accounts.usage(r) })),
       });
+    }
     case 'POST /__control/keys': {
       const body = await readJson(request);
       if (!isPlanId(body.plan)) throw bad('/plan', `must be one of ${planIds.join(', ')}`);
@@ -73,26 +80,28 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       return json(201, { key: issued.key, ...accounts.summary(issued.record, now), balance_rows: issued.record.balanceRows });
     }
     case 'POST /__control/keys/{key_id}/revoke': {
-      const record = accounts.revoke(path.split('/')[3]!, now);
+      const record = await accounts.revoke(path.split('/')[3]!, now);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
       return json(200, accounts.summary(record, now));
     }
     case 'POST /__control/keys/{key_id}/top-up': {
       const body = await readJson(request);
       if (!Number.isSafeInteger(body.rows) || (body.rows as number) < 1) throw bad('/rows', 'must be a positive integer');
-      const record = accounts.byKeyId(path.split('/')[3]!);
+      const record = await accounts.byKeyId(path.split('/')[3]!);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
       if (record.plan !== 'payg') throw bad('/rows', 'only pay-as-you-go keys hold prepaid rows');
-      const topped = accounts.topUp(record, body.rows as number);
+      const topped = await accounts.topUp(record, body.rows as number);
+      if (!topped) throw new ProblemError('not_found', 'No key has that key_id.');
       return json(200, { ...accounts.summary(topped, now), balance_rows: topped.balanceRows });
     }
     case 'PUT /__control/keys/{key_id}/usage': {
       // Lets a test reach "999 calls used" without making 999 calls at the plan's rate.
       const body = await readJson(request);
       if (!Number.isSafeInteger(body.calls_used) || (body.calls_used as number) < 0) throw bad('/calls_used', 'must be a non-negative integer');
-      const record = accounts.byKeyId(path.split('/')[3]!);
+      const record = await accounts.byKeyId(path.split('/')[3]!);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
-      const set = accounts.setCallsUsed(record, body.calls_used as number);
+      const set = await accounts.setCallsUsed(record, body.calls_used as number);
+      if (!set) throw new ProblemError('not_found', 'No key has that key_id.');
       return json(200, { ...accounts.summary(set, now), usage: accounts.usage(set) });
     }
     case 'GET /__control/clock':
@@ -104,7 +113,7 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       // A time JavaScript can hold but not move past (+275760-09-13) would break every later call.
       if (to !== null && (to < 0 || to > latestTime)) throw bad('/now', 'must be between 1970-01-01 and 9999-12-31');
       if (body.frozen !== undefined && typeof body.frozen !== 'boolean') throw bad('/frozen', 'must be a boolean');
-      deps.changeClock((current) => {
+      await deps.changeClock((current) => {
         try {
           // No time given: the time as stored now (freezing or thawing it), not as this process last looked.
           current.set(to ?? current.now(), (body.frozen as boolean | undefined) ?? current.state().frozen);
@@ -115,17 +124,19 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
         }
       });
       const applied = store.applyDue(clock.now());
+      await accounts.pruneTrials(clock.now());
       return json(200, { ...clock.state(), applied: applied.length });
     }
     case 'POST /__control/clock/advance': {
       const body = await readJson(request);
       const ms = typeof body.seconds === 'number' ? body.seconds * 1000 : typeof body.duration === 'string' ? parseDuration(body.duration) : null;
       if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > 3650 * 86_400_000) throw bad('/duration', 'give seconds (a number) or duration (ISO 8601, e.g. PT1H, P1D, P31D), at most ten years');
-      deps.changeClock((current) => {
+      await deps.changeClock((current) => {
         if (current.now() + ms > latestTime) throw bad('/duration', 'would move the clock past 9999-12-31');
         current.advance(ms);
       });
       const applied = store.applyDue(clock.now());
+      await accounts.pruneTrials(clock.now());
       return json(200, { ...clock.state(), applied: applied.length });
     }
     case 'POST /__control/rebuild': {

@@ -32,8 +32,16 @@ export class CursorCodec {
   private readonly issued = new LRUCache<string, string>({ max: REMEMBERED });
   private readonly genuine = new LRUCache<string, CursorPayload>({ max: REMEMBERED });
 
-  constructor(secret: string) {
-    this.sign = hmacSha256(secret);
+  /** A secret kept in a store on a server comes later: signing waits for it. */
+  constructor(secret: string | Promise<string>) {
+    if (typeof secret === 'string') {
+      this.sign = hmacSha256(secret);
+    } else {
+      const signer = secret.then(hmacSha256);
+      // A secret that never comes fails the engine's start (its ready), not a stray promise here.
+      signer.catch(() => undefined);
+      this.sign = async (data) => (await signer)(data);
+    }
   }
 
   async encode(operationId: string, filters: string, lastKey: string): Promise<string> {

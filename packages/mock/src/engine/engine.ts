@@ -8,6 +8,7 @@
 import type { PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
 import { Accounts } from './accounts.ts';
+import type { RateLimiter } from './accounts/rate-limiter.ts';
 import { toResponse } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
 import type { RequestContext } from './context.ts';
@@ -70,11 +71,15 @@ export interface EngineOptions {
    * another (the service's clock), to show a checker that a rate must stay real time.
    */
   limiterNow?: () => number;
+  /** How long past its end a trial's key is known: the plan table's unless given (only the ended-trials-kept fault gives another). */
+  trialKeptMs?: number;
   /**
    * Where keys, counters, balances, the clock and the cursor secret are kept (in memory by
    * default). A store that already holds a clock or a cursor secret wins over `now` and `cursorSecret`.
    */
   keyStore?: KeyStore;
+  /** Token buckets shared by every mock on the key store (Redis); in this process's memory unless given. */
+  limiter?: RateLimiter;
   /** Origins a browser app may call the data API from: any by default, as Prism does. Never /__control. */
   corsOrigins?: CorsOrigins;
 }
@@ -115,21 +120,19 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
   const keyStore = options.keyStore ?? new MemoryKeyStore();
   const clock = new Clock(options.now ?? store.asOf, options.frozen ?? false);
   const realNow = options.realNow ?? (() => performance.now());
-  const accounts = new Accounts(keyStore, options.limiterNow ?? options.realNow, options.rateLimit !== false);
+  const accounts = new Accounts(keyStore, {
+    realNow: options.limiterNow ?? realNow, enforceLimits: options.rateLimit !== false,
+    ...(options.limiter ? { limiter: options.limiter } : {}), ...(options.trialKeptMs !== undefined ? { trialKeptMs: options.trialKeptMs } : {}),
+  });
   const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
   // The first process on a store decides the clock and the cursor secret; later ones take them up.
   const shared = new SharedClock(clock, keyStore, realNow);
-  const cursorSecret = keyStore.transaction(() => {
-    const kept = keyStore.getMeta('cursor_secret');
-    if (kept !== undefined) return kept;
-    const secret = options.cursorSecret ?? randomToken(43);
-    keyStore.setMeta('cursor_secret', secret);
-    return secret;
-  });
+  const cursorSecret = Promise.resolve(keyStore.claimMeta('cursor_secret', options.cursorSecret ?? randomToken(43)));
   const cursors = new CursorCodec(cursorSecret);
   const statistics = new Statistics(store);
   const dumps = new Dumps(store, { ...(options.dumpFiles ? { files: options.dumpFiles } : {}), ...(options.dumpWriter ? { writer: options.dumpWriter } : {}) });
   const ready = (async () => {
+    await Promise.all([shared.claim(), cursorSecret]);
     for (const preset of options.keys ?? []) await accounts.preset(preset.plan, preset.key, clock.now(), preset.prepaidRows ?? 0);
     // Rebuilds up to the restored clock replay deterministically from the dataset.
     store.applyDue(clock.now());

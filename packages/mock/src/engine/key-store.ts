@@ -3,35 +3,61 @@
  * the cursor secret) are kept: the one interface the engine reads and writes state through, so a
  * backend is one file. `MemoryKeyStore` (here, browser-safe) is the default for tests and MSW;
  * `SqliteKeyStore` (node/sqlite-key-store.ts) keeps them in a database file that several mock
- * processes can share. Rate buckets are not state: they stay in each process's memory.
+ * processes on one machine can share; `RedisKeyStore` (node/redis/) on a Redis server that mocks on
+ * many machines share. Every step may answer later (a Promise): a store on a server is a round trip.
  */
 import type { KeyRecord, KeyTransactions } from './accounts/key-records.ts';
 import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep, type MeterStore } from './accounts/metering.ts';
-import { insertTrialIn, type TrialStore } from './accounts/trials.ts';
+import { insertTrialIn, type TrialCap, type TrialInsert, type TrialStore } from './accounts/trials.ts';
 import type { KeyDirectory } from './accounts/authentication.ts';
 
 export type { KeyRecord } from './accounts/key-records.ts';
 
+/** A value now, or later from a store on a server. */
+export type Awaitable<T> = T | Promise<T>;
+
 /** Named values kept beside the keys. */
 export type MetaName = 'clock' | 'cursor_secret';
 
-/**
- * Each part of Accounts reads and writes through its own interface (KeyDirectory, MeterStore,
- * TrialStore); a store implements them all, each step of MeterStore and TrialStore atomic, so a
- * store on a shared server can run each as one round trip.
- */
-export interface KeyStore extends KeyTransactions, KeyDirectory, MeterStore, TrialStore {
-  list(): KeyRecord[];
-  getMeta(name: MetaName): string | undefined;
-  setMeta(name: MetaName, value: string): void;
-  close(): void;
+/** Which store holds the state, where (never a password), and whether it answers (the banner, /__control/state). */
+export interface StoreInfo {
+  store: 'memory' | 'sqlite' | 'redis';
+  location: string | null;
+  reachable: boolean;
 }
 
 /**
- * A store with transactions (memory, SQLite): the parts' atomic steps each run as one of its
- * transactions, so a store of this kind writes only its reads and writes.
+ * Each part of Accounts reads and writes through its own interface (KeyDirectory, MeterStore,
+ * TrialStore); a store implements them all, each step atomic, so a store on a shared server runs
+ * each as one round trip (a script on it) and no step of another mock comes between its reads and writes.
  */
-export abstract class TransactionalKeyStore implements KeyStore {
+export interface KeyStore extends KeyDirectory, MeterStore, TrialStore {
+  byId(keyId: string): Awaitable<KeyRecord | undefined>;
+  /** Adds a new key; false when its hash is already there. */
+  insert(record: KeyRecord): Awaitable<boolean>;
+  /** Changes a key as stored now (`edit` on a copy of it), in one atomic step; undefined when there is no such key. */
+  update(keyId: string, edit: (current: KeyRecord) => void): Awaitable<KeyRecord | undefined>;
+  list(): Awaitable<KeyRecord[]>;
+  getMeta(name: MetaName): Awaitable<string | undefined>;
+  /** The named value as kept; `initial` is kept first when there is none (the first mock on a store decides). */
+  claimMeta(name: MetaName, initial: string): Awaitable<string>;
+  /** Changes a named value as stored now (read, `edit`, write) in one atomic step; returns what was kept. */
+  changeMeta(name: MetaName, edit: (current: string | undefined) => string): Awaitable<string>;
+  /** Drops trial keys that ended before `before` (service clock) with what points at them; returns how many. */
+  pruneTrials(before: number): Awaitable<number>;
+  describe(): StoreInfo;
+  close(): Awaitable<void>;
+}
+
+/**
+ * A store with transactions (memory, SQLite): the parts' atomic steps each run as one of their
+ * transactions, so a store of this kind writes only its reads and writes. Everything it does is
+ * synchronous: its answers are plain values.
+ */
+export abstract class TransactionalKeyStore implements KeyStore, KeyTransactions {
+  /** Trial keys issued in the current minute (real time), by this process. */
+  private trialWindow = { start: -Infinity, count: 0 };
+
   abstract transaction<T>(work: () => T): T;
   abstract byHash(hash: string): KeyRecord | undefined;
   abstract byId(keyId: string): KeyRecord | undefined;
@@ -41,6 +67,8 @@ export abstract class TransactionalKeyStore implements KeyStore {
   abstract list(): KeyRecord[];
   abstract getMeta(name: MetaName): string | undefined;
   abstract setMeta(name: MetaName, value: string): void;
+  abstract pruneTrials(before: number): number;
+  abstract describe(): StoreInfo;
   abstract close(): void;
 
   admitAndCharge(step: ChargeStep): ChargeOutcome {
@@ -51,8 +79,45 @@ export abstract class TransactionalKeyStore implements KeyStore {
     refundIn(this, keyId, counted, cost);
   }
 
-  insertTrial(record: KeyRecord, now: number, beforeInsert: () => void): boolean {
-    return insertTrialIn(this, record, now, beforeInsert);
+  insertTrial(record: KeyRecord, now: number, cap: TrialCap): TrialInsert {
+    return insertTrialIn(this, record, now, () => this.countTrial(cap));
+  }
+
+  update(keyId: string, edit: (current: KeyRecord) => void): KeyRecord | undefined {
+    return this.transaction(() => {
+      const stored = this.byId(keyId);
+      if (!stored) return undefined;
+      const current = { ...stored };
+      edit(current);
+      this.save(current);
+      return current;
+    });
+  }
+
+  claimMeta(name: MetaName, initial: string): string {
+    return this.transaction(() => {
+      const kept = this.getMeta(name);
+      if (kept !== undefined) return kept;
+      this.setMeta(name, initial);
+      return initial;
+    });
+  }
+
+  changeMeta(name: MetaName, edit: (current: string | undefined) => string): string {
+    return this.transaction(() => {
+      const next = edit(this.getMeta(name));
+      this.setMeta(name, next);
+      return next;
+    });
+  }
+
+  /** Counts one trial key against the minute's cap (per process: mocks sharing a database file each have their own), or the seconds to wait. */
+  private countTrial(cap: TrialCap): number {
+    if (cap.perMinute === null) return 0;
+    if (cap.at - this.trialWindow.start >= 60_000) this.trialWindow = { start: cap.at, count: 0 };
+    if (this.trialWindow.count >= cap.perMinute) return Math.max(1, Math.ceil((this.trialWindow.start + 60_000 - cap.at) / 1000));
+    this.trialWindow.count++;
+    return 0;
   }
 }
 
@@ -106,6 +171,22 @@ export class MemoryKeyStore extends TransactionalKeyStore {
 
   setMeta(name: MetaName, value: string): void {
     this.meta.set(name, value);
+  }
+
+  pruneTrials(before: number): number {
+    let pruned = 0;
+    for (const [hash, record] of this.hashes) {
+      if (record.emailHash === null || record.expiresAt === null || record.expiresAt >= before) continue;
+      this.hashes.delete(hash);
+      this.ids.delete(record.keyId);
+      if (this.trials.get(record.emailHash) === record) this.trials.delete(record.emailHash);
+      pruned++;
+    }
+    return pruned;
+  }
+
+  describe(): StoreInfo {
+    return { store: 'memory', location: null, reachable: true };
   }
 
   close(): void {}

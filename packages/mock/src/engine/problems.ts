@@ -64,6 +64,8 @@ export const problemTypes = {
   internal_error: { status: 500, title: 'The mock failed' },
   // The state database shared by several mocks stayed locked (by something else): try again soon.
   state_busy: { status: 503, title: 'The mock\'s state is busy' },
+  // The state server the mocks share (--state redis://) did not answer in time: nothing was served or counted.
+  state_unavailable: { status: 503, title: 'The mock\'s state store is unavailable' },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemCode = keyof typeof problemTypes;

@@ -19,7 +19,7 @@ export interface TrialDeps {
 
 export async function createTrialKey(request: Request, requestId: string, clientAddress: string, deps: TrialDeps): Promise<Answer> {
   const { accounts, validator } = deps;
-  const headers = accounts.takeToken(null, clientAddress, plans.trial.rate_per_second);
+  const headers = await accounts.takeToken(null, clientAddress, plans.trial.rate_per_second);
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type', 'Send the body as application/json: {"email": "<your address>"}.');
   const declared = Number(request.headers.get('content-length') ?? 0);

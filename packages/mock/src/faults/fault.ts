@@ -15,13 +15,19 @@ export interface FaultDeps {
   engine?: Pick<Engine, 'accounts' | 'clock' | 'store'>;
 }
 
+/** The engine options a fault may set (engine.ts says what each does). */
+export interface EngineFaultOptions {
+  limiterNow?: () => number;
+  trialKeptMs?: number;
+}
+
 export interface Fault {
   /** What it breaks, as `--help` says it. */
   breaks: string;
   /** The fetch with this fault on, around `next`. */
   wrap: (next: Fetch, deps: FaultDeps) => Fetch;
   /** A fault that acts in the engine, not on a request or an answer: the engine option it sets. */
-  engine?: (engine: () => Pick<Engine, 'clock'>) => { limiterNow?: () => number };
+  engine?: (engine: () => Pick<Engine, 'clock'>) => EngineFaultOptions;
   /** A fault that acts in the Node server, before any request reaches the engine: the option it sets. */
   adapter?: { bareLimitAnswers?: boolean };
 }

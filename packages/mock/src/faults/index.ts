@@ -9,7 +9,7 @@ import type { RequestContext } from '../engine/context.ts';
 import type { Engine } from '../engine/engine.ts';
 import { billingFaults } from './billing.ts';
 import { documentFaults } from './documents.ts';
-import type { Fault, FaultDeps, Fetch } from './fault.ts';
+import type { EngineFaultOptions, Fault, FaultDeps, Fetch } from './fault.ts';
 import { httpFaults } from './http.ts';
 import { keyFaults } from './keys.ts';
 import { pageFaults } from './pages.ts';
@@ -41,7 +41,7 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: F
 }
 
 /** The engine options the named faults set (a fault that acts inside the engine); `engine` is read at call time. */
-export function faultEngineOptions(names: readonly FaultName[], engine: () => Pick<Engine, 'clock'>): { limiterNow?: () => number } {
+export function faultEngineOptions(names: readonly FaultName[], engine: () => Pick<Engine, 'clock'>): EngineFaultOptions {
   return Object.assign({}, ...names.map((name) => (faultTable[name] as Fault).engine?.(engine) ?? {}));
 }
 

@@ -166,6 +166,11 @@ export const keyFaults = {
       for (const usage of [data!.usage, body.usage] as Record<string, unknown>[]) if (usage) usage.balance_rows = 0;
     })(next, deps),
   },
+  'ended-trials-kept': {
+    breaks: "keeps a trial's key known for ever after its end (402 trial_expired), never forgetting it",
+    wrap: untouched,
+    engine: () => ({ trialKeptMs: Number.POSITIVE_INFINITY }),
+  },
   'limiter-on-clock': {
     breaks: "refills the rate limiter's buckets by the service's clock, so moving the test clock refills them",
     wrap: untouched,

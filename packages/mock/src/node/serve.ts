@@ -12,6 +12,8 @@ import { faults, isFaultName } from '../faults/index.ts';
 import { readFlags } from './flags.ts';
 import { isLoopback } from './server.ts';
 import { StateFileError, type StateSync } from './sqlite-key-store.ts';
+import { isRedisUrl, parseRedisUrl, RedisStateError } from './redis/url.ts';
+import type { StoreInfo } from '../engine/key-store.ts';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start.ts';
 
 const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy URL, see proxy --help)
@@ -35,6 +37,11 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
                       origin by default, as prism mock; never the control endpoints)
   --state FILE        keep keys, usage, balances and the clock in the SQLite database FILE,
                       across restarts and shared by every mock started on it (made 0600)
+  --state redis://[user:password@]HOST:PORT[/DB][?timeout=MS&prefix=P]
+                      keep them, and every rate limit, on a Redis server (rediss:// for TLS),
+                      shared by every mock on it, on any machine (replicas behind a balancer);
+                      a command slower than the timeout (1000 ms) answers 503 state_unavailable;
+                      prefix (igk:) lets independent mocks share one server
   --state-sync full   fsync every counted call before answering it, so not even a power loss
                       loses one (normal: a killed mock loses nothing; about twice as fast)
   --log               log one line per request
@@ -78,7 +85,16 @@ if (values.data !== undefined && values.seed !== undefined) fail('give --data or
 const badOrigin = (values['cors-origin'] ?? []).find((o) => !/^https?:\/\/[^/?#\s]+$/.test(o));
 if (badOrigin !== undefined) fail(`--cors-origin takes an origin such as https://app.example (scheme and host, no path), got ${badOrigin}`);
 if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync'])) fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
-if (values['state-sync'] !== undefined && values.state === undefined) fail('--state-sync goes with --state FILE');
+if (values['state-sync'] !== undefined && (values.state === undefined || isRedisUrl(values.state))) fail('--state-sync goes with --state FILE (a Redis server keeps to its own appendfsync)');
+if (values.state !== undefined && isRedisUrl(values.state)) {
+  try {
+    parseRedisUrl(values.state);
+  } catch (error) {
+    // One line, not the usage: the flag is right, its URL is not.
+    console.error(`[investor-graph mock] ${(error as Error).message}`);
+    process.exit(2);
+  }
+}
 if (values.data !== undefined && !(existsSync(values.data) && statSync(values.data).isFile()) && !existsSync(join(values.data, 'manifest.json'))) {
   // One line, not the usage: the flag is right, the folder is not.
   console.error(`[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder or file'}`);
@@ -139,7 +155,7 @@ let mock;
 try {
   mock = await startMock(options);
 } catch (error) {
-  if (error instanceof StateFileError || error instanceof DatasetFileError) {
+  if (error instanceof StateFileError || error instanceof DatasetFileError || error instanceof RedisStateError) {
     // One line, not the usage: the flag is right, the file is not.
     console.error(error.message);
     process.exit(2);
@@ -151,6 +167,7 @@ const counts = ['firm', 'company', 'round', 'investment'].map((r) => `${engine.s
 console.log(`
 Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
   data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
+  state:  ${stateLine(engine.accounts.store.describe())}
   clock:  ${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}; control at ${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})
   docs:   ${url}/docs  (the contract: ${url}/api/v1/openapi.json)
 ${values.fault?.length ? `  FAULTS: ${values.fault.join(', ')} (this mock breaks the contract on purpose)\n` : ''}
@@ -161,6 +178,13 @@ Try:
   curl -H 'Authorization: Bearer ${keys.find((k) => k.plan === 'team')!.key}' '${url}/api/v1/firms?limit=2'
   curl -X POST -H 'content-type: application/json' -d '{"email":"you@example.com"}' ${url}/api/v1/keys/trial
 `);
+
+/** Where keys and counters live, as the banner says it. */
+function stateLine(info: StoreInfo): string {
+  if (info.store === 'memory') return 'in this process\'s memory (gone when it stops; --state keeps it)';
+  if (info.store === 'sqlite') return `${info.location} (SQLite, shared by mocks on this machine)`;
+  return `${info.location} (Redis, shared by every mock on it; ${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`;
+}
 
 // In-flight requests are answered before the process ends: a client never sees a dropped call.
 const stop = (): void => {

@@ -14,7 +14,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { ProblemError } from '../engine/problems.ts';
-import { TransactionalKeyStore, type KeyRecord, type MetaName } from '../engine/key-store.ts';
+import { TransactionalKeyStore, type KeyRecord, type MetaName, type StoreInfo } from '../engine/key-store.ts';
 import { applicationId, columns, prefixed, schema, schemaVersion, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { finishMigration, isSavedClock, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
 
@@ -194,6 +194,14 @@ export class SqliteKeyStore extends TransactionalKeyStore {
 
   setMeta(name: MetaName, value: string): void {
     this.statements.setMeta.run(name, value);
+  }
+
+  pruneTrials(before: number): number {
+    return Number(this.transaction(() => this.db.prepare('DELETE FROM keys WHERE email_hash IS NOT NULL AND expires_at IS NOT NULL AND expires_at < ?').run(before)).changes);
+  }
+
+  describe(): StoreInfo {
+    return { store: 'sqlite', location: this.file, reachable: this.db.isOpen };
   }
 
   /** Moves what the WAL holds into the database file itself. */

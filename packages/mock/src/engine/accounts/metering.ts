@@ -20,6 +20,11 @@ export interface ChargeStep {
   counted: boolean;
   /** Rows served; null when nothing was (a 304), so nothing is charged. */
   rows: number | null;
+  /**
+   * Names this charge once (a random part per process and a count), so a store on a server can
+   * take back a charge whose answer it never saw, and never apply one twice.
+   */
+  chargeId?: string;
 }
 
 export type Refusal = 'revoked_key' | 'trial_expired' | 'trial_exhausted' | 'quota_exhausted' | 'insufficient_balance';
@@ -30,9 +35,9 @@ export type ChargeOutcome = { record: KeyRecord; cost: number; refusal: null } |
 /** The part of a key store that admits and charges a call, and refunds one never answered. */
 export interface MeterStore {
   /** Decides `step` on the key as stored and, when admitted, keeps what it changed: one atomic step. */
-  admitAndCharge(step: ChargeStep): ChargeOutcome;
+  admitAndCharge(step: ChargeStep): ChargeOutcome | Promise<ChargeOutcome>;
   /** Takes back an admitted call whose answer could not be made: not counted, not charged. */
-  refund(keyId: string, counted: boolean, cost: number): void;
+  refund(keyId: string, counted: boolean, cost: number, chargeId?: string): void | Promise<void>;
 }
 
 /** Rows a pay-as-you-go call serving `rows` costs (DECISIONS.md#pay-as-you-go-billing). */

@@ -2,7 +2,7 @@
  * Token buckets, by kind and name: a key's rate, the trial call's rate per client address, and each
  * address's budget of calls without a valid key. They run on real time (DECISIONS.md#rate-limit-headers).
  * `RateLimiter` is what a shared store implements to give every mock on it one bucket per name
- * (each step one atomic round trip); `MemoryRateLimiter` keeps them in this process.
+ * (each step one atomic round trip: node/redis/); `MemoryRateLimiter` keeps them in this process.
  */
 
 export type BucketKind = 'key' | 'trial-call' | 'failed-auth';
@@ -13,14 +13,20 @@ export interface Bucket {
   filledAt: number;
 }
 
+/** A token taken (`wait` 0, `left` in the bucket after it) or not (`wait` whole seconds until one is). */
+export interface Taken {
+  wait: number;
+  left: number;
+}
+
 export interface RateLimiter {
   /**
    * Takes a token from bucket `name` (at most `capacity`, refilled at `perSecond`, full when new):
    * `wait` 0 and the tokens `left`, or the whole seconds until a token is there (nothing taken).
    */
-  take(kind: BucketKind, name: string, capacity: number, perSecond: number): { wait: number; left: number };
+  take(kind: BucketKind, name: string, capacity: number, perSecond: number): Taken | Promise<Taken>;
   /** Whether a token is there, taking none: 0, or the whole seconds until one is. */
-  peek(kind: BucketKind, name: string, capacity: number, perSecond: number): number;
+  peek(kind: BucketKind, name: string, capacity: number, perSecond: number): number | Promise<number>;
 }
 
 /** Addresses kept per kind of address bucket: the one seen longest ago goes when full. */
@@ -38,7 +44,7 @@ export class MemoryRateLimiter implements RateLimiter {
     this.enforce = enforce;
   }
 
-  take(kind: BucketKind, name: string, capacity: number, perSecond: number): { wait: number; left: number } {
+  take(kind: BucketKind, name: string, capacity: number, perSecond: number): Taken {
     const bucket = this.bucket(kind, name, capacity);
     if (!this.enforce) bucket.tokens = capacity;
     const wait = this.refill(bucket, capacity, perSecond);

@@ -1,36 +1,54 @@
 /**
  * Trial keys for an e-mail address: one live trial per address (compared case-insensitively, kept
- * only as a hash), and at most `trial_keys_per_minute` of the plan table issued a minute by a
- * process, since anyone can ask (DECISIONS.md#trial-key-response).
+ * only as a hash), and at most `trial_keys_per_minute` of the plan table issued a minute, since
+ * anyone can ask (DECISIONS.md#trial-key-response): by all mocks on one Redis together, by each
+ * process on a memory or SQLite store.
  */
-import { trialKeysPerMinute } from '@investor-graph/contract/plans';
+import { trialKeyKeptDays, trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
-import { keyStatus, newKeyText, newRecord, type IssuedKey, type KeyRecord, type KeyTransactions } from './key-records.ts';
+import { DAY, keyStatus, newKeyText, newRecord, type IssuedKey, type KeyRecord, type KeyTransactions } from './key-records.ts';
 
-/** The part of a key store that issues trials: the look-up of a live one and the insert are one atomic step. */
-export interface TrialStore {
-  /**
-   * Inserts `record` unless its e-mail hash has a live trial at `now` (false then); `beforeInsert`
-   * runs between the two, and may refuse by throwing.
-   */
-  insertTrial(record: KeyRecord, now: number, beforeInsert: () => void): boolean;
+/** The cap on trial keys a minute: null when not enforced; `at` is real time (ms). */
+export interface TrialCap {
+  perMinute: number | null;
+  at: number;
 }
 
-/** A key store's insertTrial as one of its transactions (the memory and SQLite stores). */
-export function insertTrialIn(store: Pick<KeyTransactions, 'transaction' | 'trialByEmail' | 'insert'>, record: KeyRecord, now: number, beforeInsert: () => void): boolean {
+/** Inserted; or not, as the e-mail hash has a live trial; or the whole seconds until the minute's cap allows one. */
+export type TrialInsert = 'inserted' | 'live' | { wait: number };
+
+/**
+ * How long a trial key is known after it ended (`trial_key_kept_days` of the plan table): a call
+ * with it meanwhile is told the trial expired (402 trial_expired, with what to buy); past it, the
+ * key is unknown (401) and is pruned from the store.
+ */
+export const trialKeptAfterEnd = trialKeyKeptDays * DAY;
+
+/**
+ * The part of a key store that issues trials: the look-up of a live one, the minute's cap and the
+ * insert are one atomic step, so neither two mocks nor two calls issue two live trials for one
+ * address or pass the cap together.
+ */
+export interface TrialStore {
+  insertTrial(record: KeyRecord, now: number, cap: TrialCap): TrialInsert | Promise<TrialInsert>;
+}
+
+/**
+ * A key store's insertTrial as one of its transactions (the memory and SQLite stores); `capped`
+ * counts one against the minute's cap, or says how long to wait.
+ */
+export function insertTrialIn(store: Pick<KeyTransactions, 'transaction' | 'trialByEmail' | 'insert'>, record: KeyRecord, now: number, capped: () => number): TrialInsert {
   return store.transaction(() => {
     const live = store.trialByEmail(record.emailHash!);
-    if (live && keyStatus(live, now) === 'active') return false;
-    beforeInsert();
-    return store.insert(record);
+    if (live && keyStatus(live, now) === 'active') return 'live';
+    const wait = capped();
+    if (wait) return { wait };
+    return store.insert(record) ? 'inserted' : 'live';
   });
 }
 
 export class Trials {
-  /** Trial keys issued in the current minute, by this process (mocks sharing a database each have their own cap). */
-  private window = { start: -Infinity, count: 0 };
-
   private readonly store: TrialStore;
   private readonly realNow: () => number;
   private readonly enforce: boolean;
@@ -46,20 +64,11 @@ export class Trials {
     const emailHash = await sha256Hex(`trial-email:${email.trim().toLowerCase()}`);
     const key = newKeyText('trial');
     const record = newRecord('trial', key, await sha256Hex(key), now, emailHash, 0);
-    const inserted = this.store.insertTrial(record, now, () => this.countOne());
-    if (!inserted) throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
+    const inserted = await this.store.insertTrial(record, now, { perMinute: this.enforce ? trialKeysPerMinute : null, at: this.realNow() });
+    if (inserted === 'live') throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
+    if (inserted !== 'inserted') {
+      throw new ProblemError('rate_limited', `The service issues at most ${trialKeysPerMinute} trial keys a minute; retry after ${inserted.wait} seconds.`, { headers: { 'retry-after': String(inserted.wait) } });
+    }
     return { key, record };
   }
-
-  /** Anyone can call this: past the cap for the minute (per process), everyone waits. */
-  private countOne(): void {
-    const at = this.realNow();
-    if (at - this.window.start >= 60_000) this.window = { start: at, count: 0 };
-    if (this.enforce && this.window.count >= trialKeysPerMinute) {
-      const wait = Math.max(1, Math.ceil((this.window.start + 60_000 - at) / 1000));
-      throw new ProblemError('rate_limited', `The service issues at most ${trialKeysPerMinute} trial keys a minute; retry after ${wait} seconds.`, { headers: { 'retry-after': String(wait) } });
-    }
-    this.window.count++;
-  }
 }
-

@@ -1,0 +1,106 @@
+/**
+ * The connection to the Redis server of `--state redis://...`, through ioredis (chosen over
+ * node-redis: `commandTimeout` bounds every command, `enableOfflineQueue: false` fails a command at
+ * once while disconnected instead of serving it late, `autoResendUnfulfilledCommands: false` never
+ * sends a charge twice after a reconnect, and it reconnects by itself; six small dependencies). Any
+ * failure to reach the server becomes 503 `state_unavailable` with Retry-After: never a call served
+ * free, nor a failure of the mock.
+ */
+import { createHash } from 'node:crypto';
+import { Redis, ReplyError } from 'ioredis';
+import { ProblemError } from '../../engine/problems.ts';
+import { scripts, type ScriptName } from './scripts.ts';
+import { RedisStateError, type RedisTarget } from './url.ts';
+
+/** Server replies that mean "not now" (loading, out of memory, disk failing, a replica), not a bug of the mock. */
+const UNAVAILABLE_REPLY = /^(LOADING|MISCONF|OOM|BUSY|READONLY|MASTERDOWN|TRYAGAIN|NOREPLICAS|CLUSTERDOWN)\b/;
+
+/** ioredis's error for a command refused before it was written (disconnected, with the offline queue off). */
+const NOT_SENT = /enableOfflineQueue/;
+
+/** Whether an error means the server was not reached or did not answer (the call may or may not have run). */
+export const isUnavailable = (error: unknown): boolean => !(error instanceof ReplyError) || UNAVAILABLE_REPLY.test((error as Error).message);
+
+export function unavailable(shown: string): ProblemError {
+  return new ProblemError('state_unavailable', `The mock's state store (${shown}) did not answer in time; nothing was served or counted. Retry shortly.`, { headers: { 'retry-after': '1' } });
+}
+
+/** A connected client and the scripts run on it. */
+export class RedisConnection {
+  readonly client: Redis;
+  readonly target: RedisTarget;
+  private readonly sha = new Map<ScriptName, string>();
+  /** What the connection last failed with (a refused connection, a wrong password): said when the start gives up. */
+  private lastError = '';
+
+  constructor(target: RedisTarget) {
+    this.target = target;
+    for (const [name, lua] of Object.entries(scripts)) this.sha.set(name as ScriptName, createHash('sha1').update(lua).digest('hex'));
+    this.client = new Redis(target.url, {
+      lazyConnect: true,
+      connectionName: 'investor-graph-mock',
+      commandTimeout: target.timeoutMs,
+      connectTimeout: Math.max(target.timeoutMs, 2000),
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+      enableAutoPipelining: true,
+      // Reconnects for ever, a little slower each time up to once a second.
+      retryStrategy: (times) => Math.min(50 * times, 1000),
+    });
+    // Reported by the calls that meet it (503), by describe() and at start; an unhandled 'error' would end the process.
+    this.client.on('error', (error: Error) => void (this.lastError = error.message));
+  }
+
+  get reachable(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /** Connects, waiting up to `waitMs` for the server (a replica may start before it); throws a one-line reason past that. */
+  async connect(waitMs: number): Promise<void> {
+    const until = Date.now() + waitMs;
+    void this.client.connect().catch(() => undefined);
+    while (!this.reachable) {
+      if (Date.now() > until) {
+        this.client.disconnect();
+        const why = this.lastError ? ` (${this.lastError.replace(/\s+/g, ' ').slice(0, 200)})` : '';
+        throw new RedisStateError(`--state ${this.target.shown}: no Redis server answered there in ${Math.round(waitMs / 1000)} s${why}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * Runs a script (by its SHA, loading it once when the server does not have it yet); a server not
+   * reached is 503. `uncertain` is told when the script was sent but its answer never came, so it
+   * may have run (not when it was never sent: disconnected, nothing queued).
+   */
+  async run<T>(name: ScriptName, keys: string[], args: (string | number)[], uncertain?: () => void): Promise<T> {
+    try {
+      try {
+        return (await this.client.evalsha(this.sha.get(name)!, keys.length, ...keys, ...args)) as T;
+      } catch (error) {
+        if (!(error instanceof ReplyError) || !(error as Error).message.startsWith('NOSCRIPT')) throw error;
+        return (await this.client.eval(scripts[name], keys.length, ...keys, ...args)) as T;
+      }
+    } catch (error) {
+      if (!isUnavailable(error)) throw error;
+      if (!NOT_SENT.test((error as Error).message)) uncertain?.();
+      throw unavailable(this.target.shown);
+    }
+  }
+
+  /** A plain command, failures mapped as `run`'s. */
+  async call<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+    try {
+      return await command(this.client);
+    } catch (error) {
+      throw isUnavailable(error) ? unavailable(this.target.shown) : error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.client.status === 'ready') await this.client.quit().catch(() => undefined);
+    this.client.disconnect();
+  }
+}
