@@ -1242,7 +1242,7 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.14",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage may stay counted)."
+    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
   },
   {
     "id": "status-codes.15",

@@ -110,8 +110,9 @@ export class Accounts {
    * Refuses, before any work, a call the key as stored now may not make (revoked; a counted call
    * past its trial or quota). A key this process charged within the last second, and that would
    * pass, passes without a read: the charge after the work decides again, atomically, on the key
-   * as stored then, so a pass on a record a moment old changes no answer, and saves a round trip a
-   * call on a store on a server. A refusal is always read afresh.
+   * as stored then, so a pass on a record a moment old changes no count or charge (only, in that
+   * second, which refusal comes first: a missing plan feature before a quota another process used
+   * up), and saves a round trip a call on a store on a server. A refusal is always read afresh.
    */
   async admit(record: KeyRecord, now: number, counted: boolean): Promise<void> {
     const recent = this.charged.get(record.keyId);
@@ -160,9 +161,18 @@ export class Accounts {
     return await this.store.list();
   }
 
-  /** Drops trial keys whose trial ended longer than trialKeptAfterEnd before `now` (after the clock moved). */
+  /**
+   * Drops trial keys whose trial ended longer than trialKeptAfterEnd before `now` (after the clock
+   * moved). Best effort: the clock has moved by then, and a store away now is pruned at the next
+   * move (a Redis store's trials expire by themselves too), so the move is not answered 503.
+   */
   async pruneTrials(now: number): Promise<number> {
-    return await this.store.pruneTrials(now - trialKeptAfterEnd);
+    try {
+      return await this.store.pruneTrials(now - trialKeptAfterEnd);
+    } catch (error) {
+      if (error instanceof ProblemError && error.code === 'state_unavailable') return 0;
+      throw error;
+    }
   }
 
   // ---- control operations: each one atomic step of the store on the key as stored now

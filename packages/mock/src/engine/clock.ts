@@ -74,6 +74,8 @@ export class Clock {
 
 /** How long a clock set through another process on the same state store may take to reach this one. */
 const SYNC_MS = 250;
+/** How long a call waits for that look on a store on a server before it goes on with the clock as last seen. */
+const SYNC_WAIT_MS = 50;
 
 /**
  * The clock as the key store keeps it, shared by every mock on the same state. The first process on
@@ -99,21 +101,29 @@ export class SharedClock {
     this.syncedAt = this.realNow();
   }
 
-  /** Takes up the clock as last saved, by this process or another, when SYNC_MS have passed since the last look. */
+  /**
+   * Takes up the clock as last saved, by this process or another, when SYNC_MS have passed since
+   * the last look. A store on a server is waited for SYNC_WAIT_MS at most: past that (or when it
+   * does not answer) the call goes on with the clock as last seen, and the look lands when it
+   * comes, so a slow server never holds a call (a probe of the contract, say) that needs no state.
+   */
   async sync(): Promise<void> {
     const at = this.realNow();
     if (at - this.syncedAt < SYNC_MS) return;
     this.syncedAt = at;
-    let text: string | undefined;
-    try {
-      text = await this.keyStore.getMeta('clock');
-    } catch (error) {
-      // A store on a server that does not answer now: the clock runs on as last seen, and the call
-      // goes on to meet the store where it must (its charge), which answers 503 if it is still away.
-      if (error instanceof ProblemError && error.code === 'state_unavailable') return;
-      throw error;
-    }
-    if (text !== undefined) this.take(text);
+    // Settles without rejecting: a failure after the wait has no call left to fail.
+    let failure: unknown;
+    const look = Promise.resolve()
+      .then(() => this.keyStore.getMeta('clock'))
+      .then((text) => void (text !== undefined && this.take(text)))
+      .catch((error: unknown) => {
+        // A server away: the clock runs on as last seen; the call meets the store where it must (its charge: 503).
+        if (!(error instanceof ProblemError && error.code === 'state_unavailable')) failure = error;
+      });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([look, new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (failure) throw failure;
   }
 
   /**
@@ -121,12 +131,23 @@ export class SharedClock {
    * changed and saved in one atomic step of the store, so two mocks on it advancing it at once both count.
    */
   async change(edit: (clock: Clock) => void): Promise<void> {
-    this.take(await this.keyStore.changeMeta('clock', (text) => {
-      // On a store on a server, the step may run again on a newer clock: each run starts from the store's.
-      if (text !== undefined) this.clock.restore(JSON.parse(text) as SavedClock);
-      edit(this.clock);
-      return JSON.stringify(this.clock.saved());
-    }));
+    const before = this.clock.saved();
+    let kept: string;
+    try {
+      kept = await this.keyStore.changeMeta('clock', (text) => {
+        // On a store on a server, the step may run again on a newer clock: each run starts from the store's.
+        if (text !== undefined) this.clock.restore(JSON.parse(text) as SavedClock);
+        edit(this.clock);
+        return JSON.stringify(this.clock.saved());
+      });
+    } catch (error) {
+      // Not kept: this process's clock goes back to what it was, and the next look takes up the store's.
+      this.clock.restore(before);
+      this.text = '';
+      this.syncedAt = -Infinity;
+      throw error;
+    }
+    this.take(kept);
     this.syncedAt = this.realNow();
   }
 

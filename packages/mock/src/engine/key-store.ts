@@ -43,7 +43,7 @@ export interface KeyStore extends KeyDirectory, MeterStore, TrialStore {
   claimMeta(name: MetaName, initial: string): Awaitable<string>;
   /** Changes a named value as stored now (read, `edit`, write) in one atomic step; returns what was kept. */
   changeMeta(name: MetaName, edit: (current: string | undefined) => string): Awaitable<string>;
-  /** Drops trial keys that ended before `before` (service clock) with what points at them; returns how many. */
+  /** Drops trial keys (issued or made through control) that ended before `before` (service clock), with what points at them; returns how many. */
   pruneTrials(before: number): Awaitable<number>;
   describe(): StoreInfo;
   close(): Awaitable<void>;
@@ -176,10 +176,10 @@ export class MemoryKeyStore extends TransactionalKeyStore {
   pruneTrials(before: number): number {
     let pruned = 0;
     for (const [hash, record] of this.hashes) {
-      if (record.emailHash === null || record.expiresAt === null || record.expiresAt >= before) continue;
+      if (record.plan !== 'trial' || record.expiresAt === null || record.expiresAt >= before) continue;
       this.hashes.delete(hash);
       this.ids.delete(record.keyId);
-      if (this.trials.get(record.emailHash) === record) this.trials.delete(record.emailHash);
+      if (record.emailHash !== null && this.trials.get(record.emailHash) === record) this.trials.delete(record.emailHash);
       pruned++;
     }
     return pruned;

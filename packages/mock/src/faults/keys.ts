@@ -126,7 +126,10 @@ export const keyFaults = {
         const authorization = request.headers.get('authorization') ?? '';
         if (!deps.engine || status !== 401 || body.code !== 'revoked_key' || forgotten.has(authorization)) return;
         const plan = /^Bearer igk_([a-z]+)_/.exec(authorization)?.[1];
-        forgotten.set(authorization, deps.engine.accounts.create(isPlanId(plan) ? plan : 'enterprise', deps.engine.clock.now()).then((made) => made.key));
+        const standIn = deps.engine.accounts.create(isPlanId(plan) ? plan : 'enterprise', deps.engine.clock.now()).then((made) => made.key);
+        // A stand-in not made (the state store away) is forgotten, not left to reject unheard.
+        standIn.catch(() => forgotten.delete(authorization));
+        forgotten.set(authorization, standIn);
       })(next, deps);
       return async (request, context) => {
         const standIn = forgotten.get(request.headers.get('authorization') ?? '');

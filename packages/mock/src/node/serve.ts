@@ -28,6 +28,7 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --now ISO           start the simulated clock here (the dataset's as-of)
   --frozen            the clock moves only through /__control/clock
   --admin-token T     also admit control calls bearing Authorization: Bearer T, from any address
+                      (or $INVESTOR_GRAPH_MOCK_ADMIN_TOKEN, kept off the command line)
   --public-url URL    the base URL clients use (behind a proxy, say), for links the mock writes
                       (the listen address)
   --allow-host NAME   a host name besides localhost and 127.0.0.1 under which loopback clients
@@ -41,7 +42,9 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
                       keep them, and every rate limit, on a Redis server (rediss:// for TLS),
                       shared by every mock on it, on any machine (replicas behind a balancer);
                       a command slower than the timeout (1000 ms) answers 503 state_unavailable;
-                      prefix (igk:) lets independent mocks share one server
+                      prefix (igk:) lets independent mocks share one server; Redis 7 or later,
+                      standalone, maxmemory-policy noeviction ($INVESTOR_GRAPH_MOCK_STATE, kept off
+                      the command line, gives the URL with its password too)
   --state-sync full   fsync every counted call before answering it, so not even a power loss
                       loses one (normal: a killed mock loses nothing; about twice as fast)
   --log               log one line per request
@@ -74,6 +77,10 @@ const flags = readFlags('investor-graph mock', usage, process.argv.slice(process
   help: { type: 'boolean' },
 });
 const { values } = flags;
+// Secrets may come from the environment (a Kubernetes Secret, a Compose env file) instead of the
+// command line, which ps, docker inspect and /proc show to anyone on the host.
+values.state ??= process.env.INVESTOR_GRAPH_MOCK_STATE || undefined;
+values['admin-token'] ??= process.env.INVESTOR_GRAPH_MOCK_ADMIN_TOKEN || undefined;
 // Annotated, so that TypeScript knows code after a call to either does not run.
 const fail: (message: string) => never = flags.fail;
 const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;

@@ -197,7 +197,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   }
 
   pruneTrials(before: number): number {
-    return Number(this.transaction(() => this.db.prepare('DELETE FROM keys WHERE email_hash IS NOT NULL AND expires_at IS NOT NULL AND expires_at < ?').run(before)).changes);
+    return Number(this.transaction(() => this.db.prepare("DELETE FROM keys WHERE plan = 'trial' AND expires_at IS NOT NULL AND expires_at < ?").run(before)).changes);
   }
 
   describe(): StoreInfo {

@@ -18,8 +18,19 @@ const UNAVAILABLE_REPLY = /^(LOADING|MISCONF|OOM|BUSY|READONLY|MASTERDOWN|TRYAGA
 /** ioredis's error for a command refused before it was written (disconnected, with the offline queue off). */
 const NOT_SENT = /enableOfflineQueue/;
 
-/** Whether an error means the server was not reached or did not answer (the call may or may not have run). */
-export const isUnavailable = (error: unknown): boolean => !(error instanceof ReplyError) || UNAVAILABLE_REPLY.test((error as Error).message);
+/** ioredis's own errors for a server not reached or not answering, besides a socket's errno (ECONNREFUSED...). */
+const NOT_REACHED = /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries|connect ETIMEDOUT|Socket closed)/;
+
+/**
+ * Whether an error means the server was not reached or did not answer (the call may or may not
+ * have run); anything else (a bug of the mock's, a script's error) stays what it is: a 500.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof ReplyError) return UNAVAILABLE_REPLY.test(error.message);
+  const code = (error as NodeJS.ErrnoException).code;
+  return NOT_REACHED.test(error.message) || error.name === 'MaxRetriesPerRequestError' || (typeof code === 'string' && /^E[A-Z]+$/.test(code));
+}
 
 export function unavailable(shown: string): ProblemError {
   return new ProblemError('state_unavailable', `The mock's state store (${shown}) did not answer in time; nothing was served or counted. Retry shortly.`, { headers: { 'retry-after': '1' } });

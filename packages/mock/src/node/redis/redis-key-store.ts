@@ -16,6 +16,7 @@ import { trialKeptAfterEnd, type TrialCap, type TrialInsert } from '../../engine
 import type { ChargeOutcome, ChargeStep, Refusal } from '../../engine/accounts/metering.ts';
 import type { KeyRecord, KeyStore, MetaName, StoreInfo } from '../../engine/key-store.ts';
 import type { RedisConnection } from './connection.ts';
+import { ProblemError } from '../../engine/problems.ts';
 import { RedisStateError } from './url.ts';
 import { changedFields, fromFields, recordFields } from './record-fields.ts';
 
@@ -28,6 +29,8 @@ import { changedFields, fromFields, recordFields } from './record-fields.ts';
 const CHARGE_KEPT_MS = 60_000;
 /** The layout's version, kept at `igk:version`: a newer one is refused at start. */
 export const redisLayoutVersion = 1;
+/** Steps waiting to be taken back at most (takeBackLater). */
+const PENDING = 100_000;
 /** Tries of a read-change-write step that met another mock's write in between. */
 const TRIES = 20;
 
@@ -50,7 +53,7 @@ function names(prefix: string) {
 export class RedisKeyStore implements KeyStore {
   private readonly redis: RedisConnection;
   /** Charges whose answer never came (the server went away mid-call): taken back once it is there again. */
-  private readonly voids = new Map<string, { keyId: string; at: number }>();
+  private readonly voids = new Map<string, { step: () => Promise<unknown>; at: number }>();
   private voiding: ReturnType<typeof setInterval> | undefined;
   /** Each key's plan, as last read (bounded: a plan is looked up again when forgotten). */
   private readonly plans = new LRUCache<string, PlanId>({ max: 50_000 });
@@ -64,6 +67,10 @@ export class RedisKeyStore implements KeyStore {
 
   /** Checks the layout on the server is one this mock reads (and marks an empty server as this layout). */
   async open(): Promise<void> {
+    // SET ... NX GET (the clock, the secret, the layout) came with Redis 7.0.
+    const info = await this.redis.call((c) => c.info('server'));
+    const version = /redis_version:(\d+)\./.exec(info)?.[1];
+    if (Number(version) < 7) throw new RedisStateError(`--state ${this.redis.target.shown}: Redis ${/redis_version:(\S+)/.exec(info)?.[1]} is too old; the mock needs Redis 7.0 or later`);
     const kept = await this.redis.call((c) => c.set(this.k.version, String(redisLayoutVersion), 'NX', 'GET'));
     if (kept !== null && Number(kept) > redisLayoutVersion) {
       throw new RedisStateError(`--state ${this.redis.target.shown} holds the state of a newer version of the mock (layout ${kept}; this one reads ${redisLayoutVersion}); upgrade @investor-graph/mock or use another database`);
@@ -83,13 +90,18 @@ export class RedisKeyStore implements KeyStore {
   }
 
   async insert(record: KeyRecord): Promise<boolean> {
-    return (await this.redis.run<number>('insert', [this.k.hash(record.hash), this.k.record(record.keyId), this.k.list, this.k.sequence], [record.keyId, ...recordFields(record)])) === 1;
+    // A trial made through the control API (no e-mail) ends too: listed by its end, and kept in
+    // real time at least as long as it is known (from its making, which is no later than the clock).
+    const trial = record.plan === 'trial' && record.expiresAt !== null;
+    const keep = trial ? Math.max(1, record.expiresAt! - record.createdAt + trialKeptAfterEnd) : '';
+    const keys = [this.k.hash(record.hash), this.k.record(record.keyId), this.k.list, this.k.sequence, this.k.trials];
+    return (await this.redis.run<number>('insert', keys, [record.keyId, trial ? record.expiresAt! : '', keep, ...recordFields(record)])) === 1;
   }
 
   async admitAndCharge(step: ChargeStep): Promise<ChargeOutcome> {
     // A key's plan never changes: known from its last read (the call's admission read it), one round trip saved.
     const plan = this.plans.get(step.keyId) ?? (await this.byId(step.keyId))?.plan;
-    if (!plan) throw new Error(`[investor-graph mock] key ${step.keyId} is no longer in the state store`);
+    if (!plan) throw new ProblemError('invalid_key', 'This API key is not known.');
     const rule = plans[plan];
     const [monthStart, monthEnd] = monthBounds(step.now);
     const chargeId = step.chargeId ?? `${step.keyId}.${step.now}.${Math.random()}`;
@@ -98,9 +110,11 @@ export class RedisKeyStore implements KeyStore {
       plan === 'trial' ? 1 : 0, plan === 'payg' ? 1 : 0, plans.payg.min_rows_per_call ?? 0, CHARGE_KEPT_MS,
     ];
     // Sent but not answered, it may have run: taken back (or barred) once the server is there again.
-    const reply = await this.redis.run<[string, number?, string[]?]>('admitAndCharge', [this.k.record(step.keyId), this.k.charge(chargeId)], args, () => this.voidLater(step.keyId, chargeId));
+    const sentAt = Date.now();
+    const reply = await this.redis.run<[string, number?, string[]?]>('admitAndCharge', [this.k.record(step.keyId), this.k.charge(chargeId)], args, () => this.voidLater(step.keyId, chargeId, sentAt));
     const [refusal, cost = 0, fields] = reply;
-    if (refusal === 'missing') throw new Error(`[investor-graph mock] key ${step.keyId} is no longer in the state store`);
+    // Gone between its admission and its charge (a trial pruned, expired in Redis): unknown, as admission would say.
+    if (refusal === 'missing') throw new ProblemError('invalid_key', 'This API key is not known.');
     if (refusal === 'seen') throw new Error(`[investor-graph mock] charge ${chargeId} was already made or taken back`);
     const record = fromFields(fields)!.record;
     return refusal === '' ? { record, cost, refusal: null } : { record, cost, refusal: refusal as Refusal };
@@ -109,11 +123,12 @@ export class RedisKeyStore implements KeyStore {
   async refund(keyId: string, _counted: boolean, _cost: number, chargeId?: string): Promise<void> {
     // What the charge itself recorded is taken back, by its id: never twice, never one not made.
     if (!chargeId) throw new Error('[investor-graph mock] a refund on the Redis store names its charge');
+    const sentAt = Date.now();
     try {
       await this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]);
     } catch (error) {
       // Whether it ran or not, running it again later is safe: it takes back a charge once.
-      this.voidLater(keyId, chargeId);
+      this.voidLater(keyId, chargeId, sentAt);
       throw error;
     }
   }
@@ -123,11 +138,19 @@ export class RedisKeyStore implements KeyStore {
     // time, which the service clock never runs slower than unless frozen); pruneTrials drops it
     // sooner when the clock is moved past that.
     const keepMs = Math.max(1, (record.expiresAt ?? now + 7 * DAY) - now + trialKeptAfterEnd);
+    // Issued but not answered, no one holds its key: taken back once the server is there again,
+    // or the address would be told it has a live trial it never saw (409) for 7 days.
+    const takeBack = (): Promise<unknown> => this.redis.run('voidTrial',
+      [this.k.record(record.keyId), this.k.hash(record.hash), this.k.email(record.emailHash!), this.k.list, this.k.trials], [record.keyId]);
     const reply = await this.redis.run<string | [string, number]>('insertTrial',
       [this.k.email(record.emailHash!), this.k.hash(record.hash), this.k.record(record.keyId), this.k.list, this.k.sequence, this.k.trials, this.k.trialCap],
-      [now, plans.trial.calls_limit ?? 0, cap.perMinute ?? -1, keepMs, this.k.record(''), record.keyId, record.expiresAt ?? now, ...recordFields(record)]);
+      [now, plans.trial.calls_limit ?? 0, cap.perMinute ?? -1, keepMs, this.k.record(''), record.keyId, record.expiresAt ?? now, ...recordFields(record)],
+      () => this.takeBackLater(`trial:${record.keyId}`, takeBack, Date.now()));
     if (Array.isArray(reply)) return { wait: Number(reply[1]) };
-    return reply === 'inserted' ? 'inserted' : 'live';
+    if (reply !== 'inserted') return 'live';
+    // Trials that expired in Redis by their TTL leave their ids listed: cleared as new ones come.
+    void this.pruneTrials(now - trialKeptAfterEnd).catch(() => undefined);
+    return 'inserted';
   }
 
   async update(keyId: string, edit: (current: KeyRecord) => void): Promise<KeyRecord | undefined> {
@@ -186,24 +209,36 @@ export class RedisKeyStore implements KeyStore {
     await this.redis.close();
   }
 
-  private voidLater(keyId: string, chargeId: string): void {
-    // Bounded: the calls in flight when the server went away, not every call refused meanwhile.
-    if (this.voids.size >= 10_000) this.voids.delete(this.voids.keys().next().value!);
-    this.voids.set(chargeId, { keyId, at: Date.now() });
+  private voidLater(keyId: string, chargeId: string, sentAt: number): void {
+    this.takeBackLater(`charge:${chargeId}`, () => this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]), sentAt);
   }
 
-  /** Takes back the charges whose answer never came, now that the server may be there again. */
+  /**
+   * Keeps a step to take back (a charge, a trial issued) whose answer never came, to run once the
+   * server is there again. Bounded: the calls in flight when it went away are a few (a call meets
+   * a server away at once, unsent); past the bound, the oldest is dropped and said so.
+   */
+  private takeBackLater(name: string, step: () => Promise<unknown>, sentAt: number): void {
+    if (this.voids.size >= PENDING) {
+      const [oldest] = this.voids.keys();
+      this.voids.delete(oldest!);
+      console.error(`[investor-graph mock] more than ${PENDING} calls cut off by the state store's outage are waiting to be taken back; the oldest (${oldest}) stays counted`);
+    }
+    this.voids.set(name, { step, at: sentAt });
+  }
+
+  /** Takes back what waits to be (takeBackLater), now that the server may be there again. */
   private async flushVoids(): Promise<void> {
     if (!this.voids.size || !this.redis.reachable) return;
-    for (const [chargeId, { keyId, at }] of [...this.voids]) {
-      // Past the charge's own life on the server there is nothing left to take back.
+    for (const [name, { step, at }] of [...this.voids]) {
+      // Past a charge's own life on the server there is nothing left to take back.
       if (Date.now() - at > CHARGE_KEPT_MS) {
-        this.voids.delete(chargeId);
+        this.voids.delete(name);
         continue;
       }
       try {
-        await this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]);
-        this.voids.delete(chargeId);
+        await step();
+        this.voids.delete(name);
       } catch {
         return;
       }

@@ -19,7 +19,8 @@ let balancer: Balancer;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startReplicas(state: string | null): Promise<{ replicas: Replica[]; balancer: Balancer }> {
-  const started = await Promise.all([1, 2, 3].map(() => startWith({}, ...(state ? ['--state', state] : []))));
+  // The first takes its URL from the environment, as deploy/ gives it (off the command line).
+  const started = await Promise.all([1, 2, 3].map((n) => (state && n === 1 ? startWith({ INVESTOR_GRAPH_MOCK_STATE: state }) : startWith({}, ...(state ? ['--state', state] : [])))));
   return { replicas: started, balancer: await startHaproxy(started.map((r) => r.url.replace('http://', ''))) };
 }
 

@@ -39,12 +39,13 @@ local cost = 0
 if refusal == '' and counted and payg and rows >= 0 then cost = math.max(rows, tonumber(ARGV[10])) end
 if refusal == '' and payg and cost > (num(r[5]) or 0) then refusal = 'insufficient_balance' end
 if refusal == '' then
+  -- The balance first: a script that fails midway keeps what it wrote, and a count without its
+  -- charge would be worse than neither. Only a cost above 0: Lua prints -0 as '-0', which HINCRBY refuses.
+  if payg and cost > 0 then redis.call('HINCRBY', KEYS[1], 'balance', string.format('%d', -cost)) end
   if rolled then redis.call('HSET', KEYS[1], 'used', '0', 'pstart', ARGV[4], 'pend', ARGV[5]) end
   if counted then redis.call('HINCRBY', KEYS[1], 'used', 1) end
-  -- Only a cost above 0: Lua prints -0 as '-0', which HINCRBY refuses.
-  if payg and cost > 0 then redis.call('HINCRBY', KEYS[1], 'balance', -cost) end
   redis.call('HINCRBY', KEYS[1], 'v', 1)
-  redis.call('SET', KEYS[2], 'c|' .. cost .. '|' .. (counted and '1' or '0'), 'PX', ARGV[11])
+  redis.call('SET', KEYS[2], 'c|' .. string.format('%d', cost) .. '|' .. (counted and '1' or '0'), 'PX', ARGV[11])
 elseif refusal ~= 'insufficient_balance' then cost = 0 end
 return {refusal, cost, redis.call('HGETALL', KEYS[1])}
 `;
@@ -59,6 +60,7 @@ local c = redis.call('GET', KEYS[2])
 redis.call('SET', KEYS[2], 'void', 'PX', ARGV[1])
 if not c or string.sub(c, 1, 2) ~= 'c|' or redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local cost, counted = string.match(c, '^c|(%d+)|(%d)$')
+if not cost then return 0 end
 if counted == '1' and tonumber(redis.call('HGET', KEYS[1], 'used')) > 0 then redis.call('HINCRBY', KEYS[1], 'used', -1) end
 if redis.call('HGET', KEYS[1], 'plan') == 'payg' then redis.call('HINCRBY', KEYS[1], 'balance', cost) end
 redis.call('HINCRBY', KEYS[1], 'v', 1)
@@ -73,13 +75,32 @@ return redis.call('HGETALL', ARGV[1] .. id)
 `;
 
 /**
- * Adds a key unless its hash is there. KEYS: hash index, record, list, sequence. ARGV: key id,
+ * Adds a key unless its hash is there. KEYS: hash index, record, list, sequence, trials by end.
+ * ARGV: key id, a trial's end ('' for other plans), ms to keep it in real time ('': for ever),
  * then the record's fields and values. Returns 1 when added.
  */
 const insert = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') == false then return 0 end
-redis.call('HSET', KEYS[2], unpack(ARGV, 2))
+redis.call('HSET', KEYS[2], unpack(ARGV, 4))
 redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), ARGV[1])
+if ARGV[2] ~= '' then redis.call('ZADD', KEYS[5], ARGV[2], ARGV[1]) end
+if ARGV[3] ~= '' then for i = 1, 2 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end end
+return 1
+`;
+
+/**
+ * Takes back a trial issued whose answer never reached its client (so no one holds its key): gone,
+ * with its indexes, unless it has made a call. KEYS: record, hash index, e-mail index, list,
+ * trials by end. ARGV: the key id. Returns 1 when taken back.
+ */
+const voidTrial = `
+local used = redis.call('HGET', KEYS[1], 'used')
+if used and tonumber(used) > 0 then return 0 end
+redis.call('DEL', KEYS[1])
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+if redis.call('GET', KEYS[3]) == ARGV[1] then redis.call('DEL', KEYS[3]) end
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('ZREM', KEYS[5], ARGV[1])
 return 1
 `;
 
@@ -176,6 +197,6 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
 return {wait, string.format('%.6f', tokens)}
 `;
 
-export const scripts = { admitAndCharge, voidCharge, byHash, insert, insertTrial, updateIfUnchanged, setIfUnchanged, pruneTrials, takeToken } as const;
+export const scripts = { admitAndCharge, voidCharge, byHash, insert, voidTrial, insertTrial, updateIfUnchanged, setIfUnchanged, pruneTrials, takeToken } as const;
 
 export type ScriptName = keyof typeof scripts;

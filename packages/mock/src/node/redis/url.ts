@@ -31,7 +31,7 @@ export function parseRedisUrl(text: string): RedisTarget {
   }
   const shown = `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
   if (!['redis:', 'rediss:'].includes(url.protocol) || !url.hostname) throw new RedisStateError(`--state ${shown}: give redis://[user:password@]HOST:PORT[/DB] (or rediss:// for TLS)`);
-  if (!/^(\/\d{1,2})?\/?$/.test(url.pathname)) throw new RedisStateError(`--state ${shown}: the path is a database number (0-15), as in redis://localhost:6379/0`);
+  if (!/^(\/(\d|1[0-5]))?\/?$/.test(url.pathname)) throw new RedisStateError(`--state ${shown}: the path is a database number (0-15), as in redis://localhost:6379/0`);
   let timeoutMs = defaultTimeoutMs;
   let prefix = 'igk:';
   for (const [name, value] of url.searchParams) {
@@ -50,5 +50,6 @@ export function parseRedisUrl(text: string): RedisTarget {
 }
 
 /** A text that may hold a password, shown without what lies between the scheme and an '@'. */
-const redacted = (text: string): string => text.replace(/\/\/[^@/]*@/, '//***@');
+// Up to the last '@': a password may hold '/' or '@' (then the URL does not parse, and is echoed).
+const redacted = (text: string): string => text.replace(/\/\/.*@/, '//***@');
 
