@@ -25,14 +25,14 @@ const NOT_REACHED = /^(Command timed out|Connection is closed|Stream isn't write
  * Whether an error means the server was not reached or did not answer (the call may or may not
  * have run); anything else (a bug of the mock's, a script's error) stays what it is: a 500.
  */
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof ReplyError) return UNAVAILABLE_REPLY.test(error.message);
   const code = (error as NodeJS.ErrnoException).code;
   return NOT_REACHED.test(error.message) || error.name === 'MaxRetriesPerRequestError' || (typeof code === 'string' && /^E[A-Z]+$/.test(code));
 }
 
-export function unavailable(shown: string): ProblemError {
+function unavailable(shown: string): ProblemError {
   return new ProblemError('state_unavailable', `The mock's state store (${shown}) did not answer in time; nothing was served or counted. Retry shortly.`, { headers: { 'retry-after': '1' } });
 }
 

@@ -1,7 +1,8 @@
 /**
- * A key's record as the fields of a Redis hash: short names, '' for null, integers as text (so a
- * balance past 2^53 is never rounded on the way in). `v` counts the record's writes, for the
- * updates that check nothing changed since they read it.
+ * A key's record as the fields of a Redis hash: short names, '' for null, integers as text (the
+ * scripts change counts and balances with HINCRBY on that text; JavaScript's numbers read and
+ * write them exactly up to 2^53). `v` counts the record's writes, for the updates that check
+ * nothing changed since they read it.
  */
 import { isPlanId } from '@investor-graph/contract/plans';
 import type { KeyRecord } from '../../engine/key-store.ts';

@@ -28,7 +28,7 @@ import { changedFields, fromFields, recordFields } from './record-fields.ts';
  */
 const CHARGE_KEPT_MS = 60_000;
 /** The layout's version, kept at `igk:version`: a newer one is refused at start. */
-export const redisLayoutVersion = 1;
+const redisLayoutVersion = 1;
 /** Steps waiting to be taken back at most (takeBackLater). */
 const PENDING = 100_000;
 /** Tries of a read-change-write step that met another mock's write in between. */

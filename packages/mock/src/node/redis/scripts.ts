@@ -3,9 +3,9 @@
  * server (Redis runs a script with nothing else in between). One table, as the engine's other
  * concepts are: the store names a script and gives its keys and arguments.
  *
- * Numbers that can grow past 14 digits (balances, counts) change only by HINCRBY, exact in Redis's
- * 64-bit integers; Lua's own numbers (doubles printed with %.14g) only ever hold times and small
- * counts. The plan rules come in as arguments, read from the contract's plan table by the caller:
+ * Numbers that can grow past 14 digits (balances, counts) change here only by HINCRBY, exact in
+ * Redis's 64-bit integers, or are written as %d; Lua's own printing of numbers (%.14g) is never
+ * what is stored. (The control API's changes write them from JavaScript, exact up to 2^53.) The plan rules come in as arguments, read from the contract's plan table by the caller:
  * no plan number is written here.
  */
 
