@@ -37,7 +37,7 @@ test.skipIf(!haveGo)('the CI example run against the mock holds', async () => {
 test.skipIf(!haveGo)("the load tester's example holds the Team plan's thresholds against a running mock", async () => {
   const mock = await startMock({ port: 0 });
   try {
-    const run = await runExample('examples/load/smoke.sh', { BASE_URL: mock.url, DURATION: '3s', SUMMARY_DIR: join(root, 'test-results') });
+    const run = await runExample('examples/load/smoke.sh', { BASE_URL: mock.url, DURATION: '3s', RESULTS_DIR: join(root, 'test-results/load') });
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
     expect(run.out).not.toContain('FAIL');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { planIds, plans } from '@investor-graph/contract';
 import { canRun } from '@investor-graph/cli';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
+import { resultFiles } from './lib/plan-options.js';
 
 const here = import.meta.dirname;
 const haveGo = canRun('go', ['version']);
@@ -14,7 +15,7 @@ const haveGo = canRun('go', ['version']);
 /** Runs a k6 script for real; resolves with its exit code and the summary folder. */
 function k6(bin: string, script: string, env: Record<string, string>, extra: string[] = []): Promise<{ code: number | null; out: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'ig-k6-'));
-  const args = ['run', '--no-usage-report', '-q', ...extra, ...Object.entries({ SUMMARY_DIR: dir, ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]), join(here, script)];
+  const args = ['run', '--no-usage-report', '-q', ...extra, ...Object.entries({ RESULTS_DIR: dir, ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]), join(here, script)];
   return new Promise((resolve) => {
     const child = spawn(bin, args, { env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
     let out = '';
@@ -24,7 +25,7 @@ function k6(bin: string, script: string, env: Record<string, string>, extra: str
   });
 }
 
-const summary = (dir: string, plan: string) => JSON.parse(readFileSync(join(dir, `summary-${plan}.json`), 'utf8'));
+const summary = (dir: string, plan: string) => JSON.parse(readFileSync(join(dir, `${plan}.summary.json`), 'utf8'));
 
 describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built from the Go module proxy)', () => {
   let bin: string;
@@ -42,7 +43,7 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
       expect(run.code, run.out).toBe(0);
       const data = summary(run.dir, plan);
       expect(data.metrics.rate_limited.values.count, 'the over-rate scenario met 429s').toBeGreaterThan(0);
-      expect(readFileSync(join(run.dir, `junit-${plan}.xml`), 'utf8')).toContain('failures="0"');
+      expect(readFileSync(join(run.dir, `${plan}.junit.xml`), 'utf8')).toContain('failures="0"');
       // k6's end-of-test summary as k6 users know it (checks, every metric with its figures), then the kit's threshold list.
       expect(run.out).toMatch(/✓ status 200/);
       expect(run.out).toMatch(/✓ http_req_duration\{scenario:at_rate\} \.+: avg=[\d.]+(µs|ms|s) min=.* p\(95\)=/);
@@ -86,7 +87,7 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     const { key } = (await res.json()) as { key: string };
     const run = await k6(bin, 'business.js', { BASE_URL: mock.url, DURATION: '3s', SCENARIOS: 'at_rate', API_KEY: key });
     // No file the script writes holds the key, in any form (regression: setup_data went into the summary).
-    for (const file of ['summary-business.json', 'junit-business.xml']) {
+    for (const file of ['business.summary.json', 'business.junit.xml']) {
       const text = readFileSync(join(run.dir, file), 'utf8');
       for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64')]) expect(text, file).not.toContain(form);
       expect(text).not.toContain('setup_data');
@@ -116,7 +117,7 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     try {
       const run = await k6(bin, 'team.js', { BASE_URL: `http://127.0.0.1:${(broken.address() as { port: number }).port}`, DURATION: '3s' });
       expect(run.code).toBe(99);
-      const junit = readFileSync(join(run.dir, 'junit-team.xml'), 'utf8');
+      const junit = readFileSync(join(run.dir, 'team.junit.xml'), 'utf8');
       expect(junit).toMatch(/rate_limited\{scenario:above_rate\} count&gt;0"><failure/);
       expect(junit).toMatch(/checks\{scenario:cursor_walk\} rate==1"><failure/);
     } finally {
@@ -137,11 +138,11 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     ]);
     expect(a.code, a.out).toBe(0);
     expect(b.code, b.out).toBe(0);
-    const count = (dir: string) => summary(dir, 'business').metrics['http_reqs{scenario:at_rate}'].values.count as number;
-    const combined = count(a.dir) + count(b.dir);
+    const count = (dir: string, segment: string) => JSON.parse(readFileSync(join(dir, resultFiles('business', segment).summary), 'utf8')).metrics['http_reqs{scenario:at_rate}'].values.count as number;
+    const combined = count(a.dir, '0:1/2') + count(b.dir, '1/2:1');
     const expected = plans.business.rate_per_second * 6;
-    expect(count(a.dir)).toBeGreaterThan(0);
-    expect(count(b.dir)).toBeGreaterThan(0);
+    expect(count(a.dir, '0:1/2')).toBeGreaterThan(0);
+    expect(count(b.dir, '1/2:1')).toBeGreaterThan(0);
     expect(combined).toBeGreaterThanOrEqual(Math.floor(expected * 0.9));
     expect(combined).toBeLessThanOrEqual(Math.ceil(expected * 1.05));
   });

@@ -70,9 +70,10 @@ LOAD="$(package_dir @investor-graph/load)" || failed+=(k6-scripts)
 K6="${K6_BIN:-}"
 [ -n "$K6" ] || [ -z "$LOAD" ] || K6="$(bash "$LOAD/install-k6.sh")" || failed+=(k6-build)
 if [ -n "$K6" ] && [ -n "$LOAD" ]; then
-  # API_KEY reaches k6 from the environment, not the command line (no key in `ps`).
-  API_KEY="$INVESTOR_GRAPH_KEY" K6_NO_USAGE_REPORT=true "$K6" run -q -e BASE_URL="$BASE_URL" -e SCENARIOS=at_rate \
-    -e DURATION="${SMOKE_DURATION:-10s}" -e SUMMARY_DIR="$OUT" "$LOAD/$PLAN.js" || failed+=(k6)
+  # API_KEY reaches k6 from the environment, not the command line (no key in `ps`). The run writes
+  # PLAN.summary.json, PLAN.junit.xml, the raw samples and PLAN.report.html beside the other reports.
+  API_KEY="$INVESTOR_GRAPH_KEY" npx --no -- investor-graph-load run "$PLAN" --results "$OUT" --k6 "$K6" -- -q \
+    -e BASE_URL="$BASE_URL" -e SCENARIOS=at_rate -e DURATION="${SMOKE_DURATION:-10s}" || failed+=(k6)
 fi
 
 if [ ${#failed[@]} -eq 0 ]; then

@@ -230,7 +230,7 @@ test.skipIf(!k6)("the README's CI example holds against the installed mock: lint
   });
   expect(run.code, run.out).toBe(0);
   expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
-  for (const file of ['lint.xml', 'contract-tests.xml', 'junit-team.xml']) expect(existsSync(join(results, file)), file).toBe(true);
+  for (const file of ['lint.xml', 'contract-tests.xml', 'team.junit.xml']) expect(existsSync(join(results, file)), file).toBe(true);
 });
 
 test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load example runs one against the installed mock', async () => {
@@ -246,7 +246,7 @@ test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load e
   copyExample('examples/load/smoke.sh');
   const mock = await startInstalledMock([]);
   try {
-    const run = await runBash(join(project, 'examples/load/smoke.sh'), [], { cwd: project, env: { ...registry.env, BASE_URL: mock.url, DURATION: '3s', SUMMARY_DIR: join(project, 'k6-results') } });
+    const run = await runBash(join(project, 'examples/load/smoke.sh'), [], { cwd: project, env: { ...registry.env, BASE_URL: mock.url, DURATION: '3s', RESULTS_DIR: join(project, 'k6-results') } });
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
   } finally {
@@ -255,7 +255,7 @@ test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load e
 });
 
 test('every installed command answers --version and --help with 0, and bad usage with 2', () => {
-  for (const [command, args] of [['investor-graph-mock', []], ['investor-graph-mock', ['proxy']], ['investor-graph-contract-tests', []], ['investor-graph-fixtures', []]] as const) {
+  for (const [command, args] of [['investor-graph-mock', []], ['investor-graph-mock', ['proxy']], ['investor-graph-contract-tests', []], ['investor-graph-fixtures', []], ['investor-graph-load', []], ['investor-graph-load', ['merge']], ['investor-graph-load', ['run']]] as const) {
     const version = inProject('npx', [command, ...args, '--version']);
     expect(version.status, version.out).toBe(0);
     expect(version.out).toMatch(/^@investor-graph\/[\w-]+ \d+\.\d+\.\d+/m);

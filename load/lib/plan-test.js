@@ -1,74 +1,44 @@
 // One load test, parameterised by plan. Its numbers come from the contract's plan table
 // (lib/plans.json, generated from x-plans with the contract's other derived files), never from this file.
 import http from 'k6/http';
+import exec from 'k6/execution';
+import { sha256 } from 'k6/crypto';
 import { check, sleep } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
-import { junit, k6Summary } from './summary.js';
+import { junit, k6Summary, thresholdLines } from './summary.js';
+import { fingerprint as fingerprintOf, planOptions, resultFiles, runInputs } from './plan-options.js';
 
 const table = JSON.parse(open('./plans.json'));
 
 const rateLimited = new Counter('rate_limited');
 const unexpected429 = new Counter('unexpected_429');
 const backoffSeconds = new Counter('backoff_seconds');
+// The over-rate scenario's answers that were served (200): merged over a split run's parts, their
+// rate says whether the service as a whole held the key to its plan's rate.
+const burstServed = new Counter('burst_served');
 // A full sync as a client would make it: how many rows, how many pages, how long from the first
 // page to the last (Retry-After waits included), so rows a second at the plan's rate follow.
 const walkRows = new Counter('walk_rows');
 const walkPages = new Counter('walk_pages');
 const walkTime = new Trend('walk_duration', true);
+// Which part of which run wrote a samples file: one point from setup() and from each VU's first
+// iteration (a part may run no setup, or no iteration), tagged with the plan, the execution segment
+// and the fingerprint (investor-graph-load merge reads them).
+const part = new Counter('investor_graph_part');
+let marked = false;
 
 /** @param {string} planId */
 export function planTest(planId) {
-  const plan = table.plans[planId];
-  if (!plan) throw new Error(`[investor-graph k6] no plan ${planId} in plans.json`);
+  const inputs = runInputs(__ENV);
+  const { plan, scenarios, thresholds, turns } = planOptions(table, planId, inputs);
   const base = (__ENV.BASE_URL || 'http://127.0.0.1:4010').replace(/\/$/, '');
-  const duration = __ENV.DURATION || '30s';
-  // The walk may take longer than the other scenarios: a full sync of a large resource at the plan's rate.
-  const walkDuration = __ENV.WALK_MAX_DURATION || duration;
-  const walkResource = __ENV.WALK_RESOURCE || 'investments';
-  if (!/^[a-z][a-z-]*$/.test(walkResource)) throw new Error(`[investor-graph k6] WALK_RESOURCE=${walkResource} is not a list such as investments, rounds or firms`);
+  const results = (__ENV.RESULTS_DIR || 'load-results').replace(/\/$/, '');
+  const walkResource = inputs.WALK_RESOURCE;
   const rate = plan.rate_per_second;
-  const scenarios = {
-    at_rate: { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration, preAllocatedVUs: Math.max(2, rate), exec: 'atRate' },
-    above_rate: { executor: 'constant-arrival-rate', rate: rate * 3, timeUnit: '1s', duration, preAllocatedVUs: Math.max(4, rate * 3), exec: 'aboveRate' },
-    cursor_walk: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: walkDuration, exec: 'cursorWalk' },
-  };
-  if (plan.changes_feed) scenarios.changes_poll = { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration, preAllocatedVUs: 1, exec: 'changesPoll' };
-
-  const thresholds = {
-    // At the plan's rate the service must keep up: no 429, every check passes, latency bounded.
-    'unexpected_429{scenario:at_rate}': ['count==0'],
-    'checks{scenario:at_rate}': ['rate==1'],
-    'http_req_duration{scenario:at_rate}': [`p(95)<${__ENV.P95_MS || 500}`],
-    // Always true: it puts the scenario's request count in the summary, to add up split runs.
-    'http_reqs{scenario:at_rate}': ['count>=0'],
-    // Above it, 429s must come, each with Retry-After and actions.
-    'rate_limited{scenario:above_rate}': ['count>0'],
-    'checks{scenario:above_rate}': ['rate==1'],
-    'checks{scenario:cursor_walk}': ['rate==1'],
-  };
-  if (plan.changes_feed) thresholds['checks{scenario:changes_poll}'] = ['rate==1'];
-
-  // SCENARIOS=at_rate runs a subset, e.g. a gentle smoke against the live service with one key
-  // (above_rate would drain the bucket at_rate needs when both share a key).
-  if (__ENV.SCENARIOS) {
-    const wanted = __ENV.SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean);
-    const unknown = wanted.filter((s) => !(s in scenarios));
-    if (unknown.length || !wanted.length) throw new Error(`[investor-graph k6] SCENARIOS=${__ENV.SCENARIOS}: the ${planId} scenarios are ${Object.keys(scenarios).join(', ')}`);
-    for (const name of Object.keys(scenarios)) if (!wanted.includes(name)) delete scenarios[name];
-    for (const expr of Object.keys(thresholds)) if (!wanted.some((name) => expr.endsWith(`{scenario:${name}}`))) delete thresholds[expr];
-  }
-
-  // One key for everything (API_KEY alone): the scenarios share its rate bucket, so they take turns,
-  // the over-rate one last, with a pause for the bucket to refill between them.
-  if (__ENV.API_KEY && !__ENV.API_KEY_BURST && !__ENV.API_KEY_WALK && Object.keys(scenarios).length > 1) {
-    const order = ['at_rate', 'changes_poll', 'cursor_walk', 'above_rate'].filter((name) => name in scenarios);
-    let at = 0;
-    for (const name of order) {
-      scenarios[name].startTime = `${at}s`;
-      at += seconds(name === 'cursor_walk' ? walkDuration : duration) + 2;
-    }
-    console.log(`[investor-graph k6] one key for ${order.length} scenarios: they run one after another (${order.join(', ')}), ${at} s in all`);
-  }
+  const fingerprint = fingerprintOf(planId, scenarios, thresholds, (text) => sha256(text, 'hex'));
+  if (turns) console.log(`[investor-graph k6] ${turns}`);
+  // 429s the scenario expects (it waits as told) are answers, not failures, in http_req_failed.
+  const expected429 = http.expectedStatuses(200, 429);
 
   const options = {
     scenarios,
@@ -78,6 +48,13 @@ export function planTest(planId) {
     summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max', 'count'],
   };
 
+  const segment = () => exec.test.options.executionSegment || '0:1';
+  function mark() {
+    if (marked) return;
+    marked = true;
+    part.add(1, { plan: planId, segment: String(segment()), fingerprint });
+  }
+
   /** Keys come from the environment; against a local mock they are made through its control API. */
   function setup() {
     const make = () => {
@@ -85,6 +62,7 @@ export function planTest(planId) {
       if (res.status !== 201) throw new Error(`[investor-graph k6] no API_KEY given and ${base}/__control/keys answered ${res.status}: pass -e API_KEY=... -e API_KEY_BURST=...`);
       return res.json('key');
     };
+    mark();
     return {
       key: __ENV.API_KEY || make(),
       burstKey: __ENV.API_KEY_BURST || __ENV.API_KEY || make(),
@@ -95,6 +73,7 @@ export function planTest(planId) {
   const auth = (key) => ({ headers: { authorization: `Bearer ${key}` } });
 
   function atRate(keys) {
+    mark();
     const res = http.get(`${base}/api/v1/firms?limit=10`, { ...auth(keys.key), tags: { name: 'firms page' } });
     if (res.status === 429) unexpected429.add(1);
     check(res, {
@@ -105,7 +84,8 @@ export function planTest(planId) {
   }
 
   function aboveRate(keys) {
-    const res = http.get(`${base}/api/v1/firms?limit=1`, { ...auth(keys.burstKey), tags: { name: 'firms burst' } });
+    mark();
+    const res = http.get(`${base}/api/v1/firms?limit=1`, { ...auth(keys.burstKey), tags: { name: 'firms burst' }, responseCallback: expected429 });
     if (res.status === 429) {
       rateLimited.add(1);
       const wait = Number(res.headers['Retry-After']);
@@ -118,12 +98,14 @@ export function planTest(planId) {
       backoffSeconds.add(wait);
       sleep(wait);
     } else {
+      if (res.status === 200) burstServed.add(1);
       check(res, { 'status 200 or 429': (r) => r.status === 200 });
     }
   }
 
   /** Walks WALK_RESOURCE (investments) to its end at the plan's page size, as a full sync does. */
   function cursorWalk(keys) {
+    mark();
     let cursor = null;
     let rows = 0;
     let pages = 0;
@@ -132,7 +114,7 @@ export function planTest(planId) {
     const started = Date.now();
     do {
       const url = `${base}/api/v1/${walkResource}?limit=${plan.rows_per_page}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = http.get(url, { ...auth(keys.walkKey), tags: { name: `${walkResource} walk` } });
+      const res = http.get(url, { ...auth(keys.walkKey), tags: { name: `${walkResource} walk` }, responseCallback: expected429 });
       if (res.status === 429) {
         sleep(Number(res.headers['Retry-After']) || 1);
         continue;
@@ -160,8 +142,9 @@ export function planTest(planId) {
   }
 
   function changesPoll(keys) {
+    mark();
     const since = __ENV.SINCE || '2026-11-01T00:00:00Z';
-    const res = http.get(`${base}/api/v1/changes?since=${since}&limit=50`, { ...auth(keys.walkKey), tags: { name: 'changes poll' } });
+    const res = http.get(`${base}/api/v1/changes?since=${since}&limit=50`, { ...auth(keys.walkKey), tags: { name: 'changes poll' }, responseCallback: expected429 });
     if (res.status === 429) {
       sleep(Number(res.headers['Retry-After']) || 1);
       return;
@@ -176,12 +159,20 @@ export function planTest(planId) {
   }
 
   function handleSummary(data) {
-    const out = __ENV.SUMMARY_DIR || '.';
+    const files = resultFiles(planId, segment());
     // setup()'s return value holds the keys: it never reaches a file (CI uploads these as artifacts).
     const { setup_data: _keys, ...kept } = data;
+    // What investor-graph-load merge needs to put this part with the others and judge them together.
+    kept.investor_graph = {
+      plan: planId,
+      segment: segment(),
+      sequence: exec.test.options.executionSegmentSequence || null,
+      fingerprint,
+      inputs,
+    };
     return {
-      [`${out}/summary-${planId}.json`]: JSON.stringify(kept, null, 2),
-      [`${out}/junit-${planId}.xml`]: junit(data, `k6 ${planId}`),
+      [`${results}/${files.summary}`]: JSON.stringify(kept, null, 2),
+      [`${results}/${files.junit}`]: junit(data, `k6 ${planId}`),
       // k6's own summary as k6 users expect it, then the kit's threshold list.
       stdout: k6Summary(data) + '\n' + textSummary(data, planId),
     };
@@ -203,20 +194,5 @@ function textSummary(data, planId) {
       lines.push(`  walk: ${rows} rows in ${pages} pages, not at the end when WALK_MAX_DURATION ran out`);
     }
   }
-  for (const [name, metric] of Object.entries(m)) {
-    for (const [expr, result] of Object.entries(metric.thresholds || {})) lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${name} ${expr}`);
-  }
-  return lines.join('\n') + '\n';
-}
-
-/** A k6 duration ('30s', '2m', '1m30s', '500ms') in seconds. */
-function seconds(duration) {
-  let total = 0;
-  const parts = String(duration).match(/\d+(?:\.\d+)?(?:ms|s|m|h)/g);
-  if (!parts || parts.join('') !== String(duration)) throw new Error(`[investor-graph k6] DURATION=${duration} is not a k6 duration such as 30s or 2m`);
-  for (const part of parts) {
-    const value = parseFloat(part);
-    total += part.endsWith('ms') ? value / 1000 : part.endsWith('s') ? value : part.endsWith('m') ? value * 60 : value * 3600;
-  }
-  return total;
+  return [...lines, ...thresholdLines(data)].join('\n') + '\n';
 }

@@ -70,7 +70,8 @@ function checksOf(group, depth, lines) {
 export function k6Summary(data) {
   const lines = checksOf(data.root_group || {}, 0, []);
   const trendStats = (data.options && data.options.summaryTrendStats) || ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
-  const names = Object.keys(data.metrics).sort();
+  // The part marker (plan-test.js) is for investor-graph-load merge, not for people.
+  const names = Object.keys(data.metrics).filter((n) => n !== 'investor_graph_part').sort();
   const width = Math.max(...names.map((n) => n.length)) + 4;
   if (lines.length) lines.push('');
   for (const name of names) {
@@ -82,4 +83,13 @@ export function k6Summary(data) {
   const state = data.state || {};
   if (state.testRunDurationMs !== undefined) lines.push('', `     running (${figure(state.testRunDurationMs, 'time')})`);
   return `\n${lines.join('\n')}\n`;
+}
+
+/** Each threshold of `data`, `ok` or `FAIL`, one a line (indented), as the kit's summaries list them. */
+export function thresholdLines(data) {
+  const lines = [];
+  for (const [name, metric] of Object.entries(data.metrics)) {
+    for (const [expr, result] of Object.entries(metric.thresholds || {})) lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${name} ${expr}`);
+  }
+  return lines;
 }

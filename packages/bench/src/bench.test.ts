@@ -53,7 +53,12 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   // On Redis (one replica, and three behind haproxy) where redis-server and haproxy are installed; said why not where they are not.
   if (results.state.redis_skipped === null) for (const config of ['redis', 'redis_three_replicas', 'memory_three_replicas']) expect(results.state.rps[config].median, config).toBeGreaterThan(0);
   else expect(results.state.redis_skipped).toMatch(/not installed/);
-  // Every target judged: three of throughput, four of scale, start-up, dumps, two of the state database and one of Redis.
-  expect(Object.keys(results.targets)).toHaveLength(12);
+  // Every target judged: three of throughput, four of scale, start-up, dumps, two of the state database, one of Redis and two of the merge.
+  expect(Object.keys(results.targets)).toHaveLength(14);
+  // The merge of a split load run: two generated parts merged, and read alone beside it.
+  expect(results.merge.parts).toBe(2);
+  expect(results.merge.merge.ms.median).toBeGreaterThan(0);
+  expect(results.merge.merge.rss_mb.median).toBeGreaterThan(0);
+  expect(results.merge.peer.ms.median).toBeGreaterThan(0);
   expect(Object.keys(results.targets).filter((t) => /at every scale/.test(t))).toHaveLength(4);
 }, 180_000);

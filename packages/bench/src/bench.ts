@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { runProcess, startProcess } from './processes.ts';
 import { spread } from './state.ts';
 import { dumpLine, dumpsSection } from './dumps-section.ts';
-import { refreshDumps, refreshMarkdown, refreshScale, refreshThroughput } from './markdown.ts';
+import { refreshDumps, refreshMarkdown, refreshMerge, refreshScale, refreshThroughput } from './markdown.ts';
+import { mergeLine, mergeSection, mergeTargets } from './merge-section.ts';
 import { scaleSection, scaleTargets } from './scale-section.ts';
 import { cleanUp, connections, contractCli, duration, key, log, measuredOn, mockCli, out, rounds, scales, smoke, startMock, stateLine, stateSection, temp, writeResults, values } from './setup.ts';
 import { logTargets, throughputLines, throughputSection, throughputTargets } from './throughput-section.ts';
@@ -45,6 +46,15 @@ const alone: Record<string, () => Promise<void>> = {
     log(dumpLine(dumps));
     logTargets(targets);
     if (!smoke) refreshDumps(results);
+  },
+  async merge() {
+    const merge = await mergeSection();
+    const targets = mergeTargets(merge);
+    const results = { ...measuredOn(), merge, targets };
+    writeResults(results);
+    log(mergeLine(merge));
+    logTargets(targets);
+    if (!smoke) refreshMerge(results);
   },
   async state() {
     const state = await stateSection();
@@ -105,6 +115,10 @@ try {
   const state = await stateSection();
   log(stateLine(state));
 
+  // ------------------------------------------------------------ merging a split load run
+  const merge = await mergeSection();
+  log(mergeLine(merge));
+
   const speed = throughputTargets(throughput);
   const ratios = { ...speed.ratios, scale: scaleFigures.ratios };
   const targets = {
@@ -116,6 +130,7 @@ try {
     '100,000 keys in the state database within 1.2x of a handful': state.ratios.large_vs_small <= 1.2,
     // Not measured where redis-server or haproxy is missing: said in the figures, not counted as met.
     'state on Redis, one replica, at least half of in-memory counted calls': state.ratios.redis_vs_memory !== null && state.ratios.redis_vs_memory >= 0.5,
+    ...mergeTargets(merge),
   };
   const results = {
     ...measuredOn(),
@@ -128,6 +143,7 @@ try {
     dumps,
     contract_suite: contractSuite,
     state,
+    merge,
     targets,
     throughputTargets: speed.targets,
   };

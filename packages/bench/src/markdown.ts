@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dumpLine } from './dumps-section.ts';
+import { mergeLine } from './merge-section.ts';
 import { type ScaleFigures } from './scale-section.ts';
 import type { StateFigures } from './state.ts';
 import { root } from './setup.ts';
@@ -9,7 +10,7 @@ import { ratioText, requestNames } from './throughput-section.ts';
 
 /** Rewrites the figures between the markers of BENCHMARKS.md; the notes around them stay. */
 export function refreshMarkdown(r: any): void {
-  const others = Object.entries(r.targets).filter(([name]) => !(name in r.throughputTargets) && !/at every scale/.test(name));
+  const others = Object.entries(r.targets).filter(([name]) => !(name in r.throughputTargets) && !/at every scale/.test(name) && !/^merging /.test(name));
   replaceBlock('bench', `${measuredLine(r)}
 
 Default dataset: up in ${r.startup.default_ms} ms from spawn to banner (median of five; the first, ${r.startup.first_ms} ms, may fill the code cache; ${r.startup.no_code_cache_ms} ms with it off), ${r.startup.default_rss_mb} MB resident. Contract suite against the mock: ${r.contract_suite.seconds} s for ${r.contract_suite.calls} calls (the suite paces itself under the Enterprise rate of 50 req/s).
@@ -20,6 +21,17 @@ ${targetLines(Object.fromEntries(others))}`);
   refreshThroughput(r);
   refreshScale({ ...r, scale_ratios: r.ratios.scale });
   refreshDumps(r);
+  refreshMerge(r);
+}
+
+/** The merge figures and their targets, refreshed by a full run and by \`--only merge\`. */
+export function refreshMerge(r: any): void {
+  const targets = Object.fromEntries(Object.entries(r.targets).filter(([name]) => /^merging /.test(name)));
+  replaceBlock('merge', `Last run ${r.when.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus} x ${r.machine.cpu}, Node ${r.machine.node}. ${r.merge.rounds} alternating rounds, each command its own process, wall time from spawn to exit; medians (lowest-highest). Each part ${(r.merge.bytes_per_part / 1e6).toFixed(0)} MB of gzip.
+
+${mergeLine(r.merge)}.
+
+${targetLines(targets)}`);
 }
 
 /** The scale table and its targets, refreshed by a full run and by \`--only scale\`. */

@@ -17,7 +17,8 @@ export const usage = `usage: pnpm bench [-- options]
   --only SECTION      only one section, figures to --out: state (memory against the database),
                       throughput (the mock beside prism and bare node), scale (start-up, memory
                       and pages at 10,000 and 1,000,000 rows) or dumps (ordinary requests while
-                      a nightly dump of the largest dataset is built)
+                      a nightly dump of the largest dataset is built) or merge (investor-graph-load
+                      merge on two parts of a million samples each, beside reading them alone)
   --large             the scale and dumps sections at 10,000,000 rows too (the first run builds
                       that dataset into the kit's cache: about three minutes and 7.5 GB)
   --connections N     autocannon connections (10)
@@ -41,7 +42,7 @@ export const connections = Number(values.connections);
 if (!(duration > 0)) fail(`--duration must be a number of seconds above 0, got ${values.duration}`);
 if (!Number.isInteger(connections) || connections < 1) fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
 if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
-if (values.only !== undefined && !['state', 'throughput', 'scale', 'dumps'].includes(values.only)) fail(`--only takes state, throughput, scale or dumps, got ${values.only}`);
+if (values.only !== undefined && !['state', 'throughput', 'scale', 'dumps', 'merge'].includes(values.only)) fail(`--only takes state, throughput, scale, dumps or merge, got ${values.only}`);
 /** The dataset scales measured: the first is the one the others are held to. */
 export const scales = smoke ? [2_000, 20_000] : [10_000, 1_000_000, ...(values.large ? [10_000_000] : [])];
 

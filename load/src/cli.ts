@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+/**
+ * investor-graph-load: runs a plan's k6 script into a results folder, and merges the parts of a run
+ * split across k6 processes or pods into one verdict, JUnit and HTML report.
+ */
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { resultFiles } from '../lib/plan-options.js';
+import { readFlags } from '@investor-graph/cli';
+import { merge, PartsError, planTable, SamplesError } from './merge.ts';
+import { findK6, runK6 } from './run.ts';
+
+const usage = `usage: investor-graph-load run PLAN [--part I/N] [--results DIR] [--k6 BIN] [-- K6 ARGS]
+       investor-graph-load merge DIR... [--out DIR]
+
+run     k6 on PLAN's script (trial, team, business, enterprise, payg), writing its summary, JUnit and
+        raw samples into DIR (./load-results): PLAN.summary.json, PLAN.junit.xml,
+        PLAN.samples.json.gz, and the HTML report PLAN.report.html; exits as k6 does (99: a
+        threshold failed)
+  --part I/N      run part I of N equal execution segments (files named by segment, e.g.
+                  team.0-1of2.*), on this machine or another; merge them afterwards
+  --results DIR   the results folder ($RESULTS_DIR, else ./load-results)
+  --k6 BIN        the k6 binary ($K6_BIN, else built once with Go by install-k6.sh)
+  -- K6 ARGS      passed to k6 run, e.g. -- -e BASE_URL=https://api.example.com -e DURATION=2m
+                  (keys and settings also come from the environment: BASE_URL, API_KEY, ...)
+
+merge   one verdict for a run's parts: reads every part's samples from the folders (or files)
+        given, computes the run's figures over all of them (counts and rates summed, percentiles
+        from one distribution), judges the plan's thresholds from the contract's plan table, and
+        writes PLAN.verdict.junit.xml, PLAN.verdict.json and PLAN.report.html; exits 0 when every
+        threshold holds, 99 when one fails, 2 when the parts are not one whole run (one missing,
+        two overlapping, another plan or script)
+  --out DIR       where the verdict's files go (the first folder given, or the first file's folder)`;
+
+const [command, ...rest] = process.argv.slice(2);
+
+async function main(): Promise<number> {
+  if (command === 'merge') {
+    const { values, positionals, fail } = readFlags('investor-graph-load merge', usage, rest, { out: { type: 'string' }, help: { type: 'boolean' } }, { positionals: Infinity });
+    if (!positionals.length) fail('merge needs the results folder(s) of the run: investor-graph-load merge ./load-results');
+    // Beside the parts: the first folder given, or the folder of the first file.
+    const first = positionals[0]!;
+    const out = values.out ?? (statSync(first, { throwIfNoEntry: false })?.isFile() ? dirname(first) : first);
+    try {
+      const result = await merge(positionals, resolve(out));
+      process.stdout.write(result.text);
+      console.log(`\nJUnit: ${result.files.junit}\nreport: ${result.files.html}`);
+      return result.ok ? 0 : 99;
+    } catch (error) {
+      if (error instanceof PartsError || error instanceof SamplesError) {
+        console.error(`[investor-graph-load merge] ${error.message}`);
+        return 2;
+      }
+      // The verdict's files could not be written (a read-only folder, a full disk): one line.
+      if ((error as NodeJS.ErrnoException).syscall) {
+        console.error(`[investor-graph-load merge] cannot write the verdict into ${resolve(out)}: ${(error as Error).message}`);
+        return 2;
+      }
+      throw error;
+    }
+  }
+  if (command === 'run') {
+    const dash = rest.indexOf('--');
+    const ours = dash === -1 ? rest : rest.slice(0, dash);
+    const extra = dash === -1 ? [] : rest.slice(dash + 1);
+    const { values, positionals, fail } = readFlags('investor-graph-load run', usage, ours, { part: { type: 'string' }, results: { type: 'string' }, k6: { type: 'string' }, help: { type: 'boolean' } }, { positionals: 1 });
+    const plan = positionals[0];
+    const plans = Object.keys(planTable().plans);
+    if (!plan || !plans.includes(plan)) fail(`run needs a plan: one of ${plans.join(', ')}`);
+    let part: { index: number; count: number } | undefined;
+    if (values.part !== undefined) {
+      const m = /^(\d+)\/(\d+)$/.exec(values.part);
+      if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) fail(`--part ${values.part} is not I/N with 1 <= I <= N, e.g. --part 1/2`);
+      part = { index: Number(m![1]), count: Number(m![2]) };
+    }
+    const results = resolve(values.results ?? process.env.RESULTS_DIR ?? 'load-results');
+    let code: number;
+    try {
+      code = await runK6({ plan: plan!, results, part, k6: findK6(values.k6), extra });
+    } catch (error) {
+      // No k6 to run (no Go to build it, a wrong --k6): one line, as for bad usage.
+      console.error(`[investor-graph-load run] ${(error as Error).message}`);
+      return 2;
+    }
+    // A run not split is its own whole: its report now (a part waits for the merge).
+    if (!part && (code === 0 || code === 99)) {
+      try {
+        const files = resultFiles(plan!, null);
+        const result = await merge([join(results, files.summary), join(results, files.samples)], results, { reportOnly: true });
+        console.log(`report: ${result.files.html}`);
+      } catch (error) {
+        console.error(`[investor-graph-load run] no report: ${(error as Error).message}`);
+      }
+    }
+    return code;
+  }
+  if (command === '--version' || command === '--help' || command === '-h' || command === undefined) {
+    readFlags('investor-graph-load', usage, command ? [command] : ['--help'], { help: { type: 'boolean' } });
+  }
+  console.error(`[investor-graph-load] unknown command ${command}: run or merge (investor-graph-load --help)`);
+  return 2;
+}
+
+process.exitCode = await main();
