@@ -8,7 +8,8 @@
 import { basename } from 'node:path';
 import type { SummaryData, SummaryMetric } from '../lib/summary.js';
 import { partMetric } from './parts.ts';
-import { histogram, SCALE, type Second } from './figures.ts';
+import type { Second } from './figures.ts';
+import { histogram, SCALE } from './sinks.ts';
 import type { Verdict } from './thresholds.ts';
 
 export interface ReportInput {
