@@ -45,13 +45,14 @@ export function rawRequest(baseUrl: string, path: string, options: { method?: st
 }
 
 /**
- * Sends the start of a request and never the blank line that ends its headers, then waits for the
- * server to give up on it: its status line, content type and body, or null if it says nothing in
- * `waitMs` (the socket is closed either way).
+ * Sends `head` as it is (a request fetch and node:http refuse to write: no Host, CONNECT, an
+ * Expect they would act on), `{prefix}` in it replaced by the base URL's path and `{host}` by its
+ * host, and reads the answer until the server closes the connection or `waitMs` passes.
  */
-export function stalledHeaders(baseUrl: string, waitMs: number): Promise<RawAnswer | null> {
+export function rawExchange(baseUrl: string, head: string, waitMs = 10_000): Promise<RawAnswer | null> {
   const url = new URL(baseUrl);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const text = head.replaceAll('{prefix}', url.pathname.replace(/\/$/, '')).replaceAll('{host}', url.host);
   return new Promise((resolve) => {
     const socket = url.protocol === 'https:' ? tlsConnect({ host: url.hostname, port, servername: url.hostname }) : netConnect({ host: url.hostname, port });
     let raw = '';
@@ -61,17 +62,31 @@ export function stalledHeaders(baseUrl: string, waitMs: number): Promise<RawAnsw
       ended = true;
       clearTimeout(timer);
       socket.destroy();
-      const head = /^HTTP\/1\.[01] (\d{3})[^\r\n]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(raw);
-      if (!head) return resolve(null);
-      const type = /^content-type:\s*(.*)$/im.exec(head[2]!)?.[1]?.trim() ?? '';
-      resolve({ status: Number(head[1]), contentType: type, text: head[3]! });
+      resolve(parseRaw(raw));
     };
     const timer = setTimeout(done, waitMs);
     socket.setEncoding('utf8');
-    socket.on(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => socket.write(`GET ${url.pathname.replace(/\/$/, '')}/api/v1/firms HTTP/1.1\r\nHost: ${url.host}\r\nX-Stalled: `));
+    socket.on(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => socket.write(text));
     socket.on('data', (chunk: string) => { if (raw.length < MAX_TEXT) raw += chunk; });
     socket.on('end', done);
     socket.on('close', done);
     socket.on('error', done);
   });
+}
+
+/** A raw answer's status, content type and body; null when it is no HTTP answer. */
+function parseRaw(raw: string): RawAnswer | null {
+  const head = /^HTTP\/1\.[01] (\d{3})[^\r\n]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(raw);
+  if (!head) return null;
+  const type = /^content-type:\s*(.*)$/im.exec(head[2]!)?.[1]?.trim() ?? '';
+  return { status: Number(head[1]), contentType: type, text: head[3]! };
+}
+
+/**
+ * Sends the start of a request and never the blank line that ends its headers, then waits for the
+ * server to give up on it: its status line, content type and body, or null if it says nothing in
+ * `waitMs` (the socket is closed either way).
+ */
+export function stalledHeaders(baseUrl: string, waitMs: number): Promise<RawAnswer | null> {
+  return rawExchange(baseUrl, 'GET {prefix}/api/v1/firms HTTP/1.1\r\nHost: {host}\r\nX-Stalled: ', waitMs);
 }

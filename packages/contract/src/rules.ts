@@ -397,15 +397,18 @@ export function see(validator: ContractValidator, exchange: Exchange, walks?: Pa
  */
 export function checkExchange(validator: ContractValidator, exchange: Exchange, walks?: PageTracker): Finding[] {
   const seen = see(validator, exchange, walks);
-  return (Object.keys(rules) as RuleId[]).flatMap((rule) => {
-    try {
-      return rules[rule].check(seen).map((message) => ({ rule, message }));
-    } catch (error) {
-      // An answer a check cannot even read (a shape no rule foresaw) is reported against that
-      // rule, never thrown at the proxy or the test run that is looking at it.
-      return [{ rule, message: `the answer could not be checked: ${(error as Error).message}` }];
-    }
-  });
+  return (Object.keys(rules) as RuleId[]).flatMap((rule) => checkRule(seen, rule));
+}
+
+/** One rule on what `see` saw (the proxy takes them one at a time, to stay answerable between). */
+export function checkRule(seen: Seen, rule: RuleId): Finding[] {
+  try {
+    return rules[rule].check(seen).map((message) => ({ rule, message }));
+  } catch (error) {
+    // An answer a check cannot even read (a shape no rule foresaw) is reported against that
+    // rule, never thrown at the proxy or the test run that is looking at it.
+    return [{ rule, message: `the answer could not be checked: ${(error as Error).message}` }];
+  }
 }
 
 /** What identifies a row across pages: its service URL (on every row), else its feed sequence. */

@@ -11,35 +11,66 @@ const kitKey = /igk_[A-Za-z0-9_]+/g;
 /** 24+ letters, digits or underscores with both letters and digits: a generated secret's shape; slugs (hyphens), dates and short ids are not. */
 const secretLooking = /(?=[A-Za-z0-9_]*\d)(?=[A-Za-z0-9_]*[A-Za-z])[A-Za-z0-9_]{24,}/g;
 
+/** Percent-decoding until nothing changes (a key encoded twice is a key), at most four times. */
 function decode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
+  let out = text;
+  for (let i = 0; i < 4; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(out.replace(/\+/g, ' '));
+    } catch {
+      next = out.replace(/%([0-9a-f]{2})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+    if (next === out) break;
+    out = next;
   }
+  return out;
+}
+
+/** Whether decoded text holds a key: the kit's form, a secret's shape, or one of `known` (preset keys of any form). */
+function holdsKey(decoded: string, known: readonly string[]): boolean {
+  kitKey.lastIndex = 0;
+  secretLooking.lastIndex = 0;
+  return kitKey.test(decoded) || secretLooking.test(decoded) || known.some((k) => k.length >= 8 && decoded.includes(k));
 }
 
 /** One path segment or query value as it may be shown. */
-function redactValue(value: string): string {
-  const decoded = decode(value);
-  return decoded.replace(kitKey, 'igk_***').replace(secretLooking, '***') === decoded ? value : '***';
+function redactValue(value: string, known: readonly string[]): string {
+  return holdsKey(decode(value), known) ? '***' : value;
 }
 
-/** A request target (path and query) as it may be logged: cursors shortened, anything key-like blanked. */
-export function redactPath(target: string): string {
+/**
+ * A request target (path and query) as it may be logged or echoed: cursors shortened, anything
+ * key-like blanked, in any encoding, under any parameter. `known` are keys of forms no pattern
+ * knows (preset ones, the request's own).
+ */
+export function redactPath(target: string, known: readonly string[] = []): string {
   const at = target.indexOf('?');
-  const path = (at === -1 ? target : target.slice(0, at)).split('/').map(redactValue).join('/');
+  const path = (at === -1 ? target : target.slice(0, at)).split('/').map((segment) => redactValue(segment, known)).join('/');
   if (at === -1) return path;
   const query = target.slice(at + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const name = eq === -1 ? pair : pair.slice(0, eq);
     const value = eq === -1 ? '' : pair.slice(eq + 1);
     if (secretParameter.test(decode(name))) return `${name}=***`;
-    // A cursor is opaque and long by design: its start is enough to tell two apart.
-    if (decode(name) === 'cursor') return `${name}=${value.slice(0, 16)}${value.length > 16 ? '...' : ''}`;
-    return eq === -1 ? redactValue(pair) : `${redactValue(name)}=${redactValue(value)}`;
+    // A cursor is opaque and long by design: its start is enough to tell two apart; a key sent
+    // as one is blanked whole.
+    if (decode(name) === 'cursor') {
+      const decoded = decode(value);
+      kitKey.lastIndex = 0;
+      if (kitKey.test(decoded) || known.some((k) => k.length >= 8 && decoded.includes(k))) return `${name}=***`;
+      return `${name}=${value.slice(0, 16)}${value.length > 16 ? '...' : ''}`;
+    }
+    return eq === -1 ? redactValue(pair, known) : `${redactValue(name, known)}=${redactValue(value, known)}`;
   });
   return `${path}?${query.join('&')}`;
+}
+
+/** A problem's text with keys blanked: the kit's form and `known` ones (a slug-shaped preset key echoed in a detail). */
+export function redactKeys(text: string, known: readonly string[] = []): string {
+  let out = text.replace(kitKey, 'igk_***');
+  for (const k of known) if (k.length >= 8) out = out.split(k).join('***');
+  return out;
 }
 
 /** Free text (a body excerpt) with every key-like run blanked, whatever its form. */
@@ -48,4 +79,9 @@ export function redactText(text: string): string {
     .replace(/igk(?:_|%5F|\\u005f)[A-Za-z0-9_%]+/gi, 'igk_***')
     .replace(/("(?:key|api_key|token|access_token|password|secret)"\s*:\s*")[^"]*"/gi, '$1***"')
     .replace(secretLooking, '***');
+}
+
+/** A log line's text with every control character (newline, CR, ESC, ...) shown escaped, so no text from a request or an answer can start a line of its own or drive a terminal. */
+export function escapeControl(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }

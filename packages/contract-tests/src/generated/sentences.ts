@@ -1224,28 +1224,52 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.11",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log."
+    "text": "Every error answer is problem+json, those HTTP parsing makes too, each then closing the connection: a request that is not HTTP/1.1 is 400 `invalid_request`; so is an HTTP/1.1 request without `Host` (RFC 9112 3.2), a target that is not a path, and a path with a dot segment (`.` or `..`, plain or percent-encoded: no path of the API has one, and resolving them would let `/api/v1/%2e%2e/%2e%2e/__control` past a filter in front that reads the raw path); an `Expect` other than `100-continue` is 417 `expectation_failed`; `CONNECT` is 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (this server is no proxy)."
   },
   {
     "id": "status-codes.12",
     "source": "decisions",
     "section": "status-codes",
-    "text": "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing."
+    "text": "Closed with no answer, by decision: a connection whose client goes away mid-request, one that sends nothing, and a slow reader: a client that, with an answer waiting for it, takes less than 40 KiB of it in 10 s (4 KiB/s) is cut, so that slow readers cannot hold connections and answers' memory for as long as they like."
   },
   {
     "id": "status-codes.13",
     "source": "decisions",
     "section": "status-codes",
-    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
+    "text": "A key sent where a value goes (a path segment, a parameter, a cursor), in the kit's form or a preset one of any form, is never echoed: problems' `instance` and `detail` show `***` for it."
   },
   {
     "id": "status-codes.14",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
+    "text": "A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log."
   },
   {
     "id": "status-codes.15",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing."
+  },
+  {
+    "id": "status-codes.16",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 1`, counted and charged nothing, the cause in the mock's log; at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
+  },
+  {
+    "id": "status-codes.17",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
+  },
+  {
+    "id": "status-codes.18",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
+  },
+  {
+    "id": "status-codes.19",
     "source": "decisions",
     "section": "status-codes",
     "text": "The service never answers 5xx to bad input."

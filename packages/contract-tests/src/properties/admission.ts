@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { failedAuth } from '@investor-graph/contract';
-import { rawRequest, stalledHeaders, type RawAnswer } from '../raw-http.ts';
+import { rawExchange, rawRequest, stalledHeaders, type RawAnswer } from '../raw-http.ts';
 import { type Property, assert, expectActions, expectStatus } from './support.ts';
 
 /** The decided bounds (DECISIONS.md#status-codes): headers 16 KiB, a body 64 KiB, headers in within 10 s. */
@@ -23,13 +23,13 @@ function expectProblem(answer: RawAnswer | null, status: number, code: string, w
 
 export const admission: Property = {
   id: 'admission',
-  title: 'before an operation: headers over 16 KiB a 431, a body declared over 64 KiB a 413 unread, headers not in within 10 s a 408, each a problem; an address past its budget of calls without a valid key a 429 too_many_failures with Retry-After and actions, until it refills',
+  title: 'before an operation: headers over 16 KiB a 431, a body declared over 64 KiB a 413 unread, headers not in within 10 s a 408, HTTP/1.1 without Host a 400, an Expect it cannot meet a 417, CONNECT a 405, a dot segment a 400, each a problem; an address past its budget of calls without a valid key a 429 too_many_failures with Retry-After and actions, until it refills',
   spec: ['7. Errors', '5. Authentication'],
   assumed: ['status-codes', 'failed-authentication'],
   skip: () => null,
   // Three requests no operation reaches, the budget's worth of refused calls and a tenth more
   // (all sent at once), and one call with the run's key once the budget refilled.
-  cost: () => ({ calls: failedAuth.burst + Math.ceil(failedAuth.perSecond) + 4, rows: 1 }),
+  cost: () => ({ calls: failedAuth.burst + Math.ceil(failedAuth.perSecond) + 8, rows: 1 }),
   arbitrary: () => fc.constant(null),
   once: true,
   async check(ctx) {
@@ -37,7 +37,15 @@ export const admission: Property = {
     // Headers that never end take the server's 10 s to refuse: waited for beside the rest.
     const stalled = stalledHeaders(base, HEADERS_MS + 5_000);
     // Sent past the budgeted client, and counted all the same.
-    ctx.ledger.spend(3, 0);
+    ctx.ledger.spend(7, 0);
+    // What HTTP parsing answers is problem+json too (DECISIONS.md#status-codes), each on its own connection.
+    const odd: [string, string, number, string][] = [
+      ['an HTTP/1.1 request without Host', 'GET {prefix}/api/v1/firms?limit=1 HTTP/1.1\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
+      ['an Expect other than 100-continue', 'GET {prefix}/api/v1/firms?limit=1 HTTP/1.1\r\nhost: {host}\r\nexpect: 200-ok\r\nconnection: close\r\n\r\n', 417, 'expectation_failed'],
+      ['CONNECT', 'CONNECT {host} HTTP/1.1\r\nhost: {host}\r\n\r\n', 405, 'method_not_allowed'],
+      ['a %2e%2e dot segment', 'GET {prefix}/api/v1/%2e%2e/api/v1/firms?limit=1 HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
+    ];
+    for (const [what, head, status, code] of odd) expectProblem(await rawExchange(base, head), status, code, what);
     expectProblem(await rawRequest(base, '/api/v1/firms?limit=1', { headers: { 'x-padding': 'p'.repeat(HEADERS_BYTES + 1024) } }), 431, 'headers_too_large', 'a request with 17 KiB of headers');
     expectProblem(await rawRequest(base, '/api/v1/keys/trial', { method: 'POST', declaredBody: BODY_BYTES + 1 }), 413, 'payload_too_large', `a body declared ${BODY_BYTES + 1} bytes long`);
 

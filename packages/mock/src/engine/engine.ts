@@ -145,6 +145,7 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
     env: { store, statistics, dumps, accounts, validator: options.validator, now, publicBase },
     envelope: { store, cursors },
     corsOrigins: options.corsOrigins ?? '*',
+    secrets: (options.keys ?? []).map((preset) => preset.key),
   };
 }
 

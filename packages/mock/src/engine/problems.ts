@@ -52,6 +52,7 @@ export const problemTypes = {
   trial_exists: { status: 409, title: 'Trial already issued' },
   request_timeout: { status: 408, title: 'Request timeout' },
   headers_too_large: { status: 431, title: 'Headers too large' },
+  expectation_failed: { status: 417, title: 'Expectation failed' },
   payload_too_large: { status: 413, title: 'Body too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },

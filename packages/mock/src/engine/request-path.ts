@@ -10,6 +10,7 @@
  * store (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
+import { redactKeys, redactPath } from '../redact.ts';
 import type { Accounts } from './accounts.ts';
 import type { Answer } from './answer.ts';
 import type { Clock, SharedClock } from './clock.ts';
@@ -45,6 +46,12 @@ export interface EngineParts {
   ready: Promise<void>;
   /** The operation table (operations.ts unless a test gives another). */
   operations?: Record<string, Operation>;
+  /** Keys of forms no pattern knows (preset ones): never echoed, whatever path they are sent in. */
+  secrets?: readonly string[];
+}
+
+function withoutKeys(answer: Answer, secrets: readonly string[] = []): Answer {
+  return typeof answer.body === 'string' ? { ...answer, body: redactKeys(answer.body, secrets) } : answer;
 }
 
 /**
@@ -57,12 +64,14 @@ export async function answered<A>(parts: EngineParts, request: Request, requestI
   try {
     await parts.ready;
     const url = parseUrl(request);
-    instance = url.pathname;
+    // The path is echoed in problems' instance: a key sent in it (by mistake, or to probe) is not.
+    instance = redactPath(url.pathname, parts.secrets);
     await parts.shared.sync();
     parts.store.applyDue(parts.clock.now());
     return await step(url);
   } catch (error) {
-    if (error instanceof ProblemError) return problem(error.toAnswer(instance, requestId));
+    // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
+    if (error instanceof ProblemError) return problem(withoutKeys(error.toAnswer(instance, requestId), parts.secrets));
     // The kit's own failure, with the request id to find the stack in the log; no message or path
     // in the answer, which is not the client's to read.
     console.error(`[investor-graph mock] internal error in ${requestId}:`, error);

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { createContractValidator } from '@investor-graph/contract';
 import { createValidationProxy } from '../proxy/proxy.ts';
 import { ProxyReport } from '../proxy/report.ts';
+import { escapeControl } from '../redact.ts';
 import { readFlags } from './flags.ts';
 import { createNodeServer, isLoopback, listen } from './server.ts';
 
@@ -20,6 +21,8 @@ const usage = `usage: investor-graph-mock proxy URL [options]     (as prism prox
   --report FILE       JSON report written on exit (proxy-results/report.json)
   --junit FILE        JUnit XML written on exit (proxy-results/junit.xml)
   --quiet             log only exchanges with violations
+  --allow-unvalidated an answer too large to check (over 32 MiB) is noted, not a violation
+                      (by default it is one, not_validated, and fails the run)
   --help              this text (-h is the host, as in prism proxy)
   --version           the package and its version`;
 
@@ -32,6 +35,7 @@ const flags = readFlags('investor-graph proxy', usage, process.argv.slice(3), {
   report: { type: 'string', default: 'proxy-results/report.json' },
   junit: { type: 'string', default: 'proxy-results/junit.xml' },
   quiet: { type: 'boolean' },
+  'allow-unvalidated': { type: 'boolean' },
   help: { type: 'boolean' },
 }, { positionals: 1 });
 const { values } = flags;
@@ -60,12 +64,15 @@ const proxy = createValidationProxy({
   validator: await createContractValidator(),
   ...(values.errors ? { errors: true } : {}),
   timeoutMs: Number(values.timeout),
+  ...(values['allow-unvalidated'] ? { allowUnvalidated: true } : {}),
   onExchange(record) {
     report.add(record);
     if (values.quiet && !record.violations.length) return;
-    const summary = record.violations.length ? `  VIOLATIONS ${record.violations.map((v) => `[${v.rule}] ${v.message}`).join('; ').slice(0, 1000)}` : record.notValidated ? `  NOT VALIDATED: ${record.notValidated}` : '';
-    // Never headers: the key travels in Authorization and must not reach a log.
-    console.log(`${record.method} ${record.path} ${record.status} ${record.ms}ms${summary}`);
+    const more = Object.values(record.more ?? {}).reduce((sum, n) => sum + n, 0);
+    const summary = record.violations.length ? `  VIOLATIONS ${record.violations.map((v) => `[${v.rule}] ${v.message}`).join('; ').slice(0, 1000)}${more ? ` (and ${more} more)` : ''}` : record.notValidated ? `  NOT VALIDATED: ${record.notValidated}` : '';
+    // Never headers: the key travels in Authorization and must not reach a log. The service's text
+    // is escaped: a newline in it must not forge a line of this log.
+    console.log(escapeControl(`${record.method} ${record.path} ${record.status} ${record.ms}ms${summary}`));
   },
 });
 const server = createNodeServer(proxy);

@@ -16,11 +16,14 @@ import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
-import { redactPath } from '../redact.ts';
+import { escapeControl, redactPath } from '../redact.ts';
+import { answerEdges } from './http-edges.ts';
 
 export interface NodeServerOptions {
   /** Called once per request after the response is sent: method, path, status, ms. */
   log?: (line: string) => void;
+  /** Keys of forms no pattern knows (preset ones): blanked in the log wherever a request sent them. */
+  secrets?: readonly string[];
   /** Host names besides the loopback ones that name this server, for the control plane. */
   allowedHosts?: readonly string[];
   /** Bounds (ms, count) for a server left running; the defaults suit a developer's machine. */
@@ -33,7 +36,7 @@ export interface NodeServerOptions {
    * process does not, and answers the same, slower.
    */
   globalFetchClasses?: boolean;
-  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line, not problem+json. */
+  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line, Expect and CONNECT left to Node, not problem+json. */
   bareLimitAnswers?: boolean;
 }
 
@@ -42,6 +45,8 @@ const MAX_BODY = 64 * 1024;
 const COMPRESS_FROM = 1024;
 /** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+/** A `.` or `..` path segment, plain or percent-encoded (any case). */
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
@@ -50,7 +55,12 @@ const gzipped = promisify(gzip);
  * request); past maxConnections new connections are refused at once, so half-open sockets cannot
  * starve everyone else for long.
  */
-export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048 };
+/**
+ * writeWindowMs and minWriteBytes: a client that, with an answer waiting for it, takes fewer than
+ * minWriteBytes off it in writeWindowMs (4 KiB/s averaged over 10 s) is cut: a slow reader would
+ * otherwise hold a connection (and the answer's memory) for as long as it likes.
+ */
+export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048, writeWindowMs: 10_000, minWriteBytes: 40 * 1024 };
 
 export function isLoopback(address: string | undefined): boolean {
   return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
@@ -128,6 +138,11 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     const method = request.method;
     // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
     if (!target.startsWith('/') || target.startsWith('//')) return new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
+    // URL parsing resolves dot segments, %2e%2e too: /api/v1/%2e%2e/%2e%2e/__control would reach
+    // the control plane past a filter in front that looks at the raw path. No route has one.
+    if (DOT_SEGMENT.test(target.split('?')[0]!)) return new ProblemError('invalid_request', 'The request target holds a dot segment (. or .., however encoded), which no path of this API has.').toResponse('/', 'req_adapter');
+    // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer a bare 400.
+    if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return new ProblemError('invalid_request', 'An HTTP/1.1 request must have a Host header.').toResponse('/', 'req_adapter');
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
       const path = target.split('?')[0]!;
@@ -175,12 +190,15 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
   const logged = options.log
     ? (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
-      res.once('close', () => options.log!(`${req.method} ${redactPath((req.url ?? '').slice(0, 200))} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+      // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
+      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
       return listener(req, res);
     }
     : listener;
   const server = createServer({
     maxHeaderSize: 16 * 1024,
+    // Checked by the handler, which answers problem+json (Node's own check writes a bare 400).
+    requireHostHeader: false,
     headersTimeout: limits.headersMs,
     requestTimeout: limits.requestMs,
     keepAliveTimeout: limits.keepAliveMs,
@@ -193,14 +211,7 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY) res.writeContinue();
     void logged(req, res);
   });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const problem = error.code === 'HPE_HEADER_OVERFLOW' ? new ProblemError('headers_too_large', 'The request headers are over 16 KB.')
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ProblemError('request_timeout', 'The request did not arrive in time.')
-      : new ProblemError('invalid_request', 'The request could not be parsed as HTTP/1.1.');
-    const body = options.bareLimitAnswers ? `${problem.title}\n` : JSON.stringify(problem.body('/', 'req_adapter'));
-    socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\ncontent-type: ${options.bareLimitAnswers ? 'text/plain' : 'application/problem+json'}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  });
+  answerEdges(server, limits, options.bareLimitAnswers === true);
   return server;
 }
 

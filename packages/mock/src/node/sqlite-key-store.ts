@@ -31,6 +31,20 @@ const SQLITE_BUSY = 5;
 /** SQLITE_BUSY, with or without an extended code (BUSY_RECOVERY, BUSY_SNAPSHOT...). */
 const isBusy = (error: unknown): boolean => ((error as { errcode?: number }).errcode ?? -1) % 256 === SQLITE_BUSY;
 
+/**
+ * What a write that failed for the file's sake (not the data's) says: read-only, a full disk, an
+ * I/O error. Undefined for anything else (a bug is a bug: 500). Primary codes, extended ones mod 256.
+ */
+function fileTrouble(error: unknown): string | undefined {
+  switch (((error as { errcode?: number }).errcode ?? -1) % 256) {
+    case 8: return 'is read-only (the file, its folder, or the disk): the mock writes keys and usage into it';
+    case 13: return 'is on a full disk (or at its size limit)';
+    case 10: return 'could not be read or written (an I/O error of the disk)';
+    case 3: return 'may not be opened: permission denied';
+    default: return undefined;
+  }
+}
+
 /** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
 export type StateSync = 'normal' | 'full';
 
@@ -87,7 +101,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
         }
         this.db.close();
         if (error instanceof StateFileError) throw error;
-        throw new StateFileError(file, isBusy(error) ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed` : `is damaged or not a database: ${(error as Error).message}`);
+        const trouble = fileTrouble(error);
+        throw new StateFileError(file, isBusy(error) ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed` : trouble ? `${trouble}; nothing was changed` : `is damaged or not a database: ${(error as Error).message}`);
       }
     }
     const prepare = (sql: string) => this.db.prepare(sql);
@@ -136,6 +151,17 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     if (clock !== undefined && !isSavedClock(clock)) throw new StateFileError(this.file, `holds a clock that is not one (${clock.slice(0, 80)}); nothing was changed`);
   }
 
+  /**
+   * The file, not the mock nor the client: a disk that filled, a file made read-only. As with a
+   * lock held elsewhere, 503 and nothing counted; the cause goes to the log, once a call.
+   */
+  private refuseForFile(error: unknown): void {
+    const trouble = fileTrouble(error);
+    if (!trouble) return;
+    console.warn(`[investor-graph mock] the state database ${this.file} ${trouble}: ${(error as Error).message}`);
+    throw new ProblemError('state_unavailable', `The mock's state database (--state) ${trouble.replace(/:.*$/, '')}; nothing was counted. Retry once it is writable again.`, { headers: { 'retry-after': '1' } });
+  }
+
   transaction<T>(work: () => T): T {
     if (this.depth > 0) return work();
     try {
@@ -146,6 +172,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
       if (isBusy(error)) {
         throw new ProblemError('state_busy', `The mock's state database (--state) stayed locked by another process for ${busyTimeoutMs / 1000} s; nothing was counted. Retry, or end what holds it.`, { headers: { 'retry-after': '1' } });
       }
+      this.refuseForFile(error);
       throw error;
     }
     this.depth++;
@@ -155,6 +182,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
       return result;
     } catch (error) {
       if (this.db.isTransaction) this.statements.rollback.run();
+      this.refuseForFile(error);
       throw error;
     } finally {
       this.depth--;

@@ -327,6 +327,29 @@ test('a call that waits on a write lock held by something else gets 503 state_bu
   }
 });
 
+test('a state database that turns read-only (or fills its disk) while the mock runs: 503 state_unavailable with Retry-After, nothing counted, not 500 (regression)', async () => {
+  const state = join(temp, 'readonly.db');
+  const key = 'igk_payg_meets_a_read_only_file_0001';
+  const mock = await startMock({ port: 0, stateFile: state, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }] });
+  // The mock's own connection made read-only (SQLite's query_only): every write fails as on a file
+  // chmod'ed read-only or a full disk (SQLITE_READONLY, SQLITE_FULL), which root cannot be shown.
+  const db = (mock.engine.accounts.store as unknown as { db: DatabaseSync }).db;
+  try {
+    db.exec('PRAGMA query_only = ON');
+    const answer = await get(`${mock.url}/api/v1/firms?limit=5`, key);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    const body = await answer.json();
+    expect(body).toMatchObject({ code: 'state_unavailable', status: 503 });
+    expect(body.detail).toContain('is read-only');
+    db.exec('PRAGMA query_only = OFF');
+    const usage = (await accountOf(mock.url, key)).usage;
+    expect(usage).toMatchObject({ calls_used: 0, balance_rows: 1_000 });
+  } finally {
+    await mock.close();
+  }
+});
+
 test('processes started together on one JSON state file migrate it once, and keep the JSON for its owner alone', async () => {
   const file = join(temp, 'legacy-together');
   writeFileSync(file, JSON.stringify(jsonState()));

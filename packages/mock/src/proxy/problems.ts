@@ -9,6 +9,7 @@ export const proxyProblems = {
   upstream_unreachable: { status: 502, title: 'Upstream unreachable' },
   upstream_timeout: { status: 504, title: 'Upstream timed out' },
   upstream_incomplete: { status: 502, title: 'Upstream answer broke off' },
+  upstream_invalid: { status: 502, title: 'Upstream answer is not HTTP' },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProxyProblemCode = keyof typeof proxyProblems;

@@ -4,15 +4,19 @@
  * `prism proxy` with this API's rules. Framework-free (`fetch(Request) -> Response`); the Node
  * adapter and the CLI add the port, the log and the report files.
  */
-import { checkExchange, operationFor, PageTracker, parseBody, queryOf, type ContractValidator, type RuleId } from '@investor-graph/contract';
+import { checkRule, operationFor, PageTracker, parseBody, queryOf, rules, see, type ContractValidator, type RuleId } from '@investor-graph/contract';
 import { concatBytes } from '../engine/hash.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
-import { redactPath, redactText } from '../redact.ts';
+import { redactPath } from '../redact.ts';
+import { excerptOf, violationsHeader, withinBudget } from './violations.ts';
+
+export { excerptOf, violationsHeader } from './violations.ts';
 
 export interface ProxyViolation {
   /** `request`: the client sent what the contract rejects; `response`: the service broke a rule. */
   side: 'request' | 'response';
-  rule: RuleId | 'request' | 'upstream';
+  /** `not_validated`: an answer the proxy passed on without checking it (too large, out of time). */
+  rule: RuleId | 'request' | 'upstream' | 'not_validated';
   message: string;
 }
 
@@ -26,8 +30,10 @@ export interface ExchangeRecord {
   violations: ProxyViolation[];
   /** The first bytes of the response body, keys blanked; only for exchanges with violations. */
   excerpt?: string;
-  /** Set when the answer was passed on without being checked (a body over the bound). */
+  /** Set when the answer was passed on without being checked (a body over the bound), and allowed to be. */
   notValidated?: string;
+  /** Violations past the exchange's budget, by rule: counted, not kept. */
+  more?: Record<string, number>;
 }
 
 export interface ProxyOptions {
@@ -40,6 +46,13 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** Bodies up to this many bytes are held and checked; a larger one streams on unchecked (32 MiB). */
   maxValidatedBytes?: number;
+  /**
+   * An answer streamed on unchecked is a violation of its own (`not_validated`), counted in the
+   * report and the exit code; with this, it is only noted (`notValidated` in the record).
+   */
+  allowUnvalidated?: boolean;
+  /** Violations kept per exchange; the rest are counted by rule ("N more"). 100. */
+  maxViolations?: number;
   fetch?: typeof globalThis.fetch;
   /** Called once per exchange, after it is checked. */
   onExchange?(record: ExchangeRecord): void;
@@ -51,24 +64,6 @@ export interface ValidationProxy {
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and what fetch sets itself are not forwarded.
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length', 'proxy-authorization', 'proxy-authenticate']);
-const EXCERPT = 300;
-const HEADER_MAX = 8 * 1024;
-
-/** A body excerpt for the report: keys (the trial call returns one) blanked, then cut short. */
-export function excerptOf(text: string): string {
-  return redactText(text).slice(0, EXCERPT);
-}
-
-/** `sl-violations` as Prism writes it: a JSON array, ASCII only, bounded in size. */
-export function violationsHeader(violations: readonly ProxyViolation[]): string {
-  const items = violations.map((v) => ({ location: [v.side], severity: 'Error', code: v.rule, message: v.message.slice(0, 500) }));
-  let text = JSON.stringify(items);
-  while (text.length > HEADER_MAX && items.length > 1) {
-    items.pop();
-    text = JSON.stringify([...items, { location: ['response'], severity: 'Error', code: 'truncated', message: `and ${violations.length - items.length} more` }]);
-  }
-  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /** The body in hand, or, past `limit`, what was read so far and the rest still to come. */
 async function readBounded(response: Response, limit: number): Promise<{ bytes: Uint8Array } | { head: Uint8Array[]; rest: ReadableStreamDefaultReader<Uint8Array> }> {
@@ -102,17 +97,19 @@ function passOn(head: Uint8Array[], rest: ReadableStreamDefaultReader<Uint8Array
 }
 
 /** The service's headers as passed on: fetch has decoded the body, so its encoding and length no longer describe it. */
-function passedOnHeaders(headers: Headers, violations: readonly ProxyViolation[], head = false): Headers {
+function passedOnHeaders(headers: Headers, violations: readonly ProxyViolation[], head = false, more = 0): Headers {
   const out = new Headers(headers);
   // A HEAD's Content-Length is the GET's, which no decoding changed: it stays when nothing was encoded.
   const keepLength = head && !headers.has('content-encoding');
   for (const name of ['content-encoding', 'transfer-encoding', 'connection', ...(keepLength ? [] : ['content-length'])]) out.delete(name);
-  if (violations.length) out.set('sl-violations', violationsHeader(violations));
+  if (violations.length) out.set('sl-violations', violationsHeader(violations, more));
   return out;
 }
 
 let served = 0;
 const requestId = (): string => `req_proxy_${(++served).toString(36)}`;
+/** Lets other exchanges (and a SIGTERM) in between two rules of a long check. */
+const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export function createValidationProxy(options: ProxyOptions): ValidationProxy {
   const upstream = new URL(options.upstream);
@@ -133,8 +130,10 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       // HEAD says the GET's length, and this proxy's server chooses the encoding as for the GET.
       if (request.method === 'HEAD') headers.set('accept-encoding', 'identity');
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
-      const record = (status: number, violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated'> = {}): void =>
-        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`), status, ms: Math.round(performance.now() - started), violations, ...more });
+      // The request's own key, of whatever form, is blanked wherever else it was sent (path, query).
+      const ownKey = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+      const record = (status: number, violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {}): void =>
+        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`, ownKey ? [ownKey] : []), status, ms: Math.round(performance.now() - started), violations, ...more });
       const timeoutMs = options.timeoutMs ?? 30_000;
       const bound = options.maxValidatedBytes ?? 32 * 1024 * 1024;
       /** The service failed before its answer was whole: a recorded violation and the client's problem. */
@@ -152,6 +151,12 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         return upstreamFailed('upstream_unreachable', `the service could not be reached: ${(error as Error).message}`);
       }
 
+      // A status no HTTP client can pass on (999, 99): the service's failure, never this proxy's 500.
+      if (response.status < 200 || response.status > 599) {
+        await response.body?.cancel().catch(() => undefined);
+        return upstreamFailed('upstream_invalid', `the service answered with status ${response.status}, which is not an HTTP status`);
+      }
+
       // The body can fail where the head did not: cut short, a broken gzip, a reset, a stall past the
       // timeout. Each is the service's failure, reported as one, never passed on as if it held.
       let read: Awaited<ReturnType<typeof readBounded>>;
@@ -163,8 +168,12 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         return upstreamFailed('upstream_incomplete', `the service's answer (${response.status}) broke off: ${cause}`);
       }
       if ('head' in read) {
-        record(response.status, [], { notValidated: `the body is over ${bound} bytes: passed on unchecked` });
-        return new Response(passOn(read.head, read.rest), { status: response.status, statusText: response.statusText, headers: passedOnHeaders(response.headers, []) });
+        // Passed on as it comes (the client gets it whole), but a check that did not happen is never
+        // a pass: a violation of its own unless the user allowed it.
+        const why = `the body is over ${bound} bytes: passed on unchecked`;
+        const unchecked: ProxyViolation[] = options.allowUnvalidated ? [] : [{ side: 'response', rule: 'not_validated', message: why }];
+        record(response.status, unchecked, options.allowUnvalidated ? { notValidated: why } : {});
+        return new Response(passOn(read.head, read.rest), { status: response.status, statusText: response.statusText, headers: passedOnHeaders(response.headers, unchecked) });
       }
       const bytes = read.bytes;
       const type = response.headers.get('content-type') ?? '';
@@ -188,15 +197,27 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
           if (v.severity === 'error') violations.push({ side: 'request', rule: 'request', message: `${v.path ? `${v.path}: ` : ''}${v.message}` });
         }
       }
-      for (const f of checkExchange(options.validator, exchange, pages)) violations.push({ side: 'response', rule: f.rule, message: f.message });
+      // One rule at a time, letting other exchanges in between; what the time left cannot check is
+      // said, not passed.
+      const seen = see(options.validator, exchange, pages);
+      const deadline = started + timeoutMs;
+      const unchecked: RuleId[] = [];
+      for (const rule of Object.keys(rules) as RuleId[]) {
+        await yieldToOthers();
+        if (performance.now() > deadline) unchecked.push(rule);
+        else for (const f of checkRule(seen, rule)) violations.push({ side: 'response', rule: f.rule, message: f.message });
+      }
+      if (unchecked.length) violations.push({ side: 'response', rule: 'not_validated', message: `the checks ran past the ${timeoutMs} ms timeout: ${unchecked.join(', ')} not checked` });
 
-      const broken = violations.filter((v) => v.side === 'response');
-      record(response.status, violations, violations.length ? { excerpt: excerptOf(text) } : {});
+      const { kept, more } = withinBudget(violations, options.maxViolations ?? 100);
+      const left = Object.values(more ?? {}).reduce((sum, n) => sum + n, 0);
+      const broken = kept.filter((v) => v.side === 'response');
+      record(response.status, kept, { ...(kept.length ? { excerpt: excerptOf(text) } : {}), ...(more ? { more } : {}) });
       if (broken.length && options.errors) {
-        const detail = `The answer (${response.status}) breaks ${broken.length} rule${broken.length === 1 ? '' : 's'} of the contract; see violations.`;
+        const detail = `The answer (${response.status}) breaks the contract ${broken.length + left} time${broken.length + left === 1 ? '' : 's'}; see violations.`;
         return proxyProblem('contract_violation', detail, incoming.pathname, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) });
       }
-      const out = passedOnHeaders(response.headers, violations, request.method === 'HEAD');
+      const out = passedOnHeaders(response.headers, kept, request.method === 'HEAD', left);
       return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { status: response.status, statusText: response.statusText, headers: out });
     },
   };

@@ -40,6 +40,8 @@ export class ProxyReport {
     if (!record.violations.length) return;
     this.withViolations += 1;
     for (const v of record.violations) this.byRule.set(v.rule, (this.byRule.get(v.rule) ?? 0) + 1);
+    // Past the exchange's budget: counted, though not kept.
+    for (const [rule, n] of Object.entries(record.more ?? {})) this.byRule.set(rule, (this.byRule.get(rule) ?? 0) + n);
     if (this.kept.length < KEEP) this.kept.push(record);
     else this.leftOut += 1;
   }
@@ -66,6 +68,7 @@ export class ProxyReport {
     const cases: { name: string; rule: string }[] = [
       ...(Object.keys(rules) as RuleId[]).map((id) => ({ name: `rule ${id}: ${rules[id].title}`, rule: id })),
       { name: 'the service was reachable and answered in time', rule: 'upstream' },
+      { name: 'every answer was checked (none passed on unchecked)', rule: 'not_validated' },
       { name: 'requests sent through the proxy conform to the contract', rule: 'request' },
     ];
     // The client's own bad requests are listed but fail nothing: the proxy judges the service.

@@ -1,0 +1,227 @@
+/**
+ * The second round of hostile probes (issue #37), kept as tests a reader can run: the validation
+ * proxy in front of an upstream that floods it with violations, sends more than it can check, or a
+ * status that is no status; and the mock's server given odd HTTP, keys where keys do not go, and
+ * dot segments. Each test is the probe that found the fault, and fails without its fix.
+ */
+import { connect } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createContractValidator } from '@investor-graph/contract';
+import { newKeyText } from '../index.ts';
+import { startMock, type RunningMock } from '../node.ts';
+import { createValidationProxy, violationsHeader, type ExchangeRecord } from '../proxy/proxy.ts';
+import { ProxyReport } from '../proxy/report.ts';
+import { escapeControl, redactPath } from '../redact.ts';
+
+const validator = await createContractValidator();
+const closers: (() => Promise<unknown>)[] = [];
+afterAll(() => Promise.all(closers.map((c) => c())));
+
+const key = newKeyText('team');
+
+/** An upstream that answers every request with `answer`'s status, headers and body. */
+async function upstream(answer: () => { status: number; body: string; headers?: Record<string, string> }): Promise<string> {
+  const server: Server = createServer((_req, res) => {
+    const a = answer();
+    res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
+    res.end(a.body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => new Promise((r) => server.close(r)));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+function proxyTo(url: string, more: Partial<Parameters<typeof createValidationProxy>[0]> = {}) {
+  const records: ExchangeRecord[] = [];
+  const report = new ProxyReport(url);
+  const proxy = createValidationProxy({ upstream: url, validator, timeoutMs: 20_000, onExchange: (r) => (records.push(r), report.add(r)), ...more });
+  const get = (path: string, headers: Record<string, string> = { authorization: `Bearer ${key}` }) => proxy.fetch(new Request(`http://proxy${path}`, { headers }));
+  return { records, report, get };
+}
+
+/** A page of `n` rows that are all the same row: every one after the first breaks a rule. */
+function repeatedRows(n: number): string {
+  const row = { slug: 'harbor-lane-capital', name: 'Harbor Lane Capital', service_url: 'https://api.example.com/api/v1/firms/harbor-lane-capital' };
+  return JSON.stringify({ data: Array.from({ length: n }, () => row), next_cursor: null, as_of: '2026-11-01T00:00:00Z', plan: { id: 'team' }, usage: {} });
+}
+
+describe('the validation proxy under a hostile upstream', () => {
+  test('a page of 8,000 repeated rows: a bounded header and record ("N more"), every violation counted, other calls answered meanwhile', async () => {
+    const big = repeatedRows(8_000);
+    const url = await upstream(() => ({ status: 200, body: big }));
+    const { records, report, get } = proxyTo(url);
+    // The flood's check yields between rules: a call sent just after it is answered too.
+    const flood = get('/api/v1/firms?limit=100');
+    const other = get('/api/v1/firms?limit=1');
+    const [a, b] = await Promise.all([flood, other]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    const header = a.headers.get('sl-violations')!;
+    expect(header.length).toBeLessThanOrEqual(8 * 1024);
+    const items = JSON.parse(header) as { code: string; message: string }[];
+    expect(items.at(-1)!.code).toBe('truncated');
+    expect(items.at(-1)!.message).toMatch(/^and \d+ more$/);
+    // Each record keeps the exchange's budget of violations and counts the rest by rule.
+    for (const r of records) expect(r.violations.length).toBeLessThanOrEqual(100);
+    const counted = [...report.byRule.values()].reduce((s, n) => s + n, 0);
+    expect(counted).toBeGreaterThan(2 * 8_000);
+    expect(JSON.stringify(report.toJSON()).length).toBeLessThan(2_000_000);
+  });
+
+  test('the sl-violations header is built in one pass: 100,000 violations make the same bounded header', () => {
+    const violations = Array.from({ length: 100_000 }, (_, i) => ({ side: 'response' as const, rule: 'contract' as const, message: `row ${i} is wrong` }));
+    const header = violationsHeader(violations, 5);
+    expect(header.length).toBeLessThanOrEqual(8 * 1024);
+    const items = JSON.parse(header) as { message: string }[];
+    expect(items.at(-1)!.message).toBe(`and ${100_000 - (items.length - 1) + 5} more`);
+  });
+
+  test('an answer too large to check is a not_validated violation, failing the run; allowed by flag, only noted', async () => {
+    const body = repeatedRows(50);
+    const url = await upstream(() => ({ status: 200, body }));
+    const strict = proxyTo(url, { maxValidatedBytes: 1_024 });
+    const response = await strict.get('/api/v1/firms?limit=100');
+    expect(await response.text(), 'passed on whole').toBe(body);
+    expect(strict.records[0]!.violations).toEqual([{ side: 'response', rule: 'not_validated', message: 'the body is over 1024 bytes: passed on unchecked' }]);
+    expect(strict.report.responseViolations, 'the proxy exits 1').toBe(1);
+    expect(strict.report.toJUnit()).toMatch(/name="every answer was checked \(none passed on unchecked\)">\s*<failure/);
+    const allowed = proxyTo(url, { maxValidatedBytes: 1_024, allowUnvalidated: true });
+    await (await allowed.get('/api/v1/firms?limit=100')).text();
+    expect(allowed.records[0]!.violations).toEqual([]);
+    expect(allowed.records[0]!.notValidated).toMatch(/passed on unchecked/);
+    expect(allowed.report.responseViolations).toBe(0);
+  });
+
+  test('an upstream status that is no HTTP status (999) is a 502 upstream_invalid, not the proxy\'s own 500', async () => {
+    const url = await upstream(() => ({ status: 999, body: '{}' }));
+    const { records, get } = proxyTo(url);
+    const response = await get('/api/v1/firms?limit=1');
+    expect(response.status).toBe(502);
+    expect((await response.json()).code).toBe('upstream_invalid');
+    expect(records[0]!.violations.map((v) => v.rule)).toEqual(['upstream']);
+  });
+
+  test('a log line cannot be forged: the service\'s newline in a violation is escaped', async () => {
+    const url = await upstream(() => ({ status: 200, body: JSON.stringify({ data: [{ slug: 'x\n200 GET /api/v1/account 200 1ms' }], next_cursor: null }) }));
+    const { records, get } = proxyTo(url);
+    await (await get('/api/v1/firms?limit=1')).text();
+    const line = escapeControl(`GET ${records[0]!.path} ${records[0]!.status}  VIOLATIONS ${records[0]!.violations.map((v) => v.message).join('; ')} ${records[0]!.excerpt}`);
+    expect(line).not.toMatch(/[\n\r\u001b]/);
+    expect(escapeControl('a\nb\r\u001b[31mc\u2028')).toBe('a\\nb\\r\\u001b[31mc\\u2028');
+  });
+});
+
+describe('keys where keys do not go', () => {
+  test.each([
+    ['a preset key of any form, in the path', '/api/v1/firms/my-team-key-1234', ['my-team-key-1234']],
+    ['a key sent as the cursor', `/api/v1/firms?cursor=${key}`, []],
+    ['a key percent-encoded twice', `/api/v1/firms?q=${encodeURIComponent(encodeURIComponent(key))}`, []],
+    ['a key percent-encoded twice, in the path', `/api/v1/firms/${encodeURIComponent(encodeURIComponent(key))}`, []],
+    ['a preset key under an unknown parameter', '/api/v1/firms?x=my-team-key-1234', ['my-team-key-1234']],
+  ])('%s is blanked in what is logged', (_name, target, known) => {
+    const shown = redactPath(target, known);
+    expect(shown).toContain('***');
+    for (const part of [key, key.slice(4, 24), 'my-team-key-1234', 'team-key-1234']) expect(shown).not.toContain(part);
+  });
+
+  test('a cursor that is no key still shows its start, to tell two apart', () => {
+    expect(redactPath('/api/v1/firms?cursor=eyJrIjoiZmlybXMiLCJhIjoiaGFy')).toBe('/api/v1/firms?cursor=eyJrIjoiZmlybXMi...');
+  });
+
+  test('a key sent as a path segment is not echoed in the problem\'s instance, in the kit\'s form or a preset one', async () => {
+    const preset = 'my-team-key-1234';
+    const mock = await startMock({ port: 0, keys: [{ plan: 'team', key: preset }] });
+    closers.push(() => mock.close());
+    for (const sent of [key, preset]) {
+      const response = await fetch(`${mock.url}/api/v1/firms/${sent}`, { headers: { authorization: `Bearer ${preset}` } });
+      const text = await response.text();
+      expect([400, 404]).toContain(response.status);
+      expect(text).not.toContain(sent);
+      expect(JSON.parse(text).instance).toBe('/api/v1/firms/***');
+    }
+  });
+});
+
+describe('the server under odd HTTP', () => {
+  let mock: RunningMock;
+  const raw = async (request: string): Promise<string> => {
+    if (!mock) {
+      mock = await startMock({ port: 0 });
+      closers.push(() => mock.close());
+    }
+    const { port } = new URL(mock.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+      let out = '';
+      socket.on('data', (d) => (out += d));
+      socket.on('end', () => resolve(out));
+      socket.on('error', reject);
+      socket.setTimeout(5_000, () => (socket.destroy(), resolve(out)));
+    });
+  };
+  const problemOf = (answer: string) => ({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]), type: /content-type: ([^\r\n]+)/i.exec(answer)?.[1], body: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4) || 'null') });
+
+  const odd: [string, string, number, string][] = [
+    ['HTTP/1.1 without Host', 'GET /api/v1/firms HTTP/1.1\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
+    ['an Expect it cannot meet', 'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nexpect: 200-ok\r\nconnection: close\r\n\r\n', 417, 'expectation_failed'],
+    ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n', 405, 'method_not_allowed'],
+    ['a %2e%2e walk to the control plane', 'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}', 400, 'invalid_request'],
+    ['a plain .. walk', 'GET /api/v1/firms/../account HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
+  ];
+  for (const [name, request, status, code] of odd) {
+    test(`${name} is answered ${status} ${code}, problem+json`, async () => {
+      const answer = problemOf(await raw(request));
+      expect(answer.status).toBe(status);
+      expect(answer.type).toBe('application/problem+json');
+      expect(answer.body.code).toBe(code);
+    });
+  }
+
+  test('the %2e%2e walk made no key: the control plane was never reached', async () => {
+    await raw('POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}');
+    const state = (await (await fetch(`${mock.url}/__control/state`)).json()) as { keys: unknown[] };
+    expect(state.keys).toHaveLength(0);
+  });
+
+  test('the request log escapes what it shows and blanks preset keys', async () => {
+    const lines: string[] = [];
+    const preset = 'my-team-key-1234';
+    const logged = await startMock({ port: 0, keys: [{ plan: 'team', key: preset }], log: (line) => lines.push(line) });
+    closers.push(() => logged.close());
+    await (await fetch(`${logged.url}/api/v1/firms?note=${encodeURIComponent('a\nb')}&x=${preset}`, { headers: { authorization: `Bearer ${preset}` } })).text();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(preset);
+    expect(lines[0]).not.toMatch(/\n/);
+  });
+});
+
+describe('slow readers', () => {
+  test('a client that stops reading a large answer is cut after its window; one that reads gets it whole', async () => {
+    const { createNodeServer, listen } = await import('./server.ts');
+    const body = new Uint8Array(24 * 1024 * 1024).fill(97);
+    // The adapter is what is under test here: an engine that answers 24 MiB to anything.
+    const server = createNodeServer({ fetch: async () => new Response(body, { headers: { 'content-type': 'application/octet-stream' } }) }, { limits: { writeWindowMs: 400, minWriteBytes: 256 * 1024 } });
+    const url = await listen(server, 0, '127.0.0.1');
+    closers.push(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
+    const { port } = new URL(url);
+    const stalled = await new Promise<{ closed: boolean; read: number }>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /x HTTP/1.1\r\nhost: localhost\r\n\r\n'));
+      let read = 0;
+      socket.on('data', (d) => (read += d.length));
+      // Reads the first chunk, then nothing for two seconds (five windows): a reader stalled at
+      // 0 B/s. Then it reads on, to see the end the server made: what the kernel held, no more.
+      socket.once('data', () => {
+        socket.pause();
+        setTimeout(() => socket.resume(), 2_000);
+      });
+      socket.on('close', () => resolve({ closed: true, read }));
+      setTimeout(() => (socket.destroy(), resolve({ closed: false, read })), 8_000);
+    });
+    expect(stalled.closed, 'the server ended the stalled connection').toBe(true);
+    expect(stalled.read).toBeLessThan(body.length);
+    const whole = await fetch(`${url}/x`);
+    expect((await whole.arrayBuffer()).byteLength).toBe(body.length);
+  });
+});
