@@ -41,4 +41,10 @@ test('the vocabulary is written in lower snake case, once', () => {
 test('e-mail addresses, phone numbers and profile or photo URLs are people data wherever they appear', () => {
   for (const value of ['write to ops@example.com', '+1 415 555 0100', 'https://www.linkedin.com/in/someone', 'https://cdn.example/headshot.jpg']) expect(isPersonValue(value), value).toBe(true);
   for (const value of ['Harbor Lane Capital', 'https://harborlane.example', '0001478231', '2026-11-20T03:00:00Z']) expect(isPersonValue(value), value).toBe(false);
+  // Found in time linear in the value: a long run with no address in it, then one at its end.
+  const run = 'a'.repeat(2_000_000);
+  expect(isPersonValue(run)).toBe(false);
+  expect(isPersonValue(`${run}@`)).toBe(false);
+  expect(isPersonValue(`${run} ops@example.com`)).toBe(true);
+  expect(isPersonValue(`${run}ops@example.com`)).toBe(true);
 });

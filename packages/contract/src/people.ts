@@ -81,7 +81,20 @@ export function isPersonSchema(schema: unknown): boolean {
   return typeof pattern === 'string' && personValuePatterns.profile.test(pattern.replace(/\\/g, ''));
 }
 
+/**
+ * Whether a string value holds an e-mail address, as `personValuePatterns.email` finds one, in time
+ * linear in the value: the pattern alone tries every start of a long run with no `@` to its end
+ * (a value of megabytes would hold a checker for hours). An address is looked for around each `@`:
+ * the local part's last 64 characters before it, the domain's first 255 after (RFC 5321's bounds).
+ */
+function holdsEmail(value: string): boolean {
+  for (let at = value.indexOf('@'); at !== -1; at = value.indexOf('@', at + 1)) {
+    if (/[A-Za-z0-9._%+-]$/.test(value.slice(Math.max(0, at - 64), at)) && /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}/.test(value.slice(at + 1, at + 256))) return true;
+  }
+  return false;
+}
+
 /** Whether a string value holds people data. */
 export function isPersonValue(value: string): boolean {
-  return personValuePatterns.email.test(value) || personValuePatterns.phone.test(value) || personValuePatterns.profile.test(value);
+  return holdsEmail(value) || personValuePatterns.phone.test(value) || personValuePatterns.profile.test(value);
 }

@@ -8,13 +8,21 @@
 
 const secretParameter = /^(key|api[-_]?key|apikey|token|access[-_]?token|auth|authorization|password|secret|signature|sig)$/i;
 const kitKey = /igk_[A-Za-z0-9_]+/g;
+/** A run of letters, digits and underscores (found in one linear pass: no lookahead to backtrack on). */
+const run = /[A-Za-z0-9_]+/g;
 /** 24+ letters, digits or underscores with both letters and digits: a generated secret's shape; slugs (hyphens), dates and short ids are not. */
-const secretLooking = /(?=[A-Za-z0-9_]*\d)(?=[A-Za-z0-9_]*[A-Za-z])[A-Za-z0-9_]{24,}/g;
+const looksSecret = (word: string): boolean => word.length >= 24 && /\d/.test(word) && /[A-Za-z]/.test(word);
+/** `text` with every secret-shaped run replaced by `by`. */
+const blankSecrets = (text: string, by: string): string => text.replace(run, (word) => (looksSecret(word) ? by : word));
 
-/** Percent-decoding until nothing changes (a key encoded twice is a key), at most four times. */
-function decode(text: string): string {
+/**
+ * Percent-decoding until nothing changes (a key encoded twice is a key), at most six times; text
+ * that still decodes after that is taken for a key hidden deeper (null).
+ */
+function decode(text: string): string | null {
   let out = text;
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 7; i++) {
+    if (i === 6) return null;
     let next: string;
     try {
       next = decodeURIComponent(out.replace(/\+/g, ' '));
@@ -28,10 +36,10 @@ function decode(text: string): string {
 }
 
 /** Whether decoded text holds a key: the kit's form, a secret's shape, or one of `known` (preset keys of any form). */
-function holdsKey(decoded: string, known: readonly string[]): boolean {
+function holdsKey(decoded: string | null, known: readonly string[]): boolean {
+  if (decoded === null) return true;
   kitKey.lastIndex = 0;
-  secretLooking.lastIndex = 0;
-  return kitKey.test(decoded) || secretLooking.test(decoded) || known.some((k) => k.length >= 8 && decoded.includes(k));
+  return kitKey.test(decoded) || blankSecrets(decoded, '\u0000') !== decoded || known.some((k) => k.length >= 8 && decoded.includes(k));
 }
 
 /** One path segment or query value as it may be shown. */
@@ -52,13 +60,13 @@ export function redactPath(target: string, known: readonly string[] = []): strin
     const eq = pair.indexOf('=');
     const name = eq === -1 ? pair : pair.slice(0, eq);
     const value = eq === -1 ? '' : pair.slice(eq + 1);
-    if (secretParameter.test(decode(name))) return `${name}=***`;
+    if (secretParameter.test(decode(name) ?? '')) return `${name}=***`;
     // A cursor is opaque and long by design: its start is enough to tell two apart; a key sent
     // as one is blanked whole.
     if (decode(name) === 'cursor') {
       const decoded = decode(value);
       kitKey.lastIndex = 0;
-      if (kitKey.test(decoded) || known.some((k) => k.length >= 8 && decoded.includes(k))) return `${name}=***`;
+      if (decoded === null || kitKey.test(decoded) || known.some((k) => k.length >= 8 && decoded.includes(k))) return `${name}=***`;
       return `${name}=${value.slice(0, 16)}${value.length > 16 ? '...' : ''}`;
     }
     return eq === -1 ? redactValue(pair, known) : `${redactValue(name, known)}=${redactValue(value, known)}`;
@@ -66,19 +74,23 @@ export function redactPath(target: string, known: readonly string[] = []): strin
   return `${path}?${query.join('&')}`;
 }
 
-/** A problem's text with keys blanked: the kit's form and `known` ones (a slug-shaped preset key echoed in a detail). */
+/** A problem's detail with keys blanked: the kit's form and `known` ones (a slug-shaped preset key echoed in it). */
 export function redactKeys(text: string, known: readonly string[] = []): string {
   let out = text.replace(kitKey, 'igk_***');
   for (const k of known) if (k.length >= 8) out = out.split(k).join('***');
   return out;
 }
 
-/** Free text (a body excerpt) with every key-like run blanked, whatever its form. */
-export function redactText(text: string): string {
-  return text
-    .replace(/igk(?:_|%5F|\\u005f)[A-Za-z0-9_%]+/gi, 'igk_***')
-    .replace(/("(?:key|api_key|token|access_token|password|secret)"\s*:\s*")[^"]*"/gi, '$1***"')
-    .replace(secretLooking, '***');
+/** Free text (a body excerpt) with every key-like run blanked, whatever its form, and `known` keys. */
+export function redactText(text: string, known: readonly string[] = []): string {
+  let out = blankSecrets(
+    text
+      .replace(/igk(?:_|%5F|\\u005f)[A-Za-z0-9_%]+/gi, 'igk_***')
+      .replace(/("(?:key|api_key|token|access_token|password|secret)"\s*:\s*")[^"]*"/gi, '$1***"'),
+    '***',
+  );
+  for (const k of known) if (k.length >= 8) out = out.split(k).join('***');
+  return out;
 }
 
 /** A log line's text with every control character (newline, CR, ESC, ...) shown escaped, so no text from a request or an answer can start a line of its own or drive a terminal. */

@@ -1224,7 +1224,7 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.11",
     "source": "decisions",
     "section": "status-codes",
-    "text": "Every error answer is problem+json, those HTTP parsing makes too, each then closing the connection: a request that is not HTTP/1.1 is 400 `invalid_request`; so is an HTTP/1.1 request without `Host` (RFC 9112 3.2), a target that is not a path, and a path with a dot segment (`.` or `..`, plain or percent-encoded: no path of the API has one, and resolving them would let `/api/v1/%2e%2e/%2e%2e/__control` past a filter in front that reads the raw path); an `Expect` other than `100-continue` is 417 `expectation_failed`; `CONNECT` is 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (this server is no proxy)."
+    "text": "Every error answer is problem+json, those HTTP parsing makes too, each then closing the connection: a request that cannot be parsed as HTTP/1.x is 400 `invalid_request`; so is an HTTP/1.1 request without exactly one non-empty `Host` (RFC 9112 3.2), a target that is not a path, and a path with a dot segment (`.` or `..`, plain or percent-encoded: no path of the API has one, and resolving them would let `/api/v1/%2e%2e/%2e%2e/__control` past a filter in front that reads the raw path); an `Expect` other than `100-continue` is 417 `expectation_failed`; `CONNECT` is 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (this server is no proxy)."
   },
   {
     "id": "status-codes.12",
@@ -1254,7 +1254,7 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.16",
     "source": "decisions",
     "section": "status-codes",
-    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 1`, counted and charged nothing, the cause in the mock's log; at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
+    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 10` (a disk is not freed in a second), counted and charged nothing, the cause in the mock's log (once in ten seconds); at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
   },
   {
     "id": "status-codes.17",

@@ -50,8 +50,19 @@ export interface EngineParts {
   secrets?: readonly string[];
 }
 
-function withoutKeys(answer: Answer, secrets: readonly string[] = []): Answer {
-  return typeof answer.body === 'string' ? { ...answer, body: redactKeys(answer.body, secrets) } : answer;
+/** The problem with keys blanked in what it echoes of the request (its detail), as in its instance. */
+function withoutKeys(answer: Answer, known: readonly string[]): Answer {
+  if (typeof answer.body !== 'string') return answer;
+  const body = JSON.parse(answer.body) as { detail?: unknown };
+  if (typeof body.detail !== 'string') return answer;
+  const detail = redactKeys(body.detail, known);
+  return detail === body.detail ? answer : { ...answer, body: JSON.stringify({ ...body, detail }) };
+}
+
+/** Keys of forms no pattern knows: the presets, and the one this request sent (made through control, say). */
+function knownKeys(parts: EngineParts, request: Request): string[] {
+  const own = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return own ? [...(parts.secrets ?? []), own] : [...(parts.secrets ?? [])];
 }
 
 /**
@@ -65,13 +76,13 @@ export async function answered<A>(parts: EngineParts, request: Request, requestI
     await parts.ready;
     const url = parseUrl(request);
     // The path is echoed in problems' instance: a key sent in it (by mistake, or to probe) is not.
-    instance = redactPath(url.pathname, parts.secrets);
+    instance = redactPath(url.pathname, knownKeys(parts, request));
     await parts.shared.sync();
     parts.store.applyDue(parts.clock.now());
     return await step(url);
   } catch (error) {
     // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
-    if (error instanceof ProblemError) return problem(withoutKeys(error.toAnswer(instance, requestId), parts.secrets));
+    if (error instanceof ProblemError) return problem(withoutKeys(error.toAnswer(instance, requestId), knownKeys(parts, request)));
     // The kit's own failure, with the request id to find the stack in the log; no message or path
     // in the answer, which is not the client's to read.
     console.error(`[investor-graph mock] internal error in ${requestId}:`, error);

@@ -39,18 +39,19 @@ function answerExpectAndConnect(server: Server): void {
 
 /**
  * Watches what a socket's reader takes: each window in which an answer waited for it the whole time
- * (bytes still buffered at both ends of the window) and it drained fewer than `minBytes` ends the
- * connection. bytesWritten counts what was handed to the socket, buffered included, so what left
- * the buffer in a window is its growth less the buffer's.
+ * and it took fewer than `minBytes` ends the connection. What waits is libuv's write queue (a large
+ * answer is one write, which Node's own counters show whole until it is done); what was taken is
+ * how far the queue fell, plus what was queued meanwhile.
  */
 function cutSlowReader(socket: Socket, windowMs: number, minBytes: number): void {
+  const queued = (): number => (socket as unknown as { _handle?: { writeQueueSize?: number } })._handle?.writeQueueSize ?? 0;
   let written = socket.bytesWritten;
-  let pending = socket.writableLength;
+  let pending = queued();
   const timer = setInterval(() => {
     const nowWritten = socket.bytesWritten;
-    const nowPending = socket.writableLength;
-    const drained = nowWritten - written - (nowPending - pending);
-    if (pending > 0 && nowPending > 0 && drained < minBytes) socket.destroy();
+    const nowPending = queued();
+    const taken = pending - nowPending + (nowWritten - written);
+    if (pending > 0 && nowPending > 0 && taken < minBytes) socket.destroy();
     written = nowWritten;
     pending = nowPending;
   }, windowMs);

@@ -36,7 +36,7 @@ export interface NodeServerOptions {
    * process does not, and answers the same, slower.
    */
   globalFetchClasses?: boolean;
-  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line, Expect and CONNECT left to Node, not problem+json. */
+  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line; Expect, CONNECT, Host and dot segments left to Node. */
   bareLimitAnswers?: boolean;
 }
 
@@ -45,8 +45,8 @@ const MAX_BODY = 64 * 1024;
 const COMPRESS_FROM = 1024;
 /** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-/** A `.` or `..` path segment, plain or percent-encoded (any case). */
-const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
+/** A `.` or `..` path segment, plain or percent-encoded (any case), ended by a slash, the end or a fragment. */
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$|#)/i;
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
@@ -137,16 +137,22 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     const target = incoming.url ?? '/';
     const method = request.method;
     // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
-    if (!target.startsWith('/') || target.startsWith('//')) return new ProblemError('invalid_request', 'The request target must be a path.').toResponse('/', 'req_adapter');
-    // URL parsing resolves dot segments, %2e%2e too: /api/v1/%2e%2e/%2e%2e/__control would reach
-    // the control plane past a filter in front that looks at the raw path. No route has one.
-    if (DOT_SEGMENT.test(target.split('?')[0]!)) return new ProblemError('invalid_request', 'The request target holds a dot segment (. or .., however encoded), which no path of this API has.').toResponse('/', 'req_adapter');
-    // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check would answer a bare 400.
-    if (incoming.httpVersion === '1.1' && incoming.headers.host === undefined) return new ProblemError('invalid_request', 'An HTTP/1.1 request must have a Host header.').toResponse('/', 'req_adapter');
+    // These refusals close the connection (DECISIONS.md, Status codes): what came after is unread.
+    const refuse = (detail: string) => new ProblemError('invalid_request', detail).toResponse('/', 'req_adapter', { connection: 'close' });
+    if (!target.startsWith('/') || target.startsWith('//')) return refuse('The request target must be a path.');
+    // The bare-limit-answers fault lets these two through, as a front that checks neither would.
+    if (!options.bareLimitAnswers) {
+      // URL parsing resolves dot segments, %2e%2e too: /api/v1/%2e%2e/%2e%2e/__control would reach
+      // the control plane past a filter in front that looks at the raw path. No route has one.
+      if (DOT_SEGMENT.test(target.split('?')[0]!)) return refuse('The request target holds a dot segment (. or .., however encoded), which no path of this API has.');
+      // HTTP/1.1 requires exactly one Host, not empty (RFC 9112 3.2); Node's own check would answer a bare 400.
+      const hosts = incoming.rawHeaders.filter((_v, i) => i % 2 === 0 && incoming.rawHeaders[i]!.toLowerCase() === 'host').length;
+      if (incoming.httpVersion === '1.1' && (hosts !== 1 || !incoming.headers.host)) return refuse('An HTTP/1.1 request must have one Host header, not empty.');
+    }
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
       const path = target.split('?')[0]!;
-      return refusedRoute(method, path).toResponse(path, 'req_adapter');
+      return refusedRoute(method, path).toResponse(redactPath(path, options.secrets), 'req_adapter');
     }
     if (method !== 'GET' && method !== 'HEAD') {
       // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
@@ -191,7 +197,8 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     ? (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
       // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
-      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
+      const own = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', own ? [...(options.secrets ?? []), own] : options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
       return listener(req, res);
     }
     : listener;

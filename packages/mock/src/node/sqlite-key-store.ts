@@ -16,7 +16,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { ProblemError } from '../engine/problems.ts';
 import { TransactionalKeyStore, type KeyRecord, type MetaName, type StoreInfo } from '../engine/key-store.ts';
 import { applicationId, columns, prefixed, schema, schemaVersion, toRecord, toRow, type KeyRow } from './state-schema.ts';
-import { finishMigration, isSavedClock, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
+import { fileTrouble, finishMigration, isSavedClock, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
 
 export { StateFileError } from './state-file.ts';
 export { schemaVersion } from './state-schema.ts';
@@ -31,20 +31,6 @@ const SQLITE_BUSY = 5;
 /** SQLITE_BUSY, with or without an extended code (BUSY_RECOVERY, BUSY_SNAPSHOT...). */
 const isBusy = (error: unknown): boolean => ((error as { errcode?: number }).errcode ?? -1) % 256 === SQLITE_BUSY;
 
-/**
- * What a write that failed for the file's sake (not the data's) says: read-only, a full disk, an
- * I/O error. Undefined for anything else (a bug is a bug: 500). Primary codes, extended ones mod 256.
- */
-function fileTrouble(error: unknown): string | undefined {
-  switch (((error as { errcode?: number }).errcode ?? -1) % 256) {
-    case 8: return 'is read-only (the file, its folder, or the disk): the mock writes keys and usage into it';
-    case 13: return 'is on a full disk (or at its size limit)';
-    case 10: return 'could not be read or written (an I/O error of the disk)';
-    case 3: return 'may not be opened: permission denied';
-    default: return undefined;
-  }
-}
-
 /** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
 export type StateSync = 'normal' | 'full';
 
@@ -53,6 +39,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   private readonly statements: Record<'begin' | 'commit' | 'rollback' | 'byHash' | 'byId' | 'byEmail' | 'insert' | 'save' | 'list' | 'getMeta' | 'setMeta', StatementSync>;
   private depth = 0;
   private readonly file: string;
+  /** When the last file trouble was logged. */
+  private warnedAt = 0;
 
   /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
   static open(file: string, options: { log?: (line: string) => void; synchronous?: StateSync } = {}): SqliteKeyStore {
@@ -158,8 +146,13 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   private refuseForFile(error: unknown): void {
     const trouble = fileTrouble(error);
     if (!trouble) return;
-    console.warn(`[investor-graph mock] the state database ${this.file} ${trouble}: ${(error as Error).message}`);
-    throw new ProblemError('state_unavailable', `The mock's state database (--state) ${trouble.replace(/:.*$/, '')}; nothing was counted. Retry once it is writable again.`, { headers: { 'retry-after': '1' } });
+    // Once in ten seconds at most: the log may be on the disk that is full.
+    if (Date.now() - this.warnedAt > 10_000) {
+      this.warnedAt = Date.now();
+      console.warn(`[investor-graph mock] the state database ${this.file} ${trouble}: ${(error as Error).message}`);
+    }
+    // A disk is not freed in a second: clients are asked to wait ten.
+    throw new ProblemError('state_unavailable', `The mock's state database (--state) ${trouble.replace(/:.*$/, '')}; nothing was counted. Retry once it is writable again.`, { headers: { 'retry-after': '10' } });
   }
 
   transaction<T>(work: () => T): T {

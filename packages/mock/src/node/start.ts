@@ -150,7 +150,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), ...(options.log ? { log: options.log, secrets: (options.keys ?? []).map((preset) => preset.key) } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
+    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), secrets: (options.keys ?? []).map((preset) => preset.key), ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     await keyStore?.close();

@@ -195,3 +195,17 @@ function readState(file: string): string {
     throw new StateFileError(file, `cannot be read: ${(error as Error).message}`);
   }
 }
+
+/**
+ * What a write that failed for the file's sake (not the data's) says: read-only, a full disk, an
+ * I/O error. Undefined for anything else (a bug is a bug: 500). Primary codes, extended ones mod 256.
+ */
+export function fileTrouble(error: unknown): string | undefined {
+  switch (((error as { errcode?: number }).errcode ?? -1) % 256) {
+    case 8: return 'is read-only (the file, its folder, or the disk): the mock writes keys and usage into it';
+    case 13: return 'is on a full disk (or at its size limit)';
+    case 10: return 'could not be read or written (an I/O error of the disk)';
+    case 3: return 'may not be opened: permission denied';
+    default: return undefined;
+  }
+}

@@ -338,7 +338,7 @@ test('a state database that turns read-only (or fills its disk) while the mock r
     db.exec('PRAGMA query_only = ON');
     const answer = await get(`${mock.url}/api/v1/firms?limit=5`, key);
     expect(answer.status).toBe(503);
-    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.headers.get('retry-after')).toBe('10');
     const body = await answer.json();
     expect(body).toMatchObject({ code: 'state_unavailable', status: 503 });
     expect(body.detail).toContain('is read-only');

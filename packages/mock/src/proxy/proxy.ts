@@ -7,7 +7,7 @@
 import { checkRule, operationFor, PageTracker, parseBody, queryOf, rules, see, type ContractValidator, type RuleId } from '@investor-graph/contract';
 import { concatBytes } from '../engine/hash.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
-import { redactPath } from '../redact.ts';
+import { redactPath, redactText } from '../redact.ts';
 import { excerptOf, violationsHeader, withinBudget } from './violations.ts';
 
 export { excerptOf, violationsHeader } from './violations.ts';
@@ -110,6 +110,8 @@ let served = 0;
 const requestId = (): string => `req_proxy_${(++served).toString(36)}`;
 /** Lets other exchanges (and a SIGTERM) in between two rules of a long check. */
 const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Checks that have run this long since the last yield let others in before the next rule. */
+const SLICE_MS = 10;
 
 export function createValidationProxy(options: ProxyOptions): ValidationProxy {
   const upstream = new URL(options.upstream);
@@ -132,14 +134,17 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
       // The request's own key, of whatever form, is blanked wherever else it was sent (path, query).
       const ownKey = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+      const known = ownKey ? [ownKey] : [];
+      // Violation messages quote what they saw (a path, a value): keys in them are blanked too.
       const record = (status: number, violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {}): void =>
-        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`, ownKey ? [ownKey] : []), status, ms: Math.round(performance.now() - started), violations, ...more });
+        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`, known), status, ms: Math.round(performance.now() - started), violations: violations.map((v) => ({ ...v, message: redactText(v.message, known) })), ...more });
+      const instance = redactPath(incoming.pathname, known);
       const timeoutMs = options.timeoutMs ?? 30_000;
       const bound = options.maxValidatedBytes ?? 32 * 1024 * 1024;
       /** The service failed before its answer was whole: a recorded violation and the client's problem. */
       const upstreamFailed = (code: Exclude<ProxyProblemCode, 'contract_violation'>, message: string): Response => {
         record(proxyProblems[code].status, [{ side: 'response', rule: 'upstream', message }]);
-        return proxyProblem(code, message, incoming.pathname, requestId());
+        return proxyProblem(code, message, instance, requestId());
       };
       const timedOut = (error: unknown): boolean => (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
 
@@ -197,25 +202,32 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
           if (v.severity === 'error') violations.push({ side: 'request', rule: 'request', message: `${v.path ? `${v.path}: ` : ''}${v.message}` });
         }
       }
-      // One rule at a time, letting other exchanges in between; what the time left cannot check is
-      // said, not passed.
+      // One rule at a time, letting other exchanges in between after each slice of work; a rule not
+      // started within --timeout of the checks' start is not checked, and that is said, not passed.
+      // The walk's rule always runs: skipping a page would make the tracker misjudge the next.
       const seen = see(options.validator, exchange, pages);
-      const deadline = started + timeoutMs;
+      const deadline = performance.now() + timeoutMs;
+      let slice = performance.now();
       const unchecked: RuleId[] = [];
       for (const rule of Object.keys(rules) as RuleId[]) {
-        await yieldToOthers();
-        if (performance.now() > deadline) unchecked.push(rule);
+        if (performance.now() - slice > SLICE_MS) {
+          await yieldToOthers();
+          slice = performance.now();
+        }
+        if (performance.now() > deadline && rule !== 'cursor-continuity') unchecked.push(rule);
         else for (const f of checkRule(seen, rule)) violations.push({ side: 'response', rule: f.rule, message: f.message });
       }
-      if (unchecked.length) violations.push({ side: 'response', rule: 'not_validated', message: `the checks ran past the ${timeoutMs} ms timeout: ${unchecked.join(', ')} not checked` });
+      if (unchecked.length) violations.push({ side: 'response', rule: 'not_validated', message: `the checks took longer than the ${timeoutMs} ms timeout: ${unchecked.join(', ')} not checked` });
 
       const { kept, more } = withinBudget(violations, options.maxViolations ?? 100);
       const left = Object.values(more ?? {}).reduce((sum, n) => sum + n, 0);
+      const brokenLeft = Object.entries(more ?? {}).filter(([rule]) => rule !== 'request').reduce((sum, [, n]) => sum + n, 0);
       const broken = kept.filter((v) => v.side === 'response');
-      record(response.status, kept, { ...(kept.length ? { excerpt: excerptOf(text) } : {}), ...(more ? { more } : {}) });
+      record(response.status, kept, { ...(kept.length ? { excerpt: excerptOf(text, known) } : {}), ...(more ? { more } : {}) });
       if (broken.length && options.errors) {
-        const detail = `The answer (${response.status}) breaks the contract ${broken.length + left} time${broken.length + left === 1 ? '' : 's'}; see violations.`;
-        return proxyProblem('contract_violation', detail, incoming.pathname, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: v.message.slice(0, 500) })) });
+        const times = broken.length + brokenLeft;
+        const detail = `The answer (${response.status}) breaks the contract ${times} time${times === 1 ? '' : 's'}; see violations.`;
+        return proxyProblem('contract_violation', detail, instance, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: redactText(v.message, known).slice(0, 500) })) });
       }
       const out = passedOnHeaders(response.headers, kept, request.method === 'HEAD', left);
       return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { status: response.status, statusText: response.statusText, headers: out });

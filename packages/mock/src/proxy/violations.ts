@@ -9,9 +9,12 @@ import type { ProxyViolation } from './proxy.ts';
 const EXCERPT = 300;
 const HEADER_MAX = 8 * 1024;
 
-/** A body excerpt for the report: keys (the trial call returns one) blanked, then cut short. */
-export function excerptOf(text: string): string {
-  return redactText(text).slice(0, EXCERPT);
+/**
+ * A body excerpt for the report: keys (the trial call returns one, `known` the request's own)
+ * blanked, cut short. Cut first to twice its length, so a body of megabytes costs nothing to redact.
+ */
+export function excerptOf(text: string, known: readonly string[] = []): string {
+  return redactText(text.slice(0, 2 * EXCERPT), known).slice(0, EXCERPT);
 }
 
 /**
@@ -36,10 +39,14 @@ export function violationsHeader(violations: readonly ProxyViolation[], more = 0
   return `[${items.join(',')}]`;
 }
 
-/** The first `max` violations, and how many more of each rule. */
+/** Which violations the budget keeps first: what went unchecked, the service's, the client's last. */
+const rank = (v: ProxyViolation): number => (v.rule === 'not_validated' || v.rule === 'upstream' ? 0 : v.side === 'response' ? 1 : 2);
+
+/** The first `max` violations by rank (the service's before the client's), and how many more of each rule. */
 export function withinBudget(violations: ProxyViolation[], max: number): { kept: ProxyViolation[]; more?: Record<string, number> } {
   if (violations.length <= max) return { kept: violations };
+  const ranked = [...violations].sort((a, b) => rank(a) - rank(b));
   const more: Record<string, number> = {};
-  for (let i = max; i < violations.length; i++) more[violations[i]!.rule] = (more[violations[i]!.rule] ?? 0) + 1;
-  return { kept: violations.slice(0, max), more };
+  for (let i = max; i < ranked.length; i++) more[ranked[i]!.rule] = (more[ranked[i]!.rule] ?? 0) + 1;
+  return { kept: ranked.slice(0, max), more };
 }
