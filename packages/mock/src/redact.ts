@@ -15,6 +15,11 @@ const looksSecret = (word: string): boolean => word.length >= 24 && /\d/.test(wo
 /** `text` with every secret-shaped run replaced by `by`. */
 const blankSecrets = (text: string, by: string): string => text.replace(run, (word) => (looksSecret(word) ? by : word));
 
+/** The key of an `Authorization: Bearer KEY` header, of whatever form: a request's own key, to blank wherever else it sent it. */
+export function bearerOf(header: string | null | undefined): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+}
+
 /**
  * Percent-decoding until nothing changes (a key encoded twice is a key), at most six times; text
  * that still decodes after that is taken for a key hidden deeper (null).

@@ -10,7 +10,7 @@
  * store (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
-import { redactKeys, redactPath } from '../redact.ts';
+import { bearerOf, redactKeys, redactPath } from '../redact.ts';
 import type { Accounts } from './accounts.ts';
 import type { Answer } from './answer.ts';
 import type { Clock, SharedClock } from './clock.ts';
@@ -61,7 +61,7 @@ function withoutKeys(answer: Answer, known: readonly string[]): Answer {
 
 /** Keys of forms no pattern knows: the presets, and the one this request sent (made through control, say). */
 function knownKeys(parts: EngineParts, request: Request): string[] {
-  const own = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const own = bearerOf(request.headers.get('authorization'));
   return own ? [...(parts.secrets ?? []), own] : [...(parts.secrets ?? [])];
 }
 

@@ -16,7 +16,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
-import { escapeControl, redactPath } from '../redact.ts';
+import { bearerOf, escapeControl, redactPath } from '../redact.ts';
 import { answerEdges } from './http-edges.ts';
 
 export interface NodeServerOptions {
@@ -197,7 +197,7 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     ? (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
       // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
-      const own = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const own = bearerOf(req.headers.authorization);
       res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', own ? [...(options.secrets ?? []), own] : options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
       return listener(req, res);
     }

@@ -7,7 +7,7 @@
 import { checkRule, operationFor, PageTracker, parseBody, queryOf, rules, see, type ContractValidator, type RuleId } from '@investor-graph/contract';
 import { concatBytes } from '../engine/hash.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
-import { redactPath, redactText } from '../redact.ts';
+import { bearerOf, redactPath, redactText } from '../redact.ts';
 import { excerptOf, violationsHeader, withinBudget } from './violations.ts';
 
 export { excerptOf, violationsHeader } from './violations.ts';
@@ -133,7 +133,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       if (request.method === 'HEAD') headers.set('accept-encoding', 'identity');
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
       // The request's own key, of whatever form, is blanked wherever else it was sent (path, query).
-      const ownKey = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+      const ownKey = bearerOf(request.headers.get('authorization'));
       const known = ownKey ? [ownKey] : [];
       // Violation messages quote what they saw (a path, a value): keys in them are blanked too.
       const record = (status: number, violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {}): void =>
