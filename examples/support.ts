@@ -5,15 +5,20 @@ import { canRun } from '@investor-graph/cli';
 /** k6 is built with Go (load/install-k6.sh); without Go the runs that need k6 are skipped. */
 export const haveGo = canRun('go', ['version']);
 
+/** Runs a bash script to its end, as runCommand does. */
+export function runBash(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {
+  return runCommand('bash', [script, ...args], options);
+}
+
 /**
- * Runs a bash script to its end; resolves with its exit code and everything it printed. The script
+ * Runs a command to its end; resolves with its exit code and everything it printed. The command
  * runs in a process group of its own, and whatever it leaves running when it exits (a server it
  * failed to stop) is stopped with it, so a leak shows as a failed assertion, never as a test that
  * waits forever on a pipe the leftover still holds.
  */
-export function runBash(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {
+export function runCommand(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', [script, ...args], { ...options, detached: true });
+    const child = spawn(command, args, { ...options, detached: true });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

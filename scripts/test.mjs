@@ -1,7 +1,8 @@
-// `pnpm test`: prepare what is slow to prepare (k6, built once with Go; Schemathesis, once from PyPI), type-check every package,
-// run every vitest project, then print the plain `N passed, N failed` line that CI counts. JUnit
-// lands in test-results/junit.xml. Each preparation prints a line with the time it took, so a slow
-// fresh machine shows where its minutes went, and no test spends its own timeout building a tool.
+// `pnpm test`: prepare what is slow to prepare (k6, built once with Go; Schemathesis and
+// openapi-python-client, each once from PyPI), type-check every package, run every vitest project,
+// then print the plain `N passed, N failed` line that CI counts. JUnit lands in
+// test-results/junit.xml. Each preparation prints a line with the time it took, so a slow fresh
+// machine shows where its minutes went, and no test spends its own timeout building a tool.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
@@ -41,6 +42,19 @@ if (!env.SCHEMATHESIS_BIN) {
     }
     env.SCHEMATHESIS_BIN = made.stdout.trim();
     return env.SCHEMATHESIS_BIN;
+  });
+}
+if (!env.OPENAPI_PYTHON_CLIENT_BIN) {
+  step('openapi-python-client', () => {
+    // Pinned from PyPI into a virtual environment in the kit's cache, once; the Python client of
+    // examples/clients/generated-clients.test.ts is skipped, saying why, without Python.
+    const made = spawnSync('bash', ['examples/clients/python/install.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (made.status !== 0) {
+      env.OPENAPI_PYTHON_CLIENT_BIN = ''; // the test skips, pointing here
+      return `not available (examples/clients/python/install.sh exit ${made.status}): the Python client's tests will be skipped`;
+    }
+    env.OPENAPI_PYTHON_CLIENT_BIN = made.stdout.trim();
+    return env.OPENAPI_PYTHON_CLIENT_BIN;
   });
 }
 // What some tests need from the machine and cannot install themselves: say so before they skip.

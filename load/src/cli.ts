@@ -97,7 +97,7 @@ async function main(): Promise<number> {
   if (command === '--version' || command === '--help' || command === '-h' || command === undefined) {
     readFlags('investor-graph-load', usage, command ? [command] : ['--help'], { help: { type: 'boolean' } });
   }
-  console.error(`[investor-graph-load] unknown command ${command}: run or merge (investor-graph-load --help)`);
+  console.error(`[investor-graph-load] unknown command ${command}: run or merge (see investor-graph-load --help)`);
   return 2;
 }
 

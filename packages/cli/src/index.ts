@@ -7,13 +7,13 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { nearest } from './near.ts';
+import { nearestFlag } from './near.ts';
 
 export interface Flags<O extends ParseArgsOptionsConfig> {
   values: ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
   /** The arguments that are not flags, when the command takes some (`positionals` of readFlags). */
   positionals: string[];
-  /** Says what is wrong, with the usage, and exits 2. */
+  /** Says what is wrong in one line, pointing at --help, and exits 2. */
   fail(message: string): never;
 }
 
@@ -30,14 +30,27 @@ export function packageOf(file: string): { name: string; version: string } {
 }
 
 /**
- * Parses `args` (unknown flags are errors, said with the nearest known flag, the usage and exit 2);
- * `--help` prints the usage and `--version` the running command's package and version, both with
- * exit 0. A leading `--` (pnpm hands its separator through) is not an argument. `positionals` is
- * how many non-flag arguments the command takes (none by default).
+ * The command that prints `usage`: `name` when the usage's synopsis (its lines up to the first
+ * blank or flag line) shows it as one (`investor-graph-load merge`), else the command words that
+ * open the synopsis (`investor-graph-mock proxy`), so that a tool whose messages say `[fixtures]`
+ * still points at `investor-graph-fixtures --help`.
+ */
+export function helpCommand(name: string, usage: string): string {
+  const synopsis = usage.split('\n').slice(0, Math.max(1, usage.split('\n').findIndex((line) => !line.trim() || /^\s+-/.test(line))));
+  const commands = synopsis.map((line) => /^(?:usage:|\s)\s*([a-z][\w-]*(?: [a-z][\w-]*)*)/.exec(line)?.[1]).filter((c) => c !== undefined);
+  return commands.find((c) => c === name) ?? commands[0] ?? name;
+}
+
+/**
+ * Parses `args` (unknown flags are errors, said with the nearest known flag and exit 2); `--help`
+ * prints the usage and `--version` the running command's package and version, both with exit 0.
+ * A leading `--` (pnpm hands its separator through) is not an argument. `positionals` is how many
+ * non-flag arguments the command takes (none by default). Bad usage is one line that points at
+ * --help: fifty lines of usage under it buried the one that said what was wrong.
  */
 export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, usage: string, args: string[], options: O, { positionals = 0 } = {}): Flags<O> {
   const fail = (message: string): never => {
-    console.error(`[${name}] ${message}\n\n${usage}`);
+    console.error(`[${name}] ${message.replace(/\s*\n\s*/g, ' ')} (see ${helpCommand(name, usage)} --help)`);
     process.exit(2);
   };
   // --version is every command's and wins over anything else on the line, as with npm and git.
@@ -50,9 +63,10 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, 
   try {
     parsed = parseArgs({ args: args[0] === '--' ? args.slice(1) : args, options, allowPositionals: positionals > 0 });
   } catch (error) {
-    const unknown = /^Unknown option '(--[^']+)'/.exec((error as Error).message)?.[1];
-    const near = unknown && nearest(unknown, Object.keys(options).map((o) => `--${o}`));
-    fail(near ? `Unknown option '${unknown}'. Did you mean ${near}?` : (error as Error).message);
+    const unknown = /^Unknown option '(-[^']+)'/.exec((error as Error).message)?.[1];
+    const near = unknown && nearestFlag(unknown, Object.keys(options).map((o) => `--${o}`));
+    // parseArgs' own message goes on to explain positionals that start with '-': seldom what was meant.
+    fail(unknown ? `Unknown option '${unknown}'${near ? `. Did you mean ${near}?` : ''}` : (error as Error).message);
   }
   if ((parsed!.values as { help?: boolean }).help) {
     console.log(usage);

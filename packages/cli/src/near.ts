@@ -20,3 +20,17 @@ export function editDistance(a: string, b: string, max = 2): number {
 export function nearest(name: string, known: readonly string[], max = 2): string | undefined {
   return known.find((candidate) => editDistance(candidate, name, max) <= max);
 }
+
+/**
+ * The flag of `known` meant by a mistyped `flag`: one within two edits of it whole, else one whose
+ * leading words are (`--bugdet` means `--budget-calls`), since a typo is often in the first word
+ * of a longer flag, which the whole flag is too many edits away from.
+ */
+export function nearestFlag(flag: string, known: readonly string[]): string | undefined {
+  const whole = nearest(flag, known);
+  if (whole) return whole;
+  // `--no-rate-burst` leads with `--no` and `--no-rate`.
+  const leading = (candidate: string): string[] => [...candidate.matchAll(/(?<=[^-])-/g)].map((m) => candidate.slice(0, m.index));
+  // A short typo is within two edits of too much to say which it meant.
+  return flag.length > 5 ? known.find((candidate) => leading(candidate).some((words) => editDistance(words, flag) <= 2)) : undefined;
+}

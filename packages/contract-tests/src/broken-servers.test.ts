@@ -46,6 +46,9 @@ describe('every deliberate fault is caught', () => {
         if (propertyFails) {
           expect(result.status, `seed ${seed}: ${JSON.stringify(result)}`).toBe('failed');
           expect(result.failure!.replay).toMatch(new RegExp(`^--only ${property} --seed ${seed}`));
+          // It says what the rule expects and what the service did (a rule's finding a line of its own).
+          expect(result.failure!.message, `seed ${seed}`).toMatch(/^.*expected .+, got /);
+          for (const finding of result.failure!.message.split('\n').filter((line) => line.startsWith('['))) expect(finding).toMatch(/^\[[a-z0-9-]+\] \S+ \S+ -> \d{3}: expected .+, got /);
         }
         if (rule) expect(rules.find((r) => r.id === rule)!.violations, `seed ${seed}: ${rule} saw nothing`).toBeGreaterThan(0);
       }

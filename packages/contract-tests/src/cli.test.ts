@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { canRun, freePort } from '@investor-graph/cli';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
+import { formatReport } from './report.ts';
 import { matrix } from './rule-matrix.ts';
 
 const cli = join(import.meta.dirname, 'cli.ts');
@@ -73,6 +74,28 @@ test('against a clean service it exits 0 and writes JUnit and a report within it
   expect(json.score.held).toBe(json.score.checked);
   expect(out).toMatch(new RegExp(`rules: ${json.score.held} held of ${json.score.checked} checked`));
   expect(JSON.stringify(json)).not.toContain(key);
+  // What it printed: the run's line, one line per property as it finished, and the summary; none of vitest's own.
+  const lines = out.trimEnd().split('\n');
+  expect(lines[0]).toBe(`contract tests: team key at ${clean.url}, seed 5, budget 60 calls and 10000 rows`);
+  expect(lines.slice(1, 4).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['held conforms', 'held auth', 'held bad-input']);
+  expect(lines[1]).toMatch(/^ {2}held {5}conforms {10}\d+ cases, \d+ calls, \d+ rows$/);
+  expect(lines.slice(4)).toEqual(['', ...formatReport(json).split('\n'), `  JUnit: ${junit}  report: ${report}`]);
+  expect(out).not.toMatch(/✓|RUN {2}v|Test Files|JUNIT report/);
+}, 120_000);
+
+test('--verbose adds vitest\'s own report, its tree of every test, to the same lines', async () => {
+  const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'openapi', '--budget-calls', '20', '--runs', '1', '--junit', join(dir, 'verbose.xml'), '--report', join(dir, 'verbose.json')];
+  const verbose = await run([...args, '--verbose'], { INVESTOR_GRAPH_KEY: key });
+  expect(verbose.code, verbose.out).toBe(0);
+  const uncoloured = verbose.out.replace(/\x1b\[[0-9;]*m/g, '');
+  expect(uncoloured).toMatch(/✓ .*> openapi: the served \/api\/v1\/openapi\.json describes every operation/);
+  expect(uncoloured).toMatch(/↓ .*> admission: .*\[not selected with --only\]/);
+  expect(uncoloured).toContain('Test Files');
+  expect(uncoloured).toMatch(/^ {2}held {5}openapi /m);
+  const plain = await run(args, { INVESTOR_GRAPH_KEY: key });
+  expect(plain.code, plain.out).toBe(0);
+  expect(plain.out).not.toMatch(/✓|↓|Test Files/);
+  expect(plain.out.split('\n').length).toBeLessThan(verbose.out.split('\n').length - 30);
 }, 120_000);
 
 test('against a service that leaks an e-mail it exits 1 and the JUnit names the rule', async () => {
@@ -82,9 +105,26 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   const xml = await readFile(junit, 'utf8');
   expect(xml).toMatch(/rule no-people[^]*<failure/);
   expect(out).toContain('replay: --only conforms --seed 5');
+  // The failure says what the rule expects and what the service did, on the property's line and in the summary.
+  expect(out).toMatch(/^ {2}broken {3}conforms .*\[no-people\] GET \/api\/v1\/[a-z-]+\?limit=\d+ -> 200: expected no e-mail, phone, profile URL, photo or person field anywhere, got body\.data\[0\]\.contact_email/m);
+  expect(out).toMatch(/^ {2}broken rule no-people: expected no e-mail, phone, profile URL, photo or person field anywhere, got \d+ violations in \d+ calls, for example:$/m);
   const json = JSON.parse(await readFile(join(dir, 'broken.json'), 'utf8'));
   expect(json.matrix.find((r: { id: string }) => r.id === rowSaying('People are excluded on every plan')).outcome).toBe('broken');
   expect(json.score.held).toBeLessThan(json.score.checked);
+}, 120_000);
+
+test("a property broken by the service says what the rule expects and what the service did, with the answer's status and body", async () => {
+  const headless = await startMock({ port: 0, keys: [{ plan: 'team', key }], faults: ['refuse-head'] });
+  try {
+    const { code, out } = await run(['--base-url', headless.url, '--plan', 'team', '--only', 'http-conventions', '--budget-calls', '20', '--seed', '5', '--runs', '1', '--junit', join(dir, 'head.xml'), '--report', join(dir, 'head.json')], { INVESTOR_GRAPH_KEY: key });
+    expect(code, out).toBe(1);
+    const said = /HEAD (\/api\/v1\/\S+) \(the GET was 200\): expected 200, got 405 /;
+    expect(out).toMatch(new RegExp(`^ {2}broken {3}http-conventions .*: ${said.source}`, 'm'));
+    expect(out).toMatch(new RegExp(`^ {2}broken http-conventions: ${said.source}`, 'm'));
+    expect(out).toMatch(/^ {6}replay: --only http-conventions --seed 5 --path \d+/m);
+  } finally {
+    await headless.close();
+  }
 }, 120_000);
 
 test('against a service whose data answers are not JSON it exits 1 with a report naming what broke, never a crash (regression)', async () => {
@@ -96,9 +136,9 @@ test('against a service whose data answers are not JSON it exits 1 with a report
     expect(code, out).toBe(1);
     expect(out).not.toMatch(/TypeError/);
     const json = JSON.parse(await readFile(report, 'utf8'));
-    expect(json.setup_error).toMatch(/could not get ready: GET \/api\/v1\/firms\?limit=5 answered 200 \(text\/plain/);
+    expect(json.setup_error).toMatch(/could not get ready: GET \/api\/v1\/firms\?limit=5: expected a 200 JSON envelope of records \(data and as_of\), which every property takes its samples from, got 200 \(text\/plain/);
     expect(json.rules.find((r: { id: string }) => r.id === 'contract').violations).toBeGreaterThan(0);
-    expect(out).toContain('FAIL setup:');
+    expect(out).toContain('broken setup:');
     expect(await readFile(junit, 'utf8')).toMatch(/conforms[^]*<failure[^]*could not get ready/);
   } finally {
     await plain.close();
@@ -184,8 +224,23 @@ test('bad usage exits 2 and says what is wrong', async () => {
     const { code, out } = await run(args);
     expect(code, out).toBe(2);
     expect(out).toMatch(message);
+    // One line, not the fifty of the usage under it.
+    expect(out.trim().split('\n'), out).toHaveLength(1);
+    expect(out.trim()).toMatch(/^\[investor-graph-contract-tests\] .* \(see investor-graph-contract-tests --help\)$/);
   }
 }, 60_000);
+
+test('a misspelt flag is exactly one line naming the flag meant, pointing at --help, and exit 2', async () => {
+  const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', '--bugdet', '50'], { INVESTOR_GRAPH_KEY: key });
+  expect(code).toBe(2);
+  expect(out).toBe("[investor-graph-contract-tests] Unknown option '--bugdet'. Did you mean --budget-calls? (see investor-graph-contract-tests --help)\n");
+});
+
+test('a report it cannot write is one line and exit 2, before any call', async () => {
+  const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', '--report', join(cli, 'report.json')], { INVESTOR_GRAPH_KEY: key });
+  expect(code).toBe(2);
+  expect(out).toBe(`[investor-graph-contract-tests] --report ${join(cli, 'report.json')}: cannot be written (${cli} is a file, not a folder) (see investor-graph-contract-tests --help)\n`);
+});
 
 test('what the set-up gets wrong is one line and exit 3, apart from broken rules (1) and bad usage (2)', async () => {
   const nothing = `http://127.0.0.1:${await freePort()}`;
@@ -226,18 +281,19 @@ test("a developer's running mock keeps its clock unless --use-control asks to dr
 }, 120_000);
 
 // util-linux's `script` gives the CLI a terminal.
-test.skipIf(!canRun('script', ['--version']))('on a terminal it shows live progress (tests done of all), and in CI none of the redrawing', async () => {
+test.skipIf(!canRun('script', ['--version']))("on a terminal vitest's live progress (tests done of all) comes with --verbose; without it, as in CI, only the lines", async () => {
   const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'conforms', '--budget-calls', '20', '--runs', '3', '--junit', join(dir, 'tty.xml'), '--report', join(dir, 'tty.json')];
-  const tty = await run(args, { INVESTOR_GRAPH_KEY: key }, true);
-  expect(tty.code, tty.out).toBe(0);
+  const held = /^ {2}held {5}conforms {10}\d+ cases, \d+ calls, \d+ rows/m;
+  const verbose = await run([...args, '--verbose'], { INVESTOR_GRAPH_KEY: key }, true);
+  expect(verbose.code, verbose.out).toBe(0);
   // vitest's live summary: redrawn in place, with the count of tests done so far.
-  expect(tty.out).toContain('\x1b[?2026h');
-  expect(tty.out).toMatch(/\d+\/\d+/);
-  const ci = await run(args, { INVESTOR_GRAPH_KEY: key });
-  expect(ci.code, ci.out).toBe(0);
-  expect(ci.out).not.toContain('\x1b[?2026h');
-  expect(ci.out).toContain('ok   conforms');
-  // One line per property as it finishes, with what it spent, in CI as on a terminal.
-  expect(ci.out).toMatch(/\[contract-tests\] ok {3}conforms: \d+ cases, \d+ calls, \d+ rows/);
-  expect(tty.out).toMatch(/\[contract-tests\] ok {3}conforms: \d+ cases, \d+ calls/);
+  expect(verbose.out).toContain('\x1b[?2026h');
+  expect(verbose.out).toMatch(/\d+\/\d+/);
+  expect(verbose.out).toMatch(held);
+  for (const plain of [await run(args, { INVESTOR_GRAPH_KEY: key }, true), await run(args, { INVESTOR_GRAPH_KEY: key })]) {
+    expect(plain.code, plain.out).toBe(0);
+    expect(plain.out).not.toContain('\x1b[?2026h');
+    // One line per property as it finishes, with what it spent, on a terminal as in CI.
+    expect(plain.out).toMatch(held);
+  }
 });

@@ -4,6 +4,8 @@
  */
 import { createContractValidator, isPlanId, operations, parameterEnum, plans, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from './client.ts';
+import { cutBody } from './cut-body.ts';
+import { expectedGot, valueShown } from './failure-text.ts';
 
 export interface SuiteConfig {
   baseUrl: string;
@@ -80,7 +82,7 @@ export function fillPath(template: string, samples: Samples, pick: number): stri
 async function trialKey(baseUrl: string, email: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   const body = (await response.json().catch(() => null)) as { key?: string } | null;
-  if (response.status !== 201 || typeof body?.key !== 'string') throw new Error(`[contract-tests] no trial key for ${email}: ${response.status} ${JSON.stringify(body)?.slice(0, 300)}`);
+  if (response.status !== 201 || typeof body?.key !== 'string') throw new Error(`[contract-tests] no trial key for ${email}: ${expectedGot('POST /api/v1/keys/trial', '201 with a key', `${response.status} ${valueShown(body, 300)}`)}`);
   return body.key;
 }
 
@@ -105,7 +107,7 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     if (broken) {
       // The body shown may echo the request (a gateway's debug page): never the key with it.
       const shown = broken.split(key).join('<key>').replace(/Bearer\s+\S+/gi, 'Bearer <key>');
-      ctx.setupError = `[contract-tests] the run could not get ready: GET ${path} answered ${shown}. Every property needs sample records from it.`;
+      ctx.setupError = `[contract-tests] the run could not get ready: ${expectedGot(`GET ${path}`, 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from', shown)}`;
       return ctx;
     }
     samples[kind] = (answer.body.data as Record<string, unknown>[]).map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');
@@ -114,13 +116,13 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
   return ctx;
 }
 
-/** What is wrong with a sample list's answer for the run to use it, or null. */
+/** What a sample list answered, when the run cannot use it; else null. */
 function sampleProblem(answer: { status: number; headers: Headers; body: unknown; text: string }): string | null {
   const type = answer.headers.get('content-type') ?? 'no content type';
-  const shown = `${answer.status} (${type}): ${answer.text.slice(0, 200)}`;
+  const shown = `${answer.status} (${type}): ${cutBody(answer.text, 200)}`;
   if (answer.status !== 200) return shown;
   const body = answer.body as { data?: unknown; as_of?: unknown } | null;
-  if (body === null || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.as_of !== 'string') return `${shown}, not a JSON envelope with a data array and as_of`;
+  if (body === null || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.as_of !== 'string') return `${shown}, no JSON envelope with a data array and as_of`;
   if (!body.data.every((row) => row !== null && typeof row === 'object')) return `${shown}, whose data holds something other than records`;
   return null;
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { Budget, Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
 import type { PlanId } from '@investor-graph/contract';
+import { expectedGot } from './failure-text.ts';
 import { matrixResults, matrixScore, mergeMatrix, scoreLine, unreachedLines, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
 import { ruleResults, type PropertyResult, type RuleResult } from './run.ts';
 
@@ -72,17 +73,28 @@ export function mergeReports(reports: Report[], plans: PlanId[], failed: PlanId[
   return { plans, reports, matrix, score: matrixScore(matrix), missing: matrix.filter((r) => r.reason?.startsWith('needs a key of')).map((r) => r.id), failed_keys: failed };
 }
 
-export function formatReport(report: Report): string {
-  const line = (p: PropertyResult): string =>
-    `  ${p.status === 'passed' ? 'ok  ' : p.status === 'failed' ? 'FAIL' : 'skip'} ${p.id.padEnd(15)} ${p.basis.padEnd(10)} ${String(p.runs).padStart(3)} cases, ${p.spent.calls} calls, ${p.spent.rows} rows${p.reason ? `  (${p.reason})` : ''}${p.stoppedByBudget ? '  (stopped by the budget)' : ''}${p.failure ? `\n       replay: ${p.failure.replay}\n       ${p.failure.message.split('\n').join('\n       ')}` : ''}`;
+/**
+ * The summary of a run, printed once at its end: how many properties and rules held, broke or were
+ * skipped, each broken one whole (what it expected, what it got, the line that replays it), what
+ * was spent, and the rule matrix's score (left to the merged report's line with `matrix: false`).
+ * The progress lines have said the rest, one per property.
+ */
+export function formatReport(report: Report, { matrix = true }: { matrix?: boolean } = {}): string {
+  const tally = (statuses: string[]) => (['held', 'broken', 'skipped'] as const).map((s) => [s, statuses.filter((x) => x === s).length] as const).filter(([s, n]) => n || s !== 'skipped').map(([s, n]) => `${n} ${s}`).join(', ');
+  const indent = (text: string): string => text.split('\n').join('\n      ');
+  const broken = [
+    // After a failed set-up every property fails with it: said once, below the tally.
+    ...report.properties.filter((p) => p.failure && p.failure.message !== report.setup_error).map((p) => `  broken ${p.id}: ${indent(p.failure!.message)}${p.failure!.replay ? `\n      replay: ${p.failure!.replay}` : ''}`),
+    ...report.rules.filter((r) => r.violations).map((r) => `  broken rule ${r.id}: ${indent(expectedGot('', r.title, `${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} calls, for example:\n${r.examples.join('\n')}`))}`),
+  ];
   return [
     `contract tests: ${report.plan} key at ${report.base_url}, seed ${report.seed}`,
-    ...(report.setup_error ? [`  FAIL setup: ${report.setup_error}`] : []),
-    ...report.properties.map(line),
-    ...report.rules.map((r) => `  ${r.violations ? 'FAIL' : 'ok  '} rule ${r.id.padEnd(18)} ${r.basis.padEnd(10)} ${r.violations} violations in ${report.calls_checked} calls${r.examples[0] ? `\n       ${r.examples[0]}` : ''}`),
+    `  properties: ${tally(report.properties.map((p) => (p.status === 'passed' ? 'held' : p.status === 'failed' ? 'broken' : 'skipped')))}; rules: ${tally(report.rules.map((r) => (r.violations ? 'broken' : 'held')))}`,
+    ...(report.setup_error ? [`  broken setup: ${report.setup_error}`] : []),
+    ...broken,
     `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} of ${report.budget.rows} rows`,
-    `  ${scoreLine(report.score)}`,
-    ...unreachedLines(report.matrix).map((line) => `  ${line}`),
+    // A run of several keys says the score once, over all of them.
+    ...(matrix ? [`  ${scoreLine(report.score)}`, ...unreachedLines(report.matrix).map((line) => `  ${line}`)] : []),
     `  documented: ${report.summary.documented.passed} passed, ${report.summary.documented.failed} failed; assumed (x-assumed): ${report.summary.assumed.passed} passed, ${report.summary.assumed.failed} failed; ${report.summary.skipped} skipped`,
   ].join('\n');
 }

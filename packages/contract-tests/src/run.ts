@@ -6,7 +6,10 @@ import fc from 'fast-check';
 import { rules, type RuleId } from '@investor-graph/contract';
 import { BudgetExhausted, type Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
+import { cutBody } from './cut-body.ts';
+import { expectedGot } from './failure-text.ts';
 import type { Property } from './properties.ts';
+import { PropertyFailure } from './properties/support.ts';
 
 export interface PropertyResult {
   id: string;
@@ -87,7 +90,7 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
       }
       runs += 1;
       const broken = ledger.findings.slice(seen);
-      if (broken.length) throw new Error(broken.slice(0, 5).map((f) => `[${f.rule}] ${f.call}: ${f.message}`).join('\n'));
+      if (broken.length) throw new PropertyFailure(broken.slice(0, 5).map(findingText).join('\n'));
       return true;
     }),
     // No shrinking: every shrink step is a paid call against a live service. The seed and path
@@ -103,13 +106,28 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
     const error = details.errorInstance as Error | null;
     const path = details.counterexamplePath;
     result.failure = {
-      message: error?.message ?? 'the property failed',
-      counterexample: fc.stringify(named(details.counterexample)).slice(0, 2000),
+      message: failureMessage(property, error),
+      counterexample: cutBody(fc.stringify(named(details.counterexample)), 2000),
       path,
       replay: `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
     };
   }
   return result;
+}
+
+/** A rule's finding in a property's failure: the rule and the call, then what the rule expects and what the call got. */
+export function findingText(f: { rule: RuleId; call: string; message: string }): string {
+  return `[${f.rule}] ${expectedGot(f.call, rules[f.rule].title, f.message)}`;
+}
+
+/**
+ * What a property's failure says: its own (failure-text.ts), the rules' findings, or, when the
+ * check itself threw on an answer it could not read (a body of another shape), that.
+ */
+function failureMessage(property: Property, error: Error | null): string {
+  if (!error) return expectedGot('', property.title, 'a failure fast-check gave no error for');
+  if (error instanceof PropertyFailure) return error.message;
+  return expectedGot('', property.title, `an answer the check could not read (${error.name}: ${error.message})`);
 }
 
 export interface RuleResult {

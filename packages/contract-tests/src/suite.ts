@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { rules, type RuleId } from '@investor-graph/contract';
 import { prepare, type SuiteConfig, type SuiteContext } from './context.ts';
+import { expectedGot } from './failure-text.ts';
 import { properties } from './properties.ts';
+import { outcomeKey, propertyOutcome, ruleOutcome } from './property-lines.ts';
 import { buildReport, formatReport, writeReport, type Report } from './report.ts';
 import { ruleResults, runProperty, type PropertyResult } from './run.ts';
 
@@ -47,6 +49,8 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
         const result = await runProperty(ctx, property, later);
         results.push(result);
         await t.annotate(`${result.runs} cases, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`);
+        // The CLI's progress line (property-lines.ts) reads it.
+        Object.assign(t.task.meta, { [outcomeKey]: propertyOutcome(result, ctx.config.plan) });
         if (result.status === 'skipped') t.skip(result.reason);
         if (result.failure) {
           // A failure before any case ran (the run could not get ready) has no case to show.
@@ -57,9 +61,10 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
     }
 
     for (const id of Object.keys(rules) as RuleId[]) {
-      test(`rule ${id}: ${rules[id].title}`, () => {
+      test(`rule ${id}: ${rules[id].title}`, (t) => {
         const result = ruleResults(ctx).find((r) => r.id === id)!;
-        if (result.violations) throw new Error(`${result.violations} violations, for example:\n${result.examples.join('\n')}`);
+        Object.assign(t.task.meta, { [outcomeKey]: ruleOutcome(result, ctx.ledger.exchanges, ctx.config.plan) });
+        if (result.violations) throw new Error(expectedGot('', rules[id].title, `${result.violations} violation${result.violations === 1 ? '' : 's'}, for example:\n${result.examples.join('\n')}`));
       });
     }
   });

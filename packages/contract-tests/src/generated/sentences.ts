@@ -1332,7 +1332,7 @@ export const sentences: readonly Sentence[] = [
     "id": "changes-feed.1",
     "source": "decisions",
     "section": "changes-feed",
-    "text": "`since` is required (`YYYY-MM-DDTHH:MM:SSZ`); items are `{sequence, kind, resource, key, changed_at}` in order of `sequence`, with `row` (null for an unpublish) when `include=rows`."
+    "text": "`since` is required (a UTC instant, see Timestamps); items are `{sequence, kind, resource, key, changed_at}` in order of `sequence`, with `row` (null for an unpublish) when `include=rows`."
   },
   {
     "id": "changes-feed.2",
@@ -1345,6 +1345,24 @@ export const sentences: readonly Sentence[] = [
     "source": "decisions",
     "section": "changes-feed",
     "text": "Every item served counts as a row for pay as you go."
+  },
+  {
+    "id": "timestamps.1",
+    "source": "decisions",
+    "section": "timestamps",
+    "text": "A timestamp parameter (`since`) takes every RFC 3339 form of a UTC instant: `Z` or `z`, `+00:00` or `-00:00`, `T` or `t`, a fraction of any length; equal instants get the same page, `next_cursor` and `ETag`."
+  },
+  {
+    "id": "timestamps.2",
+    "source": "decisions",
+    "section": "timestamps",
+    "text": "Changes are stamped to the whole second, so a fraction is compared exactly by reading the instant as the next whole second (`...:00.5Z` lists what `...:01Z` lists)."
+  },
+  {
+    "id": "timestamps.3",
+    "source": "decisions",
+    "section": "timestamps",
+    "text": "Another offset (`+02:00`) is a 400 `invalid_parameter` asking for the instant in UTC."
   },
   {
     "id": "plan-and-usage-in-the-envelope.1",

@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { failedAuth } from '@investor-graph/contract';
 import { rawExchange, rawRequest, stalledHeaders, type RawAnswer } from '../raw-http.ts';
-import { type Property, assert, expectActions, expectStatus } from './support.ts';
+import { cutBody } from '../cut-body.ts';
+import { answerShown, valueShown } from '../failure-text.ts';
+import { type Property, assert, codeShown, expectActions, expectStatus } from './support.ts';
 
 /** The decided bounds (DECISIONS.md#status-codes): headers 16 KiB, a body 64 KiB, headers in within 10 s. */
 const HEADERS_BYTES = 16 * 1024;
@@ -14,11 +16,11 @@ const HEADERS_MS = 10_000;
 
 /** What was sent; a problem+json of the status and code, or what came instead. */
 function expectProblem(answer: RawAnswer | null, status: number, code: string, what: string): void {
-  assert(answer, `${what}: no answer at all (the connection was closed or left open), not a ${status} ${code}`);
-  assert(answer.status === status, `${what}: expected ${status} ${code}, got ${answer.status} ${answer.text.slice(0, 200)}`);
-  assert(answer.contentType.includes('application/problem+json'), `${what}: a ${status} of type ${JSON.stringify(answer.contentType)}, not application/problem+json: ${answer.text.slice(0, 200)}`);
+  assert(answer, what, `a ${status} ${code}`, 'no answer at all (the connection was closed or left open)');
+  assert(answer.status === status, what, `${status} ${code}`, answerShown(answer, 200));
+  assert(answer.contentType.includes('application/problem+json'), what, `a ${status} of type application/problem+json`, `type ${valueShown(answer.contentType)}: ${cutBody(answer.text, 200)}`);
   const body = (() => { try { return JSON.parse(answer.text) as { code?: unknown; status?: unknown }; } catch { return null; } })();
-  assert(body?.code === code && body.status === status, `${what}: the problem's code and status are ${JSON.stringify(body?.code)} and ${JSON.stringify(body?.status)}, not ${code} and ${status}`);
+  assert(body?.code === code && body.status === status, what, `a problem of code ${code} and status ${status}`, `${codeShown(body)} and status ${valueShown(body?.status)}`);
 }
 
 export const admission: Property = {
@@ -54,9 +56,9 @@ export const admission: Property = {
     const sent = failedAuth.burst + Math.ceil(failedAuth.perSecond);
     const refused = await Promise.all(Array.from({ length: sent }, (_, i) => ctx.client.call('/api/v1/firms?limit=1', { key: `igk_trial_contract${String(i).padStart(4, '0')}tests${'x'.repeat(18)}`, rows: 0, honour429: false, unpaced: true })));
     const limited = refused.find((a) => a.status === 429);
-    assert(limited, `${sent} calls at once with keys that are not valid (the budget is ${failedAuth.burst}, refilled at ${failedAuth.perSecond} a second) met no 429, only ${[...new Set(refused.map((a) => a.status))].join(', ')}`);
-    assert(limited.body?.code === 'too_many_failures', `a spent budget of calls without a valid key: code ${JSON.stringify(limited.body?.code)}, not too_many_failures`);
-    assert(/^[1-9]\d*$/.test(limited.headers.get('retry-after') ?? ''), `a 429 too_many_failures with Retry-After ${JSON.stringify(limited.headers.get('retry-after'))}`);
+    assert(limited, `${sent} calls at once with keys that are not valid`, `a 429 among them (the budget is ${failedAuth.burst}, refilled at ${failedAuth.perSecond} a second)`, `only ${[...new Set(refused.map((a) => a.status))].join(', ')}`);
+    assert(limited.body?.code === 'too_many_failures', 'a spent budget of calls without a valid key', 'code too_many_failures', codeShown(limited.body));
+    assert(/^[1-9]\d*$/.test(limited.headers.get('retry-after') ?? ''), 'a 429 too_many_failures', 'Retry-After a whole number of seconds, 1 or more', `Retry-After ${valueShown(limited.headers.get('retry-after'))}`);
     expectActions(limited, 'a 429 too_many_failures');
     // Leave the address as the run found it: the whole budget refilled, and the stalled request answered.
     await new Promise((resolve) => setTimeout(resolve, Math.ceil((failedAuth.burst / failedAuth.perSecond) * 1000) + 200));

@@ -2,7 +2,9 @@
 import fc from 'fast-check';
 import { operationById, operationFor, queryOf } from '@investor-graph/contract';
 import { dataOperations, fillPath } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, cap, planServes, isoSecond } from './support.ts';
+import { cutBody } from '../cut-body.ts';
+import { answerShown, valueShown } from '../failure-text.ts';
+import { type Property, DAY, assert, codeShown, expectStatus, cap, planServes, isoSecond } from './support.ts';
 
 export const badInput: Property = {
   id: 'bad-input',
@@ -54,31 +56,31 @@ export const badInput: Property = {
     const sent = new URL(url, 'http://judge.invalid').pathname;
     const target = operationFor('GET', sent);
     const rejected = target === null || ctx.validator.validateRequest(target.operationId, { method: 'GET', path: sent, query: queryOf(query), headers: { authorization: 'Bearer x' } }).some((v) => v.severity === 'error');
-    assert(answer.status < 500, `${url.slice(0, 200)}: ${answer.status}`);
+    assert(answer.status < 500, cutBody(url, 200), 'no server error (a 4xx problem, or an answer)', answerShown(answer));
     const served = planServes(ctx, op);
     if (url.length > 8_192) {
       expectStatus(answer, 414, `a URL of ${url.length} characters`);
-      assert(answer.body?.code === 'uri_too_long', `a URL of ${url.length} characters: code ${JSON.stringify(answer.body?.code)}, not uri_too_long`);
+      assert(answer.body?.code === 'uri_too_long', `a URL of ${url.length} characters`, 'code uri_too_long', codeShown(answer.body));
       return;
     }
     // What DECISIONS.md refuses though the contract's schemas let it through: a parameter the
     // operation does not define, and any parameter given empty or twice.
     const plain = badSegment === null && target?.operationId === op.operationId && served;
-    if (plain && !op.query.includes(param)) expectStatus(answer, 400, `${url.slice(0, 200)}: ${param} is no parameter of ${op.path} (a typo is refused, not ignored)`);
-    if (plain && (twice || value === '')) expectStatus(answer, 400, `${url.slice(0, 200)}: ${param} given ${twice ? 'twice' : 'empty'}`);
+    if (plain && !op.query.includes(param)) expectStatus(answer, 400, `${cutBody(url, 200)}, where ${param} is no parameter of ${op.path} (a typo is refused, not ignored)`);
+    if (plain && (twice || value === '')) expectStatus(answer, 400, `${cutBody(url, 200)}, ${param} given ${twice ? 'twice' : 'empty'}`);
     // A whole limit of 1 or more is capped at the plan's page size, however large: never refused.
     if (!rejected && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null && op.query.includes('limit') && target?.operationId === op.operationId && served) {
-      expectStatus(answer, 200, `${url}: limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`);
-      assert(answer.body.data.length <= cap(ctx), `${url}: ${answer.body.data.length} rows on a plan of ${cap(ctx)} a page`);
+      expectStatus(answer, 200, `${cutBody(url, 200)}, whose limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`);
+      assert(answer.body.data.length <= cap(ctx), cutBody(url, 200), `at most the plan's ${cap(ctx)} rows a page`, `${answer.body.data.length} rows`);
     }
     // A 400 says which parameter is wrong (DECISIONS.md#problem-body).
     if (answer.status === 400) {
       const errors = answer.body?.errors;
-      assert(Array.isArray(errors) && errors.length > 0 && errors.every((e: any) => (typeof e?.parameter === 'string' || typeof e?.pointer === 'string') && typeof e?.detail === 'string'), `${url.slice(0, 200)}: a 400 without errors naming the parameter and what is wrong: ${JSON.stringify(errors)?.slice(0, 200)}`);
+      assert(Array.isArray(errors) && errors.length > 0 && errors.every((e: any) => (typeof e?.parameter === 'string' || typeof e?.pointer === 'string') && typeof e?.detail === 'string'), `${cutBody(url, 200)}, answered 400`, 'errors naming each parameter (or pointer) and what is wrong with it', errors === undefined ? 'no errors' : `errors ${valueShown(errors)}`);
     }
     if (rejected) {
-      assert(answer.status >= 400, `${url} breaks the contract's parameter rules but was answered ${answer.status}`);
-      assert((answer.headers.get('content-type') ?? '').includes('application/problem+json'), `${url}: a ${answer.status} that is not problem+json`);
+      assert(answer.status >= 400, `${cutBody(url, 200)}, which breaks the contract's parameter rules`, 'a 4xx', answerShown(answer));
+      assert((answer.headers.get('content-type') ?? '').includes('application/problem+json'), cutBody(url, 200), `a ${answer.status} of type application/problem+json`, `type ${valueShown(answer.headers.get('content-type') ?? undefined)}`);
     }
   },
 };

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
 import { type Answer } from '../client.ts';
+import { valueShown } from '../failure-text.ts';
 import { type Property, assert, expectStatus, control, identity, content, requestFor, readOperations } from './support.ts';
 
 export const stability: Property = {
@@ -27,13 +28,13 @@ export const stability: Property = {
     const before = new Map((Array.isArray(a.body.data) ? a.body.data : [a.body.data]).map((r: any) => [identity(r), r]));
     const after: any[] = Array.isArray(b.body.data) ? b.body.data : [b.body.data];
     if (a.body.as_of === b.body.as_of) {
-      assert(JSON.stringify(a.body.data) === JSON.stringify(b.body.data), `${path} changed between two reads with the same as_of ${a.body.as_of}`);
+      assert(JSON.stringify(a.body.data) === JSON.stringify(b.body.data), `${path} read twice with as_of ${a.body.as_of}`, 'the same data both times', `${valueShown(b.body.data)} the second time, after ${valueShown(a.body.data)}`);
     }
     for (const row of after) {
       const old = before.get(identity(row)) as any;
       if (!old || typeof row.updated_at !== 'string') continue;
-      if (content(old) === content(row)) assert(old.updated_at === row.updated_at, `${identity(row)}: updated_at moved from ${old.updated_at} to ${row.updated_at} with the content unchanged`);
-      else assert(Date.parse(row.updated_at) > Date.parse(old.updated_at), `${identity(row)}: the content changed but updated_at stayed ${row.updated_at}`);
+      if (content(old) === content(row)) assert(old.updated_at === row.updated_at, `${identity(row)}, its content unchanged`, `updated_at ${old.updated_at} still`, `${row.updated_at}`);
+      else assert(Date.parse(row.updated_at) > Date.parse(old.updated_at), `${identity(row)}, its content changed`, `an updated_at later than ${old.updated_at}`, `${row.updated_at}`);
     }
   },
 };
@@ -55,22 +56,22 @@ export const conditional: Property = {
     const first = await ctx.client.call(path, { rows });
     if (first.status !== 200) return;
     const etag = first.headers.get('etag');
-    assert(etag !== null && /^W\/"[^"]+"$/.test(etag), `${path}: a data answer's ETag is weak (its usage changes every call), got ${etag}`);
+    assert(etag !== null && /^W\/"[^"]+"$/.test(etag), path, 'a weak ETag (W/"...": the usage in the body changes every call)', etag === null ? 'no ETag' : `ETag ${etag}`);
     // The tag as given; its strong form after another tag in a list; or `*`, which any current answer matches.
     const sent = form === 'any' ? '*' : form === 'strong-in-a-list' ? `W/"not-this-one", ${etag.slice(2)}` : etag;
     const again = await ctx.client.call(path, { rows, headers: { 'if-none-match': sent } });
     // A rebuild between the two calls changes the data and its tag: a 200 with a new tag is right then.
     if (again.status === 200 && again.headers.get('etag') !== etag && again.body?.as_of !== first.body.as_of) return;
     expectStatus(again, 304, `${path} with If-None-Match: ${sent} (the answer's ETag is ${etag})`);
-    assert(again.text === '', `${path}: a 304 has no body, got ${again.text.length} bytes`);
-    assert(again.headers.get('etag') === etag, `${path}: the 304 carries ETag ${again.headers.get('etag')}, not the ${etag} it confirms`);
+    assert(again.text === '', `${path}, answered 304`, 'no body', `a body of ${again.text.length} bytes`);
+    assert(again.headers.get('etag') === etag, `${path}, answered 304`, `the ETag it confirms, ${etag}`, `ETag ${again.headers.get('etag')}`);
     const other = await ctx.client.call(path, { rows, headers: { 'if-none-match': 'W/"not-this-one"' } });
     expectStatus(other, 200, `${path} with an If-None-Match that matches nothing`);
     const before = first.body.usage;
     const after = other.body.usage;
     // Three calls on this key, the 304 among them; it charged nothing.
-    if (before.calls_limit !== null) assert(after.calls_used === before.calls_used + 2, `calls_used went from ${before.calls_used} to ${after.calls_used} over a 304 and a 200: the 304 is a call`);
-    if (ctx.config.plan === 'payg') assert(after.balance_rows === before.balance_rows - after.rows_charged, `the balance went from ${before.balance_rows} to ${after.balance_rows} over a 304 and a call charging ${after.rows_charged}: the 304 charged rows`);
+    if (before.calls_limit !== null) assert(after.calls_used === before.calls_used + 2, `${path}, after a 304 and a 200`, `calls_used ${before.calls_used + 2} (the 304 is a call)`, `${after.calls_used}, from ${before.calls_used}`);
+    if (ctx.config.plan === 'payg') assert(after.balance_rows === before.balance_rows - after.rows_charged, `${path}, after a 304 and a 200 charging ${after.rows_charged}`, `balance_rows ${before.balance_rows - after.rows_charged} (a 304 charges no rows)`, `${after.balance_rows}, from ${before.balance_rows}`);
   },
 };
 
@@ -101,27 +102,27 @@ export const httpConventions: Property = {
     expectStatus(get, 200, `${path}, a record or page that exists`);
     const header = (a: Answer, name: string) => a.headers.get(name) ?? '';
     const tokens = (a: Answer, name: string) => header(a, name).toLowerCase().split(',').map((t) => t.trim());
-    assert(tokens(get, 'cache-control').includes('private'), `${path}: a data answer is private to its key (Cache-Control: private), got "${header(get, 'cache-control')}"`);
-    assert(tokens(get, 'vary').includes('authorization'), `${path}: a data answer varies by key (Vary: Authorization), got "${header(get, 'vary')}"`);
-    assert(header(get, 'x-request-id') === requestId, `${path}: the well-formed X-Request-Id ${requestId} is echoed, got "${header(get, 'x-request-id')}"`);
+    assert(tokens(get, 'cache-control').includes('private'), path, 'Cache-Control: private (a data answer is private to its key)', `Cache-Control "${header(get, 'cache-control')}"`);
+    assert(tokens(get, 'vary').includes('authorization'), path, 'Vary: Authorization (a data answer varies by key)', `Vary "${header(get, 'vary')}"`);
+    assert(header(get, 'x-request-id') === requestId, `${path} with X-Request-Id ${requestId}`, `the well-formed X-Request-Id echoed, ${requestId}`, `X-Request-Id "${header(get, 'x-request-id')}"`);
     const allowed = header(get, 'access-control-allow-origin');
-    assert(allowed === '*' || allowed === origin, `${path}: a browser app at ${origin} may read the answer (Access-Control-Allow-Origin), got "${allowed}"`);
-    if (header(get, 'content-encoding')) assert(tokens(get, 'vary').includes('accept-encoding'), `${path}: a compressed answer says Vary: Accept-Encoding`);
+    assert(allowed === '*' || allowed === origin, `${path} from ${origin}`, `Access-Control-Allow-Origin * or ${origin} (a browser app may read the answer)`, `Access-Control-Allow-Origin "${allowed}"`);
+    if (header(get, 'content-encoding')) assert(tokens(get, 'vary').includes('accept-encoding'), `${path}, compressed (${header(get, 'content-encoding')})`, 'Vary: Accept-Encoding', `Vary "${header(get, 'vary')}"`);
 
     const head = await ctx.client.call(path, { method: 'HEAD', rows, headers: plain });
     expectStatus(head, 200, `HEAD ${path} (the GET was 200)`);
-    assert(head.text === '', `HEAD ${path}: no body, got ${head.text.length} bytes`);
+    assert(head.text === '', `HEAD ${path}`, 'no body', `a body of ${head.text.length} bytes`);
     for (const name of ['content-type', 'cache-control']) {
-      assert(header(head, name) === header(get, name), `HEAD ${path}: ${name} "${header(head, name)}" is the GET's "${header(get, name)}"`);
+      assert(header(head, name) === header(get, name), `HEAD ${path}`, `the GET's ${name}, "${header(get, name)}"`, `${name} "${header(head, name)}"`);
     }
     // The length of the body a GET would get now: its usage counts one more call, so a counter
     // gaining a digit may make it a byte or two longer than the GET's.
     const lengths = [Number(header(head, 'content-length')), Number(header(get, 'content-length'))];
-    assert(Number.isInteger(lengths[0]) && lengths[0]! > 0 && Math.abs(lengths[0]! - lengths[1]!) <= 8, `HEAD ${path}: Content-Length "${header(head, 'content-length')}" is the length of the GET's body (${header(get, 'content-length')})`);
+    assert(Number.isInteger(lengths[0]) && lengths[0]! > 0 && Math.abs(lengths[0]! - lengths[1]!) <= 8, `HEAD ${path}`, `the Content-Length of the GET's body (${header(get, 'content-length')}, give or take 8 bytes of usage counters)`, `Content-Length "${header(head, 'content-length')}"`);
     // The same tag, unless the data was rebuilt between the two calls: then a GET now has the HEAD's.
     if (header(head, 'etag') !== header(get, 'etag')) {
       const again = await ctx.client.call(path, { rows, headers: plain });
-      assert(header(again, 'etag') === header(head, 'etag'), `HEAD ${path}: ETag "${header(head, 'etag')}" is neither the GET's "${header(get, 'etag')}" nor a GET's since, "${header(again, 'etag')}"`);
+      assert(header(again, 'etag') === header(head, 'etag'), `HEAD ${path}`, `the ETag of the GET before it, "${header(get, 'etag')}", or of a GET since, "${header(again, 'etag')}"`, `ETag "${header(head, 'etag')}"`);
     }
 
     // HEAD is the GET without its body: without a key, the GET's 401.
@@ -129,20 +130,20 @@ export const httpConventions: Property = {
     expectStatus(anonymous, 401, `HEAD ${path} without a key (the GET would be a 401)`);
 
     const preflight = await ctx.client.call(path, { method: 'OPTIONS', key: null, headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
-    expectStatus(preflight, (s) => s === 200 || s === 204, `a browser's preflight of GET ${path} from ${origin}`);
-    assert(tokens(preflight, 'access-control-allow-headers').includes('authorization'), `preflight of ${path}: Authorization is allowed, got "${header(preflight, 'access-control-allow-headers')}"`);
-    assert(tokens(preflight, 'access-control-allow-methods').includes('get'), `preflight of ${path}: GET is allowed, got "${header(preflight, 'access-control-allow-methods')}"`);
-    assert(['*', origin].includes(header(preflight, 'access-control-allow-origin')), `preflight of ${path}: ${origin} is allowed, got "${header(preflight, 'access-control-allow-origin')}"`);
+    expectStatus(preflight, [200, 204], `a browser's preflight of GET ${path} from ${origin}`);
+    assert(tokens(preflight, 'access-control-allow-headers').includes('authorization'), `preflight of ${path}`, 'Access-Control-Allow-Headers with Authorization', `Access-Control-Allow-Headers "${header(preflight, 'access-control-allow-headers')}"`);
+    assert(tokens(preflight, 'access-control-allow-methods').includes('get'), `preflight of ${path}`, 'Access-Control-Allow-Methods with GET', `Access-Control-Allow-Methods "${header(preflight, 'access-control-allow-methods')}"`);
+    assert(['*', origin].includes(header(preflight, 'access-control-allow-origin')), `preflight of ${path} from ${origin}`, `Access-Control-Allow-Origin * or ${origin}`, `Access-Control-Allow-Origin "${header(preflight, 'access-control-allow-origin')}"`);
 
     // Without a key: a read-only API refuses the method before it looks for one.
     const other = await ctx.client.call(path, { method: 'DELETE', key: null });
     expectStatus(other, 405, `DELETE ${path} (a read-only API)`);
-    assert(['get', 'head'].every((m) => tokens(other, 'allow').includes(m)), `DELETE ${path}: the 405 lists GET and HEAD in Allow, got "${header(other, 'allow')}"`);
+    assert(['get', 'head'].every((m) => tokens(other, 'allow').includes(m)), `DELETE ${path}, answered 405`, 'Allow with GET and HEAD', `Allow "${header(other, 'allow')}"`);
 
     // A well-formed key that is no key (never the run's own key altered: a service that echoes
     // what it refused would put it in the report).
     const refused = await ctx.client.call(path, { key: `igk_team_${'Z'.repeat(32)}` });
     expectStatus(refused, 401, `${path} with a key that is not one`);
-    assert(/^Bearer\b/i.test(header(refused, 'www-authenticate')), `${path}: a 401 names its scheme (WWW-Authenticate: Bearer), got "${header(refused, 'www-authenticate')}"`);
+    assert(/^Bearer\b/i.test(header(refused, 'www-authenticate')), `${path} with a key that is not one, answered 401`, 'WWW-Authenticate: Bearer (a 401 names its scheme)', `WWW-Authenticate "${header(refused, 'www-authenticate')}"`);
   },
 };

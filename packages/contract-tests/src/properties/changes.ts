@@ -1,6 +1,7 @@
 /** The changes feed, and what it says seen in the resources: changed records as they are now, unpublished ones gone from every list. */
 import fc from 'fast-check';
 import { planRule } from '../context.ts';
+import { valueShown } from '../failure-text.ts';
 import { type Property, DAY, assert, expectStatus, isoSecond, keyOf, walk } from './support.ts';
 
 export const changes: Property = {
@@ -18,12 +19,12 @@ export const changes: Property = {
     const { rows: items } = await walk(ctx, `/api/v1/changes?since=${since}${withRows ? '&include=rows' : ''}`, limit, 2);
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      assert(Date.parse(item.changed_at) >= Date.parse(since), `change ${item.sequence} at ${item.changed_at} is before since=${since}`);
+      assert(Date.parse(item.changed_at) >= Date.parse(since), `the changes feed since=${since}`, `changes at or after ${since}`, `change ${item.sequence} at ${item.changed_at}`);
       if (i > 0) {
-        assert(item.sequence > items[i - 1].sequence, `change ${item.sequence} comes after ${items[i - 1].sequence}`);
-        assert(Date.parse(item.changed_at) >= Date.parse(items[i - 1].changed_at), `change ${item.sequence} is dated before the one above it`);
+        assert(item.sequence > items[i - 1].sequence, `the changes feed since=${since}`, `sequence numbers rising, after ${items[i - 1].sequence}`, `${item.sequence}`);
+        assert(Date.parse(item.changed_at) >= Date.parse(items[i - 1].changed_at), `the changes feed since=${since}`, `change ${item.sequence} at or after the one before it, ${items[i - 1].changed_at}`, `${item.changed_at}`);
       }
-      if (withRows) assert(item.kind === 'unpublish' ? item.row === null : item.row && typeof item.row === 'object', `change ${item.sequence} (${item.kind}) with row ${JSON.stringify(item.row)?.slice(0, 80)}`);
+      if (withRows) assert(item.kind === 'unpublish' ? item.row === null : item.row && typeof item.row === 'object', `change ${item.sequence} (${item.kind}) with include=rows`, item.kind === 'unpublish' ? 'row null' : 'the row as an object', `row ${valueShown(item.row, 80)}`);
     }
     // The latest change of a record with an endpoint of its own must show there.
     const latest = new Map<string, any>();
@@ -35,14 +36,14 @@ export const changes: Property = {
       else {
         expectStatus(answer, 200, `${item.resource} ${item.key}, ${item.kind}d at ${item.changed_at}`);
         const now = answer.body.data;
-        assert(Date.parse(now.updated_at) >= Date.parse(item.changed_at), `${item.resource} ${item.key} shows updated_at ${now.updated_at}, before its ${item.kind} at ${item.changed_at}`);
+        assert(Date.parse(now.updated_at) >= Date.parse(item.changed_at), `${item.resource} ${item.key}`, `updated_at at or after its ${item.kind} at ${item.changed_at}`, `${now.updated_at}`);
         // An update changes a record that was seen before: first_seen_at stays where it was.
-        if (item.kind === 'update' && typeof now.first_seen_at === 'string') assert(Date.parse(now.first_seen_at) < Date.parse(item.changed_at), `${item.resource} ${item.key} shows first_seen_at ${now.first_seen_at}, not before its update at ${item.changed_at}: an update moved it`);
+        if (item.kind === 'update' && typeof now.first_seen_at === 'string') assert(Date.parse(now.first_seen_at) < Date.parse(item.changed_at), `${item.resource} ${item.key}`, `first_seen_at before its update at ${item.changed_at} (an update does not move it)`, `${now.first_seen_at}`);
         // The row that came with the change is the record, as the record's own endpoint serves it while unchanged since.
         // (A record's own endpoint may add to the row, as a list adds its members: the row's fields are compared.)
         if (withRows && item.row && item.row.updated_at === now.updated_at) {
           const differs = Object.keys(item.row).find((field) => JSON.stringify(item.row[field]) !== JSON.stringify(now[field]));
-          assert(differs === undefined, `${item.resource} ${item.key}: the row with change ${item.sequence} is not the record as it is (same updated_at ${now.updated_at}): ${differs} is ${JSON.stringify(item.row[differs!])?.slice(0, 80)} in the feed and ${JSON.stringify(now[differs!])?.slice(0, 80)} at its endpoint`);
+          assert(differs === undefined, `${item.resource} ${item.key}, the row with change ${item.sequence} (same updated_at ${now.updated_at})`, `the record as its endpoint serves it, ${differs} ${valueShown(now[differs!], 80)}`, `${differs} ${valueShown(item.row[differs!], 80)} in the feed`);
         }
       }
     }
@@ -85,7 +86,7 @@ export const unpublished: Property = {
         const answer = await ctx.client.call(`${listOf[item.resource]}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { rows: limit });
         expectStatus(answer, 200, `page ${page + 1} of ${listOf[item.resource]}`);
         const keys = (answer.body.data as unknown[]).map(keyOf);
-        assert(!keys.includes(item.key), `${item.resource} ${item.key}, unpublished at ${item.changed_at} (the feed's last word on it), is still listed on page ${page + 1} of ${listOf[item.resource]}`);
+        assert(!keys.includes(item.key), `page ${page + 1} of ${listOf[item.resource]}`, `no ${item.resource} ${item.key} (unpublished at ${item.changed_at}, the feed's last word on it)`, 'it listed');
         cursor = answer.body.next_cursor;
         if (cursor === null || keys.some((k) => k !== null && k > item.key)) break;
       }

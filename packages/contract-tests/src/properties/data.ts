@@ -5,7 +5,9 @@ import fc from 'fast-check';
 import { operations, parameterEnum } from '@investor-graph/contract';
 import { BudgetExhausted } from '../client.ts';
 import { planRule } from '../context.ts';
-import { type Property, assert, expectStatus, statisticsPage, walk, smallestFiles } from './support.ts';
+import { cutBody } from '../cut-body.ts';
+import { answerShown, valueShown } from '../failure-text.ts';
+import { type Property, assert, codeShown, expectStatus, statisticsPage, walk, smallestFiles } from './support.ts';
 
 export const nightlyDumps: Property = {
   id: 'exports',
@@ -29,13 +31,13 @@ export const nightlyDumps: Property = {
     expectStatus(download, 200, `the dump file ${path}`);
     const bytes = download.bytes!;
     // The bytes as served are the file: fetch undoes a Content-Encoding, so none may stand over the gzip.
-    assert(!download.headers.get('content-encoding'), `${path}: the file is gzip itself, yet it is served with Content-Encoding ${download.headers.get('content-encoding')}`);
-    assert(bytes.length === file.bytes, `${path}: ${bytes.length} bytes served, the manifest says ${file.bytes}`);
+    assert(!download.headers.get('content-encoding'), path, 'no Content-Encoding (the file is gzip itself)', `Content-Encoding ${download.headers.get('content-encoding')}`);
+    assert(bytes.length === file.bytes, path, `the ${file.bytes} bytes the manifest states`, `${bytes.length} bytes`);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    assert(sha256 === file.sha256, `${path}: sha256 ${sha256}, the manifest says ${file.sha256}`);
-    assert(bytes[0] === 0x1f && bytes[1] === 0x8b, `${path}: not gzip (it starts ${Buffer.from(bytes.slice(0, 4)).toString('hex')})`);
+    assert(sha256 === file.sha256, path, `the sha256 the manifest states, ${file.sha256}`, `${sha256}`);
+    assert(bytes[0] === 0x1f && bytes[1] === 0x8b, path, 'gzip (starting 1f8b)', `bytes starting ${Buffer.from(bytes.slice(0, 4)).toString('hex')}`);
     const lines = gunzipSync(bytes).toString('utf8').split('\n').filter(Boolean);
-    assert(lines.length === file.rows, `${path}: ${lines.length} lines, the manifest says ${file.rows} rows`);
+    assert(lines.length === file.rows, path, `the ${file.rows} rows the manifest states, a line each`, `${lines.length} lines`);
     for (const line of lines.slice(0, 50)) {
       let row: unknown;
       try {
@@ -43,14 +45,14 @@ export const nightlyDumps: Property = {
       } catch {
         row = null;
       }
-      assert(row && typeof row === 'object' && !Array.isArray(row), `${path}: a line that is no JSON row: ${line.slice(0, 80)}`);
+      assert(row && typeof row === 'object' && !Array.isArray(row), path, 'a JSON object on every line', `the line ${cutBody(line, 80)}`);
     }
     const etag = download.headers.get('etag') ?? '';
-    assert(/^"[^"]+"$/.test(etag), `${path}: a dump file's bytes are fixed, so its ETag is strong, got ${JSON.stringify(etag)}`);
+    assert(/^"[^"]+"$/.test(etag), path, "a strong ETag (a dump file's bytes are fixed)", etag ? `ETag ${etag}` : 'no ETag');
     const date = await ctx.client.call(path.replace(days[0].date, badDate), { rows: 0 });
     expectStatus(date, 400, `a dump date that is not YYYY-MM-DD (${badDate})`);
     const name = await ctx.client.call(path.replace(file.name, encodeURIComponent(badFile)), { rows: 0 });
-    expectStatus(name, (s) => s === 400 || s === 404, `a dump file that is not one of the nine resources' (${badFile})`);
+    expectStatus(name, [400, 404], `a dump file that is not one of the nine resources' (${badFile})`);
   },
 };
 
@@ -67,9 +69,9 @@ export const statistics: Property = {
   async check(ctx) {
     const unknown = await ctx.client.call('/api/v1/statistics/no-such-rollup', { rows: 0 });
     expectStatus(unknown, 404, 'an unknown statistic (the name identifies a resource)');
-    assert(unknown.body?.code === 'unknown_statistic', `an unknown statistic's code is ${JSON.stringify(unknown.body?.code)}, not unknown_statistic`);
+    assert(unknown.body?.code === 'unknown_statistic', 'an unknown statistic', 'code unknown_statistic', codeShown(unknown.body));
     const names = parameterEnum('getStatistic', 'name');
-    assert(Array.isArray(unknown.body?.allowed) && names.every((n) => unknown.body.allowed.includes(n)), `an unknown statistic's allowed ${JSON.stringify(unknown.body?.allowed)} does not list ${names.join(', ')}`);
+    assert(Array.isArray(unknown.body?.allowed) && names.every((n) => unknown.body.allowed.includes(n)), 'an unknown statistic', `allowed listing ${names.join(', ')}`, unknown.body?.allowed === undefined ? 'no allowed' : `allowed ${valueShown(unknown.body.allowed)}`);
 
     const rollup = await ctx.client.call('/api/v1/statistics/rounds-by-year', { rows: 1 });
     expectStatus(rollup, 200, '/api/v1/statistics/rounds-by-year');
@@ -84,8 +86,8 @@ export const statistics: Property = {
     if (!ended || answers.some((a) => a.body.as_of !== rollup.body.as_of)) return;
     const theirs = rows.filter((r) => String(r.announced_on).startsWith(String(latest.year)));
     const amount = theirs.reduce((sum, r) => sum + (typeof r.amount_usd === 'number' ? r.amount_usd : 0), 0);
-    assert(theirs.length === latest.rounds, `rounds-by-year says ${latest.rounds} rounds in ${latest.year}; /rounds?announced_since=${latest.year}-01-01 serves this key ${theirs.length}`);
-    assert(amount === latest.amount_usd, `rounds-by-year says $${latest.amount_usd} in ${latest.year}; the rounds this key sees add up to $${amount}`);
+    assert(theirs.length === latest.rounds, `rounds-by-year for ${latest.year}`, `the count of the rounds /rounds?announced_since=${latest.year}-01-01 serves this key in ${latest.year}, ${theirs.length}`, `${latest.rounds} rounds`);
+    assert(amount === latest.amount_usd, `rounds-by-year for ${latest.year}`, `the sum of the rounds this key sees in ${latest.year}, $${amount}`, `$${latest.amount_usd}`);
   },
 };
 
@@ -104,7 +106,7 @@ export const openapi: Property = {
     type Parameter = { name?: string; in?: string; $ref?: string };
     type PathItem = Record<string, { parameters?: Parameter[] }> & { parameters?: Parameter[] };
     const served = answer.body as { paths?: Record<string, PathItem>; servers?: { url?: string }[]; components?: { parameters?: Record<string, Parameter> } } | null;
-    assert(served && typeof served.paths === 'object', 'the served description has no paths');
+    assert(served && typeof served.paths === 'object', '/api/v1/openapi.json', 'a description with paths', served ? 'one without paths' : `${answerShown(answer)}`);
     // Its parameters may be $refs into its own components, or written out; its paths may leave
     // the /api/v1 prefix to its server URL.
     const resolved = (p: Parameter): Parameter => (p.$ref?.startsWith('#/components/parameters/') ? (served!.components?.parameters?.[p.$ref.split('/').at(-1)!] ?? p) : p);
@@ -118,21 +120,21 @@ export const openapi: Property = {
     // It lists this server, at the address the run reaches it by (DECISIONS.md#http-conventions).
     const origin = new URL(ctx.config.baseUrl).origin;
     const listed = (served.servers ?? []).map((s) => s.url ?? '');
-    assert(listed.some((url) => { try { return new URL(url).origin === origin; } catch { return false; } }), `the served description's servers ${JSON.stringify(listed)} do not list ${origin}, the server that served it`);
+    assert(listed.some((url) => { try { return new URL(url).origin === origin; } catch { return false; } }), '/api/v1/openapi.json', `servers listing ${origin}, the server that served it`, `servers ${valueShown(listed)}`);
     for (const op of operations) {
       const item = served.paths![op.path] ?? (prefix && op.path.startsWith(prefix) ? served.paths![op.path.slice(prefix.length)] : undefined);
       const entry = item?.[op.method.toLowerCase()];
-      assert(item && entry, `the served description lacks ${op.method} ${op.path}`);
+      assert(item && entry, '/api/v1/openapi.json', `${op.method} ${op.path}, an operation of the contract`, 'a description without it');
       // A paged operation links its 200 to its next page, so a client can walk it from the description.
       if (op.query.includes('cursor')) {
         const ok = (entry as { responses?: Record<string, unknown> }).responses?.['200'] as { $ref?: string; links?: Record<string, { parameters?: Record<string, unknown> }> } | undefined;
         const response = ok?.$ref?.startsWith('#/components/responses/') ? ((served as { components?: { responses?: Record<string, typeof ok> } }).components?.responses?.[ok.$ref.split('/').at(-1)!] ?? ok) : ok;
-        assert(response?.links?.NextPage?.parameters?.cursor === '$response.body#/next_cursor', `the served description of ${op.method} ${op.path} has no NextPage link taking cursor from $response.body#/next_cursor`);
+        assert(response?.links?.NextPage?.parameters?.cursor === '$response.body#/next_cursor', `/api/v1/openapi.json, ${op.method} ${op.path}`, 'a NextPage link taking cursor from $response.body#/next_cursor', response?.links?.NextPage ? `a NextPage link taking cursor from ${valueShown(response.links.NextPage.parameters?.cursor)}` : 'no NextPage link');
       }
       // Parameters of the path item hold for each of its operations (OpenAPI 3).
       const named = new Set([...(item.parameters ?? []), ...(entry.parameters ?? [])].map(resolved).map((p) => `${p.in}:${p.name}`));
       for (const parameter of op.parameters as Parameter[]) {
-        assert(named.has(`${parameter.in}:${parameter.name}`), `the served description of ${op.method} ${op.path} lacks its ${parameter.in} parameter ${parameter.name}`);
+        assert(named.has(`${parameter.in}:${parameter.name}`), `/api/v1/openapi.json, ${op.method} ${op.path}`, `its ${parameter.in} parameter ${parameter.name}`, `only ${[...named].join(', ') || 'no parameters'}`);
       }
     }
   },

@@ -2,8 +2,9 @@
 import fc from 'fast-check';
 import { operationById, planIds, plans, trialKeyKeptDays } from '@investor-graph/contract';
 import { type Answer } from '../client.ts';
+import { valueShown } from '../failure-text.ts';
 import { dataOperations, planRule } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, expectActions, isoSecond, control, requestFor, features } from './support.ts';
+import { type Property, DAY, assert, codeShown, expectStatus, expectActions, isoSecond, control, requestFor, features } from './support.ts';
 
 export const auth: Property = {
   id: 'auth',
@@ -84,7 +85,7 @@ export const trialRunsOut: Property = {
       // the clock, which every other key and client of the mock shares.
       const clock = (await (await control(ctx, '/clock')).json()) as { now: string };
       const made = await control(ctx, '/keys', 'POST', { plan: 'trial', created_at: isoSecond(Date.parse(clock.now) - 8 * DAY) });
-      assert(made.status === 201, `the mock's control API made no trial key in the past: ${made.status}`);
+      assert(made.status === 201, "the mock's control API, asked for a trial key made eight days ago", '201 with the key', `${made.status}`);
       key = ((await made.json()) as { key: string }).key;
     } else {
       const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
@@ -94,11 +95,11 @@ export const trialRunsOut: Property = {
       expectStatus(issued, 201, 'a fresh trial key');
       key = issued.body.key;
       const keyId = issued.body.key_id;
-      assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), `a trial key looks like igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation); got one of ${String(key).length} characters`);
-      assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), `the answer that shows a key once is never stored (Cache-Control: no-store), got "${issued.headers.get('cache-control')}"`);
+      assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), 'a fresh trial key', 'igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation)', typeof key === 'string' ? `a key of ${key.length} characters${key.startsWith('igk_trial_') ? '' : ' not starting igk_trial_'}` : `key ${valueShown(key)}`);
+      assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), 'the answer that shows a trial key once', 'Cache-Control: no-store (it is never stored)', `Cache-Control "${issued.headers.get('cache-control') ?? ''}"`);
       if (ctx.control) {
         const set = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.trial.calls_limit });
-        assert(set.status === 200, `the mock's control endpoint refused the usage: ${set.status}`);
+        assert(set.status === 200, "the mock's control API, asked to use up the trial's calls", '200', `${set.status}`);
       } else {
         for (let n = 0; n < plans.trial.calls_limit!; n++) {
           const used = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
@@ -109,10 +110,10 @@ export const trialRunsOut: Property = {
     const path = requestFor(ctx, op, pick, 1, Date.parse(ctx.asOf) - DAY);
     if (!path) return;
     const answer = await ctx.client.call(path, { key });
-    expectStatus(answer, 402, `${path} on a ${how} trial`);
+    expectStatus(answer, 402, `${path} on ${how === 'expired' ? 'an' : 'a'} ${how} trial`);
     expectActions(answer, path);
     const account = await ctx.client.call('/api/v1/account', { key });
-    expectStatus(account, 200, `/api/v1/account of a ${how} trial (DECISIONS.md#account: it can still read its account)`);
+    expectStatus(account, 200, `/api/v1/account of ${how === 'expired' ? 'an' : 'a'} ${how} trial (DECISIONS.md#account: it can still read its account)`);
   },
 };
 
@@ -127,21 +128,21 @@ export const keyStates: Property = {
   once: true,
   async check(ctx) {
     const made = await control(ctx, '/keys', 'POST', { plan: 'team' });
-    assert(made.status === 201, `the mock's control API made no key: ${made.status}`);
+    assert(made.status === 201, "the mock's control API, asked for a Team key", '201 with the key', `${made.status}`);
     const { key, key_id: keyId } = (await made.json()) as { key: string; key_id: string };
     const used = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.team.calls_limit });
-    assert(used.status === 200, `the mock's control API refused the usage: ${used.status}`);
+    assert(used.status === 200, "the mock's control API, asked to use up the Team key's calls", '200', `${used.status}`);
     const answer = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
     expectStatus(answer, 402, 'a Team key past its monthly calls');
-    assert(answer.body?.code === 'quota_exhausted', `a used-up monthly quota's code is ${JSON.stringify(answer.body?.code)}, not quota_exhausted`);
+    assert(answer.body?.code === 'quota_exhausted', 'a Team key past its monthly calls', 'code quota_exhausted', codeShown(answer.body));
     for (const type of ['subscribe', 'buy_prepaid_rows', 'book_call']) expectActions(answer, 'a used-up monthly quota', type);
     const account = await ctx.client.call('/api/v1/account', { key });
     expectStatus(account, 200, "a used-up quota's /api/v1/account (it can still read its account)");
     const revoked = await control(ctx, `/keys/${keyId}/revoke`, 'POST', {});
-    assert(revoked.status === 200, `the mock's control API did not revoke the key: ${revoked.status}`);
+    assert(revoked.status === 200, "the mock's control API, asked to revoke the key", '200', `${revoked.status}`);
     const refused = await ctx.client.call('/api/v1/account', { key });
     expectStatus(refused, 401, 'a revoked key, even on /api/v1/account');
-    assert(refused.body?.code === 'revoked_key', `a revoked key's code is ${JSON.stringify(refused.body?.code)}, not revoked_key`);
+    assert(refused.body?.code === 'revoked_key', 'a revoked key on /api/v1/account', 'code revoked_key', codeShown(refused.body));
     // No key state goes back: refused once, a revoked key stays refused.
     const again = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
     expectStatus(again, 401, 'a revoked key, called again after its first refusal');
@@ -149,27 +150,27 @@ export const keyStates: Property = {
     // Pay as you go: a call that would cost more than the balance is refused and costs nothing.
     const minimum = plans.payg.min_rows_per_call!;
     const topped = await control(ctx, '/keys', 'POST', { plan: 'payg', prepaid_rows: minimum + 5 });
-    assert(topped.status === 201, `the mock's control API made no pay-as-you-go key: ${topped.status}`);
+    assert(topped.status === 201, "the mock's control API, asked for a pay-as-you-go key", '201 with the key', `${topped.status}`);
     const payg = ((await topped.json()) as { key: string }).key;
     const dear = await ctx.client.call(`/api/v1/firms?limit=${minimum + 10}`, { key: payg, rows: minimum + 10 });
     expectStatus(dear, 402, `a page of ${minimum + 10} rows on a balance of ${minimum + 5}`);
-    assert(dear.body?.code === 'insufficient_balance', `a call the balance cannot cover: code ${JSON.stringify(dear.body?.code)}, not insufficient_balance`);
+    assert(dear.body?.code === 'insufficient_balance', 'a call the balance cannot cover', 'code insufficient_balance', codeShown(dear.body));
     expectActions(dear, 'a call the balance cannot cover', 'buy_prepaid_rows');
     const balance = await ctx.client.call('/api/v1/account', { key: payg });
     expectStatus(balance, 200, "a pay-as-you-go key's /api/v1/account");
-    assert(balance.body.data.balance?.prepaid_rows === minimum + 5, `the refused call cost rows: the balance is ${balance.body.data.balance?.prepaid_rows}, not ${minimum + 5}`);
+    assert(balance.body.data.balance?.prepaid_rows === minimum + 5, 'the balance after a refused call', `prepaid_rows ${minimum + 5} still (a refused call costs nothing)`, `${balance.body.data.balance?.prepaid_rows}`);
 
     // An ended trial's key is known for trial_key_kept_days past its end (402 trial_expired), then not (401 invalid_key).
     const clock = await control(ctx, '/clock');
-    assert(clock.status === 200, `the mock's control API did not tell the clock: ${clock.status}`);
+    assert(clock.status === 200, "the mock's control API, asked for the clock", '200 with the time', `${clock.status}`);
     const now = Date.parse(((await clock.json()) as { now: string }).now);
     const lifetime = plans.trial.key_lifetime_days!;
     for (const [endedDaysAgo, status, code] of [[trialKeyKeptDays - 1, 402, 'trial_expired'], [trialKeyKeptDays + 1, 401, 'invalid_key']] as const) {
       const trial = await control(ctx, '/keys', 'POST', { plan: 'trial', created_at: isoSecond(now - (lifetime + endedDaysAgo) * DAY) });
-      assert(trial.status === 201, `the mock's control API made no trial key: ${trial.status}`);
+      assert(trial.status === 201, "the mock's control API, asked for a trial key made in the past", '201 with the key', `${trial.status}`);
       const ended = await ctx.client.call('/api/v1/firms?limit=1', { key: ((await trial.json()) as { key: string }).key, rows: 1 });
       expectStatus(ended, status, `a trial key whose trial ended ${endedDaysAgo} days ago (known for ${trialKeyKeptDays} days past its end)`);
-      assert(ended.body?.code === code, `a trial key whose trial ended ${endedDaysAgo} days ago: code ${JSON.stringify(ended.body?.code)}, not ${code}`);
+      assert(ended.body?.code === code, `a trial key whose trial ended ${endedDaysAgo} days ago`, `code ${code}`, codeShown(ended.body));
     }
   },
 };
@@ -192,9 +193,9 @@ export const trialCall: Property = {
       const burst = Math.ceil(plans.trial.rate_per_second * 3);
       const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: '{}', honour429: false, unpaced: true })));
       const limited = answers.find((a) => a.status === 429);
-      assert(limited, `${burst} trial calls at once from one address (the trial's rate is ${plans.trial.rate_per_second} a second) met no 429`);
+      assert(limited, `${burst} trial calls at once from one address`, `a 429 among them (the trial's rate is ${plans.trial.rate_per_second} a second)`, `only ${[...new Set(answers.map((a) => a.status))].join(', ')}`);
       expectActions(limited, 'a 429 of the trial call');
-      assert(/^\d+$/.test(limited.headers.get('retry-after') ?? ''), `a 429 of the trial call with Retry-After ${JSON.stringify(limited.headers.get('retry-after'))}`);
+      assert(/^\d+$/.test(limited.headers.get('retry-after') ?? ''), 'a 429 of the trial call', 'Retry-After in whole seconds', `Retry-After ${valueShown(limited.headers.get('retry-after'))}`);
       // Let the address's bucket fill again before the next case.
       await new Promise((r) => setTimeout(r, Number(limited.headers.get('retry-after')) * 1000 + 50));
       return;
@@ -226,6 +227,6 @@ export const trialCall: Property = {
     else answer = await post(JSON.stringify({ email: 'someone@example.com', plan: 'enterprise' }));
     const [status, code] = want[kind]!;
     expectStatus(answer, status, `the trial call with ${kind === 'taken' ? 'an address that has a live trial, in capitals' : `a ${kind} body`}`);
-    assert(answer.body?.code === code, `the trial call with a ${kind} body: code ${JSON.stringify(answer.body?.code)}, not ${code}`);
+    assert(answer.body?.code === code, `the trial call with ${kind === 'taken' ? 'an address that has a live trial' : `a ${kind} body`}`, `code ${code}`, codeShown(answer.body));
   },
 };

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { defaultLimit, operationById, plans } from '@investor-graph/contract';
 import { dataOperations, fillPath, listOperations, planRule } from '../context.ts';
+import { answerShown } from '../failure-text.ts';
 import { type Property, DAY, assert, expectStatus, cap, planServes, isoDay, walk, keyOf, identity, requestFor } from './support.ts';
 
 export const conforms: Property = {
@@ -24,14 +25,14 @@ export const conforms: Property = {
     const path = requestFor(ctx, op, pick, limit, Date.parse(ctx.asOf) - sinceDays * DAY);
     if (!path) return;
     const answer = await ctx.client.call(path, { rows: op.query.includes('limit') ? (limit ?? Math.min(cap(ctx), defaultLimit)) : 1 });
-    assert(answer.status < 500, `${path}: ${answer.status}`);
+    assert(answer.status < 500, path, 'a documented answer, not a server error', answerShown(answer));
     // A top-level list of the spec's table is there for every key whose plan serves it.
     const served = planServes(ctx, op);
     if (!op.path.includes('{') && served) expectStatus(answer, 200, `${path}, an endpoint of the spec's table under /api/v1`);
     // A list's members exist, and it counts them (DECISIONS.md#list-shapes): its first member is read.
     if (op.operationId === 'getList' && answer.status === 200) {
       const list = answer.body.data;
-      assert(list.member_count === list.members.length, `${path}: member_count ${list.member_count}, ${list.members.length} members listed`);
+      assert(list.member_count === list.members.length, path, `member_count equal to the members listed (${list.members.length})`, `member_count ${list.member_count}`);
       const first = list.members[0];
       if (first) {
         const member = await ctx.client.call(`/api/v1/${first.kind === 'firm' ? 'firms' : 'companies'}/${encodeURIComponent(first.slug)}`, { rows: 1 });
@@ -41,7 +42,7 @@ export const conforms: Property = {
     // Without limit a page is the default size, or the plan's page size if lower (DECISIONS.md#limit).
     if (limit === null && op.query.includes('limit') && answer.status === 200 && typeof answer.body?.next_cursor === 'string') {
       const want = Math.min(defaultLimit, cap(ctx));
-      assert(answer.body.data.length === want, `${path} without limit served ${answer.body.data.length} rows with more to come; the default page is ${want}`);
+      assert(answer.body.data.length === want, `${path} without limit, with more to come`, `a page of the default size, ${want} rows`, `${answer.body.data.length} rows`);
     }
   },
 };
@@ -49,12 +50,12 @@ export const conforms: Property = {
 /** Monthly periods run from the first of a month, UTC, to the first of the next; the trial's is its 7 days; pay as you go has none. */
 function periodAsDecided(period: string | null, usage: { period_start: string | null; period_end: string | null }): void {
   const { period_start: start, period_end: end } = usage;
-  if (period === null) return assert(start === null && end === null, `a plan without a call quota with a period ${start} to ${end}`);
-  assert(typeof start === 'string' && typeof end === 'string', `a period ${start} to ${end} on a plan whose calls run by ${period}`);
-  if (period === 'P7D') return assert(Date.parse(end) - Date.parse(start) === 7 * DAY, `the trial's period runs ${start} to ${end}, not its 7 days`);
+  if (period === null) return assert(start === null && end === null, 'usage of a plan without a call quota', 'no period (period_start and period_end null)', `a period ${start} to ${end}`);
+  assert(typeof start === 'string' && typeof end === 'string', `usage of a plan whose calls run by ${period}`, 'a period_start and period_end', `a period ${start} to ${end}`);
+  if (period === 'P7D') return assert(Date.parse(end) - Date.parse(start) === 7 * DAY, "the trial's usage", 'a period of its 7 days', `a period ${start} to ${end}`);
   const first = new Date(Date.parse(start));
   const next = Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1);
-  assert(first.getUTCDate() === 1 && Date.parse(start) % DAY === 0 && Date.parse(end) === next, `a monthly period runs ${start} to ${end}, not from the first of a month (UTC) to the first of the next`);
+  assert(first.getUTCDate() === 1 && Date.parse(start) % DAY === 0 && Date.parse(end) === next, 'a monthly usage period', 'one from the first of a month (UTC) to the first of the next', `${start} to ${end}`);
 }
 
 export const envelope: Property = {
@@ -74,22 +75,22 @@ export const envelope: Property = {
       const answer = await ctx.client.call(path, { rows: limit });
       if (answer.status !== 200) continue;
       const { plan, usage, as_of: asOf, data } = answer.body;
-      assert(plan.id === ctx.config.plan, `plan.id ${plan.id} for a ${ctx.config.plan} key`);
+      assert(plan.id === ctx.config.plan, `${path} with a ${ctx.config.plan} key`, `plan.id ${ctx.config.plan}`, `plan.id ${plan.id}`);
       for (const field of ['rows_per_page', 'rate_per_second', 'round_lag_days', 'changes_feed', 'exports'] as const) {
-        assert(plan[field] === rule[field], `plan.${field} is ${plan[field]}, the plan table says ${rule[field]}`);
+        assert(plan[field] === rule[field], path, `plan.${field} ${rule[field]}, as the plan table says`, `${plan[field]}`);
       }
-      assert(usage.calls_limit === rule.calls_limit, `usage.calls_limit ${usage.calls_limit}, the plan table says ${rule.calls_limit}`);
+      assert(usage.calls_limit === rule.calls_limit, path, `usage.calls_limit ${rule.calls_limit}, as the plan table says`, `${usage.calls_limit}`);
       periodAsDecided(rule.calls_period, usage);
-      if (usage.calls_limit !== null) assert(usage.calls_remaining === usage.calls_limit - usage.calls_used, `calls_remaining ${usage.calls_remaining} is not ${usage.calls_limit} - ${usage.calls_used}`);
+      if (usage.calls_limit !== null) assert(usage.calls_remaining === usage.calls_limit - usage.calls_used, path, `calls_remaining ${usage.calls_limit - usage.calls_used} (calls_limit ${usage.calls_limit} less calls_used ${usage.calls_used})`, `${usage.calls_remaining}`);
       if (ctx.config.plan === 'payg') {
         const served = Array.isArray(data) ? data.length : 1;
-        assert(usage.rows_charged === Math.max(served, rule.min_rows_per_call ?? 0), `${served} rows served, ${usage.rows_charged} charged`);
+        assert(usage.rows_charged === Math.max(served, rule.min_rows_per_call ?? 0), `${path}, serving ${served} rows`, `rows_charged ${Math.max(served, rule.min_rows_per_call ?? 0)} (the rows served, at least ${rule.min_rows_per_call ?? 0})`, `${usage.rows_charged}`);
       }
       if (before) {
-        assert(Date.parse(asOf) >= Date.parse(before.as_of), `as_of went back from ${before.as_of} to ${asOf}`);
+        assert(Date.parse(asOf) >= Date.parse(before.as_of), path, `an as_of no earlier than the call before's, ${before.as_of}`, `${asOf}`);
         // One accepted call later: this key is the suite's own, so nothing else counts on it.
-        if (usage.calls_limit !== null) assert(usage.calls_used === before.usage.calls_used + 1, `calls_used went from ${before.usage.calls_used} to ${usage.calls_used} over one call`);
-        if (ctx.config.plan === 'payg') assert(usage.balance_rows === before.usage.balance_rows - usage.rows_charged, `balance went from ${before.usage.balance_rows} to ${usage.balance_rows} charging ${usage.rows_charged}`);
+        if (usage.calls_limit !== null) assert(usage.calls_used === before.usage.calls_used + 1, path, `calls_used ${before.usage.calls_used + 1}, one more than the call before's`, `${usage.calls_used}`);
+        if (ctx.config.plan === 'payg') assert(usage.balance_rows === before.usage.balance_rows - usage.rows_charged, path, `balance_rows ${before.usage.balance_rows - usage.rows_charged} (${before.usage.balance_rows} less the ${usage.rows_charged} charged)`, `${usage.balance_rows}`);
       }
       before = answer.body;
     }
@@ -119,21 +120,22 @@ export const pagination: Property = {
     if (reference.status !== 200) return;
     const expected: any[] = reference.body.data;
     const { rows, ended, answers } = await walk(ctx, path, limit, pages);
-    answers.forEach((a, i) => assert(a.body.data.length <= limit, `page ${i + 1} has ${a.body.data.length} rows for limit=${limit}`));
+    answers.forEach((a, i) => assert(a.body.data.length <= limit, `page ${i + 1} of ${path}`, `at most limit=${limit} rows`, `${a.body.data.length} rows`));
     const ids = rows.map(identity);
-    assert(new Set(ids).size === ids.length, `a row came twice walking ${path} with limit=${limit}`);
+    assert(new Set(ids).size === ids.length, `walking ${path} with limit=${limit}`, 'each row once', `${ids.find((id, i) => ids.indexOf(id) !== i)} twice`);
     // Every list is in ascending order of its key (DECISIONS.md#filters-and-sort-order).
     const keys = rows.map(keyOf);
     const back = keys.findIndex((k, i) => i > 0 && k !== null && keys[i - 1] !== null && !(keys[i - 1]! < k));
-    assert(back < 0, `walking ${path} with limit=${limit}: key ${keys[back]} comes after ${keys[back - 1]}, not in ascending order of the list's key`);
+    assert(back < 0, `walking ${path} with limit=${limit}`, "rows in ascending order of the list's key", `key ${keys[back]} after ${keys[back - 1]}`);
     const want = expected.slice(0, rows.length).map(identity);
-    assert(JSON.stringify(ids) === JSON.stringify(want), `walking ${path} with limit=${limit} gave ${ids.length} rows that are not the first rows of one page of ${pages * limit}: first difference at ${ids.findIndex((id, i) => id !== want[i])}`);
+    const differs = ids.findIndex((id, i) => id !== want[i]);
+    assert(differs < 0, `walking ${path} with limit=${limit}`, `the first ${ids.length} rows of one page of ${pages * limit}, in order`, `${ids[differs]} at row ${differs + 1}, where the page has ${want[differs] ?? 'no row'}`);
     if (reference.body.next_cursor === null) {
       // The whole list fits in the reference page: the walk must end exactly where it does.
-      if (rows.length === expected.length) assert(ended, `the walk saw all ${expected.length} rows but next_cursor is not null`);
-      if (ended) assert(rows.length === expected.length, `next_cursor was null after ${rows.length} of ${expected.length} rows`);
+      if (rows.length === expected.length) assert(ended, `walking ${path} with limit=${limit}, all ${expected.length} rows seen`, 'next_cursor null', 'a next_cursor');
+      if (ended) assert(rows.length === expected.length, `walking ${path} with limit=${limit}`, `next_cursor null after all ${expected.length} rows`, `next_cursor null after ${rows.length}`);
     } else {
-      assert(!ended && rows.length === pages * limit, `the list has more than ${pages * limit} rows, but the walk ${ended ? 'ended' : 'stalled'} after ${rows.length}`);
+      assert(!ended && rows.length === pages * limit, `walking ${path}, a list of more than ${pages * limit} rows, with limit=${limit}`, `${pages} full pages with a next_cursor`, `a walk that ${ended ? 'ended' : 'stalled'} after ${rows.length} rows`);
     }
   },
 };
@@ -204,13 +206,13 @@ export const filters: Property = {
     const since = isoDay(Date.parse(ctx.asOf) - daysBack * DAY);
     const { rows } = await walk(ctx, `/api/v1/rounds?announced_since=${since}`, limit, 2);
     const early = rows.find((r) => r.announced_on < since);
-    assert(!early, `announced_since=${since} served a round announced ${early?.announced_on}`);
+    assert(!early, `/api/v1/rounds?announced_since=${since}`, `rounds announced on or after ${since}`, `a round announced ${early?.announced_on}`);
     const lag = planRule(ctx).round_lag_days;
     const company = fillPath('/api/v1/companies/{slug}/rounds', ctx.samples, pick);
     const theirs = company ? await ctx.client.call(`${company}?limit=5`, { rows: 5 }) : null;
     if (lag > 0) {
       const edge = isoDay(Date.parse(ctx.asOf) - lag * DAY);
-      for (const r of [...rows, ...(theirs?.status === 200 ? theirs.body.data : [])]) assert(r.announced_on <= edge, `a ${ctx.config.plan} key saw a round of ${r.announced_on}, inside the ${lag}-day lag`);
+      for (const r of [...rows, ...(theirs?.status === 200 ? theirs.body.data : [])]) assert(r.announced_on <= edge, `rounds for a ${ctx.config.plan} key`, `none announced after ${edge} (the ${lag}-day lag)`, `a round of ${r.announced_on}`);
     }
   },
 };

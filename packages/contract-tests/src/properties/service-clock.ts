@@ -9,7 +9,7 @@ import { type Property, DAY, assert, control, expectStatus, isoSecond } from './
 /** The clock's time, from the control API. */
 async function clockNow(ctx: Parameters<Property['check']>[0]): Promise<number> {
   const answer = await control(ctx, '/clock');
-  assert(answer.status === 200, `the mock's control API did not tell the clock: ${answer.status}`);
+  assert(answer.status === 200, "the mock's control API, asked for the clock", '200 with the time', `${answer.status}`);
   return Date.parse(((await answer.json()) as { now: string }).now);
 }
 
@@ -28,32 +28,32 @@ export const serviceClock: Property = {
     const minimum = plans.payg.min_rows_per_call!;
     const madeAt = isoSecond((await clockNow(ctx)) - 730 * DAY);
     const made = await control(ctx, '/keys', 'POST', { plan: 'payg', prepaid_rows: minimum * 5, created_at: madeAt });
-    assert(made.status === 201, `the mock's control API made no pay-as-you-go key made at ${madeAt}: ${made.status}`);
+    assert(made.status === 201, `the mock's control API, asked for a pay-as-you-go key made at ${madeAt}`, '201 with the key', `${made.status}`);
     const old = ((await made.json()) as { key: string }).key;
     const account = await ctx.client.call('/api/v1/account', { key: old, rows: 0 });
-    expectStatus(account, 200, 'a pay-as-you-go key made two years ago reads its account');
-    assert(account.body.data.balance?.prepaid_rows === minimum * 5, `prepaid rows bought with a key made at ${madeAt}: the balance shows ${account.body.data.balance?.prepaid_rows}, not the ${minimum * 5} bought (prepaid rows never expire)`);
+    expectStatus(account, 200, 'the account of a pay-as-you-go key made two years ago');
+    assert(account.body.data.balance?.prepaid_rows === minimum * 5, `the account of a pay-as-you-go key made at ${madeAt}`, `the ${minimum * 5} prepaid rows bought (prepaid rows never expire)`, `prepaid_rows ${account.body.data.balance?.prepaid_rows}`);
     const served = await ctx.client.call('/api/v1/firms?limit=1', { key: old, rows: 1 });
     expectStatus(served, 200, 'a call on prepaid rows bought two years ago');
-    assert(served.body.usage?.balance_rows === minimum * 4, `a call of ${minimum} rows on a balance of ${minimum * 5} bought two years ago leaves ${served.body.usage?.balance_rows}, not ${minimum * 4}`);
+    assert(served.body.usage?.balance_rows === minimum * 4, `a call of ${minimum} rows on a balance of ${minimum * 5} bought two years ago`, `balance_rows ${minimum * 4}`, `${served.body.usage?.balance_rows}`);
 
     // The limiter runs on real time: a bucket emptied, then the service's clock moved on, is
     // still empty. A bucket refills one token in 1/rate of a real second: an answer served after
     // that long says nothing, and the burst is tried again (three times at most).
     const rate = plans.trial.rate_per_second;
     const keyMade = await control(ctx, '/keys', 'POST', { plan: 'trial' });
-    assert(keyMade.status === 201, `the mock's control API made no trial key: ${keyMade.status}`);
+    assert(keyMade.status === 201, "the mock's control API, asked for a trial key", '201 with the key', `${keyMade.status}`);
     const key = ((await keyMade.json()) as { key: string }).key;
     for (let attempt = 1; attempt <= 3; attempt++) {
       const burst = await Promise.all(Array.from({ length: Math.ceil(rate * 3) }, () => ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1, honour429: false, unpaced: true })));
       const emptied = performance.now();
-      assert(burst.some((a) => a.status === 429), `${burst.length} calls at once on a trial key (${rate} a second) met no 429`);
+      assert(burst.some((a) => a.status === 429), `${burst.length} calls at once on a trial key`, `a 429 among them (its rate is ${rate} a second)`, `only ${[...new Set(burst.map((a) => a.status))].join(', ')}`);
       const moved = await control(ctx, '/clock/advance', 'POST', { seconds: 2 });
-      assert(moved.status === 200, `the mock's control API did not move the clock: ${moved.status}`);
+      assert(moved.status === 200, "the mock's control API, asked to move the clock 2 s", '200', `${moved.status}`);
       const after = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1, honour429: false, unpaced: true });
       const waited = performance.now() - emptied;
       if (after.status === 429) return;
-      assert(waited >= 1000 / rate, `a trial key's bucket emptied ${waited.toFixed(0)} ms before (less than the ${(1000 / rate).toFixed(0)} ms a token takes at ${rate} a second) served ${after.status} once the service's clock moved 2 s: the limiter follows the service's clock, not real time`);
+      assert(waited >= 1000 / rate, `a trial key whose bucket emptied ${waited.toFixed(0)} ms before (less than the ${(1000 / rate).toFixed(0)} ms a token takes at ${rate} a second), after the service's clock moved 2 s`, 'a 429 still (the limiter runs on real time, not the service clock)', `${after.status}`);
       // Let the bucket fill before trying again.
       await new Promise((resolve) => setTimeout(resolve, 1_000 + 1000 / rate));
     }

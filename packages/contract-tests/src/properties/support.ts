@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { type Answer, type Spending } from '../client.ts';
 import { dataOperations, fillPath, planRule, type SuiteContext } from '../context.ts';
+import { answerShown, expectedGot, valueShown } from '../failure-text.ts';
 
 export interface Property {
   id: string;
@@ -33,19 +34,27 @@ export class PropertyFailure extends Error {
   override name = 'PropertyFailure';
 }
 
-export function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new PropertyFailure(message);
+/**
+ * Fails the case unless `condition` holds, saying where, what the rule expects and what the
+ * service did instead (failure-text.ts): every property's failure is built here.
+ */
+export function assert(condition: unknown, where: string, expected: string, got: string): asserts condition {
+  if (!condition) throw new PropertyFailure(expectedGot(where, expected, got));
 }
 
-export function expectStatus(answer: Answer, status: number | ((s: number) => boolean), what: string): void {
-  const ok = typeof status === 'number' ? answer.status === status : status(answer.status);
-  assert(ok, `${what}: got ${answer.status} ${answer.text.slice(0, 300)}`);
+/** The answer's status is `status` (or one of them); else its status and body, cut. */
+export function expectStatus(answer: Answer, status: number | readonly number[], what: string): void {
+  const statuses = typeof status === 'number' ? [status] : status;
+  assert(statuses.includes(answer.status), what, statuses.join(' or '), answerShown(answer));
 }
+
+/** A problem's code as a failure shows it (`code "x"`, or `no code`). */
+export const codeShown = (body: { code?: unknown } | null | undefined): string => (body?.code === undefined ? 'no code' : `code ${valueShown(body.code)}`);
 
 export function expectActions(answer: Answer, what: string, type?: string): void {
   const actions = answer.body?.actions;
-  assert(Array.isArray(actions) && actions.length > 0, `${what}: a ${answer.status} without actions`);
-  if (type) assert(actions.some((a: { type?: string }) => a?.type === type), `${what}: actions ${JSON.stringify(actions.map((a: { type?: string }) => a?.type))} lack ${type}`);
+  assert(Array.isArray(actions) && actions.length > 0, what, `a ${answer.status} with a non-empty actions array`, actions === undefined ? 'no actions' : `actions ${valueShown(actions)}`);
+  if (type) assert(actions.some((a: { type?: string }) => a?.type === type), what, `actions with ${type}`, `actions ${JSON.stringify(actions.map((a: { type?: string }) => a?.type))}`);
 }
 
 export const cap = (ctx: SuiteContext): number => planRule(ctx).rows_per_page;

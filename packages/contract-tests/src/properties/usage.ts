@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { plans } from '@investor-graph/contract';
 import { listOperations, planRule } from '../context.ts';
+import { valueShown } from '../failure-text.ts';
 import { type Property, DAY, assert, expectStatus, expectActions, planServes, isoSecond, smallestFiles } from './support.ts';
 
 export const rate: Property = {
@@ -17,10 +18,10 @@ export const rate: Property = {
     const burst = Math.ceil(planRule(ctx).rate_per_second * 3);
     const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true })));
     const limited = answers.find((a) => a.status === 429);
-    assert(limited, `${burst} calls at once on a ${planRule(ctx).rate_per_second} req/s plan met no 429`);
+    assert(limited, `${burst} calls at once to ${op.path} on a ${planRule(ctx).rate_per_second} req/s plan`, 'a 429 among them', `only ${[...new Set(answers.map((a) => a.status))].join(', ')}`);
     const wait = Number(limited.headers.get('retry-after'));
     // The contract's RetryAfter: a whole number of seconds, at least 1; more than a minute would be no plan's rate.
-    assert(Number.isInteger(wait) && wait >= 1 && wait <= 60, `Retry-After ${JSON.stringify(limited.headers.get('retry-after'))} is not a whole number of seconds from 1 to 60`);
+    assert(Number.isInteger(wait) && wait >= 1 && wait <= 60, 'a 429 of the burst', 'Retry-After a whole number of seconds from 1 to 60', `Retry-After ${valueShown(limited.headers.get('retry-after'))}`);
     expectActions(limited, 'a 429');
     await new Promise((r) => setTimeout(r, wait * 1000 + 50));
     const after = await ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true });
@@ -43,27 +44,27 @@ export const account: Property = {
     const second = await ctx.client.call('/api/v1/account', { rows: 0 });
     expectStatus(second, 200, 'GET /api/v1/account again');
     const [a, b] = [first.body.data, second.body.data];
-    assert(a?.plan?.id === ctx.config.plan, `the account's plan is ${JSON.stringify(a?.plan?.id)} for a ${ctx.config.plan} key`);
+    assert(a?.plan?.id === ctx.config.plan, `the account of a ${ctx.config.plan} key`, `plan.id ${ctx.config.plan}`, `plan.id ${valueShown(a?.plan?.id)}`);
     // Free: neither counted nor charged (DECISIONS.md#account).
-    assert(b.usage.calls_used === a.usage.calls_used, `calls_used went from ${a.usage.calls_used} to ${b.usage.calls_used} over an account read: the account call is free`);
-    if (ctx.config.plan === 'payg') assert(b.balance?.prepaid_rows === a.balance?.prepaid_rows, `the balance went from ${a.balance?.prepaid_rows} to ${b.balance?.prepaid_rows} over an account read`);
-    else assert(a.balance === null, `balance is ${JSON.stringify(a.balance)} on a ${ctx.config.plan} key: null but on pay as you go`);
+    assert(b.usage.calls_used === a.usage.calls_used, 'the account read twice', `calls_used ${a.usage.calls_used} both times (the account call is free)`, `${a.usage.calls_used}, then ${b.usage.calls_used}`);
+    if (ctx.config.plan === 'payg') assert(b.balance?.prepaid_rows === a.balance?.prepaid_rows, 'the account read twice', `prepaid_rows ${a.balance?.prepaid_rows} both times (the account call is free)`, `${a.balance?.prepaid_rows}, then ${b.balance?.prepaid_rows}`);
+    else assert(a.balance === null, `the account of a ${ctx.config.plan} key`, 'balance null (only pay as you go has one)', `balance ${valueShown(a.balance)}`);
     // The key the run holds is listed by its last four characters, and shown nowhere whole
     // (the key-not-echoed rule reads the whole answer; this reads where a key would be listed).
     const key = ctx.client.options.key ?? '';
     const keys: any[] = Array.isArray(a.keys) ? a.keys : [];
-    assert(keys.some((k) => k?.last4 === key.slice(-4)), `no key of the account ends in the run's key's last four characters`);
+    assert(keys.some((k) => k?.last4 === key.slice(-4)), "the account's keys", "one whose last4 is the run's key's last four characters", `last4 ${keys.map((k) => valueShown(k?.last4)).join(', ') || 'of no key'}`);
     // A trial lives 7 days or 1,000 calls: its account says so, no control API needed.
     const trial = plans.trial;
     if (ctx.config.plan === 'trial') {
-      assert(a.usage.calls_limit === trial.calls_limit, `a trial's calls_limit is ${a.usage.calls_limit}; the spec says ${trial.calls_limit}`);
+      assert(a.usage.calls_limit === trial.calls_limit, "a trial's account", `calls_limit ${trial.calls_limit}, as the spec says`, `${a.usage.calls_limit}`);
       const mine = keys.find((k) => k?.last4 === key.slice(-4));
       const days = (Date.parse(mine?.expires_at) - Date.parse(mine?.created_at)) / DAY;
-      assert(days === trial.key_lifetime_days, `the trial key was made ${mine?.created_at} and expires ${mine?.expires_at}: ${days} days, not ${trial.key_lifetime_days}`);
+      assert(days === trial.key_lifetime_days, "a trial's account", `a key that expires ${trial.key_lifetime_days} days after it was made`, `one made ${mine?.created_at} that expires ${mine?.expires_at}, ${days} days`);
     }
     for (const k of keys) {
-      for (const [field, value] of Object.entries(k ?? {})) assert(typeof value !== 'string' || !key || !value.includes(key), `the account lists the key whole, in ${field}`);
-      assert(typeof k?.prefix !== 'string' || k.prefix === '' || /^igk_[a-z]+_$/.test(k.prefix), `a key's prefix is the kit's igk_<plan>_ and never more of the key, got one of ${String(k?.prefix).length} characters`);
+      for (const [field, value] of Object.entries(k ?? {})) assert(typeof value !== 'string' || !key || !value.includes(key), "the account's keys", 'the key never whole', `the whole key in ${field}`);
+      assert(typeof k?.prefix !== 'string' || k.prefix === '' || /^igk_[a-z]+_$/.test(k.prefix), "the account's keys", "a prefix of igk_<plan>_ and never more of the key", `a prefix of ${String(k?.prefix).length} characters`);
     }
   },
 };
@@ -85,26 +86,26 @@ export const billing: Property = {
       return account.body.data.usage as { calls_used: number; balance_rows: number | null };
     };
     const moved = (before: { calls_used: number; balance_rows: number | null }, after: typeof before, calls: number, rows: number, what: string) => {
-      assert(after.calls_used === before.calls_used + calls, `${what}: calls_used went from ${before.calls_used} to ${after.calls_used}, not up by ${calls}`);
-      if (payg) assert(after.balance_rows === before.balance_rows! - rows, `${what}: the balance went from ${before.balance_rows} to ${after.balance_rows}, not down by ${rows}`);
+      assert(after.calls_used === before.calls_used + calls, what, calls ? `calls_used up by ${calls}, to ${before.calls_used + calls}` : `calls_used ${before.calls_used} still`, `${after.calls_used}, from ${before.calls_used}`);
+      if (payg) assert(after.balance_rows === before.balance_rows! - rows, what, rows ? `balance_rows down by ${rows}, to ${before.balance_rows! - rows}` : `balance_rows ${before.balance_rows} still`, `${after.balance_rows}, from ${before.balance_rows}`);
     };
     const start = await usage();
     const missing = await ctx.client.call(`/api/v1/firms/no-such-firm-${ctx.config.seed}`, { rows: 0 });
     expectStatus(missing, 404, 'a firm that does not exist');
     const afterError = await usage();
-    moved(start, afterError, 0, 0, 'an error (a 404) costs nothing and is no accepted call');
+    moved(start, afterError, 0, 0, 'the account after a 404 (an error costs nothing and is no call)');
     const head = await ctx.client.call('/api/v1/firms?limit=2', { method: 'HEAD', rows: 2 });
     expectStatus(head, 200, 'HEAD /api/v1/firms?limit=2');
     const afterHead = await usage();
-    moved(afterError, afterHead, 1, ctx.client.rowCost(2), 'a HEAD is counted and charged as its GET');
+    moved(afterError, afterHead, 1, ctx.client.rowCost(2), 'the account after a HEAD (counted and charged as its GET)');
     let last = afterHead;
     if (planRule(ctx).changes_feed) {
       const feed = await ctx.client.call(`/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - 365 * DAY)}&limit=25`, { rows: 25 });
       expectStatus(feed, 200, 'a page of the changes feed');
       const items = feed.body.data.length;
-      if (payg) assert(feed.body.usage.rows_charged === ctx.client.rowCost(items), `a feed page of ${items} items charged ${feed.body.usage.rows_charged} rows: every item counts as a row`);
+      if (payg) assert(feed.body.usage.rows_charged === ctx.client.rowCost(items), `a feed page of ${items} items`, `rows_charged ${ctx.client.rowCost(items)} (every item a row, at least the minimum a call)`, `${feed.body.usage.rows_charged}`);
       const afterFeed = await usage();
-      moved(afterHead, afterFeed, 1, ctx.client.rowCost(items), `a feed page of ${items} items`);
+      moved(afterHead, afterFeed, 1, ctx.client.rowCost(items), `the account after a feed page of ${items} items`);
       last = afterFeed;
     }
     if (planRule(ctx).exports) {
@@ -114,7 +115,7 @@ export const billing: Property = {
       if (!file) return;
       const download = await ctx.client.call(new URL(file.url, 'http://service.invalid').pathname, { rows: 0, raw: true });
       expectStatus(download, 200, `the dump file ${file.name}`);
-      moved(last, await usage(), 2, 0, 'the manifest and a download, a call each');
+      moved(last, await usage(), 2, 0, 'the account after the manifest and a download (a call each)');
     }
   },
 };

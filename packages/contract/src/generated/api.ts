@@ -1319,7 +1319,7 @@ export type components = {
          */
         AnnouncedSince: string;
         /**
-         * @description Start of the change window, ISO 8601 UTC (YYYY-MM-DDTHH:MM:SSZ); changes at or after it are listed.
+         * @description Start of the change window, an RFC 3339 date-time of a UTC instant: `Z` or `+00:00` (also `z`, `-00:00`, a `t`), whole seconds or a fraction of any length. Changes at or after it are listed. Another offset is a 400.
          * @example 2026-11-19T00:00:00Z
          */
         Since: string;
@@ -2218,7 +2218,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Start of the change window, ISO 8601 UTC (YYYY-MM-DDTHH:MM:SSZ); changes at or after it are listed.
+                 * @description Start of the change window, an RFC 3339 date-time of a UTC instant: `Z` or `+00:00` (also `z`, `-00:00`, a `t`), whole seconds or a fraction of any length. Changes at or after it are listed. Another offset is a 400.
                  * @example 2026-11-19T00:00:00Z
                  */
                 since: components["parameters"]["Since"];

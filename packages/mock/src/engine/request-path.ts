@@ -4,10 +4,10 @@
  * a test's choosing. `respond` reads as the steps of a call (the mock's README draws them):
  * OPTIONS (http-conventions.ts) -> route (router.ts) and query (request.ts) -> Prefer (prefer.ts)
  * -> an operation without a key (the trial, the contract) -> authenticate (accounts/, budgeted per
- * address) -> query names, the operation's own check, validate (validate.ts) -> the data call:
- * cursor (cursor.ts) -> prepare (operations.ts) -> rate -> admit (key state, quota) -> plan
- * feature -> serve (operations.ts) -> entity tag -> admit and charge, one atomic step of the key
- * store (balance, count) -> envelope (envelope.ts).
+ * address) -> query names, timestamps (timestamps.ts), the operation's own check, validate
+ * (validate.ts) -> the data call: cursor (cursor.ts) -> prepare (operations.ts) -> rate -> admit
+ * (key state, quota) -> plan feature -> serve (operations.ts) -> entity tag -> admit and charge,
+ * one atomic step of the key store (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
 import { bearerOf, redactKeys, redactPath } from '../redact.ts';
@@ -26,6 +26,7 @@ import { checkQueryNames, filterDigest, parseQuery, parseUrl } from './request.t
 import { allowedMethods, matchRoute, notFound } from './router.ts';
 import type { BodySerialiser, Serialised } from './serialise.ts';
 import type { Store } from './store.ts';
+import { utcInstants } from './timestamps.ts';
 import type { RequestValidation } from './validate.ts';
 
 /** What the steps work with: made once by createEngine, or by a test. */
@@ -108,8 +109,13 @@ export async function respond(parts: EngineParts, request: Request, url: URL, co
   const key = await parts.accounts.authenticateFrom(request.headers.get('authorization'), context.clientAddress ?? 'unknown', parts.clock.now());
   const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
   checkQueryNames(route, query);
+  // A timestamp not in UTC is refused saying how to write it; every UTC form is one text afterwards.
+  const instants = utcInstants(route, query);
   operation.check?.(call);
+  // The contract judges the query as sent; the steps after it read the instants as one text, so
+  // equal instants get the same cursor, page and entity tag (DECISIONS.md#timestamps).
   parts.validation.check(call, request);
+  call.query = instants;
   return await dataCall(parts, operation, call, request);
 }
 

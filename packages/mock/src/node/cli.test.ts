@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -165,6 +165,32 @@ test('SIGTERM lets a request in flight finish with its answer before the mock ex
   socket.end(body.slice(10));
   expect(await exited).toBe(0);
   expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+});
+
+test('Ctrl-C as a terminal and a runner send it (twice at once) is one clean stop with exit 0; a second Ctrl-C later stops at once with 130', async () => {
+  const exits = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // pnpm start: the terminal's SIGINT reaches the whole group, and pnpm passes it on to the mock.
+  const mock = await start();
+  const first = exits(mock.child);
+  mock.child.kill('SIGINT');
+  mock.child.kill('SIGINT');
+  expect(await first).toBe(0);
+
+  // A request held in flight keeps the stop waiting, until the user presses Ctrl-C again.
+  const held = await start();
+  const { port } = new URL(held.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(`POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"email"`);
+  await new Promise((r) => setTimeout(r, 300));
+  const second = exits(held.child);
+  held.child.kill('SIGINT');
+  await new Promise((r) => setTimeout(r, 1_500));
+  expect(held.child.exitCode, 'still draining after the first Ctrl-C').toBeNull();
+  held.child.kill('SIGINT');
+  expect(await second).toBe(130);
+  socket.destroy();
 });
 
 test('--data naming a folder that is not there is one line and exit 2', () => {

@@ -6,6 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { constants as osConstants } from 'node:os';
 import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '../engine/accounts.ts';
 import { faults, isFaultName } from '../faults/index.ts';
@@ -170,6 +171,22 @@ try {
   listenFailed(error, port, values.host);
 }
 const { url, engine } = mock;
+
+// In-flight requests are answered before the process ends (a client never sees a dropped call),
+// then exit 0: a clean stop, which `pnpm start` does not call a failure. A terminal's Ctrl-C
+// reaches every process of its group and a runner (pnpm, npm) passes it on again, so a repeat
+// within a second is the same stop; a later one (a second Ctrl-C) stops at once, with 130.
+// Set before the banner, which a script reads as the sign that the mock is up and may be stopped.
+let stopping = 0;
+const stop = (signal: NodeJS.Signals): void => {
+  if (stopping && Date.now() - stopping > 1_000) process.exit(128 + osConstants.signals[signal]);
+  if (stopping) return;
+  stopping = Date.now();
+  void mock.drain().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
 const counts = ['firm', 'company', 'round', 'investment'].map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`).join(', ');
 console.log(`
 Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
@@ -192,10 +209,3 @@ function stateLine(info: StoreInfo): string {
   if (info.store === 'sqlite') return `${info.location} (SQLite, shared by mocks on this machine)`;
   return `${info.location} (Redis, shared by every mock on it; ${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`;
 }
-
-// In-flight requests are answered before the process ends: a client never sees a dropped call.
-const stop = (): void => {
-  void mock.drain().then(() => process.exit(0));
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
