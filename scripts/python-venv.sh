@@ -27,7 +27,7 @@ if [ ! -f "$venv/.complete" ]; then
   "$python" -m venv "$venv" >&2 || { echo "[kit] '$python -m venv' failed" >&2; exit 3; }
   # No version check against PyPI, no prompts; every pin as written, nothing resolved.
   PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 "$venv/bin/python" -m pip install -q --no-deps -r "$requirements" >&2
-  [ -x "$bin" ] || { echo "[kit] the venv has no $bin after the install" >&2; exit 3; }
+  [ -x "$bin" ] || { echo "[kit] the venv has no $bin after the install" >&2; exit 1; }
   touch "$venv/.complete"
 fi
 echo "$bin"

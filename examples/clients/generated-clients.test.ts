@@ -128,7 +128,10 @@ describe.skipIf(!havePython)('a Python client generated with openapi-python-clie
       try {
         bin = execFileSync('bash', [join(here, 'python/install.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
       } catch (error) {
-        unavailable = `examples/clients/python/install.sh failed: ${String((error as { stderr?: unknown }).stderr ?? error).trim().split('\n').at(-1)}`;
+        // Exit 3: no Python 3.11+ with venv here, a skip; any other failure is the kit's, a failure.
+        const said = String((error as { stderr?: unknown }).stderr ?? error).trim();
+        if ((error as { status?: number }).status !== 3) throw new Error(`examples/clients/python/install.sh failed:\n${said}`);
+        unavailable = `examples/clients/python/install.sh: ${said.split('\n').at(-1)}`;
       }
     }
     if (unavailable || !bin) return;

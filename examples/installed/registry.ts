@@ -108,8 +108,11 @@ export async function startRegistry(dir: string, { port: wanted = 0 }: { port?: 
 export function projectEnv(url: string, dir: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const npmrc = join(dir, 'project.npmrc');
   writeFileSync(npmrc, `registry=${upstreamRegistry()}\n@investor-graph:registry=${url.replace(/\/?$/, '/')}\n`);
+  // Not what `pnpm test` hands its scripts (npm_config_*, npm_package_*, PNPM_*): a user's shell has
+  // none of it, and npm warns about pnpm's settings on every command, which the output checks see.
+  const shell = Object.fromEntries(Object.entries(env).filter(([name]) => !/^(npm_|pnpm_|init_cwd$)/i.test(name)));
   return {
-    ...env,
+    ...shell,
     npm_config_userconfig: npmrc,
     npm_config_cache: join(kitCache, 'npm-cache'),
     npm_config_audit: 'false',

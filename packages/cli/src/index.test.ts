@@ -34,3 +34,10 @@ test('the pointer names the command as its usage shows it, a subcommand included
   expect(helpCommand('fixtures', 'usage: investor-graph-fixtures [--seed S]\n  --seed S')).toBe('investor-graph-fixtures');
   expect(helpCommand('my-tool', 'my-tool takes no flags')).toBe('my-tool');
 });
+
+test('a stray argument that may be a key is said to be there with its length, never shown; a short word is shown', () => {
+  const key = 'igk_team_qSzopJ4daGBI9QyQJ7jnIJ4LajkBK8Nd';
+  const run = runTool('--seed', '1', key);
+  expect([run.status, run.stderr]).toEqual([2, `[tool] unexpected argument of ${key.length} characters (not shown: it may be a key) (see investor-graph-tool --help)\n`]);
+  expect(runTool('--seed', '1', 'extra').stderr).toBe("[tool] unexpected argument 'extra' (see investor-graph-tool --help)\n");
+});

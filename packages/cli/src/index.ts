@@ -65,15 +65,25 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, 
   } catch (error) {
     const unknown = /^Unknown option '(-[^']+)'/.exec((error as Error).message)?.[1];
     const near = unknown && nearestFlag(unknown, Object.keys(options).map((o) => `--${o}`));
+    // parseArgs quotes a stray argument whole, and it may be a key: said as argumentShown says it.
+    const stray = /^Unexpected argument '([^]*)'\. This command does not take positional arguments/.exec((error as Error).message)?.[1];
     // parseArgs' own message goes on to explain positionals that start with '-': seldom what was meant.
-    fail(unknown ? `Unknown option '${unknown}'${near ? `. Did you mean ${near}?` : ''}` : (error as Error).message);
+    fail(unknown ? `Unknown option '${unknown}'${near ? `. Did you mean ${near}?` : ''}` : stray !== undefined ? `unexpected argument ${argumentShown(stray)}` : (error as Error).message);
   }
   if ((parsed!.values as { help?: boolean }).help) {
     console.log(usage);
     process.exit(0);
   }
-  if (parsed!.positionals.length > positionals) fail(`unexpected argument ${parsed!.positionals[positionals]}`);
+  if (parsed!.positionals.length > positionals) fail(`unexpected argument ${argumentShown(parsed!.positionals[positionals]!)}`);
   return { values: parsed!.values, positionals: parsed!.positionals, fail };
+}
+
+/**
+ * A stray argument as a usage error shows it: often a key left behind a flag (`--plan team igk_...`),
+ * which would then sit in CI logs; one that may be a key (the kit's igk_ form, or long) is only described.
+ */
+export function argumentShown(argument: string): string {
+  return /^igk_/i.test(argument) || argument.length >= 24 || /[^\x21-\x7e]/.test(argument) ? `of ${argument.length} characters (not shown: it may be a key)` : `'${argument}'`;
 }
 
 /** Whether `command args` runs here (k6 needs Go; terminal tests need util-linux's `script`). */

@@ -114,7 +114,8 @@ export function readCliOptions(args: string[]): CliOptions {
   }
   if (!['http:', 'https:'].includes(parsed.protocol)) fail(`--base-url must be http or https, got ${parsed.protocol}`);
   // The keys of the run: one per plan, from --key PLAN=KEY, INVESTOR_GRAPH_KEYS, or a plain key with --plan.
-  const planned = /^([a-z]+)=(.+)$/;
+  // `s`: a key with a line break is still PLAN=KEY, to be refused below as a key, not as a plan.
+  const planned = /^([a-z]+)=(.+)$/s;
   // INVESTOR_GRAPH_KEYS counts only when neither --key nor --plan says otherwise.
   const fromEnv = values.plan === undefined ? (process.env.INVESTOR_GRAPH_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean) : [];
   const given = values.key?.length ? values.key : fromEnv;
@@ -143,6 +144,11 @@ export function readCliOptions(args: string[]): CliOptions {
     if (!key && values.plan !== 'trial') fail('--email gets a trial key: use --plan trial, or give the key of your plan');
     keys.push({ plan: values.plan, ...(key ? { key } : {}) });
   }
+  // A key is printable ASCII. Anything else (a secret pasted with its line break) makes fetch throw
+  // an error that quotes the whole header, key and all: refused here, without being shown.
+  const source = values.key?.length ? '--key' : fromEnv.length ? 'INVESTOR_GRAPH_KEYS' : 'INVESTOR_GRAPH_KEY';
+  const badKey = keys.find(({ key }) => key !== undefined && !/^[\x21-\x7e]+$/.test(key));
+  if (badKey) fail(`${source}: the ${badKey.plan} key holds a character no key has (a space or a line break?); it is not shown here`);
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const badOnly = only?.filter((id) => !properties.some((p) => p.id === id));
   if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
@@ -184,6 +190,8 @@ export function readCliOptions(args: string[]): CliOptions {
 
 /** Why a file cannot be written at `file` (its folders made first, as the run will), or null. Nothing is made here. */
 function unwritable(file: string): string | null {
+  // A folder passes the write check, and the run would then fail writing into it after spending calls.
+  if (existsSync(file) && statSync(file).isDirectory()) return 'is a folder, not a file';
   let existing = existsSync(file) ? file : dirname(file);
   while (!existsSync(existing)) existing = dirname(existing);
   if (existing !== file && !statSync(existing).isDirectory()) return `cannot be written (${existing} is a file, not a folder)`;

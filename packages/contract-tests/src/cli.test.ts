@@ -1,6 +1,6 @@
 /** The CLI as a CI job runs it: a real mock on loopback, a child process, JUnit and a report on disk. */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -121,7 +121,8 @@ test("a property broken by the service says what the rule expects and what the s
     const said = /HEAD (\/api\/v1\/\S+) \(the GET was 200\): expected 200, got 405 /;
     expect(out).toMatch(new RegExp(`^ {2}broken {3}http-conventions .*: ${said.source}`, 'm'));
     expect(out).toMatch(new RegExp(`^ {2}broken http-conventions: ${said.source}`, 'm'));
-    expect(out).toMatch(/^ {6}replay: --only http-conventions --seed 5 --path \d+/m);
+    // The case that broke it, as vitest printed it before the summary took its place (regression: left out).
+    expect(out).toMatch(/^ {6}counterexample: .*\/api\/v1\/.*\n {6}replay: --only http-conventions --seed 5 --path \d+/m);
   } finally {
     await headless.close();
   }
@@ -241,6 +242,54 @@ test('a report it cannot write is one line and exit 2, before any call', async (
   expect(code).toBe(2);
   expect(out).toBe(`[investor-graph-contract-tests] --report ${join(cli, 'report.json')}: cannot be written (${cli} is a file, not a folder) (see investor-graph-contract-tests --help)\n`);
 });
+
+test('a --junit or --report path that is a folder is one line and exit 2, before any call (regression: EISDIR, a stack trace)', async () => {
+  for (const flag of ['--junit', '--report']) {
+    const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', '--only', 'auth', '--budget-calls', '20', '--junit', join(dir, 'folder.xml'), '--report', join(dir, 'folder.json'), flag, dir], { INVESTOR_GRAPH_KEY: key });
+    expect(code, out).toBe(2);
+    expect(out).toBe(`[investor-graph-contract-tests] ${flag} ${dir}: is a folder, not a file (see investor-graph-contract-tests --help)\n`);
+  }
+}, 60_000);
+
+test('a key with a line break or a space is refused in one line that never shows it, whether in INVESTOR_GRAPH_KEY, --key or INVESTOR_GRAPH_KEYS', async () => {
+  const pasted = `${key}\nigk_team_second_line`;
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [['--plan', 'team'], { INVESTOR_GRAPH_KEY: pasted }, /^INVESTOR_GRAPH_KEY: the team key holds a character no key has/],
+    [['--plan', 'team', '--key', `${key} x`], {}, /^--key: the team key holds/],
+    [['--key', `team=${pasted}`], {}, /^--key: the team key holds/],
+    [[], { INVESTOR_GRAPH_KEYS: `business=${newKeyText('business')},team=${pasted}` }, /^INVESTOR_GRAPH_KEYS: the team key holds/],
+  ];
+  for (const [args, env, message] of cases) {
+    const { code, out } = await run(['--base-url', clean.url, ...args, '--junit', join(dir, 'nl.xml'), '--report', join(dir, 'nl.json')], env);
+    expect(code, out).toBe(2);
+    expect(out.replace(/^.*?\] /, '')).toMatch(message);
+    expect(out.trim().split('\n'), out).toHaveLength(1);
+    expect(out).not.toContain(key.slice(9));
+  }
+}, 60_000);
+
+test('a key left as a stray argument is said to be there, never shown (regression: "unexpected argument igk_...")', async () => {
+  const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', key]);
+  expect(code, out).toBe(2);
+  expect(out).toBe(`[investor-graph-contract-tests] unexpected argument of ${key.length} characters (not shown: it may be a key) (see investor-graph-contract-tests --help)\n`);
+});
+
+test('a suite that fails to load is one line of what failed and where, and exit 3, without --verbose (regression: exit 1 and silence)', async () => {
+  const suite = join(dir, 'broken-suite.contract.ts');
+  await writeFile(suite, "import { test } from 'vitest';\ntest('x', () => {\n  const = 1;\n});\n");
+  const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', '--budget-calls', '20', '--junit', join(dir, 'load.xml'), '--report', join(dir, 'load.json')], { INVESTOR_GRAPH_KEY: key, INVESTOR_GRAPH_CONTRACT_TESTS_SUITE: suite });
+  expect(code, out).toBe(3);
+  expect(out.trim().split('\n'), out).toHaveLength(1);
+  // What failed, and the next line of the error: the file and the place in it.
+  expect(out).toMatch(/^\[investor-graph-contract-tests\] the run could not start: could not load the suite: .*broken-suite\.contract\.ts:3/);
+}, 60_000);
+
+test('a suite file that is missing is said to be missing, one line and exit 3', async () => {
+  const suite = join(dir, 'cli-suite.contract.ts');
+  const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', '--budget-calls', '20', '--junit', join(dir, 'gone.xml'), '--report', join(dir, 'gone.json')], { INVESTOR_GRAPH_KEY: key, INVESTOR_GRAPH_CONTRACT_TESTS_SUITE: suite });
+  expect(code, out).toBe(3);
+  expect(out).toBe(`[investor-graph-contract-tests] the run could not start: the suite file ${suite} is missing (a broken install? reinstall @investor-graph/contract-tests)\n`);
+}, 60_000);
 
 test('what the set-up gets wrong is one line and exit 3, apart from broken rules (1) and bad usage (2)', async () => {
   const nothing = `http://127.0.0.1:${await freePort()}`;

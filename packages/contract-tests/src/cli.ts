@@ -6,9 +6,9 @@
  * as it finishes (property-lines.ts) and a summary at the end (report.ts); vitest's own report
  * only with --verbose. Anything that keeps it from starting is one line.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startVitest, type Vitest } from 'vitest/node';
@@ -33,29 +33,42 @@ function stop(line: string): never {
 
 if (options.keyInArgs) say('warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY (or INVESTOR_GRAPH_KEYS)');
 // What vitest itself says on stderr without --verbose: kept, to say in one line why a run that
-// wrote no report could not start (vitest prints such an error whole, with its stack).
+// wrote no report could not start, when the progress lines (which hear of module, suite and
+// unhandled errors) have nothing to say.
 const vitestErrors: string[] = [];
 let configs: SuiteConfig[];
 let vitest: Vitest;
+let lines: PropertyLines;
 try {
   configs = await prepareRun(options);
-  vitest = await runSuites(configs, options, vitestErrors);
+  [vitest, lines] = await runSuites(configs, options, vitestErrors);
 } catch (error) {
   // Whatever else keeps the run from starting: one line, not a stack.
   stop(`the run could not start: ${(error as Error).message.split('\n')[0]}`);
 }
 await vitest.close();
 const junitFile = resolve(options.junit);
-if (existsSync(junitFile)) writeFileSync(junitFile, annotationsAsOutput(readFileSync(junitFile, 'utf8')));
+// Only a file vitest wrote: the path is checked before the run, but something may have put a folder there since.
+if (statSync(junitFile, { throwIfNoEntry: false })?.isFile()) writeFileSync(junitFile, annotationsAsOutput(readFileSync(junitFile, 'utf8')));
 const summarised = printSummary(configs, options);
-const startError = firstError(vitestErrors.join(''));
-if (!summarised && startError) stop(`the run could not start: ${startError}`);
+const startError = summarised ? null : (lines.startProblem(suiteFile()) ?? firstError(vitestErrors.join('')));
+if (startError) stop(`the run could not start: ${startError}`);
 process.exit(process.exitCode ?? 0);
 
 /** The first `Error: ...` line of what vitest printed, its colours taken out; null when there is none. */
 function firstError(text: string): string | null {
   const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
   return /^\s*\w*Error: (.+)$/m.exec(plain)?.[1]?.trim() ?? null;
+}
+
+/**
+ * The suite file vitest runs: beside this one (src/*.ts in the kit's clone, dist/*.js when
+ * installed). INVESTOR_GRAPH_CONTRACT_TESTS_SUITE replaces it for the CLI's own tests only, which
+ * show what a user sees when the suite cannot load (cli.test.ts); it is no option of the command.
+ */
+function suiteFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  return process.env.INVESTOR_GRAPH_CONTRACT_TESTS_SUITE ? resolve(process.env.INVESTOR_GRAPH_CONTRACT_TESTS_SUITE) : join(dirname(here), `cli-suite.contract${extname(here)}`);
 }
 
 /** The keys (from the mock's control API if asked), each checked by a preflight, as one suite config each. */
@@ -89,7 +102,7 @@ async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
 }
 
 /** The suites in vitest, a line per property as it finishes; vitest's own output only with --verbose. */
-async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: string[]): Promise<Vitest> {
+async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: string[]): Promise<[Vitest, PropertyLines]> {
   const base = options.baseUrl;
   const plans = configs.map((c) => c.plan).join(', ');
   const header = `contract tests: ${plans} key${configs.length > 1 ? 's' : ''} at ${base}, seed ${options.seed}, budget ${options.budgetCalls} calls and ${options.budgetRows} rows`;
@@ -99,9 +112,10 @@ async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: st
   }
   // A report left from an earlier run must not pass for this one's.
   rmSync(resolve(options.report), { force: true });
-  // The suite file sits beside this one: src/*.ts in the kit's clone, dist/*.js when installed.
+  // The package's root, so that vitest finds the suite's imports; the suite's folder for a test's own suite.
+  const suite = suiteFile();
   const here = fileURLToPath(import.meta.url);
-  const root = dirname(dirname(here));
+  const root = dirname(suite) === dirname(here) ? dirname(dirname(here)) : dirname(suite);
   // Without --verbose vitest's own output (its banner, its tree, each failure with a stack, where
   // it wrote the JUnit) goes nowhere: the progress lines and the summary say it once.
   const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -111,10 +125,11 @@ async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: st
       done();
     },
   });
-  return startVitest([], {
+  const lines = new PropertyLines({ header, plans: configs.length > 1, viaVitest: options.verbose });
+  const vitest = await startVitest([], {
     root,
     config: false,
-    include: [`${basename(dirname(here))}/cli-suite.contract${extname(here)}`],
+    include: [relative(root, suite).split(sep).join('/')],
     // Installed, root is inside node_modules: nothing of vitest's default exclusions applies here.
     exclude: [],
     watch: false,
@@ -124,13 +139,14 @@ async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: st
     fsModuleCache: false,
     testTimeout: 60 * 60_000,
     hookTimeout: 5 * 60_000,
-    reporters: [...(options.verbose ? ['verbose'] : []), new PropertyLines({ header, plans: configs.length > 1, viaVitest: options.verbose }), ['junit', { suiteName: 'investor-graph contract tests' }]],
+    reporters: [...(options.verbose ? ['verbose'] : []), lines, ['junit', { suiteName: 'investor-graph contract tests' }]],
     outputFile: { junit: resolve(options.junit) },
     provide: { contractSuites: configs },
   }, {
     // Vite's cache would land under root, inside the installed package: keep it in the OS temp folder.
     cacheDir: join(tmpdir(), 'investor-graph-contract-tests', 'vite'),
   }, options.verbose ? {} : { stdout: quiet, stderr: kept });
+  return [vitest, lines];
 }
 
 /** The summary: each key's report (merged over the keys when there are several), written to --report. False when no suite wrote one. */

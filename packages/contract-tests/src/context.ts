@@ -5,7 +5,7 @@
 import { createContractValidator, isPlanId, operations, parameterEnum, plans, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from './client.ts';
 import { cutBody } from './cut-body.ts';
-import { expectedGot, valueShown } from './failure-text.ts';
+import { expectedGot, hideKey, valueShown, withoutKeys } from './failure-text.ts';
 
 export interface SuiteConfig {
   baseUrl: string;
@@ -82,7 +82,11 @@ export function fillPath(template: string, samples: Samples, pick: number): stri
 async function trialKey(baseUrl: string, email: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   const body = (await response.json().catch(() => null)) as { key?: string } | null;
-  if (response.status !== 201 || typeof body?.key !== 'string') throw new Error(`[contract-tests] no trial key for ${email}: ${expectedGot('POST /api/v1/keys/trial', '201 with a key', `${response.status} ${valueShown(body, 300)}`)}`);
+  if (response.status !== 201 || typeof body?.key !== 'string') {
+    // A refusal that still carries a key (a 200, a 202) would print it: the run never made it one of its own to hide.
+    const shown = typeof body?.key === 'string' ? { ...body, key: `<a key of ${body.key.length} characters>` } : body;
+    throw new Error(`[contract-tests] no trial key for ${email}: ${expectedGot('POST /api/v1/keys/trial', '201 with a key', `${response.status} ${valueShown(shown, 300)}`)}`);
+  }
   return body.key;
 }
 
@@ -94,6 +98,7 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
   const ledger = new Ledger();
   const key = config.key ?? (await trialKey(config.baseUrl, config.email!));
   if (!config.key) ledger.spend(1, 0);
+  hideKey(key);
   const client = new ApiClient({ baseUrl: config.baseUrl, key, plan: config.plan, budget: config.budget, validator, ledger });
   const control = config.useControl ? await fetch(`${config.baseUrl}/__control/state`).then((r) => r.status === 200, () => false) : false;
   if (config.useControl && !control) throw new Error(`[contract-tests] useControl: ${config.baseUrl} has no control API (only the kit's mock has one, to loopback clients)`);
@@ -105,9 +110,8 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     const answer = await client.call(path, { rows: 5 });
     const broken = sampleProblem(answer);
     if (broken) {
-      // The body shown may echo the request (a gateway's debug page): never the key with it.
-      const shown = broken.split(key).join('<key>').replace(/Bearer\s+\S+/gi, 'Bearer <key>');
-      ctx.setupError = `[contract-tests] the run could not get ready: ${expectedGot(`GET ${path}`, 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from', shown)}`;
+      // The body shown may echo the request (a gateway's debug page): expectedGot blanks the key.
+      ctx.setupError = `[contract-tests] the run could not get ready: ${expectedGot(`GET ${path}`, 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from', broken)}`;
       return ctx;
     }
     samples[kind] = (answer.body.data as Record<string, unknown>[]).map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');
@@ -119,7 +123,7 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
 /** What a sample list answered, when the run cannot use it; else null. */
 function sampleProblem(answer: { status: number; headers: Headers; body: unknown; text: string }): string | null {
   const type = answer.headers.get('content-type') ?? 'no content type';
-  const shown = `${answer.status} (${type}): ${cutBody(answer.text, 200)}`;
+  const shown = `${answer.status} (${type}): ${cutBody(withoutKeys(answer.text), 200)}`;
   if (answer.status !== 200) return shown;
   const body = answer.body as { data?: unknown; as_of?: unknown } | null;
   if (body === null || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.as_of !== 'string') return `${shown}, no JSON envelope with a data array and as_of`;

@@ -58,6 +58,7 @@ export const catchers: Record<FaultName, Catcher> = {
   'delete-not-405': { property: 'http-conventions', propertyFails: true },
   'plan-mislabelled': { property: 'envelope', propertyFails: true },
   'as-of-goes-back': { property: 'envelope', propertyFails: true },
+  'since-z-only': { property: 'timestamps', propertyFails: true },
   'trial-feed-open': { property: 'plan-features', propertyFails: true, plan: 'trial' },
   'problem-without-code': { property: 'auth', rule: 'problem' },
   'endless-cursor': { property: 'pagination', propertyFails: true },

@@ -12,6 +12,7 @@ import { rate, account, billing } from './properties/usage.ts';
 import { stability, conditional, httpConventions } from './properties/caching.ts';
 import { nightlyDumps, statistics, openapi } from './properties/data.ts';
 import { changes, unpublished } from './properties/changes.ts';
+import { timestamps } from './properties/timestamps.ts';
 import { admission } from './properties/admission.ts';
 import { serviceClock } from './properties/service-clock.ts';
 import { badInput } from './properties/bad-input.ts';
@@ -21,5 +22,5 @@ export { PropertyFailure, type Property } from './properties/support.ts';
 
 // admission first: its hundred refused calls are dearer than a share of what is left later.
 export const properties: readonly Property[] = [
-  admission, conforms, envelope, pagination, cursorTamper, filters, auth, planFeatures, trialRunsOut, rate, stability, conditional, httpConventions, account, nightlyDumps, statistics, keyStates, serviceClock, trialCall, billing, openapi, changes, unpublished, badInput,
+  admission, conforms, envelope, pagination, cursorTamper, filters, auth, planFeatures, trialRunsOut, rate, stability, conditional, httpConventions, account, nightlyDumps, statistics, keyStates, serviceClock, trialCall, billing, openapi, changes, timestamps, unpublished, badInput,
 ];

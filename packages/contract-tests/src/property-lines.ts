@@ -27,10 +27,23 @@ const short = (text: string, max = 220): string => {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
+/**
+ * A failure's first line with its expected part cut first when too long: what the service did is
+ * the finding, and a long expectation (a set-up's) pushed it past the cut.
+ */
+function gotFirst(message: string, max = 220): string {
+  const line = message.split('\n')[0]!;
+  const at = line.indexOf(', got ');
+  if (line.length <= max || at < 0) return line;
+  const got = line.slice(at);
+  const gotShown = got.length > max - 40 ? `${got.slice(0, max - 41)}…` : got;
+  return `${line.slice(0, max - gotShown.length - 1)}…${gotShown}`;
+}
+
 export function propertyOutcome(result: PropertyResult, plan: string): Outcome {
   const spent = `${count(result.runs, 'case')}, ${count(result.spent.calls, 'call')}, ${count(result.spent.rows, 'row')}${result.stoppedByBudget ? ' (stopped by the budget)' : ''}`;
   if (result.status === 'skipped') return { status: 'skipped', id: result.id, plan, detail: result.reason ?? 'skipped' };
-  if (result.failure) return { status: 'broken', id: result.id, plan, detail: `${spent}: ${short(result.failure.message)}` };
+  if (result.failure) return { status: 'broken', id: result.id, plan, detail: `${spent}: ${short(gotFirst(result.failure.message))}` };
   return { status: 'held', id: result.id, plan, detail: spent };
 }
 
@@ -43,11 +56,17 @@ export function ruleOutcome(result: RuleResult, calls: number, plan: string): Ou
 export class PropertyLines implements Reporter {
   private vitest?: Vitest;
   private readonly options: { header?: string; plans?: boolean; viaVitest?: boolean };
+  private headerSaid = false;
+  /** Properties and rules that got a result: none means the run never started. */
+  private results = 0;
+  /** What kept a suite, the file or the run from going on, said at the run's end (or by startProblem). */
+  private readonly problems: string[] = [];
+  private modules = -1;
 
   /**
-   * `header`: the line that opens the run, once it has started (a run that cannot start says so
-   * in one line, and nothing else). `plans`: the run has a suite per key, so each line names the
-   * plan. `viaVitest`: write through vitest's logger (with --verbose, whose terminal summary is
+   * `header`: the line that opens the run, said before its first result (a run that cannot start
+   * says so in one line, and nothing else). `plans`: the run has a suite per key, so each line names
+   * the plan. `viaVitest`: write through vitest's logger (with --verbose, whose terminal summary is
    * redrawn below the lines), else straight to stdout (vitest's own output then goes nowhere).
    */
   constructor(options: { header?: string; plans?: boolean; viaVitest?: boolean } = {}) {
@@ -58,30 +77,41 @@ export class PropertyLines implements Reporter {
     this.vitest = vitest;
   }
 
-  onTestRunStart(): void {
-    if (this.options.header) this.say(this.options.header);
-  }
-
   onTestCaseResult(testCase: TestCase): void {
     const outcome = (testCase.meta() as Record<string, unknown>)[outcomeKey] as Outcome | undefined;
     const { state } = testCase.result();
+    if (outcome) this.results += 1;
     // A rule is judged over every call at the end: only a broken one is worth a line of its own.
     if (outcome && !(outcome.id.startsWith('rule ') && outcome.status === 'held')) this.line(outcome);
-    // No outcome: not selected with --only (no line), or it failed before it got one.
-    else if (!outcome && state === 'failed') this.line({ status: 'broken', id: testCase.name.split(':')[0]!, plan: '', detail: errorText(testCase.result().errors ?? []) });
+    // No outcome: not selected with --only (no line), or it failed before it got one (its suite's error says why, once).
+    else if (!outcome && state === 'failed' && !testCase.parent.errors?.().length) this.line({ status: 'broken', id: testCase.name.split(':')[0]!, plan: '', detail: errorText(testCase.result().errors ?? []) });
   }
 
-  /** A hook that failed (a suite that could not get ready) fails its tests with no outcome: said once here. */
+  /** A hook that failed (a suite that could not get ready, or could not write its report) fails its tests with no outcome. */
   onTestSuiteResult(testSuite: TestSuite): void {
-    if (testSuite.errors().length) this.say(`  could not run ${testSuite.name}: ${errorText(testSuite.errors())}`);
+    if (testSuite.errors().length) this.problems.push(`could not run ${testSuite.name}: ${errorText(testSuite.errors())}`);
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    if (testModule.errors().length) this.say(`  could not load the suite: ${errorText(testModule.errors())}`);
+    if (testModule.errors().length) this.problems.push(`could not load the suite: ${errorText(testModule.errors())}`);
   }
 
-  onTestRunEnd(_modules: readonly TestModule[], unhandled: readonly SerializedError[]): void {
-    if (unhandled.length) this.say(`  an error outside any test: ${errorText(unhandled)}`);
+  onTestRunEnd(modules: readonly TestModule[], unhandled: readonly SerializedError[]): void {
+    this.modules = modules.length;
+    if (unhandled.length) this.problems.push(`an error outside any test: ${errorText(unhandled)}`);
+    // A run that started says what went wrong among its lines; one that never did leaves it to startProblem.
+    if (this.results) for (const problem of this.problems) this.say(`  ${problem}`);
+  }
+
+  /**
+   * Why the run produced no result at all (the suite did not load, its set-up threw, no suite file),
+   * for the CLI's one line and exit 3; null when it produced some. vitest's own reporter, off by
+   * default, was the only one that said this.
+   */
+  startProblem(suite: string): string | null {
+    if (this.results) return null;
+    if (this.modules === 0) return `the suite file ${suite} is missing (a broken install? reinstall @investor-graph/contract-tests)`;
+    return this.problems.join('; ') || null;
   }
 
   private line({ status, id, plan, detail }: Outcome): void {
@@ -91,13 +121,26 @@ export class PropertyLines implements Reporter {
   }
 
   private say(line: string): void {
+    if (this.options.header && !this.headerSaid) {
+      this.headerSaid = true;
+      this.say(this.options.header);
+    }
     if (this.options.viaVitest && this.vitest) this.vitest.logger.log(line);
     else process.stdout.write(`${line}\n`);
   }
 }
 
-/** Errors as one line: the first line of the first (whole: nothing else will say it), and how many more. */
-function errorText(errors: readonly { message?: string }[]): string {
-  const first = (errors[0]?.message ?? 'no message').split('\n')[0]!;
+/**
+ * Errors as a line or two: the first non-empty lines of the first (whole, about 300 characters:
+ * an esbuild error says what failed on its first line and where on the next), and how many more.
+ */
+export function errorText(errors: readonly { message?: string }[], max = 300): string {
+  const lines = (errors[0]?.message ?? 'no message').split('\n').map((l) => l.trim()).filter(Boolean);
+  let first = lines[0] ?? 'no message';
+  for (const next of lines.slice(1)) {
+    if (first.length + next.length + 1 > max) break;
+    first = `${first} ${next}`;
+  }
+  if (first.length > max) first = `${first.slice(0, max - 1)}…`;
   return errors.length > 1 ? `${first} (and ${errors.length - 1} more)` : first;
 }

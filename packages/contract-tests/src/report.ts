@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { Budget, Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
 import type { PlanId } from '@investor-graph/contract';
+import { cutBody } from './cut-body.ts';
 import { expectedGot } from './failure-text.ts';
 import { matrixResults, matrixScore, mergeMatrix, scoreLine, unreachedLines, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
 import { ruleResults, type PropertyResult, type RuleResult } from './run.ts';
@@ -84,8 +85,9 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
   const indent = (text: string): string => text.split('\n').join('\n      ');
   const broken = [
     // After a failed set-up every property fails with it: said once, below the tally.
-    ...report.properties.filter((p) => p.failure && p.failure.message !== report.setup_error).map((p) => `  broken ${p.id}: ${indent(p.failure!.message)}${p.failure!.replay ? `\n      replay: ${p.failure!.replay}` : ''}`),
-    ...report.rules.filter((r) => r.violations).map((r) => `  broken rule ${r.id}: ${indent(expectedGot('', r.title, `${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} calls, for example:\n${r.examples.join('\n')}`))}`),
+    // The case that broke it, cut (a long path or body in it would push the rest off the screen), then the line that replays it.
+    ...report.properties.filter((p) => p.failure && p.failure.message !== report.setup_error).map((p) => `  broken ${p.id}: ${indent(p.failure!.message)}${p.failure!.counterexample ? `\n      counterexample: ${cutBody(p.failure!.counterexample, 300)}` : ''}${p.failure!.replay ? `\n      replay: ${p.failure!.replay}` : ''}`),
+    ...report.rules.filter((r) => r.violations).map((r) => `  broken rule ${r.id}: ${indent(expectedGot('', r.title, `${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}, for example:\n${r.examples.join('\n')}`))}`),
   ];
   return [
     `contract tests: ${report.plan} key at ${report.base_url}, seed ${report.seed}`,

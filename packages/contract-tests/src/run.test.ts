@@ -2,7 +2,8 @@ import { expect, test } from 'vitest';
 import fc from 'fast-check';
 import type { SuiteContext } from './context.ts';
 import type { Property } from './properties.ts';
-import { plannedRuns } from './run.ts';
+import { freePort } from '@investor-graph/cli';
+import { failureMessage, plannedRuns } from './run.ts';
 
 const property = (id: string, calls: number, once = false): Property => ({
   id, title: id, spec: [], assumed: [], once, skip: () => null, cost: () => ({ calls, rows: 0 }), arbitrary: () => fc.constant(null), check: async () => {},
@@ -18,4 +19,20 @@ test("one case of each property to come is kept back: the first property's gener
   // Counted as earlier versions did (the properties left, nothing kept back), a takes 33 and c finds 7.
   expect(plannedRuns(context(100), a, 3).runs).toBe(33);
   expect(plannedRuns(context(7), c, 1)).toMatchObject({ runs: 0, reason: expect.stringContaining('does not cover one case') });
+});
+
+test('a call that got no answer is said as the call failing, with its cause, not as an answer the check could not read', async () => {
+  const port = await freePort();
+  const error = await fetch(`http://127.0.0.1:${port}/api/v1/firms`).then(() => null, (e: Error) => e);
+  expect(failureMessage({ title: 'every answer conforms' }, error)).toMatch(/^expected every answer conforms, got no answer: the call failed: ECONNREFUSED: /);
+});
+
+test('a bug in the check is said as what it threw, its first line', () => {
+  let error: Error | null = null;
+  try {
+    (undefined as unknown as { data: unknown[] }).data.map(String);
+  } catch (e) {
+    error = e as Error;
+  }
+  expect(failureMessage({ title: 'pages hold rows' }, error)).toMatch(/^expected pages hold rows, got no verdict: the check threw TypeError: Cannot read properties of undefined/);
 });

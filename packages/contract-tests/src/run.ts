@@ -7,7 +7,7 @@ import { rules, type RuleId } from '@investor-graph/contract';
 import { BudgetExhausted, type Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
 import { cutBody } from './cut-body.ts';
-import { expectedGot } from './failure-text.ts';
+import { expectedGot, withoutKeys } from './failure-text.ts';
 import type { Property } from './properties.ts';
 import { PropertyFailure } from './properties/support.ts';
 
@@ -86,6 +86,8 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
           stoppedByBudget = true;
           return true;
         }
+        // The case that broke it ran: a property broken on its first case is not "0 cases".
+        runs += 1;
         throw error;
       }
       runs += 1;
@@ -107,7 +109,7 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
     const path = details.counterexamplePath;
     result.failure = {
       message: failureMessage(property, error),
-      counterexample: cutBody(fc.stringify(named(details.counterexample)), 2000),
+      counterexample: cutBody(withoutKeys(fc.stringify(named(details.counterexample))), 2000),
       path,
       replay: `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
     };
@@ -121,13 +123,21 @@ export function findingText(f: { rule: RuleId; call: string; message: string }):
 }
 
 /**
- * What a property's failure says: its own (failure-text.ts), the rules' findings, or, when the
- * check itself threw on an answer it could not read (a body of another shape), that.
+ * What a property's failure says: its own (failure-text.ts), the rules' findings, or what the
+ * check threw. A call that got no answer (refused, reset, timed out) says so with its cause; anything
+ * else is named as thrown, since it may be a body of another shape or a bug in the check itself.
  */
-function failureMessage(property: Property, error: Error | null): string {
+export function failureMessage(property: Pick<Property, 'title'>, error: Error | null): string {
   if (!error) return expectedGot('', property.title, 'a failure fast-check gave no error for');
   if (error instanceof PropertyFailure) return error.message;
-  return expectedGot('', property.title, `an answer the check could not read (${error.name}: ${error.message})`);
+  const firstLine = (text: unknown): string => String(text ?? '').split('\n')[0]!;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  // undici's errors: `fetch failed` (no answer) and `terminated` (the answer cut off), the reason in their cause.
+  if (error.name === 'TimeoutError' || (error.name === 'TypeError' && /^(fetch failed|terminated)$/.test(error.message))) {
+    const why = cause ? `${typeof cause.code === 'string' ? `${cause.code}: ` : ''}${firstLine(cause.message ?? cause)}` : firstLine(error.message);
+    return expectedGot('', property.title, `no answer: the call failed: ${why}`);
+  }
+  return expectedGot('', property.title, `no verdict: the check threw ${error.name}: ${firstLine(error.message)}`);
 }
 
 export interface RuleResult {
@@ -152,7 +162,7 @@ export function ruleResults(ctx: SuiteContext): RuleResult[] {
       spec: info.spec,
       assumed: info.assumed,
       violations: found.length,
-      examples: found.slice(0, 5).map((f) => `${f.call} (during ${f.check}): ${f.message}`),
+      examples: found.slice(0, 5).map((f) => withoutKeys(`${f.call} (during ${f.check}): ${f.message}`)),
     };
   });
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
 import { type Answer } from '../client.ts';
 import { valueShown } from '../failure-text.ts';
-import { type Property, assert, expectStatus, control, identity, content, requestFor, readOperations } from './support.ts';
+import { type Property, assert, expectStatus, control, identity, identityShown, content, requestFor, readOperations } from './support.ts';
 
 export const stability: Property = {
   id: 'stability',
@@ -33,8 +33,8 @@ export const stability: Property = {
     for (const row of after) {
       const old = before.get(identity(row)) as any;
       if (!old || typeof row.updated_at !== 'string') continue;
-      if (content(old) === content(row)) assert(old.updated_at === row.updated_at, `${identity(row)}, its content unchanged`, `updated_at ${old.updated_at} still`, `${row.updated_at}`);
-      else assert(Date.parse(row.updated_at) > Date.parse(old.updated_at), `${identity(row)}, its content changed`, `an updated_at later than ${old.updated_at}`, `${row.updated_at}`);
+      if (content(old) === content(row)) assert(old.updated_at === row.updated_at, `${identityShown(row)}, its content unchanged`, `updated_at ${old.updated_at} still`, `${row.updated_at}`);
+      else assert(Date.parse(row.updated_at) > Date.parse(old.updated_at), `${identityShown(row)}, its content changed`, `an updated_at later than ${old.updated_at}`, `${row.updated_at}`);
     }
   },
 };

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { defaultLimit, operationById, plans } from '@investor-graph/contract';
 import { dataOperations, fillPath, listOperations, planRule } from '../context.ts';
+import { cutBody } from '../cut-body.ts';
 import { answerShown } from '../failure-text.ts';
 import { type Property, DAY, assert, expectStatus, cap, planServes, isoDay, walk, keyOf, identity, requestFor } from './support.ts';
 
@@ -122,14 +123,14 @@ export const pagination: Property = {
     const { rows, ended, answers } = await walk(ctx, path, limit, pages);
     answers.forEach((a, i) => assert(a.body.data.length <= limit, `page ${i + 1} of ${path}`, `at most limit=${limit} rows`, `${a.body.data.length} rows`));
     const ids = rows.map(identity);
-    assert(new Set(ids).size === ids.length, `walking ${path} with limit=${limit}`, 'each row once', `${ids.find((id, i) => ids.indexOf(id) !== i)} twice`);
+    assert(new Set(ids).size === ids.length, `walking ${path} with limit=${limit}`, 'each row once', `${cutBody(ids.find((id, i) => ids.indexOf(id) !== i) ?? '', 200)} twice`);
     // Every list is in ascending order of its key (DECISIONS.md#filters-and-sort-order).
     const keys = rows.map(keyOf);
     const back = keys.findIndex((k, i) => i > 0 && k !== null && keys[i - 1] !== null && !(keys[i - 1]! < k));
     assert(back < 0, `walking ${path} with limit=${limit}`, "rows in ascending order of the list's key", `key ${keys[back]} after ${keys[back - 1]}`);
     const want = expected.slice(0, rows.length).map(identity);
     const differs = ids.findIndex((id, i) => id !== want[i]);
-    assert(differs < 0, `walking ${path} with limit=${limit}`, `the first ${ids.length} rows of one page of ${pages * limit}, in order`, `${ids[differs]} at row ${differs + 1}, where the page has ${want[differs] ?? 'no row'}`);
+    assert(differs < 0, `walking ${path} with limit=${limit}`, `the first ${ids.length} rows of one page of ${pages * limit}, in order`, `${cutBody(ids[differs] ?? '', 200)} at row ${differs + 1}, where the page has ${want[differs] === undefined ? 'no row' : cutBody(want[differs]!, 200)}`);
     if (reference.body.next_cursor === null) {
       // The whole list fits in the reference page: the walk must end exactly where it does.
       if (rows.length === expected.length) assert(ended, `walking ${path} with limit=${limit}, all ${expected.length} rows seen`, 'next_cursor null', 'a next_cursor');

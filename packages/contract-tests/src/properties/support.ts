@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { type Answer, type Spending } from '../client.ts';
 import { dataOperations, fillPath, planRule, type SuiteContext } from '../context.ts';
+import { cutBody } from '../cut-body.ts';
 import { answerShown, expectedGot, valueShown } from '../failure-text.ts';
 
 export interface Property {
@@ -97,6 +98,8 @@ export const control = (ctx: SuiteContext, path: string, method = 'GET', body?: 
 export const smallestFiles = (day: { files?: { bytes: number }[] } | undefined): any[] => [...(day?.files ?? [])].sort((x, y) => x.bytes - y.bytes);
 
 export const identity = (row: any): string => (typeof row?.service_url === 'string' ? row.service_url : JSON.stringify(row));
+/** A row's identity as a failure shows it: a row without service_url is its whole JSON, cut (cut-body.ts). */
+export const identityShown = (row: any): string => cutBody(identity(row), 200);
 
 /** Rows with updated_at taken out, to compare content. */
 export const content = (row: any): string => JSON.stringify({ ...row, updated_at: undefined });

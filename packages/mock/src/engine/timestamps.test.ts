@@ -99,3 +99,13 @@ test('the timestamp parameters are the query parameters the contract gives forma
     expect(pattern.test(text), text).toBe('instant' in readUtcInstant(text));
   }
 });
+
+test('a + sent unencoded (a space once the query is read) is a 400 that says to send it as %2B', async () => {
+  const { feed } = await setup();
+  // feed() encodes what it is given: a space here is what `?since=...T00:00:00+00:00` becomes.
+  const answer = await feed('2026-11-01T00:00:00 00:00');
+  expect(answer.status).toBe(400);
+  expect(answer.body.detail).toContain('send it as %2B');
+  expect(readUtcInstant('2026-11-01T00:00:00 00:00')).toEqual({ problem: expect.stringContaining('%2B') });
+  expect(readUtcInstant('2026-11-01 00:00:00Z')).toEqual({ problem: expect.stringContaining('is not an RFC 3339 date-time') });
+});

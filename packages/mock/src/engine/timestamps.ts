@@ -30,6 +30,10 @@ export type InstantReading = { instant: string } | { problem: string };
  */
 export function readUtcInstant(text: string): InstantReading {
   const m = RFC3339.exec(text);
+  // A `+` left unencoded in a query string arrives as a space: say so, rather than "not RFC 3339".
+  if (!m && RFC3339.test(text.replace(/ (\d{2}:\d{2})$/, '+$1'))) {
+    return { problem: 'has a space where its offset\'s + was: a + in a query string is a space, so send it as %2B (e.g. 2026-11-01T00:00:00%2B00:00), or give the instant with Z' };
+  }
   if (!m) return { problem: 'is not an RFC 3339 date-time; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00' };
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const fraction = m[7] ?? '';

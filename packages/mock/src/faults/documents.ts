@@ -7,6 +7,14 @@ const isDocument = (url: URL): boolean => url.pathname === '/api/v1/openapi.json
 const isFeed = (url: URL): boolean => url.pathname === '/api/v1/changes';
 
 export const documentFaults = {
+  'since-z-only': {
+    breaks: "refuses a since that is not written YYYY-MM-DDTHH:MM:SSZ (+00:00, a fraction, lowercase), as the kit's contract once did",
+    wrap: answerBefore((_request, url) => {
+      const since = url.searchParams.get('since');
+      if (!isFeed(url) || since === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(since)) return null;
+      return new ProblemError('invalid_parameter', 'since must be YYYY-MM-DDTHH:MM:SSZ.').toResponse(url.pathname, 'req_fault_since_z_only');
+    }),
+  },
   'unordered-changes': { breaks: 'lists the changes feed out of sequence order', wrap: onRows((rows, { url }) => void (isFeed(url) && rows.reverse())) },
   'stale-include-rows': {
     breaks: 'serves the rows of include=rows as they were before their change, under the same updated_at',

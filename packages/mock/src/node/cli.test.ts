@@ -127,7 +127,7 @@ test('proxy mode refuses bad flags with code 2, naming the flag it takes for a t
     [['proxy'], /give the upstream: investor-graph-mock proxy URL/],
     [['proxy', '--upstream', 'ftp://x'], /must be http or https/],
     [['proxy', 'http://127.0.0.1:1', '--upstream', 'http://127.0.0.1:2'], /give the upstream once/],
-    [['proxy', 'http://127.0.0.1:1', 'http://127.0.0.1:2'], /unexpected argument http:\/\/127\.0\.0\.1:2/],
+    [['proxy', 'http://127.0.0.1:1', 'http://127.0.0.1:2'], /unexpected argument 'http:\/\/127\.0\.0\.1:2'/],
     [['proxy', '--upstrem', 'http://127.0.0.1:1'], /Unknown option '--upstrem'\. Did you mean --upstream\?/],
     [['proxy', '--upstream', 'http://127.0.0.1:1', '--timeout', 'soon'], /--timeout/],
   ] as const) {

@@ -172,7 +172,7 @@ const unseen: FaultName[] = [
   'unknown-evidence-tier', 'cors-closed', 'shared-cache', 'drop-request-id', 'drop-www-authenticate', 'delete-not-405', 'plan-mislabelled', 'as-of-goes-back',
   'trial-feed-open', 'endless-cursor', 'statistics-off-by-one', 'unknown-statistic-400', 'trial-lives-long', 'long-url-as-400', 'default-limit-10', 'revoked-as-403', 'quota-actions-trimmed',
   'unsorted-pages', 'ignore-unknown-parameter', 'first-of-repeated-parameter', 'lenient-include',
-  'trial-statuses-as-400', 'head-counted-twice', 'errors-counted', 'feed-charge-misreported',
+  'trial-statuses-as-400', 'head-counted-twice', 'errors-counted', 'feed-charge-misreported', 'since-z-only',
   'trial-needs-card', 'trial-key-cacheable', 'short-trial-keys', 'sources-without-url', 'paid-feed-refused', 'fractional-amounts', 'fund-id-uppercase',
   'list-member-missing', 'bad-dump-date-404', 'bad-request-without-errors', 'unknown-statistic-without-allowed', 'weak-dump-etag', 'cached-304', 'download-counted-twice',
   'links-missing', 'servers-elsewhere', 'trial-call-unlimited', 'insufficient-balance-charged', 'lag-ignored', 'route-moved',
