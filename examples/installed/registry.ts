@@ -110,7 +110,10 @@ export function projectEnv(url: string, dir: string, env: NodeJS.ProcessEnv = pr
   writeFileSync(npmrc, `registry=${upstreamRegistry()}\n@investor-graph:registry=${url.replace(/\/?$/, '/')}\n`);
   // Not what `pnpm test` hands its scripts (npm_config_*, npm_package_*, PNPM_*): a user's shell has
   // none of it, and npm warns about pnpm's settings on every command, which the output checks see.
-  const shell = Object.fromEntries(Object.entries(env).filter(([name]) => !/^(npm_|pnpm_|init_cwd$)/i.test(name)));
+  // The machine's own way to the registry stays (its CA file, proxy, global npmrc): npm run on
+  // another Node (a runtime below) looks for its global npmrc beside that Node and would miss it.
+  const machine = /^npm_config_(cafile|ca|cert|key|strict_ssl|proxy|https_proxy|http_proxy|noproxy|globalconfig)$/i;
+  const shell = Object.fromEntries(Object.entries(env).filter(([name]) => machine.test(name) || !/^(npm_|pnpm_|init_cwd$)/i.test(name)));
   return {
     ...shell,
     npm_config_userconfig: npmrc,
