@@ -86,6 +86,11 @@ export function argumentShown(argument: string): string {
   return /^igk_/i.test(argument) || argument.length >= 24 || /[^\x21-\x7e]/.test(argument) ? `of ${argument.length} characters (not shown: it may be a key)` : `'${argument}'`;
 }
 
+/** Whether `text` can be a key at all: printable ASCII, no space (a secret pasted with its line break is not). */
+export function isKeyText(text: string): boolean {
+  return /^[\x21-\x7e]+$/.test(text);
+}
+
 /** Whether `command args` runs here (k6 needs Go; terminal tests need util-linux's `script`). */
 export function canRun(command: string, args: string[]): boolean {
   try {

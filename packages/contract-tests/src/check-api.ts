@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { readFlags } from '@investor-graph/cli';
+import { isKeyText, readFlags } from '@investor-graph/cli';
 
 const name = 'investor-graph-check-api';
 const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
@@ -50,7 +50,7 @@ if (!/^\d+(ms|s|m)$/.test(smoke)) flags.fail(`--smoke-duration takes a k6 durati
 const k6 = flags.values.k6 || env.K6_BIN;
 // A key is printable ASCII; anything else (a secret pasted with its line break) would be echoed by
 // fetch's error about the header it cannot build, so it is refused here without being shown.
-if (env.INVESTOR_GRAPH_KEY && !/^[\x21-\x7e]+$/.test(env.INVESTOR_GRAPH_KEY)) {
+if (env.INVESTOR_GRAPH_KEY && !isKeyText(env.INVESTOR_GRAPH_KEY)) {
   flags.fail('INVESTOR_GRAPH_KEY holds a character no key has (a space or a line break?)');
 }
 

@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isPlanId, planIds, plans, type PlanId } from '@investor-graph/contract';
-import { readFlags } from '@investor-graph/cli';
+import { isKeyText, readFlags } from '@investor-graph/cli';
 import { properties } from './properties.ts';
 
 /** The prefix of the CLI's own lines, and the command its usage errors point at. */
@@ -147,7 +147,7 @@ export function readCliOptions(args: string[]): CliOptions {
   // A key is printable ASCII. Anything else (a secret pasted with its line break) makes fetch throw
   // an error that quotes the whole header, key and all: refused here, without being shown.
   const source = values.key?.length ? '--key' : fromEnv.length ? 'INVESTOR_GRAPH_KEYS' : 'INVESTOR_GRAPH_KEY';
-  const badKey = keys.find(({ key }) => key !== undefined && !/^[\x21-\x7e]+$/.test(key));
+  const badKey = keys.find(({ key }) => key !== undefined && !isKeyText(key));
   if (badKey) fail(`${source}: the ${badKey.plan} key holds a character no key has (a space or a line break?); it is not shown here`);
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const badOnly = only?.filter((id) => !properties.some((p) => p.id === id));
