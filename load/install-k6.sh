@@ -15,7 +15,8 @@ if [ ! -x "$bin" ]; then
   command -v go >/dev/null 2>&1 || { echo "[kit] k6 is built with Go and no 'go' is on PATH" >&2; exit 3; }
   mkdir -p "$(dirname "$bin")"
   echo "[kit] building k6 $version with $(go version | cut -d' ' -f3) (a few minutes, once)" >&2
-  (cd "$here/k6-build" && GOFLAGS=-mod=readonly go build -trimpath -o "$bin.partial" go.k6.io/k6/v2)
+  # -mod=readonly after the user's own GOFLAGS, which it joins, not replaces (as install-oasdiff.sh).
+  (cd "$here/k6-build" && GOFLAGS="${GOFLAGS:+$GOFLAGS }-mod=readonly" go build -trimpath -o "$bin.partial" go.k6.io/k6/v2)
   mv "$bin.partial" "$bin"
 fi
 echo "$bin"

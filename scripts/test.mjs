@@ -1,4 +1,4 @@
-// `pnpm test`: prepare what is slow to prepare (k6, built once with Go; Schemathesis and
+// `pnpm test`: prepare what is slow to prepare (k6 and oasdiff, built once with Go; Schemathesis and
 // openapi-python-client, each once from PyPI), type-check every package, run every vitest project,
 // then print the plain `N passed, N failed` line that CI counts. JUnit lands in
 // test-results/junit.xml. Each preparation prints a line with the time it took, so a slow fresh
@@ -29,6 +29,18 @@ if (!env.K6_BIN) {
     if (built.status !== 0) return `not available (load/install-k6.sh exit ${built.status}): the k6 tests will be skipped`;
     env.K6_BIN = built.stdout.trim();
     return env.K6_BIN;
+  });
+}
+if (!env.OASDIFF_BIN) {
+  step('oasdiff', () => {
+    // The contract diff's differ, built from the Go module proxy with the machine's Go, once into the
+    // kit's cache, as k6 is; without Go the diff's tests are skipped, each saying why.
+    const built = spawnSync('bash', ['packages/contract-tests/install-oasdiff.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (built.status === 3) return 'not available (packages/contract-tests/install-oasdiff.sh exit 3: no Go): the diff\'s tests will be skipped';
+    // Any other failure is the kit's: the tests build it again themselves and fail, saying why.
+    if (built.status !== 0) return `FAILED (packages/contract-tests/install-oasdiff.sh exit ${built.status}): the diff's tests will fail`;
+    env.OASDIFF_BIN = built.stdout.trim();
+    return env.OASDIFF_BIN;
   });
 }
 if (!env.SCHEMATHESIS_BIN) {

@@ -1,10 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse } from 'yaml';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 import { root } from '../readme.ts';
 import { haveGo, runCommand } from '../support.ts';
@@ -112,24 +111,6 @@ describe('the CI check (investor-graph-check-api)', () => {
     // The URL came from BASE_URL and the empty numbers were not refused: the key was the one thing wrong.
     expect(empty.out).toContain(`${mock.url}/api/v1/account did not accept the key`);
   });
-});
-
-test("the GitHub Actions example calls the check with only variables it reads, after the README's install line for CI", () => {
-  const workflow = parse(readFileSync(join(import.meta.dirname, 'github-actions.yml'), 'utf8')) as {
-    jobs: Record<string, { steps: { run?: string; env?: Record<string, string>; 'working-directory'?: string }[] }>;
-  };
-  const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
-  const call = steps.find((s) => s.run?.includes('npx --no investor-graph-check-api '));
-  expect(call, 'a step runs the check').toBeDefined();
-  // The variables its --help names ($NAME), and the key's two.
-  const help = spawnSync(process.execPath, [command, '--help'], { encoding: 'utf8' }).stdout;
-  const documented = [...help.matchAll(/\$([A-Z0-9_]+)|\b(INVESTOR_GRAPH_[A-Z]+)\b/g)].map((m) => m[1] ?? m[2]);
-  const passed = Object.keys(call!.env ?? {}).filter((name) => name !== 'INVESTOR_GRAPH_BASE_URL');
-  expect(passed.filter((name) => !documented.includes(name)), 'variables the script does not read').toEqual([]);
-  expect(call!.run).toContain('$INVESTOR_GRAPH_BASE_URL');
-  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-  const install = steps.find((s) => s.run?.startsWith('npm i '))!.run!;
-  expect(readme).toContain(`| \`${install}\` |`);
 });
 
 test("the validation proxy's JUnit, with a violation in it, has the shape strict readers accept", async () => {

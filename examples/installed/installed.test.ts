@@ -93,7 +93,10 @@ test('the tarballs hold what runs, its declarations, README and LICENSE, and no 
   expect(filesOf('@investor-graph/mock')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/node/cli.js']));
   expect(filesOf('@investor-graph/contract')).toEqual(expect.arrayContaining(['dist/openapi.yaml', 'dist/DECISIONS.md', 'dist/generated/openapi.json', 'dist/generated/plans.json']));
   expect(filesOf('@investor-graph/dataset')).toEqual(expect.arrayContaining(['default/manifest.json', 'default/firms.jsonl']));
+  expect(filesOf('@investor-graph/spectral-ruleset')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/owasp.js', 'dist/owasp.d.ts']));
   expect(filesOf('@investor-graph/load')).toEqual(expect.arrayContaining(['team.js', 'lib/plan-test.js', 'lib/plans.json', 'install-k6.sh']));
+  // The contract diff's oasdiff is built from these by a user's first run: the script and its locked module.
+  expect(filesOf('@investor-graph/contract-tests')).toEqual(expect.arrayContaining(['install-oasdiff.sh', 'oasdiff-build/go.mod', 'oasdiff-build/go.sum', 'oasdiff-build/tools.go']));
 });
 
 test('publint and arethetypeswrong pass on every tarball', () => {
@@ -226,6 +229,10 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     const contract = join(project, 'node_modules/@investor-graph/contract/dist/openapi.yaml');
     const clean = inProject('npx', ['spectral', 'lint', contract, '--fail-severity=warn']);
     expect(clean.status, clean.out).toBe(0);
+    // The OWASP option, by its subpath: the installed contract passes it too.
+    writeFileSync(join(project, '.spectral-owasp.yaml'), 'extends: ["@investor-graph/spectral-ruleset/owasp"]\n');
+    const owasp = inProject('npx', ['spectral', 'lint', contract, '--ruleset', '.spectral-owasp.yaml', '--fail-severity=warn']);
+    expect(owasp.status, owasp.out).toBe(0);
 
     mkdirSync(join(project, 'broken'), { recursive: true });
     copyFileSync(join(project, 'node_modules/@investor-graph/contract/dist/DECISIONS.md'), join(project, 'broken/DECISIONS.md'));
@@ -246,6 +253,11 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       expect(check.status, check.out).toBe(0);
       expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites[^>]* failures="0"/);
       expect(check.out).not.toContain(key);
+      // The run started with the diff of the installed mock's contract against the installed kit's:
+      // with oasdiff at hand (OASDIFF_BIN, which scripts/test.mjs builds and the project's env keeps) it held.
+      const { diff } = JSON.parse(readFileSync(join(project, 'results/report.json'), 'utf8')) as { diff?: { status: string; against: string; reason?: string } };
+      if (process.env.OASDIFF_BIN) expect(diff, diff?.reason).toEqual({ status: 'passed', against: 'kit', breaking: [], non_breaking: [] });
+      else expect(['passed', 'not-run'], diff?.reason).toContain(diff?.status);
       // Nothing written but what it was asked to write: no cache in the installed package, in
       // node_modules or in the project's own folders (vite's and vitest's go to the OS temp folder).
       const added = (readdirSync(project, { recursive: true }) as string[]).filter((f) => !before.has(f));
@@ -283,7 +295,9 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     });
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
-    for (const file of ['lint.xml', 'contract-tests.xml', 'team.junit.xml']) expect(existsSync(join(results, file)), file).toBe(true);
+    // Where investor-graph-check-api writes them: the contract tests' page among them.
+    for (const file of ['lint.xml', 'contract-tests.xml', 'contract-tests.json', 'contract-tests.html', 'team.junit.xml']) expect(existsSync(join(results, file)), file).toBe(true);
+    if (process.env.OASDIFF_BIN) expect(JSON.parse(readFileSync(join(results, 'contract-tests.json'), 'utf8')).diff).toMatchObject({ status: 'passed', against: 'kit' });
   });
 
   test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load example runs one against the installed mock', async () => {

@@ -1,11 +1,12 @@
 /**
  * One page a person opens to read a load run, merged or not: the verdict, each threshold with its
  * figure, and over time the requests a second by scenario, latency percentiles, answers by status,
- * and the over-rate key's served answers against the plan's rate. Self-contained: inline CSS and
- * SVG drawn here, no script, no font or image from anywhere, so it opens offline and from an
- * artifact store that forbids scripts.
+ * and the over-rate key's served answers against the plan's rate. Self-contained: SVG drawn here,
+ * in the frame of the kit's other report pages (@investor-graph/cli/html-page: inline CSS, no
+ * script, nothing loaded), so it opens offline and from an artifact store that forbids scripts.
  */
 import { basename } from 'node:path';
+import { escapeHtml as esc, html, Html, page } from '@investor-graph/cli/html-page';
 import type { SummaryData, SummaryMetric } from '../lib/summary.js';
 import { partMetric } from './parts.ts';
 import type { Second } from './figures.ts';
@@ -27,7 +28,6 @@ export interface ReportInput {
   last: number;
 }
 
-const esc = (s: unknown) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const palette = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
 
 function figure(value: number | undefined, contains: SummaryMetric['contains'] | undefined, aggregation = ''): string {
@@ -182,27 +182,15 @@ export function renderReport(input: ReportInput): string {
   const seconds = ((input.data.state?.testRunDurationMs as number | undefined) ?? 0) / 1000;
   const title = `k6 ${input.planId}: ${failed.length ? `${failed.length} threshold${failed.length > 1 ? 's' : ''} failed` : 'every threshold passed'}`;
 
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>${esc(title)}</title>
-<style>
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:960px;color:#111827;padding:0 12px}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
-.verdict{display:inline-block;padding:4px 10px;border-radius:4px;font-weight:600;color:#fff}
-.pass{background:#15803d}.failed{background:#b91c1c}
-table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border-bottom:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
-tr.fail td:first-child{color:#b91c1c;font-weight:600}tr.ok td:first-child{color:#15803d}
-code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}.muted{color:#6b7280}
-svg{display:block;margin:10px 0 2px;background:#fafafa;border:1px solid #e5e7eb}
-svg text{font:11px system-ui,sans-serif;fill:#374151}svg .t{font-weight:600;font-size:13px}
-svg .ya{text-anchor:end}svg .xa{text-anchor:middle}svg .gl{text-anchor:end;fill:#6b7280}
-svg .grid{stroke:#e5e7eb}svg .guide{stroke:#6b7280;stroke-dasharray:6 4}svg .hover{fill:transparent}svg .hover:hover{fill:rgba(37,99,235,.07)}
-</style></head><body>
-<h1>${esc(input.planName)} plan (<code>${esc(input.planId)}</code>): ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}</h1>
-<p><span class="verdict ${failed.length ? 'failed' : 'pass'}">${esc(failed.length ? `FAILED: ${failed.length} of ${input.verdicts.length} thresholds` : `PASSED: ${input.verdicts.length} thresholds`)}</span>
-<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from ${esc(new Date(input.first).toISOString())}; plan rate ${input.rate} req/s; figures over every part's samples (percentiles from one distribution, to 0.1%)</span></p>
-<h2>Thresholds</h2>
+  return page({
+    title,
+    heading: html`${input.planName} plan (<code>${input.planId}</code>): ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
+    verdict: { ok: !failed.length, text: failed.length ? `FAILED: ${failed.length} of ${input.verdicts.length} thresholds` : `PASSED: ${input.verdicts.length} thresholds` },
+    note: html`<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from ${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s;
+figures over every part's samples (percentiles from one distribution, to 0.1%)</span>`,
+    css: chartCss,
+    // Rows and charts are strings made here, every value in them through esc.
+    body: new Html(`<h2>Thresholds</h2>
 <table><tr><th></th><th>metric</th><th>threshold</th><th>figure</th></tr>${verdictRows}</table>
 <h2>Over time</h2>
 <p class="muted">Each point is ${interval === 1 ? 'one second' : `${interval} seconds`}; hover for the figures.</p>
@@ -213,7 +201,15 @@ ${charts.join('\n')}
 <table><tr><th>check</th><th>passed</th><th>failed</th></tr>${checkRows}</table>
 <h2>Every metric</h2>
 <table><tr><th>metric</th><th>type</th><th>figures</th></tr>${metricRows}</table>
-<p class="muted">Written by investor-graph-load from k6's samples.</p>
-</body></html>
-`;
+<p class="muted">Written by investor-graph-load from k6's samples.</p>`),
+  });
 }
+
+/** The charts' rules, and a threshold's outcome coloured, beside the frame's. */
+const chartCss = `
+tr.fail td:first-child{color:#b91c1c;font-weight:600}tr.ok td:first-child{color:#15803d}
+svg{display:block;margin:10px 0 2px;background:#fafafa;border:1px solid #e5e7eb}
+svg text{font:11px system-ui,sans-serif;fill:#374151}svg .t{font-weight:600;font-size:13px}
+svg .ya{text-anchor:end}svg .xa{text-anchor:middle}svg .gl{text-anchor:end;fill:#6b7280}
+svg .grid{stroke:#e5e7eb}svg .guide{stroke:#6b7280;stroke-dasharray:6 4}svg .hover{fill:transparent}svg .hover:hover{fill:rgba(37,99,235,.07)}
+`;

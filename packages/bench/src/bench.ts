@@ -15,7 +15,7 @@ import { spread } from './state.ts';
 import { dumpLine, dumpsSection } from './dumps-section.ts';
 import { refreshDumps, refreshMarkdown, refreshMerge, refreshScale, refreshThroughput } from './markdown.ts';
 import { mergeLine, mergeSection, mergeTargets } from './merge-section.ts';
-import { scaleSection, scaleTargets } from './scale-section.ts';
+import { missLines, scaleSection, scaleTargets } from './scale-section.ts';
 import { cleanUp, connections, contractCli, duration, key, log, measuredOn, mockCli, out, rounds, scales, smoke, startMock, stateLine, stateSection, temp, writeResults, values } from './setup.ts';
 import { logTargets, throughputLines, throughputSection, throughputTargets } from './throughput-section.ts';
 
@@ -32,10 +32,11 @@ const alone: Record<string, () => Promise<void>> = {
   },
   async scale() {
     const scale = await scaleSection();
-    const { ratios, targets } = scaleTargets(scale);
-    const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections, duration_s: duration }, scale, scale_ratios: ratios, targets };
+    const { ratios, targets, over } = scaleTargets(scale);
+    const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections, duration_s: duration }, scale, scale_ratios: ratios, scale_over: over, targets };
     writeResults(results);
     logTargets(targets);
+    for (const line of missLines(over)) log(`  ${line}`);
     if (!smoke) refreshScale(results);
   },
   async dumps() {
@@ -140,6 +141,7 @@ try {
     ratios,
     startup,
     scale,
+    scale_over: scaleFigures.over,
     dumps,
     contract_suite: contractSuite,
     state,
@@ -151,6 +153,7 @@ try {
   log('');
   for (const line of throughputLines(throughput, speed.ratios)) log(line);
   logTargets(targets);
+  for (const line of missLines(scaleFigures.over)) log(`  ${line}`);
   log(`figures in ${out}`);
   if (!smoke) refreshMarkdown(results);
 } finally {

@@ -10,14 +10,19 @@ export interface Started {
   /** What it printed until then. */
   output(): string;
   rssMb(): number;
+  /** The most it has been resident since it started (Linux's high-water mark), in MB. */
+  peakRssMb(): number;
   stop(): Promise<void>;
 }
 
-/** Resident memory of a process from /proc, in MB (Linux). */
-export function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** Resident memory of a process from /proc, in MB (Linux): now (VmRSS) or its peak so far (VmHWM). */
+export function rssOf(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
+
+/** The command line as an error may show it: a preset key's value blanked (keys appear in no output). */
+const shown = (command: string, args: string[]): string => [command, ...args.map((a) => a.replace(/^([a-z]+=).+$/, '$1...'))].join(' ');
 
 /** Spawns and waits for `ready` in its output; `url` is built from the first capture group or given. */
 export function startProcess(command: string, args: string[], ready: RegExp, options: { env?: Record<string, string>; timeoutMs?: number; url?: string } = {}): Promise<Started> {
@@ -27,7 +32,7 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not start within ${options.timeoutMs ?? 120_000} ms:\n${output.slice(-2000)}`));
+      reject(new Error(`${shown(command, args)} did not start within ${options.timeoutMs ?? 120_000} ms:\n${output.slice(-2000)}`));
     }, options.timeoutMs ?? 120_000);
     const check = (data: Buffer): void => {
       output += data;
@@ -45,6 +50,7 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
         startMs: Math.round(performance.now() - started),
         output: () => output,
         rssMb: () => rssOf(child.pid!),
+        peakRssMb: () => rssOf(child.pid!, 'VmHWM'),
         stop: () => new Promise((done) => {
           if (child.exitCode !== null || child.signalCode !== null) return done();
           child.once('exit', () => done());
@@ -57,7 +63,7 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
     child.stderr!.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${command} exited with ${code} before it was ready:\n${output.slice(-2000)}`));
+      reject(new Error(`${shown(command, args)} exited with ${code} before it was ready:\n${output.slice(-2000)}`));
     });
   });
 }

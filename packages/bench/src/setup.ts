@@ -15,8 +15,9 @@ export const usage = `usage: pnpm bench [-- options]
   --duration S        seconds a measured run lasts (5; 1 with --smoke)
   --rounds N          alternating rounds of the three servers (5; 1 with --smoke)
   --only SECTION      only one section, figures to --out: state (memory against the database),
-                      throughput (the mock beside prism and bare node), scale (start-up, memory
-                      and pages at 10,000 and 1,000,000 rows) or dumps (ordinary requests while
+                      throughput (the mock beside prism and bare node), scale (start-up, memory,
+                      pages, and every reading operation's first call and p99 under a mixed load,
+                      at 10,000 and 1,000,000 rows) or dumps (ordinary requests while
                       a nightly dump of the largest dataset is built) or merge (investor-graph-load
                       merge on two parts of a million samples each, beside reading them alone)
   --large             the scale and dumps sections at 10,000,000 rows too (the first run builds

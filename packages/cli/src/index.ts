@@ -3,11 +3,15 @@
  * and saying what is wrong the same way, whether this machine can run a command, a free port.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { nearestFlag } from './near.ts';
+
+export { xmlText } from './xml.ts';
+
+export { escapeBidi, printable } from './printable.ts';
 
 export interface Flags<O extends ParseArgsOptionsConfig> {
   values: ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
@@ -109,4 +113,24 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Why a file cannot be written at `file` (its folders made first, as a command will), or null.
+ * Nothing is made here. A command checks its output files with it before it starts, not after a
+ * run of minutes whose results then go nowhere.
+ */
+export function whyUnwritable(file: string): string | null {
+  const path = resolve(file);
+  // A folder passes the write check, and the command would then fail writing into it at the end.
+  if (existsSync(path) && statSync(path).isDirectory()) return 'is a folder, not a file';
+  let existing = existsSync(path) ? path : dirname(path);
+  while (!existsSync(existing)) existing = dirname(existing);
+  if (existing !== path && !statSync(existing).isDirectory()) return `cannot be written (${existing} is a file, not a folder)`;
+  try {
+    accessSync(existing, constants.W_OK);
+    return null;
+  } catch (error) {
+    return `cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message} on ${existing})`;
+  }
 }

@@ -2,7 +2,9 @@
  * investor-graph-check-api: checks a live Investor Graph API the way a CI pipeline would, in three
  * steps that each write JUnit into one folder and each run even when an earlier one failed:
  *   1. lint the contract the service serves (GET /api/v1/openapi.json) with the kit's Spectral ruleset;
- *   2. the property-based contract tests within a budget of calls;
+ *   2. the property-based contract tests within a budget of calls, which start with the served
+ *      contract against the kit's by oasdiff (diff.ts), a change that breaks clients (or a served
+ *      contract it cannot read) failing them;
  *   3. a short k6 run at the key's plan rate (the at_rate scenario only).
  * Exit 0 when all three held, 1 when one failed, 2 on bad usage (before any step runs).
  *
@@ -14,11 +16,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { isKeyText, readFlags } from '@investor-graph/cli';
+import { isPlanId, planIds } from '@investor-graph/contract/plans';
 
 const name = 'investor-graph-check-api';
 const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
   BASE_URL              the API, e.g. https://api.example.com (or $BASE_URL)
   --results DIR         where the reports go ($RESULTS_DIR, else ./api-check-results)
+  --plan PLAN           the key's plan, checked against what the service says ($INVESTOR_GRAPH_PLAN;
+                        else read from /api/v1/account): ${planIds.join(', ')}
   --budget-calls N      most calls the contract tests may make ($BUDGET_CALLS, else 200)
   --smoke-duration D    length of the k6 run ($SMOKE_DURATION, else 10s)
   --k6 BIN              a k6 binary ($K6_BIN); otherwise built once with Go by @investor-graph/load
@@ -26,12 +31,17 @@ const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
   --version             the package and its version
 Environment: INVESTOR_GRAPH_KEY, the key to test with (a key of its own: the tests count its
 calls), or INVESTOR_GRAPH_EMAIL to get a trial key for that address. The key is never printed.
-Writes lint.xml, contract-tests.xml and .json, PLAN.junit.xml, PLAN.summary.json, PLAN.samples.json.gz
-and PLAN.report.html. Exit 0 when all held, 1 when a step failed, 2 on bad usage (a tool not
-installed, the key refused), 130 when interrupted.`;
+The contract tests start with a diff of the served contract against the kit's, by oasdiff
+($OASDIFF_BIN; otherwise built once with Go, as k6 is; without either the diff is noted as not run):
+a change that breaks clients, or a served contract it cannot read, fails them.
+Writes lint.xml, contract-tests.xml, .json and .html, PLAN.junit.xml, PLAN.summary.json,
+PLAN.samples.json.gz and PLAN.report.html. Exit 0 when all held, 1 when a step failed, 2 on bad
+usage (a tool not installed, the key refused, the key of another plan than --plan), 130 when
+interrupted.`;
 
 const flags = readFlags(name, usage, process.argv.slice(2), {
   results: { type: 'string' },
+  plan: { type: 'string' },
   'budget-calls': { type: 'string' },
   'smoke-duration': { type: 'string' },
   k6: { type: 'string' },
@@ -42,6 +52,10 @@ const flags = readFlags(name, usage, process.argv.slice(2), {
 const env = process.env;
 const baseUrl = (flags.positionals[0] || env.BASE_URL || '').replace(/\/+$/, '');
 if (!/^https?:\/\/[^/]+/.test(baseUrl)) flags.fail(`give the API's base URL (http or https), got '${baseUrl}'`);
+const wanted = flags.values.plan || env.INVESTOR_GRAPH_PLAN;
+if (wanted && !isPlanId(wanted)) flags.fail(`--plan must be one of ${planIds.join(', ')}, got '${wanted}'`);
+// Before a trial key is asked for: one address gets one.
+if (wanted && wanted !== 'trial' && !env.INVESTOR_GRAPH_KEY && env.INVESTOR_GRAPH_EMAIL) flags.fail(`INVESTOR_GRAPH_EMAIL gets a trial key, but --plan says ${wanted}`);
 const budget = flags.values['budget-calls'] || env.BUDGET_CALLS || '200';
 if (!/^[1-9]\d*$/.test(budget)) flags.fail(`--budget-calls takes a whole number of calls, got '${budget}'`);
 const out = resolve(flags.values.results || env.RESULTS_DIR || 'api-check-results');
@@ -85,6 +99,7 @@ try {
 }
 const key = env.INVESTOR_GRAPH_KEY || (await trialKey(env.INVESTOR_GRAPH_EMAIL));
 const plan = await planOf(key);
+if (wanted && plan !== wanted) flags.fail(`the key is a ${plan} key, but --plan says ${wanted}`);
 say(`${baseUrl}, a ${plan} key; reports in ${out}`);
 
 // The steps: each a command, its output passed through, a non-zero exit a failed step. Ctrl-C or
@@ -120,7 +135,7 @@ if (!lintHeld) failed.push('lint');
 say('2/3 contract tests');
 const contractTests = join(import.meta.dirname, import.meta.filename.endsWith('.ts') ? 'bin.ts' : 'bin.js');
 if (!(await step(contractTests, ['--base-url', baseUrl, '--plan', plan, '--budget-calls', budget,
-  '--junit', join(out, 'contract-tests.xml'), '--report', join(out, 'contract-tests.json')]))) failed.push('contract-tests');
+  '--junit', join(out, 'contract-tests.xml'), '--report', join(out, 'contract-tests.json'), '--html', join(out, 'contract-tests.html')]))) failed.push('contract-tests');
 
 say(`3/3 k6 smoke at the ${plan} rate`);
 // API_KEY reaches k6 from the environment, not the command line (no key in `ps`).

@@ -138,6 +138,7 @@ export const claims: readonly Claim[] = [
   { says: ['The version is in the path prefix'], checks: ['conforms', 'openapi'], faults: ['route-moved'] },
   { says: ['A machine-readable description with the full parameter reference'], checks: ['openapi'], faults: ['stale-openapi'] },
   { says: ['Deprecation and compatibility policy'], decided: ['deprecation'] },
+  { says: ['One exception, made once with the bounds', 'Each refuses only what no client sends in earnest'], notCheckable: "a promise about the contract's history: `diff --baseline` compares a served contract with an older one" },
 
   // ==== DECISIONS.md
   // ---- Resource fields
@@ -182,6 +183,7 @@ export const claims: readonly Claim[] = [
   { says: ["Above the plan's page size it is capped silently"], checks: ['bad-input'], faults: ['refuse-over-cap'] },
   { says: ['Below 1, not written in digits'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
   { says: ['Any query parameter given empty or twice'], checks: ['bad-input'], faults: ['first-of-repeated-parameter'] },
+  { says: ['The maximum was once absent'], notCheckable: 'why the bound is where it is' },
   // ---- Filters and sort order
   { says: ['The kit adds none'], checks: ['bad-input'], faults: ['ignore-unknown-parameter'] },
   { says: ['Every list is in ascending order of its key'], checks: ['pagination', 'changes'], faults: ['unsorted-pages', 'unordered-changes'], note: "the dump manifest's newest-first order is not checked yet" },
@@ -208,6 +210,11 @@ export const claims: readonly Claim[] = [
   { says: ['Dates: `YYYY-MM-DD`'], checks: ['exports'], faults: ['bad-dump-date-404'] },
   { says: ['Files: `<resource plural>.jsonl.gz` from the nine'], checks: ['exports'], faults: ['manifest-wrong-sha'] },
   { says: ['A malformed path parameter is a 400 naming it'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
+  // ---- Bounds
+  { says: ['Every string, array and integer the API reads or serves has a bound'], checks: ['bad-input', 'rule:contract'], faults: ['server-error-on-bad-input', 'bounds-ignored'], note: "limit at its maximum (capped) and one past it (a 400), since past its length (a 400); every answer is held to the contract's bounds" },
+  { says: ['Integers are `int32`', 'A page, a list\'s members and a rollup hold at most 1,000', 'Names, cities and titles are at most 200', 'A 400 lists at most 4,096 `errors`', 'A cursor past its 512 characters', "A dump file's size is stated in bytes"], checks: ['rule:contract'] },
+  // ---- Servers
+  { says: ["The contract's first server is that address", 'The second is the kit\'s mock on `http://127.0.0.1:4010`', 'Each server says its audience'], notCheckable: "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks" },
   // ---- Key scopes, expiry and revocation
   { says: ['A key has no scopes'], checks: ['conforms', 'plan-features'], faults: ['refuse-exports', 'statistics-down'] },
   { says: ['Paid keys do not expire; any key can be revoked'], checks: ['key-states'], faults: ['revoked-as-403'], note: 'revocation, with --use-control; that paid keys do not expire is not checked' },
@@ -243,6 +250,7 @@ export const claims: readonly Claim[] = [
   { says: ['With `--state redis://...`, a call whose state server does not answer'], notCheckable: "the mock's own state server: a client cannot make it go away (the mock's tests stop a real Redis under load)" },
   { says: ['A charge that reached the server but whose answer was lost'], notCheckable: "the mock's own state server (the mock's tests stop a real Redis mid-run and count every 200 once)" },
   { says: ['A failure of the mock itself is 500'], notCheckable: 'a client cannot make the service fail on purpose' },
+  { says: ['Nor is a 503 to a check'], checks: ['rule:contract'], note: 'any 503 met is reported; no fault of the mock answers one (rules.test.ts holds the rule to it)' },
   { says: ['With `--state FILE`, a call that waited 2 s'], notCheckable: "the mock's own state file" },
   { says: ['The service never answers 5xx to bad input'], checks: ['bad-input', 'rule:bad-input-no-5xx'], faults: ['server-error-on-bad-input'] },
   // ---- Plan numbers the spec leaves open
@@ -271,7 +279,10 @@ export const claims: readonly Claim[] = [
   { says: ['Monthly periods run from the first of a month'], checks: ['envelope'], faults: ['periods-from-the-15th'], note: "every answer's usage period; the roll-over itself is not driven" },
   // ---- Rate limit headers
   { says: ['`RateLimit-Policy: "default";q=<rate>;w=1`'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] },
+  { says: ['They state the bucket a call was counted against'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'], note: "every data answer's and every 429's headers; that a 304, 402 or 404 carries them, and that a refused call's answer does not, is not asserted yet" },
   { says: ['The limiter is a token bucket per key'], checks: ['rate'], faults: ['drop-retry-after'] },
+  { says: ["The trial call is counted against its address's bucket"], checks: ['trial-call'], note: 'that its refusals carry no RateLimit headers is not asserted' },
+  { says: ['The contract document, static and cached'], checks: ['openapi'], note: 'that it is neither limited nor counted is not asserted' },
   { says: ['It runs on real time'], checks: ['service-clock'], faults: ['limiter-on-clock'], note: "with --use-control: moving the service's clock refills no bucket" },
   { says: ['Mocks sharing a Redis store (`--state redis://`) share every bucket'], notCheckable: "where the kit's mock keeps its buckets: through one URL a client sees one rate, which `rate` checks whichever replica answers (the mock's tests run three behind haproxy)" },
   { says: ['The unauthenticated trial call has a bucket per client address'], checks: ['trial-call'], faults: ['trial-call-unlimited'] },
@@ -316,6 +327,9 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
   { at: /parameters\/Export(Date|File)$/, claim: { checks: ['exports'], faults: ['bad-dump-date-404'] } },
   { at: /headers\/RateLimit(Policy)?$/, claim: { checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] } },
   { at: /WWW-Authenticate$/, claim: { checks: ['http-conventions'], faults: ['drop-www-authenticate'] } },
+  { at: /headers\/Access-Control-Allow-Origin$/, claim: { checks: ['http-conventions'], faults: ['cors-closed'] } },
+  { at: /responses\/(InternalError|ServiceUnavailable)$/, claim: { notCheckable: 'a client cannot make the service fail, or its state store go away, on purpose' } },
+  { at: /^\/servers\/\d+$/, claim: { notCheckable: "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks" } },
   { at: /responses\/(Unauthorized|PaymentRequired)$/, claim: { checks: ['auth', 'plan-features', 'rule:problem', 'rule:actions'], faults: ['wrong-status', 'drop-actions'] } },
   { at: /responses\/BadRequest$/, claim: { checks: ['bad-input', 'rule:problem', 'rule:contract'], faults: ['server-error-on-bad-input'] } },
   { at: /responses\/NotFound$/, claim: { checks: ['statistics', 'rule:problem', 'rule:contract'], faults: ['unknown-statistic-400', 'problem-without-code'] } },

@@ -2,16 +2,17 @@
  * What the contract-tests CLI is asked for: its usage and its flags, read and checked. A wrong
  * flag is one line pointing at --help, and exit 2 (readFlags of @investor-graph/cli).
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { isPlanId, planIds, plans, type PlanId } from '@investor-graph/contract';
-import { isKeyText, readFlags } from '@investor-graph/cli';
+import { isKeyText, readFlags, whyUnwritable } from '@investor-graph/cli';
+import { contractFileProblem } from './diff.ts';
 import { properties } from './properties.ts';
 
 /** The prefix of the CLI's own lines, and the command its usage errors point at. */
 export const command = 'investor-graph-contract-tests';
 
 export const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY --plan PLAN | --key PLAN=KEY ... | --email ADDRESS --plan trial) [options]
+       investor-graph-contract-tests diff (--base-url URL | --contract FILE) [--baseline FILE] [options]
   --base-url URL       the API, e.g. https://api.example.com or http://127.0.0.1:4010
   --key KEY            the key to test with, of the plan --plan names; better the INVESTOR_GRAPH_KEY
                        environment variable, since a command line shows in ps, shell history and CI logs
@@ -35,8 +36,16 @@ export const usage = `usage: investor-graph-contract-tests --base-url URL (--key
                        simulated clock forward, which cannot be undone. Off by default. Given no
                        key, it makes a key of every plan through the control API and runs them all
   --exhaust-trial      allow spending a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls to see it run out (the mock needs no flag)
+  --baseline FILE      the run starts with the contract the service serves against the kit's
+                       (oasdiff; a change that breaks clients, or a served contract that cannot be
+                       read, fails the run): against this contract file instead (the last one
+                       seen); see investor-graph-contract-tests diff --help
+  --no-diff            leave that comparison out (a run with --only or --path, as a replay is,
+                       leaves it out too: it is about the properties it names)
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
+  --html FILE          also a page to read the run in a browser, offline: the rule matrix, the
+                       operations called, each failure with its call and replay lines (none by default)
   --verbose            also vitest's own report: its tree of every test, and each failure with its
                        stack (by default a line per property as it finishes, and a summary)
   -h, --help           this text
@@ -45,7 +54,7 @@ export const usage = `usage: investor-graph-contract-tests --base-url URL (--key
 exit codes:
   0  every property and rule held
   1  a property or rule broke (the report says which, with the line that replays it)
-  2  bad usage: a flag is missing or wrong, or a report cannot be written where it names (one line)
+  2  bad usage: a flag is missing or wrong, or a report or page cannot be written where it names (one line)
   3  the run could not start: the service is unreachable, TLS failed, the key was refused, or the
      key is of another plan than --plan, --use-control meets no control API, or vitest could
      not start the suite (one line says what to fix)`;
@@ -68,8 +77,13 @@ export interface CliOptions {
   rateBurst: boolean;
   useControl: boolean;
   exhaustTrial: boolean;
+  /** Start with the served contract against the kit's (or baseline), by oasdiff (diff.ts). */
+  diff: boolean;
+  baseline?: string;
   junit: string;
   report: string;
+  /** The HTML page of the run, when asked for. */
+  html?: string;
   verbose: boolean;
   /** A key came on the command line (a warning says where that shows). */
   keyInArgs: boolean;
@@ -91,8 +105,11 @@ export function readCliOptions(args: string[]): CliOptions {
     'no-rate-burst': { type: 'boolean' },
     'use-control': { type: 'boolean' },
     'exhaust-trial': { type: 'boolean' },
+    baseline: { type: 'string' },
+    'no-diff': { type: 'boolean' },
     junit: { type: 'string', default: 'contract-test-results/junit.xml' },
     report: { type: 'string', default: 'contract-test-results/report.json' },
+    html: { type: 'string' },
     verbose: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -160,11 +177,17 @@ export function readCliOptions(args: string[]): CliOptions {
   const runs = whole('runs', values.runs, 1);
   const suites = keysFromControl ? planIds.length : keys.length;
   if (budgetCalls < 2 * suites) fail(`--budget-calls must be at least ${2 * suites} for ${suites} keys (a preflight and a call each)`);
+  const baseline = values.baseline;
+  if (baseline !== undefined && values['no-diff']) fail('--baseline is what the diff compares with: leave out --no-diff, or --baseline');
+  const baselineProblem = baseline === undefined ? null : contractFileProblem('baseline', baseline);
+  if (baselineProblem) fail(baselineProblem);
   // Found out now, not after a run of minutes whose results then go nowhere.
-  for (const flag of ['junit', 'report'] as const) {
-    const problem = unwritable(resolve(values[flag]));
+  for (const flag of ['junit', 'report', 'html'] as const) {
+    if (values[flag] === undefined) continue;
+    const problem = whyUnwritable(resolve(values[flag]));
     if (problem) fail(`--${flag} ${values[flag]}: ${problem}`);
   }
+  if (values.html !== undefined && [values.junit, values.report].some((file) => resolve(file) === resolve(values.html!))) fail(`--html ${values.html} is the file of --junit or --report: give the page a name of its own`);
 
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -181,24 +204,13 @@ export function readCliOptions(args: string[]): CliOptions {
     rateBurst: !values['no-rate-burst'] || !!values['allow-rate'],
     useControl: !!values['use-control'],
     exhaustTrial: !!values['exhaust-trial'],
+    // A replay (--only, --path) is about the properties it names: the diff, which its run had, is left out.
+    diff: !values['no-diff'] && !only?.length && !values.path,
+    ...(baseline !== undefined ? { baseline } : {}),
     junit: values.junit,
     report: values.report,
+    ...(values.html === undefined ? {} : { html: values.html }),
     verbose: !!values.verbose,
     keyInArgs: !!values.key?.length,
   };
-}
-
-/** Why a file cannot be written at `file` (its folders made first, as the run will), or null. Nothing is made here. */
-function unwritable(file: string): string | null {
-  // A folder passes the write check, and the run would then fail writing into it after spending calls.
-  if (existsSync(file) && statSync(file).isDirectory()) return 'is a folder, not a file';
-  let existing = existsSync(file) ? file : dirname(file);
-  while (!existsSync(existing)) existing = dirname(existing);
-  if (existing !== file && !statSync(existing).isDirectory()) return `cannot be written (${existing} is a file, not a folder)`;
-  try {
-    accessSync(existing, constants.W_OK);
-    return null;
-  } catch (error) {
-    return `cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message} on ${existing})`;
-  }
 }

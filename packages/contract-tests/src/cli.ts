@@ -14,13 +14,20 @@ import { fileURLToPath } from 'node:url';
 import { startVitest, type Vitest } from 'vitest/node';
 import { planIds, type PlanId } from '@investor-graph/contract';
 import { command, readCliOptions, type CliOptions } from './cli-options.ts';
+import { contractDiff } from './diff.ts';
+import { withDiffSuite } from './diff-junit.ts';
+import { diffSummaryLines } from './diff-lines.ts';
 import type { SuiteConfig } from './context.ts';
 import { exitCodes, preflight } from './preflight.ts';
+import { hideKey } from './failure-text.ts';
+import { writeHtmlReport } from './html-report.ts';
 import { annotationsAsOutput } from './junit.ts';
 import { PropertyLines } from './property-lines.ts';
-import { formatReport, mergeReports, type Report } from './report.ts';
+import { formatReport, mergeReports, writeReport, type DiffSection, type Report } from './report.ts';
 import { scoreLine, unreachedLines } from './rule-matrix.ts';
 
+// `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of its own (diff-cli.ts).
+if (process.argv[2] === 'diff') process.exit(await (await import('./diff-cli.ts')).diffCommand(process.argv.slice(3)));
 const options = readCliOptions(process.argv.slice(2));
 function say(line: string): void {
   console.error(`[${command}] ${line}`);
@@ -39,8 +46,12 @@ const vitestErrors: string[] = [];
 let configs: SuiteConfig[];
 let vitest: Vitest;
 let lines: PropertyLines;
+let drift: DiffSection | undefined;
 try {
   configs = await prepareRun(options);
+  // The run starts with the served contract against the kit's (or --baseline), once whatever the keys;
+  // a served contract it cannot read fails it; without oasdiff it is noted as not run, and the run goes on.
+  if (options.diff) drift = await contractDiff({ served: { baseUrl: options.baseUrl }, ...(options.baseline ? { baseline: options.baseline } : {}) });
   [vitest, lines] = await runSuites(configs, options, vitestErrors);
 } catch (error) {
   // Whatever else keeps the run from starting: one line, not a stack.
@@ -49,11 +60,26 @@ try {
 await vitest.close();
 const junitFile = resolve(options.junit);
 // Only a file vitest wrote: the path is checked before the run, but something may have put a folder there since.
-if (statSync(junitFile, { throwIfNoEntry: false })?.isFile()) writeFileSync(junitFile, annotationsAsOutput(readFileSync(junitFile, 'utf8')));
+if (statSync(junitFile, { throwIfNoEntry: false })?.isFile()) writeFileSync(junitFile, withDiffSuite(annotationsAsOutput(readFileSync(junitFile, 'utf8')), drift));
 const summarised = printSummary(configs, options);
+// A change in the served contract that breaks clients, or no contract to compare, fails the run, whatever the properties said.
+if (drift?.status === 'failed') process.exitCode = 1;
+if (summarised && options.html) writeHtml(options.html);
 const startError = summarised ? null : (lines.startProblem(suiteFile()) ?? firstError(vitestErrors.join('')));
 if (startError) stop(`the run could not start: ${startError}`);
 process.exit(process.exitCode ?? 0);
+
+/** The page of the run (--html), from the report it wrote; the run's keys blanked in it as in the report. */
+function writeHtml(file: string): void {
+  for (const { key } of options.keys) if (key) hideKey(key);
+  try {
+    writeHtmlReport(resolve(options.report), resolve(file));
+  } catch (error) {
+    // A broken run's verdict stands (its report and JUnit are written); one that held still fails, for the set-up.
+    say(`the HTML page could not be written to ${file}: ${(error as Error).message.split('\n')[0]}`);
+    process.exitCode ||= exitCodes.environment;
+  }
+}
 
 /** The first `Error: ...` line of what vitest printed, its colours taken out; null when there is none. */
 function firstError(text: string): string | null {
@@ -152,21 +178,22 @@ async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: st
 /** The summary: each key's report (merged over the keys when there are several), written to --report. False when no suite wrote one. */
 function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
   const reportFile = resolve(options.report);
-  const files = `  JUnit: ${join(options.junit)}  report: ${join(options.report)}`;
+  const files = `  JUnit: ${join(options.junit)}  report: ${join(options.report)}${options.html ? `  page: ${join(options.html)}` : ''}`;
   const parts = configs.length > 1 ? dirname(configs[0]!.reportFile!) : null;
   try {
     if (parts) {
       // Only the reports of the suites that got to write one: the progress lines said why another did not.
       const written = configs.filter((c) => existsSync(c.reportFile!));
       const reports = written.map((c) => JSON.parse(readFileSync(c.reportFile!, 'utf8')) as Report);
-      const merged = mergeReports(reports, written.map((c) => c.plan), configs.filter((c) => !written.includes(c)).map((c) => c.plan));
+      const merged = { ...mergeReports(reports, written.map((c) => c.plan), configs.filter((c) => !written.includes(c)).map((c) => c.plan)), ...(drift ? { diff: drift } : {}) };
       mkdirSync(dirname(reportFile), { recursive: true });
       writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
       if (!reports.length) return false;
-      console.log(`\n${reports.map((r) => formatReport(r, { matrix: false })).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${unreachedLines(merged.matrix).map((line) => `\n  ${line}`).join('')}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; its line above says why)` : ''}\n${files}`);
+      console.log(`\n${reports.map((r) => formatReport(r, { matrix: false })).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${unreachedLines(merged.matrix).map((line) => `\n  ${line}`).join('')}${drift ? `\n${diffSummaryLines(drift).join('\n')}` : ''}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; its line above says why)` : ''}\n${files}`);
     } else {
       const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
-      console.log(`\n${formatReport(report)}\n${files}`);
+      if (drift) writeReport(reportFile, { ...report, diff: drift });
+      console.log(`\n${formatReport({ ...report, ...(drift ? { diff: drift } : {}) })}\n${files}`);
     }
     return true;
   } catch {
@@ -184,5 +211,7 @@ async function controlKey(base: string, plan: PlanId): Promise<string> {
   if (answer?.status !== 201 || typeof body?.key !== 'string') {
     return stop(`--use-control without a key asks the mock's control API for a key of each plan; ${new URL(base).origin} answered ${answer?.status ?? 'nothing'}: give keys with --key PLAN=KEY, or point --base-url at the kit's mock`);
   }
+  // The run's key: blanked in this process's texts too (the page), as the suite blanks it in its own.
+  hideKey(body.key);
   return body.key;
 }

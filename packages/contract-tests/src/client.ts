@@ -4,6 +4,8 @@
  * single-response rules on the way in.
  */
 import { checkExchange, operationFor, PageTracker, parseBody, plans, type ContractValidator, type Finding, type PlanId } from '@investor-graph/contract';
+import { operationOf, shownExchange, type ShownExchange } from './calls-shown.ts';
+import { hideKey } from './failure-text.ts';
 
 export interface Budget {
   calls: number;
@@ -54,8 +56,19 @@ export class Ledger {
   readonly byCheck = new Map<string, Spending>();
   /** Calls whose answers went through every single-response rule. */
   exchanges = 0;
-  readonly findings: (Finding & { check: string; call: string })[] = [];
+  readonly findings: (Finding & { check: string; call: string; exchange: ShownExchange })[] = [];
   current = 'setup';
+  /** Calls by the operation of the contract they are for (null: none). */
+  readonly operations = new Map<string | null, number>();
+  /** The last calls of the case running (a property clears it as a case starts): what its failure shows. */
+  recent: MadeCall[] = [];
+
+  /** A call made: counted for its operation, kept among the case's last five. */
+  record(operationId: string | null, exchange: MadeCall): void {
+    this.operations.set(operationId, (this.operations.get(operationId) ?? 0) + 1);
+    this.recent.push(exchange);
+    if (this.recent.length > 5) this.recent.shift();
+  }
 
   spend(calls: number, rows: number): void {
     this.total.calls += calls;
@@ -65,6 +78,38 @@ export class Ledger {
     mine.rows += rows;
     this.byCheck.set(this.current, mine);
   }
+}
+
+/**
+ * A call as it was made and its answer, whole. Its shown copy (keys blanked over the whole body,
+ * then cut) is made when a failure or the report first asks for it: most calls are never shown,
+ * and by then every key the run was handed since is known to the blanking.
+ */
+export class MadeCall {
+  readonly #call: Parameters<typeof shownExchange>[0];
+  readonly #answer: Parameters<typeof shownExchange>[1];
+  #shown: ShownExchange | undefined;
+
+  constructor(call: Parameters<typeof shownExchange>[0], answer: Parameters<typeof shownExchange>[1]) {
+    this.#call = call;
+    this.#answer = answer;
+  }
+
+  /** The copy a report keeps (calls-shown.ts), made once. */
+  get shown(): ShownExchange {
+    return (this.#shown ??= shownExchange(this.#call, this.#answer));
+  }
+}
+
+/**
+ * The key in an answer of the call that hands keys out (the trial call's), whatever its status. It
+ * is hidden from every later text at once, whatever its form, since the run cannot tell it by its
+ * look. A key under 8 characters (no real one) is left: blanking it would blank every word holding it.
+ */
+function keyHandedOut(operationId: string | undefined, body: unknown): string | null {
+  if (operationId !== 'createTrialKey' || !body || typeof body !== 'object') return null;
+  const key = (body as { key?: unknown }).key;
+  return typeof key === 'string' && key.length >= 8 ? key : null;
 }
 
 export interface ClientOptions {
@@ -144,16 +189,21 @@ export class ApiClient {
       if (init.raw) bytes = new Uint8Array(await response.arrayBuffer());
       else text = await response.text();
     } catch (error) {
-      bodyError = `the body could not be read as its headers say (Content-Encoding ${JSON.stringify(response.headers.get('content-encoding'))}): ${(error as Error).message}${(error as Error).cause ? ` (${((error as Error).cause as Error).message ?? String((error as Error).cause)})` : ''}`;
+      const { message, cause } = error as Error & { cause?: { message?: string } };
+      const encoding = JSON.stringify(response.headers.get('content-encoding'));
+      bodyError = `the body could not be read as its headers say (Content-Encoding ${encoding}): ${message}${cause ? ` (${cause.message ?? String(cause)})` : ''}`;
     }
     const body = bytes ? '' : parseBody(text, response.headers.get('content-type'));
+    const operationId = operationFor(method, new URL(path, 'http://service.invalid').pathname)?.operationId;
+    const handedOut = keyHandedOut(operationId, body);
+    if (handedOut) hideKey(handedOut);
     const served = response.status === 200 && body && typeof body === 'object' && 'data' in body ? (body as { data: unknown; usage?: { rows_charged?: unknown } }) : null;
     // What it cost: the service's own figure when it gives one (pay as you go), else the rows served.
     const billed = this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
     // A HEAD is charged as its GET (DECISIONS.md#http-conventions) without showing the rows: count the most it can be.
     const headed = method === 'HEAD' && response.status === 200;
     // The account call is free (DECISIONS.md#account); pay as you go's minimum a call is the run's own key's bill, not another key's.
-    const free = operationFor(method, new URL(path, 'http://service.invalid').pathname)?.operationId === 'getAccount';
+    const free = operationId === 'getAccount';
     const own = key === this.options.key;
     const rowsOf = (n: number) => (own ? this.rowCost(n) : n);
     const charged = free ? 0 : billed ? (served!.usage!.rows_charged as number) : served ? rowsOf(Array.isArray(served.data) ? served.data.length : 1) : headed ? rowsOf(init.rows ?? 0) : 0;
@@ -172,7 +222,14 @@ export class ApiClient {
     };
     const findings = checkExchange(validator, exchange, this.pages);
     ledger.exchanges += 1;
-    for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}` });
+    const made = new MadeCall(
+      { method, path, key: !key ? 'none' : key === this.options.key ? 'run' : 'other', headers, ...(init.body === undefined ? {} : { body: init.body }) },
+      { status: response.status, headers: response.headers, text, ...(bytes ? { bytes } : {}) },
+    );
+    ledger.record(operationOf(method, path), made);
+    // A call that broke a rule is shown in the report (its rule's examples): its copy is made now,
+    // so that the run holds that, not the whole body, for as long as it holds the finding.
+    for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}`, exchange: made.shown });
     return { status: response.status, headers: response.headers, body, text, ...(bytes ? { bytes } : {}), findings };
   }
 }

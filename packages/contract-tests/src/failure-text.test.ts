@@ -36,3 +36,9 @@ test('a trial-key answer that is no 201 but carries a key never shows the key (r
     server.close();
   }
 });
+
+test('a served name holding a bidirectional control is shown with the control escaped: it cannot reorder the failure around it', () => {
+  expect(expectedGot('GET /api/v1/firms/a\u202egpj', 'a 200', 'slug "a\u202egpj"')).toBe('GET /api/v1/firms/a\\u202egpj: expected a 200, got slug "a\\u202egpj"');
+  expect(answerShown({ status: 200, text: '{"slug":"\u2067x\u2069"}' })).toBe('200 {"slug":"\\u2067x\\u2069"}');
+  expect(valueShown('\u202bx')).toBe('"\\u202bx"');
+});

@@ -5,6 +5,7 @@
  * through here, and so does the blanking of keys: a service that echoes the request (a gateway's
  * debug page, a problem quoting its header) must not put the run's key into stdout, JUnit or the report.
  */
+import { escapeBidi } from '@investor-graph/cli';
 import { cutBody } from './cut-body.ts';
 
 /** The run's keys, as the suites learn them (context.ts): blanked wherever failure text is made. */
@@ -18,10 +19,11 @@ export function hideKey(key: string): void {
 /**
  * `text` with the run's keys, any key of the kit's form (igk_...) and any bearer credential
  * replaced by `<key>`. The run's own keys go first: a key of the service's own form has no look to
- * find it by.
+ * find it by. Bidirectional controls are shown as their escapes here too, since every failure text
+ * passes through: a served name holding one would reorder the line it is shown in.
  */
 export function withoutKeys(text: string): string {
-  let out = text;
+  let out = escapeBidi(text);
   for (const key of runKeys) out = out.split(key).join('<key>');
   return out.replace(/igk_[A-Za-z0-9_]+/g, '<key>').replace(/(Bearer\s+)(?!<key>)[^\s"',;]+/gi, '$1<key>');
 }

@@ -45,6 +45,7 @@ export const catchers: Record<FaultName, Catcher> = {
   'query-before-auth': { property: 'auth', propertyFails: true },
   'cursor-ignores-filters': { property: 'cursor-tamper', propertyFails: true },
   'refuse-over-cap': { property: 'bad-input', propertyFails: true },
+  'bounds-ignored': { property: 'bad-input', propertyFails: true },
   'first-seen-follows-update': { property: 'changes', propertyFails: true },
   'stale-include-rows': { property: 'changes', propertyFails: true },
   'expired-trial-as-401': { property: 'trial-runs-out', propertyFails: true },

@@ -1,10 +1,12 @@
 /** The run's report: what ran against documented and against assumed behaviour, and what it cost. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { operationCalls } from './calls-shown.ts';
 import type { Budget, Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
 import type { PlanId } from '@investor-graph/contract';
 import { cutBody } from './cut-body.ts';
+import { diffSummaryLines } from './diff-lines.ts';
 import { expectedGot } from './failure-text.ts';
 import { matrixResults, matrixScore, mergeMatrix, scoreLine, unreachedLines, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
 import { ruleResults, type PropertyResult, type RuleResult } from './run.ts';
@@ -17,6 +19,12 @@ export interface Report {
   spent: Spending;
   spent_by_check: Record<string, Spending>;
   calls_checked: number;
+  /** Every operation of the contract with the calls the run made of it (0: not covered). */
+  operations: Record<string, number>;
+  /** Calls that were for no operation of the contract (an unknown path, a method a path lacks). */
+  calls_without_operation: number;
+  /** The run drove the mock's control API (--use-control): a replay needs it too. */
+  use_control?: true;
   /** What broke while the run got ready, when something did: no property could run. */
   setup_error?: string;
   properties: PropertyResult[];
@@ -26,6 +34,28 @@ export interface Report {
   /** Rules checked and held, as a score to track from run to run. */
   score: MatrixScore;
   summary: { documented: { passed: number; failed: number }; assumed: { passed: number; failed: number }; skipped: number };
+  /** The served contract against the kit's (or a baseline), which the CLI's run starts with (diff.ts). */
+  diff?: DiffSection;
+}
+
+/** One change between two contracts, as oasdiff names it: its check's id, the operation (`GET /api/v1/firms`) and what changed. */
+export interface DiffChange {
+  id: string;
+  operation?: string;
+  text: string;
+}
+
+/**
+ * The diff of the served contract against the kit's contract (`against: 'kit'`) or a baseline file
+ * (its path): failed when a change breaks clients, or, with the reason (also its one breaking
+ * entry), when there was no contract it could read; not-run, with the reason, when there is no oasdiff.
+ */
+export interface DiffSection {
+  status: 'passed' | 'failed' | 'not-run';
+  against: 'kit' | string;
+  reason?: string;
+  breaking: DiffChange[];
+  non_breaking: DiffChange[];
 }
 
 export function buildReport(ctx: SuiteContext, properties: PropertyResult[]): Report {
@@ -48,6 +78,9 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[]): Re
     spent: { ...ctx.ledger.total },
     spent_by_check: Object.fromEntries(ctx.ledger.byCheck),
     calls_checked: ctx.ledger.exchanges,
+    operations: operationCalls(ctx.ledger.operations),
+    calls_without_operation: ctx.ledger.operations.get(null) ?? 0,
+    ...(ctx.config.useControl ? { use_control: true as const } : {}),
     ...(ctx.setupError ? { setup_error: ctx.setupError } : {}),
     properties,
     rules,
@@ -67,6 +100,8 @@ export interface MergedReport {
   missing: string[];
   /** Plans whose key was given but whose suite wrote no report (it could not start). */
   failed_keys: PlanId[];
+  /** Once a run, whatever the keys (see Report.diff). */
+  diff?: DiffSection;
 }
 
 export function mergeReports(reports: Report[], plans: PlanId[], failed: PlanId[] = []): MergedReport {
@@ -92,6 +127,8 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
   return [
     `contract tests: ${report.plan} key at ${report.base_url}, seed ${report.seed}`,
     `  properties: ${tally(report.properties.map((p) => (p.status === 'passed' ? 'held' : p.status === 'failed' ? 'broken' : 'skipped')))}; rules: ${tally(report.rules.map((r) => (r.violations ? 'broken' : 'held')))}`,
+    // The served contract against the kit's, which the run started with (diff.ts).
+    ...(report.diff ? diffSummaryLines(report.diff) : []),
     ...(report.setup_error ? [`  broken setup: ${report.setup_error}`] : []),
     ...broken,
     `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} of ${report.budget.rows} rows`,

@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { rules, type RuleId } from '@investor-graph/contract';
+import type { ShownExchange } from './calls-shown.ts';
 import { BudgetExhausted, type Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
 import { cutBody } from './cut-body.ts';
@@ -24,7 +25,8 @@ export interface PropertyResult {
   spent: Spending;
   seed: number;
   reason?: string;
-  failure?: { message: string; counterexample: string; path: string | null; replay: string };
+  /** `exchanges`: the calls of the failing case that show it (its findings' calls, or its last calls). */
+  failure?: { message: string; counterexample: string; path: string | null; replay: string; exchanges?: ShownExchange[] };
   /** The case ran out of budget partway and was counted as not run. */
   stoppedByBudget?: boolean;
 }
@@ -75,10 +77,12 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
   const spentBefore = { ...ledger.total };
   let runs = 0;
   let stoppedByBudget = false;
+  let failing: ShownExchange[] = [];
   const details = await fc.check(
     fc.asyncProperty(property.arbitrary(ctx), async (input) => {
       if (stoppedByBudget) return true;
       const seen = ledger.findings.length;
+      ledger.recent = [];
       try {
         await property.check(ctx, input);
       } catch (error) {
@@ -88,11 +92,15 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
         }
         // The case that broke it ran: a property broken on its first case is not "0 cases".
         runs += 1;
+        failing = ledger.recent.slice(-3).map((c) => c.shown);
         throw error;
       }
       runs += 1;
       const broken = ledger.findings.slice(seen);
-      if (broken.length) throw new PropertyFailure(broken.slice(0, 5).map(findingText).join('\n'));
+      if (broken.length) {
+        failing = [...new Set(broken.slice(0, 5).map((f) => f.exchange))].slice(0, 3);
+        throw new PropertyFailure(broken.slice(0, 5).map(findingText).join('\n'));
+      }
       return true;
     }),
     // No shrinking: every shrink step is a paid call against a live service. The seed and path
@@ -112,6 +120,7 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
       counterexample: cutBody(withoutKeys(fc.stringify(named(details.counterexample))), 2000),
       path,
       replay: `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
+      ...(failing.length ? { exchanges: failing } : {}),
     };
   }
   return result;
@@ -148,6 +157,8 @@ export interface RuleResult {
   assumed: string[];
   violations: number;
   examples: string[];
+  /** The call of each example, in the same order. */
+  exchanges?: ShownExchange[];
 }
 
 /** Every single-response rule over every call the run made. */
@@ -163,6 +174,7 @@ export function ruleResults(ctx: SuiteContext): RuleResult[] {
       assumed: info.assumed,
       violations: found.length,
       examples: found.slice(0, 5).map((f) => withoutKeys(`${f.call} (during ${f.check}): ${f.message}`)),
+      exchanges: found.slice(0, 5).map((f) => f.exchange),
     };
   });
 }

@@ -41,6 +41,10 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
       () => answer('/api/v1/firms', '{"data": [ cut short'),
       // A body that did not decode as its Content-Encoding said (the client could not read it).
       () => answer('/api/v1/firms', '', { bodyError: 'the body could not be read: incorrect header check' }),
+      // A documented 500 whose problem is well formed: the service still failed.
+      () => problem(500, 'internal_error'),
+      // A documented 503 with its Retry-After: the service was not there to be checked.
+      () => ({ ...problem(503, 'state_unavailable'), headers: { 'content-type': 'application/problem+json', 'retry-after': '30' } }),
     ],
   },
   envelope: {

@@ -160,6 +160,11 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       // short, or not JSON at all) breaks the contract whatever schema the status has.
       if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '') out.push(`the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
       if (!op || exchange.status === 405) return out;
+      // The 500 and 503 are documented so that their problems are held to the contract (OWASP
+      // API8), but a service failing or unavailable is never a conforming answer to a check: a run
+      // that met one has not shown the rule holds (DECISIONS.md#status-codes).
+      if (exchange.status === 500) out.push(`${op.operationId} 500: the service failed (a documented problem, never a conforming answer)`);
+      if (exchange.status === 503) out.push(`${op.operationId} 503: the service was unavailable (a documented answer, never a conforming one: run again when it is up)`);
       for (const v of validator.validateResponse(op.operationId, { status: exchange.status, headers, body: exchange.body })) {
         // prism-http rates an undocumented status or content type a warning; the spec's "documented" makes it an error here.
         if (v.severity === 'error' || /^Unable to match/.test(v.message)) out.push(`${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);

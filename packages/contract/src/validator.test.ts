@@ -49,7 +49,7 @@ test('every documented example validates against its own operation', () => {
         for (const [mediaType, media] of Object.entries(resolved.content ?? {})) {
           for (const example of Object.values(media.examples ?? {})) {
             const headers: Record<string, string> = { 'content-type': mediaType };
-            if (status === '429') headers['retry-after'] = '1';
+            if (status === '429' || status === '503') headers['retry-after'] = '1';
             if (status === '401') headers['www-authenticate'] = 'Bearer realm="investor-graph"';
             const body = (resolveRef(example) as { value: unknown }).value;
             const violations = validator.validateResponse(op.operationId as string, { status: Number(status), headers, body });

@@ -5,5 +5,6 @@ export { Clock, parseDuration } from './engine/clock.ts';
 export { faults, faultNames, isFaultName, withFaults, type FaultName } from './faults/index.ts';
 export { newKeyText, presetPrepaidRows } from './engine/accounts.ts';
 export { MemoryKeyStore, type KeyStore, type KeyRecord, type MetaName } from './engine/key-store.ts';
-export { statisticNames } from './engine/statistics.ts';
+export { statisticNames } from './engine/rollups.ts';
+export { rollupFromRows } from './engine/rollups-from-rows.ts';
 export { mintCursor } from './engine/mint-cursor.ts';

@@ -98,7 +98,11 @@ export function redactText(text: string, known: readonly string[] = []): string 
   return out;
 }
 
-/** A log line's text with every control character (newline, CR, ESC, ...) shown escaped, so no text from a request or an answer can start a line of its own or drive a terminal. */
+/**
+ * A log line's text with every control character (newline, CR, ESC, ...) shown escaped, so no text
+ * from a request or an answer can start a line of its own or drive a terminal; and every
+ * bidirectional control, which would reorder the line around it.
+ */
 export function escapeControl(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }

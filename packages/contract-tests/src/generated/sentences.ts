@@ -930,19 +930,25 @@ export const sentences: readonly Sentence[] = [
     "id": "limit.2",
     "source": "decisions",
     "section": "limit",
-    "text": "Above the plan's page size it is capped silently (the page is simply no longer than the cap), however many digits it has (`limit=` followed by 400 nines is the cap, as the contract's `integer, minimum 1` says)."
+    "text": "Above the plan's page size it is capped silently (the page is simply no longer than the cap), up to 2,147,483,647, the contract's `integer, format int32, minimum 1, maximum 2147483647`."
   },
   {
     "id": "limit.3",
     "source": "decisions",
     "section": "limit",
-    "text": "Below 1, not written in digits (`1.5`, `1e3`, `Infinity`), empty, or given twice is a 400 `invalid_parameter` naming `limit`."
+    "text": "Below 1, not written in digits (`1.5`, `1e3`, `Infinity`), above that maximum, empty, or given twice is a 400 `invalid_parameter` naming `limit`."
   },
   {
     "id": "limit.4",
     "source": "decisions",
     "section": "limit",
     "text": "Any query parameter given empty or twice is a 400 too."
+  },
+  {
+    "id": "limit.5",
+    "source": "decisions",
+    "section": "limit",
+    "text": "The maximum was once absent (400 nines were the cap); it is there because every number a client sends has a bound the service enforces (OWASP API4:2023, see Bounds), and it is int32's largest so that a client asking a big round number (`limit=1000000`) for its plan's whole page is still capped, not refused (see Deprecation)."
   },
   {
     "id": "filters-and-sort-order.1",
@@ -1075,6 +1081,66 @@ export const sentences: readonly Sentence[] = [
     "source": "decisions",
     "section": "path-formats",
     "text": "A malformed path parameter is a 400 naming it; a well-formed one that names nothing is a 404."
+  },
+  {
+    "id": "bounds.1",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Every string, array and integer the API reads or serves has a bound in the contract (`maxLength`, `maxItems`, `minimum` and `maximum`, an integer's `format`), as OWASP API4:2023 (unrestricted resource consumption) asks, and a parameter past its bound is a 400 `invalid_parameter` naming it, like any other the contract refuses."
+  },
+  {
+    "id": "bounds.2",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Integers are `int32` (years, days, seconds, ranks, page sizes, a list's member count) or `int64` up to 9,007,199,254,740,991 (amounts in US dollars, counts of calls, rows and bytes, sequence numbers), the largest integer every JSON parser reads exactly."
+  },
+  {
+    "id": "bounds.3",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A page, a list's members and a rollup hold at most 1,000 items (the largest page size of the plan table, Enterprise's); a firm at most 9 stages (one of each) and 20 sectors, a round 20 lead firms, an edge 50 sources, a filing or offering 20 exemptions, a dump 20 files of at most 4 GiB each, and an account 100 keys."
+  },
+  {
+    "id": "bounds.4",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Names, cities and titles are at most 200 characters, descriptions 1,000, URLs 2,048, date-times 35 (nanoseconds and an offset), dates 10, and identifiers their own length; `since` is at most 64 and `If-None-Match` 4,096."
+  },
+  {
+    "id": "bounds.5",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A 400 lists at most 4,096 `errors` (one for each query parameter an 8,192-character URL can hold) and its `detail` is at most 262,144 characters; an error's own `detail` is at most 1,000."
+  },
+  {
+    "id": "bounds.6",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A cursor past its 512 characters is a 400 `invalid_cursor`, as any cursor the service did not write; an entity tag is at most 128 characters, `Retry-After` at most 3,600 seconds, an answer's `actions` 10 and an unknown statistic's `allowed` 100."
+  },
+  {
+    "id": "bounds.7",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A dump file's size is stated in bytes (`int64`); the 4 GiB bound is this decision's, not the schema's, which cannot bound a binary body by bytes."
+  },
+  {
+    "id": "servers.1",
+    "source": "decisions",
+    "section": "servers",
+    "text": "The contract's first server is that address as the spec writes it, `{base_url}`, whose default `https://api.investorgraph.example` is a reserved name: the spec names no host."
+  },
+  {
+    "id": "servers.2",
+    "source": "decisions",
+    "section": "servers",
+    "text": "The second is the kit's mock on `http://127.0.0.1:4010`, where plain HTTP never leaves the machine; anywhere else a server is `https://` (the OWASP option of the kit's ruleset refuses plain HTTP off loopback)."
+  },
+  {
+    "id": "servers.3",
+    "source": "decisions",
+    "section": "servers",
+    "text": "Each server says its audience (`x-internal: false`: both are for the API's clients) and its environment in its description (production, local)."
   },
   {
     "id": "key-scopes-expiry-and-revocation.1",
@@ -1242,34 +1308,40 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.14",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log."
+    "text": "A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log; every operation documents it, so that its problem is held to its shape, but a 500 is never a conforming answer."
   },
   {
     "id": "status-codes.15",
     "source": "decisions",
     "section": "status-codes",
-    "text": "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing."
+    "text": "Nor is a 503 to a check: documented (with `Retry-After`) for the state store below, it says the service was not there to be checked, so the contract tests and the validation proxy report it rather than let a run that met one pass."
   },
   {
     "id": "status-codes.16",
     "source": "decisions",
     "section": "status-codes",
-    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 10` (a disk is not freed in a second), counted and charged nothing, the cause in the mock's log (once in ten seconds); at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
+    "text": "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing."
   },
   {
     "id": "status-codes.17",
     "source": "decisions",
     "section": "status-codes",
-    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
+    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 10` (a disk is not freed in a second), counted and charged nothing, the cause in the mock's log (once in ten seconds); at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
   },
   {
     "id": "status-codes.18",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
+    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
   },
   {
     "id": "status-codes.19",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
+  },
+  {
+    "id": "status-codes.20",
     "source": "decisions",
     "section": "status-codes",
     "text": "The service never answers 5xx to bad input."
@@ -1350,7 +1422,7 @@ export const sentences: readonly Sentence[] = [
     "id": "timestamps.1",
     "source": "decisions",
     "section": "timestamps",
-    "text": "A timestamp parameter (`since`) takes every RFC 3339 form of a UTC instant: `Z` or `z`, `+00:00` or `-00:00`, `T` or `t`, a fraction of any length; equal instants get the same page, `next_cursor` and `ETag`."
+    "text": "A timestamp parameter (`since`) takes every RFC 3339 form of a UTC instant: `Z` or `z`, `+00:00` or `-00:00`, `T` or `t`, a fraction of any length the parameter's 64 characters hold (38 digits; a longer `since` is a 400, see Bounds); equal instants get the same page, `next_cursor` and `ETag`."
   },
   {
     "id": "timestamps.2",
@@ -1392,22 +1464,40 @@ export const sentences: readonly Sentence[] = [
     "id": "rate-limit-headers.2",
     "source": "decisions",
     "section": "rate-limit-headers",
-    "text": "The limiter is a token bucket per key with a burst of one second's worth of requests."
+    "text": "They state the bucket a call was counted against, so they come with every answer of a call that reached the limiter: every 200, 201 and 304, a 429 of a key, and a 402 or 404 found after it; an answer refused before (bad input, no valid key, a URL too long) carries none."
   },
   {
     "id": "rate-limit-headers.3",
     "source": "decisions",
     "section": "rate-limit-headers",
-    "text": "It runs on real time (a rate is a real-time thing), while quotas, expiry and periods follow the service's clock."
+    "text": "The trial call is counted against its address's bucket before its body is read, but its answers other than the 201 (a body refused, 409, the cap's 429) carry no RateLimit headers: the bucket is the address's, not a key's, and its 429 says when to come back with Retry-After."
   },
   {
     "id": "rate-limit-headers.4",
     "source": "decisions",
     "section": "rate-limit-headers",
-    "text": "The unauthenticated trial call has a bucket per client address at the trial's rate."
+    "text": "The contract document, static and cached (`Cache-Control: public, max-age=300`), is neither limited nor counted: the service is assumed to serve it from a cache in front (a CDN), as static files are, so a flood of it costs the API nothing."
   },
   {
     "id": "rate-limit-headers.5",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "The limiter is a token bucket per key with a burst of one second's worth of requests."
+  },
+  {
+    "id": "rate-limit-headers.6",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "It runs on real time (a rate is a real-time thing), while quotas, expiry and periods follow the service's clock."
+  },
+  {
+    "id": "rate-limit-headers.7",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "The unauthenticated trial call has a bucket per client address at the trial's rate."
+  },
+  {
+    "id": "rate-limit-headers.8",
     "source": "decisions",
     "section": "rate-limit-headers",
     "text": "Mocks sharing a Redis store (`--state redis://`) share every bucket, on the Redis server's clock, so a key gets its plan's rate once across all replicas; on a memory or SQLite store, each process keeps its own buckets (and its own trial cap a minute)."
@@ -1513,5 +1603,17 @@ export const sentences: readonly Sentence[] = [
     "source": "decisions",
     "section": "deprecation",
     "text": "Clients must ignore unknown fields."
+  },
+  {
+    "id": "deprecation.3",
+    "source": "decisions",
+    "section": "deprecation",
+    "text": "One exception, made once with the bounds (issue #40, see Bounds): `limit` gained its maximum and `int32` format, `since` its 64 characters and `If-None-Match` its 4,096 and field-value pattern."
+  },
+  {
+    "id": "deprecation.4",
+    "source": "decisions",
+    "section": "deprecation",
+    "text": "Each refuses only what no client sends in earnest (a page size over two thousand million, a timestamp longer than any RFC 3339 one, an entity tag list longer than a page of tags), so no client that worked stops working; a contract diff against a copy older than the bounds lists them as breaking (`investor-graph-contract-tests diff --baseline`), and a baseline is taken again after it."
   }
 ];

@@ -1,16 +1,19 @@
 /** Requests the contract rejects, and ones it accepts, never answered 5xx. */
 import fc from 'fast-check';
-import { operationById, operationFor, queryOf } from '@investor-graph/contract';
+import { openapiDocument, operationById, operationFor, queryOf } from '@investor-graph/contract';
 import { dataOperations, fillPath } from '../context.ts';
 import { cutBody } from '../cut-body.ts';
 import { answerShown, valueShown } from '../failure-text.ts';
 import { type Property, DAY, assert, codeShown, expectStatus, cap, planServes, isoSecond } from './support.ts';
 
+/** A parameter's bounds as the contract declares them (DECISIONS.md#bounds). */
+const declared = (parameter: string) => (openapiDocument.components.parameters[parameter] as { schema: { maximum?: number; maxLength?: number } }).schema;
+
 export const badInput: Property = {
   id: 'bad-input',
   title: 'a request the contract rejects gets a 4xx problem, never a 5xx; one it accepts never a 5xx',
   spec: [],
-  assumed: ['status-codes', 'limit', 'filters-and-sort-order', 'path-formats'],
+  assumed: ['status-codes', 'limit', 'filters-and-sort-order', 'path-formats', 'bounds'],
   skip: () => null,
   cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(Math.min(cap(ctx), 100)) }),
   arbitrary: () => {
@@ -29,6 +32,10 @@ export const badInput: Property = {
   examples: () => [
     ...['0', '-1', '1.5', '1e3', '', '9'.repeat(400)].map((value) => ({ op: operationById('listFirms'), pick: 0, param: 'limit', value, twice: false, badSegment: null })),
     { op: operationById('listFirms'), pick: 0, param: 'limit', value: '2', twice: true, badSegment: null },
+    // The declared bounds: the limit at its maximum is capped, one past it refused, and a since one
+    // character longer than its maxLength refused.
+    ...[declared('Limit').maximum!, declared('Limit').maximum! + 1].map((limit) => ({ op: operationById('listFirms'), pick: 0, param: 'limit', value: String(limit), twice: false, badSegment: null })),
+    { op: operationById('listChanges'), pick: 0, param: 'since', value: `2026-11-01T00:00:00.${'0'.repeat(declared('Since').maxLength! - 20)}Z`, twice: false, badSegment: null },
     { op: operationById('listRounds'), pick: 0, param: 'limt', value: '5', twice: false, badSegment: null },
     { op: operationById('listChanges'), pick: 0, param: 'include', value: 'row', twice: false, badSegment: null },
     { op: operationById('getFirm'), pick: 0, param: 'limit', value: '1', twice: false, badSegment: '..' },
@@ -68,7 +75,7 @@ export const badInput: Property = {
     const plain = badSegment === null && target?.operationId === op.operationId && served;
     if (plain && !op.query.includes(param)) expectStatus(answer, 400, `${cutBody(url, 200)}, where ${param} is no parameter of ${op.path} (a typo is refused, not ignored)`);
     if (plain && (twice || value === '')) expectStatus(answer, 400, `${cutBody(url, 200)}, ${param} given ${twice ? 'twice' : 'empty'}`);
-    // A whole limit of 1 or more is capped at the plan's page size, however large: never refused.
+    // A whole limit of 1 or more, up to the contract's maximum, is capped at the plan's page size: never refused.
     if (!rejected && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null && op.query.includes('limit') && target?.operationId === op.operationId && served) {
       expectStatus(answer, 200, `${cutBody(url, 200)}, whose limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`);
       assert(answer.body.data.length <= cap(ctx), cutBody(url, 200), `at most the plan's ${cap(ctx)} rows a page`, `${answer.body.data.length} rows`);

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { type Answer, type Spending } from '../client.ts';
 import { dataOperations, fillPath, planRule, type SuiteContext } from '../context.ts';
 import { cutBody } from '../cut-body.ts';
-import { answerShown, expectedGot, valueShown } from '../failure-text.ts';
+import { answerShown, expectedGot, hideKey, valueShown } from '../failure-text.ts';
 
 export interface Property {
   id: string;
@@ -90,9 +90,18 @@ export const keyOf = (row: any): string | null => {
   return typeof key === 'string' ? key : null;
 };
 
-/** A call of the kit's mock's control API (only with --use-control): JSON in, its answer out. */
-export const control = (ctx: SuiteContext, path: string, method = 'GET', body?: unknown): Promise<Response> =>
-  fetch(`${ctx.config.baseUrl}/__control${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+/**
+ * A call of the kit's mock's control API (only with --use-control): JSON in, its answer out. A key
+ * it makes is hidden from every later text at once, as the trial call's is (client.ts).
+ */
+export async function control(ctx: SuiteContext, path: string, method = 'GET', body?: unknown): Promise<Response> {
+  const answer = await fetch(`${ctx.config.baseUrl}/__control${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  if (method === 'POST' && path === '/keys') {
+    const made = (await answer.clone().json().catch(() => null)) as { key?: unknown } | null;
+    if (typeof made?.key === 'string') hideKey(made.key);
+  }
+  return answer;
+}
 
 /** A dump day's files, smallest first: the ones a case can afford to download. */
 export const smallestFiles = (day: { files?: { bytes: number }[] } | undefined): any[] => [...(day?.files ?? [])].sort((x, y) => x.bytes - y.bytes);

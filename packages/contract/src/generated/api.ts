@@ -558,8 +558,10 @@ export type components = {
         Plan: {
             id: components["schemas"]["PlanId"];
             name: string;
+            /** Format: int32 */
             rows_per_page: number;
             rate_per_second: number;
+            /** Format: int32 */
             round_lag_days: number;
             changes_feed: boolean;
             exports: boolean;
@@ -570,12 +572,21 @@ export type components = {
             period_start: string | null;
             /** Format: date-time */
             period_end: string | null;
+            /** Format: int64 */
             calls_used: number;
+            /** Format: int64 */
             calls_limit: number | null;
+            /** Format: int64 */
             calls_remaining: number | null;
-            /** @description Prepaid rows this call cost (pay as you go; 0 otherwise). */
+            /**
+             * Format: int64
+             * @description Prepaid rows this call cost (pay as you go; 0 otherwise).
+             */
             rows_charged: number;
-            /** @description Prepaid rows left after this call (pay as you go; null otherwise). */
+            /**
+             * Format: int64
+             * @description Prepaid rows left after this call (pay as you go; null otherwise).
+             */
             balance_rows: number | null;
         };
         /** @description An investment firm. */
@@ -589,8 +600,12 @@ export type components = {
             hq_country: string | null;
             /** Format: uri */
             website: string | null;
+            /** Format: int32 */
             founded_year: number | null;
-            /** @description Regulatory assets under management in US dollars, when public. */
+            /**
+             * Format: int64
+             * @description Regulatory assets under management in US dollars, when public.
+             */
             aum_usd: number | null;
             stages: ("pre_seed" | "seed" | "series_a" | "series_b" | "series_c" | "series_d" | "series_e" | "growth" | "bridge")[];
             sectors: string[];
@@ -598,6 +613,7 @@ export type components = {
             sec_cik: string | null;
             /** @description FINRA/IAPD CRD number of the adviser. */
             crd_number: string | null;
+            /** Format: int32 */
             portfolio_count: number;
             /**
              * Format: uri
@@ -621,7 +637,10 @@ export type components = {
             stage: "pre_seed" | "seed" | "series_a" | "series_b" | "series_c" | "series_d" | "series_e" | "growth" | "bridge";
             /** Format: date */
             announced_on: string;
-            /** @description Amount in US dollars, when public. */
+            /**
+             * Format: int64
+             * @description Amount in US dollars, when public.
+             */
             amount_usd: number | null;
         } | null;
         /** @description A company. */
@@ -633,13 +652,17 @@ export type components = {
             hq_city: string | null;
             /** @description ISO 3166-1 alpha-2 country code. */
             hq_country: string | null;
+            /** Format: int32 */
             founded_year: number | null;
             sector: string;
             /** @enum {string} */
             status: "active" | "acquired" | "public" | "closed";
             /** @description Identifier in the national company registry, prefixed by country (and state where the registry is a state one). */
             registry_id: string | null;
-            /** @description Sum of the public round amounts in US dollars. */
+            /**
+             * Format: int64
+             * @description Sum of the public round amounts in US dollars.
+             */
             total_raised_usd: number | null;
             last_round: components["schemas"]["LastRound"];
             /**
@@ -675,9 +698,15 @@ export type components = {
             amount: number | null;
             /** @description ISO 4217 currency code. */
             currency: string;
-            /** @description Amount in US dollars, when public. */
+            /**
+             * Format: int64
+             * @description Amount in US dollars, when public.
+             */
             amount_usd: number | null;
-            /** @description Post-money valuation in US dollars, only when public. */
+            /**
+             * Format: int64
+             * @description Post-money valuation in US dollars, only when public.
+             */
             post_money_valuation_usd: number | null;
             lead_firms: components["schemas"]["FirmRef"][];
             /** @enum {string} */
@@ -755,8 +784,12 @@ export type components = {
             id: components["schemas"]["FundId"];
             firm_slug: components["schemas"]["Slug"];
             name: string;
+            /** Format: int32 */
             vintage_year: number;
-            /** @description Committed capital in US dollars. */
+            /**
+             * Format: int64
+             * @description Committed capital in US dollars.
+             */
             size_usd: number | null;
             currency: string;
             /** @enum {string} */
@@ -785,9 +818,15 @@ export type components = {
             fund_name: string;
             /** Format: date */
             filed_on: string;
-            /** @description Total offering amount; null when the filing says indefinite. */
+            /**
+             * Format: int64
+             * @description Total offering amount; null when the filing says indefinite.
+             */
             total_offering_amount_usd: number | null;
-            /** @description Total amount sold so far. */
+            /**
+             * Format: int64
+             * @description Total amount sold so far.
+             */
             total_amount_sold_usd: number | null;
             /** @description Exemptions and exclusions claimed, as Form D item 6 writes them (06b, 06c, 3C, 3C.1, 3C.7, ...). */
             exemptions: string[];
@@ -816,9 +855,15 @@ export type components = {
             company_slug: components["schemas"]["Slug"];
             /** Format: date */
             filed_on: string;
-            /** @description Total offering amount; null when indefinite. */
+            /**
+             * Format: int64
+             * @description Total offering amount; null when indefinite.
+             */
             total_offering_amount_usd: number | null;
-            /** @description Total amount sold so far. */
+            /**
+             * Format: int64
+             * @description Total amount sold so far.
+             */
             total_amount_sold_usd: number | null;
             /** @description Form D item 4 industry group. */
             industry_group: string;
@@ -850,7 +895,10 @@ export type components = {
             name: string;
             /** @enum {string} */
             fund_type: "hedge_fund" | "liquidity_fund" | "private_equity_fund" | "real_estate_fund" | "securitized_asset_fund" | "venture_capital_fund" | "other_private_fund";
-            /** @description Gross asset value in US dollars. */
+            /**
+             * Format: int64
+             * @description Gross asset value in US dollars.
+             */
             gross_asset_value_usd: number | null;
             /** Format: date */
             reported_on: string;
@@ -877,6 +925,7 @@ export type components = {
             slug: components["schemas"]["Slug"];
             name: string;
             description: string;
+            /** Format: int32 */
             member_count: number;
             /**
              * Format: uri
@@ -905,6 +954,7 @@ export type components = {
             slug: components["schemas"]["Slug"];
             name: string;
             description: string;
+            /** Format: int32 */
             member_count: number;
             members: components["schemas"]["ListMember"][];
             /**
@@ -926,7 +976,10 @@ export type components = {
         /** @enum {string} */
         Resource: "firm" | "company" | "round" | "investment" | "fund" | "filing" | "offering" | "adv-fund" | "list";
         Change: {
-            /** @description Strictly increasing across the whole feed. */
+            /**
+             * Format: int64
+             * @description Strictly increasing across the whole feed.
+             */
             sequence: number;
             /** @enum {string} */
             kind: "create" | "update" | "unpublish";
@@ -941,7 +994,9 @@ export type components = {
         ExportFile: {
             name: string;
             resource: components["schemas"]["Resource"];
+            /** Format: int64 */
             rows: number;
+            /** Format: int64 */
             bytes: number;
             sha256: string;
             /** Format: uri */
@@ -957,26 +1012,37 @@ export type components = {
         /** @enum {string} */
         StatisticName: "rounds-by-year" | "rounds-by-stage" | "most-active-investors" | "fund-returns-by-vintage";
         RoundsByYearRow: {
+            /** Format: int32 */
             year: number;
+            /** Format: int64 */
             rounds: number;
+            /** Format: int64 */
             amount_usd: number;
         };
         RoundsByStageRow: {
             /** @enum {string} */
             stage: "pre_seed" | "seed" | "series_a" | "series_b" | "series_c" | "series_d" | "series_e" | "growth" | "bridge";
+            /** Format: int64 */
             rounds: number;
+            /** Format: int64 */
             amount_usd: number;
+            /** Format: int64 */
             median_amount_usd: number | null;
         };
         MostActiveInvestorsRow: {
+            /** Format: int32 */
             rank: number;
             firm_slug: components["schemas"]["Slug"];
             firm_name: string;
+            /** Format: int64 */
             investments: number;
+            /** Format: int64 */
             leads: number;
         };
         FundReturnsByVintageRow: {
+            /** Format: int32 */
             vintage_year: number;
+            /** Format: int64 */
             funds: number;
             median_irr: number | null;
             median_tvpi: number | null;
@@ -1015,6 +1081,7 @@ export type components = {
             revoked_at: string | null;
         };
         Balance: {
+            /** Format: int64 */
             prepaid_rows: number;
             value_usd: number;
         } | null;
@@ -1039,7 +1106,9 @@ export type components = {
             plan: "trial";
             /** Format: date-time */
             expires_at: string;
+            /** Format: int64 */
             calls_limit: number;
+            /** Format: int64 */
             calls_remaining: number;
         };
         Action: {
@@ -1056,7 +1125,10 @@ export type components = {
             body?: Record<string, never>;
             /** @description subscribe: the plan suggested. */
             plan?: components["schemas"]["PlanId"];
-            /** @description buy_prepaid_rows: the smallest pack. */
+            /**
+             * Format: int64
+             * @description buy_prepaid_rows: the smallest pack.
+             */
             rows?: number;
         };
         ProblemError: {
@@ -1069,6 +1141,7 @@ export type components = {
             /** Format: uri-reference */
             type: string;
             title: string;
+            /** Format: int32 */
             status: number;
             detail: string;
             /** Format: uri-reference */
@@ -1214,6 +1287,9 @@ export type components = {
         NotModified: {
             headers: {
                 ETag: components["headers"]["ETag"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1221,6 +1297,7 @@ export type components = {
         /** @description A bad parameter, body or cursor, or an unknown query parameter. */
         BadRequest: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1232,6 +1309,7 @@ export type components = {
             headers: {
                 /** @description RFC 6750: `Bearer realm="investor-graph"`, with `error="invalid_token"` when a key was sent and refused. */
                 "WWW-Authenticate": string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1241,6 +1319,9 @@ export type components = {
         /** @description The trial is used up or expired, the monthly quota is used up, the prepaid balance is too low, or the plan lacks the feature. */
         PaymentRequired: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1250,6 +1331,9 @@ export type components = {
         /** @description No such record. */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1262,6 +1346,7 @@ export type components = {
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1271,6 +1356,7 @@ export type components = {
         /** @description A live trial already exists for this e-mail address. */
         TrialExists: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1280,6 +1366,7 @@ export type components = {
         /** @description The request URL is longer than 8,192 characters. */
         UriTooLong: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1289,6 +1376,7 @@ export type components = {
         /** @description The body is larger than 4 KiB. */
         PayloadTooLarge: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1298,6 +1386,28 @@ export type components = {
         /** @description The body is not application/json. */
         UnsupportedMediaType: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service failed on this call, through no fault of the client's: the request id finds it in the service's log. Never the answer to bad input. */
+        InternalError: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service cannot serve the call now (the state it keeps keys and counters in is busy or out of reach): nothing was served, counted or charged. Retry after Retry-After. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1307,7 +1417,7 @@ export type components = {
     };
     parameters: {
         /**
-         * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+         * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
          * @example 100
          */
         Limit: number;
@@ -1375,6 +1485,8 @@ export type components = {
         ETag: string;
         /** @description no-store: the key must not be cached anywhere. */
         CacheControlNoStore: "no-store";
+        /** @description CORS: `*`, any origin may call the API from a browser (keys travel in Authorization, never in cookies). A deployment that lets in only some origins names the request's Origin when it is one of them, and sends nothing otherwise. */
+        "Access-Control-Allow-Origin": string;
     };
     pathItems: never;
 };
@@ -1397,6 +1509,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,13 +1524,15 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFirms: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1437,6 +1554,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1449,6 +1567,8 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getFirm: {
@@ -1475,6 +1595,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1488,13 +1609,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFirmPortfolio: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1522,6 +1645,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1535,13 +1659,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFirmFilings: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1569,6 +1695,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1582,13 +1709,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFirmFunds: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1616,6 +1745,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1629,13 +1759,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanies: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1657,6 +1789,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,6 +1802,8 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCompany: {
@@ -1695,6 +1830,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1708,13 +1844,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyRounds: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1742,6 +1880,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1755,13 +1894,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyInvestors: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1789,6 +1930,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1802,13 +1944,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCompanyOfferings: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1836,6 +1980,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1849,13 +1994,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRounds: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1882,6 +2029,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1894,13 +2042,15 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listInvestments: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1922,6 +2072,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1934,13 +2085,15 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFunds: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1962,6 +2115,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,6 +2128,8 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getFund: {
@@ -2000,6 +2156,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2013,13 +2170,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFilings: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2041,6 +2200,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2053,13 +2213,15 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOfferings: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2081,6 +2243,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2093,13 +2256,15 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAdvFunds: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2121,6 +2286,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2133,13 +2299,15 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLists: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2161,6 +2329,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2173,6 +2342,8 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getList: {
@@ -2199,6 +2370,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2212,6 +2384,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listChanges: {
@@ -2225,7 +2399,7 @@ export interface operations {
                 /** @description rows: the changed rows come with the changes. */
                 include?: components["parameters"]["Include"];
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2247,6 +2421,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2259,13 +2434,15 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getExportManifest: {
         parameters: {
             query?: {
                 /**
-                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size it is capped silently; below 1 or not an integer is a 400.
+                 * @description Rows per page. Defaults to 100 or the plan's page size if lower; above the plan's page size (up to the maximum) it is capped silently; below 1, above the maximum or not an integer is a 400.
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2287,6 +2464,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2299,6 +2477,8 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getExportFile: {
@@ -2330,6 +2510,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2343,6 +2524,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatistic: {
@@ -2369,6 +2552,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2382,6 +2566,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccount: {
@@ -2402,6 +2588,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2414,6 +2601,8 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiDocument: {
@@ -2428,6 +2617,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,7 +2628,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             414: components["responses"]["UriTooLong"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

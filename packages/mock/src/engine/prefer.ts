@@ -29,7 +29,8 @@ export function preferredExample(request: Request, operationId: string): Answer 
   }
   const headers: Record<string, string> = { 'preference-applied': prefer };
   if (mediaType) headers['content-type'] = mediaType;
-  if (code === '429') headers['retry-after'] = '1';
+  // The contract requires Retry-After on both: a forced one carries it as a real one would.
+  if (code === '429' || code === '503') headers['retry-after'] = '1';
   // A forced 401 asks for a key as a real one does (the example is of a call without one).
   if (code === '401') Object.assign(headers, challenge('missing_key'));
   const value = example ? (resolveRef(example) as { value: unknown }).value : undefined;

@@ -60,7 +60,8 @@ export function checkQueryNames(route: RouteMatch, query: Map<string, string>): 
     const empty = [...query].find(([, v]) => v === '');
     if (empty) throw new ProblemError('invalid_parameter', `The query parameter ${empty[0]} is empty; leave it out instead.`, { extra: { errors: [{ parameter: empty[0], detail: 'empty' }] } });
     // prism-http coerces "Infinity", "1e3" and " 7" to numbers; the contract says integer, so digits
-    // only, as many as the URL holds: any integer of at least 1 is capped (DECISIONS.md#limit).
+    // only; from 1 to the contract's maximum it is capped at the plan's page size, past it the
+    // contract's validation refuses it (DECISIONS.md#limit).
     const limit = query.get('limit');
     if (limit !== undefined && !/^[0-9]+$/.test(limit)) {
       throw new ProblemError('invalid_parameter', `limit must be a whole number of at least 1, got "${limit.slice(0, 40)}".`, { extra: { errors: [{ parameter: 'limit', detail: 'must be a whole number of at least 1' }] } });

@@ -1,123 +1,29 @@
 /**
- * The rollups, computed from the rows a key may see and cached until the data changes. Their names
- * are the contract's (the getStatistic path parameter's enum), one function each in `rollups`; a
- * contract naming a rollup the table lacks, or the other way round, is refused at load.
+ * The statistics a key may see, cached until the data changes. A store that keeps counts with its
+ * data (the SQLite store: `Store.rollups`) answers from them; the memory store's rows are counted
+ * as they are fed, a slice at a time (rollups.ts).
  */
-import { parameterEnum, resolveRef } from '@investor-graph/contract/document';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
+import { rollup, scanningSource, type RollupSource, type StatisticName } from './rollups.ts';
 import { SLICE_MS, slices } from './slices.ts';
 import type { Store } from './store.ts';
 
-export const statisticNames: readonly string[] = parameterEnum('getStatistic', 'name');
-export type StatisticName = keyof typeof rollups;
-
-/** Stages in the contract's order (the Round schema's enum), the order rounds-by-stage lists them in. */
-const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } }).properties.stage.enum;
-
-function median(values: number[]): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-const round3 = (x: number | null): number | null => (x === null ? null : Math.round(x * 1000) / 1000);
-
-/**
- * Feeds every row of a resource to `each`, letting other requests in between slices: a rollup over
- * ten million rows takes seconds, and only the call that asked for it waits.
- */
-export type Feed = (resource: ResourceName, each: (row: Row) => void) => Promise<void>;
-
-/**
- * One function per rollup, reading rows as they are fed (never all of them at once: at ten
- * million rows that is gigabytes), keeping only the rounds a key may see (`visible`: the round lag).
- */
-const rollups = {
-  async 'rounds-by-year'(feed: Feed, visible: (row: Row) => boolean): Promise<Row[]> {
-    const years = new Map<number, { rounds: number; amount: number }>();
-    await feed('round', (r) => {
-      if (!visible(r)) return;
-      const year = Number((r.announced_on as string).slice(0, 4));
-      const y = years.get(year) ?? { rounds: 0, amount: 0 };
-      y.rounds++;
-      y.amount += (r.amount_usd as number | null) ?? 0;
-      years.set(year, y);
-    });
-    return [...years].sort((a, b) => a[0] - b[0]).map(([year, y]) => ({ year, rounds: y.rounds, amount_usd: y.amount }));
-  },
-  async 'rounds-by-stage'(feed: Feed, visible: (row: Row) => boolean): Promise<Row[]> {
-    const stages = new Map<string, number[]>();
-    const counts = new Map<string, number>();
-    await feed('round', (r) => {
-      if (!visible(r)) return;
-      const stage = r.stage as string;
-      counts.set(stage, (counts.get(stage) ?? 0) + 1);
-      if (!stages.has(stage)) stages.set(stage, []);
-      if (r.amount_usd !== null) stages.get(stage)!.push(r.amount_usd as number);
-    });
-    return stageOrder.filter((s) => counts.has(s)).map((stage) => {
-      const amounts = stages.get(stage)!;
-      const med = median(amounts);
-      return { stage, rounds: counts.get(stage)!, amount_usd: amounts.reduce((a, b) => a + b, 0), median_amount_usd: med === null ? null : Math.round(med) };
-    });
-  },
-  async 'most-active-investors'(feed: Feed, visible: (row: Row) => boolean): Promise<Row[]> {
-    // An edge counts when it names no round or a round the key may see (one not published is not).
-    const seen = new Set<string>();
-    await feed('round', (r) => {
-      if (visible(r)) seen.add(r.id as string);
-    });
-    const firms = new Map<string, { name: string; investments: number; leads: number }>();
-    await feed('investment', (i) => {
-      if (i.round_id !== null && !seen.has(i.round_id as string)) return;
-      const f = firms.get(i.firm_slug as string) ?? { name: i.firm_name as string, investments: 0, leads: 0 };
-      f.investments++;
-      if (i.role === 'lead') f.leads++;
-      firms.set(i.firm_slug as string, f);
-    });
-    return [...firms]
-      .sort((a, b) => b[1].investments - a[1].investments || b[1].leads - a[1].leads || a[0].localeCompare(b[0]))
-      .slice(0, 25)
-      .map(([slug, f], i) => ({ rank: i + 1, firm_slug: slug, firm_name: f.name, investments: f.investments, leads: f.leads }));
-  },
-  async 'fund-returns-by-vintage'(feed: Feed): Promise<Row[]> {
-    const vintages = new Map<number, { funds: number; irr: number[]; tvpi: number[]; dpi: number[] }>();
-    await feed('fund', (f) => {
-      const v = f.vintage_year as number;
-      let vintage = vintages.get(v);
-      if (!vintage) vintages.set(v, (vintage = { funds: 0, irr: [], tvpi: [], dpi: [] }));
-      vintage.funds++;
-      const returns = f.returns as Row | null;
-      for (const field of ['irr', 'tvpi', 'dpi'] as const) {
-        const x = returns?.[field] as number | null | undefined;
-        if (x !== null && x !== undefined) vintage[field].push(x);
-      }
-    });
-    return [...vintages].sort((a, b) => a[0] - b[0]).map(([vintage_year, v]) => ({
-      vintage_year, funds: v.funds, median_irr: round3(median(v.irr)), median_tvpi: round3(median(v.tvpi)), median_dpi: round3(median(v.dpi)),
-    }));
-  },
-} satisfies Record<string, (feed: Feed, visible: (row: Row) => boolean) => Promise<Row[]>>;
-
-const missing = statisticNames.filter((n) => !Object.hasOwn(rollups, n));
-const extra = Object.keys(rollups).filter((n) => !statisticNames.includes(n));
-if (missing.length || extra.length) throw new Error(`[investor-graph] the contract's statistics and the mock's rollups differ: ${[...missing.map((n) => `no rollup for ${n}`), ...extra.map((n) => `${n} is not in the contract`)].join('; ')}`);
+export { statisticNames, type StatisticName } from './rollups.ts';
 
 export class Statistics {
   /** Rollups by name and lag cutoff, for the data's version: computed once, shared by the calls that wait for them. */
   private readonly cache = new Map<string, Promise<Row[]>>();
   private cacheVersion = -1;
   private readonly store: Store;
-  private readonly sliceMs: number;
+  private readonly source: RollupSource;
 
   constructor(store: Store, sliceMs = SLICE_MS) {
     this.store = store;
-    this.sliceMs = sliceMs;
+    this.source = store.rollups ?? scanningSource(feed(store, sliceMs));
   }
 
-  /** Rows of one rollup; `visibleRound` applies the trial's round lag. */
-  rows(name: StatisticName, lagCutoff: string | null, visibleRound: (row: Row) => boolean): Promise<Row[]> {
+  /** Rows of one rollup; `lagCutoff` is the key's round lag (the last announcement date it may see). */
+  rows(name: StatisticName, lagCutoff: string | null): Promise<Row[]> {
     if (this.cacheVersion !== this.store.version) {
       this.cache.clear();
       this.cacheVersion = this.store.version;
@@ -125,27 +31,27 @@ export class Statistics {
     const id = `${name}:${lagCutoff ?? ''}`;
     let rows = this.cache.get(id);
     if (!rows) {
-      rows = rollups[name](this.feed(), visibleRound);
+      rows = rollup(name, this.source, lagCutoff);
       this.cache.set(id, rows);
       // A failed rollup is not remembered: the next call tries again.
       rows.catch(() => this.cache.get(id) === rows && this.cache.delete(id));
     }
     return rows;
   }
+}
 
-  /**
-   * Rows are read a slice at a time; when a rebuild changes the data meanwhile, the rollup is of
-   * the data as it was at some point of the read, as a database's long query without a snapshot
-   * would be (the next call, on the new version, computes afresh).
-   */
-  private feed(): Feed {
-    const pause = slices(this.sliceMs);
-    return async (resource, each) => {
-      let n = 0;
-      for (const row of this.store.all(resource)) {
-        each(row);
-        if ((++n & 255) === 0) await pause();
-      }
-    };
-  }
+/**
+ * Every row of a resource, a slice at a time, letting other requests in between. When a rebuild
+ * changes the data meanwhile, the rollup is of the data as it was at some point of the read, as a
+ * database's long query without a snapshot would be (the next call, on the new version, counts afresh).
+ */
+function feed(store: Store, sliceMs: number) {
+  return async (resource: ResourceName, each: (row: Row) => void): Promise<void> => {
+    const pause = slices(sliceMs);
+    let n = 0;
+    for (const row of store.all(resource)) {
+      each(row);
+      if ((++n & 255) === 0) await pause();
+    }
+  };
 }

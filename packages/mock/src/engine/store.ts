@@ -6,6 +6,7 @@
  * keyset seeks, so a page deep in a list costs what the first page costs.
  */
 import type { Observation, PastChange, ResourceName, Row } from '@investor-graph/fixtures';
+import type { RollupSource } from './rollups.ts';
 
 export interface StoreInput {
   asOf: string;
@@ -38,6 +39,17 @@ export const nested = {
   listCompanyOfferings: { parent: 'company', child: 'offering', field: 'company_slug' },
 } as const satisfies Record<string, { parent: ResourceName; child: ResourceName; field: string }>;
 
+/**
+ * A filter on a date the rows carry, which a store may seek on an index instead of reading every
+ * row (`keep` still says which rows pass: the memory store and rebuilt rows go by it).
+ */
+export interface DateRange {
+  column: 'announced_on';
+  /** The first and last dates kept (inclusive); null: no bound. */
+  from: string | null;
+  to: string | null;
+}
+
 /** A resource's rows in key order as they were at one moment, as JSON texts, a batch at a time. */
 export interface RowScan {
   /** Up to `max` more rows' JSON (as JSON.stringify writes them); none left when empty. */
@@ -52,10 +64,12 @@ export interface Store {
   readonly version: number;
   get(resource: ResourceName, key: string): Row | undefined;
   count(resource: ResourceName): number;
-  /** Every row of a resource, in no promised order (rollups). */
+  /** Every row of a resource, in no promised order (rollups, where the store keeps no counts). */
   all(resource: ResourceName): Iterable<Row>;
-  /** One page of a top-level list, after `afterKey`, keeping rows that pass `keep`. */
-  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page;
+  /** Counts kept with the data, which the statistics read in place of every row (the SQLite store's). */
+  readonly rollups?: RollupSource;
+  /** One page of a top-level list, after `afterKey`, keeping rows that pass `keep` (which `range`, when given, narrows by date). */
+  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean, range?: DateRange): Page;
   /** One page of a nested list (a firm's portfolio, a company's rounds...). */
   nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page;
   /** Every row of a nested list, for small derived views (a company's latest visible round). */

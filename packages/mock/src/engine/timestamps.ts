@@ -25,7 +25,8 @@ export type InstantReading = { instant: string } | { problem: string };
  * Reads an RFC 3339 date-time of a UTC instant (`Z`, `z`, `+00:00`, `-00:00`; `T` or `t`; a
  * fraction of any length) as `YYYY-MM-DDTHH:MM:SSZ`. Changes are stamped to the whole second, so an
  * instant inside a second reads as the next whole second: the changes at or after that are exactly
- * the changes at or after the instant, however many digits the fraction has. A leap second
+ * the changes at or after the instant, whatever digits the fraction has (`since` is at most 64
+ * characters: DECISIONS.md#bounds). A leap second
  * (`23:59:60`) is the second after it, for the same reason.
  */
 export function readUtcInstant(text: string): InstantReading {

@@ -1,4 +1,5 @@
 /** Faults of lists and rows: pages, cursors, filters, and the fields of what they serve. */
+import { resolveRef } from '@investor-graph/contract/document';
 import { boundedMap, onJson, onRequest, onRows, rewriteQuery, type Fault } from './fault.ts';
 
 /** The filters of a query: every parameter but the page's own (limit, cursor). */
@@ -7,6 +8,8 @@ const everyList = /^\/api\/v1\/(firms|companies|rounds|investments|funds|filings
 const isoSecond = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 let tick = 0;
+/** The largest `limit` the contract takes (DECISIONS.md#bounds). */
+const limitMaximum = (resolveRef({ $ref: '#/components/parameters/Limit' }) as { schema: { maximum: number } }).schema.maximum;
 
 export const pageFaults = {
   'leak-email': {
@@ -52,6 +55,13 @@ export const pageFaults = {
   'ignore-announced-since': {
     breaks: 'ignores announced_since on the first page of rounds',
     wrap: onRequest((request, url) => (url.searchParams.has('cursor') ? null : rewriteQuery(request, (p) => p.delete('announced_since')))),
+  },
+  'bounds-ignored': {
+    breaks: "serves a limit past the contract's maximum as if it were the maximum, instead of a 400",
+    wrap: onRequest((request, url) => {
+      const limit = url.searchParams.get('limit');
+      return limit !== null && /^\d+$/.test(limit) && Number(limit) > limitMaximum ? rewriteQuery(request, (p) => p.set('limit', String(limitMaximum))) : null;
+    }),
   },
   'refuse-over-cap': {
     breaks: "answers a limit above the plan's page size with 400 instead of capping it",

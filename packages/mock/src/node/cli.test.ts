@@ -3,7 +3,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, test } from 'vitest';
+import { databaseLayout } from '@investor-graph/fixtures/node';
 import { cli, killAll, running, start, startWith, stop } from './cli-process.test-support.ts';
 
 const temp = await mkdtemp(join(tmpdir(), 'ig-mock-cli-'));
@@ -70,6 +72,15 @@ test('--data naming a file that is no dataset database is one line and exit 2', 
   expect(run.status).toBe(2);
   expect(run.stderr.trim().split('\n')).toHaveLength(1);
   expect(run.stderr).toContain('is not a dataset database');
+  // A database an older kit wrote says so, and how to write it again.
+  const older = join(temp, 'older-kit.sqlite');
+  const db = new DatabaseSync(older);
+  db.exec("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('layout', '1')");
+  db.close();
+  const again = spawnSync(process.execPath, [cli, '--data', older], { encoding: 'utf8', timeout: 20_000 });
+  expect(again.status).toBe(2);
+  expect(again.stderr.trim().split('\n')).toHaveLength(1);
+  expect(again.stderr).toContain(`was written by another version of the kit (database layout 1; this one reads ${databaseLayout}): write it again`);
 });
 
 test('a state file keeps every counted call and charged row across a crash, and holds no key', async () => {

@@ -141,6 +141,8 @@ describe('the validation proxy under a hostile upstream', () => {
     expect(out.split('\n').filter((line) => line.startsWith(forged))).toEqual([]);
     expect(out).toContain(`\\n${forged}`);
     expect(escapeControl('a\nb\r\u001b[31mc\u2028')).toBe('a\\nb\\r\\u001b[31mc\\u2028');
+    // A bidirectional override would reorder the line it is in: a path could pass for another.
+    expect(escapeControl('/api/v1/firms/a\u202egpj\u2066')).toBe('/api/v1/firms/a\\u202egpj\\u2066');
   });
 
   test('a body of megabytes with no digit in it is excerpted at once, keys blanked (the secret pattern is linear)', async () => {

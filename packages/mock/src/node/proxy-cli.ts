@@ -1,11 +1,13 @@
 /**
  * `investor-graph-mock proxy URL` (or `--upstream URL`): the validation proxy on a loopback port. Violations
- * go out three ways: the `sl-violations` header, a log line, and JSON and JUnit reports written on
- * exit (SIGINT or SIGTERM). It exits 1 when the service broke a rule, so a CI step fails.
+ * go out three ways: the `sl-violations` header, a log line, and JSON and JUnit reports (and with
+ * --html a page) written on exit (SIGINT or SIGTERM). It exits 1 when the service broke a rule, so a CI step fails.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { whyUnwritable } from '@investor-graph/cli';
 import { createContractValidator } from '@investor-graph/contract';
+import { renderProxyHtml } from '../proxy/html.ts';
 import { createValidationProxy } from '../proxy/proxy.ts';
 import { ProxyReport } from '../proxy/report.ts';
 import { escapeControl } from '../redact.ts';
@@ -20,6 +22,8 @@ const usage = `usage: investor-graph-mock proxy URL [options]     (as prism prox
   --timeout MS        a slower upstream answer becomes a 504 problem (30000)
   --report FILE       JSON report written on exit (proxy-results/report.json)
   --junit FILE        JUnit XML written on exit (proxy-results/junit.xml)
+  --html FILE         also a page to read in a browser, offline, written on exit: the violations
+                      by rule with their exchanges and a curl line each (none by default)
   --quiet             log only exchanges with violations
   --allow-unvalidated an answer too large to check (over 32 MiB) is noted, not a violation
                       (by default it is one, not_validated, and fails the run)
@@ -34,6 +38,7 @@ const flags = readFlags('investor-graph proxy', usage, process.argv.slice(3), {
   timeout: { type: 'string', default: '30000' },
   report: { type: 'string', default: 'proxy-results/report.json' },
   junit: { type: 'string', default: 'proxy-results/junit.xml' },
+  html: { type: 'string' },
   quiet: { type: 'boolean' },
   'allow-unvalidated': { type: 'boolean' },
   help: { type: 'boolean' },
@@ -53,6 +58,15 @@ try {
 }
 if (!['http:', 'https:'].includes(upstream.protocol)) fail(`--upstream must be http or https, got ${upstream.protocol}`);
 const port = flags.port(values.port);
+// Found out now, not on exit after hours of traffic whose findings would then go nowhere.
+for (const flag of ['report', 'junit', 'html'] as const) {
+  const file = values[flag];
+  const problem = file === undefined ? null : whyUnwritable(file);
+  if (problem) fail(`--${flag} ${file}: ${problem}`);
+}
+// Written last, the page would overwrite the report it shares a file with.
+const sameAsHtml = values.html === undefined ? undefined : (['report', 'junit'] as const).find((flag) => resolve(values[flag]) === resolve(values.html!));
+if (sameAsHtml) fail(`--html ${values.html} is the file of --${sameAsHtml}: give the page a name of its own`);
 if (!/^\d+$/.test(values.timeout) || Number(values.timeout) < 1) fail(`--timeout must be a whole number of milliseconds, got ${values.timeout}`);
 if (!isLoopback(values.host) && values.host !== 'localhost') {
   console.warn(`[investor-graph proxy] listening on ${values.host}: anyone who reaches it can spend the keys sent through it`);
@@ -82,7 +96,7 @@ try {
 } catch (error) {
   listenFailed(error, port, values.host);
 }
-console.log(`Investor Graph validation proxy on ${url} -> ${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n  reports on exit: ${values.report}, ${values.junit}`);
+console.log(`Investor Graph validation proxy on ${url} -> ${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n  reports on exit: ${[values.report, values.junit, values.html].filter(Boolean).join(', ')}`);
 
 function write(file: string, text: string): void {
   mkdirSync(dirname(resolve(file)), { recursive: true });
@@ -92,8 +106,10 @@ function write(file: string, text: string): void {
 const stop = (): void => {
   server.closeAllConnections();
   server.close();
-  write(values.report, `${JSON.stringify(report.toJSON(), null, 2)}\n`);
+  const json = report.toJSON();
+  write(values.report, `${JSON.stringify(json, null, 2)}\n`);
   write(values.junit, report.toJUnit());
+  if (values.html) write(values.html, renderProxyHtml(json));
   const broken = report.responseViolations;
   console.log(`[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`);
   process.exit(broken ? 1 : 0);

@@ -41,6 +41,11 @@ async function everything(store: Store): Promise<string> {
   }
   const recent = (row: Row) => (row.announced_on as string) >= '2025-01-01';
   out.push(walk((after) => store.page('round', after, 50, recent)));
+  // A date range (announced_since and a lag): the SQLite store seeks it on the dates' index, rebuilt rounds merged in.
+  for (const [from, to] of [['2025-01-01', '2026-09-06'], ['2099-01-01', null], [null, '2026-12-01']] as const) {
+    const keep = (row: Row) => (from === null || (row.announced_on as string) >= from) && (to === null || (row.announced_on as string) <= to);
+    out.push(walk((after) => store.page('round', after, 50, keep, { column: 'announced_on', from, to })));
+  }
   for (const [index, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
     for (const parent of walk((after) => store.page(spec.parent, after, 100)).slice(0, 40)) {
       const key = parent[spec.parent === 'firm' || spec.parent === 'company' ? 'slug' : 'id'] as string;

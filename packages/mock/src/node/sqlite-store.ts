@@ -16,14 +16,13 @@ import { resources, type DatasetManifest, type Observation, type ResourceName, t
 import { memoryDatabase, seekColumns, tableOf } from '@investor-graph/fixtures/node';
 import { mergeByKey, storedJson } from './merge-by-key.ts';
 import { arrays, keysOf, MAX_BATCH, MergedReads, type Overlay } from './merged-reads.ts';
+import { StoredRollups } from './stored-rollups.ts';
 import { SortedKeys } from '../engine/memory-store.ts';
 import { cutPage, RebuildingStore } from '../engine/rebuilding-store.ts';
-import { nested, type Change, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
+import { nested, type Change, type DateRange, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
+import { DateSeeks } from './date-seeks.ts';
 
-interface BaseRow {
-  key: string;
-  json: string;
-}
+type BaseRow = { key: string; json: string };
 
 /** Pending observations read at a time. */
 const PENDING_BATCH = 256;
@@ -55,11 +54,17 @@ export class SqliteStore extends RebuildingStore implements Store {
   private pendingTaken = 0;
   private readonly pendingTotal: number;
   private lastPending: { at: string; seq: number } = { at: '', seq: 0 };
+  /** The statistics' counts (stored with the dataset, brought up to date from the overlay) and date seeks on rounds. */
+  readonly rollups: StoredRollups;
+  private readonly dates: DateSeeks;
 
-  constructor(db: DatabaseSync, manifest: DatasetManifest) {
+  /** `firmBatch`: how many of the busiest firms a rollup reads at a time (StoredRollups; tests set it low). */
+  constructor(db: DatabaseSync, manifest: DatasetManifest, tuning: { firmBatch?: number } = {}) {
     super(manifest.as_of, manifest.changes);
     this.db = db;
     this.reads = new MergedReads((resource, key) => this.base(resource, key), this.overlay);
+    this.dates = new DateSeeks(db);
+    this.rollups = new StoredRollups(db, this.overlay, (resource, key) => this.base(resource, key), (resource, key) => this.get(resource, key), tuning.firmBatch);
     this.counts = { ...manifest.rows } as Record<ResourceName, number>;
     this.baseChanges = manifest.changes;
     this.pendingTotal = manifest.pending;
@@ -81,13 +86,13 @@ export class SqliteStore extends RebuildingStore implements Store {
   }
 
   /** A store of rows given in memory (tests; a JSONL folder goes through memoryDatabase the same way). */
-  static fromInput(input: StoreInput): SqliteStore {
+  static fromInput(input: StoreInput, tuning: { firmBatch?: number } = {}): SqliteStore {
     const rows = Object.fromEntries(resources.map((r) => [r.name, input.rows[r.name]?.length ?? 0])) as Record<ResourceName, number>;
     const manifest: DatasetManifest = {
       generator: 'rows given', seed: '', scale: 0, as_of: input.asOf, rows,
       total_rows: Object.values(rows).reduce((a, b) => a + b, 0), changes: input.changes.length, pending: input.pending.length,
     };
-    return new SqliteStore(memoryDatabase({ manifest, ...input }), manifest);
+    return new SqliteStore(memoryDatabase({ manifest, ...input }), manifest, tuning);
   }
 
   close(): void {
@@ -96,8 +101,7 @@ export class SqliteStore extends RebuildingStore implements Store {
 
   /** The database file, which another thread may open read-only (null for an in-memory database). */
   get file(): string | null {
-    const location = this.db.location();
-    return location ? location : null;
+    return this.db.location() || null;
   }
 
   /** What rebuilds changed of a resource, now, as stored JSON by key in key order (null: unpublished). */
@@ -155,9 +159,10 @@ export class SqliteStore extends RebuildingStore implements Store {
     }
   }
 
-  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
+  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean, range?: DateRange): Page {
     const statement = this.keysAfter.get(resource)!;
-    return cutPage(this.reads.merged(resource, resource, afterKey, limit, (after, n) => keysOf(statement.all(after, n))), limit, keep);
+    const { scope, fetch } = range && resource === 'round' ? this.dates.keys(range) : { scope: resource, fetch: (after: string, n: number) => keysOf(statement.all(after, n)) };
+    return cutPage(this.reads.merged(resource, scope, afterKey, limit, fetch), limit, keep);
   }
 
   nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {

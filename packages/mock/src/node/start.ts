@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { createContractValidator, isPlanId, planIds, type PlanId } from '@investor-graph/contract';
 import { collectDataset, datasetInput } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
-import { cachedDatabaseFile, defaultDataset, loadDataset, memoryDatabase, openCachedDatabase, openDatabase } from '@investor-graph/fixtures/node';
+import { cachedDatabaseFile, databaseLayout, defaultDataset, layoutOf, loadDataset, memoryDatabase, openCachedDatabase, openDatabase } from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
 import { presetPrepaidRows } from '../engine/accounts.ts';
 import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
@@ -93,7 +93,12 @@ export async function openStore(options: Pick<StartOptions, 'data' | 'seed' | 's
   }
   if (options.data !== undefined && statSync(options.data).isFile()) {
     const opened = openDatabase(options.data);
-    if (!opened) throw new DatasetFileError(`[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx investor-graph-fixtures --out FILE.sqlite)`);
+    if (!opened) {
+      const layout = layoutOf(options.data);
+      throw new DatasetFileError(layout !== null && layout !== databaseLayout
+        ? `[investor-graph mock] --data ${options.data} was written by another version of the kit (database layout ${layout}; this one reads ${databaseLayout}): write it again with npx investor-graph-fixtures --out FILE.sqlite`
+        : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx investor-graph-fixtures --out FILE.sqlite)`);
+    }
     return new SqliteStore(opened.db, opened.manifest);
   }
   const dataset = await loadDataset(options.data ?? datasetDir);

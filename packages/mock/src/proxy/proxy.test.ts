@@ -165,7 +165,7 @@ const expected: Partial<Record<FaultName, string>> = {
 // the traffic's /account call comes past the team key's burst and meets a 429 (the key-not-echoed
 // rule's own case is in @investor-graph/contract's rules.test.ts).
 const unseen: FaultName[] = [
-  'accept-bad-cursor', 'unstable-updated-at', 'ignore-if-none-match', 'stale-openapi', 'refuse-head', 'frozen-usage', 'refuse-exports', 'quota-as-429',
+  'accept-bad-cursor', 'bounds-ignored', 'unstable-updated-at', 'ignore-if-none-match', 'stale-openapi', 'refuse-head', 'frozen-usage', 'refuse-exports', 'quota-as-429',
   'head-without-auth', 'strict-if-none-match', 'account-counted', 'query-before-auth', 'cursor-ignores-filters', 'refuse-over-cap', 'first-seen-follows-update', 'stale-include-rows', 'expired-trial-as-401', 'manifest-wrong-sha', 'echo-key',
   // Headers the contract leaves optional, figures that are valid on their own, and answers this
   // traffic does not ask for (an investor edge, a DELETE, a trial's feed, a revoked key, a long URL).

@@ -25,6 +25,8 @@ export interface ExchangeRecord {
   method: string;
   /** Path and query, cursors shortened. Never a header: keys stay out of every record. */
   path: string;
+  /** The request carried an Authorization header (never its value): a replay sends the key only then. */
+  keyed?: true;
   status: number;
   ms: number;
   violations: ProxyViolation[];
@@ -137,7 +139,16 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       const known = ownKey ? [ownKey] : [];
       // Violation messages quote what they saw (a path, a value): keys in them are blanked too.
       const record = (status: number, violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {}): void =>
-        options.onExchange?.({ at: new Date().toISOString(), method: request.method, path: redactPath(`${incoming.pathname}${incoming.search}`, known), status, ms: Math.round(performance.now() - started), violations: violations.map((v) => ({ ...v, message: redactText(v.message, known) })), ...more });
+        options.onExchange?.({
+          at: new Date().toISOString(),
+          method: request.method,
+          path: redactPath(`${incoming.pathname}${incoming.search}`, known),
+          ...(request.headers.has('authorization') ? { keyed: true as const } : {}),
+          status,
+          ms: Math.round(performance.now() - started),
+          violations: violations.map((v) => ({ ...v, message: redactText(v.message, known) })),
+          ...more,
+        });
       const instance = redactPath(incoming.pathname, known);
       const timeoutMs = options.timeoutMs ?? 30_000;
       const bound = options.maxValidatedBytes ?? 32 * 1024 * 1024;

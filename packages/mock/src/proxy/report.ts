@@ -2,6 +2,7 @@
  * What the proxy saw, for the files it writes on exit: counts per rule and the first violations
  * with their excerpts. Bounded, so a proxy left running for days holds a fixed amount.
  */
+import { xmlText } from '@investor-graph/cli/xml';
 import { rules, type RuleId } from '@investor-graph/contract';
 import type { ExchangeRecord, ProxyViolation } from './proxy.ts';
 
@@ -18,9 +19,15 @@ export interface ProxyReportJson {
   violations_left_out: number;
 }
 
-function xml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/g, '');
-}
+/** The kit's one XML escaper (@investor-graph/cli), shared with the contract diff's JUnit. */
+const xml = xmlText;
+
+/** What the proxy judges beside the contract's rules, by the name its violations carry. */
+export const proxyChecks = {
+  upstream: 'the service was reachable and answered in time',
+  not_validated: 'every answer was checked (none passed on unchecked)',
+  request: 'requests sent through the proxy conform to the contract',
+} as const;
 
 export class ProxyReport {
   readonly upstream: string;
@@ -67,9 +74,7 @@ export class ProxyReport {
   toJUnit(): string {
     const cases: { name: string; rule: string }[] = [
       ...(Object.keys(rules) as RuleId[]).map((id) => ({ name: `rule ${id}: ${rules[id].title}`, rule: id })),
-      { name: 'the service was reachable and answered in time', rule: 'upstream' },
-      { name: 'every answer was checked (none passed on unchecked)', rule: 'not_validated' },
-      { name: 'requests sent through the proxy conform to the contract', rule: 'request' },
+      ...Object.entries(proxyChecks).map(([rule, name]) => ({ name, rule })),
     ];
     // The client's own bad requests are listed but fail nothing: the proxy judges the service.
     const failures = cases.filter((c) => c.rule !== 'request' && this.byRule.has(c.rule)).length;

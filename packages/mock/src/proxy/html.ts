@@ -1,0 +1,78 @@
+/**
+ * The validation proxy's HTML report (--html FILE): one page made from the JSON report it writes
+ * on exit. What passed through, the violations by rule, and for each rule the kept exchanges that
+ * broke it (request line, status, time, the messages, the body's excerpt) with a curl line to make
+ * the call again, the key read from $INVESTOR_GRAPH_KEY. The records hold no header and keys are
+ * blanked in them already; they are blanked again here, and everything is escaped (the excerpts
+ * are the upstream's). The frame is @investor-graph/cli/html-page's, as the contract tests' page.
+ */
+import { badge, curlLine, html, page, pre, table, type Html } from '@investor-graph/cli/html-page';
+import { rules, type RuleId } from '@investor-graph/contract';
+import { redactText } from '../redact.ts';
+import type { ExchangeRecord } from './proxy.ts';
+import { proxyChecks, type ProxyReportJson } from './report.ts';
+
+/** Exchanges shown under each rule; the JSON report keeps up to 1,000 in all. */
+const PER_RULE = 20;
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+
+/** What a rule (or one of the proxy's own checks) says. */
+function titleOf(rule: string): string {
+  return rule in proxyChecks ? proxyChecks[rule as keyof typeof proxyChecks] : Object.hasOwn(rules, rule) ? rules[rule as RuleId].title : rule;
+}
+
+/** The curl line that makes the call again against the upstream: the key from $INVESTOR_GRAPH_KEY when the call sent one. */
+export function proxyCurlLine(upstream: string, record: Pick<ExchangeRecord, 'method' | 'path' | 'keyed'>): string {
+  return curlLine({ method: record.method, url: redactText(`${upstream}${record.path}`), keyFromEnv: !!record.keyed });
+}
+
+/** One kept exchange under a rule: the call, the rule's messages on it, the excerpt, the replay. */
+function exchangeBlock(upstream: string, record: ExchangeRecord, rule: string, open: boolean): Html {
+  const messages = record.violations.filter((v) => v.rule === rule).map((v) => redactText(v.message));
+  // The report shortens cursors and blanks key-like values: such a call needs them back to replay.
+  const cut = /\.\.\.|\*\*\*/.test(record.path);
+  const status = badge(record.status >= 400 ? 'failed' : 'passed', String(record.status));
+  return html`<details class="exchange"${open ? html` open` : ''}><summary><code>${record.method} ${redactText(record.path)}</code> -> ${status} <span class="muted">${record.ms} ms, at ${record.at}</span></summary>
+${pre(messages.join('\n'))}${record.excerpt ? html`<div class="muted">the body's start:</div>${pre(redactText(record.excerpt))}` : ''}
+${record.notValidated ? html`<p class="muted">${redactText(record.notValidated)}</p>` : ''}
+<div class="muted">make the call again${cut ? ' (the report shortened a cursor or blanked a value in its path: put it back first)' : ''}:</div>${pre(proxyCurlLine(upstream, record), 'command')}</details>`;
+}
+
+/** A rule's section: its count and the first kept exchanges that broke it. */
+function ruleSection(report: ProxyReportJson, rule: string, count: number): Html {
+  const records = report.violations.filter((r) => r.violations.some((v) => v.rule === rule));
+  const kept = records.reduce((sum, r) => sum + r.violations.filter((v) => v.rule === rule).length, 0);
+  const side = rule === 'request' ? "the client's requests (fail nothing: the proxy judges the service)" : '';
+  return html`<div class="failure" id="${`rule-${rule}`}"><h3>${badge(rule === 'request' ? 'skipped' : 'broken', plural(count, 'violation'))} <code>${rule}</code>: ${titleOf(rule)}</h3>
+${side ? html`<p class="muted">${side}</p>` : ''}
+${records.slice(0, PER_RULE).map((r, i) => exchangeBlock(report.upstream, r, rule, i === 0))}
+${records.length > PER_RULE ? html`<p class="muted">${plural(records.length - PER_RULE, 'more exchange')} of this rule in the JSON report.</p>` : ''}
+${kept < count ? html`<p class="muted">The rest of its ${plural(count, 'violation')} were counted, not kept (a bounded report).</p>` : ''}</div>`;
+}
+
+/** The whole page for the proxy's JSON report. */
+export function renderProxyHtml(report: ProxyReportJson): string {
+  const counts = Object.entries(report.by_rule).sort((a, b) => b[1] - a[1]);
+  const broken = counts.filter(([rule]) => rule !== 'request');
+  const violations = broken.reduce((sum, [, n]) => sum + n, 0);
+  const verdict = broken.length
+    ? { ok: false, text: `FAILED: ${plural(violations, 'violation')} of ${plural(broken.length, 'rule')} in ${plural(report.exchanges, 'exchange')}` }
+    : { ok: true, text: `PASSED: no rule broken in ${plural(report.exchanges, 'exchange')}` };
+  const ruleIds = [...(Object.keys(rules) as string[]), ...Object.keys(proxyChecks)];
+  const body = html`<p class="muted">What passed through the validation proxy, checked against the contract and the spec's rules. No header is recorded; keys are blanked.</p>
+<section id="run"><h2>The run</h2><dl class="facts"><dt>upstream</dt><dd><code>${redactText(report.upstream)}</code></dd><dt>from</dt><dd>${report.started_at}</dd><dt>to</dt><dd>${report.ended_at}</dd>
+<dt>exchanges</dt><dd>${plural(report.exchanges, 'exchange')}, ${report.exchanges_with_violations.toLocaleString('en')} with violations</dd>
+<dt>kept</dt><dd>${plural(report.violations.length, 'exchange')} with their violations${report.violations_left_out ? `, ${report.violations_left_out.toLocaleString('en')} more counted only` : ''}</dd></dl></section>
+<section id="rules"><h2>By rule</h2>
+${table(['rule', 'what it says', 'violations'], ruleIds.map((rule) => {
+    const n = report.by_rule[rule] ?? 0;
+    // The client's own bad requests are listed, failing nothing.
+    const state = n ? (rule === 'request' ? 'skipped' : 'broken') : 'held';
+    const name = n ? html`<a href="${`#rule-${rule}`}"><code>${rule}</code></a>` : html`<code>${rule}</code>`;
+    return { state, cells: [name, titleOf(rule), badge(state, n ? n.toLocaleString('en') : 'none')] };
+  }))}</section>
+${counts.length ? html`<section id="violations"><h2>Violations, with their exchanges</h2>${counts.map(([rule, n]) => ruleSection(report, rule, n))}</section>` : ''}
+<p class="muted">Written by investor-graph-mock proxy from its JSON report.</p>`;
+  return page({ title: `Validation proxy in front of ${redactText(report.upstream)}`, verdict, body });
+}
