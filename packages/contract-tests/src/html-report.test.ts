@@ -144,6 +144,11 @@ test("the served contract's diff, when the report has one, comes first with its 
   expect(section(page, 'diff')).toContain('<h3>Not breaking (1)</h3>');
   const notRun = renderHtmlReport({ ...broken, diff: { status: 'not-run', against: 'kit', reason: 'oasdiff is not installed', breaking: [], non_breaking: [] } });
   expect(section(notRun, 'diff')).toContain('not run</span> oasdiff is not installed');
+  // A served contract that could not be read says so once, as the reason, not again as a change.
+  const reason = 'the served contract answered 503';
+  const unreadable = section(renderHtmlReport({ ...broken, diff: { status: 'failed', against: 'kit', reason, breaking: [{ id: 'contract-unreadable', text: reason }], non_breaking: [] } }), 'diff');
+  expect(unreadable).toContain('failed</span> no contract to compare: the served contract answered 503');
+  expect(unreadable.split(reason)).toHaveLength(2);
 });
 
 /** The CLI as a CI job runs it. */

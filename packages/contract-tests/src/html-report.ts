@@ -87,11 +87,14 @@ function diffSection(diff: DiffSection): Html {
   const changes = (title: string, list: DiffChange[], state: string) =>
     list.length ? html`<h3>${title} (${list.length})</h3>${table(['change', 'operation', 'what changed'], list.map(row(state)))}` : '';
   const ran = diff.status !== 'not-run';
-  // A diff that did not run says why in place of its counts; one that ran may still note something (its reason).
-  const counts = ran ? `${plural(diff.breaking.length, 'breaking change')}, ${plural(diff.non_breaking.length, 'other change')}` : diff.reason ?? '';
+  // A served contract that could not be read was compared with nothing: its reason is the whole
+  // story (it is also the one breaking entry, which would only say it again).
+  const unreadable = diff.status === 'failed' && diff.breaking.length === 1 && diff.breaking[0]!.id === 'contract-unreadable';
+  // A diff that did not run, or had no contract to compare, says why in place of its counts.
+  const counts = !ran ? diff.reason ?? '' : unreadable ? html`no contract to compare: ${diff.reason ?? ''}` : `${plural(diff.breaking.length, 'breaking change')}, ${plural(diff.non_breaking.length, 'other change')}`;
   return html`<section id="diff"><h2>The served contract against ${against}</h2>
-<p>${badge(diff.status, ran ? diff.status : 'not run')} ${counts}${ran && diff.reason ? html` <span class="muted">${diff.reason}</span>` : ''}</p>
-${changes('Breaking', diff.breaking, 'broken')}${changes('Not breaking', diff.non_breaking, 'held')}</section>`;
+<p>${badge(diff.status, ran ? diff.status : 'not run')} ${counts}${ran && !unreadable && diff.reason ? html` <span class="muted">${diff.reason}</span>` : ''}</p>
+${unreadable ? '' : changes('Breaking', diff.breaking, 'broken')}${changes('Not breaking', diff.non_breaking, 'held')}</section>`;
 }
 
 /** What a run of several keys says of them: how many, which wrote no report, how many rows need another plan's key. */
