@@ -89,6 +89,17 @@ export interface CliOptions {
   keyInArgs: boolean;
 }
 
+/** What is wrong with a --base-url (the run's and the diff's), or null: a URL, http or https. */
+export function baseUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `--base-url is not a URL: ${text}`;
+  }
+  return ['http:', 'https:'].includes(url.protocol) ? null : `--base-url must be http or https, got ${url.protocol}`;
+}
+
 export function readCliOptions(args: string[]): CliOptions {
   const flags = readFlags(command, usage, args, {
     'base-url': { type: 'string' },
@@ -123,13 +134,8 @@ export function readCliOptions(args: string[]): CliOptions {
   };
   const baseUrl = values['base-url'];
   if (!baseUrl) fail('--base-url is required');
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch {
-    fail(`--base-url is not a URL: ${baseUrl}`);
-  }
-  if (!['http:', 'https:'].includes(parsed.protocol)) fail(`--base-url must be http or https, got ${parsed.protocol}`);
+  const urlProblem = baseUrlProblem(baseUrl);
+  if (urlProblem) fail(urlProblem);
   // The keys of the run: one per plan, from --key PLAN=KEY, INVESTOR_GRAPH_KEYS, or a plain key with --plan.
   // `s`: a key with a line break is still PLAN=KEY, to be refused below as a key, not as a plan.
   const planned = /^([a-z]+)=(.+)$/s;

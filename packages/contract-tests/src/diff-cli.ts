@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readFlags, whyUnwritable } from '@investor-graph/cli';
-import { command } from './cli-options.ts';
+import { baseUrlProblem, command } from './cli-options.ts';
 import { contractDiff, contractFileProblem, servedAt } from './diff.ts';
 import { diffJunit } from './diff-junit.ts';
 import { diffCommandLines } from './diff-lines.ts';
@@ -55,15 +55,8 @@ export async function diffCommand(args: string[]): Promise<number> {
 
   const baseUrl = values['base-url'];
   if ((baseUrl === undefined) === (values.contract === undefined)) fail('give --base-url URL or --contract FILE (one of them): the contract to compare');
-  if (baseUrl !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      fail(`--base-url is not a URL: ${baseUrl}`);
-    }
-    if (!['http:', 'https:'].includes(url.protocol)) fail(`--base-url must be http or https, got ${url.protocol}`);
-  }
+  const urlProblem = baseUrl === undefined ? null : baseUrlProblem(baseUrl);
+  if (urlProblem) fail(urlProblem);
   // Files given are read now: a wrong path is bad usage, said before anything runs.
   for (const flag of ['contract', 'baseline'] as const) {
     const problem = values[flag] === undefined ? null : contractFileProblem(flag, values[flag]);
