@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
 import { defaultDataset, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { openCachedDatabase, tableOf } from '@investor-graph/fixtures/node';
+import { openCachedDatabase, rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/node';
 import { rollupFromRows } from '@investor-graph/mock';
 import { firstDifference, sameBytes } from './same-bytes.ts';
 
@@ -33,7 +33,8 @@ const answer = (name: string, rows: Row[]) => JSON.stringify({ data: { name, row
 async function reference(name: string, cutoff: string | null): Promise<Row[]> {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
-    const rows = (resource: ResourceName) => (db.prepare(`SELECT json FROM ${tableOf(resource)} ORDER BY key`).all() as { json: string }[]).map((r) => JSON.parse(r.json) as Row);
+    const stored = storedRows(db);
+    const rows = (resource: ResourceName) => (db.prepare(`SELECT ${rowColumns(resource)} FROM ${tableOf(resource)} ORDER BY key`).all() as StoredRow[]).map((r) => stored.row(resource, r));
     return await rollupFromRows(name, rows, cutoff);
   } finally {
     db.close();

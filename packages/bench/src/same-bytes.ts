@@ -7,7 +7,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { plans } from '@investor-graph/contract/plans';
 import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { tableOf } from '@investor-graph/fixtures/node';
+import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/node';
 // The reference: the rollups computed by scanning rows as they are fed, as every call did before issue #39.
 import { rollupFromRows } from '@investor-graph/mock';
 
@@ -17,12 +17,13 @@ export type SameBytes = Record<string, { enterprise: string; trial: string }>;
 const BATCH = 10_000;
 const DAY = 86_400_000;
 
-/** A resource's rows in key order (as the mock's store feeds them), parsed from each row's JSON a batch at a time. */
+/** A resource's rows in key order (as the mock's store feeds them), read back from their stored form a batch at a time. */
 function* rowsOf(db: DatabaseSync, resource: ResourceName): Generator<Row> {
-  const statement = db.prepare(`SELECT key, json FROM ${tableOf(resource)} WHERE key > ? ORDER BY key LIMIT ${BATCH}`);
+  const statement = db.prepare(`SELECT ${rowColumns(resource)} FROM ${tableOf(resource)} WHERE key > ? ORDER BY key LIMIT ${BATCH}`);
+  const stored = storedRows(db);
   for (let after = ''; ; ) {
-    const batch = statement.all(after) as { key: string; json: string }[];
-    for (const row of batch) yield JSON.parse(row.json) as Row;
+    const batch = statement.all(after) as StoredRow[];
+    for (const row of batch) yield stored.row(resource, row);
     if (batch.length < BATCH) return;
     after = batch[batch.length - 1]!.key;
   }

@@ -9,7 +9,7 @@ import type { PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
 import { Accounts } from './accounts.ts';
 import type { RateLimiter } from './accounts/rate-limiter.ts';
-import { toResponse } from './answer.ts';
+import { toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
 import type { RequestContext } from './context.ts';
 import { handleControl } from './control.ts';
@@ -86,10 +86,18 @@ export interface EngineOptions {
 
 export interface Engine {
   fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /**
+   * A call of the data API (anything but /__control) as the record `fetch` builds its Response
+   * from: the same status, headers and body, for an adapter that writes them itself (the Node
+   * server's fast path). Control calls are `fetch`'s alone.
+   */
+  answer(request: Request, context?: RequestContext): Promise<Answer>;
   readonly ready: Promise<void>;
   readonly clock: Clock;
   readonly store: Store;
   readonly accounts: Accounts;
+  /** The nightly dumps (the Node server writes them ahead: start.ts). */
+  readonly dumps: Dumps;
 }
 
 const isStore = (dataset: StoreInput | Store): dataset is Store => 'page' in dataset && typeof dataset.page === 'function';
@@ -101,17 +109,22 @@ export function createEngine(options: EngineOptions): Engine {
   const nextRequestId = requestIds();
 
   async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
-    // A well-formed request id the client sent is the one its answer and the log carry.
-    const requestId = echoedRequestId(request) ?? nextRequestId();
     // The control plane keeps its own rules: no CORS, no caching (control.ts).
     if (CONTROL_URL.test(request.url)) {
+      const requestId = echoedRequestId(request) ?? nextRequestId();
       return answered(parts, request, requestId, (url) => handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock: (edit) => parts.shared.change(edit) }), toResponse);
     }
-    const answer = await answered(parts, request, requestId, (url) => respond(parts, request, url, context, requestId), (problem) => problem);
-    return toResponse(finish(request, answer, parts.corsOrigins, context.compresses));
+    return toResponse(await answer(request, context));
   }
 
-  return { fetch, ready: parts.ready, clock, store, accounts };
+  async function answer(request: Request, context: RequestContext = {}): Promise<Answer> {
+    // A well-formed request id the client sent is the one its answer and the log carry.
+    const requestId = echoedRequestId(request) ?? nextRequestId();
+    const answer = await answered(parts, request, requestId, (url) => respond(parts, request, url, context, requestId), (problem) => problem);
+    return finish(request, answer, parts.corsOrigins, context.compresses);
+  }
+
+  return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps };
 }
 
 /** The parts a request works with (request-path.ts), made from the options. */

@@ -1,6 +1,7 @@
 /**
  * Nightly dumps: one gzip JSONL file per resource, built when a day's manifest is first asked for
- * and then kept unchanged, so the sha256 and row counts the manifest lists always match the bytes.
+ * (or ahead, `ahead`: the Node server writes a database's from start and at each 04:00) and then
+ * kept unchanged, so the sha256 and row counts the manifest lists always match the bytes.
  * CompressionStream and WebCrypto keep this free of Node APIs.
  *
  * A dump of a large dataset takes seconds to write (minutes at ten million rows). The engine writes
@@ -114,12 +115,26 @@ export class Dumps {
     return this.dates(now).includes(date);
   }
 
-  /** A day's dump; built once from the data as it is at first request. */
+  /**
+   * Starts writing the dumps a manifest at `now` lists, if they are not written or being written
+   * yet, without waiting for them: the Node server calls it at start and as the clock passes each
+   * 04:00, as the real service writes its dump nightly, ahead of any call. A build that fails is
+   * forgotten, so the next ask tries again.
+   */
+  ahead(now: number): void {
+    for (const date of this.dates(now)) this.day(date).catch(() => undefined);
+  }
+
+  /** A day's dump; built once from the data as it is when first asked for (or written ahead). */
   day(date: string): Promise<Dump> {
     let dump = this.built.get(date);
     if (!dump) {
       dump = this.build(date);
       this.built.set(date, dump);
+      // A failed build (a full disk, a mock stopping) is not kept: the next ask writes it again.
+      dump.catch(() => {
+        if (this.built.get(date) === dump) this.built.delete(date);
+      });
       // Keep memory (or disk) bounded: only the days a manifest can still list.
       while (this.built.size > this.keep + 1) this.forget(this.built.keys().next().value!);
     }
@@ -139,7 +154,13 @@ export class Dumps {
   }
 
   private async build(date: string): Promise<Dump> {
-    if (this.written?.version !== this.store.version) this.written = { version: this.store.version, files: this.writeFiles() };
+    if (this.written?.version !== this.store.version) {
+      const written = { version: this.store.version, files: this.writeFiles() };
+      this.written = written;
+      written.files.catch(() => {
+        if (this.written === written) this.written = null;
+      });
+    }
     return { date, generated_at: `${date}T0${DUMP_HOUR}:00:00Z`, files: await this.written.files };
   }
 

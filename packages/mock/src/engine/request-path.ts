@@ -52,7 +52,10 @@ export interface EngineParts {
 }
 
 /** The problem with keys blanked in what it echoes of the request (its detail), as in its instance. */
-function withoutKeys(answer: Answer, known: readonly string[]): Answer {
+function withoutKeys(error: ProblemError, answer: Answer, known: readonly string[]): Answer {
+  // The body's detail is the problem's own: unless blanking changes it, the body stands as written
+  // (profiled: parsing and writing it again was a sixth of a 401's time).
+  if (!('detail' in error.extra) && redactKeys(error.detail, known) === error.detail) return answer;
   if (typeof answer.body !== 'string') return answer;
   const body = JSON.parse(answer.body) as { detail?: unknown };
   if (typeof body.detail !== 'string') return answer;
@@ -85,7 +88,7 @@ export async function answered<A>(parts: EngineParts, request: Request, requestI
     return await step(url);
   } catch (error) {
     // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
-    if (error instanceof ProblemError) return problem(withoutKeys(error.toAnswer(instance(), requestId), knownKeys(parts, request)));
+    if (error instanceof ProblemError) return problem(withoutKeys(error, error.toAnswer(instance(), requestId), knownKeys(parts, request)));
     // The kit's own failure, with the request id to find the stack in the log; no message or path
     // in the answer, which is not the client's to read.
     console.error(`[investor-graph mock] internal error in ${requestId}:`, error);

@@ -19,10 +19,24 @@ export function pathUnder(prefix: string): RegExp {
   return new RegExp(`^[a-z][a-z0-9+.-]*://[^/?#]*${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:[/?#]|$)`, 'i');
 }
 
-/** The request's URL, refused (414) past what any client of this API needs. */
+/** URLs parsed, by their text (parsing is pure, and clients ask the same URLs again); short ones only, so the memory stays small. */
+const parsed = new Map<string, URL>();
+const MAX_PARSED = 2048;
+const PARSED_UP_TO = 512;
+
+/** The request's URL, refused (414) past what any client of this API needs. Never edited by a caller: it may be shared. */
 export function parseUrl(request: Request): URL {
-  if (request.url.length > MAX_URL) throw new ProblemError('uri_too_long', `The URL is longer than ${MAX_URL} characters.`);
-  return new URL(request.url);
+  const text = request.url;
+  if (text.length > MAX_URL) throw new ProblemError('uri_too_long', `The URL is longer than ${MAX_URL} characters.`);
+  let url = parsed.get(text);
+  if (url === undefined) {
+    url = new URL(text);
+    if (text.length > PARSED_UP_TO) return url;
+    // Cleared when full: cheaper than an order kept on every hit, and refilled by the next calls.
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(text, url);
+  }
+  return url;
 }
 
 /**

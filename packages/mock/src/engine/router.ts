@@ -10,8 +10,25 @@ export interface RouteMatch {
   queryNames: string[];
 }
 
-/** HEAD is the GET without its body (RFC 9110): it takes the GET's route. */
+/** Routes found, by method and raw path: a route depends on nothing else, and a client asks the same paths again. */
+const found = new Map<string, RouteMatch>();
+const MAX_FOUND = 4096;
+
+/** HEAD is the GET without its body (RFC 9110): it takes the GET's route. Never edited by a caller: it may be shared. */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
+  const shape = `${method} ${rawPath}`;
+  const known = found.get(shape);
+  if (known) return known;
+  const route = routeOf(method, rawPath);
+  // Short paths only, so hostile long ones cannot fill memory; cleared when full: cheaper than an
+  // order kept on every hit, and refilled by the next calls.
+  if (rawPath.length > 512) return route;
+  if (found.size >= MAX_FOUND) found.clear();
+  found.set(shape, route);
+  return route;
+}
+
+function routeOf(method: string, rawPath: string): RouteMatch {
   const found = matchOperation(method === 'HEAD' ? 'GET' : method, rawPath);
   if (!found) throw refusedRoute(method, rawPath);
   const params = new Map<string, string>();

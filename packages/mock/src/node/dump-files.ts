@@ -2,7 +2,9 @@
  * Nightly dump files on disk, for the Node server: a dump of ten million rows is hundreds of
  * megabytes gzipped, which memory (the engine's default, for the browser) would have to hold for
  * as long as a manifest lists it. Each file is written to a temporary folder of this process and
- * served as a Blob backed by the file (fs.openAsBlob), which a Response streams from disk.
+ * served as a Blob backed by the file (fs.openAsBlob), which a Response streams from disk. A file
+ * a worker writes from a database file is kept in the kit's cache when one is given
+ * (dump-cache.ts), and a later start on the same database serves it from there without writing it.
  */
 import { createWriteStream, mkdtempSync, openAsBlob, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -13,6 +15,7 @@ import { tableOf } from '@investor-graph/fixtures/node';
 import type { DumpFiles, DumpWriter } from '../engine/exports.ts';
 import type { DumpDone, DumpJob } from './dump-worker.ts';
 import type { SqliteStore } from './sqlite-store.ts';
+import type { DumpCache } from './dump-cache.ts';
 
 export interface DiskDumpFiles extends DumpFiles {
   /** The temporary folder the files are written to (made when first needed). */
@@ -26,13 +29,26 @@ export interface DiskDumpFiles extends DumpFiles {
   close(): void;
 }
 
-export function diskDumpFiles(parent = tmpdir()): DiskDumpFiles {
+export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null): DiskDumpFiles {
   // Made at the first dump, so a mock no one asks for a dump leaves nothing behind even if killed.
   let folder: string | null = null;
   const dir = (): string => (folder ??= mkdtempSync(join(parent, 'investor-graph-dumps-')));
   const paths = new WeakMap<Blob, string>();
   let made = 0;
   const worker = import.meta.url.endsWith('.ts') ? './dump-worker.ts' : './dump-worker.js';
+  // Workers still writing, and where: stopped (and their half-written files removed) when the mock stops.
+  const running = new Map<Worker, string>();
+  let closed = false;
+  /** The cache's entry for a file and the name to write it to, or null where the cache cannot take it (a read-only home). */
+  const cached = (database: string, table: string, overlay: [string, string | null][]) => {
+    if (!cache) return null;
+    try {
+      const entry = cache.entry(database, table, overlay);
+      return { ...entry, kept: cache.find(entry.key), temporary: () => cache.temporary(entry.key) };
+    } catch {
+      return null;
+    }
+  };
   return {
     get dir() {
       return dir();
@@ -40,19 +56,44 @@ export function diskDumpFiles(parent = tmpdir()): DiskDumpFiles {
     writer: (store) => (resource, name) => {
       const database = store.file;
       if (database === null) return null;
-      const out = join(dir(), `${++made}-${name}`);
+      if (closed) return Promise.reject(new Error('[investor-graph] the mock stopped before its dump was written'));
+      const table = tableOf(resource);
       // The overlay is taken now, synchronously: the file is the resource as it is at this moment.
-      const job: DumpJob = { database, table: tableOf(resource), overlay: store.overlayJson(resource), out };
+      const overlay = store.overlayJson(resource);
+      const entry = cached(database, table, overlay);
+      const kept = entry?.kept;
+      if (kept) return openAsBlob(kept.path).then((body) => ({ body, sha256: kept.sha256, rows: kept.rows }));
+      let out: string;
+      let keep = entry;
+      try {
+        out = keep ? keep.temporary() : join(dir(), `${++made}-${name}`);
+      } catch {
+        keep = null;
+        out = join(dir(), `${++made}-${name}`);
+      }
+      const job: DumpJob = { database, table, overlay, out };
       return new Promise((resolve, reject) => {
         const thread = new Worker(new URL(worker, import.meta.url), { workerData: job });
+        running.set(thread, out);
         let done: DumpDone | undefined;
         thread.once('message', (message: DumpDone) => (done = message));
         thread.once('error', reject);
         thread.once('exit', (code) => {
-          if (!done) return reject(new Error(`[investor-graph] the dump worker for ${name} stopped (exit ${code}) before it finished`));
-          void openAsBlob(out).then((body) => {
-            paths.set(body, out);
-            resolve({ body, sha256: done!.sha256, rows: done!.rows });
+          running.delete(thread);
+          if (!done) {
+            rmSync(out, { force: true });
+            return reject(new Error(`[investor-graph] the dump worker for ${name} stopped (exit ${code}) before it finished`));
+          }
+          const { rows, bytes, sha256 } = done;
+          let path = out;
+          try {
+            if (keep) path = cache!.keep(keep.key, out, keep.source, { rows, bytes, sha256 }).path;
+          } catch {
+            // The cache could not take it (full, or gone): this mock serves it from where it is.
+          }
+          void openAsBlob(path).then((body) => {
+            if (path === out && !keep) paths.set(body, out);
+            resolve({ body, sha256, rows });
           }, reject);
         });
       });
@@ -81,6 +122,11 @@ export function diskDumpFiles(parent = tmpdir()): DiskDumpFiles {
       }
     },
     close() {
+      closed = true;
+      for (const [thread, out] of running) {
+        void thread.terminate().finally(() => rmSync(out, { force: true }));
+      }
+      running.clear();
       if (folder !== null) rmSync(folder, { recursive: true, force: true });
     },
   };

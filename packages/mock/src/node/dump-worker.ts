@@ -14,7 +14,9 @@ import { setPriority } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
-import { mergeByKey, storedJson } from './merge-by-key.ts';
+import { resources } from '@investor-graph/fixtures';
+import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/node';
+import { mergeByKey } from './merge-by-key.ts';
 
 export interface DumpJob {
   database: string;
@@ -61,8 +63,9 @@ const push = async (line: string): Promise<void> => {
   }
 };
 const overlay = new Map(job.overlay);
-const stored = db.prepare(`SELECT key, json FROM ${job.table} ORDER BY key`).iterate() as Iterator<{ key: string; json: string }>;
-const next = mergeByKey(storedJson(stored), { keys: job.overlay.map(([key]) => key), rows: overlay });
+const resource = resources.find((r) => tableOf(r.name) === job.table)!.name;
+const stored = db.prepare(`SELECT ${rowColumns(resource)} FROM ${job.table} ORDER BY key`).iterate() as Iterator<StoredRow>;
+const next = mergeByKey(storedRows(db).texts(resource, stored), { keys: job.overlay.map(([key]) => key), rows: overlay });
 for (let entry = next(); entry; entry = next()) await push(entry[1]);
 gzip.end(text);
 await ended;

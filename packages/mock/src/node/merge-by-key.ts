@@ -42,11 +42,3 @@ export function mergeByKey<T>(base: () => [string, T] | undefined, overlay: Over
     return out;
   };
 }
-
-/** Stored rows ({key, json}, in key order) as the `base` mergeByKey reads: the JSON as stored, unparsed. */
-export function storedJson(rows: Iterator<{ key: string; json: string }>): () => [string, string] | undefined {
-  return () => {
-    const row = rows.next();
-    return row.done ? undefined : [row.value.key, row.value.json];
-  };
-}

@@ -48,6 +48,9 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
                       the command line, gives the URL with its password too)
   --state-sync full   fsync every counted call before answering it, so not even a power loss
                       loses one (normal: a killed mock loses nothing; about twice as fast)
+  --no-dumps-ahead    write a generated or --data FILE dataset's nightly dump when a manifest
+                      first asks, not at start and each simulated 04:00 (as the real service does)
+  --no-dump-cache     keep no finished dump files in the kit's cache for later starts
   --log               log one line per request
   --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
                       the mock itself or fuzz it; clients should meet the limits)
@@ -75,6 +78,8 @@ const flags = readFlags('investor-graph mock', usage, process.argv.slice(process
   log: { type: 'boolean' },
   fault: { type: 'string', multiple: true },
   'no-rate-limit': { type: 'boolean' },
+  'no-dumps-ahead': { type: 'boolean' },
+  'no-dump-cache': { type: 'boolean' },
   help: { type: 'boolean' },
 });
 const { values } = flags;
@@ -155,6 +160,8 @@ const options: StartOptions = {
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),
   ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
   ...(values['no-rate-limit'] ? { rateLimit: false } : {}),
+  ...(values['no-dumps-ahead'] ? { dumpsAhead: false } : {}),
+  ...(values['no-dump-cache'] ? { dumpCache: false as const } : {}),
   // This process is the mock's alone (server.ts, globalFetchClasses).
   globalFetchClasses: true,
 };

@@ -9,17 +9,17 @@ import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '../conformance/suite.ts';
 import { createEngine } from '../engine/engine.ts';
 import { MemoryKeyStore, type KeyRecord, type KeyStore } from '../engine/key-store.ts';
-import { createNodeServer, isLoopback, listen } from './server.ts';
+import { createNodeServer, isLoopback, listen, type NodeServerOptions } from './server.ts';
 import { SqliteKeyStore } from './sqlite-key-store.ts';
 import { loadInput, startMock } from './start.ts';
 
 const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
 
 /** A fresh engine on the default dataset behind a real Node server on a free loopback port. */
-async function serve(now: string, extra: { adminToken?: string; keyStore?: KeyStore } = {}) {
+async function serve(now: string, extra: { adminToken?: string; keyStore?: KeyStore } = {}, options: NodeServerOptions = {}) {
   let baseUrl = '';
   const engine = createEngine({ dataset: structuredClone(dataset), validator, now: Date.parse(now), frozen: true, publicUrl: () => baseUrl, ...extra });
-  const server = createNodeServer(engine);
+  const server = createNodeServer(engine, options);
   baseUrl = await listen(server, 0, '127.0.0.1');
   return {
     baseUrl,
@@ -35,7 +35,9 @@ async function serve(now: string, extra: { adminToken?: string; keyStore?: KeySt
   };
 }
 
+// A GET or HEAD of the data API takes the fast path (fast-path.ts); the rest, and everything with it off, the WHATWG one.
 runConformance({ name: 'node server', setup: ({ now }) => serve(now) });
+runConformance({ name: 'node server on its WHATWG path alone', setup: ({ now }) => serve(now, {}, { fastPath: false }) });
 
 // The same suite with the state in an SQLite database (--state), a new file for each case.
 const databases = mkdtempSync(join(tmpdir(), 'ig-state-conformance-'));

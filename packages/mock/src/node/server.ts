@@ -6,17 +6,21 @@
  * Content-Length before a byte is read; time to send headers and the whole request, 408; how many
  * connections it holds), compression as Accept-Encoding asks, the methods a WHATWG Request cannot
  * carry (TRACE), and a problem+json wherever the listener would answer a bare status.
+ * Given the engine's `answer` too, a GET or HEAD of the data API takes the fast path beside it
+ * (fast-path.ts), which writes the same bytes from the engine's answer record; the checks and
+ * compression both paths share are in adapter-checks.ts.
  * The mock's README ("How a request flows") says why this library.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { getRequestListener } from '@hono/node-server';
+import type { RequestContext } from '../engine/context.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
 import { bearerOf, escapeControl, redactPath } from '../redact.ts';
+import { acceptedEncoding, compress, COMPRESS_FROM, refusal } from './adapter-checks.ts';
+import { fastPath, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
 
 export interface NodeServerOptions {
@@ -38,17 +42,16 @@ export interface NodeServerOptions {
   globalFetchClasses?: boolean;
   /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line; Expect, CONNECT, Host and dot segments left to Node. */
   bareLimitAnswers?: boolean;
+  /** false: every request takes the WHATWG path, even with the engine's `answer` given (the tests run both). */
+  fastPath?: boolean;
 }
 
+/** What the Node server serves: the engine's fetch (wrapped, maybe), and its answer for the fast path. */
+export type Served = Pick<Engine, 'fetch'> & { answer?: AnswerFunction };
+
 const MAX_BODY = 64 * 1024;
-/** Bodies below this go as they are: compressing them saves too little to pay for itself. */
-const COMPRESS_FROM = 1024;
 /** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-/** A `.` or `..` path segment, plain or percent-encoded (any case), ended by a slash, the end or a fragment. */
-const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$|#)/i;
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
 
 /**
  * A slow or idle client is closed with 408 after headersMs (headers) or requestMs (the whole
@@ -84,29 +87,6 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | null> {
 }
 
 /**
- * The encoding Accept-Encoding takes for a JSON body: br or gzip (its q-values heeded, br first on
- * a tie); null when it takes neither. Whether the body is worth compressing is the size's to say.
- */
-function acceptedEncoding(accept: string): 'br' | 'gzip' | null {
-  const weights = new Map<string, number>();
-  for (const part of accept.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    weights.set(name!.trim(), q === undefined ? 1 : Number(q));
-  }
-  const weight = (name: string) => weights.get(name) ?? (weights.has('*') ? weights.get('*')! : 0);
-  const best = (['br', 'gzip'] as const).filter((e) => weight(e) > 0).sort((a, b) => weight(b) - weight(a))[0];
-  return best ?? null;
-}
-
-/** A body compressed as chosen: brotli at quality 4 (near gzip's speed, smaller), gzip at its default. */
-async function compress(body: Uint8Array, encoding: 'br' | 'gzip'): Promise<Uint8Array> {
-  return encoding === 'br'
-    ? brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
-    : gzipped(body);
-}
-
-/**
  * The answer as the client's Accept-Encoding takes it: JSON of COMPRESS_FROM bytes or more in br
  * or gzip; for HEAD the GET's encoding without a length, which only compressing a body not sent
  * would tell (RFC 9110 9.3.2). The engine says `Vary: Accept-Encoding` (told by the context that
@@ -130,25 +110,23 @@ async function encoded(req: IncomingMessage, response: Response): Promise<Respon
   return new Response(bytes && ((await compress(bytes, encoding)) as BodyInit), { status: response.status, headers });
 }
 
+/** What only the socket knows, for the engine: where the request came from, and that this server compresses. */
+function socketContext(options: NodeServerOptions): (incoming: IncomingMessage) => RequestContext {
+  const allowedHosts = options.allowedHosts ? { allowedHosts: options.allowedHosts } : {};
+  return (incoming) => {
+    const address = incoming.socket.remoteAddress;
+    return { clientAddress: address ?? 'unknown', loopback: isLoopback(address), compresses: true, ...allowedHosts };
+  };
+}
+
 /** Where the listener hands a request to the engine, with what only the socket knows. */
 function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
-  const allowedHosts = options.allowedHosts ? { allowedHosts: options.allowedHosts } : {};
+  const context = socketContext(options);
   return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
     const target = incoming.url ?? '/';
     const method = request.method;
-    // Only origin-form targets: an absolute or scheme-relative one must not pick the host.
-    // These refusals close the connection (DECISIONS.md, Status codes): what came after is unread.
-    const refuse = (detail: string) => new ProblemError('invalid_request', detail).toResponse('/', 'req_adapter', { connection: 'close' });
-    if (!target.startsWith('/') || target.startsWith('//')) return refuse('The request target must be a path.');
-    // The bare-limit-answers fault lets these two through, as a front that checks neither would.
-    if (!options.bareLimitAnswers) {
-      // URL parsing resolves dot segments, %2e%2e too: /api/v1/%2e%2e/%2e%2e/__control would reach
-      // the control plane past a filter in front that looks at the raw path. No route has one.
-      if (DOT_SEGMENT.test(target.split('?')[0]!)) return refuse('The request target holds a dot segment (. or .., however encoded), which no path of this API has.');
-      // HTTP/1.1 requires exactly one Host, not empty (RFC 9112 3.2); Node's own check would answer a bare 400.
-      const hosts = incoming.rawHeaders.filter((_v, i) => i % 2 === 0 && incoming.rawHeaders[i]!.toLowerCase() === 'host').length;
-      if (incoming.httpVersion === '1.1' && (hosts !== 1 || !incoming.headers.host)) return refuse('An HTTP/1.1 request must have one Host header, not empty.');
-    }
+    const refused = refusal(incoming, target, options.bareLimitAnswers === true);
+    if (refused) return refused.toResponse('/', 'req_adapter');
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
       const path = target.split('?')[0]!;
@@ -161,18 +139,18 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
       if (body === null) return tooLarge(options.bareLimitAnswers);
       request = new Request(request.url, { method, headers: request.headers, body: body.length ? (body as BodyInit) : null });
     }
-    const address = incoming.socket.remoteAddress;
-    return encoded(incoming, await engine.fetch(request, { clientAddress: address ?? 'unknown', loopback: isLoopback(address), compresses: true, ...allowedHosts }));
+    return encoded(incoming, await engine.fetch(request, context(incoming)));
   };
 }
 
 /** Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged. */
-function internalError(error: unknown): Response {
+function internalFailure(error: unknown): ProblemError {
   console.error('[investor-graph mock] internal error in the Node adapter:', error);
-  return new ProblemError('internal_error', '[investor-graph mock] internal error: the Node adapter failed on this request; the mock\'s log has the details.').toResponse('/', 'req_adapter');
+  return new ProblemError('internal_error', '[investor-graph mock] internal error: the Node adapter failed on this request; the mock\'s log has the details.');
 }
+const internalError = (error: unknown): Response => internalFailure(error).toResponse('/', 'req_adapter');
 
-export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions = {}): Server {
+export function createNodeServer(engine: Served, options: NodeServerOptions = {}): Server {
   const limits = { ...defaultLimits, ...options.limits };
   const serve = handler(engine, options);
   // A request the listener cannot make into a Request (a Host that is no host name) is the
@@ -193,15 +171,19 @@ export function createNodeServer(engine: Pick<Engine, 'fetch'>, options: NodeSer
     hostname: 'localhost',
     overrideGlobalObjects: options.globalFetchClasses === true,
   });
+  const fast = engine.answer && options.fastPath !== false
+    ? fastPath(engine.answer, { bare: options.bareLimitAnswers === true, context: socketContext(options), failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter') })
+    : null;
+  const either = fast ? (req: IncomingMessage, res: ServerResponse) => (fast(req, res) ? undefined : listener(req, res)) : listener;
   const logged = options.log
     ? (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
       // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
       const own = bearerOf(req.headers.authorization);
       res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', own ? [...(options.secrets ?? []), own] : options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
-      return listener(req, res);
+      return either(req, res);
     }
-    : listener;
+    : either;
   const server = createServer({
     maxHeaderSize: 16 * 1024,
     // Checked by the handler, which answers problem+json (Node's own check writes a bare 400).

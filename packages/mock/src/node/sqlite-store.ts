@@ -13,8 +13,8 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
 import { resources, type DatasetManifest, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { memoryDatabase, seekColumns, tableOf } from '@investor-graph/fixtures/node';
-import { mergeByKey, storedJson } from './merge-by-key.ts';
+import { memoryDatabase, rowColumns, seekColumns, storedRows, tableOf, type StoredRow, type StoredRows } from '@investor-graph/fixtures/node';
+import { mergeByKey } from './merge-by-key.ts';
 import { arrays, keysOf, MAX_BATCH, MergedReads, type Overlay } from './merged-reads.ts';
 import { StoredRollups } from './stored-rollups.ts';
 import { SortedKeys } from '../engine/memory-store.ts';
@@ -22,13 +22,12 @@ import { cutPage, RebuildingStore } from '../engine/rebuilding-store.ts';
 import { nested, type Change, type DateRange, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
 import { DateSeeks } from './date-seeks.ts';
 
-type BaseRow = { key: string; json: string };
-
 /** Pending observations read at a time. */
 const PENDING_BATCH = 256;
 
 export class SqliteStore extends RebuildingStore implements Store {
   private readonly db: DatabaseSync;
+  private readonly rows: StoredRows;
   private readonly counts: Record<ResourceName, number>;
   private readonly byKey = new Map<ResourceName, StatementSync>();
   private readonly after = new Map<ResourceName, StatementSync>();
@@ -62,6 +61,7 @@ export class SqliteStore extends RebuildingStore implements Store {
   constructor(db: DatabaseSync, manifest: DatasetManifest, tuning: { firmBatch?: number } = {}) {
     super(manifest.as_of, manifest.changes);
     this.db = db;
+    this.rows = storedRows(db);
     this.reads = new MergedReads((resource, key) => this.base(resource, key), this.overlay);
     this.dates = new DateSeeks(db);
     this.rollups = new StoredRollups(db, this.overlay, (resource, key) => this.base(resource, key), (resource, key) => this.get(resource, key), tuning.firmBatch);
@@ -70,8 +70,8 @@ export class SqliteStore extends RebuildingStore implements Store {
     this.pendingTotal = manifest.pending;
     for (const r of resources) {
       const table = tableOf(r.name);
-      this.byKey.set(r.name, db.prepare(`SELECT json FROM ${table} WHERE key = ?`));
-      this.after.set(r.name, db.prepare(`SELECT key, json FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`));
+      this.byKey.set(r.name, db.prepare(`SELECT ${rowColumns(r.name)} FROM ${table} WHERE key = ?`));
+      this.after.set(r.name, db.prepare(`SELECT ${rowColumns(r.name)} FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`));
       this.keysAfter.set(r.name, arrays(db.prepare(`SELECT key FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`)));
       this.counts[r.name] ??= 0;
     }
@@ -124,10 +124,11 @@ export class SqliteStore extends RebuildingStore implements Store {
   private base(resource: ResourceName, key: string): Row | undefined {
     const cached = this.parsed.get(`${resource}\n${key}`);
     if (cached) return cached;
-    const found = this.byKey.get(resource)!.get(key) as { json: string } | undefined;
+    const found = this.byKey.get(resource)!.get(key) as StoredRow | undefined;
     if (!found) return undefined;
-    const row = JSON.parse(found.json) as Row;
-    this.parsed.set(`${resource}\n${key}`, row, { size: found.json.length });
+    const row = this.rows.row(resource, found);
+    // Twice the stored text (kept compacted: the fixtures' stored-rows.ts): about the row's JSON, which the bound was set by.
+    this.parsed.set(`${resource}\n${key}`, row, { size: found.json.length * 2 });
     return row;
   }
 
@@ -141,18 +142,18 @@ export class SqliteStore extends RebuildingStore implements Store {
    * read as they are when their turn comes (the overlay is looked at row by row).
    */
   *all(resource: ResourceName): Generator<Row> {
-    for (const { key, json } of this.stored(resource)) {
-      if (!this.overlay.get(resource)?.rows.has(key)) yield JSON.parse(json) as Row;
+    for (const stored of this.stored(resource)) {
+      if (!this.overlay.get(resource)?.rows.has(stored.key)) yield this.rows.row(resource, stored);
     }
     const over = this.overlay.get(resource);
     if (over) for (const row of [...over.rows.values()]) if (row) yield row;
   }
 
   /** The database's rows of a resource in key order, read a batch at a time (one query each, never one held open). */
-  private *stored(resource: ResourceName): Generator<BaseRow> {
+  private *stored(resource: ResourceName): Generator<StoredRow> {
     const statement = this.after.get(resource)!;
     for (let after = ''; ; ) {
-      const batch = statement.all(after, MAX_BATCH) as unknown as BaseRow[];
+      const batch = statement.all(after, MAX_BATCH) as unknown as StoredRow[];
       yield* batch;
       if (batch.length < MAX_BATCH) return;
       after = batch[batch.length - 1]!.key;
@@ -230,7 +231,7 @@ export class SqliteStore extends RebuildingStore implements Store {
    */
   async scan(resource: ResourceName): Promise<RowScan> {
     const overlay = new Map(this.overlayJson(resource));
-    const next = mergeByKey(storedJson(this.stored(resource)), { keys: [...overlay.keys()], rows: overlay });
+    const next = mergeByKey(this.rows.texts(resource, this.stored(resource)), { keys: [...overlay.keys()], rows: overlay });
     return {
       next: (max) => {
         const texts: string[] = [];

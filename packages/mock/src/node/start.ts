@@ -9,6 +9,7 @@ import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
 import { presetPrepaidRows } from '../engine/accounts.ts';
 import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
 import { withDocs } from './docs.ts';
+import { DumpCache, dumpCacheDir } from './dump-cache.ts';
 import { diskDumpFiles } from './dump-files.ts';
 import { createNodeServer, listen } from './server.ts';
 import { SqliteStore } from './sqlite-store.ts';
@@ -56,7 +57,17 @@ export interface StartOptions {
   rateLimit?: boolean;
   /** The process is the mock's alone: its global Request/Response may be the adapter's fast ones (server.ts). */
   globalFetchClasses?: boolean;
+  /**
+   * A database-backed dataset's nightly dumps are written ahead, at start and as the clock passes
+   * each 04:00, as the real service writes them (true); false: when a manifest first asks.
+   */
+  dumpsAhead?: boolean;
+  /** Where a database's finished dump files are kept between starts (dumpCacheDir()); false: nowhere. */
+  dumpCache?: string | false;
 }
+
+/** How often (real ms) the server looks whether the clock has passed a dump's 04:00. */
+const DUMP_TICK_MS = 1_000;
 
 export interface RunningMock {
   url: string;
@@ -124,7 +135,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     store.close();
     throw error;
   }
-  const dumpFiles = diskDumpFiles();
+  const dumpFiles = diskDumpFiles(undefined, options.dumpCache === false ? null : new DumpCache(options.dumpCache ?? dumpCacheDir()));
   // The listen address is known once listening; links are built per request, so they see it.
   let listening = '';
   let engine: Engine;
@@ -151,7 +162,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...faultEngineOptions(options.faults ?? [], () => engine),
     });
     await engine.ready;
-    const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch) };
+    // Without faults (which wrap fetch), the data API's GETs take the Node fast path to the same engine (server.ts).
+    const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch), ...(options.faults?.length ? {} : { answer: engine.answer }) };
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
@@ -164,8 +176,13 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     throw error;
   }
   listening = url;
+  // A dump of a database takes seconds to minutes: written ahead in a worker, a manifest finds it
+  // done (or kept from an earlier start). The embedded dataset's, in memory, is written when asked.
+  const dumpTick = store.file !== null && options.dumpsAhead !== false ? setInterval(() => engine.dumps.ahead(engine.clock.now()), DUMP_TICK_MS).unref() : undefined;
+  if (dumpTick) engine.dumps.ahead(engine.clock.now());
   // The database closes once the last answer is out.
   const closed = (resolve: () => void) => () => {
+    clearInterval(dumpTick);
     void Promise.resolve(keyStore?.close()).finally(() => {
       store.close();
       dumpFiles.close();
