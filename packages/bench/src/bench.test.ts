@@ -67,8 +67,8 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   // On Redis (one replica, and three behind haproxy) where redis-server and haproxy are installed; said why not where they are not.
   if (results.state.redis_skipped === null) for (const config of ['redis', 'redis_three_replicas', 'memory_three_replicas']) expect(results.state.rps[config].median, config).toBeGreaterThan(0);
   else expect(results.state.redis_skipped).toMatch(/not installed/);
-  // Every target judged: three of throughput, seven of scale, start-up, dumps, two of the state database, one of Redis and two of the merge.
-  expect(Object.keys(results.targets)).toHaveLength(17);
+  // Every target judged: five of throughput (two against prism, three against bare node), seven of scale, start-up, dumps, two of the state database, one of Redis and two of the merge.
+  expect(Object.keys(results.targets)).toHaveLength(19);
   // The merge of a split load run: two generated parts merged, and read alone beside it.
   expect(results.merge.parts).toBe(2);
   expect(results.merge.merge.ms.median).toBeGreaterThan(0);

@@ -118,12 +118,21 @@ export class Dumps {
   /**
    * Starts writing the dumps a manifest at `now` lists, if they are not written or being written
    * yet, without waiting for them: the Node server calls it at start and as the clock passes each
-   * 04:00, as the real service writes its dump nightly, ahead of any call. A build that fails is
-   * forgotten, so the next ask tries again.
+   * 04:00, as the real service writes its dump nightly, ahead of any call. A day is tried ahead
+   * once: a build that fails is told to `failed` and forgotten, so the next manifest asked for
+   * tries it again (not this, every second, for minutes of work each time).
    */
-  ahead(now: number): void {
-    for (const date of this.dates(now)) this.day(date).catch(() => undefined);
+  ahead(now: number, failed: (date: string, error: unknown) => void = () => undefined): void {
+    for (const date of this.dates(now)) {
+      if (this.triedAhead.has(date)) continue;
+      this.triedAhead.add(date);
+      if (this.triedAhead.size > this.keep * 4) this.triedAhead.delete(this.triedAhead.values().next().value!);
+      this.day(date).catch((error: unknown) => failed(date, error));
+    }
   }
+
+  /** Days `ahead` has started, the latest few. */
+  private readonly triedAhead = new Set<string>();
 
   /** A day's dump; built once from the data as it is when first asked for (or written ahead). */
   day(date: string): Promise<Dump> {

@@ -33,10 +33,10 @@ test('a later start on the same database serves the dump files kept by an earlie
   const cacheDir = join(folder, 'kept');
   const first = opened(cacheDir);
   const written = await first.dumps.day('2026-11-20');
+  // Each kept file's bytes are those the manifest lists (read while the mock runs: its files go with it).
+  for (const file of written.files) expect(createHash('sha256').update(new Uint8Array(await file.body.arrayBuffer())).digest('hex')).toBe(file.sha256);
   first.close();
   expect(entries(cacheDir)).toHaveLength(resources.length);
-  // Each kept file's bytes are those the manifest lists.
-  for (const file of written.files) expect(createHash('sha256').update(new Uint8Array(await file.body.arrayBuffer())).digest('hex')).toBe(file.sha256);
 
   // Swap a kept file's bytes (same size) and its meta's hash: a later start that served what it wrote itself would not show them.
   const firms = readdirSync(cacheDir).find((name) => name.endsWith('.json') && JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).table === 'firm')!;
@@ -136,5 +136,17 @@ test('the server writes a database-backed dataset\'s dump ahead, at start; with 
     } finally {
       await mock.close();
     }
+  }
+});
+
+test('a kept file another mock sweeps from the cache (or a rebuilt database takes with it) still downloads whole from a mock that lists it', async () => {
+  const cacheDir = join(folder, 'swept');
+  const { dumps, close } = opened(cacheDir);
+  try {
+    const day = await dumps.day('2026-11-20');
+    for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name));
+    for (const file of day.files) expect(createHash('sha256').update(new Uint8Array(await file.body.arrayBuffer())).digest('hex')).toBe(file.sha256);
+  } finally {
+    close();
   }
 });

@@ -11,10 +11,10 @@
  * a whole entry or none. Builders write to a temporary name of their own and rename it in, so two
  * mocks building the same entry at once each leave the same bytes.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { datasetCacheDir } from '@investor-graph/fixtures/node';
+import { databaseLayout, datasetCacheDir } from '@investor-graph/fixtures/node';
 
 export interface CachedDumpFile {
   path: string;
@@ -43,8 +43,10 @@ export interface Source {
  * a file swept from under a listed day could no longer be downloaded.
  */
 const KEEP_PER_TABLE = 3;
-/** A temporary file this old belongs to a builder that is gone. */
+/** A temporary file (or a file without its meta) this old belongs to a builder that is gone. */
 const ABANDONED_MS = 86_400_000;
+/** How a dump file is written from a database's rows: a change to it (or to the layout it reads) is a new key. */
+const DUMP_FORMAT = 1;
 
 /** Where dumps are kept: the kit's cache ($KIT_CACHE or ~/.cache/investor-graph-kit), under dumps/. */
 export const dumpCacheDir = (env: NodeJS.ProcessEnv = process.env): string => join(dirname(datasetCacheDir(env)), 'dumps');
@@ -61,7 +63,7 @@ export class DumpCache {
   entry(database: string, table: string, overlay: readonly unknown[]): { key: string; source: Source } {
     const path = realpathSync(database);
     const { size, mtimeMs } = statSync(path);
-    const key = createHash('sha256').update(JSON.stringify([path, size, mtimeMs, table])).update(JSON.stringify(overlay)).digest('hex').slice(0, 32);
+    const key = createHash('sha256').update(JSON.stringify([DUMP_FORMAT, databaseLayout, path, size, mtimeMs, table])).update(JSON.stringify(overlay)).digest('hex').slice(0, 32);
     return { key, source: { database: path, size, mtimeMs, table, overlayRows: overlay.length } };
   }
 
@@ -80,18 +82,24 @@ export class DumpCache {
   /** A name of this builder's own to write an entry's file to before `keep` renames it in. */
   temporary(key: string): string {
     mkdirSync(this.dir, { recursive: true });
-    return join(this.dir, `${key}.${process.pid}.${++this.made}.tmp`);
+    // A random part too: two containers sharing the folder can both be pid 1.
+    return join(this.dir, `${key}.${process.pid}.${++this.made}.${randomUUID()}.tmp`);
   }
 
   /** Puts a finished file in place, then its meta; then clears what no start can use any more. */
   keep(key: string, temporary: string, source: Source, file: Omit<CachedDumpFile, 'path'>): CachedDumpFile {
     const path = join(this.dir, `${key}.jsonl.gz`);
     renameSync(temporary, path);
-    const meta: Meta = { ...source, ...file, made: Date.now() };
-    const metaTemporary = `${temporary}.json`;
-    writeFileSync(metaTemporary, JSON.stringify(meta));
-    renameSync(metaTemporary, join(this.dir, `${key}.json`));
-    this.sweep();
+    // From here the file is in place and served from there, whatever happens to its meta or the sweep.
+    try {
+      const meta: Meta = { ...source, ...file, made: Date.now() };
+      const metaTemporary = `${temporary}.json`;
+      writeFileSync(metaTemporary, JSON.stringify(meta));
+      renameSync(metaTemporary, join(this.dir, `${key}.json`));
+      this.sweep();
+    } catch {
+      // Kept for this start only (a later one writes it again).
+    }
     return { path, ...file };
   }
 
@@ -101,7 +109,16 @@ export class DumpCache {
    * be sweeping too.
    */
   sweep(): void {
+    try {
+      this.sweepNow();
+    } catch {
+      // The folder went, or is another user's: nothing to clear.
+    }
+  }
+
+  private sweepNow(): void {
     const names = readdirSync(this.dir);
+    const metas = new Set(names.filter((name) => name.endsWith('.json')));
     const current = new Map<string, boolean>();
     const stillThere = (meta: Meta): boolean => {
       const id = `${meta.database}\0${meta.size}\0${meta.mtimeMs}`;
@@ -119,7 +136,8 @@ export class DumpCache {
     for (const name of names) {
       const path = join(this.dir, name);
       try {
-        if (name.endsWith('.tmp') || name.endsWith('.tmp.json')) {
+        // A builder's file, or a file whose meta never came (its builder killed between the two): gone after a day.
+        if (name.endsWith('.tmp') || name.endsWith('.tmp.json') || (name.endsWith('.jsonl.gz') && !metas.has(`${name.slice(0, -'.jsonl.gz'.length)}.json`))) {
           if (Date.now() - statSync(path).mtimeMs > ABANDONED_MS) rmSync(path, { force: true });
           continue;
         }
@@ -138,7 +156,13 @@ export class DumpCache {
       }
     }
     for (const entries of byTable.values()) {
-      for (const { key } of entries.sort((a, b) => b.rank - a.rank).slice(KEEP_PER_TABLE)) this.remove(key);
+      for (const { key } of entries.sort((a, b) => b.rank - a.rank).slice(KEEP_PER_TABLE)) {
+        try {
+          this.remove(key);
+        } catch {
+          // Another user's, or gone already.
+        }
+      }
     }
   }
 

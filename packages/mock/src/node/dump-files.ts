@@ -6,10 +6,10 @@
  * a worker writes from a database file is kept in the kit's cache when one is given
  * (dump-cache.ts), and a later start on the same database serves it from there without writing it.
  */
-import { createWriteStream, mkdtempSync, openAsBlob, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, linkSync, mkdtempSync, openAsBlob, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { tableOf } from '@investor-graph/fixtures/node';
 import type { DumpFiles, DumpWriter } from '../engine/exports.ts';
@@ -49,6 +49,22 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
       return null;
     }
   };
+  /**
+   * A kept file as this mock serves it: through a hard link of its own in its folder, so another
+   * mock's sweep of the cache (or a rebuilt database's) cannot take it from under a listed day; the
+   * cache's own path where the two folders are on different file systems.
+   */
+  const served = async (path: string): Promise<Blob> => {
+    const own = join(dir(), `${++made}-${basename(path)}`);
+    try {
+      linkSync(path, own);
+    } catch {
+      return openAsBlob(path);
+    }
+    const body = await openAsBlob(own);
+    paths.set(body, own);
+    return body;
+  };
   return {
     get dir() {
       return dir();
@@ -62,7 +78,7 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
       const overlay = store.overlayJson(resource);
       const entry = cached(database, table, overlay);
       const kept = entry?.kept;
-      if (kept) return openAsBlob(kept.path).then((body) => ({ body, sha256: kept.sha256, rows: kept.rows }));
+      if (kept) return served(kept.path).then((body) => ({ body, sha256: kept.sha256, rows: kept.rows }));
       let out: string;
       let keep = entry;
       try {
@@ -91,8 +107,8 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
           } catch {
             // The cache could not take it (full, or gone): this mock serves it from where it is.
           }
-          void openAsBlob(path).then((body) => {
-            if (path === out && !keep) paths.set(body, out);
+          void (path === out ? openAsBlob(out) : served(path)).then((body) => {
+            if (path === out) paths.set(body, out);
             resolve({ body, sha256, rows });
           }, reject);
         });
@@ -124,7 +140,13 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
     close() {
       closed = true;
       for (const [thread, out] of running) {
-        void thread.terminate().finally(() => rmSync(out, { force: true }));
+        void thread.terminate().finally(() => {
+          try {
+            rmSync(out, { force: true });
+          } catch {
+            // Left for the cache's sweep of abandoned files: stopping must not fail on it.
+          }
+        });
       }
       running.clear();
       if (folder !== null) rmSync(folder, { recursive: true, force: true });

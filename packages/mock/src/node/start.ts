@@ -135,7 +135,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     store.close();
     throw error;
   }
-  const dumpFiles = diskDumpFiles(undefined, options.dumpCache === false ? null : new DumpCache(options.dumpCache ?? dumpCacheDir()));
+  const dumpFiles = diskDumpFiles(undefined, dumpCacheOf(options.dumpCache));
   // The listen address is known once listening; links are built per request, so they see it.
   let listening = '';
   let engine: Engine;
@@ -178,10 +178,14 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   listening = url;
   // A dump of a database takes seconds to minutes: written ahead in a worker, a manifest finds it
   // done (or kept from an earlier start). The embedded dataset's, in memory, is written when asked.
-  const dumpTick = store.file !== null && options.dumpsAhead !== false ? setInterval(() => engine.dumps.ahead(engine.clock.now()), DUMP_TICK_MS).unref() : undefined;
-  if (dumpTick) engine.dumps.ahead(engine.clock.now());
+  let stopped = false;
+  // A mock stopping stops its dump too: that is no failure to report.
+  const dumpFailed = (date: string, error: unknown): void => void (stopped || console.error(`[investor-graph mock] the dump of ${date}, written ahead, failed (a manifest asked for it writes it again):`, error));
+  const dumpTick = store.file !== null && options.dumpsAhead !== false ? setInterval(() => dumpsAhead(engine, dumpFailed), DUMP_TICK_MS).unref() : undefined;
+  if (dumpTick) dumpsAhead(engine, dumpFailed);
   // The database closes once the last answer is out.
   const closed = (resolve: () => void) => () => {
+    stopped = true;
     clearInterval(dumpTick);
     void Promise.resolve(keyStore?.close()).finally(() => {
       store.close();
@@ -206,6 +210,30 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       server.closeIdleConnections();
     }),
   };
+}
+
+/** The cache of finished dump files, or none where there is no home for it (no HOME, no passwd entry). */
+function dumpCacheOf(setting: string | false | undefined): DumpCache | null {
+  if (setting === false) return null;
+  try {
+    return new DumpCache(setting ?? dumpCacheDir());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the dumps a manifest now lists, with the rebuilds due by now applied first (as a call's
+ * first steps do), so a day's dump holds that day's 03:00 rebuild even when no call came since.
+ */
+function dumpsAhead(engine: Engine, failed: (date: string, error: unknown) => void): void {
+  try {
+    const now = engine.clock.now();
+    engine.store.applyDue(now);
+    engine.dumps.ahead(now, failed);
+  } catch (error) {
+    console.error('[investor-graph mock] internal error writing the nightly dump ahead:', error);
+  }
 }
 
 export function parseKeyFlag(flag: string): PresetKey {
