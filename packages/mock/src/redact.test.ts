@@ -30,3 +30,17 @@ test('an excerpt loses every key it holds: the trial answer, an escaped one, a b
   expect(shown).not.toMatch(/u5gMaPea|4eC39HqL/);
   expect(redactText('{"name":"Harbor Lane Capital","slug":"harbor-lane-capital"}')).toBe('{"name":"Harbor Lane Capital","slug":"harbor-lane-capital"}');
 });
+
+test('a path with nothing key-like comes back as it is, and one that holds a key of any form still loses it', () => {
+  for (const plain of ['/api/v1/firms', '/api/v1/firms/harbor-lane-capital', '/', '', `/api/v1/firms/${'a'.repeat(23)}`]) expect(redactPath(plain)).toBe(plain);
+  // Each of these once passed the quick look: a key's form, a secret's length, a known key, an escape, a '+'.
+  expect(redactPath(`/api/v1/firms/${key}`)).toBe('/api/v1/firms/***');
+  expect(redactPath(`/api/v1/firms/${'a1'.repeat(12)}`)).toBe('/api/v1/firms/***');
+  expect(redactPath('/api/v1/firms/my-own-preset-key', ['my-own-preset-key'])).toBe('/api/v1/firms/***');
+  expect(redactPath(`/api/v1/firms/${encodeURIComponent(key).replace('_', '%5F')}`)).toBe('/api/v1/firms/***');
+  expect(redactPath(`/api/v1/firms/igk+${key.slice(4)}`)).toBe('/api/v1/firms/***');
+  // And each caught by one check alone: a short key of the kit's form, one hidden by escapes, a preset one sent with '+' for its spaces.
+  expect(redactPath('/api/v1/firms/igk_ab')).toBe('/api/v1/firms/***');
+  expect(redactPath('/api/v1/firms/%69gk_ab')).toBe('/api/v1/firms/***');
+  expect(redactPath('/api/v1/firms/my+preset+key', ['my preset key'])).toBe('/api/v1/firms/***');
+});
