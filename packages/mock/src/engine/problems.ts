@@ -139,19 +139,21 @@ export class ProblemError extends Error {
   }
 
   toAnswer(instance: string, requestId: string, headers: Record<string, string> = {}): Answer {
-    const allHeaders = { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers };
-    return { status: this.status, headers: allHeaders, body: this.bodyText(instance, requestId) };
+    // JSON.stringify(this.body(...)), from the text kept for it where there is one.
+    const parts = this.template();
+    const text = parts ? `${parts[0]}${JSON.stringify(uriReference(instance))}${parts[1]}${JSON.stringify(requestId)}${parts[2]}` : JSON.stringify(this.body(instance, requestId));
+    return problemText(this.status, text, { 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers });
   }
 
   /**
-   * JSON.stringify(this.body(instance, requestId)), from a text made once per code, plan and
-   * detail where the problem carries nothing else: a problem without a key (a 401, a 429 past the
-   * rate) is most of what a load test above the rate gets, and its body differs only in the
-   * instance and the request id (profiled, JSON.stringify of its body was the largest step of a 401;
-   * with the text kept, a 401 in process went from about 33 to 20 µs: BENCHMARKS.md).
+   * The body's text around its instance and its request id, made once per code, plan and detail,
+   * or null for a problem that carries more: a problem without a key (a 401, a 429 past the rate)
+   * is most of what a load test above the rate gets, and its body differs only in those two
+   * (profiled, JSON.stringify of its body was the largest step of a 401; with the text kept, a 401
+   * in process went from about 33 to 20 µs: BENCHMARKS.md).
    */
-  private bodyText(instance: string, requestId: string): string {
-    if (Object.keys(this.extra).length > 0) return JSON.stringify(this.body(instance, requestId));
+  private template(): [string, string, string] | null {
+    if (Object.keys(this.extra).length > 0) return null;
     const memoKey = `${this.code}\n${this.plan}\n${this.suggested}\n${this.detail}`;
     let parts = bodyTemplates.get(memoKey);
     if (parts === undefined) {
@@ -162,8 +164,7 @@ export class ProblemError extends Error {
       if (bodyTemplates.size >= MAX_TEMPLATES) bodyTemplates.clear();
       bodyTemplates.set(memoKey, parts);
     }
-    if (parts === null) return JSON.stringify(this.body(instance, requestId));
-    return `${parts[0]}${JSON.stringify(uriReference(instance))}${parts[1]}${JSON.stringify(requestId)}${parts[2]}`;
+    return parts;
   }
 
   toResponse(instance: string, requestId: string, headers: Record<string, string> = {}): Response {
@@ -186,7 +187,12 @@ export function problemBody(code: string, type: ProblemType, detail: string, ins
 }
 
 export function problemAnswer(body: Record<string, unknown>, headers: Record<string, string> = {}): Answer {
-  return { status: body.status as number, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify(body) };
+  return problemText(body.status as number, JSON.stringify(body), headers);
+}
+
+/** A problem+json answer whose body is already written. */
+function problemText(status: number, text: string, headers: Record<string, string>): Answer {
+  return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: text };
 }
 
 export function problemResponse(body: Record<string, unknown>, headers: Record<string, string> = {}): Response {

@@ -44,7 +44,7 @@ export abstract class RebuildingStore {
   private readonly hashes = new Map<string, string>();
   protected sequence: number;
   /** The next pending observation and its time as a number: every call asks whether it is due (Date.parse of the same text on every call showed in a record's profile). */
-  private next: { observation: Observation | undefined; at: number } = { observation: undefined, at: NaN };
+  private due: { observation: Observation | undefined; at: number } = { observation: undefined, at: NaN };
 
   constructor(asOf: string, changes: number) {
     this.asOf = Date.parse(asOf);
@@ -74,8 +74,8 @@ export abstract class RebuildingStore {
 
   /** The time of an observation (the next one's, asked again on every call) as a number, parsed once. */
   private dueAt(observation: Observation): number {
-    if (this.next.observation !== observation) this.next = { observation, at: Date.parse(observation.at) };
-    return this.next.at;
+    if (this.due.observation !== observation) this.due = { observation, at: Date.parse(observation.at) };
+    return this.due.at;
   }
 
   changeCount(): number {
