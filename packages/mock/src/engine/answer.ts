@@ -10,7 +10,34 @@ export interface Answer {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string>;
-  body: string | Uint8Array | Blob | null;
+  body: string | Uint8Array | Pieces | Blob | null;
+}
+
+/**
+ * A body of bytes in pieces, sent one after another and never joined into one where the adapter
+ * can write them so (a remembered page's 50 KB between the envelope's text: joining them copied
+ * the page on every answer, a fifth of a page call's time in the Node server, profiled).
+ */
+export type Pieces = readonly Uint8Array[];
+
+/** (Array.isArray does not narrow a readonly array's union.) */
+export const isPieces = (body: Answer['body']): body is Pieces => Array.isArray(body);
+
+/** The pieces as one run of bytes, for whatever needs them whole (a Response, compression). */
+export function joined(pieces: Pieces): Uint8Array {
+  const bytes = new Uint8Array(piecesLength(pieces));
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
+}
+
+export function piecesLength(pieces: Pieces): number {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  return length;
 }
 
 /** The ISO text of the last few times written: an answer writes the same as-of and period bounds many times. */
@@ -37,5 +64,6 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function toResponse(answer: Answer): Response {
-  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
+  const body = isPieces(answer.body) ? joined(answer.body) : answer.body;
+  return new Response(body as BodyInit | null, { status: answer.status, headers: answer.headers });
 }

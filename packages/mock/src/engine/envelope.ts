@@ -5,7 +5,7 @@
  */
 import { plans, type PlanRule } from '@investor-graph/contract/plans';
 import { planView, type Usage } from './accounts.ts';
-import { iso } from './answer.ts';
+import { iso, type Pieces } from './answer.ts';
 import type { Call } from './context.ts';
 import type { CursorCodec } from './cursor.ts';
 import { etagOf } from './hash.ts';
@@ -51,10 +51,10 @@ const planJson = (plan: PlanRule): string => planTexts.get(plan) ?? planTexts.se
 const dataOpen = utf8.encode('{"data":');
 
 /**
- * The envelope around the served body, already serialised: text, or UTF-8 bytes joined around a
- * remembered page's bytes (a 50 KB page is then copied once, never encoded again).
+ * The envelope around the served body, already serialised: text, or pieces of UTF-8 around a
+ * remembered page's bytes (a 50 KB page is then neither encoded nor copied again).
  */
-export async function envelopeBody(call: Call, served: Served, data: Serialised, usage: Usage, deps: EnvelopeDeps): Promise<string | Uint8Array> {
+export async function envelopeBody(call: Call, served: Served, data: Serialised, usage: Usage, deps: EnvelopeDeps): Promise<string | Pieces> {
   let next: string | null = null;
   let dataJson = data.json;
   if (served.afterCharge) dataJson = JSON.stringify(served.afterCharge(call.key, usage));
@@ -62,10 +62,5 @@ export async function envelopeBody(call: Call, served: Served, data: Serialised,
   // The members after data, in the contract's order; the plan's part never changes, so it is written once a plan.
   const rest = `"next_cursor":${JSON.stringify(next)},"as_of":"${iso(deps.store.asOf)}","plan":${planJson(call.plan)},"usage":${JSON.stringify(usage)}}`;
   if (data.bytes === undefined || dataJson !== data.json) return `{"data":${dataJson},${rest}`;
-  const tail = utf8.encode(`,${rest}`);
-  const body = new Uint8Array(dataOpen.length + data.bytes.length + tail.length);
-  body.set(dataOpen, 0);
-  body.set(data.bytes, dataOpen.length);
-  body.set(tail, dataOpen.length + data.bytes.length);
-  return body;
+  return [dataOpen, data.bytes, utf8.encode(`,${rest}`)];
 }

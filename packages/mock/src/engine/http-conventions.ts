@@ -4,7 +4,7 @@
  * incoming request id echoed. In the engine, so the Node server and MSW answer alike.
  * DECISIONS.md#http-conventions says why each is as it is.
  */
-import type { Answer } from './answer.ts';
+import { isPieces, piecesLength, type Answer } from './answer.ts';
 
 /** Which origins a browser app may call the data API from: any (as Prism does) or a list. */
 export type CorsOrigins = '*' | readonly string[];
@@ -79,7 +79,8 @@ export function finish(request: Request, answer: Answer, origins: CorsOrigins, c
   if (compressed && ((answer.body !== null && /json/.test(headers['content-type'] ?? '')) || answer.status === 304)) vary(headers, 'Accept-Encoding');
   if (request.method !== 'HEAD' || answer.body === null) return answer;
   // The GET's headers, its length included, and no body (RFC 9110 9.3.2).
-  headers['content-length'] ??= String(typeof answer.body === 'string' ? utf8.encode(answer.body).length : answer.body instanceof Blob ? answer.body.size : answer.body.length);
+  const body = answer.body;
+  headers['content-length'] ??= String(typeof body === 'string' ? utf8.encode(body).length : body instanceof Blob ? body.size : isPieces(body) ? piecesLength(body) : body.length);
   return { status: answer.status, headers, body: null };
 }
 

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { Answer } from '../engine/answer.ts';
+import { isPieces, piecesLength, type Answer } from '../engine/answer.ts';
 import type { RequestContext } from '../engine/context.ts';
 import { encodedAnswer, refusal } from './adapter-checks.ts';
 
@@ -79,7 +79,7 @@ function sentRequest(incoming: IncomingMessage): Request | null {
 }
 
 /**
- * Writes an answer: its status and header record as they are, and a body's length as
+ * Writes an answer: its status and header record as they are, a body in pieces piece by piece, and a body's length as
  * @hono/node-server counts it for a Response built from a record (Node's own WHATWG path writes
  * it the same way: a content-length after the answer's headers).
  */
@@ -94,6 +94,14 @@ async function write(res: ServerResponse, answer: Answer): Promise<void> {
     headers['content-length'] ??= String(body.size);
     res.writeHead(status, headers);
     await pipeline(Readable.fromWeb(body.stream() as NodeReadableStream<Uint8Array>), res);
+    return;
+  }
+  if (isPieces(body)) {
+    // Pieces go out as they are: Node corks the socket on the first write, so they leave in one writev.
+    headers['content-length'] ??= String(piecesLength(body));
+    res.writeHead(status, headers);
+    for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
+    res.end(body[body.length - 1]);
     return;
   }
   headers['content-length'] ??= String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
