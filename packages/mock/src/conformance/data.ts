@@ -73,12 +73,22 @@ export function dataCases(c: ConformanceContext): void {
     try {
       const { key } = await c.newKey('enterprise', undefined, mock);
       const before = (await c.call('/api/v1/investments?limit=1000', { key }, mock)).body;
+      const firmTags = new Map<string, string>();
+      for (const firm of (await c.call('/api/v1/firms?limit=5', { key }, mock)).body.data) firmTags.set(firm.slug, (await c.call(`/api/v1/firms/${firm.slug}`, { key }, mock)).headers.get('etag')!);
       const result = await c.control('/clock/advance', { duration: 'P14D' }, 'POST', mock);
       expect(result.applied).toBeGreaterThan(0);
       const rebuild = await c.control('/rebuild', {}, 'POST', mock);
       expect(rebuild.pending_rebuilds).toBe(0);
       const feed = await c.walk(`/api/v1/changes?since=${AS_OF.replace('03:00', '03:01')}&include=rows`, key, 1000, mock);
       const kinds = new Set(feed.map((change) => change.kind));
+      // A new version of the dataset is a new entity tag, even for a record it left as it was.
+      const untouched = [...firmTags].filter(([slug]) => !feed.some((change) => change.resource === 'firm' && change.key === slug));
+      expect(untouched.length).toBeGreaterThan(0);
+      for (const [slug, tag] of untouched) {
+        const again = await c.call(`/api/v1/firms/${slug}`, { key, headers: { 'if-none-match': tag } }, mock);
+        expect(again.status).toBe(200);
+        expect(again.headers.get('etag')).not.toBe(tag);
+      }
       expect([...kinds].sort()).toEqual(['create', 'unpublish', 'update']);
       for (const change of feed) {
         if (change.kind === 'create') expect(change.row.first_seen_at).toBe(change.changed_at);

@@ -5,6 +5,7 @@
  */
 import { plans, type PlanRule } from '@investor-graph/contract/plans';
 import { planView, type Usage } from './accounts.ts';
+import { usageJson } from './accounts/metering.ts';
 import { iso, type Pieces } from './answer.ts';
 import type { Call } from './context.ts';
 import type { CursorCodec } from './cursor.ts';
@@ -20,11 +21,17 @@ import type { Store } from './store.ts';
  * (its usage changes every call; the data it validates does not), strong for a dump file's fixed
  * bytes (DECISIONS.md#conditional-requests).
  */
-export function entityTag(served: Served, dataTag: string, asOf: number, ifNoneMatch: string | null): { etag: string; notModified: boolean } {
-  const opaque = `"${served.etag ?? etagOf(`${dataTag}|${asOf}`)}"`;
+export function entityTag(served: Served, data: Serialised, asOf: number, ifNoneMatch: string | null): { etag: string; notModified: boolean } {
+  const opaque = `"${served.etag ?? dataEtag(data, asOf)}"`;
   const etag = served.raw ? opaque : `W/${opaque}`;
   const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque || t.trim() === '*');
   return { etag, notModified };
+}
+
+/** The tag of served data as of a version of the dataset, kept with a remembered row or page until the version changes. */
+function dataEtag(data: Serialised, asOf: number): string {
+  if (data.etag?.asOf !== asOf) data.etag = { asOf, value: etagOf(`${data.tag}|${asOf}`) };
+  return data.etag.value;
 }
 
 /**
@@ -49,6 +56,13 @@ const utf8 = new TextEncoder();
 const planTexts = new Map<PlanRule, string>();
 const planJson = (plan: PlanRule): string => planTexts.get(plan) ?? planTexts.set(plan, JSON.stringify(planView(plan))).get(plan)!;
 const dataOpen = utf8.encode('{"data":');
+const middleMembers = (next: string | null, asOf: number, plan: PlanRule): string => `"next_cursor":${JSON.stringify(next)},"as_of":"${iso(asOf)}","plan":${planJson(plan)},"usage":`;
+const lastPages = new Map<PlanRule, { asOf: number; text: string }>();
+function lastPageMembers(asOf: number, plan: PlanRule): string {
+  let kept = lastPages.get(plan);
+  if (kept?.asOf !== asOf) lastPages.set(plan, (kept = { asOf, text: middleMembers(null, asOf, plan) }));
+  return kept.text;
+}
 
 /**
  * The envelope around the served body, already serialised: text, or pieces of UTF-8 around a
@@ -59,8 +73,9 @@ export async function envelopeBody(call: Call, served: Served, data: Serialised,
   let dataJson = data.json;
   if (served.afterCharge) dataJson = JSON.stringify(served.afterCharge(call.key, usage));
   else if (served.next) next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
-  // The members after data, in the contract's order; the plan's part never changes, so it is written once a plan.
-  const rest = `"next_cursor":${JSON.stringify(next)},"as_of":"${iso(deps.store.asOf)}","plan":${planJson(call.plan)},"usage":${JSON.stringify(usage)}}`;
+  // The members after data, in the contract's order: all but usage the same for every call on a
+  // plan and version of the dataset without a next page, so written once for them.
+  const rest = `${next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan)}${usageJson(usage)}}`;
   if (data.bytes === undefined || dataJson !== data.json) return `{"data":${dataJson},${rest}`;
   return [dataOpen, data.bytes, utf8.encode(`,${rest}`)];
 }

@@ -143,7 +143,7 @@ export async function dataCall(parts: EngineParts, operation: KeyedOperation, ca
     const served = operation.serve({ call, afterKey, prepared }, env);
     // The page is serialised once, for the entity tag here and the envelope below.
     const data: Serialised = served.raw ? { json: '', tag: '' } : parts.serialiser.serialise(served.body, served.stored === true);
-    const { etag, notModified } = entityTag(served, data.tag, parts.store.asOf, request.headers.get('if-none-match'));
+    const { etag, notModified } = entityTag(served, data, parts.store.asOf, request.headers.get('if-none-match'));
     const chargeId = nextChargeId();
     const { record, cost, usage } = await accounts.admitAndCharge(call.key, now, operation.counted, notModified ? null : served.rows, chargeId);
     call.key = record;

@@ -14,6 +14,8 @@ export interface Serialised {
   tag: string;
   /** The JSON as UTF-8, for a remembered page: the answer is joined from bytes, not encoded again. */
   bytes?: Uint8Array;
+  /** Its entity tag as of a version of the dataset (envelope.ts), kept while the version stands. */
+  etag?: { asOf: number; value: string };
 }
 
 interface Page {
