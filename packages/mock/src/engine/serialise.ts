@@ -12,7 +12,7 @@ export interface Serialised {
   json: string;
   /** Changes whenever the JSON does: an entity tag's input. */
   tag: string;
-  /** The JSON as UTF-8, for a remembered page: the answer is joined from bytes, not encoded again. */
+  /** The JSON as UTF-8, for a remembered page: the answer is written in pieces around it, never encoded again. */
   bytes?: Uint8Array;
   /** Its entity tag as of a version of the dataset (envelope.ts), kept while the version stands. */
   etag?: { asOf: number; value: string };

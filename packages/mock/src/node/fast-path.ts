@@ -79,9 +79,9 @@ function sentRequest(incoming: IncomingMessage): Request | null {
 }
 
 /**
- * Writes an answer: its status and header record as they are, a body in pieces piece by piece, and a body's length as
- * @hono/node-server counts it for a Response built from a record (Node's own WHATWG path writes
- * it the same way: a content-length after the answer's headers).
+ * Writes an answer: its status and header record as they are, a body in pieces piece by piece,
+ * and a body's length as @hono/node-server counts it for a Response built from a record (Node's
+ * own WHATWG path writes it the same way: a content-length after the answer's headers).
  */
 async function write(res: ServerResponse, answer: Answer): Promise<void> {
   const { status, headers, body } = answer;

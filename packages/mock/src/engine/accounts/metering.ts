@@ -130,8 +130,8 @@ export function usageOf(record: KeyRecord, charged = 0): Usage {
 
 /**
  * A usage as JSON.stringify writes it, in usageOf's order (its members are ISO times, whole
- * numbers and null, which need no escaping): a call's envelope writes one, and JSON.stringify took
- * three times as long (profiled in the Node server: a few µs of a record call).
+ * numbers and null, which need no escaping): every call's envelope writes one, and JSON.stringify
+ * of the object was a few µs of a record call in the Node server (profiled).
  */
 export function usageJson(usage: Usage): string {
   const time = (t: string | null): string => (t === null ? 'null' : `"${t}"`);
