@@ -25,6 +25,8 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
       const figure = results.throughput[target][request];
       expect(figure.rps.median, `${target} ${request}`).toBeGreaterThan(0);
       expect(figure.errors, `${target} ${request}`).toBe(0);
+      // Each server's CPU a call, read from /proc around its runs (Linux; elsewhere null).
+      if (process.platform === 'linux') expect(figure.cpuUs, `${target} ${request}`).toBeGreaterThan(0);
     }
   }
   // The mock answered the record and the page (2xx) and the keyless call with its error.

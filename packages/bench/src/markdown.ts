@@ -6,7 +6,7 @@ import { mergeLine } from './merge-section.ts';
 import { type ScaleFigures, missLines, scaleMisses } from './scale-section.ts';
 import type { StateFigures } from './state.ts';
 import { root } from './setup.ts';
-import { ratioText, requestNames } from './throughput-section.ts';
+import { cpuText, ratioText, requestNames } from './throughput-section.ts';
 
 /** Rewrites the figures between the markers of BENCHMARKS.md; the notes around them stay. */
 export function refreshMarkdown(r: any): void {
@@ -104,11 +104,11 @@ ${dumpLine(r.dumps)}.`);
 export function refreshThroughput(r: any): void {
   const t = r.throughput;
   const range = (x: { median: number; low: number; high: number }) => `${x.median} (${x.low}-${x.high})`;
-  const row = (name: string) => `| ${name} | ${t.mock[name].bytes} / ${t.prism[name].bytes} / ${t.bare[name].bytes} B | ${range(t.mock[name].rps)} | ${t.mock[name].p50} / ${t.mock[name].p99} | ${range(t.prism[name].rps)} | ${range(t.bare[name].rps)} | ${ratioText(r.ratios.mock_vs_prism_rps[name])} | ${ratioText(r.ratios.mock_vs_bare_rps[name])} |`;
-  replaceBlock('throughput', `${measuredLine(r)} Each req/s is the median of ${r.settings.rounds} alternating runs (lowest-highest); each ratio is of the medians (in brackets, the lowest and highest of the rounds' own ratios).
+  const row = (name: string) => `| ${name} | ${t.mock[name].bytes} / ${t.prism[name].bytes} / ${t.bare[name].bytes} B | ${range(t.mock[name].rps)} | ${t.mock[name].p50} / ${t.mock[name].p99} | ${range(t.prism[name].rps)} | ${range(t.bare[name].rps)} | ${ratioText(r.ratios.mock_vs_prism_rps[name])} | ${ratioText(r.ratios.mock_vs_bare_rps[name])} | ${cpuText(t, name as (typeof requestNames)[number])} |`;
+  replaceBlock('throughput', `${measuredLine(r)} Each req/s is the median of ${r.settings.rounds} alternating runs (lowest-highest); each ratio is of the medians (in brackets, the lowest and highest of the rounds' own ratios). A server's CPU a call (user and system, from /proc, around each measured run; the median) says how much work a call is to the server alone, without the client's share of the two CPUs; the targets stay the req/s ratios.
 
-| request | bytes read per answer (mock / prism / bare) | mock req/s | mock p50 / p99 ms | prism req/s | bare node req/s | mock / prism | mock / bare |
-|---|---|---|---|---|---|---|---|
+| request | bytes read per answer (mock / prism / bare) | mock req/s | mock p50 / p99 ms | prism req/s | bare node req/s | mock / prism | mock / bare | server CPU a call, mock / bare (bare's over the mock's) |
+|---|---|---|---|---|---|---|---|---|
 ${requestNames.map(row).join('\n')}
 
 ${targetLines(r.throughputTargets)}`);

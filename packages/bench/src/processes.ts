@@ -10,6 +10,8 @@ export interface Started {
   /** What it printed until then. */
   output(): string;
   rssMb(): number;
+  /** CPU time used so far, ms (NaN where it cannot be read). */
+  cpuMs(): number;
   /** The most it has been resident since it started (Linux's high-water mark), in MB. */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -19,6 +21,21 @@ export interface Started {
 export function rssOf(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/**
+ * CPU time a process has used, user and system, in ms (Linux's /proc, whose ticks are USER_HZ,
+ * 100 a second on every architecture Node runs on); NaN where there is no /proc.
+ */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's name, which may hold spaces and ends at the last ')': utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /** The command line as an error may show it: a preset key's value blanked (keys appear in no output). */
@@ -50,6 +67,7 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
         startMs: Math.round(performance.now() - started),
         output: () => output,
         rssMb: () => rssOf(child.pid!),
+        cpuMs: () => cpuMsOf(child.pid!),
         peakRssMb: () => rssOf(child.pid!, 'VmHWM'),
         stop: () => new Promise((done) => {
           if (child.exitCode !== null || child.signalCode !== null) return done();

@@ -82,15 +82,24 @@ export interface Load {
   errors: number;
   /** Bytes read per response, head and body: shows the servers sent like answers. */
   bytes: number;
+  /** The server's CPU a call, µs (user and system, read around the measured run), when its process was given. */
+  cpuUs?: number;
 }
 
-/** One measured run, after a discarded warm-up unless `warm` says the server had one on this URL. */
-export async function load(url: string, headers: Record<string, string>, warm = false): Promise<Load> {
+/**
+ * One measured run, after a discarded warm-up unless `warm` says the server had one on this URL;
+ * with the server's `cpuMs`, also its CPU a call over the measured run (the server's own work,
+ * which req/s mixes with the client's share of the CPUs they share).
+ */
+export async function load(url: string, headers: Record<string, string>, warm = false, cpuMs?: () => number): Promise<Load> {
   // A discarded warm-up first, the same for every server: the first seconds of a fresh process are
   // its JIT compiling, and without it the first request type measured pays for that.
   if (!warm) await autocannon({ url, connections, duration: smoke ? 0.5 : 2, headers });
+  const before = cpuMs?.();
   const result = await autocannon({ url, connections, duration, headers });
-  return loadOf(result, result.requests.average);
+  const figures = loadOf(result, result.requests.average);
+  if (before === undefined) return figures;
+  return { ...figures, cpuUs: Math.round(((cpuMs!() - before) * 1000 * 10) / Math.max(1, result.requests.total)) / 10 };
 }
 
 /** A run's figures from autocannon's result, at `rps` requests a second. */

@@ -15,6 +15,8 @@ export interface Throughput {
   non2xx: number;
   errors: number;
   bytes: number;
+  /** The server's CPU a call, µs: the median of the runs (null where it could not be read). */
+  cpuUs: number | null;
 }
 
 export const servers = ['mock', 'prism', 'bare'] as const;
@@ -66,6 +68,7 @@ export async function throughputSection(mock: Started): Promise<{ bytes: Record<
   running.push(prism);
 
   const urls = { mock: mock.url, prism: prism.url, bare: bare.url };
+  const processes = { mock, prism, bare };
   const runs = Object.fromEntries(servers.map((t) => [t, Object.fromEntries(requestNames.map((n) => [n, [] as Load[]]))])) as Record<(typeof servers)[number], Record<(typeof requestNames)[number], Load[]>>;
   try {
     for (let round = 0; round < rounds; round++) {
@@ -73,9 +76,9 @@ export async function throughputSection(mock: Started): Promise<{ bytes: Record<
         const r = requests[name];
         for (const target of servers) {
           const path = target === 'bare' && name === 'error' ? `${r.path}&bare-error` : r.path;
-          const t = await load(`${urls[target]}${path}`, r.headers, round > 0);
+          const t = await load(`${urls[target]}${path}`, r.headers, round > 0, processes[target].cpuMs);
           runs[target][name].push(t);
-          log(`round ${round + 1}/${rounds} ${name.padEnd(7)} ${target.padEnd(6)} ${String(t.rps).padStart(6)} req/s  p50 ${t.p50} ms  p99 ${t.p99} ms${t.errors ? `  ${t.errors} errors` : ''}`);
+          log(`round ${round + 1}/${rounds} ${name.padEnd(7)} ${target.padEnd(6)} ${String(t.rps).padStart(6)} req/s  p50 ${t.p50} ms  p99 ${t.p99} ms  CPU ${t.cpuUs ?? '?'} µs a call${t.errors ? `  ${t.errors} errors` : ''}`);
         }
       }
     }
@@ -86,6 +89,7 @@ export async function throughputSection(mock: Started): Promise<{ bytes: Record<
   const figure = (list: Load[]): Throughput => ({
     rps: spread(list.map((l) => l.rps)), p50: median(list.map((l) => l.p50)), p99: median(list.map((l) => l.p99)),
     non2xx: list.reduce((n, l) => n + l.non2xx, 0), errors: list.reduce((n, l) => n + l.errors, 0), bytes: median(list.map((l) => l.bytes)),
+    cpuUs: list.every((l) => Number.isFinite(l.cpuUs)) ? median(list.map((l) => l.cpuUs!)) : null,
   });
   const throughput = Object.fromEntries(servers.map((t) => [t, Object.fromEntries(requestNames.map((n) => [n, figure(runs[t][n])]))])) as Figures;
   return { bytes, throughput };
@@ -116,6 +120,12 @@ export function throughputTargets(t: Figures) {
   return { ratios, targets };
 }
 
+/** The mock's and bare node's CPU a call and how much of the mock's the bare server's is, or why not. */
+export function cpuText(t: Figures, name: (typeof requestNames)[number]): string {
+  const mock = t.mock[name].cpuUs, bare = t.bare[name].cpuUs;
+  return mock === null || bare === null ? 'not read (no /proc)' : `${mock} / ${bare} µs (${ratio(bare, mock)}x)`;
+}
+
 export const ratioText = (r: { median: number; low: number; high: number }): string => `${r.median}x (${r.low}-${r.high})`;
 
 export function throughputLines(t: Figures, r: ReturnType<typeof throughputTargets>['ratios']): string[] {
@@ -123,6 +133,7 @@ export function throughputLines(t: Figures, r: ReturnType<typeof throughputTarge
     `mock vs prism (median req/s, rounds' range): ${requestNames.map((n) => `${n} ${ratioText(r.mock_vs_prism_rps[n])}`).join(', ')}`,
     `mock vs bare node: ${requestNames.map((n) => `${n} ${ratioText(r.mock_vs_bare_rps[n])}`).join(', ')}`,
     ...requestNames.map((n) => `${n.padEnd(7)} ${servers.map((s) => `${s} ${t[s][n].rps.median} (${t[s][n].rps.low}-${t[s][n].rps.high})`).join('  ')}`),
+    `server CPU a call, µs (mock / bare, and bare's over the mock's): ${requestNames.map((n) => `${n} ${cpuText(t, n)}`).join(', ')}`,
   ];
 }
 
