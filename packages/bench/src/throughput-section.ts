@@ -67,8 +67,7 @@ export async function throughputSection(mock: Started): Promise<{ bytes: Record<
   const prism = await startProcess(process.execPath, [prismCli, 'mock', join(temp, 'openapi-bench.json'), '-h', '127.0.0.1', '-p', String(prismPort)], /Prism is listening/, { url: `http://127.0.0.1:${prismPort}` });
   running.push(prism);
 
-  const urls = { mock: mock.url, prism: prism.url, bare: bare.url };
-  const processes = { mock, prism, bare };
+  const started = { mock, prism, bare };
   const runs = Object.fromEntries(servers.map((t) => [t, Object.fromEntries(requestNames.map((n) => [n, [] as Load[]]))])) as Record<(typeof servers)[number], Record<(typeof requestNames)[number], Load[]>>;
   try {
     for (let round = 0; round < rounds; round++) {
@@ -76,7 +75,7 @@ export async function throughputSection(mock: Started): Promise<{ bytes: Record<
         const r = requests[name];
         for (const target of servers) {
           const path = target === 'bare' && name === 'error' ? `${r.path}&bare-error` : r.path;
-          const t = await load(`${urls[target]}${path}`, r.headers, round > 0, processes[target].cpuMs);
+          const t = await load(`${started[target].url}${path}`, r.headers, round > 0, started[target].cpuMs);
           runs[target][name].push(t);
           log(`round ${round + 1}/${rounds} ${name.padEnd(7)} ${target.padEnd(6)} ${String(t.rps).padStart(6)} req/s  p50 ${t.p50} ms  p99 ${t.p99} ms  CPU ${t.cpuUs ?? '?'} µs a call${t.errors ? `  ${t.errors} errors` : ''}`);
         }
