@@ -5,6 +5,7 @@
  * the rest of a record's call, and a Response built once from a record and a string is what the
  * Node adapter writes without copying (packages/mock/README.md, "How a request flows").
  */
+import { concatBytes } from './hash.ts';
 
 export interface Answer {
   status: number;
@@ -22,17 +23,6 @@ export type Pieces = readonly Uint8Array[];
 
 /** (Array.isArray does not narrow a readonly array's union.) */
 export const isPieces = (body: Answer['body']): body is Pieces => Array.isArray(body);
-
-/** The pieces as one run of bytes, for whatever needs them whole (a Response, compression). */
-export function joined(pieces: Pieces): Uint8Array {
-  const bytes = new Uint8Array(piecesLength(pieces));
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
-}
 
 export function piecesLength(pieces: Pieces): number {
   let length = 0;
@@ -64,6 +54,6 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function toResponse(answer: Answer): Response {
-  const body = isPieces(answer.body) ? joined(answer.body) : answer.body;
+  const body = isPieces(answer.body) ? concatBytes(answer.body) : answer.body;
   return new Response(body as BodyInit | null, { status: answer.status, headers: answer.headers });
 }

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { isPieces, joined, type Answer } from '../engine/answer.ts';
+import { isPieces, type Answer } from '../engine/answer.ts';
+import { concatBytes } from '../engine/hash.ts';
 import { ProblemError } from '../engine/problems.ts';
 
 /** Bodies below this go as they are: compressing them saves too little to pay for itself. */
@@ -77,7 +78,7 @@ export async function encodedAnswer(incoming: IncomingMessage, answer: Answer): 
   if (encoding === null) return answer;
   const body = answer.body;
   const bytes = incoming.method === 'HEAD' || body === null ? null
-    : typeof body === 'string' ? utf8.encode(body) : body instanceof Uint8Array ? body : isPieces(body) ? joined(body) : new Uint8Array(await body.arrayBuffer());
+    : typeof body === 'string' ? utf8.encode(body) : body instanceof Uint8Array ? body : isPieces(body) ? concatBytes(body) : new Uint8Array(await body.arrayBuffer());
   if ((bytes?.length ?? Number(headers['content-length'] ?? 0)) < COMPRESS_FROM) return answer;
   headers['content-encoding'] = encoding;
   delete headers['content-length'];
