@@ -1,38 +1,48 @@
 /**
- * What may be written down of a request or an answer: logs, reports and JUnit files get paths and
- * excerpts through here, so no key reaches them in any form. A key is found three ways: by the
- * parameter that carries it (key, token, ...), by the kit's own key form (igk_...), and by the look
- * of a secret (a long run of letters and digits, which slugs, dates and short ids are not), each
- * after percent-decoding, so `igk%5F...` is caught as `igk_...` is.
+ * What may be written down of a request or an answer. Every string the kit shows that a request
+ * could have put there (a problem's members, a request id, a log line, a report's excerpt, a
+ * journal entry) goes through `redact`, so no key reaches it in any form. A key is found three
+ * ways: by the kit's own key form (igk_...), by the look of a secret (a long run of letters and
+ * digits, which slugs, dates and short ids are not), and by the keys the caller knows of (presets,
+ * keys made through the control API, the request's own), each after undoing every encoding a
+ * request can carry it in (percent-escapes up to six deep, `+` for a space, JSON's `\u` escapes).
+ * `redactPath` is the same for a request target, knowing which parameters carry secrets and
+ * keeping the start of a cursor.
  */
 
 const secretParameter = /^(key|api[-_]?key|apikey|token|access[-_]?token|auth|authorization|password|secret|signature|sig)$/i;
-const kitKey = /igk_[A-Za-z0-9_]+/g;
+const kitKey = /igk_[A-Za-z0-9_]+/;
 /** A run of letters, digits and underscores (found in one linear pass: no lookahead to backtrack on). */
 const run = /[A-Za-z0-9_]+/g;
 /** 24+ letters, digits or underscores with both letters and digits: a generated secret's shape; slugs (hyphens), dates and short ids are not. */
 const looksSecret = (word: string): boolean => word.length >= 24 && /\d/.test(word) && /[A-Za-z]/.test(word);
-/** `text` with every secret-shaped run replaced by `by`. */
-const blankSecrets = (text: string, by: string): string => text.replace(run, (word) => (looksSecret(word) ? by : word));
+/** Known keys shorter than this are not looked for: they would blank ordinary words. */
+const KNOWN_FROM = 8;
+/** A cursor of the kit's form: base64url payload and signature, joined by a dot. */
+const cursorForm = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{16,}$/;
+/** How much of a cursor is shown: enough to tell two apart, too little to be a secret's worth. */
+const CURSOR_SHOWN = 10;
+/** Where a string is cut into the pieces judged one by one: what no encoded key holds unencoded. */
+const piece = /[^\s"'/?&=,;:()<>[\]{}|]+/g;
 
-/** The key of an `Authorization: Bearer KEY` header, of whatever form: a request's own key, to blank wherever else it sent it. */
+/** The key of an `Authorization: Bearer KEY` header (the scheme in any case, RFC 6750), of whatever form. */
 export function bearerOf(header: string | null | undefined): string | undefined {
-  return /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+  return /^Bearer[ \t]+(\S+)$/i.exec(header?.trim() ?? '')?.[1];
 }
 
 /**
- * Percent-decoding until nothing changes (a key encoded twice is a key), at most six times; text
- * that still decodes after that is taken for a key hidden deeper (null).
+ * Every encoding undone until nothing changes (a key encoded twice is a key), at most six times:
+ * text that still decodes after that is taken for a key hidden deeper (null).
  */
 function decode(text: string): string | null {
   let out = text;
   for (let i = 0; i < 7; i++) {
     if (i === 6) return null;
-    let next: string;
+    let next = out.replace(/\\u([0-9a-f]{4})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\+/g, ' ');
     try {
-      next = decodeURIComponent(out.replace(/\+/g, ' '));
+      next = decodeURIComponent(next);
     } catch {
-      next = out.replace(/%([0-9a-f]{2})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      next = next.replace(/%([0-9a-f]{2})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     }
     if (next === out) break;
     out = next;
@@ -40,72 +50,134 @@ function decode(text: string): string | null {
   return out;
 }
 
-/** Whether decoded text holds a key: the kit's form, a secret's shape, or one of `known` (preset keys of any form). */
+const holdsKnown = (decoded: string, known: readonly string[]): boolean => known.some((k) => k.length >= KNOWN_FROM && decoded.includes(k));
+
+/** Whether decoded text holds a key: the kit's form, a secret's shape, or one of `known`. */
 function holdsKey(decoded: string | null, known: readonly string[]): boolean {
   if (decoded === null) return true;
-  kitKey.lastIndex = 0;
-  return kitKey.test(decoded) || blankSecrets(decoded, '\u0000') !== decoded || known.some((k) => k.length >= 8 && decoded.includes(k));
-}
-
-/** One path segment or query value as it may be shown. */
-function redactValue(value: string, known: readonly string[]): string {
-  return holdsKey(decode(value), known) ? '***' : value;
+  if (kitKey.test(decoded) || holdsKnown(decoded, known)) return true;
+  for (const word of decoded.match(run) ?? []) if (looksSecret(word)) return true;
+  return false;
 }
 
 /**
- * Whether a target without a query has nothing redactPath would blank, told without splitting it:
- * nothing to decode (no `%` or `+`), no `igk_`, no run long enough to look secret, no known key.
- * Most problems echo such a path (profiled: splitting and decoding it was about a sixth of a 401).
+ * Whether `text` has nothing `redact` would blank, told without cutting it: nothing encoded (no
+ * `%`, `+` or backslash), no `igk`, no run long enough to look secret, no known key. Most strings
+ * are such (profiled: cutting and decoding every problem's path was a sixth of a 401's time).
  */
-function plainPath(target: string, known: readonly string[]): boolean {
-  return !/[?%+]|igk_|[A-Za-z0-9_]{24}/.test(target) && !known.some((k) => k.length >= 8 && target.includes(k));
+function plain(text: string, known: readonly string[]): boolean {
+  return !/[%+\\]|igk|[A-Za-z0-9_]{24}/i.test(text) && !holdsKnown(text, known);
 }
 
 /**
- * A request target (path and query) as it may be logged or echoed: cursors shortened, anything
- * key-like blanked, in any encoding, under any parameter. `known` are keys of forms no pattern
- * knows (preset ones, the request's own).
+ * The one redaction: `text` with every piece that holds a key, in any encoding, replaced by `***`,
+ * and a JSON member named like a secret (`"token": "..."`) blanked. A known key that spans pieces (one holding a space or
+ * a slash) leaves nothing of the text.
+ */
+export function redact(text: string, known: readonly string[] = []): string {
+  if (plain(text, known)) return text;
+  const out = text
+    .replace(/("(?:key|api_key|apikey|token|access_token|password|secret)"\s*:\s*")[^"]*"/gi, '$1***"')
+    .replace(piece, (part) => (holdsKey(decode(part), known) ? '***' : part));
+  const whole = decode(out);
+  return whole === null || holdsKnown(whole, known) || kitKey.test(whole) ? '***' : out;
+}
+
+/**
+ * `text` cut to about `max` characters between pieces, never inside one: a key cut in two is no
+ * longer found by `redact`, so what is echoed is cut where no key can be.
+ */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max).replace(/[^\s"'/?&=,;:()<>[\]{}|]+$/, '')}...`;
+}
+
+/** Whether `text` holds a key in any form `redact` knows. */
+export function holdsAnyKey(text: string, known: readonly string[] = []): boolean {
+  return redact(text, known) !== text;
+}
+
+/**
+ * Every string of a JSON value (a problem's body: its detail, instance, request id, each entry of
+ * `errors`), and every member's name, through `redact`; the value itself when nothing changed.
+ */
+export function redactJson<T>(value: T, known: readonly string[] = []): T {
+  if (typeof value === 'string') return redact(value, known) as T;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => redactJson(item, known));
+    return items.some((item, i) => item !== value[i]) ? (items as T) : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let changed = false;
+  const entries = Object.entries(value).map(([name, member]) => {
+    const next = [redact(name, known), redactJson(member, known)] as const;
+    changed ||= next[0] !== name || next[1] !== member;
+    return next;
+  });
+  return changed ? (Object.fromEntries(entries) as T) : value;
+}
+
+/**
+ * A request target (path and query) as it may be logged or echoed: cursors shortened, the values
+ * of parameters named like secrets blanked, and every segment, name and value through `redact`.
  */
 export function redactPath(target: string, known: readonly string[] = []): string {
-  if (plainPath(target, known)) return target;
+  if (plain(target, known) && !target.includes('?')) return target;
   const at = target.indexOf('?');
-  const path = (at === -1 ? target : target.slice(0, at)).split('/').map((segment) => redactValue(segment, known)).join('/');
-  if (at === -1) return path;
+  const path = (at === -1 ? target : target.slice(0, at)).split('/').map((segment) => redact(segment, known)).join('/');
+  if (at === -1) return path === target ? target : guarded(path, known);
   const query = target.slice(at + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const name = eq === -1 ? pair : pair.slice(0, eq);
     const value = eq === -1 ? '' : pair.slice(eq + 1);
-    if (secretParameter.test(decode(name) ?? '')) return `${name}=***`;
-    // A cursor is opaque and long by design: its start is enough to tell two apart; a key sent
-    // as one is blanked whole.
+    const shownName = redact(name, known);
+    if (secretParameter.test(decode(name) ?? '')) return `${shownName}=***`;
+    // A cursor is opaque and long by design: the start of one of the kit's form (payload and
+    // signature joined by a dot) is enough to tell two apart; anything else sent as one is blanked whole.
     if (decode(name) === 'cursor') {
       const decoded = decode(value);
-      kitKey.lastIndex = 0;
-      if (decoded === null || kitKey.test(decoded) || known.some((k) => k.length >= 8 && decoded.includes(k))) return `${name}=***`;
-      return `${name}=${value.slice(0, 16)}${value.length > 16 ? '...' : ''}`;
+      if (decoded === null || !cursorForm.test(decoded) || kitKey.test(decoded) || holdsKnown(decoded, known)) return `${shownName}=***`;
+      return `${shownName}=${value.slice(0, CURSOR_SHOWN)}${value.length > CURSOR_SHOWN ? '...' : ''}`;
     }
-    return eq === -1 ? redactValue(pair, known) : `${redactValue(name, known)}=${redactValue(value, known)}`;
+    return eq === -1 ? shownName : `${shownName}=${redact(value, known)}`;
   });
-  return `${path}?${query.join('&')}`;
+  return guarded(`${path}?${query.join('&')}`, known);
 }
 
-/** A problem's detail with keys blanked: the kit's form and `known` ones (a slug-shaped preset key echoed in it). */
-export function redactKeys(text: string, known: readonly string[] = []): string {
-  let out = text.replace(kitKey, 'igk_***');
-  for (const k of known) if (k.length >= 8) out = out.split(k).join('***');
-  return out;
+/** A known key cut across segments or parameters (one holding `/` or `&`) leaves nothing of a target. */
+function guarded(target: string, known: readonly string[]): string {
+  const whole = decode(target);
+  return whole === null || holdsKnown(whole, known) ? '***' : target;
 }
 
-/** Free text (a body excerpt) with every key-like run blanked, whatever its form, and `known` keys. */
-export function redactText(text: string, known: readonly string[] = []): string {
-  let out = blankSecrets(
-    text
-      .replace(/igk(?:_|%5F|\\u005f)[A-Za-z0-9_%]+/gi, 'igk_***')
-      .replace(/("(?:key|api_key|token|access_token|password|secret)"\s*:\s*")[^"]*"/gi, '$1***"'),
-    '***',
-  );
-  for (const k of known) if (k.length >= 8) out = out.split(k).join('***');
-  return out;
+/**
+ * The keys the kit knows of that no pattern finds (preset with `--key`, made through the control
+ * API with a text of the caller's own), shared by the engine, which adds them, and whatever writes
+ * down what a request sent (the log, the journal). Kept in this process's memory only, as the
+ * presets always were; bounded, the oldest forgotten first.
+ */
+export class KnownKeys {
+  private readonly keys = new Set<string>();
+  private list: readonly string[] = [];
+  private readonly max: number;
+
+  constructor(initial: Iterable<string> = [], max = 10_000) {
+    this.max = max;
+    for (const key of initial) this.add(key);
+  }
+
+  /** Remembers a key whose form no pattern finds; the kit's own form and a secret's shape need no place here. */
+  add(key: string): void {
+    if (key.length < KNOWN_FROM || this.keys.has(key) || (kitKey.test(key) && !/[^A-Za-z0-9_]/.test(key))) return;
+    if (this.keys.size >= this.max) this.keys.delete(this.keys.values().next().value!);
+    this.keys.add(key);
+    this.list = [...this.keys];
+  }
+
+  /** The known keys, with `own` (a request's bearer key) among them when given. */
+  with(own?: string): readonly string[] {
+    return own ? [...this.list, own] : this.list;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@
  * "is there quota left?" and "count this call".
  */
 import { LRUCache } from 'lru-cache';
+import { KnownKeys } from '../redact.ts';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
 import { ProblemError } from './problems.ts';
 import { sha256Hex } from './hash.ts';
@@ -15,7 +16,7 @@ import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
 import { Authenticator } from './accounts/authentication.ts';
 import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './accounts/key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './accounts/metering.ts';
-import { MemoryRateLimiter, type RateLimiter } from './accounts/rate-limiter.ts';
+import { keysApart, MemoryRateLimiter, type RateLimiter } from './accounts/rate-limiter.ts';
 import { trialKeptAfterEnd, Trials } from './accounts/trials.ts';
 
 export type { KeyRecord } from './key-store.ts';
@@ -29,6 +30,8 @@ export interface AccountsOptions {
   enforceLimits?: boolean;
   /** The store's own buckets, shared by every mock on it (Redis); in this process's memory otherwise. */
   limiter?: RateLimiter;
+  /** The store's buckets for client addresses alone (SQLite), keys' buckets staying in this process. */
+  addressLimiter?: RateLimiter;
   /** How long past its end a trial's key is known (trialKeptAfterEnd; only a fault sets another). */
   trialKeptMs?: number;
 }
@@ -39,6 +42,8 @@ const RECENT_MS = 1000;
 export class Accounts {
   readonly store: KeyStore;
   readonly limiter: RateLimiter;
+  /** Key texts no pattern finds (preset, or made through control with a text of the caller's): never echoed or logged. */
+  readonly known = new KnownKeys();
   private readonly authenticator: Authenticator;
   private readonly trials: Trials;
   /** Each key as its last charge in this process left it, and when (performance.now(), whatever clock the limiter runs on). */
@@ -47,7 +52,8 @@ export class Accounts {
   constructor(store: KeyStore = new MemoryKeyStore(), options: AccountsOptions = {}) {
     const { realNow = () => performance.now(), enforceLimits = true } = options;
     this.store = store;
-    this.limiter = options.limiter ?? new MemoryRateLimiter(realNow, enforceLimits);
+    const own = new MemoryRateLimiter(realNow, enforceLimits);
+    this.limiter = options.limiter ?? (options.addressLimiter ? keysApart(own, options.addressLimiter) : own);
     this.authenticator = new Authenticator(store, this.limiter, options.trialKeptMs ?? trialKeptAfterEnd);
     this.trials = new Trials(store, realNow, enforceLimits);
   }
@@ -70,6 +76,7 @@ export class Accounts {
 
   /** Adds a key not bound to an e-mail address; `added` is false when its text is already a key. */
   private async add(plan: PlanId, key: string, now: number, prepaidRows: number): Promise<{ record: KeyRecord; added: boolean }> {
+    this.known.add(key);
     const record = newRecord(plan, key, await sha256Hex(key), now, null, prepaidRows);
     return { record, added: await this.store.insert(record) };
   }

@@ -5,9 +5,11 @@
  * caller is admitted only when the request names this mock by a loopback Host (or one the user
  * allowed), carries no foreign Origin, and sends its body as application/json, which a browser
  * cannot do cross-site without a preflight that is refused (the control plane never answers CORS).
- * An admin token (`Authorization: Bearer`) admits any address; wrong tokens are throttled per
+ * An admin token (`Authorization: Bearer`) admits any address; tries of it are throttled per
  * address. In-process adapters (MSW) have no network to guard.
  */
+import { bearerOf, shorten } from '../redact.ts';
+import type { RateLimiter } from './accounts/rate-limiter.ts';
 import { constantTimeEqual } from './hash.ts';
 import { ProblemError } from './problems.ts';
 
@@ -20,8 +22,11 @@ export interface GuardContext {
   allowedHosts?: readonly string[];
 }
 
-/** Failed token tries an address may make in a window before it is refused for the rest of it. */
-export const guardLimits = { failures: 5, windowMs: 60_000, addresses: 10_000 } as const;
+/**
+ * Admin-token tries an address may make: a burst of five, then one every twelve seconds (five a
+ * minute), from the store's buckets, so replicas on one store share them.
+ */
+export const guardLimits = { burst: 5, perSecond: 5 / 60 } as const;
 
 /** The host name of a Host header, lower-cased, without port or IPv6 brackets; null if malformed. */
 export function hostName(host: string | null): string | null {
@@ -34,33 +39,30 @@ export function isLoopbackName(name: string): boolean {
 }
 
 export class ControlGuard {
-  /** Per address: failed token tries in the current window. Oldest entries go first when full. */
-  private readonly failures = new Map<string, { count: number; since: number }>();
-
   private readonly adminToken: string | undefined;
-  private readonly now: () => number;
+  private readonly limiter: RateLimiter;
 
-  constructor(adminToken: string | undefined, now: () => number = Date.now) {
+  /** `limiter`: the buckets admin-token tries are counted in (the key store's, shared by replicas on it). */
+  constructor(adminToken: string | undefined, limiter: RateLimiter) {
     this.adminToken = adminToken;
-    this.now = now;
+    this.limiter = limiter;
   }
 
   /** Throws the problem that refuses the request; returns when the caller may go on. */
-  admit(request: Request, context: GuardContext): void {
+  async admit(request: Request, context: GuardContext): Promise<void> {
     if (context.inProcess) return;
     const address = context.clientAddress ?? 'unknown';
-    this.refuseThrottled(address);
     const host = request.headers.get('host');
     const origin = request.headers.get('origin');
     // A browser names the page that sent the request: only this mock's own pages may.
-    if (origin !== null && origin !== `http://${host}`) throw new ProblemError('control_forbidden', `Control calls from another origin (${origin.slice(0, 100)}) are refused.`);
+    if (origin !== null && origin !== `http://${host}`) throw new ProblemError('control_forbidden', `Control calls from another origin (${shorten(origin, 100)}) are refused.`);
     const site = request.headers.get('sec-fetch-site');
     if (site !== null && site !== 'same-origin' && site !== 'none') throw new ProblemError('control_forbidden', `Control calls from a ${site} page are refused.`);
-    if (!this.tokenAdmits(request, address)) {
+    if (!(await this.tokenAdmits(request, address))) {
       if (!context.loopback) throw new ProblemError('control_forbidden', 'Control endpoints answer only on loopback, or with the admin token the mock was started with (Authorization: Bearer).');
       const name = hostName(host);
       if (name === null || !(isLoopbackName(name) || context.allowedHosts?.includes(name))) {
-        throw new ProblemError('control_forbidden', `The Host ${String(host).slice(0, 100)} does not name this mock: use a loopback name, or start it with --allow-host.`);
+        throw new ProblemError('control_forbidden', `The Host ${shorten(String(host), 100)} does not name this mock: use a loopback name, or start it with --allow-host.`);
       }
     }
     const hasBody = request.body !== null || Number(request.headers.get('content-length') ?? 0) > 0;
@@ -68,37 +70,22 @@ export class ControlGuard {
     if (hasBody && type !== 'application/json') throw new ProblemError('unsupported_media_type', 'Control bodies are application/json.');
   }
 
-  /** True when a valid admin token is presented; a wrong or malformed one counts against the address. */
-  private tokenAdmits(request: Request, address: string): boolean {
+  /**
+   * True when the admin token is presented. Without one set there is nothing to guess: a header
+   * (a data key a client sends on every call, say) is not looked at. With one set, every try takes
+   * a token of the address's bucket before it is compared, in one atomic step of the store, so
+   * tries sent together cannot all pass a budget only some fit in; the right token gives it back.
+   */
+  private async tokenAdmits(request: Request, address: string): Promise<boolean> {
     const authorization = request.headers.get('authorization');
-    if (authorization === null) return false;
-    const token = /^Bearer ([\x21-\x7e]+)$/.exec(authorization)?.[1];
-    if (this.adminToken !== undefined && token !== undefined && constantTimeEqual(token, this.adminToken)) return true;
-    this.fail(address);
-    throw new ProblemError('control_forbidden', this.adminToken === undefined ? 'This mock was started without an admin token.' : 'The admin token is wrong (Authorization: Bearer TOKEN).');
-  }
-
-  private fail(address: string): void {
-    const now = this.now();
-    const entry = this.failures.get(address);
-    if (entry && now - entry.since < guardLimits.windowMs) {
-      entry.count++;
-      return;
+    if (authorization === null || this.adminToken === undefined) return false;
+    const { wait } = await this.limiter.take('admin-token', address, guardLimits.burst, guardLimits.perSecond);
+    if (wait) throw new ProblemError('control_throttled', `Too many wrong admin tokens from this address: try again in ${wait} s.`, { headers: { 'retry-after': String(wait) } });
+    const token = bearerOf(authorization);
+    if (token === undefined || !constantTimeEqual(token, this.adminToken)) {
+      throw new ProblemError('control_forbidden', 'The admin token is wrong (Authorization: Bearer TOKEN).');
     }
-    this.failures.delete(address);
-    if (this.failures.size >= guardLimits.addresses) this.failures.delete(this.failures.keys().next().value!);
-    this.failures.set(address, { count: 1, since: now });
-  }
-
-  private refuseThrottled(address: string): void {
-    const entry = this.failures.get(address);
-    if (!entry || entry.count < guardLimits.failures) return;
-    const left = entry.since + guardLimits.windowMs - this.now();
-    if (left <= 0) {
-      this.failures.delete(address);
-      return;
-    }
-    const seconds = Math.ceil(left / 1000);
-    throw new ProblemError('control_throttled', `Too many wrong admin tokens from this address: try again in ${seconds} s.`, { headers: { 'retry-after': String(seconds) } });
+    await this.limiter.giveBack('admin-token', address, guardLimits.burst, guardLimits.perSecond);
+    return true;
   }
 }

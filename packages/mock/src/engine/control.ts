@@ -8,6 +8,7 @@ import type { Accounts } from './accounts.ts';
 import { parseDuration, type Clock } from './clock.ts';
 import type { RequestContext } from './context.ts';
 import type { ControlGuard } from './control-guard.ts';
+import { parseJsonBody } from './json-body.ts';
 import { ProblemError } from './problems.ts';
 import type { Store } from './store.ts';
 
@@ -31,12 +32,8 @@ async function readJson(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();
   if (text.length > 4096) throw new ProblemError('payload_too_large', 'Control bodies may be at most 4096 bytes.');
   if (!text) return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through to the 400
-  }
+  const value = parseJsonBody(text, 'The body must be a JSON object.');
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   throw new ProblemError('invalid_body', 'The body must be a JSON object.', { extra: { errors: [{ pointer: '', detail: 'not a JSON object' }] } });
 }
 
@@ -46,7 +43,7 @@ function bad(pointer: string, detail: string): ProblemError {
 
 export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Response> {
   const { store, clock, accounts, context } = deps;
-  deps.guard.admit(request, context);
+  await deps.guard.admit(request, context);
   const path = url.pathname.replace(/\/+$/, '');
   const method = request.method;
   const route = `${method} ${path.replace(/\/key_[0-9a-f]+/, '/{key_id}')}`;

@@ -20,7 +20,7 @@ import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './http-conventions.ts';
 import { MemoryKeyStore, type KeyStore } from './key-store.ts';
 import { pathUnder } from './request.ts';
-import { answered, respond, type EngineParts } from './request-path.ts';
+import { answered, knownKeys, respond, type EngineParts } from './request-path.ts';
 import { BodySerialiser } from './serialise.ts';
 import { Statistics } from './statistics.ts';
 import { MemoryStore } from './memory-store.ts';
@@ -80,6 +80,8 @@ export interface EngineOptions {
   keyStore?: KeyStore;
   /** Token buckets shared by every mock on the key store (Redis); in this process's memory unless given. */
   limiter?: RateLimiter;
+  /** Buckets of client addresses alone shared by every mock on the key store (SQLite); keys' stay in this process. */
+  addressLimiter?: RateLimiter;
   /** Origins a browser app may call the data API from: any by default, as Prism does. Never /__control. */
   corsOrigins?: CorsOrigins;
 }
@@ -105,13 +107,13 @@ const isStore = (dataset: StoreInput | Store): dataset is Store => 'page' in dat
 export function createEngine(options: EngineOptions): Engine {
   const parts = createParts(options);
   const { store, clock, accounts } = parts;
-  const guard = new ControlGuard(options.adminToken, options.realNow);
+  const guard = new ControlGuard(options.adminToken, accounts.limiter);
   const nextRequestId = requestIds();
 
   async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
     // The control plane keeps its own rules: no CORS, no caching (control.ts).
     if (CONTROL_URL.test(request.url)) {
-      const requestId = echoedRequestId(request) ?? nextRequestId();
+      const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
       return answered(parts, request, requestId, (url) => handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock: (edit) => parts.shared.change(edit) }), toResponse);
     }
     return toResponse(await answer(request, context));
@@ -119,7 +121,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function answer(request: Request, context: RequestContext = {}): Promise<Answer> {
     // A well-formed request id the client sent is the one its answer and the log carry.
-    const requestId = echoedRequestId(request) ?? nextRequestId();
+    const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
     const answer = await answered(parts, request, requestId, (url) => respond(parts, request, url, context, requestId), (problem) => problem);
     return finish(request, answer, parts.corsOrigins, context.compresses);
   }
@@ -135,8 +137,11 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
   const realNow = options.realNow ?? (() => performance.now());
   const accounts = new Accounts(keyStore, {
     realNow: options.limiterNow ?? realNow, enforceLimits: options.rateLimit !== false,
-    ...(options.limiter ? { limiter: options.limiter } : {}), ...(options.trialKeptMs !== undefined ? { trialKeptMs: options.trialKeptMs } : {}),
+    ...(options.limiter ? { limiter: options.limiter } : {}), ...(options.addressLimiter ? { addressLimiter: options.addressLimiter } : {}),
+    ...(options.trialKeptMs !== undefined ? { trialKeptMs: options.trialKeptMs } : {}),
   });
+  // Known before the first call is answered or logged (the presets are stored once the store is ready).
+  for (const preset of options.keys ?? []) accounts.known.add(preset.key);
   const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
   // The first process on a store decides the clock and the cursor secret; later ones take them up.
   const shared = new SharedClock(clock, keyStore, realNow);
@@ -158,7 +163,7 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
     env: { store, statistics, dumps, accounts, validator: options.validator, now, publicBase },
     envelope: { store, cursors },
     corsOrigins: options.corsOrigins ?? '*',
-    secrets: (options.keys ?? []).map((preset) => preset.key),
+    known: accounts.known,
   };
 }
 

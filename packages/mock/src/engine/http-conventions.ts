@@ -4,6 +4,7 @@
  * incoming request id echoed. In the engine, so the Node server and MSW answer alike.
  * DECISIONS.md#http-conventions says why each is as it is.
  */
+import { bearerOf, holdsAnyKey } from '../redact.ts';
 import { isPieces, piecesLength, type Answer } from './answer.ts';
 
 /** Which origins a browser app may call the data API from: any (as Prism does) or a list. */
@@ -15,15 +16,17 @@ const exposed = 'ETag, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, P
 const allowedHeaders = 'Authorization, Content-Type, If-None-Match, Prefer, X-Request-Id';
 
 /**
- * A client's X-Request-Id, when it is one worth echoing: short and of safe characters, nothing of
- * the kit's key form (igk_), and nothing of the same request's bearer token, whole or in part (it
- * reaches logs and problem bodies). Trace ids (UUIDs, 32 hex digits) pass.
+ * A client's X-Request-Id, when it is one worth echoing: short and of safe characters, and holding
+ * no key in any form `redact` finds (the kit's, a secret's shape, a preset or custom key, the same
+ * request's own key, whole or in part), since it reaches logs and problem bodies. Otherwise the
+ * call gets an id of the mock's own. Trace ids (UUIDs, 32 hex digits) pass. `known` is asked only
+ * when there is an id to judge (most calls send none).
  */
-export function echoedRequestId(request: Request): string | null {
+export function echoedRequestId(request: Request, known: () => readonly string[] = () => []): string | null {
   const id = request.headers.get('x-request-id');
-  if (id === null || !/^[A-Za-z0-9._:-]{1,128}$/.test(id) || /igk_/i.test(id)) return null;
-  const bearer = /^Bearer[ ]+(\S{8,})/i.exec(request.headers.get('authorization')?.trim() ?? '')?.[1];
-  return bearer !== undefined && (id.includes(bearer) || (id.length >= 8 && bearer.includes(id))) ? null : id;
+  if (id === null || !/^[A-Za-z0-9._:-]{1,128}$/.test(id) || holdsAnyKey(id, known())) return null;
+  const bearer = bearerOf(request.headers.get('authorization'));
+  return bearer !== undefined && bearer.length >= 8 && (id.includes(bearer) || (id.length >= 8 && bearer.includes(id))) ? null : id;
 }
 
 /**

@@ -111,8 +111,8 @@ export abstract class TransactionalKeyStore implements KeyStore, KeyTransactions
     });
   }
 
-  /** Counts one trial key against the minute's cap (per process: mocks sharing a database file each have their own), or the seconds to wait. */
-  private countTrial(cap: TrialCap): number {
+  /** Counts one trial key against the minute's cap (in this process; a store shared by processes keeps it where they all count), or the seconds to wait. */
+  protected countTrial(cap: TrialCap): number {
     if (cap.perMinute === null) return 0;
     if (cap.at - this.trialWindow.start >= 60_000) this.trialWindow = { start: cap.at, count: 0 };
     if (this.trialWindow.count >= cap.perMinute) return Math.max(1, Math.ceil((this.trialWindow.start + 60_000 - cap.at) / 1000));

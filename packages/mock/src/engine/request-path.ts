@@ -10,7 +10,7 @@
  * one atomic step of the key store (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
-import { bearerOf, redactKeys, redactPath } from '../redact.ts';
+import { bearerOf, redact, redactJson, redactPath, type KnownKeys } from '../redact.ts';
 import type { Accounts } from './accounts.ts';
 import type { Answer } from './answer.ts';
 import type { Clock, SharedClock } from './clock.ts';
@@ -47,26 +47,27 @@ export interface EngineParts {
   ready: Promise<void>;
   /** The operation table (operations.ts unless a test gives another). */
   operations?: Record<string, Operation>;
-  /** Keys of forms no pattern knows (preset ones): never echoed, whatever path they are sent in. */
-  secrets?: readonly string[];
+  /** Keys of forms no pattern knows (presets, custom keys made through control): never echoed, wherever a request sends them. */
+  known: KnownKeys;
 }
 
-/** The problem with keys blanked in what it echoes of the request (its detail), as in its instance. */
-function withoutKeys(error: ProblemError, answer: Answer, known: readonly string[]): Answer {
-  // The body's detail is the problem's own: unless blanking changes it, the body stands as written
-  // (profiled: parsing and writing it again was a sixth of a 401's time).
-  if (!('detail' in error.extra) && redactKeys(error.detail, known) === error.detail) return answer;
-  if (typeof answer.body !== 'string') return answer;
-  const body = JSON.parse(answer.body) as { detail?: unknown };
-  if (typeof body.detail !== 'string') return answer;
-  const detail = redactKeys(body.detail, known);
-  return detail === body.detail ? answer : { ...answer, body: JSON.stringify({ ...body, detail }) };
+/**
+ * A problem's answer with every key blanked in every member it echoes of the request (detail,
+ * instance, each `errors` entry, the request id), as `redact` blanks them. A body with nothing
+ * key-like in it stands as written (profiled: parsing and writing it again was a sixth of a 401's time).
+ */
+function withoutKeys(answer: Answer, known: readonly string[]): Answer {
+  // The body is JSON text: a known key holding a quote or a backslash stands in it escaped.
+  const inText = [...known, ...known.map((k) => JSON.stringify(k).slice(1, -1))];
+  if (typeof answer.body !== 'string' || redact(answer.body, inText) === answer.body) return answer;
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  const shown = redactJson(body, known);
+  return shown === body ? answer : { ...answer, body: JSON.stringify(shown) };
 }
 
-/** Keys of forms no pattern knows: the presets, and the one this request sent (made through control, say). */
-function knownKeys(parts: EngineParts, request: Request): string[] {
-  const own = bearerOf(request.headers.get('authorization'));
-  return own ? [...(parts.secrets ?? []), own] : [...(parts.secrets ?? [])];
+/** Keys of forms no pattern knows: the presets, custom keys made through control, and the one this request sent. */
+export function knownKeys(parts: Pick<EngineParts, 'known'>, request: Request): readonly string[] {
+  return parts.known.with(bearerOf(request.headers.get('authorization')));
 }
 
 /**
@@ -88,7 +89,7 @@ export async function answered<A>(parts: EngineParts, request: Request, requestI
     return await step(url);
   } catch (error) {
     // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
-    if (error instanceof ProblemError) return problem(withoutKeys(error, error.toAnswer(instance(), requestId), knownKeys(parts, request)));
+    if (error instanceof ProblemError) return problem(withoutKeys(error.toAnswer(instance(), requestId), knownKeys(parts, request)));
     // The kit's own failure, with the request id to find the stack in the log; no message or path
     // in the answer, which is not the client's to read.
     console.error(`[investor-graph mock] internal error in ${requestId}:`, error);

@@ -3,6 +3,7 @@
  * names the operation takes (with did-you-mean), the page size a plan allows, and what a cursor is
  * bound to.
  */
+import { shorten } from '../redact.ts';
 import { defaultLimit, type PlanRule } from '@investor-graph/contract/plans';
 import { nearest } from '@investor-graph/cli/near';
 import { fnv64 } from './hash.ts';
@@ -78,7 +79,7 @@ export function checkQueryNames(route: RouteMatch, query: Map<string, string>): 
     // contract's validation refuses it (DECISIONS.md#limit).
     const limit = query.get('limit');
     if (limit !== undefined && !/^[0-9]+$/.test(limit)) {
-      throw new ProblemError('invalid_parameter', `limit must be a whole number of at least 1, got "${limit.slice(0, 40)}".`, { extra: { errors: [{ parameter: 'limit', detail: 'must be a whole number of at least 1' }] } });
+      throw new ProblemError('invalid_parameter', `limit must be a whole number of at least 1, got "${shorten(limit, 40)}".`, { extra: { errors: [{ parameter: 'limit', detail: 'must be a whole number of at least 1' }] } });
     }
     return;
   }

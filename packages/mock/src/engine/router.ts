@@ -1,4 +1,5 @@
 /** Routes a method and raw path to an operation of the contract, with its path parameters decoded. */
+import { shorten } from '../redact.ts';
 import { matchOperation, methodsAt } from '@investor-graph/contract/router';
 import { ProblemError } from './problems.ts';
 
@@ -60,5 +61,5 @@ export function allowedMethods(rawPath: string): string[] | null {
 }
 
 export function notFound(rawPath: string): ProblemError {
-  return new ProblemError('route_not_found', `There is no endpoint at ${rawPath.slice(0, 200)}. See /api/v1/openapi.json.`);
+  return new ProblemError('route_not_found', `There is no endpoint at ${shorten(rawPath, 200)}. See /api/v1/openapi.json.`);
 }

@@ -7,6 +7,7 @@ import { plans } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
 import type { Accounts } from './accounts.ts';
 import { iso, json, type Answer } from './answer.ts';
+import { parseJsonBody } from './json-body.ts';
 import { ProblemError } from './problems.ts';
 
 const MAX_TRIAL_BODY = 4096;
@@ -26,12 +27,13 @@ export async function createTrialKey(request: Request, requestId: string, client
   if (declared > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.length > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
-  let body: unknown;
+  let text: string;
   try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ProblemError('invalid_body', 'The body is not valid JSON (UTF-8).', { extra: { errors: [{ pointer: '', detail: 'not valid JSON' }] } });
+    throw new ProblemError('invalid_body', 'The body is not valid JSON (UTF-8).', { extra: { errors: [{ pointer: '', detail: 'not valid UTF-8' }] } });
   }
+  const body = parseJsonBody(text, 'The body is not valid JSON (UTF-8).');
   const violations = validator.validateRequest('createTrialKey', {
     method: 'POST', path: '/api/v1/keys/trial', headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) }, body,
   }).filter((v) => v.severity === 'error');

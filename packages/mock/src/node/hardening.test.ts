@@ -169,8 +169,10 @@ describe('keys where keys do not go', () => {
     for (const part of [key, key.slice(4, 24), 'my-team-key-1234', 'team-key-1234', everyChar(key).slice(0, 30)]) expect(shown).not.toContain(part);
   });
 
-  test('a cursor that is no key still shows its start, to tell two apart', () => {
-    expect(redactPath('/api/v1/firms?cursor=eyJrIjoiZmlybXMiLCJhIjoiaGFy')).toBe('/api/v1/firms?cursor=eyJrIjoiZmlybXMi...');
+  test('a cursor of the kit\'s form still shows its start, to tell two apart; anything else sent as one is blanked', () => {
+    expect(redactPath('/api/v1/firms?cursor=eyJrIjoiZmlybXMiLCJhIjoiaGFy.c2lnbmF0dXJlc2lnbmF0dXJl')).toBe('/api/v1/firms?cursor=eyJrIjoiZm...');
+    // Issue #51: a secret of another service sent as a cursor showed its first 16 characters.
+    expect(redactPath('/api/v1/firms?cursor=sk_live_4eC39HqLyjWDarjtT1zdp7dc')).toBe('/api/v1/firms?cursor=***');
   });
 
   test('a key sent as a path segment is not echoed in the problem\'s instance, in the kit\'s form or a preset one', async () => {

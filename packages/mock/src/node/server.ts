@@ -18,7 +18,7 @@ import type { RequestContext } from '../engine/context.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
-import { bearerOf, escapeControl, redactPath } from '../redact.ts';
+import { bearerOf, escapeControl, redactPath, type KnownKeys } from '../redact.ts';
 import { acceptedEncoding, compress, COMPRESS_FROM, refusal } from './adapter-checks.ts';
 import { fastPath, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
@@ -26,8 +26,8 @@ import { answerEdges } from './http-edges.ts';
 export interface NodeServerOptions {
   /** Called once per request after the response is sent: method, path, status, ms. */
   log?: (line: string) => void;
-  /** Keys of forms no pattern knows (preset ones): blanked in the log wherever a request sent them. */
-  secrets?: readonly string[];
+  /** Keys of forms no pattern knows (presets, custom keys made through control): blanked in the log wherever a request sent them. */
+  known?: KnownKeys;
   /** Host names besides the loopback ones that name this server, for the control plane. */
   allowedHosts?: readonly string[];
   /** Bounds (ms, count) for a server left running; the defaults suit a developer's machine. */
@@ -130,7 +130,7 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
       const path = target.split('?')[0]!;
-      return refusedRoute(method, path).toResponse(redactPath(path, options.secrets), 'req_adapter');
+      return refusedRoute(method, path).toResponse(redactPath(path, options.known?.with(bearerOf(incoming.headers.authorization))), 'req_adapter');
     }
     if (method !== 'GET' && method !== 'HEAD') {
       // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
@@ -141,6 +141,12 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     }
     return encoded(incoming, await engine.fetch(request, context(incoming)));
   };
+}
+
+/** The keys to blank in what is written down of a request: the known ones and the request's own. */
+function knownTo(options: NodeServerOptions, req: IncomingMessage): readonly string[] {
+  const own = bearerOf(req.headers.authorization);
+  return options.known?.with(own) ?? (own ? [own] : []);
 }
 
 /** Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged. */
@@ -179,8 +185,7 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     ? (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
       // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
-      const own = bearerOf(req.headers.authorization);
-      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', own ? [...(options.secrets ?? []), own] : options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
+      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', knownTo(options, req)).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
       return either(req, res);
     }
     : either;

@@ -15,8 +15,10 @@ import { closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { ProblemError } from '../engine/problems.ts';
 import { TransactionalKeyStore, type KeyRecord, type MetaName, type StoreInfo } from '../engine/key-store.ts';
-import { applicationId, columns, prefixed, schema, schemaVersion, toRecord, toRow, type KeyRow } from './state-schema.ts';
-import { fileTrouble, finishMigration, isSavedClock, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
+import type { TrialCap } from '../engine/accounts/trials.ts';
+import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
+import { SqliteBuckets } from './sqlite-buckets.ts';
+import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
 
 export { StateFileError } from './state-file.ts';
 export { schemaVersion } from './state-schema.ts';
@@ -39,6 +41,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   private readonly statements: Record<'begin' | 'commit' | 'rollback' | 'byHash' | 'byId' | 'byEmail' | 'insert' | 'save' | 'list' | 'getMeta' | 'setMeta', StatementSync>;
   private depth = 0;
   private readonly file: string;
+  private trialBuckets: SqliteBuckets | undefined;
   /** When the last file trouble was logged. */
   private warnedAt = 0;
 
@@ -79,7 +82,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     const until = started + 2 * busyTimeoutMs;
     for (;;) {
       try {
-        this.prepareSchema();
+        prepareSchema(this.db, file);
         this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
         break;
       } catch (error) {
@@ -109,34 +112,16 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     };
   }
 
-  /** A new file gets the schema; an existing one must be this mock's, of a version it reads, and whole. */
-  private prepareSchema(): void {
-    const pragma = (name: string) => Object.values(this.db.prepare(`PRAGMA ${name}`).get() ?? {})[0];
-    // Small pages: a counted call rewrites one page into the WAL, and 1 KiB of it costs a fifth
-    // less than the default 4 KiB (measured). It takes effect only on an empty database.
-    this.db.exec('PRAGMA page_size = 1024');
-    // Looked at and, when empty, filled under the write lock: two mocks starting on one new file
-    // cannot both find it empty.
-    this.db.exec('BEGIN IMMEDIATE');
-    let tables: string[];
-    let id: unknown;
-    try {
-      tables = (this.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-      id = pragma('application_id');
-      if (id === 0 && tables.length === 0) this.db.exec(schema);
-      this.db.exec('COMMIT');
-    } catch (error) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      throw error;
-    }
-    if (id === 0 && tables.length === 0) return;
-    if (id !== applicationId) throw new StateFileError(this.file, `is an SQLite database of something else (tables: ${tables.join(', ') || 'none'}), not the mock's state; name another file`);
-    const version = Number(pragma('user_version'));
-    if (version > schemaVersion) throw new StateFileError(this.file, `was written by a newer version of the mock (state schema ${version}; this one reads up to ${schemaVersion}); upgrade @investor-graph/mock or name another file`);
-    const check = String(pragma('quick_check'));
-    if (check !== 'ok') throw new StateFileError(this.file, `is damaged (SQLite quick_check: ${check}); nothing was changed`);
-    const clock = (this.db.prepare("SELECT value FROM meta WHERE name = 'clock'").get() as { value: string } | undefined)?.value;
-    if (clock !== undefined && !isSavedClock(clock)) throw new StateFileError(this.file, `holds a clock that is not one (${clock.slice(0, 80)}); nothing was changed`);
+  /** The buckets every mock on this file shares (a client address's budgets); `enforce` false: always full. */
+  buckets(enforce = true): SqliteBuckets {
+    return new SqliteBuckets(this.db, (work) => this.transaction(work), enforce);
+  }
+
+  /** The trial cap's window (a minute of wall-clock time), shared by every mock on this file. */
+  protected override countTrial(cap: TrialCap): number {
+    if (cap.perMinute === null) return 0;
+    this.trialBuckets ??= this.buckets();
+    return this.trialBuckets.countInWindow('trial-cap', '', cap.perMinute, 60_000);
   }
 
   /**

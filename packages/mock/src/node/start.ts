@@ -130,6 +130,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ({ keyStore, limiter } = await openRedisState(options.stateFile, { enforceLimits: options.rateLimit !== false }));
     } else if (options.stateFile) {
       keyStore = SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line), ...(options.stateSync ? { synchronous: options.stateSync } : {}) });
+      limiter = keyStore.buckets(options.rateLimit !== false);
     }
   } catch (error) {
     store.close();
@@ -150,7 +151,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       dumpWriter: dumpFiles.writer(store),
       validator,
       ...(keyStore ? { keyStore } : {}),
-      ...(limiter ? { limiter } : {}),
+      ...(limiter && keyStore instanceof SqliteKeyStore ? { addressLimiter: limiter } : limiter ? { limiter } : {}),
       ...(options.keys ? { keys: options.keys } : {}),
       ...(options.now ? { now: Date.parse(options.now) } : {}),
       ...(options.frozen ? { frozen: true } : {}),
@@ -167,7 +168,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), secrets: (options.keys ?? []).map((preset) => preset.key), ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
+    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), known: engine.accounts.known, ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     await keyStore?.close();

@@ -16,6 +16,7 @@ import { SqliteKeyStore } from './sqlite-key-store.ts';
 import { loadInput, startMock } from './start.ts';
 import { createContractValidator } from '@investor-graph/contract';
 import { createEngine } from '../engine/engine.ts';
+import { Accounts } from '../engine/accounts.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'ig-mock-state-'));
 afterAll(() => {
@@ -142,7 +143,7 @@ test('a file that is not a state database of this mock is refused at start, name
       const db = new DatabaseSync(f);
       db.exec('PRAGMA user_version = 99');
       db.close();
-    }, /written by a newer version of the mock \(state schema 99; this one reads up to 1\)/],
+    }, /written by a newer version of the mock \(state schema 99; this one reads up to 2\)/],
     ['damaged.db', (f) => {
       SqliteKeyStore.open(f).close();
       const bytes = readFileSync(f);
@@ -228,7 +229,29 @@ test('processes opening one new state file at the same instant all open it (regr
   const outputs = await atOneInstant(6, `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`);
   expect(outputs).toEqual(Array(6).fill('opened'));
   const db = new DatabaseSync(file);
-  expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(2);
+  expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(3);
+  db.close();
+});
+
+test('a state file of the first schema (no shared buckets) is brought up to the second when opened, its keys kept', async () => {
+  const file = join(temp, 'schema-1.db');
+  const store = SqliteKeyStore.open(file);
+  const accounts = new Accounts(store);
+  const { record } = await accounts.create('team', Date.parse('2026-11-01T00:00:00Z'));
+  store.close();
+  // What a kit of schema 1 wrote: no buckets table, user_version 1.
+  const old = new DatabaseSync(file);
+  old.exec('DROP TABLE buckets; PRAGMA user_version = 1');
+  old.close();
+  const reopened = SqliteKeyStore.open(file);
+  try {
+    expect(reopened.byId(record.keyId)?.plan).toBe('team');
+    expect(reopened.buckets().take('failed-auth', '10.0.0.1', 2, 1)).toEqual({ wait: 0, left: 1 });
+  } finally {
+    reopened.close();
+  }
+  const db = new DatabaseSync(file);
+  expect(Object.values(db.prepare('PRAGMA user_version').get()!)[0]).toBe(2);
   db.close();
 });
 

@@ -8,7 +8,7 @@
  */
 import { badge, curlLine, html, page, pre, table, type Html } from '@investor-graph/cli/html-page';
 import { rules, type RuleId } from '@investor-graph/contract';
-import { redactText } from '../redact.ts';
+import { redact } from '../redact.ts';
 import type { ExchangeRecord } from './proxy.ts';
 import { proxyChecks, type ProxyReportJson } from './report.ts';
 
@@ -24,18 +24,18 @@ function titleOf(rule: string): string {
 
 /** The curl line that makes the call again against the upstream: the key from $INVESTOR_GRAPH_KEY when the call sent one. */
 export function proxyCurlLine(upstream: string, record: Pick<ExchangeRecord, 'method' | 'path' | 'keyed'>): string {
-  return curlLine({ method: record.method, url: redactText(`${upstream}${record.path}`), keyFromEnv: !!record.keyed });
+  return curlLine({ method: record.method, url: redact(`${upstream}${record.path}`), keyFromEnv: !!record.keyed });
 }
 
 /** One kept exchange under a rule: the call, the rule's messages on it, the excerpt, the replay. */
 function exchangeBlock(upstream: string, record: ExchangeRecord, rule: string, open: boolean): Html {
-  const messages = record.violations.filter((v) => v.rule === rule).map((v) => redactText(v.message));
+  const messages = record.violations.filter((v) => v.rule === rule).map((v) => redact(v.message));
   // The report shortens cursors and blanks key-like values: such a call needs them back to replay.
   const cut = /\.\.\.|\*\*\*/.test(record.path);
   const status = badge(record.status >= 400 ? 'failed' : 'passed', String(record.status));
-  return html`<details class="exchange"${open ? html` open` : ''}><summary><code>${record.method} ${redactText(record.path)}</code> -> ${status} <span class="muted">${record.ms} ms, at ${record.at}</span></summary>
-${pre(messages.join('\n'))}${record.excerpt ? html`<div class="muted">the body's start:</div>${pre(redactText(record.excerpt))}` : ''}
-${record.notValidated ? html`<p class="muted">${redactText(record.notValidated)}</p>` : ''}
+  return html`<details class="exchange"${open ? html` open` : ''}><summary><code>${record.method} ${redact(record.path)}</code> -> ${status} <span class="muted">${record.ms} ms, at ${record.at}</span></summary>
+${pre(messages.join('\n'))}${record.excerpt ? html`<div class="muted">the body's start:</div>${pre(redact(record.excerpt))}` : ''}
+${record.notValidated ? html`<p class="muted">${redact(record.notValidated)}</p>` : ''}
 <div class="muted">make the call again${cut ? ' (the report shortened a cursor or blanked a value in its path: put it back first)' : ''}:</div>${pre(proxyCurlLine(upstream, record), 'command')}</details>`;
 }
 
@@ -61,7 +61,7 @@ export function renderProxyHtml(report: ProxyReportJson): string {
     : { ok: true, text: `PASSED: no rule broken in ${plural(report.exchanges, 'exchange')}` };
   const ruleIds = [...(Object.keys(rules) as string[]), ...Object.keys(proxyChecks)];
   const body = html`<p class="muted">What passed through the validation proxy, checked against the contract and the spec's rules. No header is recorded; keys are blanked.</p>
-<section id="run"><h2>The run</h2><dl class="facts"><dt>upstream</dt><dd><code>${redactText(report.upstream)}</code></dd><dt>from</dt><dd>${report.started_at}</dd><dt>to</dt><dd>${report.ended_at}</dd>
+<section id="run"><h2>The run</h2><dl class="facts"><dt>upstream</dt><dd><code>${redact(report.upstream)}</code></dd><dt>from</dt><dd>${report.started_at}</dd><dt>to</dt><dd>${report.ended_at}</dd>
 <dt>exchanges</dt><dd>${plural(report.exchanges, 'exchange')}, ${report.exchanges_with_violations.toLocaleString('en')} with violations</dd>
 <dt>kept</dt><dd>${plural(report.violations.length, 'exchange')} with their violations${report.violations_left_out ? `, ${report.violations_left_out.toLocaleString('en')} more counted only` : ''}</dd></dl></section>
 <section id="rules"><h2>By rule</h2>
@@ -74,5 +74,5 @@ ${table(['rule', 'what it says', 'violations'], ruleIds.map((rule) => {
   }))}</section>
 ${counts.length ? html`<section id="violations"><h2>Violations, with their exchanges</h2>${counts.map(([rule, n]) => ruleSection(report, rule, n))}</section>` : ''}
 <p class="muted">Written by investor-graph-mock proxy from its JSON report.</p>`;
-  return page({ title: `Validation proxy in front of ${redactText(report.upstream)}`, verdict, body });
+  return page({ title: `Validation proxy in front of ${redact(report.upstream)}`, verdict, body });
 }

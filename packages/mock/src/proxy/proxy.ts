@@ -7,7 +7,7 @@
 import { checkRule, operationFor, PageTracker, parseBody, queryOf, rules, see, type ContractValidator, type RuleId } from '@investor-graph/contract';
 import { concatBytes } from '../engine/hash.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
-import { bearerOf, redactPath, redactText } from '../redact.ts';
+import { bearerOf, redactPath, redact } from '../redact.ts';
 import { excerptOf, violationsHeader, withinBudget } from './violations.ts';
 
 export { excerptOf, violationsHeader } from './violations.ts';
@@ -146,7 +146,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
           ...(request.headers.has('authorization') ? { keyed: true as const } : {}),
           status,
           ms: Math.round(performance.now() - started),
-          violations: violations.map((v) => ({ ...v, message: redactText(v.message, known) })),
+          violations: violations.map((v) => ({ ...v, message: redact(v.message, known) })),
           ...more,
         });
       const instance = redactPath(incoming.pathname, known);
@@ -238,9 +238,10 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       if (broken.length && options.errors) {
         const times = broken.length + brokenLeft;
         const detail = `The answer (${response.status}) breaks the contract ${times} time${times === 1 ? '' : 's'}; see violations.`;
-        return proxyProblem('contract_violation', detail, instance, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: redactText(v.message, known).slice(0, 500) })) });
+        return proxyProblem('contract_violation', detail, instance, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: redact(v.message, known).slice(0, 500) })) });
       }
-      const out = passedOnHeaders(response.headers, kept, request.method === 'HEAD', left);
+      // The header quotes what the checks saw, as the record does: keys in it are blanked too.
+      const out = passedOnHeaders(response.headers, kept.map((v) => ({ ...v, message: redact(v.message, known) })), request.method === 'HEAD', left);
       return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { status: response.status, statusText: response.statusText, headers: out });
     },
   };

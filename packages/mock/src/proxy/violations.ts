@@ -3,7 +3,7 @@
  * kept violations (the rest counted by rule), the `sl-violations` header in one pass under 8 KiB,
  * a body excerpt with keys blanked.
  */
-import { redactText } from '../redact.ts';
+import { redact } from '../redact.ts';
 import type { ProxyViolation } from './proxy.ts';
 
 const EXCERPT = 300;
@@ -14,7 +14,7 @@ const HEADER_MAX = 8 * 1024;
  * blanked, cut short. Cut first to twice its length, so a body of megabytes costs nothing to redact.
  */
 export function excerptOf(text: string, known: readonly string[] = []): string {
-  return redactText(text.slice(0, 2 * EXCERPT), known).slice(0, EXCERPT);
+  return redact(text.slice(0, 2 * EXCERPT), known).slice(0, EXCERPT);
 }
 
 /**

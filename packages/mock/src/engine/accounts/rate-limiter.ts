@@ -5,7 +5,7 @@
  * (each step one atomic round trip: node/redis/); `MemoryRateLimiter` keeps them in this process.
  */
 
-export type BucketKind = 'key' | 'trial-call' | 'failed-auth';
+export type BucketKind = 'key' | 'trial-call' | 'failed-auth' | 'admin-token';
 
 export interface Bucket {
   tokens: number;
@@ -27,13 +27,15 @@ export interface RateLimiter {
   take(kind: BucketKind, name: string, capacity: number, perSecond: number): Taken | Promise<Taken>;
   /** Whether a token is there, taking none: 0, or the whole seconds until one is. */
   peek(kind: BucketKind, name: string, capacity: number, perSecond: number): number | Promise<number>;
+  /** Puts back a token taken for a call that turned out not to spend it (a key found valid), up to `capacity`. */
+  giveBack(kind: BucketKind, name: string, capacity: number, perSecond: number): void | Promise<void>;
 }
 
 /** Addresses kept per kind of address bucket: the one seen longest ago goes when full. */
 const ADDRESSES = 10_000;
 
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly tables: Record<BucketKind, Map<string, Bucket>> = { key: new Map(), 'trial-call': new Map(), 'failed-auth': new Map() };
+  private readonly tables: Record<BucketKind, Map<string, Bucket>> = { key: new Map(), 'trial-call': new Map(), 'failed-auth': new Map(), 'admin-token': new Map() };
 
   private readonly now: () => number;
   private readonly enforce: boolean;
@@ -58,6 +60,12 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.refill(this.bucket(kind, name, capacity), capacity, perSecond);
   }
 
+  giveBack(kind: BucketKind, name: string, capacity: number, perSecond: number): void {
+    const bucket = this.bucket(kind, name, capacity);
+    this.refill(bucket, capacity, perSecond);
+    bucket.tokens = Math.min(capacity, bucket.tokens + 1);
+  }
+
   /** A bucket, full when new; a key's are kept, an address table drops its oldest when full. */
   private bucket(kind: BucketKind, name: string, capacity: number): Bucket {
     const table = this.tables[kind];
@@ -80,4 +88,18 @@ export class MemoryRateLimiter implements RateLimiter {
     bucket.filledAt = now;
     return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
   }
+}
+
+/**
+ * A key's buckets from one limiter (this process's), a client address's from another (the state
+ * store's, shared by every mock on it): what a store that keeps the address budgets but not the
+ * per-key rate gives (SQLite).
+ */
+export function keysApart(keys: RateLimiter, addresses: RateLimiter): RateLimiter {
+  const of = (kind: BucketKind): RateLimiter => (kind === 'key' ? keys : addresses);
+  return {
+    take: (kind, name, capacity, perSecond) => of(kind).take(kind, name, capacity, perSecond),
+    peek: (kind, name, capacity, perSecond) => of(kind).peek(kind, name, capacity, perSecond),
+    giveBack: (kind, name, capacity, perSecond) => of(kind).giveBack(kind, name, capacity, perSecond),
+  };
 }

@@ -22,6 +22,11 @@ export class RedisRateLimiter implements RateLimiter {
     return { wait: Number(wait), left: Number(left) };
   }
 
+  async giveBack(kind: BucketKind, name: string, capacity: number, perSecond: number): Promise<void> {
+    if (!this.enforce) return;
+    await this.redis.run<[number, string]>('takeToken', [`${this.redis.target.prefix}bucket:${kind}:${name}`], [capacity, perSecond, -1]);
+  }
+
   async peek(kind: BucketKind, name: string, capacity: number, perSecond: number): Promise<number> {
     if (!this.enforce) return 0;
     const [wait] = await this.redis.run<[number, string]>('takeToken', [`${this.redis.target.prefix}bucket:${kind}:${name}`], [capacity, perSecond, 0]);

@@ -178,7 +178,7 @@ return #ids
 /**
  * A token bucket (rate-limiter.ts MemoryRateLimiter, the same arithmetic) on the server's time, so
  * every mock shares one bucket and one clock for it. KEYS: the bucket. ARGV: capacity, refill a
- * second, take (1) or only look (0). Returns { wait seconds, tokens left (text) }; a bucket not
+ * second, take (1), only look (0) or give one back (-1). Returns { wait seconds, tokens left (text) }; a bucket not
  * touched for as long as it takes to refill is full again, so it expires then.
  */
 const takeToken = `
@@ -191,7 +191,8 @@ local tokens = tonumber(b[1]) or capacity
 local at = tonumber(b[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) / 1000 * rate)
 local wait = 0
-if tokens < 1 then wait = math.max(1, math.ceil((1 - tokens) / rate)) elseif ARGV[3] == '1' then tokens = tokens - 1 end
+if ARGV[3] == '-1' then tokens = math.min(capacity, tokens + 1)
+elseif tokens < 1 then wait = math.max(1, math.ceil((1 - tokens) / rate)) elseif ARGV[3] == '1' then tokens = tokens - 1 end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens), 'at', string.format('%.3f', now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
 return {wait, string.format('%.6f', tokens)}
