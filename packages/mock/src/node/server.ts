@@ -4,8 +4,9 @@
  * web stream) wired to the engine. It adds only what the engine cannot know and a server left
  * running needs: the client's address (loopback or not), the bounds (body size, refused by
  * Content-Length before a byte is read; time to send headers and the whole request, 408; how many
- * connections it holds), compression as Accept-Encoding asks, the methods a WHATWG Request cannot
- * carry (TRACE), and a problem+json wherever the listener would answer a bare status.
+ * connections it holds, in all and from one address), compression as Accept-Encoding asks, the
+ * methods a WHATWG Request cannot carry (TRACE), and a problem+json wherever the listener would
+ * answer a bare status.
  * Given the engine's `answer` too, a GET or HEAD of the data API takes the fast path beside it
  * (fast-path.ts), which writes the same bytes from the engine's answer record; the checks and
  * compression both paths share are in adapter-checks.ts.
@@ -54,16 +55,17 @@ const MAX_BODY = 64 * 1024;
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
- * A slow or idle client is closed with 408 after headersMs (headers) or requestMs (the whole
- * request); past maxConnections new connections are refused at once, so half-open sockets cannot
- * starve everyone else for long.
- */
-/**
+ * A slow or idle client (one that sends nothing too) is answered 408 and closed after headersMs
+ * (headers) or requestMs (the whole request), and one idle between requests after keepAliveMs;
+ * past maxConnections in all, or maxConnectionsPerAddress from one client, a new connection is
+ * answered 503 and closed (http-edges.ts): neither held sockets nor one address can starve everyone
+ * else for long. The share of one address is above what the kit's own load tests open from
+ * 127.0.0.1 (k6 at Enterprise's rate, ~200 VUs).
  * writeWindowMs and minWriteBytes: a client that, with an answer waiting for it, takes fewer than
  * minWriteBytes off it in writeWindowMs (4 KiB/s averaged over 10 s) is cut: a slow reader would
  * otherwise hold a connection (and the answer's memory) for as long as it likes.
  */
-export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048, writeWindowMs: 10_000, minWriteBytes: 40 * 1024 };
+export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048, maxConnectionsPerAddress: 512, writeWindowMs: 10_000, minWriteBytes: 40 * 1024 };
 
 export function isLoopback(address: string | undefined): boolean {
   return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
@@ -194,7 +196,6 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     // How often Node looks for requests past their time: well inside the shortest bound.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
   }, logged);
-  server.maxConnections = limits.maxConnections;
   // Expect: 100-continue asks before sending the body: a body over the bound is refused unsent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY) res.writeContinue();

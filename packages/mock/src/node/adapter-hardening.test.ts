@@ -1,0 +1,148 @@
+/**
+ * The third round of hostile probes (issue #51) at the Node adapter, kept as tests a reader can run:
+ * idle and half-open connections, and one address holding the connection table. Each is the probe that
+ * found the fault, on loopback with small bounds, and fails without its fix.
+ */
+import { spawnSync } from 'node:child_process';
+import type { Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, afterEach, expect, test, vi } from 'vitest';
+import { createContractValidator } from '@investor-graph/contract';
+import { createEngine } from '../engine/engine.ts';
+import { clientOf } from './http-edges.ts';
+import { createNodeServer, listen, type NodeServerOptions } from './server.ts';
+import { cli, killAll, start, stop } from './cli-process.test-support.ts';
+import { loadInput } from './start.ts';
+
+const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
+const servers: Server[] = [];
+const sockets: Socket[] = [];
+afterEach(() => vi.restoreAllMocks());
+afterAll(async () => {
+  killAll();
+  for (const s of sockets) s.destroy();
+  await Promise.all(servers.map((s) => new Promise((done) => (s.closeAllConnections(), s.close(done)))));
+});
+
+/** The mock's engine behind a real Node server on a free loopback port. */
+async function serve(options: NodeServerOptions = {}) {
+  const server = createNodeServer(createEngine({ dataset: structuredClone(dataset), validator }), options);
+  servers.push(server);
+  const url = await listen(server, 0, '127.0.0.1');
+  return { server, url, port: Number(new URL(url).port) };
+}
+
+const connections = (server: Server) => new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+
+/** Polls `check` every 25 ms for `ms` at most; whether it came true. */
+async function until(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
+}
+
+/**
+ * A client that opens a connection from `from` (any 127.x address is this machine), sends `text`
+ * and never closes its side, whatever the server does: what an attacker holding sockets does.
+ */
+function holder(port: number, text = '', from = '127.0.0.1') {
+  let got = '';
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from, allowHalfOpen: true }, () => text && socket.write(text));
+  sockets.push(socket);
+  socket.on('data', (d) => (got += d));
+  socket.on('error', () => {});
+  return { socket, got: () => got };
+}
+
+/** Sends `text` from `from` and reads until the server closes (3 s at most). */
+function raw(port: number, text: string, from = '127.0.0.1'): Promise<string> {
+  return new Promise((resolve) => {
+    let got = '';
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => socket.write(text));
+    const done = () => (clearTimeout(timer), socket.destroy(), resolve(got));
+    const timer = setTimeout(done, 3_000);
+    socket.on('data', (d) => (got += d));
+    socket.on('close', done);
+    socket.on('error', done);
+  });
+}
+
+const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+const header = (answer: string, name: string) => new RegExp(`^${name}: ([^\\r\\n]*)`, 'im').exec(answer.slice(0, answer.indexOf('\r\n\r\n')))?.[1];
+const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+const get = (path: string, host: string) => `GET ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`;
+const post = (path: string, body: string, more = '') => `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${more}connection: close\r\n\r\n${body}`;
+const keysMade = async (port: number, from = '127.0.0.1') => (bodyOf(await raw(port, get('/__control/state', '127.0.0.1'), from)).keys as unknown[]).length;
+
+test('a connection that sends nothing, or too little, is answered 408 after headersMs and closed, though its client never closes its side (regression: held half-open for good)', async () => {
+  const { server, port } = await serve({ limits: { headersMs: 300, requestMs: 600 } });
+  const held = [holder(port), holder(port), holder(port, '\r\n'), holder(port, 'GET /api/v1/firms HTTP/1.1\r\n')];
+  expect(await until(async () => (await connections(server)) === held.length, 2_000), 'all accepted').toBe(true);
+  expect(await until(async () => (await connections(server)) === 0, 4_000), 'the server let every one go').toBe(true);
+  for (const h of held) {
+    expect(statusOf(h.got())).toBe(408);
+    expect(bodyOf(h.got()).code).toBe('request_timeout');
+  }
+});
+
+test('a keep-alive connection idle after its answer is closed after keepAliveMs, as before', async () => {
+  const { server, port } = await serve({ limits: { keepAliveMs: 200 } });
+  const h = holder(port, 'GET /api/v1/openapi.json HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
+  expect(await until(() => statusOf(h.got()) === 200, 3_000)).toBe(true);
+  expect(await until(async () => (await connections(server)) === 0, 3_000)).toBe(true);
+});
+
+test('one address cannot take the connection table: past its share a connection is answered 503 with Retry-After and closed unserved, and another address is served', async () => {
+  const { server, port } = await serve({ limits: { maxConnectionsPerAddress: 3, maxConnections: 5, headersMs: 1_500, requestMs: 3_000 } });
+  for (let i = 0; i < 3; i++) holder(port);
+  expect(await until(async () => (await connections(server)) === 3, 2_000)).toBe(true);
+  // A fourth from the same address, with a call that would make a key: refused, and the call not served.
+  const refused = await raw(port, post('/__control/keys', '{"plan":"team"}'));
+  expect(statusOf(refused)).toBe(503);
+  expect(header(refused, 'content-type')).toBe('application/problem+json');
+  expect(header(refused, 'retry-after')).toBe('1');
+  expect(header(refused, 'connection')).toBe('close');
+  expect(bodyOf(refused).code).toBe('too_many_connections');
+  // Another address is served at once, and sees that no key was made.
+  expect(await keysMade(port, '127.0.0.2')).toBe(0);
+  // Past maxConnections in all, any address is refused the same way.
+  for (let i = 0; i < 2; i++) holder(port, '', '127.0.0.3');
+  expect(await until(async () => (await connections(server)) === 5, 2_000)).toBe(true);
+  expect(statusOf(await raw(port, get('/api/v1/openapi.json', '127.0.0.1'), '127.0.0.4'))).toBe(503);
+  // The idle ones go after headersMs; the first address is served again.
+  expect(await until(async () => (await connections(server)) === 0, 4_000)).toBe(true);
+  expect(statusOf(await raw(port, get('/api/v1/openapi.json', '127.0.0.1')))).toBe(200);
+});
+
+test('--max-connections-per-address sets the share (behind a balancer, every client has its address); a bad one is refused', async () => {
+  const { url, child } = await start('--max-connections-per-address', '2');
+  const port = Number(new URL(url).port);
+  holder(port);
+  holder(port);
+  await new Promise((r) => setTimeout(r, 200));
+  expect(statusOf(await raw(port, get('/api/v1/openapi.json', '127.0.0.1')))).toBe(503);
+  expect(statusOf(await raw(port, get('/api/v1/openapi.json', '127.0.0.1'), '127.0.0.2'))).toBe(200);
+  await stop(child, 'SIGKILL');
+  const bad = spawnSync(process.execPath, [cli, '--max-connections-per-address', '0'], { encoding: 'utf8', timeout: 20_000 });
+  expect(bad.status).toBe(2);
+  expect(bad.stderr).toContain('--max-connections-per-address must be a whole number from 1 to 2,048, got 0');
+});
+
+test('a client is counted by its IPv4 address, mapped or not, and an IPv6 one by its /64 (which one client usually holds whole)', () => {
+  expect(clientOf('203.0.113.7')).toBe('203.0.113.7');
+  expect(clientOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+  expect(clientOf('2001:db8:1:2:3:4:5:6')).toBe(clientOf('2001:0db8:0001:0002::9'));
+  expect(clientOf('2001:db8:1:2::1%eth0')).toBe('2001:db8:1:2::/64');
+  expect(clientOf('2001:db8:1:3::1')).not.toBe(clientOf('2001:db8:1:2::1'));
+  expect(clientOf('::1')).toBe('0:0:0:0::/64');
+  expect(clientOf('fe80::1')).toBe('fe80:0:0:0::/64');
+});
+
+test('the default share of one address is above what the kit\'s own load opens from 127.0.0.1 (k6 at Enterprise\'s rate: ~200 VUs)', async () => {
+  const { defaultLimits } = await import('./server.ts');
+  expect(defaultLimits.maxConnectionsPerAddress).toBeGreaterThanOrEqual(2 * 200 + 100);
+  expect(defaultLimits.maxConnectionsPerAddress).toBeLessThanOrEqual(defaultLimits.maxConnections / 4);
+});
