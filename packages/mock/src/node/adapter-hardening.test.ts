@@ -1,6 +1,7 @@
 /**
  * The third round of hostile probes (issue #51) at the Node adapter, kept as tests a reader can run:
- * idle and half-open connections, and one address holding the connection table. Each is the probe that
+ * idle and half-open connections, one address holding the connection table, and a Host the URL parser
+ * refuses. Each is the probe that
  * found the fault, on loopback with small bounds, and fails without its fix.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,15 +13,17 @@ import { createEngine } from '../engine/engine.ts';
 import { clientOf } from './http-edges.ts';
 import { createNodeServer, listen, type NodeServerOptions } from './server.ts';
 import { cli, killAll, start, stop } from './cli-process.test-support.ts';
-import { loadInput } from './start.ts';
+import { loadInput, startMock } from './start.ts';
 
 const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
 const servers: Server[] = [];
 const sockets: Socket[] = [];
+const closers: (() => Promise<unknown>)[] = [];
 afterEach(() => vi.restoreAllMocks());
 afterAll(async () => {
   killAll();
   for (const s of sockets) s.destroy();
+  await Promise.all(closers.map((c) => c()));
   await Promise.all(servers.map((s) => new Promise((done) => (s.closeAllConnections(), s.close(done)))));
 });
 
@@ -145,4 +148,59 @@ test('the default share of one address is above what the kit\'s own load opens f
   const { defaultLimits } = await import('./server.ts');
   expect(defaultLimits.maxConnectionsPerAddress).toBeGreaterThanOrEqual(2 * 200 + 100);
   expect(defaultLimits.maxConnectionsPerAddress).toBeLessThanOrEqual(defaultLimits.maxConnections / 4);
+});
+
+const badHosts = ['127.0.0.256', '256.0.0.1', '1.2.3.4.5', '09.1.1.1', '0x100000000', '0x7f.1.2.0x100', '[::1', '[1::2::3]', '[::g]', '[v1.x]', 'localhost:65536', '127.0.0.1:99999', 'a@b', 'a/b', 'a%41'];
+
+for (const fastPath of [true, false]) {
+  test(`a Host that is no valid authority is a 400 invalid_request on data, control and unknown paths, with no stack logged (${fastPath ? 'fast' : 'WHATWG'} path; regression: a 500)`, async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { port } = await serve({ fastPath });
+    for (const host of [...badHosts, '']) {
+      for (const path of ['/api/v1/firms', '/__control/state', '/nope']) {
+        const answer = await raw(port, get(path, host));
+        expect(statusOf(answer), `${host} ${path}`).toBe(400);
+        expect(header(answer, 'content-type')).toBe('application/problem+json');
+        expect(bodyOf(answer).code).toBe('invalid_request');
+      }
+    }
+    // Refused as the adapter refuses a bad target: the connection closes, what came after it unread.
+    const pipelined = await raw(port, `GET /api/v1/firms HTTP/1.1\r\nhost: 127.0.0.256\r\n\r\n${get('/api/v1/firms', '127.0.0.1')}`);
+    expect(pipelined.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+    expect(header(pipelined, 'connection')).toBe('close');
+    expect(bodyOf(pipelined).detail).toMatch(/Host/);
+    expect(errors).not.toHaveBeenCalled();
+    // A valid Host is still served: names, addresses, a port, an IPv6 literal, upper case.
+    for (const host of ['127.0.0.1', `127.0.0.1:${port}`, 'localhost', `LOCALHOST:${port}`, '[::1]', `[::1]:${port}`, 'api.example.test']) {
+      expect(statusOf(await raw(port, get('/api/v1/firms', host))), host).toBe(401);
+    }
+    expect(statusOf(await raw(port, get('/__control/state', `localhost:${port}`)))).toBe(200);
+  });
+}
+
+test('a Host that is no valid authority is a 400 on the mock as started, /docs too (which parses the URL of its own)', async () => {
+  const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const mock = await startMock({ port: 0 });
+  closers.push(() => mock.close());
+  const port = Number(new URL(mock.url).port);
+  for (const path of ['/docs', '/api/v1/firms', '/__control/state']) {
+    for (const host of ['127.0.0.256', '09.1.1.1', 'localhost:65536']) expect(statusOf(await raw(port, get(path, host))), `${host} ${path}`).toBe(400);
+    expect(statusOf(await raw(port, get(path, `127.0.0.1:${port}`))), path).not.toBe(400);
+  }
+  expect(errors).not.toHaveBeenCalled();
+});
+
+test('a URL the engine cannot parse (the bare-limit-answers fault lets a bad Host through, as a front that checks none) is the engine\'s 400, not a 500', async () => {
+  const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const faulty = await startMock({ port: 0, faults: ['bare-limit-answers'] });
+  closers.push(() => faulty.close());
+  // The fault through startMock (faults wrap fetch: the WHATWG path), and the adapter's bare mode on the fast path.
+  for (const port of [Number(new URL(faulty.url).port), (await serve({ bareLimitAnswers: true })).port]) {
+    for (const path of ['/api/v1/firms', '/__control/state']) {
+      const answer = await raw(port, get(path, '127.0.0.256'));
+      expect(statusOf(answer), path).toBe(400);
+      expect(bodyOf(answer).code).toBe('invalid_request');
+    }
+  }
+  expect(errors).not.toHaveBeenCalled();
 });

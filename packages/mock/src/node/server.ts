@@ -21,7 +21,7 @@ import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
 import { bearerOf, escapeControl, redactPath } from '../redact.ts';
 import { acceptedEncoding, compress, COMPRESS_FROM, refusal } from './adapter-checks.ts';
-import { fastPath, type AnswerFunction } from './fast-path.ts';
+import { fastPath, write, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
 
 export interface NodeServerOptions {
@@ -127,8 +127,6 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
   return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
     const target = incoming.url ?? '/';
     const method = request.method;
-    const refused = refusal(incoming, target, options.bareLimitAnswers === true);
-    if (refused) return refused.toResponse('/', 'req_adapter');
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
       const path = target.split('?')[0]!;
@@ -174,18 +172,24 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     overrideGlobalObjects: options.globalFetchClasses === true,
   });
   const fast = engine.answer && options.fastPath !== false
-    ? fastPath(engine.answer, { bare: options.bareLimitAnswers === true, context: socketContext(options), failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter') })
+    ? fastPath(engine.answer, { context: socketContext(options), failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter') })
     : null;
   const either = fast ? (req: IncomingMessage, res: ServerResponse) => (fast(req, res) ? undefined : listener(req, res)) : listener;
+  // A target or Host no request of this API has is refused before either path builds a URL of it.
+  const checked = (req: IncomingMessage, res: ServerResponse) => {
+    const refused = refusal(req, req.url ?? '/', options.bareLimitAnswers === true);
+    if (refused === null) return either(req, res);
+    write(res, refused.toAnswer('/', 'req_adapter')).catch(() => res.destroy());
+  };
   const logged = options.log
     ? (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
       // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
       const own = bearerOf(req.headers.authorization);
       res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', own ? [...(options.secrets ?? []), own] : options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
-      return either(req, res);
+      return checked(req, res);
     }
-    : either;
+    : checked;
   const server = createServer({
     maxHeaderSize: 16 * 1024,
     // Checked by the handler, which answers problem+json (Node's own check writes a bare 400).
