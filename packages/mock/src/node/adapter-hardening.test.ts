@@ -1,7 +1,7 @@
 /**
  * The third round of hostile probes (issue #51) at the Node adapter, kept as tests a reader can run:
- * idle and half-open connections, one address holding the connection table, and a Host the URL parser
- * refuses. Each is the probe that
+ * idle and half-open connections, one address holding the connection table, a Host the URL parser
+ * refuses, and a client that goes away mid-body. Each is the probe that
  * found the fault, on loopback with small bounds, and fails without its fix.
  */
 import { spawnSync } from 'node:child_process';
@@ -204,3 +204,22 @@ test('a URL the engine cannot parse (the bare-limit-answers fault lets a bad Hos
   }
   expect(errors).not.toHaveBeenCalled();
 });
+
+for (const [name, path, body] of [['the trial call', '/api/v1/keys/trial', '{"email":"gone-midway@example.com"}'], ['a control call', '/__control/keys', '{"plan":"team","prepaid_rows":0}']] as const) {
+  test(`a client that goes away mid-body on ${name} is no internal error: one log line, no stack, nothing made (regression)`, async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const lines: string[] = [];
+    const { port } = await serve({ log: (line) => lines.push(line) });
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    socket.on('error', () => {});
+    const head = `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+    socket.write(head + body.slice(0, body.length / 2));
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    expect(await until(() => lines.length === 1, 3_000), 'the request is logged once').toBe(true);
+    expect(lines[0]).toMatch(new RegExp(`^POST ${path.replace(/\//g, '\\/')} aborted \\d+\\.\\dms$`));
+    expect(errors).not.toHaveBeenCalled();
+    expect(await keysMade(port)).toBe(0);
+  });
+}

@@ -77,13 +77,21 @@ function tooLarge(bare = false): Response {
   return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse('/', 'req_adapter', { connection: 'close' });
 }
 
-/** The body as sent, or null past the bound (the rest drained unread): never handed on cut short. */
-async function readBody(req: IncomingMessage): Promise<Uint8Array | null> {
+/** A body its client went away in the middle of: nobody to answer, nothing to count, no failure of the kit's. */
+const GONE = Symbol('gone');
+
+/** The body as sent, null past the bound (the rest drained unread), or GONE: never handed on cut short. */
+async function readBody(req: IncomingMessage): Promise<Uint8Array | null | typeof GONE> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= MAX_BODY) chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || req.socket.destroyed) return GONE;
+    throw error;
   }
   return size > MAX_BODY ? null : new Uint8Array(Buffer.concat(chunks));
 }
@@ -137,6 +145,8 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
       if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge(options.bareLimitAnswers);
       const body = await readBody(incoming);
       if (body === null) return tooLarge(options.bareLimitAnswers);
+      // Written to no one (the socket is gone), so never seen; the log line says aborted.
+      if (body === GONE) return new ProblemError('invalid_request', 'The connection closed before the body was whole.').toResponse('/', 'req_adapter', { connection: 'close' });
       request = new Request(request.url, { method, headers: request.headers, body: body.length ? (body as BodyInit) : null });
     }
     return encoded(incoming, await engine.fetch(request, context(incoming)));
@@ -186,7 +196,8 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
       const started = performance.now();
       // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
       const own = bearerOf(req.headers.authorization);
-      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', own ? [...(options.secrets ?? []), own] : options.secrets).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
+      // An answer not sent whole (its client went away, or was cut) is logged as aborted, not as the status it had.
+      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', own ? [...(options.secrets ?? []), own] : options.secrets).slice(0, 200)} ${res.writableFinished ? res.statusCode : 'aborted'} ${(performance.now() - started).toFixed(1)}ms`)));
       return checked(req, res);
     }
     : checked;
