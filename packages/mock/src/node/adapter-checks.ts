@@ -1,7 +1,8 @@
 /**
  * What the Node server's two paths (the WHATWG one through @hono/node-server, and the fast path)
  * both do before and after the engine: refuse a target or Host no request of this API has (before
- * either path builds a URL of them), and compress JSON as Accept-Encoding asks. One copy, so the two cannot drift apart.
+ * either path builds a URL of them), refuse a body in a content coding, and compress JSON as
+ * Accept-Encoding asks. One copy, so the two cannot drift apart.
  */
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
@@ -60,6 +61,18 @@ export function validHost(host: string): boolean {
     judgedHosts.set(host, valid);
   }
   return valid;
+}
+
+/**
+ * The 415 of a body in a content coding (gzip, br, deflate: any but identity), or null. Read as it
+ * is, it would be judged as the JSON it is not; decoded, a few kilobytes could unpack to gigabytes.
+ * Accept-Encoding: identity says what is taken (RFC 7694 3); the body is left unread, so the
+ * connection closes.
+ */
+export function codingRefusal(incoming: IncomingMessage): ProblemError | null {
+  const coding = incoming.headers['content-encoding'];
+  if (coding === undefined || coding.split(',').every((c) => /^\s*(?:identity)?\s*$/i.test(c))) return null;
+  return new ProblemError('unsupported_media_type', 'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, br or deflate.', { headers: { 'accept-encoding': 'identity', connection: 'close' } });
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * The third round of hostile probes (issue #51) at the Node adapter, kept as tests a reader can run:
  * idle and half-open connections, one address holding the connection table, a Host the URL parser
- * refuses, and a client that goes away mid-body. Each is the probe that
+ * refuses, a client that goes away mid-body, and a body in a content coding. Each is the probe that
  * found the fault, on loopback with small bounds, and fails without its fix.
  */
 import { spawnSync } from 'node:child_process';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, expect, test, vi } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { createEngine } from '../engine/engine.ts';
@@ -223,3 +224,40 @@ for (const [name, path, body] of [['the trial call', '/api/v1/keys/trial', '{"em
     expect(await keysMade(port)).toBe(0);
   });
 }
+
+test('a body in a content coding (gzip, br, deflate, any but identity) is refused 415 with Accept-Encoding: identity, on the trial call and a control call; identity is read', async () => {
+  const { port } = await serve();
+  const trial = JSON.stringify({ email: 'coded@example.com' });
+  for (const [coding, bytes] of [['gzip', gzipSync(trial)], ['br', brotliCompressSync(trial)], ['deflate', gzipSync(trial)], ['gzip, identity', gzipSync(trial)]] as const) {
+    const answer = await new Promise<string>((resolve) => {
+      let got = '';
+      const socket = connect(port, '127.0.0.1', () => socket.end(Buffer.concat([Buffer.from(`POST /api/v1/keys/trial HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-encoding: ${coding}\r\ncontent-length: ${bytes.length}\r\n\r\n`), bytes])));
+      socket.on('data', (d) => (got += d));
+      socket.on('close', () => resolve(got));
+    });
+    expect(statusOf(answer), coding).toBe(415);
+    expect(header(answer, 'accept-encoding')).toBe('identity');
+    expect(bodyOf(answer).code).toBe('unsupported_media_type');
+    expect(bodyOf(answer).detail).toMatch(/identity/);
+    const headers = Object.fromEntries(answer.slice(0, answer.indexOf('\r\n\r\n')).split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    expect(validator.validateResponse('createTrialKey', { status: 415, headers, body: bodyOf(answer) }), 'the contract\'s 415').toEqual([]);
+  }
+  // Asked first (Expect: 100-continue), it is refused before the body is sent.
+  const asked = await raw(port, 'POST /api/v1/keys/trial HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 40\r\nexpect: 100-continue\r\n\r\n');
+  expect(statusOf(asked)).toBe(415);
+  expect(asked).not.toContain('100 Continue');
+  const control = await raw(port, post('/__control/keys', '{"plan":"team"}', 'content-encoding: gzip\r\n'));
+  expect(statusOf(control)).toBe(415);
+  expect(header(control, 'accept-encoding')).toBe('identity');
+  expect(await keysMade(port)).toBe(0);
+  // identity is no coding at all: read as sent.
+  expect(statusOf(await raw(port, post('/__control/keys', '{"plan":"team"}', 'content-encoding: identity\r\n')))).toBe(201);
+  expect(statusOf(await raw(port, post('/api/v1/keys/trial', trial, 'content-encoding: identity\r\n')))).toBe(201);
+  expect(await keysMade(port)).toBe(2);
+  // The validation proxy hands such a body on as sent: the service it forwards to decides.
+  const proxyLike = createNodeServer({ fetch: async (r) => new Response(`${r.headers.get('content-encoding')} ${(await r.arrayBuffer()).byteLength}`) }, { passCodedBodies: true });
+  servers.push(proxyLike);
+  const gz = gzipSync(trial);
+  const passed = await fetch(`${await listen(proxyLike, 0, '127.0.0.1')}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-encoding': 'gzip' }, body: gz });
+  expect(await passed.text()).toBe(`gzip ${gz.length}`);
+});

@@ -20,7 +20,7 @@ import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
 import { bearerOf, escapeControl, redactPath } from '../redact.ts';
-import { acceptedEncoding, compress, COMPRESS_FROM, refusal } from './adapter-checks.ts';
+import { acceptedEncoding, codingRefusal, compress, COMPRESS_FROM, refusal } from './adapter-checks.ts';
 import { fastPath, write, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
 
@@ -45,6 +45,8 @@ export interface NodeServerOptions {
   bareLimitAnswers?: boolean;
   /** false: every request takes the WHATWG path, even with the engine's `answer` given (the tests run both). */
   fastPath?: boolean;
+  /** A body in a content coding is handed on as sent (the validation proxy: the service it forwards to decides), not refused 415. */
+  passCodedBodies?: boolean;
 }
 
 /** What the Node server serves: the engine's fetch (wrapped, maybe), and its answer for the fast path. */
@@ -143,6 +145,8 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     if (method !== 'GET' && method !== 'HEAD') {
       // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
       if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge(options.bareLimitAnswers);
+      const coded = options.passCodedBodies ? null : codingRefusal(incoming);
+      if (coded) return coded.toResponse('/', 'req_adapter');
       const body = await readBody(incoming);
       if (body === null) return tooLarge(options.bareLimitAnswers);
       // Written to no one (the socket is gone), so never seen; the log line says aborted.
@@ -211,9 +215,9 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     // How often Node looks for requests past their time: well inside the shortest bound.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
   }, logged);
-  // Expect: 100-continue asks before sending the body: a body over the bound is refused unsent.
+  // Expect: 100-continue asks before sending the body: a body over the bound, or coded, is refused unsent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY) res.writeContinue();
+    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY && (options.passCodedBodies || !codingRefusal(req))) res.writeContinue();
     void logged(req, res);
   });
   answerEdges(server, limits, options.bareLimitAnswers === true);
