@@ -213,6 +213,8 @@ export const claims: readonly Claim[] = [
   // ---- Bounds
   { says: ['Every string, array and integer the API reads or serves has a bound'], checks: ['bad-input', 'rule:contract'], faults: ['server-error-on-bad-input', 'bounds-ignored'], note: "limit at its maximum (capped) and one past it (a 400), since past its length (a 400); every answer is held to the contract's bounds" },
   { says: ['Integers are `int32`', 'A page, a list\'s members and a rollup hold at most 1,000', 'Names, cities and titles are at most 200', 'A 400 lists at most 4,096 `errors`', 'A cursor past its 512 characters', "A dump file's size is stated in bytes"], checks: ['rule:contract'] },
+  { says: ["The mock's Node server holds at most 2,048 connections", 'A connection past either is answered 503 `too_many_connections`', 'Request headers must arrive within 10 s'], todo: "holding connections idle, or a share of them from one address, and seeing what the next meets (the mock's own tests do, with small bounds: node/adapter-hardening.test.ts); a run against a live service would hold hundreds of its connections, for seconds" },
+  { says: ['A request body is at most 64 KiB as sent, and is never decoded'], todo: "a trial call with a gzip body, to be refused 415 (the mock's own tests do: node/adapter-hardening.test.ts)" },
   // ---- Servers
   { says: ["The contract's first server is that address", 'The second is the kit\'s mock on `http://127.0.0.1:4010`', 'Each server says its audience'], notCheckable: "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks" },
   // ---- Key scopes, expiry and revocation
@@ -239,11 +241,12 @@ export const claims: readonly Claim[] = [
   { says: ['402 `trial_exhausted`, `trial_expired`'], checks: ['plan-features', 'trial-runs-out'], faults: ['quota-as-429', 'refuse-exports'] },
   { says: ['404 `not_found`, `unknown_statistic`'], checks: ['changes', 'statistics'], faults: ['unknown-statistic-400'], note: 'an unpublished record and an unknown statistic; an unknown route is not asserted yet' },
   { says: ['405 `method_not_allowed` with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
-  { says: ['409 `trial_exists`; 413'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
+  { says: ['409 `trial_exists`; 413'], checks: ['trial-call'], faults: ['trial-statuses-as-400'], note: 'the 415 of a body in a content coding is not probed yet' },
   { says: ['429 `rate_limited` with `Retry-After`.'], checks: ['rate', 'rule:retry-after'], faults: ['drop-retry-after'] },
   { says: ["The mock's control endpoints (not part of the API)"], notCheckable: "the control endpoints are the mock's, not the API's" },
   { says: ['Before a request reaches an operation, the server answers 408'], checks: ['admission'], faults: ['bare-limit-answers'] },
   { says: ['Every error answer is problem+json, those HTTP parsing makes too'], checks: ['admission'], faults: ['bare-limit-answers'], note: 'HTTP/1.1 without Host, Expect 200-ok, CONNECT and a %2e%2e segment are probed; a request that is not HTTP at all is not' },
+  { says: ['A connection that sends nothing is answered 408 after 10 s'], todo: "a connection held idle past the header timeout (the mock's own tests do, with a small one: node/adapter-hardening.test.ts); a run against a live service would hold one 10 s" },
   { says: ['Closed with no answer, by decision: a connection whose client goes away'], todo: "a reader that stops reading a large answer for a window (the mock's own tests do: node/hardening.test.ts); a run against a live service would hold one of its connections that long" },
   { says: ['A key sent where a value goes (a path segment, a parameter, a cursor)'], todo: "a call that sends the run's key as a slug and reads the problem (the mock's own tests do: node/hardening.test.ts); the properties never hold the key itself" },
   { says: ['One that cannot write the file (a disk that filled'], notCheckable: "the mock's own state file" },
