@@ -171,6 +171,10 @@ export const claims: readonly Claim[] = [
   // ---- Failed authentication
   { says: ['A data call is authenticated before its query is looked at'], checks: ['auth'], faults: ['query-before-auth'] },
   { says: ['Calls without a valid key spend a per-address budget'], checks: ['admission'], faults: ['failed-auth-unlimited'] },
+  { says: ['The budget bounds how many keys an address can have looked up', 'Requests sent together (pipelined on one connection'], checks: ['admission'], faults: ['failed-auth-unlimited'], note: "calls in parallel on many connections; pipelined ones, and several mocks on one store, are the mock's own tests (node/admission.test.ts)" },
+  { says: ['Calls that send the same key while it is being looked up share'], todo: "a new valid key sent many times at once meets no too_many_failures (the mock's own tests pipeline one 200 times: node/admission.test.ts); a run holds one key, met before its first burst" },
+  { says: ['A key met before and still valid needs no token'], notCheckable: internal('which keys a process has met') },
+  { says: ['A header that is no `Bearer` key spends one like a wrong key'], checks: ['auth'], note: "a malformed header's 401; the scheme in lower case is the mock's own test (node/admission.test.ts)" },
   { says: ['The address table is bounded'], notCheckable: internal('the address table') },
   // ---- Cursor
   { says: ['The query parameter `cursor`'], checks: ['pagination'], faults: ['repeat-row'] },
@@ -213,6 +217,8 @@ export const claims: readonly Claim[] = [
   // ---- Bounds
   { says: ['Every string, array and integer the API reads or serves has a bound'], checks: ['bad-input', 'rule:contract'], faults: ['server-error-on-bad-input', 'bounds-ignored'], note: "limit at its maximum (capped) and one past it (a 400), since past its length (a 400); every answer is held to the contract's bounds" },
   { says: ['Integers are `int32`', 'A page, a list\'s members and a rollup hold at most 1,000', 'Names, cities and titles are at most 200', 'A 400 lists at most 4,096 `errors`', 'A cursor past its 512 characters', "A dump file's size is stated in bytes"], checks: ['rule:contract'] },
+  { says: ["The mock's Node server holds at most 2,048 connections", 'A connection past either is answered 503 `too_many_connections`', 'Request headers must arrive within 10 s'], todo: "holding connections idle, or a share of them from one address, and seeing what the next meets (the mock's own tests do, with small bounds: node/adapter-hardening.test.ts); a run against a live service would hold hundreds of its connections, for seconds" },
+  { says: ['A request body is at most 64 KiB as sent, and is never decoded'], todo: "a trial call with a gzip body, to be refused 415 (the mock's own tests do: node/adapter-hardening.test.ts)" },
   // ---- Servers
   { says: ["The contract's first server is that address", 'The second is the kit\'s mock on `http://127.0.0.1:4010`', 'Each server says its audience'], notCheckable: "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks" },
   // ---- Key scopes, expiry and revocation
@@ -239,13 +245,16 @@ export const claims: readonly Claim[] = [
   { says: ['402 `trial_exhausted`, `trial_expired`'], checks: ['plan-features', 'trial-runs-out'], faults: ['quota-as-429', 'refuse-exports'] },
   { says: ['404 `not_found`, `unknown_statistic`'], checks: ['changes', 'statistics'], faults: ['unknown-statistic-400'], note: 'an unpublished record and an unknown statistic; an unknown route is not asserted yet' },
   { says: ['405 `method_not_allowed` with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
-  { says: ['409 `trial_exists`; 413'], checks: ['trial-call'], faults: ['trial-statuses-as-400'] },
+  { says: ['409 `trial_exists`; 413'], checks: ['trial-call'], faults: ['trial-statuses-as-400'], note: 'the 415 of a body in a content coding is not probed yet' },
   { says: ['429 `rate_limited` with `Retry-After`.'], checks: ['rate', 'rule:retry-after'], faults: ['drop-retry-after'] },
-  { says: ["The mock's control endpoints (not part of the API)"], notCheckable: "the control endpoints are the mock's, not the API's" },
+  { says: ["The mock's control endpoints (not part of the API)", 'Each try takes its token before the token is compared', 'Without an admin token set there is nothing to guess', 'Being no part of the API, that 429 offers no'], notCheckable: "the control endpoints are the mock's, not the API's" },
   { says: ['Before a request reaches an operation, the server answers 408'], checks: ['admission'], faults: ['bare-limit-answers'] },
   { says: ['Every error answer is problem+json, those HTTP parsing makes too'], checks: ['admission'], faults: ['bare-limit-answers'], note: 'HTTP/1.1 without Host, Expect 200-ok, CONNECT and a %2e%2e segment are probed; a request that is not HTTP at all is not' },
+  { says: ['A connection that sends nothing is answered 408 after 10 s'], todo: "a connection held idle past the header timeout (the mock's own tests do, with a small one: node/adapter-hardening.test.ts); a run against a live service would hold one 10 s" },
   { says: ['Closed with no answer, by decision: a connection whose client goes away'], todo: "a reader that stops reading a large answer for a window (the mock's own tests do: node/hardening.test.ts); a run against a live service would hold one of its connections that long" },
-  { says: ['A key sent where a value goes (a path segment, a parameter, a cursor)'], todo: "a call that sends the run's key as a slug and reads the problem (the mock's own tests do: node/hardening.test.ts); the properties never hold the key itself" },
+  { says: ['No key comes back in any form, wherever a request sent it', "A key is the kit's form (`igk_...`), the shape of a generated secret", 'What is echoed is cut between pieces', 'An incoming `X-Request-Id` that holds a key is replaced'], todo: "a call that sends the run's key in a slug, a parameter or X-Request-Id and reads the problem (the mock's own tests do, in 37 places and 9 encodings: node/redaction.test.ts); the properties never hold the key itself" },
+  { says: ["The log shows a cursor of the kit's form"], notCheckable: "the mock's own log" },
+  { says: ["A JSON body (the trial call's, a control call's) that gives a member twice"], todo: "a trial call with `email` twice is a 400 that makes no key (the mock's own test: engine/json-body.test.ts)" },
   { says: ['One that cannot write the file (a disk that filled'], notCheckable: "the mock's own state file" },
   { says: ['With `--state redis://...`, a call whose state server does not answer'], notCheckable: "the mock's own state server: a client cannot make it go away (the mock's tests stop a real Redis under load)" },
   { says: ['A charge that reached the server but whose answer was lost'], notCheckable: "the mock's own state server (the mock's tests stop a real Redis mid-run and count every 200 once)" },
@@ -284,6 +293,7 @@ export const claims: readonly Claim[] = [
   { says: ["The trial call is counted against its address's bucket"], checks: ['trial-call'], note: 'that its refusals carry no RateLimit headers is not asserted' },
   { says: ['The contract document, static and cached'], checks: ['openapi'], note: 'that it is neither limited nor counted is not asserted' },
   { says: ['It runs on real time'], checks: ['service-clock'], faults: ['limiter-on-clock'], note: "with --use-control: moving the service's clock refills no bucket" },
+  { says: ['Mocks sharing a state database (`--state FILE`) share every client', 'In memory, each process keeps them all', 'Every budget is spent in one atomic step before what it guards is done'], notCheckable: "where the kit's mock keeps its buckets (the mock's tests run two mocks on one file and on one Redis: node/admission.test.ts)" },
   { says: ['Mocks sharing a Redis store (`--state redis://`) share every bucket'], notCheckable: "where the kit's mock keeps its buckets: through one URL a client sees one rate, which `rate` checks whichever replica answers (the mock's tests run three behind haproxy)" },
   { says: ['The unauthenticated trial call has a bucket per client address'], checks: ['trial-call'], faults: ['trial-call-unlimited'] },
   // ---- Conditional requests
@@ -298,7 +308,7 @@ export const claims: readonly Claim[] = [
   { says: ['401 carries `WWW-Authenticate'], checks: ['http-conventions'], faults: ['drop-www-authenticate'] },
   { says: ['Data answers carry `Cache-Control: private'], checks: ['http-conventions'], faults: ['shared-cache'] },
   { says: ['CORS: any origin by default', 'A preflight from an allowed origin'], checks: ['http-conventions'], faults: ['cors-closed'] },
-  { says: ['An incoming `X-Request-Id`'], checks: ['http-conventions'], faults: ['drop-request-id'] },
+  { says: ['An incoming `X-Request-Id` of'], checks: ['http-conventions'], faults: ['drop-request-id'] },
   { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers'], faults: ['quota-item-wrong'] },
   { says: ['`/api/v1/openapi.json` lists this server'], checks: ['openapi'], faults: ['servers-elsewhere'] },
   { says: ['The Node server compresses JSON answers'], notCheckable: "the mock's own: a service behind another front may compress otherwise", note: 'a body that does not decode as its Content-Encoding says is a finding of rule:contract' },

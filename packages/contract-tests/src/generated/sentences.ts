@@ -891,6 +891,36 @@ export const sentences: readonly Sentence[] = [
     "text": "The address table is bounded."
   },
   {
+    "id": "failed-authentication.4",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "The budget bounds how many keys an address can have looked up, so a key is looked up only with a token of the budget in hand: a key not met before spends a token first, in one atomic step (of this process's buckets, of the state database's under `--state FILE`, of a script on the server under `--state redis://`), and gets it back when it turns out valid."
+  },
+  {
+    "id": "failed-authentication.5",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "Requests sent together (pipelined on one connection, in parallel on many, or to several mocks on one store) cannot all pass a budget only some of them fit in."
+  },
+  {
+    "id": "failed-authentication.6",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "Calls that send the same key while it is being looked up share that one look-up, so a client's first burst with a new valid key is never taken for guessing; if the key is not valid, each of them spends a token all the same."
+  },
+  {
+    "id": "failed-authentication.7",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "A key met before and still valid needs no token, only a budget that is not gone."
+  },
+  {
+    "id": "failed-authentication.8",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "A header that is no `Bearer` key spends one like a wrong key; the scheme is compared case-insensitively (RFC 6750: `bearer` and `BEARER` are `Bearer`)."
+  },
+  {
     "id": "cursor.1",
     "source": "decisions",
     "section": "cursor",
@@ -1125,6 +1155,30 @@ export const sentences: readonly Sentence[] = [
     "text": "A dump file's size is stated in bytes (`int64`); the 4 GiB bound is this decision's, not the schema's, which cannot bound a binary body by bytes."
   },
   {
+    "id": "bounds.8",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "The mock's Node server holds at most 2,048 connections, and 512 from one client address (an IPv6 client counts by its /64): a quarter of the table, so that one address, idle or hostile, cannot shut out the others, and above the ~200 the kit's own k6 scripts open from one machine at Enterprise's rate (`--max-connections-per-address` raises it behind a balancer, whose address every client shares)."
+  },
+  {
+    "id": "bounds.9",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A connection past either is answered 503 `too_many_connections` with `Retry-After: 1`, unread (Status codes)."
+  },
+  {
+    "id": "bounds.10",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Request headers must arrive within 10 s (of the connection, or of the request's first byte on a connection kept alive), the whole request within 30 s, a connection idle between requests is closed after 5 s, and a connection ended by an early answer is held at most 1 s more, to read its client's last bytes, then closed whether or not the client closes its side."
+  },
+  {
+    "id": "bounds.11",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A request body is at most 64 KiB as sent, and is never decoded (no content coding is taken)."
+  },
+  {
     "id": "servers.1",
     "source": "decisions",
     "section": "servers",
@@ -1266,7 +1320,7 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.7",
     "source": "decisions",
     "section": "status-codes",
-    "text": "409 `trial_exists`; 413 `payload_too_large`; 415 `unsupported_media_type`."
+    "text": "409 `trial_exists`; 413 `payload_too_large`; 415 `unsupported_media_type`, also for a body in a content coding (`Content-Encoding` other than `identity`), with `Accept-Encoding: identity` (RFC 7694): bodies are read as sent, never decoded, since a few kilobytes of gzip can unpack to gigabytes and decoding within a bound buys a client nothing a plain 64 KiB JSON body does not."
   },
   {
     "id": "status-codes.8",
@@ -1278,70 +1332,124 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.9",
     "source": "decisions",
     "section": "status-codes",
-    "text": "The mock's control endpoints (not part of the API) add 403 `control_forbidden` for callers that are neither on loopback nor bearing the admin token, or that a browser sent from another origin, and 429 `control_throttled` (with `Retry-After`) after five wrong admin tokens from one address in a minute, for the rest of that minute; being no part of the API, that 429 offers no `actions` (the spec's rule is the API's), and the actions rule leaves `/__control` out."
+    "text": "The mock's control endpoints (not part of the API) add 403 `control_forbidden` for callers that are neither on loopback nor bearing the admin token, or that a browser sent from another origin, and 429 `control_throttled` (with `Retry-After`) once an address has spent its tries of the admin token (five at once, then one every twelve seconds: five a minute), the right token included, so a guess past the budget learns nothing."
   },
   {
     "id": "status-codes.10",
     "source": "decisions",
     "section": "status-codes",
-    "text": "Before a request reaches an operation, the server answers 408 `request_timeout` (headers not in within 10 s, the request within 30 s), 413 for a body over 64 KiB by its declared length (before reading it), and 431 for headers over 16 KiB."
+    "text": "Each try takes its token before the token is compared, in the store's buckets, so mocks on one store share an address's tries; the right token gives its try back."
   },
   {
     "id": "status-codes.11",
     "source": "decisions",
     "section": "status-codes",
-    "text": "Every error answer is problem+json, those HTTP parsing makes too, each then closing the connection: a request that cannot be parsed as HTTP/1.x is 400 `invalid_request`; so is an HTTP/1.1 request without exactly one non-empty `Host` (RFC 9112 3.2), a target that is not a path, and a path with a dot segment (`.` or `..`, plain or percent-encoded: no path of the API has one, and resolving them would let `/api/v1/%2e%2e/%2e%2e/__control` past a filter in front that reads the raw path); an `Expect` other than `100-continue` is 417 `expectation_failed`; `CONNECT` is 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (this server is no proxy)."
+    "text": "Without an admin token set there is nothing to guess: an `Authorization` header on a control call (the data key a client sends on every call) is not looked at and counts as nothing."
   },
   {
     "id": "status-codes.12",
     "source": "decisions",
     "section": "status-codes",
-    "text": "Closed with no answer, by decision: a connection whose client goes away mid-request, one that sends nothing, and a slow reader: a client that, with an answer waiting for it, takes less than 40 KiB of it in 10 s (4 KiB/s) is cut, so that slow readers cannot hold connections and answers' memory for as long as they like."
+    "text": "Being no part of the API, that 429 offers no `actions` (the spec's rule is the API's), and the actions rule leaves `/__control` out."
   },
   {
     "id": "status-codes.13",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A key sent where a value goes (a path segment, a parameter, a cursor), in the kit's form or a preset one of any form, is never echoed: problems' `instance` and `detail` show `***` for it."
+    "text": "Before a request reaches an operation, the server answers 408 `request_timeout` (headers not in within 10 s, the request within 30 s), 413 for a body over 64 KiB by its declared length (before reading it), and 431 for headers over 16 KiB; a connection past the server's bounds (Bounds) is 503 `too_many_connections` with `Retry-After: 1`, closed before a byte of it is read, so its request is never served, counted or charged."
   },
   {
     "id": "status-codes.14",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log; every operation documents it, so that its problem is held to its shape, but a 500 is never a conforming answer."
+    "text": "Every error answer is problem+json, those HTTP parsing makes too, each then closing the connection: a request that cannot be parsed as HTTP/1.x is 400 `invalid_request`; so is an HTTP/1.1 request without exactly one non-empty `Host` (RFC 9112 3.2), a `Host` that is no authority a URL can be made of (RFC 3986's host, no user or percent-escape, and a port up to 65535, as the WHATWG URL parser reads it: `127.0.0.256`, `256.0.0.1`, `1.2.3.4.5`, `09.1.1.1`, `0x100000000`, `[::g]` are none), refused before any URL is built, on every path (the control plane's too), a target that is not a path, and a path with a dot segment (`.` or `..`, plain or percent-encoded: no path of the API has one, and resolving them would let `/api/v1/%2e%2e/%2e%2e/__control` past a filter in front that reads the raw path); an `Expect` other than `100-continue` is 417 `expectation_failed`; `CONNECT` is 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (this server is no proxy)."
   },
   {
     "id": "status-codes.15",
     "source": "decisions",
     "section": "status-codes",
-    "text": "Nor is a 503 to a check: documented (with `Retry-After`) for the state store below, it says the service was not there to be checked, so the contract tests and the validation proxy report it rather than let a run that met one pass."
+    "text": "A connection that sends nothing is answered 408 after 10 s like one that sends too little, and closed."
   },
   {
     "id": "status-codes.16",
     "source": "decisions",
     "section": "status-codes",
-    "text": "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing."
+    "text": "Closed with no answer, by decision: a connection whose client goes away mid-request (mid-body too: it is the client leaving, not a failure of the mock, so nothing is logged as an error, and nothing reaches an operation, is counted or charged), and a slow reader: a client that, with an answer waiting for it, takes less than 40 KiB of it in 10 s (4 KiB/s) is cut, so that slow readers cannot hold connections and answers' memory for as long as they like."
   },
   {
     "id": "status-codes.17",
     "source": "decisions",
     "section": "status-codes",
-    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 10` (a disk is not freed in a second), counted and charged nothing, the cause in the mock's log (once in ten seconds); at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
+    "text": "No key comes back in any form, wherever a request sent it (a path segment, a parameter's name or value, a header, a body): every member of a problem (`detail`, `instance`, each entry of `errors`, `request_id`), its headers, the log, and the validation proxy's records, header and reports go through one redaction, which blanks with `***` each piece of text that holds a key after undoing any encoding a request carries (percent-escapes up to six deep, `+`, JSON's `\\u` escapes; text still encoded deeper is blanked whole)."
   },
   {
     "id": "status-codes.18",
     "source": "decisions",
     "section": "status-codes",
-    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
+    "text": "A key is the kit's form (`igk_...`), the shape of a generated secret (24 or more letters, digits and underscores with both letters and digits), or a key the mock knows of whatever form: presets, keys made through `/__control/keys` with a text of the caller's own (kept in the process's memory, as the presets always were; other replicas know them when they are sent as a call's own key), and the request's own."
   },
   {
     "id": "status-codes.19",
     "source": "decisions",
     "section": "status-codes",
-    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
+    "text": "What is echoed is cut between pieces, never inside one, so no key is cut past recognising."
   },
   {
     "id": "status-codes.20",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "An incoming `X-Request-Id` that holds a key is replaced by an id of the mock's own."
+  },
+  {
+    "id": "status-codes.21",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "The log shows a cursor of the kit's form by its first ten characters, and anything else sent as a cursor as `***`."
+  },
+  {
+    "id": "status-codes.22",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A JSON body (the trial call's, a control call's) that gives a member twice (`{\"email\": \"a\", \"email\": \"b\"}`) is 400 `invalid_body` naming the member by its JSON pointer: JSON parsers keep the last, so a check could judge one value while another is used."
+  },
+  {
+    "id": "status-codes.23",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log; every operation documents it, so that its problem is held to its shape, but a 500 is never a conforming answer."
+  },
+  {
+    "id": "status-codes.24",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Nor is a 503 to a check: documented (with `Retry-After`) for the state store below, it says the service was not there to be checked, so the contract tests and the validation proxy report it rather than let a run that met one pass."
+  },
+  {
+    "id": "status-codes.25",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing."
+  },
+  {
+    "id": "status-codes.26",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 10` (a disk is not freed in a second), counted and charged nothing, the cause in the mock's log (once in ten seconds); at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
+  },
+  {
+    "id": "status-codes.27",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
+  },
+  {
+    "id": "status-codes.28",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
+  },
+  {
+    "id": "status-codes.29",
     "source": "decisions",
     "section": "status-codes",
     "text": "The service never answers 5xx to bad input."
@@ -1500,7 +1608,25 @@ export const sentences: readonly Sentence[] = [
     "id": "rate-limit-headers.8",
     "source": "decisions",
     "section": "rate-limit-headers",
-    "text": "Mocks sharing a Redis store (`--state redis://`) share every bucket, on the Redis server's clock, so a key gets its plan's rate once across all replicas; on a memory or SQLite store, each process keeps its own buckets (and its own trial cap a minute)."
+    "text": "Mocks sharing a Redis store (`--state redis://`) share every bucket, on the Redis server's clock, so a key gets its plan's rate once across all replicas."
+  },
+  {
+    "id": "rate-limit-headers.9",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "Mocks sharing a state database (`--state FILE`) share every client address's budget (the trial call's rate, calls without a valid key, admin-token tries) and the trial cap a minute, in the database on the wall clock, each step one transaction; each process keeps its own per-key buckets there, since a counted call would otherwise pay a second write (so each process admits a key's full rate)."
+  },
+  {
+    "id": "rate-limit-headers.10",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "In memory, each process keeps them all."
+  },
+  {
+    "id": "rate-limit-headers.11",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "Every budget is spent in one atomic step before what it guards is done (DECISIONS.md#failed-authentication), so calls sent together spend it once."
   },
   {
     "id": "conditional-requests.1",

@@ -1383,9 +1383,11 @@ export type components = {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not application/json. */
+        /** @description The body is not application/json, or comes in a content coding (gzip, br, deflate): bodies are read as sent, and Accept-Encoding: identity says so (RFC 7694). */
         UnsupportedMediaType: {
             headers: {
+                /** @description identity, on a body refused for its content coding: the only one taken. */
+                "Accept-Encoding"?: "identity";
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };

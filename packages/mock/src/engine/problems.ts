@@ -67,6 +67,8 @@ export const problemTypes = {
   state_busy: { status: 503, title: 'The mock\'s state is busy' },
   // The state server the mocks share (--state redis://) did not answer in time: nothing was served or counted.
   state_unavailable: { status: 503, title: 'The mock\'s state store is unavailable' },
+  // A connection past the server's bounds (in all, or from one address), refused before it is read.
+  too_many_connections: { status: 503, title: 'Too many connections' },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemCode = keyof typeof problemTypes;

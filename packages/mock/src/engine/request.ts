@@ -25,13 +25,21 @@ const parsed = new Map<string, URL>();
 const MAX_PARSED = 2048;
 const PARSED_UP_TO = 512;
 
-/** The request's URL, refused (414) past what any client of this API needs. Never edited by a caller: it may be shared. */
+/**
+ * The request's URL, refused (414) past what any client of this API needs, and (400) when it is no
+ * URL: an adapter that checks no Host hands on `http://127.0.0.256/...` as it came. Never edited by
+ * a caller: it may be shared.
+ */
 export function parseUrl(request: Request): URL {
   const text = request.url;
   if (text.length > MAX_URL) throw new ProblemError('uri_too_long', `The URL is longer than ${MAX_URL} characters.`);
   let url = parsed.get(text);
   if (url === undefined) {
-    url = new URL(text);
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ProblemError('invalid_request', 'The request\'s URL cannot be parsed: its Host is no host and port, or its target no path.');
+    }
     if (text.length > PARSED_UP_TO) return url;
     // Cleared when full: cheaper than an order kept on every hit, and refilled by the next calls.
     if (parsed.size >= MAX_PARSED) parsed.clear();

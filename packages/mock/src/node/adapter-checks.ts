@@ -1,7 +1,8 @@
 /**
  * What the Node server's two paths (the WHATWG one through @hono/node-server, and the fast path)
- * both do before and after the engine: refuse a target or Host no request of this API has, and
- * compress JSON as Accept-Encoding asks. One copy, so the two cannot drift apart.
+ * both do before and after the engine: refuse a target or Host no request of this API has (before
+ * either path builds a URL of them), refuse a body in a content coding, and compress JSON as
+ * Accept-Encoding asks. One copy, so the two cannot drift apart.
  */
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
@@ -14,6 +15,10 @@ import { ProblemError } from '../engine/problems.ts';
 export const COMPRESS_FROM = 1024;
 /** A `.` or `..` path segment, plain or percent-encoded (any case), ended by a slash, the end or a fragment. */
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$|#)/i;
+/** An authority as RFC 3986 writes it, without user or percent-escape: a name or IPv4 address, or a bracketed IP literal, and a port. */
+const AUTHORITY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~!$&'()*+,;=]+)(?::(\d{0,5}))?$/i;
+/** Hosts judged, by their text (clients send few): cleared when full, so a client sending many costs a URL parse each. */
+const judgedHosts = new Map<string, boolean>();
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
@@ -35,8 +40,39 @@ export function refusal(incoming: IncomingMessage, target: string, bare: boolean
   let hosts = 0;
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
-  if (incoming.httpVersion === '1.1' && (hosts !== 1 || !incoming.headers.host)) return refuse('An HTTP/1.1 request must have one Host header, not empty.');
+  const host = incoming.headers.host;
+  if (incoming.httpVersion === '1.1' && (hosts !== 1 || !host)) return refuse('An HTTP/1.1 request must have one Host header, not empty.');
+  // Left to a URL parser, 127.0.0.256 or 09.1.1.1 would fail (or worse) wherever one is built.
+  if (host && !validHost(host)) return refuse('The Host header is no host and port: a name, an IPv4 address or a bracketed IPv6 one, then a port of at most 65535.');
   return null;
+}
+
+/**
+ * Whether a Host is an authority a URL can be made of as sent: RFC 3986's form (no user, no
+ * percent-escape), a port of at most 65535, and what the WHATWG URL parser takes, which reads a
+ * name ending in a number as an IPv4 address (so 09.1.1.1, 1.2.3.4.5 and 0x100000000 are none).
+ */
+export function validHost(host: string): boolean {
+  let valid = judgedHosts.get(host);
+  if (valid === undefined) {
+    const authority = AUTHORITY.exec(host);
+    valid = authority !== null && Number(authority[1] || 0) <= 65535 && URL.canParse(`http://${host}/`);
+    if (judgedHosts.size >= 256) judgedHosts.clear();
+    judgedHosts.set(host, valid);
+  }
+  return valid;
+}
+
+/**
+ * The 415 of a body in a content coding (gzip, br, deflate: any but identity), or null. Read as it
+ * is, it would be judged as the JSON it is not; decoded, a few kilobytes could unpack to gigabytes.
+ * Accept-Encoding: identity says what is taken (RFC 7694 3); the body is left unread, so the
+ * connection closes.
+ */
+export function codingRefusal(incoming: IncomingMessage): ProblemError | null {
+  const coding = incoming.headers['content-encoding'];
+  if (coding === undefined || coding.split(',').every((c) => /^\s*(?:identity)?\s*$/i.test(c))) return null;
+  return new ProblemError('unsupported_media_type', 'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, br or deflate.', { headers: { 'accept-encoding': 'identity', connection: 'close' } });
 }
 
 /**

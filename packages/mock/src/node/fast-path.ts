@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { isPieces, piecesLength, type Answer } from '../engine/answer.ts';
 import type { RequestContext } from '../engine/context.ts';
-import { encodedAnswer, refusal } from './adapter-checks.ts';
+import { encodedAnswer } from './adapter-checks.ts';
 
 export type AnswerFunction = (request: Request, context?: RequestContext) => Promise<Answer>;
 
@@ -83,7 +83,7 @@ function sentRequest(incoming: IncomingMessage): Request | null {
  * and a body's length as @hono/node-server counts it for a Response built from a record (Node's
  * own WHATWG path writes it the same way: a content-length after the answer's headers).
  */
-async function write(res: ServerResponse, answer: Answer): Promise<void> {
+export async function write(res: ServerResponse, answer: Answer): Promise<void> {
   const { status, headers, body } = answer;
   if (body === null) {
     res.writeHead(status, headers).end();
@@ -111,16 +111,14 @@ async function write(res: ServerResponse, answer: Answer): Promise<void> {
 /**
  * The fast path's listener: true when it took the request (and answers it), false when the WHATWG
  * path must. `context` is what the socket tells the engine; `failed` answers a throw past the engine.
+ * The adapter's refusals (adapter-checks.ts) come before either path, in server.ts.
  */
-export function fastPath(answer: AnswerFunction, options: { bare: boolean; context: (incoming: IncomingMessage) => RequestContext; failed: (error: unknown) => Answer }) {
+export function fastPath(answer: AnswerFunction, options: { context: (incoming: IncomingMessage) => RequestContext; failed: (error: unknown) => Answer }) {
   return (incoming: IncomingMessage, res: ServerResponse): boolean => {
     const request = sentRequest(incoming);
     if (request === null) return false;
     // Whatever throws on the way, here or in the engine, ends in the catch below: never a crash.
-    const answered = (async () => {
-      const refused = refusal(incoming, incoming.url!, options.bare);
-      return refused ? refused.toAnswer('/', 'req_adapter') : encodedAnswer(incoming, await answer(request, options.context(incoming)));
-    })();
+    const answered = (async () => encodedAnswer(incoming, await answer(request, options.context(incoming))))();
     answered.then((a) => write(res, a)).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       write(res, options.failed(error)).catch(() => res.destroy());

@@ -54,6 +54,9 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
   --log               log one line per request
   --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
                       the mock itself or fuzz it; clients should meet the limits)
+  --max-connections-per-address N
+                      connections one client address may hold open (512 of the 2,048 in all; past
+                      it, 503): raise it behind a balancer, whose address every client shares
   --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
 ${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
   --help              this text (-h is the host, as in prism mock)
@@ -78,6 +81,7 @@ const flags = readFlags('investor-graph mock', usage, process.argv.slice(process
   log: { type: 'boolean' },
   fault: { type: 'string', multiple: true },
   'no-rate-limit': { type: 'boolean' },
+  'max-connections-per-address': { type: 'string' },
   'no-dumps-ahead': { type: 'boolean' },
   'no-dump-cache': { type: 'boolean' },
   help: { type: 'boolean' },
@@ -97,6 +101,8 @@ if (values['public-url'] !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.tes
 if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
 const badOrigin = (values['cors-origin'] ?? []).find((o) => !/^https?:\/\/[^/?#\s]+$/.test(o));
 if (badOrigin !== undefined) fail(`--cors-origin takes an origin such as https://app.example (scheme and host, no path), got ${badOrigin}`);
+const perAddress = values['max-connections-per-address'];
+if (perAddress !== undefined && !(/^\d+$/.test(perAddress) && Number(perAddress) >= 1 && Number(perAddress) <= 2_048)) fail(`--max-connections-per-address must be a whole number from 1 to 2,048, got ${perAddress}`);
 if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync'])) fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
 if (values['state-sync'] !== undefined && (values.state === undefined || isRedisUrl(values.state))) fail('--state-sync goes with --state FILE (a Redis server keeps to its own appendfsync)');
 if (values.state !== undefined && isRedisUrl(values.state)) {
@@ -160,6 +166,7 @@ const options: StartOptions = {
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),
   ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
   ...(values['no-rate-limit'] ? { rateLimit: false } : {}),
+  ...(perAddress ? { limits: { maxConnectionsPerAddress: Number(perAddress) } } : {}),
   ...(values['no-dumps-ahead'] ? { dumpsAhead: false } : {}),
   ...(values['no-dump-cache'] ? { dumpCache: false as const } : {}),
   // This process is the mock's alone (server.ts, globalFetchClasses).

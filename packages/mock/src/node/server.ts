@@ -4,8 +4,9 @@
  * web stream) wired to the engine. It adds only what the engine cannot know and a server left
  * running needs: the client's address (loopback or not), the bounds (body size, refused by
  * Content-Length before a byte is read; time to send headers and the whole request, 408; how many
- * connections it holds), compression as Accept-Encoding asks, the methods a WHATWG Request cannot
- * carry (TRACE), and a problem+json wherever the listener would answer a bare status.
+ * connections it holds, in all and from one address), compression as Accept-Encoding asks, the
+ * methods a WHATWG Request cannot carry (TRACE), and a problem+json wherever the listener would
+ * answer a bare status.
  * Given the engine's `answer` too, a GET or HEAD of the data API takes the fast path beside it
  * (fast-path.ts), which writes the same bytes from the engine's answer record; the checks and
  * compression both paths share are in adapter-checks.ts.
@@ -18,9 +19,9 @@ import type { RequestContext } from '../engine/context.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 import { refusedRoute } from '../engine/router.ts';
-import { bearerOf, escapeControl, redactPath, type KnownKeys } from '../redact.ts';
-import { acceptedEncoding, compress, COMPRESS_FROM, refusal } from './adapter-checks.ts';
-import { fastPath, type AnswerFunction } from './fast-path.ts';
+import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '../redact.ts';
+import { acceptedEncoding, codingRefusal, compress, COMPRESS_FROM, refusal } from './adapter-checks.ts';
+import { fastPath, write, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
 
 export interface NodeServerOptions {
@@ -44,6 +45,8 @@ export interface NodeServerOptions {
   bareLimitAnswers?: boolean;
   /** false: every request takes the WHATWG path, even with the engine's `answer` given (the tests run both). */
   fastPath?: boolean;
+  /** A body in a content coding is handed on as sent (the validation proxy: the service it forwards to decides), not refused 415. */
+  passCodedBodies?: boolean;
 }
 
 /** What the Node server serves: the engine's fetch (wrapped, maybe), and its answer for the fast path. */
@@ -54,16 +57,17 @@ const MAX_BODY = 64 * 1024;
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
- * A slow or idle client is closed with 408 after headersMs (headers) or requestMs (the whole
- * request); past maxConnections new connections are refused at once, so half-open sockets cannot
- * starve everyone else for long.
- */
-/**
+ * A slow or idle client (one that sends nothing too) is answered 408 and closed after headersMs
+ * (headers) or requestMs (the whole request), and one idle between requests after keepAliveMs;
+ * past maxConnections in all, or maxConnectionsPerAddress from one client, a new connection is
+ * answered 503 and closed (http-edges.ts): neither held sockets nor one address can starve everyone
+ * else for long. The share of one address is above what the kit's own load tests open from
+ * 127.0.0.1 (k6 at Enterprise's rate, ~200 VUs).
  * writeWindowMs and minWriteBytes: a client that, with an answer waiting for it, takes fewer than
  * minWriteBytes off it in writeWindowMs (4 KiB/s averaged over 10 s) is cut: a slow reader would
  * otherwise hold a connection (and the answer's memory) for as long as it likes.
  */
-export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048, writeWindowMs: 10_000, minWriteBytes: 40 * 1024 };
+export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048, maxConnectionsPerAddress: 512, writeWindowMs: 10_000, minWriteBytes: 40 * 1024 };
 
 export function isLoopback(address: string | undefined): boolean {
   return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
@@ -75,13 +79,21 @@ function tooLarge(bare = false): Response {
   return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse('/', 'req_adapter', { connection: 'close' });
 }
 
-/** The body as sent, or null past the bound (the rest drained unread): never handed on cut short. */
-async function readBody(req: IncomingMessage): Promise<Uint8Array | null> {
+/** A body its client went away in the middle of: nobody to answer, nothing to count, no failure of the kit's. */
+const GONE = Symbol('gone');
+
+/** The body as sent, null past the bound (the rest drained unread), or GONE: never handed on cut short. */
+async function readBody(req: IncomingMessage): Promise<Uint8Array | null | typeof GONE> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= MAX_BODY) chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || req.socket.destroyed) return GONE;
+    throw error;
   }
   return size > MAX_BODY ? null : new Uint8Array(Buffer.concat(chunks));
 }
@@ -125,8 +137,6 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
   return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
     const target = incoming.url ?? '/';
     const method = request.method;
-    const refused = refusal(incoming, target, options.bareLimitAnswers === true);
-    if (refused) return refused.toResponse('/', 'req_adapter');
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
       const path = target.split('?')[0]!;
@@ -135,8 +145,12 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     if (method !== 'GET' && method !== 'HEAD') {
       // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
       if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge(options.bareLimitAnswers);
+      const coded = options.passCodedBodies ? null : codingRefusal(incoming);
+      if (coded) return coded.toResponse('/', 'req_adapter');
       const body = await readBody(incoming);
       if (body === null) return tooLarge(options.bareLimitAnswers);
+      // Written to no one (the socket is gone), so never seen; the log line says aborted.
+      if (body === GONE) return new ProblemError('invalid_request', 'The connection closed before the body was whole.').toResponse('/', 'req_adapter', { connection: 'close' });
       request = new Request(request.url, { method, headers: request.headers, body: body.length ? (body as BodyInit) : null });
     }
     return encoded(incoming, await engine.fetch(request, context(incoming)));
@@ -178,17 +192,24 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     overrideGlobalObjects: options.globalFetchClasses === true,
   });
   const fast = engine.answer && options.fastPath !== false
-    ? fastPath(engine.answer, { bare: options.bareLimitAnswers === true, context: socketContext(options), failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter') })
+    ? fastPath(engine.answer, { context: socketContext(options), failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter') })
     : null;
   const either = fast ? (req: IncomingMessage, res: ServerResponse) => (fast(req, res) ? undefined : listener(req, res)) : listener;
+  // A target or Host no request of this API has is refused before either path builds a URL of it.
+  const checked = (req: IncomingMessage, res: ServerResponse) => {
+    const refused = refusal(req, req.url ?? '/', options.bareLimitAnswers === true);
+    if (refused === null) return either(req, res);
+    write(res, refused.toAnswer('/', 'req_adapter')).catch(() => res.destroy());
+  };
   const logged = options.log
     ? (req: IncomingMessage, res: ServerResponse) => {
       const started = performance.now();
       // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
-      res.once('close', () => options.log!(escapeControl(`${req.method} ${redactPath(req.url ?? '', knownTo(options, req)).slice(0, 200)} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`)));
-      return either(req, res);
+      // An answer not sent whole (its client went away, or was cut) is logged as aborted, not as the status it had.
+      res.once('close', () => options.log!(escapeControl(`${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ${res.writableFinished ? res.statusCode : 'aborted'} ${(performance.now() - started).toFixed(1)}ms`)));
+      return checked(req, res);
     }
-    : either;
+    : checked;
   const server = createServer({
     maxHeaderSize: 16 * 1024,
     // Checked by the handler, which answers problem+json (Node's own check writes a bare 400).
@@ -199,10 +220,9 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     // How often Node looks for requests past their time: well inside the shortest bound.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
   }, logged);
-  server.maxConnections = limits.maxConnections;
-  // Expect: 100-continue asks before sending the body: a body over the bound is refused unsent.
+  // Expect: 100-continue asks before sending the body: a body over the bound, or coded, is refused unsent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY) res.writeContinue();
+    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY && (options.passCodedBodies || !codingRefusal(req))) res.writeContinue();
     void logged(req, res);
   });
   answerEdges(server, limits, options.bareLimitAnswers === true);

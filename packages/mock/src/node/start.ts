@@ -11,7 +11,7 @@ import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } f
 import { withDocs } from './docs.ts';
 import { DumpCache, dumpCacheDir } from './dump-cache.ts';
 import { diskDumpFiles } from './dump-files.ts';
-import { createNodeServer, listen } from './server.ts';
+import { createNodeServer, listen, type NodeServerOptions } from './server.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import { SqliteKeyStore, type StateSync } from './sqlite-key-store.ts';
 import { isRedisUrl } from './redis/url.ts';
@@ -64,6 +64,8 @@ export interface StartOptions {
   dumpsAhead?: boolean;
   /** Where a database's finished dump files are kept between starts (dumpCacheDir()); false: nowhere. */
   dumpCache?: string | false;
+  /** The server's bounds (server.ts, defaultLimits): say, more connections from one address behind a balancer, whose address every client shares. */
+  limits?: NodeServerOptions['limits'];
 }
 
 /** How often (real ms) the server looks whether the clock has passed a dump's 04:00. */
@@ -168,7 +170,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), known: engine.accounts.known, ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}) });
+    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), known: engine.accounts.known, ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}), ...(options.limits ? { limits: options.limits } : {}) });
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     await keyStore?.close();
