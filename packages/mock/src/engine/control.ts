@@ -8,7 +8,7 @@ import type { Accounts } from './accounts.ts';
 import { parseDuration, type Clock } from './clock.ts';
 import type { RequestContext } from './context.ts';
 import type { ControlGuard } from './control-guard.ts';
-import { parseJsonBody } from './json-body.ts';
+import { codedBody, parseJsonBody } from './json-body.ts';
 import { ProblemError } from './problems.ts';
 import type { Store } from './store.ts';
 
@@ -29,6 +29,8 @@ const latestTime = Date.parse('9999-12-31T23:59:59Z');
 const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 
 async function readJson(request: Request): Promise<Record<string, unknown>> {
+  const coded = codedBody(request.headers.get('content-encoding'));
+  if (coded) throw coded;
   const text = await request.text();
   if (text.length > 4096) throw new ProblemError('payload_too_large', 'Control bodies may be at most 4096 bytes.');
   if (!text) return {};

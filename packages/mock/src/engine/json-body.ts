@@ -5,6 +5,17 @@
  */
 import { ProblemError } from './problems.ts';
 
+/**
+ * The 415 for a body in a content coding (gzip, br, deflate...): bodies are read as sent, never
+ * decoded (DECISIONS.md#status-codes), and RFC 7694 names what is taken in `Accept-Encoding`. Null
+ * for none or `identity`. The Node server asks before it reads the body; the engine asks again, so
+ * MSW and any other adapter answer alike.
+ */
+export function codedBody(contentEncoding: string | null | undefined): ProblemError | null {
+  if (contentEncoding === null || contentEncoding === undefined || contentEncoding.split(',').every((c) => /^\s*(?:identity)?\s*$/i.test(c))) return null;
+  return new ProblemError('unsupported_media_type', 'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, br or deflate.', { headers: { 'accept-encoding': 'identity' } });
+}
+
 /** A JSON pointer's segment (RFC 6901). */
 const segment = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
 

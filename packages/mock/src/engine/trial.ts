@@ -7,7 +7,7 @@ import { plans } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
 import type { Accounts } from './accounts.ts';
 import { iso, json, type Answer } from './answer.ts';
-import { parseJsonBody } from './json-body.ts';
+import { codedBody, parseJsonBody } from './json-body.ts';
 import { ProblemError } from './problems.ts';
 
 const MAX_TRIAL_BODY = 4096;
@@ -23,6 +23,8 @@ export async function createTrialKey(request: Request, requestId: string, client
   const headers = await accounts.takeToken(null, clientAddress, plans.trial.rate_per_second);
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new ProblemError('unsupported_media_type', 'Send the body as application/json: {"email": "<your address>"}.');
+  const coded = codedBody(request.headers.get('content-encoding'));
+  if (coded) throw coded;
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > MAX_TRIAL_BODY) throw new ProblemError('payload_too_large', `The body may be at most ${MAX_TRIAL_BODY} bytes.`);
   const bytes = new Uint8Array(await request.arrayBuffer());

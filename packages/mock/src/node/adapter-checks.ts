@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isPieces, type Answer } from '../engine/answer.ts';
 import { concatBytes } from '../engine/hash.ts';
+import { codedBody } from '../engine/json-body.ts';
 import { ProblemError } from '../engine/problems.ts';
 
 /** Bodies below this go as they are: compressing them saves too little to pay for itself. */
@@ -70,9 +71,9 @@ export function validHost(host: string): boolean {
  * connection closes.
  */
 export function codingRefusal(incoming: IncomingMessage): ProblemError | null {
-  const coding = incoming.headers['content-encoding'];
-  if (coding === undefined || coding.split(',').every((c) => /^\s*(?:identity)?\s*$/i.test(c))) return null;
-  return new ProblemError('unsupported_media_type', 'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, br or deflate.', { headers: { 'accept-encoding': 'identity', connection: 'close' } });
+  const refused = codedBody(incoming.headers['content-encoding']);
+  if (refused) refused.headers.connection = 'close';
+  return refused;
 }
 
 /**
