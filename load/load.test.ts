@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -22,6 +22,18 @@ function k6(bin: string, script: string, env: Record<string, string>, extra: str
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => resolve({ code, out, dir }));
+  });
+}
+
+/** Runs a k6 script as a k6 user would: plain `k6 run` in a folder of theirs, no RESULTS_DIR given. */
+function k6Plain(bin: string, script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; out: string }> {
+  const args = ['run', '--no-usage-report', '-q', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), join(here, script)];
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { cwd, env: { ...process.env, PWD: cwd, K6_NO_USAGE_REPORT: 'true' } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
   });
 }
 
@@ -80,6 +92,30 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     expect(run.code).toBe(99);
     expect(run.out).toContain('WALK_RESOURCE=people');
     expect(run.out).toContain('answered 404');
+  });
+
+  test('plain k6 run without its results folder stops at once, non-zero, its first line saying so, and writes nothing half', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ig-k6-plain-'));
+    const run = await k6Plain(bin, 'team.js', { BASE_URL: mock.url, DURATION: '2s' }, cwd);
+    expect(run.code, run.out).toBe(108);
+    expect(run.out.split('\n')[0]).toMatch(/\[investor-graph k6\] the results folder load-results does not exist .*mkdir -p load-results/);
+    expect(run.out).not.toMatch(/could not save|Could not save/);
+    expect(existsSync(join(cwd, 'load-results'))).toBe(false);
+  });
+
+  test('plain k6 run with no service says so first, stops non-zero, and its JUnit fails the run and judges no threshold', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ig-k6-plain-'));
+    mkdirSync(join(cwd, 'load-results'));
+    const run = await k6Plain(bin, 'team.js', { BASE_URL: 'http://127.0.0.1:9', DURATION: '2s' }, cwd);
+    expect(run.code, run.out).toBe(108);
+    const ours = run.out.split('\n').filter((line) => line.includes('[investor-graph k6]') || line.startsWith('k6 team'));
+    expect(ours[0]).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9 .*start the service/);
+    expect(run.out).not.toMatch(/\bok {2}\w/);
+    const xml = readFileSync(join(cwd, 'load-results', 'team.junit.xml'), 'utf8');
+    expect(xml).toMatch(/<testcase [^>]*name="the run reached its scenarios"><failure/);
+    expect(xml).not.toMatch(/<testcase [^>]*name="[^"]*count&gt;=0"/);
+    expect((xml.match(/<skipped /g) ?? []).length).toBeGreaterThan(0);
+    expect(xml).toMatch(/failures="1"/);
   });
 
   test('SCENARIOS=at_rate runs only the at-rate scenario and its thresholds, so one key is enough for a smoke run', async () => {

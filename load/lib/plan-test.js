@@ -43,6 +43,8 @@ export function planTest(planId) {
   const options = {
     scenarios,
     thresholds,
+    // What only the init context can look at, for setup() to act on (exec.test.options.ext).
+    ext: { investorGraph: { resultsFolder: folderState(results) } },
     // Every scenario's own key: one bucket each, so the over-rate scenario cannot starve the others.
     setupTimeout: '30s',
     summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max', 'count'],
@@ -55,8 +57,23 @@ export function planTest(planId) {
     part.add(1, { plan: planId, segment: String(segment()), fingerprint });
   }
 
+  /**
+   * A run that cannot keep its results, or reach the service, stops before its scenarios with one
+   * line saying why: k6 makes no folder and only logs a failed write after the summary (exit 0),
+   * and a service that is not there would leave every threshold judged on nothing.
+   */
+  function preflight() {
+    const folder = exec.test.options.ext.investorGraph.resultsFolder;
+    if (folder === 'missing' || folder === 'file') {
+      stop(`the results folder ${results} ${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: mkdir -p ${results}, or -e RESULTS_DIR=DIR, or run it with npx --no investor-graph-load run ${planId}, which makes it`);
+    }
+    const res = http.get(`${base}/api/v1/openapi.json`, { timeout: '10s', tags: { name: 'preflight' }, responseCallback: http.expectedStatuses({ min: 200, max: 599 }) });
+    if (res.status === 0) stop(`cannot reach ${base} (${res.error}): start the service (npx --no investor-graph-mock for the mock) or set -e BASE_URL=...`);
+  }
+
   /** Keys come from the environment; against a local mock they are made through its control API. */
   function setup() {
+    preflight();
     const make = () => {
       const res = http.post(`${base}/__control/keys`, JSON.stringify({ plan: planId, prepaid_rows: 10000000 }), { headers: { 'content-type': 'application/json' } });
       if (res.status !== 201) throw new Error(`[investor-graph k6] no API_KEY given and ${base}/__control/keys answered ${res.status}: pass -e API_KEY=... -e API_KEY_BURST=...`);
@@ -160,6 +177,13 @@ export function planTest(planId) {
 
   function handleSummary(data) {
     const files = resultFiles(planId, segment());
+    const folder = exec.test.options.ext.investorGraph.resultsFolder;
+    // setup() stopped the run (its line says why): nothing ran to judge, and no threshold is "ok".
+    if (!data.setup_data) {
+      const text = `k6 ${planId}: stopped before any scenario ran (the line above says why); no threshold was judged\n`;
+      if (folder === 'missing' || folder === 'file') return { stdout: text };
+      return { [`${results}/${files.junit}`]: junit(data, `k6 ${planId}`, 'stopped before any scenario ran'), stdout: text };
+    }
     // setup()'s return value holds the keys: it never reaches a file (CI uploads these as artifacts).
     const { setup_data: _keys, ...kept } = data;
     // What investor-graph-load merge needs to put this part with the others and judge them together.
@@ -179,6 +203,32 @@ export function planTest(planId) {
   }
 
   return { options, setup, atRate, aboveRate, cursorWalk, changesPoll, handleSummary };
+}
+
+/** Says why the run stops, first, then stops it (k6 exits 108). */
+function stop(reason) {
+  console.error(`[investor-graph k6] ${reason}`);
+  exec.test.abort(reason);
+}
+
+/**
+ * Whether the results folder is there, told from the init context of the first VU (the only one
+ * open() may look at a new path from): 'folder', 'missing', 'file', or 'unknown' for a relative
+ * folder when the shell gave no PWD to resolve it against. k6 opens a directory with an error of
+ * its own, a missing path with the system's.
+ */
+function folderState(results) {
+  if (__VU !== 0) return 'unknown';
+  const cwd = __ENV.PWD;
+  const path = results.startsWith('/') ? results : cwd ? `${cwd.replace(/\/$/, '')}/${results}` : null;
+  if (path === null) return 'unknown';
+  try {
+    open(path, 'b');
+    return 'file';
+  } catch (error) {
+    if (/can't be used with directories/.test(String(error))) return 'folder';
+    return /no such file/.test(String(error)) ? 'missing' : 'unknown';
+  }
 }
 
 function textSummary(data, planId) {

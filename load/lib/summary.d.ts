@@ -13,6 +13,6 @@ export interface SummaryData {
   state?: { testRunDurationMs?: number; [field: string]: unknown };
   [field: string]: unknown;
 }
-export declare function junit(data: SummaryData, suite: string): string;
+export declare function junit(data: SummaryData, suite: string, stopped?: string): string;
 export declare function k6Summary(data: SummaryData): string;
 export declare function thresholdLines(data: SummaryData): string[];

@@ -2,18 +2,25 @@
 
 const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** One testcase per threshold; a failed threshold is a failure. */
-export function junit(data, suite) {
+/**
+ * One testcase per threshold; a failed threshold is a failure. `stopped` (why the run stopped
+ * before its scenarios) makes a failed case of its own, and every threshold a skipped one: judged
+ * on nothing, none of them held.
+ */
+export function junit(data, suite, stopped) {
   const cases = [];
+  if (stopped) cases.push(`    <testcase classname="${escape(suite)}" name="the run reached its scenarios"><failure message="${escape(stopped)}">${escape(stopped)}</failure></testcase>`);
   for (const [name, metric] of Object.entries(data.metrics)) {
     for (const [expr, result] of Object.entries(metric.thresholds || {})) {
       const values = escape(JSON.stringify(metric.values));
-      cases.push(`    <testcase classname="${escape(suite)}" name="${escape(`${name} ${expr}`)}">${result.ok ? '' : `<failure message="threshold failed">${values}</failure>`}</testcase>`);
+      const outcome = stopped ? '<skipped message="not judged: the run stopped before its scenarios"/>' : result.ok ? '' : `<failure message="threshold failed">${values}</failure>`;
+      cases.push(`    <testcase classname="${escape(suite)}" name="${escape(`${name} ${expr}`)}">${outcome}</testcase>`);
     }
   }
   const failures = cases.filter((c) => c.includes('<failure')).length;
+  const skipped = cases.filter((c) => c.includes('<skipped')).length;
   // errors is required on <testsuite> by the JUnit schema strict readers (Jenkins) check against.
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${cases.length}" failures="${failures}" errors="0">\n  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}" errors="0">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">\n  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
 // k6 prints its own end-of-test summary only when handleSummary returns nothing (its

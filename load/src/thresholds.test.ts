@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
 import type { SummaryData } from '../lib/summary.js';
 import { judge, parseThreshold, percentilesAsked } from './thresholds.ts';
 
@@ -35,4 +36,20 @@ test('as in k6 v2, a rate no sample reached passes its threshold, and a metric t
   const verdicts = judge(data(), { 'checks{scenario:changes_poll}': ['rate==1'], 'walk_rows{scenario:cursor_walk}': ['count>0'] });
   expect(verdicts.map((v) => v.ok)).toEqual([true, false]);
   expect(verdicts[1]!.figure).toBeUndefined();
+});
+
+test('no threshold of a plan\'s script holds whatever happens: each can fail (count>=0 and the like are refused)', async () => {
+  const { planOptions, runInputs } = await import('../lib/plan-options.js');
+  const table = JSON.parse(readFileSync(new URL('../lib/plans.json', import.meta.url), 'utf8'));
+  for (const plan of Object.keys(table.plans)) {
+    const { thresholds } = planOptions(table, plan, runInputs({}));
+    for (const [metric, expressions] of Object.entries(thresholds)) {
+      for (const expression of expressions) {
+        const { aggregation, operator, bound } = parseThreshold(expression);
+        const always = (aggregation === 'count' && ((operator === '>=' && bound <= 0) || (operator === '>' && bound < 0)))
+          || (aggregation === 'rate' && ((operator === '>=' && bound <= 0) || (operator === '<=' && bound >= 1)));
+        expect(always, `${plan}: ${metric} ${expression} cannot fail`).toBe(false);
+      }
+    }
+  }
 });
