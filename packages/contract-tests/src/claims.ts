@@ -213,6 +213,7 @@ export const claims: readonly Claim[] = [
   // ---- Bounds
   { says: ['Every string, array and integer the API reads or serves has a bound'], checks: ['bad-input', 'rule:contract'], faults: ['server-error-on-bad-input', 'bounds-ignored'], note: "limit at its maximum (capped) and one past it (a 400), since past its length (a 400); every answer is held to the contract's bounds" },
   { says: ['Integers are `int32`', 'A page, a list\'s members and a rollup hold at most 1,000', 'Names, cities and titles are at most 200', 'A 400 lists at most 4,096 `errors`', 'A cursor past its 512 characters', "A dump file's size is stated in bytes"], checks: ['rule:contract'] },
+  { says: ["The kit's validation proxy (no part of the API) bounds what it holds", 'What a bound leaves unchecked'], notCheckable: "the kit's validation proxy, not the API (the mock's proxy-bounds tests hold it to these bounds)" },
   // ---- Servers
   { says: ["The contract's first server is that address", 'The second is the kit\'s mock on `http://127.0.0.1:4010`', 'Each server says its audience'], notCheckable: "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks" },
   // ---- Key scopes, expiry and revocation
