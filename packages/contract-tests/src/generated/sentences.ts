@@ -1128,7 +1128,7 @@ export const sentences: readonly Sentence[] = [
     "id": "bounds.8",
     "source": "decisions",
     "section": "bounds",
-    "text": "The kit's validation proxy (no part of the API) bounds what it holds whatever a service sends: it checks an answer of at most 32 MiB, holds at most 64 MiB of answers at once, checks an answer over 256 KiB in a process of its own (heap 1 GiB), follows at most 1,000 walks of 100,000 rows each and 500,000 in all (their cursors and rows kept as 52-bit digests), and keeps a violation's message to 1,000 characters."
+    "text": "The kit's validation proxy (no part of the API) bounds what it holds whatever a service sends: it checks an answer of at most 32 MiB, holds at most 64 MiB of answers at once, checks an answer over 256 KiB in a process of its own (heap 1 GiB), follows at most 1,000 walks of 100,000 rows each and 500,000 in all (their cursors and rows kept as 52-bit digests), and keeps a violation's message to 500 characters."
   },
   {
     "id": "bounds.9",

@@ -92,6 +92,15 @@ describe('memory bounded whatever the upstream sends', () => {
     expect(second.violations.filter((v) => v.rule === 'not_validated'), 'the held answer was checked, and its bytes given back').toEqual([]);
   });
 
+  test('a violation\'s message is kept to 500 characters, however long what it quotes', async () => {
+    const url = await upstream((_req, res) => json(res, JSON.stringify({ data: [{ service_url: 'https://x/a' }, { service_url: 'https://x/a' }], next_cursor: null })));
+    const { records, get } = proxyTo(url);
+    await (await get(`/api/v1/firms/${'a'.repeat(3_000)}`)).arrayBuffer();
+    const repeat = records[0]!.violations.find((v) => v.rule === 'cursor-continuity')!;
+    expect(repeat.message).toMatch(/^\/api\/v1\/firms\/a+$/);
+    expect(repeat.message).toHaveLength(500);
+  });
+
   test('a check that runs out of heap is not_validated, its answer passed on unchanged, and the next large answer is checked by a new process', async () => {
     const big = JSON.stringify({ data: Array.from({ length: 400_000 }, (_, i) => ({ slug: `f-${i}`, n: [i, i, i] })), next_cursor: null });
     const url = await upstream((req, res) => json(res, req.url!.includes('big') ? big : newPage(2_000)));

@@ -87,8 +87,8 @@ let served = 0;
 const requestId = (): string => `req_proxy_${(++served).toString(36)}`;
 /** Lets other exchanges (and a SIGTERM) in between two rules of a long check. */
 const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-/** A violation's message is kept to this many characters (after keys are blanked). */
-const MESSAGE_MAX = 1_000;
+/** A violation's message is kept to this many characters (after keys are blanked), as the header and --errors show it. */
+const MESSAGE_MAX = 500;
 
 export function createValidationProxy(options: ProxyOptions): ValidationProxy {
   const upstream = new URL(options.upstream);
