@@ -228,7 +228,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       if (broken.length && options.errors) {
         const times = broken.length + brokenLeft;
         const detail = `The answer (${response.status}) breaks the contract ${times} time${times === 1 ? '' : 's'}; see violations.`;
-        return proxyProblem('contract_violation', detail, instance, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: redactText(v.message, known).slice(0, 500) })) });
+        return proxyProblem('contract_violation', detail, instance, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: redactText(v.message, known).slice(0, MESSAGE_MAX) })) });
       }
       const out = passedOnHeaders(response.headers, kept, request.method === 'HEAD', left);
       return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { ...init, headers: out });
