@@ -65,6 +65,14 @@ test('the row budget across walks pushes out the least recently continued walk',
   expect(walks.size.rows).toBeLessThanOrEqual(100);
 });
 
+test('a walk may hold the whole row budget, never more: bounds given that way round still keep it', () => {
+  const walks = new WalkTracker({ rows: 50 });
+  expect(walks.limits.rowsPerWalk).toBe(49);
+  walks.observe(page(null, 60, 'on'));
+  expect(walks.size.rows).toBe(49);
+  expect(walks.observe(page('on', 1)).untracked).toEqual([expect.stringContaining('past the 49 rows')]);
+});
+
 test('a walk past the rows it may keep says, on every later page, that rows past them are not checked for repeats', () => {
   const walks = new WalkTracker({ rowsPerWalk: 10 });
   expect(walks.observe(page(null, 8, 'a')).untracked).toEqual([]);

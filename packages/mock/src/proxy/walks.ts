@@ -74,7 +74,9 @@ export class WalkTracker {
   readonly #forgotten: LRUCache<number, true>;
 
   constructor(limits: Partial<WalkLimits> = {}) {
-    this.limits = { ...walkLimits, ...limits };
+    const given = { ...walkLimits, ...limits };
+    // A walk over the whole budget would not be kept at all (the LRU refuses it): one walk may fill it, less its own entry.
+    this.limits = { ...given, rowsPerWalk: Math.min(given.rowsPerWalk, given.rows - 1) };
     this.#forgotten = new LRUCache({ max: this.limits.forgotten });
     this.#walks = new LRUCache<number, Walk>({
       max: this.limits.walks,
