@@ -219,6 +219,7 @@ export const claims: readonly Claim[] = [
   { says: ['Integers are `int32`', 'A page, a list\'s members and a rollup hold at most 1,000', 'Names, cities and titles are at most 200', 'A 400 lists at most 4,096 `errors`', 'A cursor past its 512 characters', "A dump file's size is stated in bytes"], checks: ['rule:contract'] },
   { says: ["The mock's Node server holds at most 2,048 connections", 'A connection past either is answered 503 `too_many_connections`', 'Request headers must arrive within 10 s'], todo: "holding connections idle, or a share of them from one address, and seeing what the next meets (the mock's own tests do, with small bounds: node/adapter-hardening.test.ts); a run against a live service would hold hundreds of its connections, for seconds" },
   { says: ['A request body is at most 64 KiB as sent, and is never decoded'], todo: "a trial call with a gzip body, to be refused 415 (the mock's own tests do: node/adapter-hardening.test.ts)" },
+  { says: ["The kit's validation proxy (no part of the API) bounds what it holds", 'What a bound leaves unchecked'], notCheckable: "the kit's validation proxy, not the API (the mock's proxy-bounds tests hold it to these bounds)" },
   // ---- Servers
   { says: ["The contract's first server is that address", 'The second is the kit\'s mock on `http://127.0.0.1:4010`', 'Each server says its audience'], notCheckable: "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks" },
   // ---- Key scopes, expiry and revocation

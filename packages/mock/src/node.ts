@@ -5,4 +5,6 @@ export { SqliteKeyStore, StateFileError, schemaVersion } from './node/sqlite-key
 // Types only from the Redis store: startMock({ stateFile: 'redis://...' }) loads its client when asked.
 export { RedisStateError, parseRedisUrl, type RedisTarget } from './node/redis/url.ts';
 export { createValidationProxy, type ProxyOptions, type ExchangeRecord } from './proxy/proxy.ts';
+// The process the CLI checks large answers in (ProxyOptions.checker), for a proxy built in code.
+export { checkProcess, type CheckProcess, type CheckProcessOptions } from './node/proxy-checks.ts';
 export { ProxyReport } from './proxy/report.ts';

@@ -1179,6 +1179,18 @@ export const sentences: readonly Sentence[] = [
     "text": "A request body is at most 64 KiB as sent, and is never decoded (no content coding is taken)."
   },
   {
+    "id": "bounds.12",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "The kit's validation proxy (no part of the API) bounds what it holds whatever a service sends: it checks an answer of at most 32 MiB, holds at most 64 MiB of answers at once, checks an answer over 256 KiB in a process of its own (heap 1 GiB), follows at most 1,000 walks of 100,000 rows each and 500,000 in all (their cursors and rows kept as 52-bit digests), and keeps a violation's message to 500 characters."
+  },
+  {
+    "id": "bounds.13",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "What a bound leaves unchecked (an answer streamed on, a walk forgotten or past its rows, a check whose process failed, an exchange in flight when the proxy stops) is reported as `not_validated` with the reason: a violation that fails the run unless `--allow-unvalidated`, never a pass."
+  },
+  {
     "id": "servers.1",
     "source": "decisions",
     "section": "servers",

@@ -1,7 +1,8 @@
 /**
  * `investor-graph-mock proxy URL` (or `--upstream URL`): the validation proxy on a loopback port. Violations
  * go out three ways: the `sl-violations` header, a log line, and JSON and JUnit reports (and with
- * --html a page) written on exit (SIGINT or SIGTERM). It exits 1 when the service broke a rule, so a CI step fails.
+ * --html a page) written on exit (SIGINT or SIGTERM), and on a failure of its own. It exits 1 when
+ * the service broke a rule, so a CI step fails.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { createValidationProxy } from '../proxy/proxy.ts';
 import { ProxyReport } from '../proxy/report.ts';
 import { escapeControl } from '../redact.ts';
 import { readFlags } from './flags.ts';
+import { checkProcess } from './proxy-checks.ts';
 import { createNodeServer, isLoopback, listen } from './server.ts';
 
 const usage = `usage: investor-graph-mock proxy URL [options]     (as prism proxy takes it; or --upstream URL)
@@ -25,8 +27,9 @@ const usage = `usage: investor-graph-mock proxy URL [options]     (as prism prox
   --html FILE         also a page to read in a browser, offline, written on exit: the violations
                       by rule with their exchanges and a curl line each (none by default)
   --quiet             log only exchanges with violations
-  --allow-unvalidated an answer too large to check (over 32 MiB) is noted, not a violation
-                      (by default it is one, not_validated, and fails the run)
+  --allow-unvalidated a check the proxy gave up (an answer over 32 MiB, no room to hold it, a
+                      walk forgotten, ...) is noted, not a violation (by default it is one,
+                      not_validated, and fails the run)
   --help              this text (-h is the host, as in prism proxy)
   --version           the package and its version`;
 
@@ -73,7 +76,10 @@ if (!isLoopback(values.host) && values.host !== 'localhost') {
 }
 
 const report = new ProxyReport(upstream.origin + upstream.pathname.replace(/\/+$/, ''));
+// Large answers are checked in a process of their own, so that checking one holds no other client.
+const checks = checkProcess();
 const proxy = createValidationProxy({
+  checker: checks.check,
   upstream: upstream.href,
   validator: await createContractValidator(),
   ...(values.errors ? { errors: true } : {}),
@@ -104,16 +110,25 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
-const stop = (): void => {
+/** Writes the reports and exits: exchanges still in flight are in them, given up, saying `why`. */
+function finish(why: string, failed = false): never {
   server.closeAllConnections();
   server.close();
+  proxy.abandon(why);
   const json = report.toJSON();
   write(values.report, `${JSON.stringify(json, null, 2)}\n`);
   write(values.junit, report.toJUnit());
   if (values.html) write(values.html, renderProxyHtml(json));
   const broken = report.responseViolations;
   console.log(`[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`);
-  process.exit(broken ? 1 : 0);
+  process.exit(failed ? 70 : broken ? 1 : 0);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => finish(`the proxy was stopped (${signal}) before this exchange was through`));
+// A failure of the proxy's own still leaves the reports of what it saw, and fails the step (70, EX_SOFTWARE).
+const failedSelf = (error: unknown): never => {
+  console.error('[investor-graph proxy] internal error, stopping:', error);
+  return finish(`the proxy failed before this exchange was through: ${(error as Error)?.message ?? String(error)}`, true);
 };
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+process.once('uncaughtException', failedSelf);
+process.once('unhandledRejection', failedSelf);

@@ -5,7 +5,7 @@ import { createContractValidator, isPlanId, planIds, type PlanId } from '@invest
 import { collectDataset, datasetInput } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
 import { cachedDatabaseFile, databaseLayout, defaultDataset, layoutOf, loadDataset, memoryDatabase, openCachedDatabase, openDatabase } from '@investor-graph/fixtures/node';
-import { createEngine, type Engine, type PresetKey } from '../engine/engine.ts';
+import { createEngine, type Engine, type EngineOptions, type PresetKey } from '../engine/engine.ts';
 import { presetPrepaidRows } from '../engine/accounts.ts';
 import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
 import { withDocs } from './docs.ts';
@@ -16,7 +16,6 @@ import { SqliteStore } from './sqlite-store.ts';
 import { SqliteKeyStore, type StateSync } from './sqlite-key-store.ts';
 import { isRedisUrl } from './redis/url.ts';
 import type { RedisKeyStore } from './redis/index.ts';
-import type { RateLimiter } from '../engine/accounts/rate-limiter.ts';
 
 export interface StartOptions {
   port?: number;
@@ -124,15 +123,15 @@ export class DatasetFileError extends Error {}
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const [store, validator] = await Promise.all([openStore(options), createContractValidator()]);
   let keyStore: SqliteKeyStore | RedisKeyStore | undefined;
-  let limiter: RateLimiter | undefined;
+  const limiters: Pick<EngineOptions, 'limiter' | 'addressLimiter'> = {};
   try {
     if (options.stateFile && isRedisUrl(options.stateFile)) {
       // The Redis client is loaded only for a Redis URL (73 ms of every start otherwise).
       const { openRedisState } = await import('./redis/index.ts');
-      ({ keyStore, limiter } = await openRedisState(options.stateFile, { enforceLimits: options.rateLimit !== false }));
+      ({ keyStore, limiter: limiters.limiter } = await openRedisState(options.stateFile, { enforceLimits: options.rateLimit !== false }));
     } else if (options.stateFile) {
       keyStore = SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line), ...(options.stateSync ? { synchronous: options.stateSync } : {}) });
-      limiter = keyStore.buckets(options.rateLimit !== false);
+      limiters.addressLimiter = keyStore.buckets(options.rateLimit !== false);
     }
   } catch (error) {
     store.close();
@@ -153,7 +152,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       dumpWriter: dumpFiles.writer(store),
       validator,
       ...(keyStore ? { keyStore } : {}),
-      ...(limiter && keyStore instanceof SqliteKeyStore ? { addressLimiter: limiter } : limiter ? { limiter } : {}),
+      ...limiters,
       ...(options.keys ? { keys: options.keys } : {}),
       ...(options.now ? { now: Date.parse(options.now) } : {}),
       ...(options.frozen ? { frozen: true } : {}),

@@ -150,3 +150,11 @@ test.skipIf(noBrowser)('the page the proxy CLI writes on exit opens offline in h
     expect(page.requests).toEqual([`file://${html}`]);
   });
 });
+
+test('an exchange the proxy stopped before the service answered shows "no answer", not a status', () => {
+  const report = new ProxyReport('http://127.0.0.1:9');
+  report.add({ at: '2026-11-01T00:00:00.000Z', method: 'GET', path: '/api/v1/firms', status: 0, ms: 5, violations: [{ side: 'response', rule: 'not_validated', message: 'the proxy was stopped (SIGTERM) before this exchange was through' }] });
+  const page = renderProxyHtml(report.toJSON());
+  expect(page).toContain('<code>GET /api/v1/firms</code> -> <span class="badge failed">no answer</span>');
+  expect(page).toContain('the proxy was stopped (SIGTERM) before this exchange was through');
+});

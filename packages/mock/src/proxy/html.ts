@@ -32,7 +32,8 @@ function exchangeBlock(upstream: string, record: ExchangeRecord, rule: string, o
   const messages = record.violations.filter((v) => v.rule === rule).map((v) => redact(v.message));
   // The report shortens cursors and blanks key-like values: such a call needs them back to replay.
   const cut = /\.\.\.|\*\*\*/.test(record.path);
-  const status = badge(record.status >= 400 ? 'failed' : 'passed', String(record.status));
+  // 0: the proxy stopped before the service answered.
+  const status = record.status === 0 ? badge('failed', 'no answer') : badge(record.status >= 400 ? 'failed' : 'passed', String(record.status));
   return html`<details class="exchange"${open ? html` open` : ''}><summary><code>${record.method} ${redact(record.path)}</code> -> ${status} <span class="muted">${record.ms} ms, at ${record.at}</span></summary>
 ${pre(messages.join('\n'))}${record.excerpt ? html`<div class="muted">the body's start:</div>${pre(redact(record.excerpt))}` : ''}
 ${record.notValidated ? html`<p class="muted">${redact(record.notValidated)}</p>` : ''}

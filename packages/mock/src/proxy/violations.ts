@@ -1,12 +1,15 @@
 /**
  * What the proxy says of an exchange's violations, bounded whatever the upstream sends: a budget of
  * kept violations (the rest counted by rule), the `sl-violations` header in one pass under 8 KiB,
- * a body excerpt with keys blanked.
+ * a body excerpt with keys blanked, and the checks it gave up (`not_validated`), as violations or,
+ * allowed, as a note.
  */
 import { redact } from '../redact.ts';
 import type { ProxyViolation } from './proxy.ts';
 
 const EXCERPT = 300;
+/** The bytes of a body an excerpt can come from: twice its characters, at most 4 bytes each in UTF-8. */
+export const excerptBytes = 2 * EXCERPT * 4;
 const HEADER_MAX = 8 * 1024;
 
 /**
@@ -49,4 +52,13 @@ export function withinBudget(violations: ProxyViolation[], max: number): { kept:
   const more: Record<string, number> = {};
   for (let i = max; i < ranked.length; i++) more[ranked[i]!.rule] = (more[ranked[i]!.rule] ?? 0) + 1;
   return { kept: ranked.slice(0, max), more };
+}
+
+/** A check the proxy gave up, saying why. */
+export const gaveUp = (message: string): ProxyViolation => ({ side: 'response', rule: 'not_validated', message });
+
+/** Checks given up are violations, or, where the user allows them (--allow-unvalidated), one note saying why. */
+export function judged(violations: ProxyViolation[], allowUnvalidated = false): { violations: ProxyViolation[]; note?: { notValidated: string } } {
+  const given = allowUnvalidated ? violations.filter((v) => v.rule === 'not_validated') : [];
+  return given.length ? { violations: violations.filter((v) => v.rule !== 'not_validated'), note: { notValidated: given.map((v) => v.message).join('; ') } } : { violations };
 }
