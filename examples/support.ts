@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { canRun } from '@investor-graph/cli';
 
-/** k6 is built with Go (load/install-k6.sh); without Go the runs that need k6 are skipped. */
+/** k6 is built with Go (investor-graph-load k6); without Go the runs that need k6 are skipped. */
 export const haveGo = canRun('go', ['version']);
 
 /** Runs a bash script to its end, as runCommand does. */

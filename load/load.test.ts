@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { k6Binary } from './src/k6.test-support.ts';
 import { planIds, plans } from '@investor-graph/contract';
 import { canRun } from '@investor-graph/cli';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
@@ -44,7 +45,7 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
   let mock: RunningMock;
 
   beforeAll(async () => {
-    bin = process.env.K6_BIN ?? execFileSync('bash', [join(here, 'install-k6.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+    bin = k6Binary();
     mock = await startMock({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => mock?.close());

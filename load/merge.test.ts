@@ -2,7 +2,7 @@
 // and in parts) and merge, the merged figures against an unsplit run's, a rate limit held per
 // replica caught only once the parts are merged, parts that are not one run refused, and the HTML
 // report in headless Chromium.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { k6Binary } from './src/k6.test-support.ts';
 import { plans } from '@investor-graph/contract';
 import { servedBound } from './lib/plan-options.js';
 import { canRun } from '@investor-graph/cli';
@@ -109,7 +110,7 @@ describe.skipIf(!haveGo)('investor-graph-load run and merge, with real k6 (built
   let merged: Ran;
 
   beforeAll(async () => {
-    k6 = process.env.K6_BIN ?? execFileSync('bash', [join(here, 'install-k6.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+    k6 = k6Binary();
     mock = await startMock({ port: 0, host: '127.0.0.1', keys: [...Object.values(keys), ...Object.values(wholeKeys)].map((key) => ({ plan, key })) });
     front = await delaying(mock.url);
     const env = { BASE_URL: front.url, DURATION: `${seconds}s`, WALK_RESOURCE: 'firms' };

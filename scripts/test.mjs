@@ -1,84 +1,81 @@
 // `pnpm test`: prepare what is slow to prepare (k6 and oasdiff, built once with Go; Schemathesis and
-// openapi-python-client, each once from PyPI), type-check every package, run every vitest project,
-// then print the plain `N passed, N failed` line that CI counts. JUnit lands in
-// test-results/junit.xml. Each preparation prints a line with the time it took, so a slow fresh
-// machine shows where its minutes went, and no test spends its own timeout building a tool.
-import { spawnSync } from 'node:child_process';
+// openapi-python-client, each once from PyPI) beside the type-check, then run every vitest project
+// and print the plain `N passed, N failed` line that CI counts. JUnit lands in
+// test-results/junit.xml. Each preparation prints a line as it starts and one with the time it took,
+// so a slow fresh machine shows where its minutes went, and no test spends its own timeout building
+// a tool. Arguments after `pnpm test` go to vitest (`pnpm test --project mock`).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { goToolAsync } from '../packages/cli/src/go-tool.ts';
+import { k6Tool } from '../load/src/k6-tool.ts';
+import { oasdiffTool } from '../packages/contract-tests/src/oasdiff-tool.ts';
 
 // Re-enter the pnpm that runs this script (npm_execpath), so no global pnpm is needed.
 const pnpm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['pnpm'];
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 const run = (args) => spawnSync(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).status ?? 1;
+/** As run, without blocking: the preparations beside it are timed as they end, not when it does. */
+const runAsync = (args) => new Promise((resolve) => spawn(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).on('close', (code) => resolve(code ?? 1)));
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-/** Runs one preparation step with a progress line and its time. */
-function step(name, work) {
+/** Starts one preparation in the background: a line now, and one with its outcome and time when it ends. */
+function prepare(name, work) {
   const started = performance.now();
-  console.log(`[kit] ${name} ...`);
-  const result = work();
-  console.log(`[kit] ${name}: ${result} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`[kit] ${name}: started`);
+  return work().then((result) => console.log(`[kit] ${name}: ${result} in ${seconds(started)}`));
 }
+
+/** A Go tool: $ENV as given, else built (or found) into the kit's cache; the tests that need it skip without Go. */
+const goBuild = (tool, skipped) => async () => {
+  if (env[tool.env]) return `${env[tool.env]} (${tool.env})`;
+  const found = await goToolAsync(tool, (line) => console.log(line), env);
+  if ('missing' in found) return `not available (${found.missing}): ${skipped}`;
+  env[tool.env] = found.bin;
+  return found.bin;
+};
+
+/**
+ * A virtual environment made by a script of the kit's: its last line is the binary. Exit 3 is a
+ * machine without Python 3.11+ and venv: its tests skip (`skipped`). Any other failure (a pin PyPI
+ * lacks, pip failing) is the kit's: the test tries again itself and fails, saying why.
+ */
+const venv = (variable, script, skipped) => () => {
+  if (env[variable] !== undefined) return Promise.resolve(env[variable] || 'skipped (set empty)');
+  return new Promise((resolve) => {
+    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      if (code === 3) {
+        env[variable] = ''; // the test skips, pointing here
+        return resolve(`not available (${script} exit 3): ${skipped}`);
+      }
+      if (code !== 0) return resolve(`FAILED (${script} exit ${code}): its tests will fail`);
+      env[variable] = out.trim().split('\n').at(-1);
+      resolve(env[variable]);
+    });
+  });
+};
 
 rmSync('test-results', { recursive: true, force: true });
 console.log(`[kit] node ${process.version} at ${process.execPath}`);
-if (!env.K6_BIN) {
-  step('k6', () => {
-    // Built from the Go module proxy with the machine's Go, once into the kit's cache; the tests
-    // that run k6 are skipped, each saying why, on a machine without Go.
-    const built = spawnSync('bash', ['load/install-k6.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    if (built.status !== 0) return `not available (load/install-k6.sh exit ${built.status}): the k6 tests will be skipped`;
-    env.K6_BIN = built.stdout.trim();
-    return env.K6_BIN;
-  });
-}
-if (!env.OASDIFF_BIN) {
-  step('oasdiff', () => {
-    // The contract diff's differ, built from the Go module proxy with the machine's Go, once into the
-    // kit's cache, as k6 is; without Go the diff's tests are skipped, each saying why.
-    const built = spawnSync('bash', ['packages/contract-tests/install-oasdiff.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    if (built.status === 3) return 'not available (packages/contract-tests/install-oasdiff.sh exit 3: no Go): the diff\'s tests will be skipped';
-    // Any other failure is the kit's: the tests build it again themselves and fail, saying why.
-    if (built.status !== 0) return `FAILED (packages/contract-tests/install-oasdiff.sh exit ${built.status}): the diff's tests will fail`;
-    env.OASDIFF_BIN = built.stdout.trim();
-    return env.OASDIFF_BIN;
-  });
-}
-if (!env.SCHEMATHESIS_BIN) {
-  step('schemathesis', () => {
-    // Pinned from PyPI into a virtual environment in the kit's cache, once; the second opinion on
-    // the mock (packages/mock/src/node/schemathesis.test.ts) is skipped, saying why, without Python.
-    const made = spawnSync('bash', ['packages/mock/schemathesis/install.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    // Exit 3 is a machine without Python 3.11+ and venv: the test skips. Any other failure (a pin
-    // PyPI lacks, pip failing) is the kit's: the test tries again itself and fails, saying why.
-    if (made.status === 3) {
-      env.SCHEMATHESIS_BIN = ''; // the test skips, pointing here
-      return `not available (packages/mock/schemathesis/install.sh exit 3): its test will be skipped`;
-    }
-    if (made.status !== 0) return `FAILED (packages/mock/schemathesis/install.sh exit ${made.status}): its test will fail`;
-    env.SCHEMATHESIS_BIN = made.stdout.trim();
-    return env.SCHEMATHESIS_BIN;
-  });
-}
-if (!env.OPENAPI_PYTHON_CLIENT_BIN) {
-  step('openapi-python-client', () => {
-    // Pinned from PyPI into a virtual environment in the kit's cache, once; the Python client of
-    // examples/clients/generated-clients.test.ts is skipped, saying why, without Python.
-    const made = spawnSync('bash', ['examples/clients/python/install.sh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    if (made.status === 3) {
-      env.OPENAPI_PYTHON_CLIENT_BIN = ''; // the test skips, pointing here
-      return `not available (examples/clients/python/install.sh exit 3): the Python client's tests will be skipped`;
-    }
-    if (made.status !== 0) return `FAILED (examples/clients/python/install.sh exit ${made.status}): the Python client's tests will fail`;
-    env.OPENAPI_PYTHON_CLIENT_BIN = made.stdout.trim();
-    return env.OPENAPI_PYTHON_CLIENT_BIN;
-  });
-}
+const preparing = Promise.all([
+  prepare('k6', goBuild(k6Tool, 'the k6 tests will be skipped')),
+  prepare('oasdiff', goBuild(oasdiffTool, "the diff's tests will be skipped")),
+  prepare('schemathesis', venv('SCHEMATHESIS_BIN', 'packages/mock/schemathesis/install.sh', 'its test will be skipped')),
+  prepare('openapi-python-client', venv('OPENAPI_PYTHON_CLIENT_BIN', 'examples/clients/python/install.sh', "the Python client's tests will be skipped")),
+]);
 // What some tests need from the machine and cannot install themselves: say so before they skip.
 const chromium = env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) console.log(`[kit] chromium: not at ${chromium}: the browser tests (/docs, MSW setupWorker) will be skipped (.ci/run installs Debian's chromium)`);
 if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0) console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");
-let typecheck;
-step('type-check', () => ((typecheck = run(['run', 'typecheck'])) === 0 ? 'clean' : 'FAILED'));
+
+// The type-check runs while the preparations do: they wait mostly on the network and on go build.
+const checking = performance.now();
+console.log('[kit] type-check: started');
+const typecheck = await runAsync(['run', 'typecheck']);
+console.log(`[kit] type-check: ${typecheck === 0 ? 'clean' : 'FAILED'} in ${seconds(checking)}`);
+await preparing;
 const vitest = run(['exec', 'vitest', 'run', ...process.argv.slice(2)]);
 
 let passed = 0;

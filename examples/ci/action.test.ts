@@ -107,7 +107,7 @@ const text = (file: string) => (file.endsWith('.gz') ? gunzipSync(readFileSync(f
 /** Why the runs of the action cannot happen here (skipped, saying so), or null; in CI a machine without Go fails them, as a skipped run would hide a broken action. */
 function goMissing(): string | null {
   if (haveGo) return null;
-  if (process.env.CI) throw new Error('CI needs Go to run the action: it builds k6 and oasdiff with it (install-k6.sh, install-oasdiff.sh), and there is no go on PATH');
+  if (process.env.CI) throw new Error('CI needs Go to run the action: it builds k6 and oasdiff with it (@investor-graph/cli/go-tool), and there is no go on PATH');
   return 'no go on PATH: k6 and oasdiff, which the check runs, are built with Go';
 }
 const noGo = goMissing();

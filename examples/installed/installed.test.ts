@@ -94,9 +94,9 @@ test('the tarballs hold what runs, its declarations, README and LICENSE, and no 
   expect(filesOf('@investor-graph/contract')).toEqual(expect.arrayContaining(['dist/openapi.yaml', 'dist/DECISIONS.md', 'dist/generated/openapi.json', 'dist/generated/plans.json']));
   expect(filesOf('@investor-graph/dataset')).toEqual(expect.arrayContaining(['default/manifest.json', 'default/firms.jsonl']));
   expect(filesOf('@investor-graph/spectral-ruleset')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/owasp.js', 'dist/owasp.d.ts']));
-  expect(filesOf('@investor-graph/load')).toEqual(expect.arrayContaining(['team.js', 'lib/plan-test.js', 'lib/plans.json', 'install-k6.sh']));
+  expect(filesOf('@investor-graph/load')).toEqual(expect.arrayContaining(['team.js', 'lib/plan-test.js', 'lib/plans.json', 'k6-build/go.mod', 'k6-build/go.sum']));
   // The contract diff's oasdiff is built from these by a user's first run: the script and its locked module.
-  expect(filesOf('@investor-graph/contract-tests')).toEqual(expect.arrayContaining(['install-oasdiff.sh', 'oasdiff-build/go.mod', 'oasdiff-build/go.sum', 'oasdiff-build/tools.go']));
+  expect(filesOf('@investor-graph/contract-tests')).toEqual(expect.arrayContaining(['oasdiff-build/go.mod', 'oasdiff-build/go.sum', 'oasdiff-build/tools.go']));
 });
 
 test('publint and arethetypeswrong pass on every tarball', () => {
@@ -282,9 +282,9 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     expect(page.plan.id).toBe('team');
   });
 
-  // k6 comes from K6_BIN (.ci/run builds it) or is built here with Go by the installed install-k6.sh.
+  // k6 comes from K6_BIN (pnpm test builds it) or is built here with Go by the installed package, as a user gets it.
   const k6 = process.env.K6_BIN ?? (haveGo ? 'build' : null);
-  const k6Bin = () => (k6 === 'build' ? inProject('bash', [join(project, 'node_modules/@investor-graph/load/install-k6.sh')], {}, 900_000).out.trim().split('\n').at(-1)! : k6!);
+  const k6Bin = () => (k6 === 'build' ? inProject('npx', ['--no', '--', 'investor-graph-load', 'k6'], {}, 900_000).out.trim().split('\n').at(-1)! : k6!);
 
   test.skipIf(!k6)("the README's CI example holds against the installed mock: lint, contract tests and k6, each with its JUnit", async () => {
     copyExample('examples/ci/run-against-mock.sh');

@@ -8,10 +8,13 @@ import { dirname, join, resolve } from 'node:path';
 import { resultFiles } from '../lib/plan-options.js';
 import { readFlags } from '@investor-graph/cli';
 import { merge, PartsError, planTable, SamplesError } from './merge.ts';
+import { goTool } from '@investor-graph/cli/go-tool';
+import { k6Tool } from './k6-tool.ts';
 import { findK6, runK6 } from './run.ts';
 
 const usage = `usage: investor-graph-load run PLAN [--part I/N] [--results DIR] [--k6 BIN] [-- K6 ARGS]
        investor-graph-load merge DIR... [--out DIR]
+       investor-graph-load k6
 
 run     k6 on PLAN's script (trial, team, business, enterprise, payg), writing its summary, JUnit and
         raw samples into DIR (./load-results): PLAN.summary.json, PLAN.junit.xml,
@@ -20,7 +23,7 @@ run     k6 on PLAN's script (trial, team, business, enterprise, payg), writing i
   --part I/N      run part I of N equal execution segments (files named by segment, e.g.
                   team.0-1of2.*), on this machine or another; merge them afterwards
   --results DIR   the results folder ($RESULTS_DIR, else ./load-results)
-  --k6 BIN        the k6 binary ($K6_BIN, else built once with Go by install-k6.sh)
+  --k6 BIN        the k6 binary ($K6_BIN, else the kit's build, built once with Go)
   -- K6 ARGS      passed to k6 run, e.g. -- -e BASE_URL=https://api.example.com -e DURATION=2m
                   (keys and settings also come from the environment: BASE_URL, API_KEY, ...)
 
@@ -30,7 +33,11 @@ merge   one verdict for a run's parts: reads every part's samples from the folde
         writes PLAN.verdict.junit.xml, PLAN.verdict.json and PLAN.report.html; exits 0 when every
         threshold holds, 99 when one fails, 2 when the parts are not one whole run (one missing,
         two overlapping, another plan or script)
-  --out DIR       where the verdict's files go (the first folder given, or the first file's folder)`;
+  --out DIR       where the verdict's files go (the first folder given, or the first file's folder)
+
+k6      prints the path of the k6 the scripts run with: $K6_BIN, else the kit's build (built once
+        with your Go from the Go module proxy, saying so first), for plain k6 run: K6=$(npx --no
+        investor-graph-load k6); exits 2 when there is none, saying how to get one`;
 
 const [command, ...rest] = process.argv.slice(2);
 
@@ -94,10 +101,20 @@ async function main(): Promise<number> {
     }
     return code;
   }
+  if (command === 'k6') {
+    readFlags('investor-graph-load k6', usage, rest, { help: { type: 'boolean' } });
+    const found = goTool(k6Tool, (line) => console.error(line));
+    if ('missing' in found) {
+      console.error(`[investor-graph-load k6] ${found.missing}`);
+      return 2;
+    }
+    console.log(found.bin);
+    return 0;
+  }
   if (command === '--version' || command === '--help' || command === '-h' || command === undefined) {
     readFlags('investor-graph-load', usage, command ? [command] : ['--help'], { help: { type: 'boolean' } });
   }
-  console.error(`[investor-graph-load] unknown command ${command}: run or merge (see investor-graph-load --help)`);
+  console.error(`[investor-graph-load] unknown command ${command}: run, merge or k6 (see investor-graph-load --help)`);
   return 2;
 }
 

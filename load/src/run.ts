@@ -4,11 +4,13 @@
  * the parts of a split run can be merged into one verdict, and a run that is not split gets its
  * report at once.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { goTool } from '@investor-graph/cli/go-tool';
 import { mkdirSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resultFiles } from '../lib/plan-options.js';
+import { k6Tool } from './k6-tool.ts';
 
 const packageDir = resolve(import.meta.dirname, '..');
 
@@ -22,13 +24,12 @@ export function partSegment(index: number, count: number): { segment: string; se
 }
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
-/** The k6 binary: --k6 or $K6_BIN, else built once with Go by the package's install-k6.sh. */
+/** The k6 binary: --k6, else $K6_BIN, the kit's build or one of the pinned version on PATH, else built once with Go (saying so). */
 export function findK6(given: string | undefined): string {
   if (given) return given;
-  if (process.env.K6_BIN) return process.env.K6_BIN;
-  const built = spawnSync('bash', [join(packageDir, 'install-k6.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (built.status !== 0) throw new Error(`could not build k6 (install-k6.sh exited ${built.status}); pass --k6 PATH to a k6 v2 binary`);
-  return built.stdout.trim().split('\n').at(-1)!;
+  const found = goTool(k6Tool, (line) => console.error(line));
+  if ('missing' in found) throw new Error(`${found.missing}; or pass --k6 PATH to a k6 v2 binary`);
+  return found.bin;
 }
 
 export interface RunPlan {

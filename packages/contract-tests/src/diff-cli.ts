@@ -29,7 +29,7 @@ oasdiff, and lists the changes that break clients and the others, a line each.
 A change oasdiff calls an error or a warning breaks clients (a removed field or operation, a
 narrowed enum, a new required parameter, a changed status); one it calls info does not (a new
 optional field, a new operation). oasdiff is $OASDIFF_BIN, else built once with Go from the Go
-module proxy into ~/.cache/investor-graph-kit (install-oasdiff.sh in this package); it reads a
+module proxy into ~/.cache/investor-graph-kit (oasdiff-build/ in this package); it reads a
 .oasdiff.yaml in the current folder, or the file $OASDIFF_CONFIG names, as it always does.
 
 exit codes:

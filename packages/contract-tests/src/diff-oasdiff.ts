@@ -3,49 +3,25 @@
  * where its binary comes from and what it says about two contracts. It is maintained, reads
  * OpenAPI 3.1, and runs over 700 checks (`oasdiff checks changelog`), each with a stable id and a
  * level: error (breaks clients), warning (may break some) or info. Built with the machine's Go from
- * the Go module proxy, once, as k6 is (install-oasdiff.sh beside this package's package.json).
+ * the Go module proxy, once, as k6 is (oasdiff-tool.ts, built by @investor-graph/cli/go-tool).
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { canRun } from '@investor-graph/cli';
+import { execFile } from 'node:child_process';
+import { goTool, howToGet } from '@investor-graph/cli/go-tool';
+import { oasdiffTool } from './oasdiff-tool.ts';
 
 /** How a user without oasdiff gets it, said wherever the diff cannot run for want of it. */
-export const howToGetOasdiff = 'set OASDIFF_BIN to an oasdiff binary, or install Go 1.26 or later and the kit builds it once from the Go module proxy';
-
-/** The package's folder: one above src/ (the clone) and dist/ (installed), where install-oasdiff.sh is. */
-const packageDir = resolve(import.meta.dirname, '..');
+export const howToGetOasdiff = howToGet(oasdiffTool);
 
 /** The oasdiff binary, or why there is none. */
 export type OasdiffBin = { bin: string } | { missing: string };
 
-/** Where install-oasdiff.sh puts its build: the kit's cache, by the version oasdiff-build/go.mod pins. */
-export function builtOasdiff(): string {
-  const version = /^require github\.com\/oasdiff\/oasdiff (\S+)$/m.exec(readFileSync(join(packageDir, 'oasdiff-build', 'go.mod'), 'utf8'))?.[1];
-  const env = process.env;
-  const cache = env.KIT_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'investor-graph-kit');
-  return join(cache, `oasdiff-${version}`, 'oasdiff');
-}
-
-/** How long the first build may take (modules from the proxy, then the build): a stuck one ends the wait. */
-const buildTimeout = 10 * 60_000;
-
 /**
- * oasdiff: $OASDIFF_BIN, else the kit's build of it, made by install-oasdiff.sh with the machine's
- * Go the first time (its progress on stderr). An empty OASDIFF_BIN is an unset one, as a CI system
- * writes it. Without Go nothing is printed: the caller says why in its one line.
+ * oasdiff: $OASDIFF_BIN, else the kit's build of it (or one on PATH of the pinned version), built
+ * with the machine's Go the first time, saying so on stderr before and after. Without Go nothing
+ * is printed: the caller says why in its one line.
  */
 export function findOasdiff(): OasdiffBin {
-  const given = process.env.OASDIFF_BIN;
-  if (given) return existsSync(given) ? { bin: given } : { missing: `OASDIFF_BIN names ${given}, which is not there: ${howToGetOasdiff}` };
-  const built = builtOasdiff();
-  if (existsSync(built)) return { bin: built };
-  if (!canRun('go', ['version'])) return { missing: `oasdiff is not installed, and there is no Go to build it: ${howToGetOasdiff}` };
-  const build = spawnSync('bash', [join(packageDir, 'install-oasdiff.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: buildTimeout });
-  const ended = (build.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' ? `took over ${buildTimeout / 60_000} minutes` : `exited ${build.status ?? build.error?.message}`;
-  if (build.status !== 0) return { missing: `oasdiff could not be built (install-oasdiff.sh of @investor-graph/contract-tests ${ended}): ${howToGetOasdiff}` };
-  return { bin: build.stdout.trim().split('\n').at(-1)! };
+  return goTool(oasdiffTool, (line) => console.error(line));
 }
 
 /** One change as oasdiff's JSON changelog gives it (the fields read here). */
