@@ -130,7 +130,9 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       `msw@${pinned('examples', 'msw')}`, `vitest@${pinned('.', 'vitest')}`, `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
     ], {}, 600_000);
     if (install.status !== 0) throw new Error(`npm install from the registry failed:\n${install.out}`);
+    installOutput = install.out;
   }, 900_000);
+  let installOutput = '';
 
   const inProject = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}, timeout = 180_000) =>
     run(command, args, { cwd: project, env: { ...onNode, ...extra }, timeout });
@@ -138,6 +140,12 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   test('the commands run on this Node', () => {
     const said = inProject('node', ['--version']);
     expect(said.out.trim()).toBe(`v${version}`);
+  });
+
+  test('the install is clean on this Node: no package in it asks for another Node (EBADENGINE), nothing deprecated of the kit\'s own', () => {
+    // engine-strict would make each of these fatal: every package the kit brings must run where its engines say.
+    expect(installOutput.split('\n').filter((line) => /EBADENGINE|Unsupported engine/.test(line))).toEqual([]);
+    expect(installOutput).not.toMatch(/npm warn deprecated @investor-graph\//);
   });
 
   test('every public package is on the registry with a complete manifest and no workspace protocol left', () => {

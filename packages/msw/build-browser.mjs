@@ -41,7 +41,9 @@ export async function buildBrowserBundle({ outfile = 'dist/browser.js', minify =
     metafile: true,
     logLevel: 'error',
     external: ['msw', 'msw/*'],
-    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+    // prism-http's ref parser reads process.platform as it loads and asks process.browser before
+    // it reaches for the file system or Node's http: in a page it is a browser.
+    define: { 'process.env.NODE_ENV': '"production"', 'process.platform': '"browser"', 'process.browser': 'true', global: 'globalThis' },
     plugins: [
       {
         name: 'investor-graph-browser',
