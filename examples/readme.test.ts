@@ -5,6 +5,7 @@ import { freePort } from '@investor-graph/cli';
 import { startMock } from '@investor-graph/mock/node';
 import { readmeExamples, root } from './readme.ts';
 import { haveGo, runBash } from './support.ts';
+import { installLine, readers } from './installed/readers.ts';
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
@@ -17,6 +18,17 @@ test('every example in the README is a verbatim copy of a file the tests run, an
   const sections = readme.split(/^## /m).filter((s) => s.startsWith('If you'));
   expect(sections.length).toBe(4);
   for (const section of sections) expect(section, section.split('\n')[0]).toContain('<!-- example: ');
+});
+
+test("each reader's install line in the README is the readers table's, and installs every kit package that reader's example starts", () => {
+  const rows = [...readme.matchAll(/^\| ([^|]+?) \| `(npm i -D [^`]+)`/gm)].map((m) => [m[1]!, m[2]!]);
+  expect(rows).toEqual(readers.map((reader) => [reader.who, installLine(reader)]));
+  // What each reader's example runs is in their line: the CI and load examples start the mock.
+  const started: Record<string, string> = { 'validate the API in CI': 'examples/ci/run-against-mock.sh', 'load test': 'examples/load/smoke.sh' };
+  for (const reader of readers) {
+    const example = started[reader.who];
+    if (example && readFileSync(join(root, example), 'utf8').includes('investor-graph-mock')) expect(reader.kit, reader.who).toContain('@investor-graph/mock');
+  }
 });
 
 test("the integrator's server example starts the mock and its first call gets two firms", async () => {

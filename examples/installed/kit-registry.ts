@@ -6,24 +6,29 @@
  * from npm: the `@investor-graph` scope from here, everything else from the registry npm already
  * uses. The kit's install test (installed.test.ts) runs this same command.
  *
- *   pnpm registry [--port 4873]
+ *   pnpm registry [--port 4873] [--from DIR]
+ *
+ * With `--from DIR` it publishes the tarballs `pnpm kit-pack` wrote into DIR instead of building
+ * and packing them again (the install test packs once and installs both ways).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFlags } from '@investor-graph/cli';
-import { publicPackages, publishKit, startRegistry } from './registry.ts';
+import { publicPackages, publishKit, publishTarballs, startRegistry, tarballName } from './registry.ts';
 
 const name = 'investor-graph-registry';
-const usage = `usage: pnpm registry [--port N]
+const usage = `usage: pnpm registry [--port N] [--from DIR]
   --port N    the loopback port to serve on (4873, verdaccio's own; 0 picks a free one)
+  --from DIR  publish the tarballs pnpm kit-pack wrote into DIR, as they are
   -h, --help  this text
 Publishes the clone's public packages (built as the release builds them) to a registry on
 127.0.0.1 that lives until Ctrl-C, and prints the line your project's .npmrc needs to install them.`;
 
 const { values, fail } = readFlags(name, usage, process.argv.slice(2), {
   port: { type: 'string', default: '4873' },
+  from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 });
 const port = Number(values.port);
@@ -45,7 +50,7 @@ process.once('SIGTERM', () => void stop(0));
 
 const kit = publicPackages();
 console.log(`[${name}] building and publishing ${kit.length} packages (${kit[0]!.version}) to ${registry.url}/ ...`);
-const published = publishKit(registry);
+const published = values.from ? publishTarballs(registry, kit.map((p) => join(values.from!, tarballName(p.name, p.version)))) : publishKit(registry);
 // Interrupted (pnpm stopped by the signal): no failure to report, only the stop.
 if (published.status === null && !published.out.includes('ETIMEDOUT')) await stop(130);
 if (published.status !== 0) {
