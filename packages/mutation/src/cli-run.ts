@@ -33,7 +33,16 @@ export interface SeedRun {
   broken: string[];
   /** The CLI's last lines of output when it exited other than 0 or 1. */
   note?: string;
+  /** The same seed run again, when what broke was only a check that leans on timing (see `timingChecks`). */
+  again?: { exit: number | null; broken: string[] };
 }
+
+/**
+ * Checks that lean on time (a burst meeting the limiter, a head stalled 10 s, a refill waited out):
+ * on a machine other people load, they can break with no answer at fault. A seed broken by these
+ * alone is run once more, and kills only if it breaks again; a mutant at fault breaks them every time.
+ */
+export const timingChecks = new Set(['rate', 'admission', 'trial-call']);
 
 export interface RunOptions {
   keys: Record<PlanId, string>;

@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PlanId } from '@investor-graph/contract';
-import { runSeed, type RunOptions, type SeedRun } from './cli-run.ts';
+import { runSeed, timingChecks, type RunOptions, type SeedRun } from './cli-run.ts';
 import { families, type MutantSpec } from './operators.ts';
 import { startPair } from './pair.ts';
 import { sampleAnswers } from './sample.ts';
@@ -94,7 +94,14 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
   const mutantsStarted = Date.now();
   await pool(picked, jobs, async (mutant) => {
     const runs: SeedRun[] = [];
-    for (const seed of seeds) runs.push(await runSeed(mutant, mutant.plan, seed, run));
+    for (const seed of seeds) {
+      const first = await runSeed(mutant, mutant.plan, seed, run);
+      if (first.exit === 1 && first.broken.length > 0 && first.broken.every((id) => timingChecks.has(id))) {
+        const again = await runSeed(mutant, mutant.plan, seed, run);
+        first.again = { exit: again.exit, broken: again.broken };
+      }
+      runs.push(first);
+    }
     const result = classify(mutant, runs);
     results.push(result);
     const each = (Date.now() - mutantsStarted) / results.length;

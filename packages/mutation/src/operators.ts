@@ -40,13 +40,8 @@ function isJson(answer: Answer): boolean {
 function jsonEdit(answer: Answer, exchange: Exchange, edit: Edit): Answer | null {
   if (!isJson(answer) || answer.body.length === 0) return null;
   let body: Json;
-  try {
-    body = JSON.parse(answer.body.toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (body === null || typeof body !== 'object') return null;
-  if (!edit(body as Record<string, Json>, answer, exchange)) return null;
+  try { body = JSON.parse(answer.body.toString('utf8')); } catch { return null; }
+  if (body === null || typeof body !== 'object' || !edit(body as Record<string, Json>, answer, exchange)) return null;
   return { ...answer, body: Buffer.from(JSON.stringify(body)) };
 }
 
