@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
 import type { PlanId } from '@investor-graph/contract';
-import { runSeed } from './cli-run.ts';
+import { runSeed, type SeedRun } from './cli-run.ts';
 import { mutatorFor, type MutantSpec } from './operators.ts';
 import { startPair } from './pair.ts';
 import { sampleAnswers, type Sample } from './sample.ts';
@@ -83,4 +83,15 @@ test('a mutant the command catches is counted killed, one it does not survived, 
 
   const refused = await run(dropRow, { FAKE_EXIT: '3' });
   expect(classify(dropRow, [refused])).toMatchObject({ outcome: 'error', error: expect.stringMatching(/exit 3/) });
+});
+
+test('a seed broken only by a check that leans on timing kills only if it breaks again; one broken by any other check kills at once', () => {
+  const m = mutant({ family: 'header', operator: 'drop', operation: 'listFirms', target: 'retry-after' });
+  const seed = (over: Partial<SeedRun>): SeedRun => ({ seed: 1, exit: 1, ms: 1, changed: 3, changedByOperation: { listFirms: 3 }, broken: ['rate'], ...over });
+  expect(classify(m, [seed({ again: { exit: 1, broken: ['rate'] } })]).outcome).toBe('killed');
+  expect(classify(m, [seed({ again: { exit: 0, broken: [] } })]).outcome).toBe('survived');
+  expect(classify(m, [seed({ broken: ['pagination'] })]).outcome).toBe('killed');
+  expect(classify(m, [seed({ changed: 0, again: { exit: 0, broken: [] } })]).outcome).toBe('not-reached');
+  expect(classify(m, [seed({ changed: 0, broken: ['pagination'] })]).outcome).toBe('error');
+  expect(classify(m, [seed({ broken: ['pagination'] }), seed({ seed: 2, exit: 0 })]).killedOn).toBe('some');
 });
