@@ -4,12 +4,14 @@
  * contract tests pass against the unmutated proxy, then runs them against each mutant on three
  * seeds and prints the score; the figures go to mutation-results/mutation.json.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { PlanId } from '@investor-graph/contract';
 import { runSeed, timingChecks, type RunOptions, type SeedRun } from './cli-run.ts';
+import { refreshBenchmarks, type RunFigures } from './figures.ts';
 import { families, type MutantSpec } from './operators.ts';
 import { startPair } from './pair.ts';
 import { sampleAnswers } from './sample.ts';
@@ -23,7 +25,11 @@ const usage = `usage: pnpm mutation [--sample N] [--pick-seed N] [--seeds 1,2,3]
   --jobs N       mutants run at once, each its own mock, proxy and CLI (2)
   --only IDS     run these mutants (ids as --list prints them) instead of a sample
   --list         enumerate and print the sample, run nothing
-  --out FILE     the results (mutation-results/mutation.json)`;
+  --out FILE     the results (mutation-results/mutation.json)
+  --from FILE    run nothing: write the figures of a results file into BENCHMARKS.md
+A whole sample's run writes its figures into BENCHMARKS.md too, between its mutation markers.`;
+
+const benchmarks = fileURLToPath(new URL('../../../BENCHMARKS.md', import.meta.url));
 
 /** Keys made up for the harness's own mocks, one a plan; never printed or written. */
 const keys = Object.fromEntries((['trial', 'team', 'business', 'enterprise', 'payg'] as const).map((p) => [p, `igk_${p}_${'mutationharness'.padEnd(32, '0')}`])) as Record<PlanId, string>;
@@ -48,9 +54,15 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
   const { values } = parseArgs({ args: argv, options: {
     sample: { type: 'string', default: '100' }, 'pick-seed': { type: 'string', default: '1' }, seeds: { type: 'string', default: '1,2,3' },
     jobs: { type: 'string', default: '2' }, only: { type: 'string' }, list: { type: 'boolean', default: false }, out: { type: 'string', default: 'mutation-results/mutation.json' },
+    from: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   } });
   if (values.help) return void console.log(usage), 0;
+  if (values.from) {
+    const written = refreshBenchmarks(benchmarks, JSON.parse(await readFile(values.from, 'utf8')) as RunFigures);
+    console.log(written ? `mutation: the figures of ${values.from} are in ${benchmarks}` : `mutation: ${benchmarks} has no mutation markers`);
+    return written ? 0 : 1;
+  }
   const seeds = values.seeds.split(',').map(Number);
   const jobs = Math.max(1, Math.min(Number(values.jobs), cpus().length));
   const run: RunOptions = { keys, ...options };
@@ -77,11 +89,12 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
   const baseline = await pool(plans.flatMap((plan) => seeds.map((seed) => ({ plan, seed }))), jobs, async ({ plan, seed }) => ({ plan, ...(await runSeed(null, plan, seed, run)) }));
   for (const b of baseline) console.log(`  ${b.plan} seed ${b.seed}: exit ${b.exit} in ${(b.ms / 1000).toFixed(0)} s${b.exit === 0 ? '' : `: ${b.broken.join(', ') || b.note || ''}`}`);
   const write = async (results: MutantResult[], complete: boolean) => {
-    const body = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, complete, pickSeed: Number(values['pick-seed']), seeds, jobs,
+    const body: RunFigures = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, complete, pickSeed: Number(values['pick-seed']), seeds, jobs,
       enumerated: { total: all.length, byFamily: Object.fromEntries(families.map((f) => [f, all.filter((m) => m.family === f).length])) },
       sampled: picked.length, baseline, score: scoreOf(results, all.length), ms: Date.now() - started, results };
     await mkdir(dirname(values.out), { recursive: true });
     await writeFile(values.out, `${JSON.stringify(body, null, 1)}\n`);
+    if (complete && !only) refreshBenchmarks(benchmarks, body);
   };
   if (baseline.some((b) => b.exit !== 0)) {
     await write([], false);
