@@ -4,6 +4,7 @@
  * operation answered and the documented ones of its class, a header it sent, a cursor, another
  * plan of the plan table, a later call). Nothing is picked by hand; `pickMutants` samples them.
  */
+import { createHash } from 'node:crypto';
 import { operationById, planIds, plans, type PlanId } from '@investor-graph/contract';
 import { pathText, pathsOf, type ValueKind } from './json-paths.ts';
 import { answerSchema, fieldRule } from './schema.ts';
@@ -109,38 +110,20 @@ export function enumerateMutants(samples: Sample[]): MutantSpec[] {
   return [...unique.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** mulberry32: a small seeded generator, so the same seed picks the same mutants. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(list: readonly T[], next: () => number): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
+/** A mutant's place in a seed's order: its own hash, so a site missing from one run moves no other mutant. */
+const rank = (seed: number, id: string) => createHash('sha256').update(`${seed}:${id}`).digest('hex');
 
 /**
  * A stratified sample: an even share of `size` to each family (what a small family cannot use goes
  * to the others), and within a family the operators in turn, each operator's sites in a seeded order.
  */
 export function pickMutants(all: readonly MutantSpec[], size: number, seed: number): MutantSpec[] {
-  const next = random(seed);
   const queues = new Map<string, MutantSpec[][]>();
   for (const family of [...new Set(all.map((m) => m.family))]) {
     const ofFamily = all.filter((m) => m.family === family);
     const operators = [...new Set(ofFamily.map((m) => m.operator))];
-    queues.set(family, operators.map((op) => shuffled(ofFamily.filter((m) => m.operator === op), next)));
+    const ordered = (list: MutantSpec[]) => list.map((m) => ({ m, r: rank(seed, m.id) })).sort((a, b) => (a.r < b.r ? -1 : 1)).map((x) => x.m);
+    queues.set(family, operators.map((op) => ordered(ofFamily.filter((m) => m.operator === op))));
   }
   const picked: MutantSpec[] = [];
   const turn = new Map<string, number>();
