@@ -1,10 +1,11 @@
 // A public package's `build` (and so its `prepack`): compile with tsc's project references when the
-// package has a tsconfig.build.json, copy the files given as arguments into dist/, and put the
-// repository's LICENSE beside package.json so that every tarball carries it.
-//   node ../../scripts/build-package.mjs [FILE ...]
+// package has a tsconfig.build.json, copy the files given as arguments into dist/ (FILE by its name,
+// FILE=PATH to dist/PATH), and put the repository's LICENSE beside package.json so that every
+// tarball carries it.
+//   node ../../scripts/build-package.mjs [FILE | FILE=PATH ...]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const root = join(import.meta.dirname, '..');
@@ -15,5 +16,9 @@ if (existsSync('tsconfig.build.json')) {
 }
 const extra = process.argv.slice(2);
 if (extra.length) mkdirSync('dist', { recursive: true });
-for (const file of extra) copyFileSync(file, join('dist', basename(file)));
+for (const arg of extra) {
+  const [file, to = basename(arg)] = arg.split('=');
+  mkdirSync(dirname(join('dist', to)), { recursive: true });
+  copyFileSync(file, join('dist', to));
+}
 copyFileSync(join(root, 'LICENSE'), 'LICENSE');

@@ -248,10 +248,13 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       const firm = await fetch(`${mock.url}/api/v1/firms/${page.data[0].slug}`, { headers: { authorization: `Bearer ${key}` } });
       expect(firm.status).toBe(200);
       expect((await firm.json()).data.slug).toBe(page.data[0].slug);
-      // The reference at /docs serves Scalar's bundle from the installed dependency.
+      // The reference at /docs serves Scalar's bundle from the copy the package carries: the
+      // @scalar/api-reference package (its Vue and editor code) is no part of the install.
       const scalar = await fetch(`${mock.url}/docs/scalar.js`);
       expect(scalar.status).toBe(200);
       expect((await scalar.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+      expect(existsSync(join(project, 'node_modules/@investor-graph/mock/dist/node/scalar/standalone.js'))).toBe(true);
+      expect(existsSync(join(project, 'node_modules/@scalar'))).toBe(false);
     } finally {
       mock.stop();
     }

@@ -1,13 +1,20 @@
 /**
- * `/docs`: the contract as an interactive reference (Scalar's standalone bundle from the npm
- * registry, served from node_modules), so it works with no network. It wraps the served fetch in
- * the Node server only: the engine stays browser-safe for the MSW handlers.
+ * `/docs`: the contract as an interactive reference (Scalar's standalone bundle, from the npm
+ * registry), so it works with no network. It wraps the served fetch in the Node server only: the
+ * engine stays browser-safe for the MSW handlers.
+ *
+ * The published package carries the one file it serves, copied beside this module when it is built
+ * (`scalar/standalone.js`, with `scalar/NOTICE`), and does not depend on @scalar/api-reference: that
+ * package brings ~150 MB of Vue and editor code a user never runs here, and an install script npm
+ * warns about. In the workspace the file comes from the devDependency.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathUnder } from '../engine/request.ts';
 
+const shipped = new URL('./scalar/standalone.js', import.meta.url);
 // The package's exports name no browser bundle, so it is found beside its main entry.
-const bundleFile = new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'));
+const bundleFile = existsSync(shipped) ? shipped : new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'));
 
 /**
  * Nothing but this origin: Scalar defaults to fonts, telemetry and a request proxy on scalar.com,
