@@ -144,6 +144,8 @@ export const claims: readonly Claim[] = [
   // ---- Resource fields
   { says: ['The kit gives each resource the fields', 'Every row also has `service_url`'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
   { says: ['Amounts are whole US dollars'], checks: ['conforms', 'rule:contract'], faults: ['fractional-amounts'] },
+  { says: ['Some fields are made from other records and always agree with them'], checks: ['derived'], faults: ['portfolio-counts-edges', 'lagged-totals'] },
+  { says: ['A rebuild that adds, changes or removes a round or an edge updates the record'], checks: ['derived', 'changes'], note: 'judged on records a rebuild changed when the run moves the clock (--use-control) or meets a rebuild' },
   { says: ['No schema has a field about a person'], checks: ['rule:no-people'], faults: ['leak-email'] },
   { says: ['Row schemas are open'], notCheckable: 'a property of the contract, not of answers (it is why the checks accept added fields)' },
   // ---- Evidence tiers and sources
@@ -170,7 +172,7 @@ export const claims: readonly Claim[] = [
   { says: ['The call is limited twice'], checks: ['trial-call'], faults: ['trial-call-unlimited'], note: "each client address's rate; sixty trial keys a minute would spend the service's trial budget: not sent" },
   // ---- Failed authentication
   { says: ['A data call is authenticated before its query is looked at'], checks: ['auth'], faults: ['query-before-auth'] },
-  { says: ['Calls without a valid key spend a per-address budget'], checks: ['admission'], faults: ['failed-auth-unlimited'] },
+  { says: ['Calls without a valid key spend a per-address budget'], checks: ['failed-auth'], faults: ['failed-auth-unlimited'] },
   { says: ['The address table is bounded'], notCheckable: internal('the address table') },
   // ---- Cursor
   { says: ['The query parameter `cursor`'], checks: ['pagination'], faults: ['repeat-row'] },
@@ -264,7 +266,12 @@ export const claims: readonly Claim[] = [
   { says: ['A call whose cost would exceed the balance'], checks: ['key-states'], faults: ['insufficient-balance-charged'] },
   { says: ['Errors cost nothing.'], checks: ['billing'], faults: ['errors-counted'] },
   // ---- Round lag
-  { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'statistics', 'rule:round-lag'], faults: ['lag-ignored'], note: "rounds, a company's rounds and rounds-by-year's latest year; a company's last_round is not checked yet" },
+  { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'statistics', 'derived', 'rule:round-lag'], faults: ['lag-ignored', 'lagged-totals'] },
+  { says: ['Held back are such a round, in `/rounds`'], checks: ['filters', 'derived', 'rule:round-lag'], faults: ['lag-ignored', 'lag-skips-edges'], note: "a company's investors and a firm's portfolio against the rounds the trial sees; /investments is judged where a walk of it meets a round the trial does not see" },
+  { says: ['Every field made from rounds or edges is made as if'], checks: ['derived', 'statistics'], faults: ['lagged-totals'] },
+  { says: ['Not held back, by decision'], checks: ['conforms'], note: 'what the lag leaves alone is served to a trial as to any plan: conforms reads every operation with the key' },
+  { says: ['No plan with a lag has the changes feed or the nightly dumps'], checks: ['envelope', 'plan-features'], faults: ['trial-feed-open', 'plan-mislabelled'] },
+  { says: ['As the lag passes a round'], checks: ['stability'], note: "a permission: a trial's view of a company may change as the cutoff moves while its updated_at stays, and the stability property allows that change alone" },
   // ---- Changes feed
   { says: ['`since` is required'], checks: ['changes', 'bad-input', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'], faults: ['repeat-row'] },
