@@ -29,11 +29,13 @@ export function keylessCalls(config: SuiteConfig): number {
 export function defaultBudget(plan: PlanId, keyless = 0): Budget & { why: string } {
   const rule = plans[plan];
   const limit = rule.calls_limit;
-  const beside = keyless ? `, and ${keyless} without it (checks that use no key of the run's, spending none of its quota)` : '';
-  if (plan === 'payg') return { calls: PAYG_ROWS / rule.min_rows_per_call! + keyless, rows: PAYG_ROWS, why: `pay as you go's default: ${PAYG_ROWS.toLocaleString('en')} rows, $${(PAYG_ROWS * rule.price_usd_per_row!).toFixed(0)} at its price, a call billing ${rule.min_rows_per_call} at least${beside}` };
-  if (limit === null) return { calls: 500 + keyless, rows: ROWS, why: `the ${plan} plan's default${beside}` };
-  const share = rule.calls_period === 'P7D' ? SHARE_OF_TRIAL : SHARE_OF_MONTH;
-  const calls = Math.floor(limit * share);
-  const of = rule.calls_period === 'P7D' ? `its ${limit.toLocaleString('en')} calls` : `its ${limit.toLocaleString('en')} calls a month, so thirty nightly runs spend ${Math.round(share * 3000)}% of it at most`;
-  return { calls: calls + keyless, rows: ROWS, why: `the ${plan} plan's default: ${calls.toLocaleString('en')} calls with the key, ${share * 100}% of ${of}${beside}` };
+  const beside = keyless ? `, and ${keyless} without it` : '';
+  if (plan === 'payg') {
+    const calls = PAYG_ROWS / rule.min_rows_per_call!;
+    return { calls: calls + keyless, rows: PAYG_ROWS, why: `pay as you go's default: ${PAYG_ROWS.toLocaleString('en')} rows ($${(PAYG_ROWS * rule.price_usd_per_row!).toFixed(0)}), ${calls} calls with the key${beside}` };
+  }
+  if (limit === null) return { calls: 500 + keyless, rows: ROWS, why: `the ${plan} plan's default: 500 calls with the key${beside}` };
+  const trial = rule.calls_period === 'P7D';
+  const share = trial ? SHARE_OF_TRIAL : SHARE_OF_MONTH;
+  return { calls: Math.floor(limit * share) + keyless, rows: ROWS, why: `the ${plan} plan's default: ${share * 100}% of its ${limit.toLocaleString('en')} calls${trial ? '' : ' a month'} with the key${beside}` };
 }

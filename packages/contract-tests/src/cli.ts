@@ -146,7 +146,9 @@ function withBudget(config: SuiteConfig, options: CliOptions, keys: number): Sui
 async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: string[]): Promise<[Vitest, PropertyLines]> {
   const base = options.baseUrl;
   const plans = configs.map((c) => c.plan).join(', ');
-  const budgets = configs.map((c) => `${configs.length > 1 ? `${c.plan} ` : ''}${c.budget.calls.toLocaleString('en')} calls and ${c.budget.rows.toLocaleString('en')} rows`).join(', ');
+  // The totals given, or each key's own (its plan's default from its quota, budgets.ts).
+  const given = options.budgetCalls !== undefined && options.budgetRows !== undefined;
+  const budgets = given ? `${options.budgetCalls} calls and ${options.budgetRows} rows` : configs.map((c) => `${configs.length > 1 ? `${c.plan} ` : ''}${options.budgetCalls ?? c.budget.calls} calls and ${options.budgetRows ?? c.budget.rows} rows`).join(', ');
   const header = `contract tests: ${plans} key${configs.length > 1 ? 's' : ''} at ${base}, seed ${options.seed}, budget ${budgets}`;
   if (options.useControl) {
     const { clock } = (await (await fetch(`${base}/__control/state`)).json()) as { clock?: { now?: string } };

@@ -63,7 +63,7 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
         await t.annotate(`${coverageText(result)}, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`);
         // The CLI's progress line (property-lines.ts) reads it.
         Object.assign(t.task.meta, { [outcomeKey]: propertyOutcome(result, ctx.config.plan) });
-        if (result.status === 'skipped') t.skip(result.reason);
+        if (result.status === 'skipped') t.skip(`not reached: ${result.reason}`);
         if (result.failure) {
           // A failure before any case ran (the run could not get ready) has no case to show.
           const { message, counterexample, replay } = result.failure;
