@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { faultNames, newKeyText, type FaultName } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
+import { defaultBudget } from './budgets.ts';
 import { prepare, type SuiteConfig } from './context.ts';
 import { catchers } from './fault-catchers.test-support.ts';
 import { properties } from './properties.ts';
@@ -21,7 +22,9 @@ async function runAgainst(fault: FaultName, property: string, extra: Partial<Sui
   const key = newKeyText(plan);
   const mock = await startMock({ port: 0, keys: [{ plan, key, ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) }], faults: [fault] });
   running.push(mock);
-  const ctx = await prepare({ baseUrl: mock.url, key, plan, budget: { calls: 300, rows: 10_000 }, seed: 4242, runs: 15, allowRate: true, useControl: true, only: [property], ...extra });
+  // The plan's default budget (budgets.ts), as a CI user's run has it.
+  const { calls, rows } = defaultBudget(plan);
+  const ctx = await prepare({ baseUrl: mock.url, key, plan, budget: { calls: Math.min(calls, 600), rows }, seed: 4242, runs: 15, allowRate: true, useControl: true, only: [property], ...extra });
   const result = await runProperty(ctx, properties.find((p) => p.id === property)!);
   return { result, rules: ruleResults(ctx) };
 }

@@ -51,3 +51,29 @@ export function operationOf(method: string, path: string): string | null {
 export function operationCalls(counted: ReadonlyMap<string | null, number>): Record<string, number> {
   return Object.fromEntries(operations.map((o) => [o.operationId, counted.get(o.operationId) ?? 0]));
 }
+
+/**
+ * A call as it was made and its answer, whole. Its shown copy (keys blanked over the whole body,
+ * then cut) is made when a failure or the report first asks for it: most calls are never shown,
+ * and by then every key the run was handed since is known to the blanking.
+ */
+export class MadeCall {
+  readonly #call: Parameters<typeof shownExchange>[0];
+  readonly #answer: Parameters<typeof shownExchange>[1];
+  #shown: ShownExchange | undefined;
+
+  constructor(call: Parameters<typeof shownExchange>[0], answer: Parameters<typeof shownExchange>[1]) {
+    this.#call = call;
+    this.#answer = answer;
+  }
+
+  /** The copy a report keeps (calls-shown.ts), made once. */
+  get shown(): ShownExchange {
+    return (this.#shown ??= shownExchange(this.#call, this.#answer));
+  }
+}
+
+/** Paths go into reports; cursors are long and say nothing to a reader. */
+export function redact(path: string): string {
+  return path.replace(/cursor=[^&]{24,}/, (m) => `${m.slice(0, 20)}...`);
+}

@@ -24,7 +24,8 @@ const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
   --results DIR         where the reports go ($RESULTS_DIR, else ./api-check-results)
   --plan PLAN           the key's plan, checked against what the service says ($INVESTOR_GRAPH_PLAN;
                         else read from /api/v1/account): ${planIds.join(', ')}
-  --budget-calls N      most calls the contract tests may make ($BUDGET_CALLS, else 200)
+  --budget-calls N      most calls the contract tests may make ($BUDGET_CALLS, else the plan's
+                        default from its quota: 1% of a month's calls, 30% of a trial's)
   --smoke-duration D    length of the k6 run ($SMOKE_DURATION, else 10s)
   --k6 BIN              a k6 binary ($K6_BIN); otherwise built once with Go by @investor-graph/load
   -h, --help            this text
@@ -56,8 +57,8 @@ const wanted = flags.values.plan || env.INVESTOR_GRAPH_PLAN;
 if (wanted && !isPlanId(wanted)) flags.fail(`--plan must be one of ${planIds.join(', ')}, got '${wanted}'`);
 // Before a trial key is asked for: one address gets one.
 if (wanted && wanted !== 'trial' && !env.INVESTOR_GRAPH_KEY && env.INVESTOR_GRAPH_EMAIL) flags.fail(`INVESTOR_GRAPH_EMAIL gets a trial key, but --plan says ${wanted}`);
-const budget = flags.values['budget-calls'] || env.BUDGET_CALLS || '200';
-if (!/^[1-9]\d*$/.test(budget)) flags.fail(`--budget-calls takes a whole number of calls, got '${budget}'`);
+const budget = flags.values['budget-calls'] || env.BUDGET_CALLS || '';
+if (budget && !/^[1-9]\d*$/.test(budget)) flags.fail(`--budget-calls takes a whole number of calls, got '${budget}'`);
 const out = resolve(flags.values.results || env.RESULTS_DIR || 'api-check-results');
 const smoke = flags.values['smoke-duration'] || env.SMOKE_DURATION || '10s';
 if (!/^\d+(ms|s|m)$/.test(smoke)) flags.fail(`--smoke-duration takes a k6 duration such as 10s, got '${smoke}'`);
@@ -134,7 +135,7 @@ if (!lintHeld) failed.push('lint');
 
 say('2/3 contract tests');
 const contractTests = join(import.meta.dirname, import.meta.filename.endsWith('.ts') ? 'bin.ts' : 'bin.js');
-if (!(await step(contractTests, ['--base-url', baseUrl, '--plan', plan, '--budget-calls', budget,
+if (!(await step(contractTests, ['--base-url', baseUrl, '--plan', plan, ...(budget ? ['--budget-calls', budget] : []),
   '--junit', join(out, 'contract-tests.xml'), '--report', join(out, 'contract-tests.json'), '--html', join(out, 'contract-tests.html')]))) failed.push('contract-tests');
 
 say(`3/3 k6 smoke at the ${plan} rate`);

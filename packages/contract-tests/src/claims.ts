@@ -43,7 +43,7 @@ export const claims: readonly Claim[] = [
   { says: ['Each published record is re-hashed on rebuild'], notCheckable: internal('hashing') + ' (its effect, updated_at moving only with content, is the next sentence)' },
   { says: ['`updated_at` changes only when the record'], checks: ['stability'], faults: ['unstable-updated-at'] },
   { says: ['People are excluded on every plan'], checks: ['rule:no-people'], faults: ['leak-email'] },
-  { says: ['The `/changes` feed lists every create'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
+  { says: ['The `/changes` feed lists every create'], checks: ['changes', 'feed', 'rule:changes-order'], faults: ['unordered-changes', 'feed-skips-company-updates'] },
   { says: ['A nightly full dump is offered as gzip JSONL'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
   { says: ['Statistics rollups are available by name'], checks: ['conforms', 'statistics'], faults: ['statistics-down', 'unknown-statistic-400'] },
   { says: ['A trial key can be obtained by a single unauthenticated call'], checks: ['trial-runs-out'], faults: ['trial-needs-card'] },
@@ -55,7 +55,7 @@ export const claims: readonly Claim[] = [
   { says: ['| export |'], checks: ['plan-features', 'exports'], faults: ['refuse-exports', 'manifest-wrong-sha'] },
   { says: ['| `service_url` |'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
   { says: ['| `updated_at` |'], checks: ['stability'], faults: ['unstable-updated-at'] },
-  { says: ['| `first_seen_at` |'], checks: ['changes', 'stability'], faults: ['first-seen-follows-update'] },
+  { says: ['| `first_seen_at` |'], checks: ['changes', 'feed', 'stability'], faults: ['first-seen-follows-update'] },
   { says: ['| `data` |'], checks: ['conforms', 'rule:envelope', 'rule:contract'], faults: ['wrong-content-type'] },
   { says: ['| `next_cursor` |'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
   { says: ['| `as_of` |'], checks: ['envelope', 'rule:envelope'], faults: ['as-of-goes-back'] },
@@ -110,7 +110,7 @@ export const claims: readonly Claim[] = [
   // ---- 6. Events
   { says: ['The service pushes no event messages that are shown'], notCheckable: 'an absence of pushes cannot be seen by a client that polls' },
   { says: ['The only change mechanism shown is the pull feed'], checks: ['changes', 'plan-features'], faults: ['paid-feed-refused', 'unordered-changes'] },
-  { says: ['The feed lists every create, update and unpublish of a record'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
+  { says: ['The feed lists every create, update and unpublish of a record'], checks: ['changes', 'feed', 'rule:changes-order'], faults: ['unordered-changes', 'feed-skips-company-updates'] },
   { says: ['With `include=rows` the changed rows come with it'], checks: ['changes'], faults: ['stale-include-rows'] },
   { says: ['The feed is not available on the trial plan'], checks: ['plan-features'], faults: ['trial-feed-open'] },
   { says: ['It is included on Team, Business, Enterprise'], checks: ['plan-features'], faults: ['paid-feed-refused'] },
@@ -128,7 +128,7 @@ export const claims: readonly Claim[] = [
   { says: ['| Team |', '| Business |', '| Enterprise |'], checks: ['envelope', 'pagination', 'plan-features', 'rate', 'rule:page-limit'], faults: ['plan-mislabelled', 'ignore-limit', 'refuse-exports'] },
   { says: ['| Pay as you go |'], checks: ['envelope', 'plan-features'], faults: ['plan-mislabelled'] },
   { says: ['Billing is monthly', 'An annual plan costs 10 times'], notCheckable: licence },
-  { says: ['Pay as you go charges $0.005 per row'], checks: ['envelope', 'billing'], faults: ['feed-charge-misreported'] },
+  { says: ['Pay as you go charges $0.005 per row'], checks: ['envelope', 'billing'], faults: ['feed-charge-misreported', 'payg-minimum-ignored'] },
   { says: ['Prepaid rows never expire'], checks: ['service-clock'], faults: ['prepaid-rows-expire'], note: 'with --use-control: a key made two years ago keeps what it bought' },
   { says: ['Rows per page of pay as you go', 'Request rate of the trial and of pay as you go'], decided: ['plan-numbers-the-spec-leaves-open'] },
   { says: ["Behaviour when a plan's monthly call quota is exhausted"], decided: ['exhausted-quota'] },
@@ -144,6 +144,8 @@ export const claims: readonly Claim[] = [
   // ---- Resource fields
   { says: ['The kit gives each resource the fields', 'Every row also has `service_url`'], checks: ['conforms', 'rule:contract'], faults: ['drop-service-url'] },
   { says: ['Amounts are whole US dollars'], checks: ['conforms', 'rule:contract'], faults: ['fractional-amounts'] },
+  { says: ['Some fields are made from other records and always agree with them'], checks: ['derived'], faults: ['portfolio-counts-edges', 'lagged-totals'] },
+  { says: ['A rebuild that adds, changes or removes a round or an edge updates the record'], checks: ['derived', 'feed'], note: 'judged on records a rebuild changed when the run moves the clock (--use-control) or meets a rebuild: their fields against their lists, their updated_at against the feed' },
   { says: ['No schema has a field about a person'], checks: ['rule:no-people'], faults: ['leak-email'] },
   { says: ['Row schemas are open'], notCheckable: 'a property of the contract, not of answers (it is why the checks accept added fields)' },
   // ---- Evidence tiers and sources
@@ -153,7 +155,7 @@ export const claims: readonly Claim[] = [
   { says: ['`fnd_` and twelve lower-case'], checks: ['conforms', 'rule:contract'], faults: ['fund-id-uppercase'] },
   { says: ['Clients must treat it as opaque'], checks: ['bad-input'], faults: ['server-error-on-bad-input'] },
   // ---- Record and key states
-  { says: ['A record is published or unpublished'], checks: ['changes', 'unpublished'], faults: ['unpublished-still-listed'], note: "the 404 after an unpublish, and the record gone from its resource's own list (walked to where keyset order puts it); the lists nested under other records are not walked" },
+  { says: ['A record is published or unpublished'], checks: ['changes', 'unpublished', 'feed'], faults: ['unpublished-still-listed'], note: "the 404 after an unpublish, the record gone from its resource's own list (walked to where keyset order puts it), and from the list nested under its parent when the run knows the parent (from the feed's rows or a list it read)" },
   { says: ['A key is `active`, `expired`'], checks: ['account', 'trial-runs-out'], faults: ['expired-trial-as-401'] },
   // ---- Transitions
   { says: ['Record: (none) → published'], checks: ['changes', 'stability', 'rule:contract'], faults: ['unstable-updated-at', 'unknown-change-kind'] },
@@ -170,17 +172,17 @@ export const claims: readonly Claim[] = [
   { says: ['The call is limited twice'], checks: ['trial-call'], faults: ['trial-call-unlimited'], note: "each client address's rate; sixty trial keys a minute would spend the service's trial budget: not sent" },
   // ---- Failed authentication
   { says: ['A data call is authenticated before its query is looked at'], checks: ['auth'], faults: ['query-before-auth'] },
-  { says: ['Calls without a valid key spend a per-address budget'], checks: ['admission'], faults: ['failed-auth-unlimited'] },
-  { says: ['The budget bounds how many keys an address can have looked up', 'Requests sent together (pipelined on one connection'], checks: ['admission'], faults: ['failed-auth-unlimited'], note: "calls in parallel on many connections; pipelined ones, and several mocks on one store, are the mock's own tests (node/admission.test.ts)" },
+  { says: ['Calls without a valid key spend a per-address budget'], checks: ['failed-auth'], faults: ['failed-auth-unlimited'] },
+  { says: ['The budget bounds how many keys an address can have looked up', 'Requests sent together (pipelined on one connection'], checks: ['failed-auth'], faults: ['failed-auth-unlimited'], note: "calls in parallel on many connections; pipelined ones, and several mocks on one store, are the mock's own tests (node/admission.test.ts)" },
   { says: ['Calls that send the same key while it is being looked up share'], todo: "a new valid key sent many times at once meets no too_many_failures (the mock's own tests pipeline one 200 times: node/admission.test.ts); a run holds one key, met before its first burst" },
   { says: ['A key met before and still valid needs no token'], notCheckable: internal('which keys a process has met') },
   { says: ['A header that is no `Bearer` key spends one like a wrong key'], checks: ['auth'], note: "a malformed header's 401; the scheme in lower case is the mock's own test (node/admission.test.ts)" },
   { says: ['The address table is bounded'], notCheckable: internal('the address table') },
   // ---- Cursor
-  { says: ['The query parameter `cursor`'], checks: ['pagination'], faults: ['repeat-row'] },
+  { says: ['The query parameter `cursor`'], checks: ['pagination', 'rule:walk-order'], faults: ['repeat-row', 'cursor-unchanged'] },
   { says: ['Its value is opaque and tamper-evident'], checks: ['cursor-tamper'], faults: ['accept-bad-cursor', 'cursor-ignores-filters'] },
-  { says: ['Pages are in keyset order of the list'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
-  { says: ['`next_cursor` is `null` on the last page'], checks: ['pagination'], faults: ['endless-cursor'] },
+  { says: ['Pages are in keyset order of the list'], checks: ['pagination', 'rule:cursor-continuity', 'rule:walk-order'], faults: ['repeat-row', 'unsorted-pages'] },
+  { says: ['`next_cursor` is `null` on the last page'], checks: ['pagination', 'rule:walk-order'], faults: ['endless-cursor', 'last-page-cursor', 'cursor-unchanged'] },
   { says: ["Every paged operation's 200 carries the OpenAPI link"], checks: ['openapi'], faults: ['links-missing'], note: "the NextPage link of every paged operation; the record-to-nested-list links are not compared yet" },
   // ---- Limit
   { says: ['`limit` defaults to 100'], checks: ['conforms'], faults: ['default-limit-10'] },
@@ -190,7 +192,7 @@ export const claims: readonly Claim[] = [
   { says: ['The maximum was once absent'], notCheckable: 'why the bound is where it is' },
   // ---- Filters and sort order
   { says: ['The kit adds none'], checks: ['bad-input'], faults: ['ignore-unknown-parameter'] },
-  { says: ['Every list is in ascending order of its key'], checks: ['pagination', 'changes'], faults: ['unsorted-pages', 'unordered-changes'], note: "the dump manifest's newest-first order is not checked yet" },
+  { says: ['Every list is in ascending order of its key'], checks: ['pagination', 'changes', 'rule:walk-order'], faults: ['unsorted-pages', 'unordered-changes'], note: "every page any property reads, and across its walk; the dump manifest's newest-first order is not checked yet" },
   { says: ['A query parameter the operation does not define'], checks: ['bad-input'], faults: ['ignore-unknown-parameter'] },
   // ---- Include values
   { says: ['Only `rows`; anything else is a 400'], checks: ['bad-input'], faults: ['lenient-include'] },
@@ -204,7 +206,7 @@ export const claims: readonly Claim[] = [
   { says: ['Each file is its resource as it was at one moment'], notCheckable: 'when each file was taken is not shown to a client' },
   // ---- Statistics shapes
   { says: ['The envelope with `data: {name, rows}`', 'Rollups are aggregates, not records'], checks: ['conforms', 'rule:contract'], faults: ['statistics-down'] },
-  { says: ['They are computed over what the key may see'], checks: ['statistics'], faults: ['statistics-off-by-one'], note: "rounds-by-year's latest year against the rounds the key sees (the trial's lag on both sides); the other rollups are not recomputed yet" },
+  { says: ['They are computed over what the key may see'], checks: ['statistics'], faults: ['statistics-off-by-one', 'stage-median-as-mean'], note: "rounds-by-year year by year against the rounds the key sees, the as-of year and the one before on every plan (the trial's lag on both sides); every year, rounds-by-stage and most-active-investors where pages of 500 rows or more walk them whole and rows are not billed; fund-returns-by-vintage is not recomputed yet" },
   { says: ['An unknown name is a 404 `unknown_statistic`'], checks: ['statistics'], faults: ['unknown-statistic-400'] },
   { says: ['A rollup reads every round'], notCheckable: internal('how a rollup is computed') },
   // ---- List shapes
@@ -268,13 +270,18 @@ export const claims: readonly Claim[] = [
   { says: ['The whole plan table lives once'], notCheckable: 'how the kit keeps its numbers' },
   // ---- Exhausted quota
   { says: ['A 402 `quota_exhausted` until the period rolls over'], checks: ['key-states'], faults: ['quota-actions-trimmed'], note: "with --use-control (on the service it would take a month's calls); the roll-over itself is not driven" },
-  { says: ['A used-up trial is 402 `trial_exhausted`'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401'] },
+  { says: ['A used-up trial is 402 `trial_exhausted`'], checks: ['trial-runs-out'], faults: ['quota-as-429', 'expired-trial-as-401', 'trial-codes-swapped'] },
   // ---- Pay as you go billing
-  { says: ['Prepaid rows are kept as a row balance', '`usage.rows_charged` and `usage.balance_rows`'], checks: ['envelope', 'billing'], faults: ['feed-charge-misreported'] },
+  { says: ['Prepaid rows are kept as a row balance', '`usage.rows_charged` and `usage.balance_rows`'], checks: ['envelope', 'billing', 'rule:usage-counters'], faults: ['feed-charge-misreported', 'payg-minimum-ignored'] },
   { says: ['A call whose cost would exceed the balance'], checks: ['key-states'], faults: ['insufficient-balance-charged'] },
   { says: ['Errors cost nothing.'], checks: ['billing'], faults: ['errors-counted'] },
   // ---- Round lag
-  { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'statistics', 'rule:round-lag'], faults: ['lag-ignored'], note: "rounds, a company's rounds and rounds-by-year's latest year; a company's last_round is not checked yet" },
+  { says: ['A trial never sees rounds announced within 75 days'], checks: ['filters', 'statistics', 'derived', 'rule:round-lag'], faults: ['lag-ignored', 'lagged-totals'] },
+  { says: ['Held back are such a round, in `/rounds`'], checks: ['filters', 'derived', 'rule:round-lag'], faults: ['lag-ignored', 'lag-skips-edges'], note: "a company's investors and a firm's portfolio against the rounds the trial sees; /investments is judged where a walk of it meets a round the trial does not see" },
+  { says: ['Every field made from rounds or edges is made as if'], checks: ['derived', 'statistics'], faults: ['lagged-totals'] },
+  { says: ['Not held back, by decision'], checks: ['conforms'], note: 'what the lag leaves alone is served to a trial as to any plan: conforms reads every operation with the key' },
+  { says: ['No plan with a lag has the changes feed or the nightly dumps'], checks: ['envelope', 'plan-features'], faults: ['trial-feed-open', 'plan-mislabelled'] },
+  { says: ['As the lag passes a round'], checks: ['stability'], note: "a permission: a trial's view of a company may change as the cutoff moves while its updated_at stays, and the stability property allows that change alone" },
   // ---- Changes feed
   { says: ['`since` is required'], checks: ['changes', 'bad-input', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['It is paginated like any list'], checks: ['changes', 'rule:cursor-continuity'], faults: ['repeat-row'] },
@@ -285,7 +292,7 @@ export const claims: readonly Claim[] = [
   { says: ['Another offset (`+02:00`) is a 400'], checks: ['timestamps'] },
   // ---- Plan and usage in the envelope
   { says: ['`plan` is `{id, name, rows_per_page'], checks: ['envelope'], faults: ['plan-mislabelled'] },
-  { says: ['`usage` counts the call it comes with'], checks: ['envelope', 'billing'], faults: ['frozen-usage', 'errors-counted'] },
+  { says: ['`usage` counts the call it comes with'], checks: ['envelope', 'billing', 'rule:usage-counters'], faults: ['frozen-usage', 'errors-counted'] },
   { says: ['Monthly periods run from the first of a month'], checks: ['envelope'], faults: ['periods-from-the-15th'], note: "every answer's usage period; the roll-over itself is not driven" },
   // ---- Rate limit headers
   { says: ['`RateLimit-Policy: "default";q=<rate>;w=1`'], checks: ['rule:rate-limit-headers'], faults: ['rate-limit-policy-wrong'] },
@@ -310,7 +317,7 @@ export const claims: readonly Claim[] = [
   { says: ['Data answers carry `Cache-Control: private'], checks: ['http-conventions'], faults: ['shared-cache'] },
   { says: ['CORS: any origin by default', 'A preflight from an allowed origin'], checks: ['http-conventions'], faults: ['cors-closed'] },
   { says: ['An incoming `X-Request-Id` of'], checks: ['http-conventions'], faults: ['drop-request-id'] },
-  { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers'], faults: ['quota-item-wrong'] },
+  { says: ['The quota is a second item of the rate-limit headers'], checks: ['rule:rate-limit-headers', 'rule:usage-counters'], faults: ['quota-item-wrong', 'quota-left-stuck'] },
   { says: ['`/api/v1/openapi.json` lists this server'], checks: ['openapi'], faults: ['servers-elsewhere'] },
   { says: ['The Node server compresses JSON answers'], notCheckable: "the mock's own: a service behind another front may compress otherwise", note: 'a body that does not decode as its Content-Encoding says is a finding of rule:contract' },
   // ---- Deprecation

@@ -21,8 +21,14 @@ export const usage = `usage: investor-graph-contract-tests --base-url URL (--key
                        them instead, comma-separated (PLAN=KEY,PLAN=KEY)
   --email ADDRESS      get a trial key for this address instead (with --plan trial)
   --plan PLAN          the plan of a plain --key: ${planIds.join(', ')}
-  --budget-calls N     never make more than N calls, 2 or more (400)
-  --budget-rows N      never be served more than N rows; pay as you go bills at least its minimum a call (10000)
+  --budget-calls N     never make more than N calls, 2 or more; shared evenly between the keys
+                       (by default each key's plan sets its own: 1% of a month's calls, 30% of a
+                       trial's, 500 on pay as you go; the run prints it)
+  --budget-rows N      never be served more than N rows; pay as you go bills at least its minimum a
+                       call (by default 20,000, pay as you go 5,000: $25 of rows)
+  --failed-auth-burst  send admission's 110 calls with keys that are not valid, which lock the run's
+                       address (and every client behind it) out for ten seconds, to a service that
+                       is not on this machine too (by default only to loopback)
   --seed N             fast-check's seed (random; printed so a run can be replayed)
   --runs N             generated cases per property, at most, after its boundary cases (25)
   --only IDS           run only these properties, comma-separated: ${properties.map((p) => p.id).join(', ')}
@@ -68,8 +74,10 @@ export interface CliOptions {
   /** --use-control with no key: the mock's control API makes a key of every plan. */
   keysFromControl: boolean;
   email?: string;
-  budgetCalls: number;
-  budgetRows: number;
+  /** Undefined: each key's plan's default (budgets.ts). */
+  budgetCalls?: number;
+  budgetRows?: number;
+  failedAuthBurst: boolean;
   seed: number;
   runs: number;
   only?: string[];
@@ -106,8 +114,9 @@ export function readCliOptions(args: string[]): CliOptions {
     key: { type: 'string', multiple: true },
     email: { type: 'string' },
     plan: { type: 'string' },
-    'budget-calls': { type: 'string', default: '400' },
-    'budget-rows': { type: 'string', default: '10000' },
+    'budget-calls': { type: 'string' },
+    'budget-rows': { type: 'string' },
+    'failed-auth-burst': { type: 'boolean' },
     seed: { type: 'string' },
     runs: { type: 'string', default: '25' },
     only: { type: 'string' },
@@ -177,12 +186,12 @@ export function readCliOptions(args: string[]): CliOptions {
   if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
   if (values.path && (only?.length !== 1 || values.seed === undefined)) fail('--path replays one case: give it with --seed and a single --only');
   // At least two calls: the preflight spends one of the budget before the properties share the rest.
-  const budgetCalls = whole('budget-calls', values['budget-calls'], 2);
-  const budgetRows = whole('budget-rows', values['budget-rows'], 0);
+  const budgetCalls = values['budget-calls'] === undefined ? undefined : whole('budget-calls', values['budget-calls'], 2);
+  const budgetRows = values['budget-rows'] === undefined ? undefined : whole('budget-rows', values['budget-rows'], 0);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', values.seed, 0);
   const runs = whole('runs', values.runs, 1);
   const suites = keysFromControl ? planIds.length : keys.length;
-  if (budgetCalls < 2 * suites) fail(`--budget-calls must be at least ${2 * suites} for ${suites} keys (a preflight and a call each)`);
+  if (budgetCalls !== undefined && budgetCalls < 2 * suites) fail(`--budget-calls must be at least ${2 * suites} for ${suites} keys (a preflight and a call each)`);
   const baseline = values.baseline;
   if (baseline !== undefined && values['no-diff']) fail('--baseline is what the diff compares with: leave out --no-diff, or --baseline');
   const baselineProblem = baseline === undefined ? null : contractFileProblem('baseline', baseline);
@@ -200,8 +209,9 @@ export function readCliOptions(args: string[]): CliOptions {
     keys,
     keysFromControl,
     ...(values.email ? { email: values.email } : {}),
-    budgetCalls,
-    budgetRows,
+    ...(budgetCalls === undefined ? {} : { budgetCalls }),
+    ...(budgetRows === undefined ? {} : { budgetRows }),
+    failedAuthBurst: !!values['failed-auth-burst'],
     seed,
     runs,
     ...(only?.length ? { only } : {}),

@@ -76,10 +76,14 @@ test('against a clean service it exits 0 and writes JUnit and a report within it
   expect(JSON.stringify(json)).not.toContain(key);
   // What it printed: the run's line, one line per property as it finished, and the summary; none of vitest's own.
   const lines = out.trimEnd().split('\n');
-  expect(lines[0]).toBe(`contract tests: team key at ${clean.url}, seed 5, budget 60 calls and 10000 rows`);
-  expect(lines.slice(1, 4).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['held conforms', 'held auth', 'held bad-input']);
-  expect(lines[1]).toMatch(/^ {2}held {5}conforms {10}\d+ cases, \d+ calls, \d+ rows$/);
-  expect(lines.slice(4)).toEqual(['', ...formatReport(json).split('\n'), `  JUnit: ${junit}  report: ${report}`]);
+  // --budget-calls given, --budget-rows not: the plan's default rows.
+  expect(lines[0]).toBe(`contract tests: team key at ${clean.url}, seed 5, budget 60 calls and 50000 rows`);
+  // The plan before any call: what each property will run and the most it can spend.
+  expect(lines[1]).toMatch(/^ {2}plan {5}plan {14}3 properties, every boundary case \(\d+\) and \d+ generated, at most \d+ calls and [\d,]+ rows of the budget of 59 calls and 50,000 rows \(--budget-calls, the rest the team plan's default/);
+  expect(lines.slice(2, 5).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['held conforms', 'held auth', 'held bad-input']);
+  expect(lines[2]).toMatch(/^ {2}held {5}conforms {10}checked on every case: \d+ boundary cases, \d+ generated, \d+ calls, \d+ rows$/);
+  expect(json.properties.map((p: { coverage: string }) => p.coverage)).toEqual(['every case', 'every case', 'every case']);
+  expect(lines.slice(5)).toEqual(['', ...formatReport(json).split('\n'), `  JUnit: ${junit}  report: ${report}`]);
   expect(out).not.toMatch(/✓|RUN {2}v|Test Files|JUNIT report/);
 }, 120_000);
 
@@ -332,7 +336,7 @@ test("a developer's running mock keeps its clock unless --use-control asks to dr
 // util-linux's `script` gives the CLI a terminal.
 test.skipIf(!canRun('script', ['--version']))("on a terminal vitest's live progress (tests done of all) comes with --verbose; without it, as in CI, only the lines", async () => {
   const args = ['--base-url', clean.url, '--plan', 'team', '--only', 'conforms', '--budget-calls', '20', '--runs', '3', '--junit', join(dir, 'tty.xml'), '--report', join(dir, 'tty.json')];
-  const held = /^ {2}held {5}conforms {10}\d+ cases, \d+ calls, \d+ rows/m;
+  const held = /^ {2}held {5}conforms {10}checked on (every|some) cases?: \d+ (of \d+ )?boundary cases?, \d+ generated, \d+ calls, \d+ rows/m;
   const verbose = await run([...args, '--verbose'], { INVESTOR_GRAPH_KEY: key }, true);
   expect(verbose.code, verbose.out).toBe(0);
   // vitest's live summary: redrawn in place, with the count of tests done so far.

@@ -18,6 +18,7 @@ import { contractDiff } from './diff.ts';
 import { withDiffSuite } from './diff-junit.ts';
 import { diffSummaryLines } from './diff-lines.ts';
 import type { SuiteConfig } from './context.ts';
+import { defaultBudget, keylessCalls } from './budgets.ts';
 import { exitCodes, preflight } from './preflight.ts';
 import { hideKey } from './failure-text.ts';
 import { writeHtmlReport } from './html-report.ts';
@@ -111,11 +112,14 @@ async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
   // One suite per key, each with an even share of the budget (after one preflight call each). With
   // several keys each writes a report of its own, merged into --report when they are done.
   const parts = keys.length > 1 ? mkdtempSync(join(tmpdir(), 'investor-graph-contract-tests-')) : null;
-  return keys.map(({ plan, key }) => ({
+  return keys.map(({ plan, key }, i) => withBudget({
     baseUrl: base,
     ...(key ? { key } : { email: options.email! }),
     plan,
-    budget: { calls: Math.floor((options.budgetCalls - keys.length) / keys.length), rows: Math.floor(options.budgetRows / keys.length) },
+    budget: { calls: 0, rows: 0 },
+    // What does not depend on the key runs once a run: with the last key, admission's probes last of all.
+    keylessChecks: i === keys.length - 1,
+    ...(options.failedAuthBurst ? { failedAuthBurst: true } : {}),
     seed: options.seed,
     runs: options.runs,
     ...(options.rateBurst ? { allowRate: true } : {}),
@@ -124,14 +128,28 @@ async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
     ...(options.only ? { only: options.only } : {}),
     ...(options.path ? { path: options.path } : {}),
     reportFile: parts ? join(parts, `${plan}.json`) : resolve(options.report),
-  }));
+  }, options, keys.length));
+}
+
+/** A key's budget: its share of --budget-calls and --budget-rows (after a preflight call each), else its plan's default (budgets.ts). */
+function withBudget(config: SuiteConfig, options: CliOptions, keys: number): SuiteConfig {
+  const own = defaultBudget(config.plan, keylessCalls(config));
+  const calls = options.budgetCalls === undefined ? own.calls : Math.floor((options.budgetCalls - keys) / keys);
+  const rows = options.budgetRows === undefined ? own.rows : Math.floor(options.budgetRows / keys);
+  const given = [options.budgetCalls === undefined ? '' : '--budget-calls', options.budgetRows === undefined ? '' : '--budget-rows'].filter(Boolean);
+  const share = keys > 1 ? 'an even share of ' : '';
+  const why = given.length === 2 ? (keys > 1 ? `${share}${given.join(' and ')}` : '') : given.length ? `${share}${given[0]}, the rest ${own.why}` : own.why;
+  return { ...config, budget: { calls, rows }, ...(why ? { budgetWhy: why } : {}) };
 }
 
 /** The suites in vitest, a line per property as it finishes; vitest's own output only with --verbose. */
 async function runSuites(configs: SuiteConfig[], options: CliOptions, errors: string[]): Promise<[Vitest, PropertyLines]> {
   const base = options.baseUrl;
   const plans = configs.map((c) => c.plan).join(', ');
-  const header = `contract tests: ${plans} key${configs.length > 1 ? 's' : ''} at ${base}, seed ${options.seed}, budget ${options.budgetCalls} calls and ${options.budgetRows} rows`;
+  // The totals given, or each key's own (its plan's default from its quota, budgets.ts).
+  const given = options.budgetCalls !== undefined && options.budgetRows !== undefined;
+  const budgets = given ? `${options.budgetCalls} calls and ${options.budgetRows} rows` : configs.map((c) => `${configs.length > 1 ? `${c.plan} ` : ''}${options.budgetCalls ?? c.budget.calls} calls and ${options.budgetRows ?? c.budget.rows} rows`).join(', ');
+  const header = `contract tests: ${plans} key${configs.length > 1 ? 's' : ''} at ${base}, seed ${options.seed}, budget ${budgets}`;
   if (options.useControl) {
     const { clock } = (await (await fetch(`${base}/__control/state`)).json()) as { clock?: { now?: string } };
     say(`--use-control: this run drives the mock's control API at ${new URL(base).origin}; its simulated clock (now ${clock?.now ?? 'unknown'}) will move forward and cannot be moved back`);

@@ -3,9 +3,11 @@
  * call is made (never after), and every answer checked against the contract and the spec's
  * single-response rules on the way in.
  */
-import { checkExchange, operationFor, PageTracker, parseBody, plans, type ContractValidator, type Finding, type PlanId } from '@investor-graph/contract';
-import { operationOf, shownExchange, type ShownExchange } from './calls-shown.ts';
+import { checkExchange, operationFor, PageTracker, parseBody, plans, type ContractValidator, type PlanId } from '@investor-graph/contract';
+import { Answers } from './answers.ts';
+import { MadeCall, operationOf, redact, type ShownExchange } from './calls-shown.ts';
 import { hideKey } from './failure-text.ts';
+import { judge, UsageJudge, WalkJudge, type AnyRuleId } from './judges.ts';
 
 export interface Budget {
   calls: number;
@@ -26,7 +28,7 @@ export interface Answer {
   text: string;
   /** The body's bytes as served, when asked for with `raw` (a dump file). */
   bytes?: Uint8Array;
-  findings: Finding[];
+  findings: { rule: AnyRuleId; message: string }[];
 }
 
 export interface CallOptions {
@@ -56,7 +58,7 @@ export class Ledger {
   readonly byCheck = new Map<string, Spending>();
   /** Calls whose answers went through every single-response rule. */
   exchanges = 0;
-  readonly findings: (Finding & { check: string; call: string; exchange: ShownExchange })[] = [];
+  readonly findings: ({ rule: AnyRuleId; message: string } & { check: string; call: string; exchange: ShownExchange })[] = [];
   current = 'setup';
   /** Calls by the operation of the contract they are for (null: none). */
   readonly operations = new Map<string | null, number>();
@@ -81,27 +83,6 @@ export class Ledger {
 }
 
 /**
- * A call as it was made and its answer, whole. Its shown copy (keys blanked over the whole body,
- * then cut) is made when a failure or the report first asks for it: most calls are never shown,
- * and by then every key the run was handed since is known to the blanking.
- */
-export class MadeCall {
-  readonly #call: Parameters<typeof shownExchange>[0];
-  readonly #answer: Parameters<typeof shownExchange>[1];
-  #shown: ShownExchange | undefined;
-
-  constructor(call: Parameters<typeof shownExchange>[0], answer: Parameters<typeof shownExchange>[1]) {
-    this.#call = call;
-    this.#answer = answer;
-  }
-
-  /** The copy a report keeps (calls-shown.ts), made once. */
-  get shown(): ShownExchange {
-    return (this.#shown ??= shownExchange(this.#call, this.#answer));
-  }
-}
-
-/**
  * The key in an answer of the call that hands keys out (the trial call's), whatever its status. It
  * is hidden from every later text at once, whatever its form, since the run cannot tell it by its
  * look. A key under 8 characters (no real one) is left: blanking it would blank every word holding it.
@@ -122,6 +103,8 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Longest Retry-After the client waits out, in seconds. */
   maxWait?: number;
+  /** Where plain GETs with the run's key are remembered (answers.ts); its own unless given. */
+  answers?: Answers;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -129,11 +112,17 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export class ApiClient {
   readonly options: ClientOptions;
   readonly pages = new PageTracker();
+  readonly judges = { usage: new UsageJudge(), walks: new WalkJudge() };
+  /** The run's own calls on their way, and a count moving whenever two are at once (judges.ts: the order of counting is unknown). */
+  #ownInFlight = 0;
+  #overlaps = 0;
+  readonly answers: Answers;
   #nextSlot = 0;
   #spacing: number;
 
   constructor(options: ClientOptions) {
     this.options = options;
+    this.answers = options.answers ?? new Answers();
     // Pace a little under the plan's rate so that the suite's own calls never meet a 429.
     this.#spacing = 1000 / (plans[options.plan].rate_per_second * 0.9);
   }
@@ -147,6 +136,19 @@ export class ApiClient {
   rowCost(rows: number): number {
     const min = plans[this.options.plan].min_rows_per_call ?? 0;
     return rows > 0 ? Math.max(rows, min) : 0;
+  }
+
+  /**
+   * The answer of a plain GET with the run's key: the one the run holds (answers.ts), else a call.
+   * For what judges the data; a check that must see the service answer again calls.
+   */
+  async read(path: string, init: { rows?: number } = {}): Promise<Answer> {
+    const held = this.answers.get(path);
+    if (held) {
+      this.answers.hits += 1;
+      return held.answer;
+    }
+    return this.call(path, init);
   }
 
   async call(path: string, init: CallOptions = {}): Promise<Answer> {
@@ -179,7 +181,12 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
     if (key) headers.authorization = `Bearer ${key}`;
     const method = init.method ?? 'GET';
-    const response = await (this.options.fetch ?? fetch)(`${baseUrl}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
+    const own = key === this.options.key;
+    const overlapsBefore = this.#overlaps;
+    if (own && ++this.#ownInFlight > 1) this.#overlaps += 1;
+    const response = await (this.options.fetch ?? fetch)(`${baseUrl}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) }).finally(() => {
+      if (own) this.#ownInFlight -= 1;
+    });
     // A body that does not decode as its Content-Encoding says (bad gzip, bad br) is the service's
     // fault: a finding of the contract rule, never a crash of the run.
     let text = '';
@@ -204,7 +211,6 @@ export class ApiClient {
     const headed = method === 'HEAD' && response.status === 200;
     // The account call is free (DECISIONS.md#account); pay as you go's minimum a call is the run's own key's bill, not another key's.
     const free = operationId === 'getAccount';
-    const own = key === this.options.key;
     const rowsOf = (n: number) => (own ? this.rowCost(n) : n);
     const charged = free ? 0 : billed ? (served!.usage!.rows_charged as number) : served ? rowsOf(Array.isArray(served.data) ? served.data.length : 1) : headed ? rowsOf(init.rows ?? 0) : 0;
     ledger.spend(1, charged);
@@ -220,7 +226,8 @@ export class ApiClient {
       ...(bodyError ? { bodyError } : {}),
       ...(key === this.options.key ? { plan: this.options.plan } : {}),
     };
-    const findings = checkExchange(validator, exchange, this.pages);
+    const judged = { method, url: new URL(path, 'http://service.invalid'), operationId, own, overlapped: this.#overlaps !== overlapsBefore, status: response.status, headers: response.headers, body };
+    const findings = [...checkExchange(validator, exchange, this.pages), ...judge(this.judges, judged)];
     ledger.exchanges += 1;
     const made = new MadeCall(
       { method, path, key: !key ? 'none' : key === this.options.key ? 'run' : 'other', headers, ...(init.body === undefined ? {} : { body: init.body }) },
@@ -230,11 +237,10 @@ export class ApiClient {
     // A call that broke a rule is shown in the report (its rule's examples): its copy is made now,
     // so that the run holds that, not the whole body, for as long as it holds the finding.
     for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}`, exchange: made.shown });
-    return { status: response.status, headers: response.headers, body, text, ...(bytes ? { bytes } : {}), findings };
+    const answer: Answer = { status: response.status, headers: response.headers, body, text, ...(bytes ? { bytes } : {}), findings };
+    // Only what any property may take for a read of the same path: the run's key, no header that changes the answer.
+    const plain = Object.keys(init.headers ?? {}).every((name) => name.toLowerCase() === 'accept-encoding');
+    if (method === 'GET' && own && plain && !init.raw && !init.body) this.answers.remember(path, answer, ledger.total.calls);
+    return answer;
   }
-}
-
-/** Paths go into reports; cursors are long and say nothing to a reader. */
-export function redact(path: string): string {
-  return path.replace(/cursor=[^&]{24,}/, (m) => `${m.slice(0, 20)}...`);
 }

@@ -4,6 +4,7 @@
  */
 import { createContractValidator, isPlanId, operations, parameterEnum, plans, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from './client.ts';
+import type { RunPlan } from './plan.ts';
 import { cutBody } from './cut-body.ts';
 import { expectedGot, hideKey, valueShown, withoutKeys } from './failure-text.ts';
 
@@ -14,11 +15,24 @@ export interface SuiteConfig {
   email?: string;
   plan: PlanId;
   budget: Budget;
+  /** Why the budget is what it is, as the plan line says it (the plan's default from its quota: budgets.ts). */
+  budgetWhy?: string;
   seed: number;
   /** Generated cases per property, at most (the budget may allow fewer). */
   runs: number;
   /** Allow the rate property: a short burst above the plan's rate. */
   allowRate?: boolean;
+  /**
+   * Run the checks that do not depend on the key (admission, the served description, the trial
+   * call, keys the control API makes): once a run, so with one key of several (the CLI's last). On unless false.
+   */
+  keylessChecks?: boolean;
+  /**
+   * Send admission's hundred and ten calls with keys that are not valid, which lock the run's
+   * address out for ten seconds (and every client behind it): by default only when the service is
+   * on this machine (loopback), true or false to say otherwise.
+   */
+  failedAuthBurst?: boolean;
   /**
    * Drive the kit's mock through its control API: set the usage of a trial key the run makes
    * itself, and advance the simulated clock (which cannot go back). Off unless asked for, since a
@@ -53,6 +67,8 @@ export interface SuiteContext {
   control: boolean;
   /** The service's data time, from the first answer. */
   asOf: string;
+  /** What the run planned before it spent anything (plan.ts), once the suite made it. */
+  plan?: RunPlan;
   /**
    * What broke while the run got ready (a sample list that is not the envelope the contract
    * promises): every property then fails with it, and the report says it beside what the rules

@@ -4,13 +4,13 @@
  * broken-servers.test.ts runs every one; rule-matrix.test.ts holds each row's faults to its checks
  * with it, so a row is only "shown to fail" by a fault that one of its own checks catches.
  */
-import type { RuleId } from '@investor-graph/contract';
+import type { AnyRuleId } from './judges.ts';
 import type { FaultName } from '@investor-graph/mock';
 import type { PlanId } from '@investor-graph/contract';
 
 export interface Catcher {
   property: string;
-  rule?: RuleId;
+  rule?: AnyRuleId;
   propertyFails?: boolean;
   /** The key the run needs to meet the fault (Enterprise by default). */
   plan?: PlanId;
@@ -102,13 +102,24 @@ export const catchers: Record<FaultName, Catcher> = {
   'lag-ignored': { property: 'filters', rule: 'round-lag', propertyFails: true, plan: 'trial' },
   'route-moved': { property: 'conforms', propertyFails: true },
   'periods-from-the-15th': { property: 'envelope', propertyFails: true },
-  'failed-auth-unlimited': { property: 'admission', propertyFails: true },
+  'failed-auth-unlimited': { property: 'failed-auth', propertyFails: true },
   'bare-limit-answers': { property: 'admission', propertyFails: true },
   'limiter-on-clock': { property: 'service-clock', propertyFails: true },
   'prepaid-rows-expire': { property: 'service-clock', propertyFails: true },
   'unpublished-still-listed': { property: 'unpublished', propertyFails: true },
   'revocation-forgotten': { property: 'key-states', propertyFails: true },
   'ended-trials-kept': { property: 'key-states', propertyFails: true },
+  'lagged-totals': { property: 'derived', propertyFails: true, plan: 'trial' },
+  'portfolio-counts-edges': { property: 'derived', propertyFails: true },
+  'nested-lag-ignored': { property: 'derived', rule: 'round-lag', propertyFails: true, plan: 'trial' },
+  'trial-codes-swapped': { property: 'trial-runs-out', propertyFails: true },
+  'payg-minimum-ignored': { property: 'envelope', propertyFails: true, plan: 'payg' },
+  'last-page-cursor': { property: 'pagination', rule: 'walk-order', propertyFails: true },
+  'cursor-unchanged': { property: 'pagination', rule: 'walk-order', propertyFails: true },
+  'feed-skips-company-updates': { property: 'feed', propertyFails: true },
+  'stage-median-as-mean': { property: 'statistics', propertyFails: true },
+  'quota-left-stuck': { property: 'conforms', rule: 'usage-counters', propertyFails: true },
+  'lag-skips-edges': { property: 'derived', propertyFails: true, plan: 'trial' },
 };
 
 /** The checks (as the matrix names them) that catch a fault. */

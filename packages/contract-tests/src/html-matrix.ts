@@ -25,8 +25,10 @@ function tally(rows: MatrixResult[]): Html[] {
 function why(row: MatrixResult): Html {
   const checks = row.checks.length ? html`<code>${row.checks.join(', ')}</code>` : '';
   if (row.outcome === 'held' || row.outcome === 'broken') {
-    return html`${checks}${row.faults.length ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>` : html` <span class="muted">(never shown to fail on a fault)</span>`}`;
+    const coverage = row.coverage ? html`${row.coverage === 'some cases' ? 'checked on some cases' : 'checked on every case'}: ` : '';
+    return html`${coverage}${checks}${row.faults.length ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>` : html` <span class="muted">(never shown to fail on a fault)</span>`}`;
   }
+  if (row.outcome === 'skipped') return html`not reached: ${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
   return html`${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
 }
 

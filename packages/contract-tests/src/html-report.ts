@@ -13,7 +13,8 @@ import { badge, html, page, table, type Html } from '@investor-graph/cli/html-pa
 import { withoutKeys } from './failure-text.ts';
 import { failuresOf } from './html-failures.ts';
 import { matrixSection } from './html-matrix.ts';
-import type { DiffChange, DiffSection, MergedReport, Report } from './report.ts';
+import { coverageText } from './property-lines.ts';
+import { duration, type DiffChange, type DiffSection, type MergedReport, type Report } from './report.ts';
 import { scoreLine } from './rule-matrix.ts';
 
 const isMerged = (report: Report | MergedReport): report is MergedReport => 'reports' in report;
@@ -44,8 +45,8 @@ function verdict(report: Report | MergedReport): { ok: boolean; text: string } {
 function runFacts(report: Report): Html {
   const s = report.summary;
   return html`<dl class="facts"><dt>base URL</dt><dd><code>${report.base_url}</code></dd><dt>plan</dt><dd>${report.plan}</dd><dt>seed</dt><dd>${report.seed}</dd>
-<dt>budget</dt><dd>${report.budget.calls} calls, ${report.budget.rows} rows</dd><dt>spent</dt><dd>${report.spent.calls} calls, ${report.spent.rows} rows (${plural(report.calls_checked, 'call')} checked against every rule)</dd>
-<dt>properties</dt><dd>${(['passed', 'failed', 'skipped'] as const).map((status) => badge(status, `${status === 'passed' ? 'held' : status === 'failed' ? 'broken' : 'skipped'} ${report.properties.filter((p) => p.status === status).length}`))}</dd>
+<dt>budget</dt><dd>${report.budget.calls} calls, ${report.budget.rows} rows${report.budget_why ? html` <span class="muted">(${report.budget_why})</span>` : ''}</dd><dt>spent</dt><dd>${report.spent.calls} calls, ${report.spent.rows} rows (${plural(report.calls_checked, 'call')} checked against every rule)${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}</dd>
+<dt>properties</dt><dd>${badge('passed', `checked on every case ${report.properties.filter((p) => p.status === 'passed' && p.coverage !== 'some cases').length}`)} ${badge('passed', `on some cases ${report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').length}`)} ${badge('failed', `broken ${report.properties.filter((p) => p.status === 'failed').length}`)} ${badge('skipped', `not reached ${report.properties.filter((p) => p.status === 'skipped').length}`)}</dd>
 <dt>documented</dt><dd>${s.documented.passed} passed, ${s.documented.failed} failed</dd><dt>assumed (x-assumed)</dt><dd>${s.assumed.passed} passed, ${s.assumed.failed} failed</dd>
 ${report.use_control ? html`<dt>control API</dt><dd>driven (--use-control)</dd>` : ''}</dl>`;
 }
@@ -57,7 +58,8 @@ function propertiesTable(report: Report): Html {
     cells: [
       p.failure ? html`<a href="${`#property-${p.id}`}"><code>${p.id}</code></a>` : html`<code>${p.id}</code>`,
       badge(p.status, p.status === 'passed' ? 'held' : p.status === 'failed' ? 'broken' : 'skipped'),
-      `${p.runs} of ${p.plannedRuns}`,
+      // Checked on every case, on some cases, or not reached (run.ts), as the summary says it.
+      p.status === 'skipped' ? 'not reached' : coverageText(p),
       `${p.spent.calls} calls, ${p.spent.rows} rows`,
       p.basis === 'assumed' ? `assumed (${p.assumed.join(', ')})` : 'documented',
       withoutKeys(p.reason ?? (p.stoppedByBudget ? 'stopped by the budget' : '')),

@@ -6,21 +6,27 @@
  * `assumed` say what each one rests on: a section of the spec, or a decision the kit took where the
  * spec says "not shown".
  */
-import { conforms, envelope, pagination, cursorTamper, filters } from './properties/reading.ts';
+import { conforms, filters } from './properties/reading.ts';
+import { envelope } from './properties/envelope.ts';
+import { pagination, cursorTamper } from './properties/walks.ts';
 import { auth, planFeatures, trialRunsOut, keyStates, trialCall } from './properties/keys.ts';
 import { rate, account, billing } from './properties/usage.ts';
 import { stability, conditional, httpConventions } from './properties/caching.ts';
-import { nightlyDumps, statistics, openapi } from './properties/data.ts';
+import { nightlyDumps, openapi } from './properties/data.ts';
+import { statistics } from './properties/statistics.ts';
 import { changes, unpublished } from './properties/changes.ts';
+import { feed } from './properties/feed.ts';
 import { timestamps } from './properties/timestamps.ts';
-import { admission } from './properties/admission.ts';
+import { admission, failedAuthBudget } from './properties/admission.ts';
 import { serviceClock } from './properties/service-clock.ts';
 import { badInput } from './properties/bad-input.ts';
+import { derived } from './properties/derived.ts';
 import type { Property } from './properties/support.ts';
 
 export { PropertyFailure, type Property } from './properties/support.ts';
 
-// admission first: its hundred refused calls are dearer than a share of what is left later.
+// The address's admission last: failed-auth's hundred and ten refused calls lock the run's address
+// out for ten seconds, which must not starve or fail the properties after it.
 export const properties: readonly Property[] = [
-  admission, conforms, envelope, pagination, cursorTamper, filters, auth, planFeatures, trialRunsOut, rate, stability, conditional, httpConventions, account, nightlyDumps, statistics, keyStates, serviceClock, trialCall, billing, openapi, changes, timestamps, unpublished, badInput,
+  conforms, pagination, cursorTamper, filters, auth, planFeatures, trialRunsOut, rate, stability, conditional, httpConventions, account, nightlyDumps, statistics, keyStates, serviceClock, trialCall, billing, openapi, changes, timestamps, unpublished, derived, feed, envelope, badInput, failedAuthBudget, admission,
 ];

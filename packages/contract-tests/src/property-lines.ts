@@ -5,11 +5,13 @@
  * by default, every result was said three times and a run was some 120 lines.
  */
 import type { Reporter, SerializedError, TestCase, TestModule, TestSuite, Vitest } from 'vitest/node';
+import type { SuiteConfig } from './context.ts';
+import type { RunPlan } from './plan.ts';
 import type { PropertyResult, RuleResult } from './run.ts';
 
 /** What a test's progress line says, carried from the suite to this reporter in the test's meta. */
 export interface Outcome {
-  status: 'held' | 'broken' | 'skipped';
+  status: 'held' | 'broken' | 'skipped' | 'plan';
   /** The property's id, or `rule <id>`. */
   id: string;
   plan: string;
@@ -40,8 +42,30 @@ function gotFirst(message: string, max = 220): string {
   return `${line.slice(0, max - gotShown.length - 1)}…${gotShown}`;
 }
 
+/** How much of a property ran, in the terms the summary and reports use (run.ts's coverage). */
+export function coverageText(result: Pick<PropertyResult, 'coverage' | 'cases' | 'runs' | 'status'>): string {
+  // A result of a run that could not get ready ran no case (and one from an older report counts only its runs).
+  if (!result.cases) return count(result.runs, 'case');
+  const { boundary, boundaryTotal, generated } = result.cases;
+  const cases = `${boundary === boundaryTotal ? count(boundary, 'boundary case') : `${boundary} of ${count(boundaryTotal, 'boundary case')}`}, ${generated} generated`;
+  if (result.status === 'failed') return result.runs ? `broken on case ${result.runs} (${cases})` : '0 cases';
+  return `${result.coverage === 'every case' ? 'checked on every case' : 'checked on some cases'}: ${cases}`;
+}
+
+/** The plan's line, before the run spends anything (plan.ts). */
+export function planOutcome(plan: RunPlan, config: Pick<SuiteConfig, 'plan' | 'budget' | 'budgetWhy'>): Outcome {
+  const running = plan.properties.filter((p) => !p.skip);
+  const boundary = running.reduce((n, p) => n + p.boundary, 0);
+  const all = running.reduce((n, p) => n + p.boundaryTotal, 0);
+  const generated = running.reduce((n, p) => n + p.generated, 0);
+  const cut = running.filter((p) => p.boundary < p.boundaryTotal).map((p) => p.id);
+  const budget = `${count(config.budget.calls, 'call')} and ${count(config.budget.rows, 'row')}${config.budgetWhy ? ` (${config.budgetWhy})` : ''}`;
+  const detail = `${running.length} propert${running.length === 1 ? 'y' : 'ies'}, ${boundary === all ? `every boundary case (${boundary})` : `${boundary} of ${all} boundary cases (cut: ${cut.join(', ')})`} and ${generated} generated, at most ${count(plan.spend.calls, 'call')} and ${count(plan.spend.rows, 'row')} of the budget of ${budget}; ${plan.properties.length - running.length} not reached`;
+  return { status: 'plan', id: 'plan', plan: config.plan, detail };
+}
+
 export function propertyOutcome(result: PropertyResult, plan: string): Outcome {
-  const spent = `${count(result.runs, 'case')}, ${count(result.spent.calls, 'call')}, ${count(result.spent.rows, 'row')}${result.stoppedByBudget ? ' (stopped by the budget)' : ''}`;
+  const spent = `${coverageText(result)}, ${count(result.spent.calls, 'call')}, ${count(result.spent.rows, 'row')}${result.stoppedByBudget ? ' (stopped by the budget)' : ''}`;
   if (result.status === 'skipped') return { status: 'skipped', id: result.id, plan, detail: result.reason ?? 'skipped' };
   if (result.failure) return { status: 'broken', id: result.id, plan, detail: `${spent}: ${short(gotFirst(result.failure.message))}` };
   return { status: 'held', id: result.id, plan, detail: spent };

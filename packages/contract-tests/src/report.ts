@@ -9,14 +9,23 @@ import { cutBody } from './cut-body.ts';
 import { diffSummaryLines } from './diff-lines.ts';
 import { expectedGot } from './failure-text.ts';
 import { matrixResults, matrixScore, mergeMatrix, scoreLine, unreachedLines, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
-import { ruleResults, type PropertyResult, type RuleResult } from './run.ts';
+import type { RunPlan } from './plan.ts';
+import { ruleResults, type Coverage, type PropertyResult, type RuleResult } from './run.ts';
 
 export interface Report {
   base_url: string;
   plan: string;
   seed: number;
   budget: Budget;
+  /** Why the budget is what it is: the plan's default from its quota, or the flags (budgets.ts). */
+  budget_why?: string;
+  /** What the run planned before it spent anything (plan.ts). */
+  run_plan?: RunPlan;
   spent: Spending;
+  /** How long the key's run took, in milliseconds, from getting ready to its last property. */
+  wall_ms?: number;
+  /** Reads answered from what the run already held instead of a call (answers.ts). */
+  answers_shared?: number;
   spent_by_check: Record<string, Spending>;
   calls_checked: number;
   /** Every operation of the contract with the calls the run made of it (0: not covered). */
@@ -33,7 +42,11 @@ export interface Report {
   matrix: MatrixResult[];
   /** Rules checked and held, as a score to track from run to run. */
   score: MatrixScore;
-  summary: { documented: { passed: number; failed: number }; assumed: { passed: number; failed: number }; skipped: number };
+  summary: {
+    documented: { passed: number; failed: number }; assumed: { passed: number; failed: number }; skipped: number;
+    /** Properties by how much of them ran (run.ts's coverage). */
+    coverage?: Record<Coverage, number>;
+  };
   /** The served contract against the kit's (or a baseline), which the CLI's run starts with (diff.ts). */
   diff?: DiffSection;
 }
@@ -58,14 +71,14 @@ export interface DiffSection {
   non_breaking: DiffChange[];
 }
 
-export function buildReport(ctx: SuiteContext, properties: PropertyResult[]): Report {
+export function buildReport(ctx: SuiteContext, properties: PropertyResult[], wallMs?: number): Report {
   const rules = ruleResults(ctx);
   const tally = (basis: 'documented' | 'assumed') => ({
     passed: properties.filter((p) => p.basis === basis && p.status === 'passed').length + rules.filter((r) => r.basis === basis && r.violations === 0).length,
     failed: properties.filter((p) => p.basis === basis && p.status === 'failed').length + rules.filter((r) => r.basis === basis && r.violations > 0).length,
   });
   const matrix = matrixResults({
-    properties: new Map(properties.map((p) => [p.id, { status: p.status, ...(p.reason ? { reason: p.reason } : {}) }])),
+    properties: new Map(properties.map((p) => [p.id, { status: p.status, coverage: p.coverage, ...(p.reason ? { reason: p.reason } : {}) }])),
     rules: new Map(rules.map((r) => [r.id, r.violations])),
     calls: ctx.ledger.exchanges,
     plan: ctx.config.plan,
@@ -75,7 +88,11 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[]): Re
     plan: ctx.config.plan,
     seed: ctx.config.seed,
     budget: ctx.config.budget,
+    ...(ctx.config.budgetWhy ? { budget_why: ctx.config.budgetWhy } : {}),
+    ...(ctx.plan ? { run_plan: ctx.plan } : {}),
     spent: { ...ctx.ledger.total },
+    ...(wallMs === undefined ? {} : { wall_ms: Math.round(wallMs) }),
+    answers_shared: ctx.client.answers.hits,
     spent_by_check: Object.fromEntries(ctx.ledger.byCheck),
     calls_checked: ctx.ledger.exchanges,
     operations: operationCalls(ctx.ledger.operations),
@@ -86,7 +103,10 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[]): Re
     rules,
     matrix,
     score: matrixScore(matrix),
-    summary: { documented: tally('documented'), assumed: tally('assumed'), skipped: properties.filter((p) => p.status === 'skipped').length },
+    summary: {
+      documented: tally('documented'), assumed: tally('assumed'), skipped: properties.filter((p) => p.status === 'skipped').length,
+      coverage: Object.fromEntries((['every case', 'some cases', 'not reached'] as const).map((c) => [c, properties.filter((p) => p.coverage === c).length])) as Record<Coverage, number>,
+    },
   };
 }
 
@@ -117,6 +137,10 @@ export function mergeReports(reports: Report[], plans: PlanId[], failed: PlanId[
  */
 export function formatReport(report: Report, { matrix = true }: { matrix?: boolean } = {}): string {
   const tally = (statuses: string[]) => (['held', 'broken', 'skipped'] as const).map((s) => [s, statuses.filter((x) => x === s).length] as const).filter(([s, n]) => n || s !== 'skipped').map(([s, n]) => `${n} ${s}`).join(', ');
+  // Held properties by how much of them ran; a report from before coverage was counted says held alone.
+  const held = report.properties.filter((p) => p.status === 'passed');
+  const heldText = held.some((p) => p.coverage) ? `${held.filter((p) => p.coverage === 'every case').length} checked on every case, ${held.filter((p) => p.coverage === 'some cases').length} on some cases` : `${held.length} held`;
+  const propertiesLine = `${heldText}, ${report.properties.filter((p) => p.status === 'failed').length} broken, ${report.properties.filter((p) => p.status === 'skipped').length} not reached`;
   const indent = (text: string): string => text.split('\n').join('\n      ');
   const broken = [
     // After a failed set-up every property fails with it: said once, below the tally.
@@ -126,16 +150,23 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
   ];
   return [
     `contract tests: ${report.plan} key at ${report.base_url}, seed ${report.seed}`,
-    `  properties: ${tally(report.properties.map((p) => (p.status === 'passed' ? 'held' : p.status === 'failed' ? 'broken' : 'skipped')))}; rules: ${tally(report.rules.map((r) => (r.violations ? 'broken' : 'held')))}`,
+    `  properties: ${propertiesLine}; rules: ${tally(report.rules.map((r) => (r.violations ? 'broken' : 'held')))}`,
+    ...report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').map((p) => `  some cases of ${p.id}: ${p.cases.boundary} of ${p.cases.boundaryTotal} boundary, ${p.cases.generated} generated${p.stoppedByBudget ? ' (stopped by the budget)' : ''}`),
     // The served contract against the kit's, which the run started with (diff.ts).
     ...(report.diff ? diffSummaryLines(report.diff) : []),
     ...(report.setup_error ? [`  broken setup: ${report.setup_error}`] : []),
     ...broken,
-    `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} of ${report.budget.rows} rows`,
+    `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} of ${report.budget.rows} rows${report.budget_why ? ` (${report.budget_why})` : ''}${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}${report.answers_shared ? `; ${report.answers_shared} reads answered from what the run held` : ''}`,
     // A run of several keys says the score once, over all of them.
     ...(matrix ? [`  ${scoreLine(report.score)}`, ...unreachedLines(report.matrix).map((line) => `  ${line}`)] : []),
     `  documented: ${report.summary.documented.passed} passed, ${report.summary.documented.failed} failed; assumed (x-assumed): ${report.summary.assumed.passed} passed, ${report.summary.assumed.failed} failed; ${report.summary.skipped} skipped`,
   ].join('\n');
+}
+
+/** A wall time as a reader says it: 48 s, 3 min 5 s. */
+export function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 export function writeReport(file: string, report: Report): void {

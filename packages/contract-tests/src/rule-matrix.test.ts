@@ -9,7 +9,7 @@ import { faultNames } from '@investor-graph/mock';
 import { claims } from './claims.ts';
 import { catchers, catchingChecks } from './fault-catchers.test-support.ts';
 import { sentences } from './generated/sentences.ts';
-import { checkExists, matrix, matrixResults, matrixScore, mergeMatrix, renderMatrix, unreachedLines, type MatrixResult } from './rule-matrix.ts';
+import { checkExists, matrix, matrixResults, matrixScore, mergeMatrix, renderMatrix, scoreLine, unreachedLines, type MatrixResult } from './rule-matrix.ts';
 import { anchorOf, decisionSentences, specSentences, splitSentences } from './sentences.ts';
 
 const contracts = new URL('../../../contracts/', import.meta.url);
@@ -101,4 +101,22 @@ test('the rows a run did not reach are listed by why, so a user knows what to ad
   expect(lines.join('\n')).not.toMatch(/undefined/);
   const total = lines.reduce((sum, l) => sum + Number(/^not reached: (\d+)/.exec(l)![1]), 0);
   expect(total).toBe(matrixScore(matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' })).skipped);
+});
+
+test('a row is checked on every case when every property of it that ran ran every case, on some cases when one was cut; merged, the widest a key gave', () => {
+  const feedRow = matrix.find((r) => r.checks?.length === 1 && r.checks[0] === 'changes')!.id;
+  const run = (coverage: string) => matrixResults({ properties: new Map([['changes', { status: 'passed', coverage }]]), rules: new Map(), calls: 30, plan: 'team' });
+  const [every, some] = [run('every case'), run('some cases')];
+  const row = (results: MatrixResult[]) => results.find((r) => r.id === feedRow)!;
+  expect([row(every).coverage, row(some).coverage]).toEqual(['every case', 'some cases']);
+  expect(row(mergeMatrix([some, every], ['team', 'business'])).coverage).toBe('every case');
+  expect(row(mergeMatrix([some], ['team'])).coverage).toBe('some cases');
+  // A row only rules judge is judged on every call the run made.
+  const peopleRow = matrix.find((r) => r.checks?.join() === 'rule:no-people')!.id;
+  expect(some.find((r) => r.id === peopleRow)!.coverage).toBe('every case');
+  const score = matrixScore(some);
+  expect(score.every_case + score.some_cases).toBe(score.checked);
+  expect(score.some_cases).toBeGreaterThan(0);
+  expect(scoreLine(score)).toMatch(/held of \d+ checked \(\d+ checked on every case, \d+ on some cases\)/);
+  expect(matrixResults({ properties: new Map(), rules: new Map(), calls: 0, plan: 'team' }).find((r) => r.id === feedRow)!.coverage).toBe('not reached');
 });

@@ -6,8 +6,9 @@
  * row or a row names a check or fault that does not exist; the README's table, the JSON report and
  * the score are all made from these rows, and the score counts sentences.
  */
-import { openapiDocument, plans, planIds, rules, type PlanId, type RuleId } from '@investor-graph/contract';
+import { openapiDocument, plans, planIds, type PlanId } from '@investor-graph/contract';
 import { claims, spotClaims, type Claim } from './claims.ts';
+import { allRules, type AnyRuleId } from './judges.ts';
 import type { SuiteContext } from './context.ts';
 import { sentences } from './generated/sentences.ts';
 import { properties, type Property } from './properties.ts';
@@ -57,7 +58,7 @@ export const matrix: readonly MatrixRow[] = [
 export const ruleRows = matrix.filter((row) => !row.decided);
 /** A check named in the matrix: a property of this package or a single-response rule. */
 export function checkExists(check: string): boolean {
-  return check.startsWith('rule:') ? Object.hasOwn(rules, check.slice(5)) : properties.some((p) => p.id === check);
+  return check.startsWith('rule:') ? Object.hasOwn(allRules, check.slice(5)) : properties.some((p) => p.id === check);
 }
 
 /** The plans whose key lets a property run (flags such as --use-control given). */
@@ -72,10 +73,10 @@ export function callsPerCase(property: Property, plan: PlanId): number {
 
 /** What a property's skip and cost read of a run, for a plan, with every flag on. */
 function stubContext(plan: PlanId): SuiteContext {
-  return { config: { plan, allowRate: true, useControl: true }, control: true, client: { rowCost: (rows: number) => (plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : rows) } } as unknown as SuiteContext;
+  return { config: { plan, allowRate: true, useControl: true, failedAuthBurst: true, baseUrl: 'http://127.0.0.1' }, control: true, client: { rowCost: (rows: number) => (plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : rows) } } as unknown as SuiteContext;
 }
 
-export const ruleIds = Object.keys(rules) as RuleId[];
+export const ruleIds = Object.keys(allRules) as AnyRuleId[];
 
 const propertyOf = (check: string): Property | undefined => properties.find((p) => p.id === check);
 
@@ -117,11 +118,16 @@ export function renderMatrix(): string {
 
 export type RowOutcome = 'held' | 'broken' | 'skipped' | 'not checkable' | 'not checked yet' | 'decided elsewhere';
 
+/** How much of a row's checks a run ran (run.ts's coverage): all their cases, some, or none. */
+export type RowCoverage = 'every case' | 'some cases' | 'not reached';
+
 export interface MatrixResult {
   id: string;
   source: string;
   basis: 'documented' | 'assumed';
   outcome: RowOutcome;
+  /** For a row with checks: held or broken on every case of its checks that ran, on some of them, or not reached. */
+  coverage?: RowCoverage;
   checks: string[];
   /** The faults of the kit's mock its checks are shown to catch (none: checked, but never shown to fail). */
   faults: string[];
@@ -134,6 +140,9 @@ export interface MatrixScore {
   rows: number;
   checked: number;
   held: number;
+  /** Checked rows whose checks that ran ran every case, and those of which some ran only some cases. */
+  every_case: number;
+  some_cases: number;
   /** Checked rows whose checks are shown to fail on a fault of the mock made for them. */
   shown_to_fail: number;
   documented: { checked: number; held: number };
@@ -148,7 +157,7 @@ export interface MatrixScore {
  * Each row's outcome in a run: broken when one of its checks failed; held when one ran and none
  * failed; skipped when none of its checks ran.
  */
-export function matrixResults(outcomes: { properties: Map<string, { status: string; reason?: string }>; rules: Map<string, number>; calls: number; plan: PlanId }): MatrixResult[] {
+export function matrixResults(outcomes: { properties: Map<string, { status: string; reason?: string; coverage?: string }>; rules: Map<string, number>; calls: number; plan: PlanId }): MatrixResult[] {
   return matrix.map((row) => {
     const base = rowBase(row);
     if (row.decided) return { ...base, outcome: 'decided elsewhere' as const, reason: `decided in ${row.decided.map((d) => `DECISIONS.md#${d}`).join(', ')}` };
@@ -162,10 +171,13 @@ export function matrixResults(outcomes: { properties: Map<string, { status: stri
       if ((outcomes.rules.get(check.slice(5)) ?? 0) > 0) return 'failed';
       return own.length === 0 && outcomes.calls > 0 ? 'passed' : 'skipped';
     });
-    if (results.includes('failed')) return { ...base, outcome: 'broken' as const };
-    if (results.includes('passed')) return { ...base, outcome: 'held' as const };
+    // Rules judge every call: only a property that ran part of its cases makes a row "some cases".
+    const ran = own.map((c) => outcomes.properties.get(c)).filter((p) => p && p.status !== 'skipped');
+    const coverage: RowCoverage = ran.some((p) => p!.coverage === 'some cases') ? 'some cases' : 'every case';
+    if (results.includes('failed')) return { ...base, outcome: 'broken' as const, coverage };
+    if (results.includes('passed')) return { ...base, outcome: 'held' as const, coverage };
     const reasons = row.checks!.map((c) => outcomes.properties.get(c)?.reason).filter(Boolean);
-    return { ...base, outcome: 'skipped' as const, reason: wantOfKey(row, [outcomes.plan]) ?? reasons[0] ?? 'none of its checks ran in this run' };
+    return { ...base, outcome: 'skipped' as const, coverage: 'not reached' as const, reason: wantOfKey(row, [outcomes.plan]) ?? reasons[0] ?? 'none of its checks ran in this run' };
   });
 }
 
@@ -186,7 +198,9 @@ export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[
     const seen = runs.map((results) => results[i]!);
     const first = seen[0] ?? { ...rowBase(row), outcome: 'skipped' as const };
     for (const outcome of ['broken', 'held'] as const) {
-      const hit = seen.find((r) => r.outcome === outcome);
+      const hits = seen.filter((r) => r.outcome === outcome);
+      // The widest coverage any key gave it: a row checked on every case by one key was checked on every case.
+      const hit = hits.find((r) => r.coverage !== 'some cases') ?? hits[0];
       if (hit) return { ...hit, reason: undefined };
     }
     if (first.outcome !== 'skipped') return first;
@@ -209,6 +223,8 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
     rows: counted.length,
     checked: documented.checked + assumed.checked,
     held: documented.held + assumed.held,
+    every_case: counted.filter((r) => isChecked(r) && r.coverage !== 'some cases').length,
+    some_cases: counted.filter((r) => isChecked(r) && r.coverage === 'some cases').length,
     shown_to_fail: counted.filter((r) => isChecked(r) && r.faults.length > 0).length,
     documented,
     assumed,
@@ -218,10 +234,7 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
   };
 }
 
-/**
- * The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line a
- * reason with the first rows: what a user adds to check them.
- */
+/** The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line a reason: what a user adds to check them. */
 export function unreachedLines(results: MatrixResult[]): string[] {
   const byReason = new Map<string, string[]>();
   for (const r of results) if (r.outcome === 'skipped') byReason.set(r.reason ?? 'none of its checks ran', [...(byReason.get(r.reason ?? 'none of its checks ran') ?? []), r.id]);
@@ -230,5 +243,6 @@ export function unreachedLines(results: MatrixResult[]): string[] {
 
 /** The score in a line, as the CLI closes with it. */
 export function scoreLine(score: MatrixScore): string {
-  return `rules: ${score.held} held of ${score.checked} checked, of ${score.rows} sentences and contract spots (documented ${score.documented.held}/${score.documented.checked}, assumed ${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked shown to fail on a fault; ${score.skipped} not reached by this run, ${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`;
+  const coverage = score.every_case === undefined ? '' : ` (${score.every_case} checked on every case, ${score.some_cases} on some cases)`;
+  return `rules: ${score.held} held of ${score.checked} checked${coverage}, of ${score.rows} sentences and contract spots (documented ${score.documented.held}/${score.documented.checked}, assumed ${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked shown to fail on a fault; ${score.skipped} not reached by this run, ${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`;
 }

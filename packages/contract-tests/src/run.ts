@@ -3,14 +3,18 @@
  * the seed and path that replay a failure.
  */
 import fc from 'fast-check';
-import { rules, type RuleId } from '@investor-graph/contract';
 import type { ShownExchange } from './calls-shown.ts';
 import { BudgetExhausted, type Spending } from './client.ts';
 import type { SuiteContext } from './context.ts';
 import { cutBody } from './cut-body.ts';
 import { expectedGot, withoutKeys } from './failure-text.ts';
 import type { Property } from './properties.ts';
+import { allRules, type AnyRuleId } from './judges.ts';
+import { boundaryCases, planRun } from './plan.ts';
 import { PropertyFailure } from './properties/support.ts';
+
+/** How much of a property a run checked: all its boundary cases and some generated ones, part of them, or none. */
+export type Coverage = 'every case' | 'some cases' | 'not reached';
 
 export interface PropertyResult {
   id: string;
@@ -22,6 +26,9 @@ export interface PropertyResult {
   assumed: string[];
   runs: number;
   plannedRuns: number;
+  /** The cases run: boundary (of those it has) and generated (of those --runs asked for). */
+  cases: { boundary: number; boundaryTotal: number; generated: number; generatedWanted: number };
+  coverage: Coverage;
   spent: Spending;
   seed: number;
   reason?: string;
@@ -35,45 +42,26 @@ export function basisOf(assumed: readonly string[]): 'documented' | 'assumed' {
   return assumed.length ? 'assumed' : 'documented';
 }
 
-/**
- * This property's share. One case of each property still to come (that can run) is kept back
- * first, so that the last in order are not starved by the generated cases of the first; what is
- * left over is split evenly among this property and those to come.
- */
-export function plannedRuns(ctx: SuiteContext, property: Property, later: readonly Property[] | number = []): { runs: number; reason?: string } {
-  const left = ctx.client.remaining;
-  // A count (as earlier versions took: the properties left, this one included) keeps nothing back.
-  const upcoming = typeof later === 'number' ? [] : later;
-  const after = typeof later === 'number' ? Math.max(0, later - 1) : later.length;
-  const reserve = upcoming.filter((p) => !p.skip(ctx)).reduce((sum, p) => {
-    const one = p.cost(ctx);
-    return { calls: sum.calls + one.calls, rows: sum.rows + one.rows };
-  }, { calls: 0, rows: 0 });
-  const spare = { calls: Math.max(0, left.calls - reserve.calls), rows: Math.max(0, left.rows - reserve.rows) };
-  const share = { calls: Math.floor(spare.calls / (after + 1)), rows: Math.floor(spare.rows / (after + 1)) };
-  const cost = property.cost(ctx);
-  const byCalls = cost.calls ? Math.floor(share.calls / cost.calls) : Infinity;
-  const byRows = cost.rows ? Math.floor(share.rows / cost.rows) : Infinity;
-  // Its boundary cases (examples) first, all of them when the budget allows, then --runs generated ones.
-  const runs = Math.min(property.once ? 1 : (property.examples?.(ctx).length ?? 0) + ctx.config.runs, byCalls, byRows);
-  if (runs >= 1) return { runs };
-  // A property too dear for its share may still fit in what is left overall: the earlier in order comes first.
-  if (cost.calls <= left.calls && cost.rows <= left.rows) return { runs: 1 };
-  return { runs: 0, reason: `the budget left (${left.calls} calls, ${left.rows} rows) does not cover one case (${cost.calls} calls, ${cost.rows} rows)` };
+/** Every boundary case and, unless it has none, a generated one: checked on every case; fewer: some cases. */
+export function coverageOf(status: PropertyResult['status'], cases: PropertyResult['cases'], stoppedByBudget = false): Coverage {
+  if (status === 'skipped') return 'not reached';
+  const everyBoundary = cases.boundary >= cases.boundaryTotal;
+  return everyBoundary && (cases.generatedWanted === 0 || cases.generated > 0) && !stoppedByBudget ? 'every case' : 'some cases';
 }
 
-/** Runs `property`; `later` are the properties the run takes after it (their first cases are kept back for them). */
-export async function runProperty(ctx: SuiteContext, property: Property, later: readonly Property[] | number = []): Promise<PropertyResult> {
+/** Runs `property` as the plan made now says (plan.ts); `later` are the properties the run takes after it, whose boundary cases are kept for them. */
+export async function runProperty(ctx: SuiteContext, property: Property, later: readonly Property[] = []): Promise<PropertyResult> {
   const { config, ledger } = ctx;
   const base = { id: property.id, title: property.title, basis: basisOf(property.assumed), spec: property.spec, assumed: property.assumed, seed: config.seed };
+  const noCases = { boundary: 0, boundaryTotal: 0, generated: 0, generatedWanted: 0 };
   // A run that could not get ready checked nothing: every property fails with what broke.
-  if (ctx.setupError) return { ...base, status: 'failed', reason: 'the run could not get ready', runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 }, failure: { message: ctx.setupError, counterexample: '', path: null, replay: '' } };
-  const skipped = property.skip(ctx);
-  if (skipped) return { ...base, status: 'skipped', reason: skipped, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 } };
-  const plan = plannedRuns(ctx, property, later);
-  if (plan.runs === 0) return { ...base, status: 'skipped', reason: plan.reason!, runs: 0, plannedRuns: 0, spent: { calls: 0, rows: 0 } };
+  if (ctx.setupError) return { ...base, status: 'failed', reason: 'the run could not get ready', runs: 0, plannedRuns: 0, cases: noCases, coverage: 'not reached', spent: { calls: 0, rows: 0 }, failure: { message: ctx.setupError, counterexample: '', path: null, replay: '' } };
+  const plan = planRun(ctx, [property, ...later], ctx.client.remaining, config.runs).properties[0]!;
+  if (plan.skip) return { ...base, status: 'skipped', reason: plan.skip, runs: 0, plannedRuns: 0, cases: { ...noCases, boundaryTotal: plan.boundaryTotal }, coverage: 'not reached', spent: { calls: 0, rows: 0 } };
+  const examples = boundaryCases(ctx, property).slice(0, plan.boundary);
 
   ledger.current = property.id;
+  const planned = plan.boundary + plan.generated;
   const spentBefore = { ...ledger.total };
   let runs = 0;
   let stoppedByBudget = false;
@@ -107,11 +95,14 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
     // replay the failing case exactly.
     // Coverage first: the property's boundary and example cases open every run, in order (as
     // Schemathesis's coverage phase does), then generated ones spend the rest of its share.
-    { seed: config.seed, numRuns: plan.runs, examples: (property.examples?.(ctx) ?? []).map((e) => [e]), endOnFailure: true, ...(config.path ? { path: config.path } : {}) },
+    { seed: config.seed, numRuns: planned, examples: examples.map((e) => [e]), endOnFailure: true, ...(config.path ? { path: config.path } : {}) },
   );
   ledger.current = 'between';
   const spent = { calls: ledger.total.calls - spentBefore.calls, rows: ledger.total.rows - spentBefore.rows };
-  const result: PropertyResult = { ...base, status: details.failed ? 'failed' : 'passed', runs, plannedRuns: plan.runs, spent, ...(stoppedByBudget ? { stoppedByBudget } : {}) };
+  const status = details.failed ? 'failed' : 'passed';
+  // The boundary cases open the run (fast-check takes the examples first): the first runs are they.
+  const cases = { boundary: Math.min(runs, plan.boundary), boundaryTotal: plan.boundaryTotal, generated: Math.max(0, runs - plan.boundary), generatedWanted: plan.generatedWanted };
+  const result: PropertyResult = { ...base, status, runs, plannedRuns: planned, cases, coverage: coverageOf(status, cases, stoppedByBudget), spent, ...(stoppedByBudget ? { stoppedByBudget } : {}) };
   if (details.failed) {
     const error = details.errorInstance as Error | null;
     const path = details.counterexamplePath;
@@ -127,8 +118,8 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
 }
 
 /** A rule's finding in a property's failure: the rule and the call, then what the rule expects and what the call got. */
-export function findingText(f: { rule: RuleId; call: string; message: string }): string {
-  return `[${f.rule}] ${expectedGot(f.call, rules[f.rule].title, f.message)}`;
+export function findingText(f: { rule: AnyRuleId; call: string; message: string }): string {
+  return `[${f.rule}] ${expectedGot(f.call, allRules[f.rule].title, f.message)}`;
 }
 
 /**
@@ -150,7 +141,7 @@ export function failureMessage(property: Pick<Property, 'title'>, error: Error |
 }
 
 export interface RuleResult {
-  id: RuleId;
+  id: AnyRuleId;
   title: string;
   basis: 'documented' | 'assumed';
   spec: string | null;
@@ -163,9 +154,9 @@ export interface RuleResult {
 
 /** Every single-response rule over every call the run made. */
 export function ruleResults(ctx: SuiteContext): RuleResult[] {
-  return (Object.keys(rules) as RuleId[]).map((id) => {
+  return (Object.keys(allRules) as AnyRuleId[]).map((id) => {
     const found = ctx.ledger.findings.filter((f) => f.rule === id);
-    const info = rules[id];
+    const info = allRules[id];
     return {
       id,
       title: info.title,

@@ -771,6 +771,18 @@ export const sentences: readonly Sentence[] = [
     "text": "Amounts are whole US dollars (`*_usd`), `null` when not public."
   },
   {
+    "id": "resource-fields.6",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "Some fields are made from other records and always agree with them: a company's `total_raised_usd` is the sum of the public `amount_usd` of its rounds (`null` when none is public), its `last_round` its latest round by `announced_on`, and a firm's `portfolio_count` the number of distinct companies its edges reach."
+  },
+  {
+    "id": "resource-fields.7",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "A rebuild that adds, changes or removes a round or an edge updates the record made from it at the same time, an `update` of its own in the changes feed."
+  },
+  {
     "id": "evidence-tiers-and-sources.1",
     "source": "decisions",
     "section": "evidence-tiers-and-sources",
@@ -1518,7 +1530,37 @@ export const sentences: readonly Sentence[] = [
     "id": "round-lag.1",
     "source": "decisions",
     "section": "round-lag",
-    "text": "A trial never sees rounds announced within 75 days before `as_of` (strictly after `as_of` minus 75 days), in `/rounds`, `/companies/{slug}/rounds`, statistics over rounds and a company's `last_round`."
+    "text": "A trial never sees rounds announced within 75 days before `as_of` (strictly after `as_of` minus 75 days), nor anything served that is made from one."
+  },
+  {
+    "id": "round-lag.2",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "Held back are such a round, in `/rounds` and `/companies/{slug}/rounds`, and its edges (an investment whose `round_id` is such a round), in `/investments`, `/firms/{slug}/portfolio` and `/companies/{slug}/investors`: an investor in a round tells of the round."
+  },
+  {
+    "id": "round-lag.3",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "Every field made from rounds or edges is made as if the held-back ones were not there: a company's `total_raised_usd` and `last_round`, a firm's `portfolio_count`, and the statistics over rounds and edges (rounds by year and by stage, the most active investors), so that each agrees with the rows the trial is served."
+  },
+  {
+    "id": "round-lag.4",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "Not held back, by decision: a record's `updated_at` and `first_seen_at` (the record's own times, which say that it changed, not how; the service keeps no earlier version to serve), a firm's `stages` and `sectors` (its stated focus, which rebuilds do not move), curated lists and their members (chosen by hand), Form D offerings and filings (public at the SEC the day they are filed), and fund returns by vintage (no round in them)."
+  },
+  {
+    "id": "round-lag.5",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "No plan with a lag has the changes feed or the nightly dumps (the trial has neither), so they hold nothing back."
+  },
+  {
+    "id": "round-lag.6",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "As the lag passes a round (the cutoff moves with `as_of`, a day at a time), what a trial sees of its company and of the firms in it changes while their `updated_at` stays: the record did not change, what the plan may see of it did."
   },
   {
     "id": "changes-feed.1",

@@ -16,6 +16,8 @@ export const badInput: Property = {
   assumed: ['status-codes', 'limit', 'filters-and-sort-order', 'path-formats', 'bounds'],
   skip: () => null,
   cost: (ctx) => ({ calls: 1, rows: ctx.client.rowCost(Math.min(cap(ctx), 100)) }),
+  // Rows come only with a limit the service takes (a whole number given once) on a list; the rest are refused.
+  caseCost: (ctx, { op, param, value, twice, badSegment }) => ({ calls: 1, rows: op.query.includes('limit') && param === 'limit' && /^[1-9]\d*$/.test(value) && !twice && badSegment === null ? ctx.client.rowCost(Math.min(cap(ctx), 100)) : 0 }),
   arbitrary: () => {
     const junk = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('', '-1', '0', '1.5', '1e3', 'Infinity', '9'.repeat(30), '%00', '../', '2026-13-45', '2026-02-30T25:00:00Z'));
     return fc.record({

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { planRule } from '../context.ts';
 import { valueShown } from '../failure-text.ts';
-import { type Property, DAY, assert, expectStatus, isoSecond, keyOf, walk } from './support.ts';
+import { type Property, DAY, assert, expectStatus, isoSecond, keyOf, pageOf, walk } from './support.ts';
 
 export const changes: Property = {
   id: 'changes',
@@ -65,13 +65,13 @@ export const unpublished: Property = {
   assumed: ['record-and-key-states', 'changes-feed', 'filters-and-sort-order'],
   skip: (ctx) => (planRule(ctx).changes_feed ? null : `the ${ctx.config.plan} plan has no changes feed, which says what was unpublished`),
   cost: (ctx) => {
-    const limit = Math.min(planRule(ctx).rows_per_page, PAGE);
+    const limit = pageOf(ctx, PAGE);
     return { calls: 2 + 2 * PAGES, rows: ctx.client.rowCost(limit) * (2 + 2 * PAGES) };
   },
   arbitrary: () => fc.constant(null),
   once: true,
   async check(ctx) {
-    const limit = Math.min(planRule(ctx).rows_per_page, PAGE);
+    const limit = pageOf(ctx, PAGE);
     const { rows: items } = await walk(ctx, `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - 365 * DAY)}`, limit, 2);
     // A record's last word in the feed: an unpublished record may come back with a create.
     const last = new Map<string, { resource: string; key: string; kind: string; changed_at: string }>();

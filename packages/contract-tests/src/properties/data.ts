@@ -1,13 +1,12 @@
-/** Data across resources: the nightly dumps, statistics against their rows, the served description. */
+/** Data as files and documents: the nightly dumps, the served description. */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { operations, parameterEnum } from '@investor-graph/contract';
-import { BudgetExhausted } from '../client.ts';
+import { operations } from '@investor-graph/contract';
 import { planRule } from '../context.ts';
 import { cutBody } from '../cut-body.ts';
 import { answerShown, valueShown } from '../failure-text.ts';
-import { type Property, assert, codeShown, expectStatus, statisticsPage, walk, smallestFiles } from './support.ts';
+import { type Property, assert, expectStatus, keylessElsewhere, smallestFiles } from './support.ts';
 
 export const nightlyDumps: Property = {
   id: 'exports',
@@ -56,47 +55,13 @@ export const nightlyDumps: Property = {
   },
 };
 
-export const statistics: Property = {
-  id: 'statistics',
-  title: "a rollup agrees with the rows it sums (rounds-by-year's latest year against the rounds the key sees), and an unknown name is a 404 listing the names",
-  spec: ['1. What the service does', '4. Endpoints'],
-  assumed: ['statistics-shapes', 'round-lag'],
-  skip: () => null,
-  // The latest year's rounds, walked a few pages of at most 250 (the budget reserves a page's limit a call).
-  cost: (ctx) => ({ calls: 5, rows: 3 * ctx.client.rowCost(statisticsPage(ctx)) }),
-  arbitrary: () => fc.constant(null),
-  once: true,
-  async check(ctx) {
-    const unknown = await ctx.client.call('/api/v1/statistics/no-such-rollup', { rows: 0 });
-    expectStatus(unknown, 404, 'an unknown statistic (the name identifies a resource)');
-    assert(unknown.body?.code === 'unknown_statistic', 'an unknown statistic', 'code unknown_statistic', codeShown(unknown.body));
-    const names = parameterEnum('getStatistic', 'name');
-    assert(Array.isArray(unknown.body?.allowed) && names.every((n) => unknown.body.allowed.includes(n)), 'an unknown statistic', `allowed listing ${names.join(', ')}`, unknown.body?.allowed === undefined ? 'no allowed' : `allowed ${valueShown(unknown.body.allowed)}`);
-
-    const rollup = await ctx.client.call('/api/v1/statistics/rounds-by-year', { rows: 1 });
-    expectStatus(rollup, 200, '/api/v1/statistics/rounds-by-year');
-    const latest = (rollup.body.data.rows as { year: number; rounds: number; amount_usd: number }[]).reduce<{ year: number; rounds: number; amount_usd: number } | null>((a, r) => (!a || r.year > a.year ? r : a), null);
-    if (!latest) return;
-    // Sampled within the budget: a year too large to walk on this share is left to a bigger one.
-    const size = statisticsPage(ctx);
-    const pages = Math.ceil((latest.rounds + 1) / size);
-    if (pages > 3) throw new BudgetExhausted(`the latest year has ${latest.rounds} rounds, more than three pages of ${size}`);
-    const { rows, ended, answers } = await walk(ctx, `/api/v1/rounds?announced_since=${latest.year}-01-01`, size, 4);
-    // The same data on both sides: a rebuild between the calls would make them differ rightly.
-    if (!ended || answers.some((a) => a.body.as_of !== rollup.body.as_of)) return;
-    const theirs = rows.filter((r) => String(r.announced_on).startsWith(String(latest.year)));
-    const amount = theirs.reduce((sum, r) => sum + (typeof r.amount_usd === 'number' ? r.amount_usd : 0), 0);
-    assert(theirs.length === latest.rounds, `rounds-by-year for ${latest.year}`, `the count of the rounds /rounds?announced_since=${latest.year}-01-01 serves this key in ${latest.year}, ${theirs.length}`, `${latest.rounds} rounds`);
-    assert(amount === latest.amount_usd, `rounds-by-year for ${latest.year}`, `the sum of the rounds this key sees in ${latest.year}, $${amount}`, `$${latest.amount_usd}`);
-  },
-};
-
 export const openapi: Property = {
   id: 'openapi',
   title: 'the served /api/v1/openapi.json describes every operation of the contract, with its parameters',
   spec: ['9. Versioning'],
   assumed: [],
-  skip: () => null,
+  keyless: true,
+  skip: (ctx) => keylessElsewhere(ctx),
   cost: () => ({ calls: 1, rows: 0 }),
   arbitrary: () => fc.constant(null),
   once: true,

@@ -4,7 +4,7 @@ import { operationById, planIds, plans, trialKeyKeptDays } from '@investor-graph
 import { type Answer } from '../client.ts';
 import { valueShown } from '../failure-text.ts';
 import { dataOperations, planRule } from '../context.ts';
-import { type Property, DAY, assert, codeShown, expectStatus, expectActions, isoSecond, control, requestFor, features } from './support.ts';
+import { type Property, DAY, assert, codeShown, expectStatus, expectActions, isoSecond, control, requestFor, features, keylessElsewhere } from './support.ts';
 
 export const auth: Property = {
   id: 'auth',
@@ -70,7 +70,8 @@ export const trialRunsOut: Property = {
   title: 'a used-up or expired trial is a 402 with actions on every data operation, and can still read its account',
   spec: ['3. States and transitions', '7. Errors', '8. Limits'],
   assumed: ['exhausted-quota', 'actions', 'trial-key-response', 'account'],
-  skip: (ctx) => (ctx.control || ctx.config.exhaustTrial ? null : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
+  keyless: true,
+  skip: (ctx) => keylessElsewhere(ctx) ?? (ctx.control || ctx.config.exhaustTrial ? null : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
   cost: (ctx) => ({ calls: ctx.control ? 4 : plans.trial.calls_limit! + 3, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
   // A trial past its calls; with the control API also one past its days (made a week ago).
   arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/), how: fc.constant('used-up') }),
@@ -111,6 +112,9 @@ export const trialRunsOut: Property = {
     if (!path) return;
     const answer = await ctx.client.call(path, { key });
     expectStatus(answer, 402, `${path} on ${how === 'expired' ? 'an' : 'a'} ${how} trial`);
+    // Which way it ended (DECISIONS.md#exhausted-quota): its calls, or its days.
+    const code = how === 'expired' ? 'trial_expired' : 'trial_exhausted';
+    assert(answer.body?.code === code, `${path} on ${how === 'expired' ? 'an' : 'a'} ${how} trial`, `code ${code}`, codeShown(answer.body));
     expectActions(answer, path);
     const account = await ctx.client.call('/api/v1/account', { key });
     expectStatus(account, 200, `/api/v1/account of ${how === 'expired' ? 'an' : 'a'} ${how} trial (DECISIONS.md#account: it can still read its account)`);
@@ -122,7 +126,8 @@ export const keyStates: Property = {
   title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing; an ended trial's key is a 402 trial_expired for trial_key_kept_days, then a 401 invalid_key",
   spec: ['3. States and transitions', '7. Errors', '8. Limits'],
   assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions', 'pay-as-you-go-billing', 'trial-key-response'],
-  skip: (ctx) => (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
+  keyless: true,
+  skip: (ctx) => keylessElsewhere(ctx) ?? (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
   cost: () => ({ calls: 9, rows: 4 }),
   arbitrary: () => fc.constant(null),
   once: true,
@@ -180,7 +185,8 @@ export const trialCall: Property = {
   title: 'the trial call refuses what is not one JSON e-mail: another content type 415, over 4 KiB 413, anything but one valid email 400; an address with a live trial 409',
   spec: ['5. Authentication', '4. Endpoints'],
   assumed: ['trial-key-response', 'status-codes'],
-  skip: () => null,
+  keyless: true,
+  skip: (ctx) => keylessElsewhere(ctx),
   cost: (ctx) => ({ calls: ctx.config.allowRate ? Math.ceil(plans.trial.rate_per_second * 3) : 2, rows: 0 }),
   arbitrary: () => fc.constantFrom('text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken'),
   // Each way the call goes wrong; none of them makes a key (the taken address needs one made

@@ -17,6 +17,8 @@ export interface Property {
   skip(ctx: SuiteContext): string | null;
   /** The most one generated case can spend. */
   cost(ctx: SuiteContext): Spending;
+  /** The most one given case (a boundary case) can spend, when less than `cost` (plan.ts prices each). */
+  caseCost?(ctx: SuiteContext, input: any): Spending;
   /** One generated case; throws on a broken property. */
   arbitrary(ctx: SuiteContext): fc.Arbitrary<any>;
   /**
@@ -27,9 +29,24 @@ export interface Property {
   check(ctx: SuiteContext, input: any): Promise<void>;
   /** One case a run: what it reads is the same every time (the account, the description), and each read spends the budget. */
   once?: boolean;
+  /**
+   * It does not use the run's key (the address's admission, the description, the trial call, keys
+   * the control API makes): its calls spend none of the key's quota, and it runs once a run.
+   */
+  keyless?: boolean;
+  /** Work begun as the run starts, judged in the property's turn (a request the server answers only after 10 s). */
+  start?(ctx: SuiteContext): void;
 }
 
 export const DAY = 86_400_000;
+
+/**
+ * Why a check that does not depend on the run's key (the address's admission, the description, the
+ * trial call, keys the control API makes) does not run with this key: it runs once a run, with the
+ * run's last key (cli.ts), or null when this suite runs it.
+ */
+export const keylessElsewhere = (ctx: SuiteContext): string | null =>
+  ctx.config.keylessChecks === false ? 'it does not depend on the key: run once a run, with the last key given' : null;
 
 export class PropertyFailure extends Error {
   override name = 'PropertyFailure';
@@ -62,19 +79,27 @@ export const cap = (ctx: SuiteContext): number => planRule(ctx).rows_per_page;
 /** Whether the key's plan has the feature an operation needs (the changes feed, the nightly dumps). */
 export const planServes = (ctx: SuiteContext, op: { path: string; operationId: string }): boolean =>
   (planRule(ctx).exports || !op.path.includes('exports')) && (planRule(ctx).changes_feed || op.operationId !== 'listChanges');
-/** The page the statistics property walks rounds in: the plan's size, at most 250. */
-export const statisticsPage = (ctx: SuiteContext): number => Math.min(cap(ctx), 250);
+/**
+ * The page a walk asks for: `wanted` rows, at most the plan's page size, and at most 100 where
+ * every row is billed (pay as you go): a walk is planned at its pages' full size (plan.ts), and a
+ * short page there costs the minimum a call, not the rows a long one might bring.
+ */
+export const pageOf = (ctx: SuiteContext, wanted: number): number => Math.min(cap(ctx), planRule(ctx).min_rows_per_call ? Math.min(wanted, 100) : wanted);
 export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 export const isoSecond = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
-/** A walk of at most `pages` pages; returns the rows and whether it reached the end. */
+/**
+ * A walk of at most `pages` pages; returns the rows and whether it reached the end. Its pages are
+ * read (answers.ts): a page the run already holds, by its URL and cursor, is not asked again, so a
+ * walk one property made is the walk the next one reads.
+ */
 export async function walk(ctx: SuiteContext, path: string, limit: number, pages: number): Promise<{ rows: any[]; ended: boolean; answers: Answer[] }> {
   const rows: any[] = [];
   const answers: Answer[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < pages; page++) {
     const sep = path.includes('?') ? '&' : '?';
-    const answer = await ctx.client.call(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { rows: limit });
+    const answer = await ctx.client.read(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { rows: limit });
     expectStatus(answer, 200, `page ${page + 1} of ${path}`);
     answers.push(answer);
     rows.push(...answer.body.data);
@@ -84,11 +109,10 @@ export async function walk(ctx: SuiteContext, path: string, limit: number, pages
   return { rows, ended: false, answers };
 }
 
-/** A row's key, as its list is ordered by: slug, id, accession number or private fund id (null for a dump day). */
-export const keyOf = (row: any): string | null => {
-  const key = row?.slug ?? row?.id ?? row?.accession_number ?? row?.private_fund_id;
-  return typeof key === 'string' ? key : null;
-};
+/** Whether answers show the same data (one as_of): what is compared across them holds only then, a rebuild between them changes it rightly. */
+export const sameData = (...answers: (Answer | undefined | null)[]): boolean => new Set(answers.filter(Boolean).map((a) => a!.body?.as_of)).size <= 1;
+
+export { keyOf } from '../judges.ts';
 
 /**
  * A call of the kit's mock's control API (only with --use-control): JSON in, its answer out. A key

@@ -13,7 +13,7 @@ import type { Call } from './context.ts';
 import type { KeyedOperation, Operation, OperationEnv, Prepared } from './operation-types.ts';
 import { ProblemError } from './problems.ts';
 import { pageLimit } from './request.ts';
-import { lagCutoff, roundVisible, viewRow } from './round-lag.ts';
+import { lagCutoff, lagKeep, roundVisible, viewRow } from './round-lag.ts';
 import { statisticNames, type StatisticName } from './statistics.ts';
 import { nested, type DateRange, type Store } from './store.ts';
 import { createTrialKey } from './trial.ts';
@@ -40,13 +40,13 @@ const notFound = (what: string, key: string): never => {
   throw new ProblemError('not_found', `No ${what} has the ${what === 'fund' ? 'id' : 'slug'} ${key}.`);
 };
 
-/** A page of a top-level resource, rows as the caller's plan sees them. */
+/** A page of a top-level resource, rows as the caller's plan sees them (a round lag's edges left out, its records' derived fields without them). */
 const list = (resource: ResourceName, filter?: (call: Call, store: Store) => { keep: (row: Row) => boolean; range: DateRange } | undefined): KeyedOperation => ({
   counted: true,
   serve: ({ call, afterKey }, { store }) => {
     const cutoff = lagCutoff(store, call.plan);
     const only = filter?.(call, store);
-    const page = store.page(resource, afterKey, pageLimit(call.plan, call.query), only?.keep, only?.range);
+    const page = store.page(resource, afterKey, pageLimit(call.plan, call.query), only?.keep ?? lagKeep(store, resource, cutoff), only?.range);
     return { body: page.rows.map((r) => viewRow(store, resource, r, cutoff)), rows: page.rows.length, next: page.nextKey, stored: true };
   },
 });
@@ -61,13 +61,13 @@ const single = (resource: ResourceName): KeyedOperation => ({
   },
 });
 
-/** A page of rows under a parent (a firm's portfolio, a company's rounds). */
-const nestedList = (index: keyof typeof nested, lagged = false): KeyedOperation => ({
+/** A page of rows under a parent (a firm's portfolio, a company's rounds), without the rounds and edges a round lag holds back. */
+const nestedList = (index: keyof typeof nested): KeyedOperation => ({
   counted: true,
   serve: ({ call, afterKey }, { store }) => {
     const parentKey = call.route.params.get('slug')!;
     if (!store.get(nested[index].parent, parentKey)) notFound(nested[index].parent, parentKey);
-    const keep = lagged ? roundVisible(lagCutoff(store, call.plan)) : undefined;
+    const keep = lagKeep(store, nested[index].child, lagCutoff(store, call.plan));
     const page = store.nestedPage(index, parentKey, afterKey, pageLimit(call.plan, call.query), keep);
     return { body: page.rows, rows: page.rows.length, next: page.nextKey, stored: true };
   },
@@ -111,7 +111,7 @@ export const operations = {
   listFirmPortfolio: nestedList('listFirmPortfolio'),
   listFirmFilings: nestedList('listFirmFilings'),
   listFirmFunds: nestedList('listFirmFunds'),
-  listCompanyRounds: nestedList('listCompanyRounds', true),
+  listCompanyRounds: nestedList('listCompanyRounds'),
   listCompanyInvestors: nestedList('listCompanyInvestors'),
   listCompanyOfferings: nestedList('listCompanyOfferings'),
   listChanges: {

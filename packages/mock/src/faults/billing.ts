@@ -40,6 +40,15 @@ export const billingFaults = {
     breaks: 'charges the minimum a call for a call the balance could not cover',
     wrap: countedTwice({ after: async (response, request) => response.status === 402 && request.headers.has('authorization') && (await response.clone().json().catch(() => null))?.code === 'insufficient_balance' }),
   },
+  'payg-minimum-ignored': {
+    breaks: "reports a pay-as-you-go call that serves fewer rows than the minimum a call as charging only its rows, the balance to match",
+    wrap: onJson(({ status, body }) => {
+      const usage = body.usage as { rows_charged?: number; balance_rows?: number } | undefined;
+      const served = Array.isArray(body.data) ? body.data.length : body.data ? 1 : 0;
+      if (status !== 200 || typeof usage?.rows_charged !== 'number' || typeof usage.balance_rows !== 'number' || served >= usage.rows_charged) return;
+      body.usage = { ...usage, rows_charged: served, balance_rows: usage.balance_rows + usage.rows_charged - served };
+    }),
+  },
   'feed-charge-misreported': {
     breaks: "reports a feed page's charge as at most the minimum a call, whatever its items",
     wrap: onJson(({ status, body, url }) => {

@@ -9,6 +9,8 @@ import type { RequestContext } from '../engine/context.ts';
 import type { Engine } from '../engine/engine.ts';
 import { pathUnder } from '../engine/request.ts';
 import { billingFaults } from './billing.ts';
+import { acrossFaults } from './across.ts';
+import { derivedFaults } from './derived.ts';
 import { documentFaults } from './documents.ts';
 import type { EngineFaultOptions, Fault, FaultDeps, Fetch } from './fault.ts';
 import { httpFaults } from './http.ts';
@@ -17,7 +19,7 @@ import { pageFaults } from './pages.ts';
 
 export type { Fault } from './fault.ts';
 
-export const faultTable = { ...keyFaults, ...pageFaults, ...httpFaults, ...billingFaults, ...documentFaults } satisfies Record<string, Fault>;
+export const faultTable = { ...keyFaults, ...pageFaults, ...httpFaults, ...billingFaults, ...documentFaults, ...derivedFaults, ...acrossFaults } satisfies Record<string, Fault>;
 
 export type FaultName = keyof typeof faultTable;
 

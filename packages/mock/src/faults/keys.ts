@@ -25,6 +25,13 @@ export const keyFaults = {
       a.relabel(401, 'invalid_key');
     }),
   },
+  'trial-codes-swapped': {
+    breaks: 'answers a used-up trial with 402 trial_expired and an expired one with 402 trial_exhausted',
+    wrap: onJson((a) => {
+      const swapped: Record<string, string> = { trial_exhausted: 'trial_expired', trial_expired: 'trial_exhausted' };
+      if (a.status === 402 && typeof a.body.code === 'string' && swapped[a.body.code]) a.body.code = swapped[a.body.code];
+    }),
+  },
   'quota-as-429': {
     breaks: 'answers a used-up trial or quota with 429 instead of 402',
     wrap: onJson((a) => {
