@@ -23,12 +23,21 @@ export default defineConfig({
       // (*.dom-test.ts: it needs a DOM, so the node project's default include leaves it out).
       ...(['jsdom', 'happy-dom'] as const).map((environment) => ({
         extends: './examples/vitest.config.ts',
-        test: { name: `examples-${environment}`, root: './examples', environment, include: ['integrator/with-msw.test.ts', 'integrator/*.dom-test.ts'] },
+        test: {
+          name: `examples-${environment}`,
+          root: './examples',
+          environment,
+          include: ['integrator/with-msw.test.ts', 'integrator/*.dom-test.ts'],
+        },
       })),
     ],
     sequence: { sequencer: InstallTestFirst },
     // Screenshots and other files tests attach (context.annotate) land beside the JUnit file.
     attachmentsDir: 'test-results/attachments',
-    reporters: ['default', ['junit', { outputFile: 'test-results/junit.xml' }], ['json', { outputFile: 'test-results/vitest.json' }]],
+    reporters: [
+      'default',
+      ['junit', { outputFile: 'test-results/junit.xml' }],
+      ['json', { outputFile: 'test-results/vitest.json' }],
+    ],
   },
 });

@@ -10,7 +10,8 @@ import { installLine, readers } from './installed/readers.ts';
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** Runs an example as a reader would, with bash from the kit's folder. */
-const runExample = (path: string, env: Record<string, string>) => runBash(join(root, path), [], { cwd: root, env: { ...process.env, ...env } });
+const runExample = (path: string, env: Record<string, string>) =>
+  runBash(join(root, path), [], { cwd: root, env: { ...process.env, ...env } });
 
 test('every example in the README is a verbatim copy of a file the tests run, and every reader has one', () => {
   const examples = readmeExamples(readme);
@@ -24,10 +25,14 @@ test("each reader's install line in the README is the readers table's, and insta
   const rows = [...readme.matchAll(/^\| ([^|]+?) \| `(npm i -D [^`]+)`/gm)].map((m) => [m[1]!, m[2]!]);
   expect(rows).toEqual(readers.map((reader) => [reader.who, installLine(reader)]));
   // What each reader's example runs is in their line: the CI and load examples start the mock.
-  const started: Record<string, string> = { 'validate the API in CI': 'examples/ci/run-against-mock.sh', 'load test': 'examples/load/smoke.sh' };
+  const started: Record<string, string> = {
+    'validate the API in CI': 'examples/ci/run-against-mock.sh',
+    'load test': 'examples/load/smoke.sh',
+  };
   for (const reader of readers) {
     const example = started[reader.who];
-    if (example && readFileSync(join(root, example), 'utf8').includes('investor-graph-mock')) expect(reader.kit, reader.who).toContain('@investor-graph/mock');
+    if (example && readFileSync(join(root, example), 'utf8').includes('investor-graph-mock'))
+      expect(reader.kit, reader.who).toContain('@investor-graph/mock');
   }
 });
 
@@ -40,7 +45,11 @@ test("the integrator's server example starts the mock and its first call gets tw
 });
 
 test.skipIf(!haveGo)('the CI example run against the mock holds', async () => {
-  const run = await runExample('examples/ci/run-against-mock.sh', { PORT: String(await freePort()), SMOKE_DURATION: '3s', RESULTS_DIR: join(root, 'test-results/check-api') });
+  const run = await runExample('examples/ci/run-against-mock.sh', {
+    PORT: String(await freePort()),
+    SMOKE_DURATION: '3s',
+    RESULTS_DIR: join(root, 'test-results/check-api'),
+  });
   expect(run.code, run.out).toBe(0);
   expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
   expect(run.out).toContain('check-api exit code: 0');
@@ -49,7 +58,11 @@ test.skipIf(!haveGo)('the CI example run against the mock holds', async () => {
 test.skipIf(!haveGo)("the load tester's example holds the Team plan's thresholds against a running mock", async () => {
   const mock = await startMock({ port: 0 });
   try {
-    const run = await runExample('examples/load/smoke.sh', { BASE_URL: mock.url, DURATION: '3s', RESULTS_DIR: join(root, 'test-results/load') });
+    const run = await runExample('examples/load/smoke.sh', {
+      BASE_URL: mock.url,
+      DURATION: '3s',
+      RESULTS_DIR: join(root, 'test-results/load'),
+    });
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
     expect(run.out).not.toContain('FAIL');

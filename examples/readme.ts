@@ -20,11 +20,20 @@ export interface ReadmeExample {
 }
 
 export function readmeExamples(readme: string): ReadmeExample[] {
-  return [...readme.matchAll(marker)].map((m) => ({ path: m[1]!, lang: m[2]!, shown: m[3]!, file: readFileSync(join(root, m[1]!), 'utf8') }));
+  return [...readme.matchAll(marker)].map((m) => ({
+    path: m[1]!,
+    lang: m[2]!,
+    shown: m[3]!,
+    file: readFileSync(join(root, m[1]!), 'utf8'),
+  }));
 }
 
 export function syncedReadme(readme: string): string {
-  return readme.replace(marker, (_all, path: string, lang: string) => `<!-- example: ${path} -->\n\`\`\`${lang}\n${readFileSync(join(root, path), 'utf8')}\`\`\``);
+  return readme.replace(
+    marker,
+    (_all, path: string, lang: string) =>
+      `<!-- example: ${path} -->\n\`\`\`${lang}\n${readFileSync(join(root, path), 'utf8')}\`\`\``,
+  );
 }
 
 if (import.meta.main) {
@@ -36,5 +45,9 @@ if (import.meta.main) {
     process.exit(drifted.length ? 1 : 0);
   }
   writeFileSync(file, syncedReadme(readme));
-  console.log(drifted.length ? `README.md: refreshed ${drifted.map((e) => e.path).join(', ')}` : 'README.md: every example is up to date');
+  console.log(
+    drifted.length
+      ? `README.md: refreshed ${drifted.map((e) => e.path).join(', ')}`
+      : 'README.md: every example is up to date',
+  );
 }

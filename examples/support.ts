@@ -6,7 +6,11 @@ import { canRun } from '@investor-graph/cli';
 export const haveGo = canRun('go', ['version']);
 
 /** Runs a bash script to its end, as runCommand does. */
-export function runBash(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {
+export function runBash(
+  script: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; out: string }> {
   return runCommand('bash', [script, ...args], options);
 }
 
@@ -16,7 +20,11 @@ export function runBash(script: string, args: string[], options: { cwd: string; 
  * failed to stop) is stopped with it, so a leak shows as a failed assertion, never as a test that
  * waits forever on a pipe the leftover still holds.
  */
-export function runCommand(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { ...options, detached: true });
     let out = '';

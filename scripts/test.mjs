@@ -15,7 +15,10 @@ const pnpm = process.env.npm_execpath ? [process.execPath, process.env.npm_execp
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 const run = (args) => spawnSync(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).status ?? 1;
 /** As run, without blocking: the preparations beside it are timed as they end, not when it does. */
-const runAsync = (args) => new Promise((resolve) => spawn(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).on('close', (code) => resolve(code ?? 1)));
+const runAsync = (args) =>
+  new Promise((resolve) =>
+    spawn(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).on('close', (code) => resolve(code ?? 1)),
+  );
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 /** Starts one preparation in the background: a line now, and one with its outcome and time when it ends. */
@@ -62,13 +65,27 @@ console.log(`[kit] node ${process.version} at ${process.execPath}`);
 const preparing = Promise.all([
   prepare('k6', goBuild(k6Tool, 'the k6 tests will be skipped')),
   prepare('oasdiff', goBuild(oasdiffTool, "the diff's tests will be skipped")),
-  prepare('schemathesis', venv('SCHEMATHESIS_BIN', 'packages/mock/schemathesis/install.sh', 'its test will be skipped')),
-  prepare('openapi-python-client', venv('OPENAPI_PYTHON_CLIENT_BIN', 'examples/clients/python/install.sh', "the Python client's tests will be skipped")),
+  prepare(
+    'schemathesis',
+    venv('SCHEMATHESIS_BIN', 'packages/mock/schemathesis/install.sh', 'its test will be skipped'),
+  ),
+  prepare(
+    'openapi-python-client',
+    venv(
+      'OPENAPI_PYTHON_CLIENT_BIN',
+      'examples/clients/python/install.sh',
+      "the Python client's tests will be skipped",
+    ),
+  ),
 ]);
 // What some tests need from the machine and cannot install themselves: say so before they skip.
 const chromium = env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) console.log(`[kit] chromium: not at ${chromium}: the browser tests (/docs, MSW setupWorker) will be skipped (.ci/run installs Debian's chromium)`);
-if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0) console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");
+if (!existsSync(chromium))
+  console.log(
+    `[kit] chromium: not at ${chromium}: the browser tests (/docs, MSW setupWorker) will be skipped (.ci/run installs Debian's chromium)`,
+  );
+if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)
+  console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");
 
 // The type-check runs while the preparations do: they wait mostly on the network and on go build.
 const checking = performance.now();

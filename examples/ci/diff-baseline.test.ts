@@ -14,7 +14,10 @@ import { haveGo, runBash } from '../support.ts';
 /** Why the example cannot run here (skipped, saying so), or null; in CI it must run: a skipped drift gate hides a broken one. */
 function oasdiffMissing(): string | null {
   if (process.env.OASDIFF_BIN || haveGo) return null;
-  if (process.env.CI) throw new Error('CI needs oasdiff for the baseline example: OASDIFF_BIN is not set and there is no go on PATH to build it');
+  if (process.env.CI)
+    throw new Error(
+      'CI needs oasdiff for the baseline example: OASDIFF_BIN is not set and there is no go on PATH to build it',
+    );
   return 'no oasdiff (OASDIFF_BIN) and no go on PATH to build it';
 }
 const missing = oasdiffMissing();
@@ -32,9 +35,16 @@ function project(): string {
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   return dir;
 }
-const clean = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_') && k !== 'NODE_PATH' && !k.startsWith('npm_')));
-const example = (dir: string, baseUrl: string) => runBash(join(import.meta.dirname, 'diff-baseline.sh'), [], { cwd: dir, env: { ...clean(), BASE_URL: baseUrl } });
-const kept = (dir: string) => JSON.parse(readFileSync(join(dir, 'last-contract.json'), 'utf8')) as { paths: Record<string, unknown> };
+const clean = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('INVESTOR_GRAPH_') && k !== 'NODE_PATH' && !k.startsWith('npm_'),
+    ),
+  );
+const example = (dir: string, baseUrl: string) =>
+  runBash(join(import.meta.dirname, 'diff-baseline.sh'), [], { cwd: dir, env: { ...clean(), BASE_URL: baseUrl } });
+const kept = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'last-contract.json'), 'utf8')) as { paths: Record<string, unknown> };
 
 describe.skipIf(missing !== null)(`the README's baseline example${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let mock: RunningMock;
@@ -57,7 +67,7 @@ describe.skipIf(missing !== null)(`the README's baseline example${missing ? ` (s
     expect(next.out.match(/held: no change that breaks clients/g)).toHaveLength(2);
   }, 120_000);
 
-  test('a service that dropped what the kept contract had fails against it, though the kit\'s contract never had it, and the kept one stays', async () => {
+  test("a service that dropped what the kept contract had fails against it, though the kit's contract never had it, and the kept one stays", async () => {
     const dir = project();
     // Kept last time from a service that also had a widgets list: not in the kit's contract.
     const before = await (await fetch(`${mock.url}/api/v1/openapi.json`)).json();
@@ -65,13 +75,15 @@ describe.skipIf(missing !== null)(`the README's baseline example${missing ? ` (s
     writeFileSync(join(dir, 'last-contract.json'), JSON.stringify(before));
     const run = await example(dir, mock.url);
     expect(run.code, run.out).toBe(1);
-    expect(run.out).toContain(`contract diff: ${mock.url}/api/v1/openapi.json against the baseline last-contract.json (oasdiff)`);
+    expect(run.out).toContain(
+      `contract diff: ${mock.url}/api/v1/openapi.json against the baseline last-contract.json (oasdiff)`,
+    );
     expect(run.out).toContain('GET /api/v1/widgets: api path removed without deprecation');
     // The baseline that caught it is still there for the next run, not overwritten by what broke it.
     expect(kept(dir).paths).toHaveProperty(['/api/v1/widgets']);
   }, 120_000);
 
-  test('a service that broke the kit\'s contract fails the first diff, and nothing is kept', async () => {
+  test("a service that broke the kit's contract fails the first diff, and nothing is kept", async () => {
     const dir = project();
     const run = await example(dir, stale.url);
     expect(run.code, run.out).toBe(1);

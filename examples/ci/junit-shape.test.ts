@@ -16,17 +16,30 @@ test('a report in the shape Jenkins reads has no problem', () => {
 });
 
 test('properties inside a testcase, as vitest writes annotations, break the schema', () => {
-  const broken = valid.replace('<system-out>25 cases</system-out>', '<properties><property name="notice" value="25 cases"/></properties>');
-  expect(junitProblems(broken)).toEqual(['testsuites > testsuite > testcase: <properties> may not be inside <testcase>']);
+  const broken = valid.replace(
+    '<system-out>25 cases</system-out>',
+    '<properties><property name="notice" value="25 cases"/></properties>',
+  );
+  expect(junitProblems(broken)).toEqual([
+    'testsuites > testsuite > testcase: <properties> may not be inside <testcase>',
+  ]);
 });
 
 test('a testsuite without errors, as k6 summaries were written, breaks the schema', () => {
-  expect(junitProblems(valid.replace(' failures="1" errors="0" skipped', ' failures="1" skipped'))).toEqual(['testsuites > testsuite: <testsuite> needs the attribute errors']);
+  expect(junitProblems(valid.replace(' failures="1" errors="0" skipped', ' failures="1" skipped'))).toEqual([
+    'testsuites > testsuite: <testsuite> needs the attribute errors',
+  ]);
 });
 
 test('unknown attributes, unknown elements, bad times and broken XML are each named', () => {
-  expect(junitProblems(valid.replace('<testcase classname="c" name="b">', '<testcase classname="c" name="b" file="x.ts">'))).toEqual(['testsuites > testsuite > testcase: <testcase> may not have the attribute file']);
-  expect(junitProblems(valid.replace('<failure message="broke">why</failure>', '<warning>why</warning>'))).toEqual(['testsuites > testsuite > testcase: <warning> may not be inside <testcase>']);
-  expect(junitProblems(valid.replace('time="1.5"', 'time="1.5s"'))).toEqual(['testsuites: time="1.5s" is not a Surefire time']);
+  expect(
+    junitProblems(valid.replace('<testcase classname="c" name="b">', '<testcase classname="c" name="b" file="x.ts">')),
+  ).toEqual(['testsuites > testsuite > testcase: <testcase> may not have the attribute file']);
+  expect(junitProblems(valid.replace('<failure message="broke">why</failure>', '<warning>why</warning>'))).toEqual([
+    'testsuites > testsuite > testcase: <warning> may not be inside <testcase>',
+  ]);
+  expect(junitProblems(valid.replace('time="1.5"', 'time="1.5s"'))).toEqual([
+    'testsuites: time="1.5s" is not a Surefire time',
+  ]);
   expect(junitProblems('<testsuites><testsuite>')[0]).toMatch(/^not well-formed XML/);
 });

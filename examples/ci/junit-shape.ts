@@ -17,13 +17,33 @@ interface ElementRule {
 }
 
 const result = { attributes: ['type', 'message'], children: [], text: true };
-const rerun = { attributes: ['type', 'message'], required: ['type'], children: ['stackTrace', 'system-out', 'system-err'], text: true };
+const rerun = {
+  attributes: ['type', 'message'],
+  required: ['type'],
+  children: ['stackTrace', 'system-out', 'system-err'],
+  text: true,
+};
 const textOnly = { attributes: [], children: [], text: true };
 
 const rules: Record<string, ElementRule> = {
   testsuites: { attributes: ['name', 'time', 'tests', 'failures', 'errors'], children: ['testsuite'] },
   testsuite: {
-    attributes: ['name', 'tests', 'failures', 'errors', 'group', 'time', 'skipped', 'timestamp', 'hostname', 'id', 'package', 'file', 'log', 'url'],
+    attributes: [
+      'name',
+      'tests',
+      'failures',
+      'errors',
+      'group',
+      'time',
+      'skipped',
+      'timestamp',
+      'hostname',
+      'id',
+      'package',
+      'file',
+      'log',
+      'url',
+    ],
     required: ['name', 'tests', 'failures', 'errors'],
     children: ['testsuite', 'properties', 'testcase', 'system-out', 'system-err'],
   },
@@ -32,7 +52,17 @@ const rules: Record<string, ElementRule> = {
   testcase: {
     attributes: ['name', 'time', 'classname', 'group'],
     required: ['name'],
-    children: ['skipped', 'error', 'failure', 'rerunFailure', 'rerunError', 'flakyFailure', 'flakyError', 'system-out', 'system-err'],
+    children: [
+      'skipped',
+      'error',
+      'failure',
+      'rerunFailure',
+      'rerunError',
+      'flakyFailure',
+      'flakyError',
+      'system-out',
+      'system-err',
+    ],
   },
   failure: result,
   error: result,
@@ -51,7 +81,14 @@ const timePattern = /^(([0-9]{0,3},)*[0-9]{3}|[0-9]{0,3})*(\.[0-9]*)?$/;
 
 /** What in `xml` breaks the schema's rules; an empty list when a strict reader accepts it. */
 export function junitProblems(xml: string): string[] {
-  const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, parseTagValue: false, trimValues: true });
+  const parser = new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseAttributeValue: false,
+    parseTagValue: false,
+    trimValues: true,
+  });
   let document: Node[];
   try {
     document = parser.parse(xml, true) as Node[];
@@ -79,9 +116,17 @@ function check(node: Node, path: string, problems: string[]): void {
     return;
   }
   const attributes = node[':@'] ?? {};
-  for (const attribute of Object.keys(attributes)) if (!rule.attributes.includes(attribute)) problems.push(`${path}: <${name}> may not have the attribute ${attribute}`);
-  for (const attribute of rule.required ?? []) if (!(attribute in attributes)) problems.push(`${path}: <${name}> needs the attribute ${attribute}`);
-  if ((name === 'testsuite' || name === 'testsuites') && attributes.time !== undefined && !timePattern.test(attributes.time)) problems.push(`${path}: time="${attributes.time}" is not a Surefire time`);
+  for (const attribute of Object.keys(attributes))
+    if (!rule.attributes.includes(attribute))
+      problems.push(`${path}: <${name}> may not have the attribute ${attribute}`);
+  for (const attribute of rule.required ?? [])
+    if (!(attribute in attributes)) problems.push(`${path}: <${name}> needs the attribute ${attribute}`);
+  if (
+    (name === 'testsuite' || name === 'testsuites') &&
+    attributes.time !== undefined &&
+    !timePattern.test(attributes.time)
+  )
+    problems.push(`${path}: time="${attributes.time}" is not a Surefire time`);
   for (const child of (node[name] as Node[]) ?? []) {
     if ('#text' in child) {
       if (!rule.text) problems.push(`${path}: <${name}> may not hold text`);

@@ -23,11 +23,28 @@ const deploy = join(root, 'deploy');
 const read = (path: string): string => readFileSync(join(deploy, path), 'utf8');
 
 // The parts of a manifest these checks read; the schemas have vouched for the shapes first.
-interface Port { name?: string; containerPort: number }
-interface Probe { httpGet?: { path?: string; port: number | string }; tcpSocket?: { port: number | string }; timeoutSeconds?: number }
-interface SecretKey { name: string; key: string }
-interface EnvVar { name: string; value?: string; valueFrom?: { secretKeyRef?: SecretKey } }
-interface Volume { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }
+interface Port {
+  name?: string;
+  containerPort: number;
+}
+interface Probe {
+  httpGet?: { path?: string; port: number | string };
+  tcpSocket?: { port: number | string };
+  timeoutSeconds?: number;
+}
+interface SecretKey {
+  name: string;
+  key: string;
+}
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: SecretKey };
+}
+interface Volume {
+  name: string;
+  secret?: { secretName: string; items?: { key: string; path: string }[] };
+}
 interface Container {
   name: string;
   image: string;
@@ -69,20 +86,31 @@ interface ComposeService {
   deploy?: { replicas?: unknown };
   volumes?: string[];
 }
-interface Compose { services: Record<string, ComposeService> }
+interface Compose {
+  services: Record<string, ComposeService>;
+}
 
 /** Every document of every file in deploy/kubernetes/, as `kubectl apply -f deploy/kubernetes/` reads them. */
 function loadManifests(): Manifest[] {
-  return readdirSync(join(deploy, 'kubernetes')).filter((f) => /\.ya?ml$/.test(f)).sort().flatMap((file) =>
-    parseAllDocuments(read(join('kubernetes', file))).map((doc) => {
-      if (doc.errors.length) throw new Error(`deploy/kubernetes/${file}: ${doc.errors[0]!.message}`);
-      return { ...(doc.toJS() as Omit<Manifest, 'file'>), file };
-    }));
+  return readdirSync(join(deploy, 'kubernetes'))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .flatMap((file) =>
+      parseAllDocuments(read(join('kubernetes', file))).map((doc) => {
+        if (doc.errors.length) throw new Error(`deploy/kubernetes/${file}: ${doc.errors[0]!.message}`);
+        return { ...(doc.toJS() as Omit<Manifest, 'file'>), file };
+      }),
+    );
 }
 
 /** Fresh copies of what the tests read, so a test can break its own. */
 function setup() {
-  return { manifests: loadManifests(), compose: parse(read('compose.yaml')) as Compose, haproxy: read('haproxy.cfg'), dockerfile: read('Dockerfile') };
+  return {
+    manifests: loadManifests(),
+    compose: parse(read('compose.yaml')) as Compose,
+    haproxy: read('haproxy.cfg'),
+    dockerfile: read('Dockerfile'),
+  };
 }
 
 const where = (m: Manifest): string => `${m.file}: ${m.kind} ${m.metadata.name}`;
@@ -91,11 +119,14 @@ const containersOf = (workload: Manifest): Container[] => workload.spec!.templat
 /** The workloads whose pods a Service's selector picks (an empty selector picks none of them). */
 const podsOf = (service: Manifest, manifests: Manifest[]): Manifest[] => {
   const selector = Object.entries(service.spec?.selector ?? {});
-  return workloads(manifests).filter((w) => selector.length > 0 && selector.every(([k, v]) => w.spec!.template!.metadata.labels[k] === v));
+  return workloads(manifests).filter(
+    (w) => selector.length > 0 && selector.every(([k, v]) => w.spec!.template!.metadata.labels[k] === v),
+  );
 };
 const isMockImage = (image: string | undefined): boolean => image?.startsWith('investor-graph-mock:') ?? false;
 /** The value after a flag in an argument list ('' when it is last), or undefined without the flag. */
-const after = (args: readonly string[], flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] ?? '' : undefined);
+const after = (args: readonly string[], flag: string): string | undefined =>
+  args.includes(flag) ? (args[args.indexOf(flag) + 1] ?? '') : undefined;
 
 // kubernetes-models (tommy351/kubernetes-models-ts, ~380k downloads a month; 5.1.0 of August 2026
 // has resource.k8s.io/v1 of Kubernetes 1.34) compiles the OpenAPI schemas the Kubernetes API server
@@ -136,13 +167,21 @@ function kubernetesSchemaProblems(manifests: Manifest[]): string[] {
 // https address Ajv does not list, so it is dropped: Ajv's default dialect is draft-07. Its union
 // types (["integer", "string"]: Compose interpolates ${VAR} into numbers too) are allowed, and the
 // objects it leaves untyped are not warned about, while Ajv stays strict about unknown keywords.
-const composeSchemaFile = join(dirname(createRequire(import.meta.url).resolve('dclint/package.json')), 'schemas/compose.schema.json');
-const { $schema: _dialect, ...composeSchema } = JSON.parse(readFileSync(composeSchemaFile, 'utf8')) as Record<string, unknown>;
+const composeSchemaFile = join(
+  dirname(createRequire(import.meta.url).resolve('dclint/package.json')),
+  'schemas/compose.schema.json',
+);
+const { $schema: _dialect, ...composeSchema } = JSON.parse(readFileSync(composeSchemaFile, 'utf8')) as Record<
+  string,
+  unknown
+>;
 const validateCompose = new Ajv({ allErrors: true, allowUnionTypes: true, strictTypes: false }).compile(composeSchema);
 
 /** The Compose file against the Compose Specification's schema, as `docker compose config` checks it. */
 function composeSchemaProblems(compose: unknown): string[] {
-  return validateCompose(compose) ? [] : (validateCompose.errors ?? []).map((e) => `compose.yaml${e.instancePath}: ${e.message}`);
+  return validateCompose(compose)
+    ? []
+    : (validateCompose.errors ?? []).map((e) => `compose.yaml${e.instancePath}: ${e.message}`);
 }
 
 /** The flags `investor-graph-mock --help` lists: the option column of each line that starts with one. */
@@ -155,7 +194,6 @@ function flagsOfHelp(help: string): Set<string> {
   return flags;
 }
 
-
 // The bin from the kit's node_modules, as a reader's install has it; --help needs no network.
 const mockHelp = execFileSync(join(root, 'node_modules/.bin/investor-graph-mock'), ['--help'], { encoding: 'utf8' });
 
@@ -165,7 +203,12 @@ const fromSecret = Symbol('from a Secret');
  * One program as deploy/ starts it: where, from which image, with which arguments and environment
  * (the mock reads its secrets from the environment when no flag gives them).
  */
-interface Use { where: string; image: string; args: string[]; env: Record<string, string | typeof fromSecret> }
+interface Use {
+  where: string;
+  image: string;
+  args: string[];
+  env: Record<string, string | typeof fromSecret>;
+}
 
 const isMock = (use: Use): boolean => isMockImage(use.image);
 const isRedis = (use: Use): boolean => use.image.startsWith('redis:');
@@ -173,22 +216,28 @@ const isRedis = (use: Use): boolean => use.image.startsWith('redis:');
 /** The Dockerfile's CMD and ENV: the mock's arguments and environment when nothing overrides them. */
 function imageUses(dockerfile: string): Use[] {
   const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
-  return [{
-    where: 'Dockerfile: CMD',
-    image: `investor-graph-mock:${/^ARG MOCK_VERSION=(.+)$/m.exec(dockerfile)?.[1]}`,
-    args: cmd ? (JSON.parse(cmd) as string[]) : [],
-    env: Object.fromEntries([...dockerfile.matchAll(/^ENV (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!])),
-  }];
+  return [
+    {
+      where: 'Dockerfile: CMD',
+      image: `investor-graph-mock:${/^ARG MOCK_VERSION=(.+)$/m.exec(dockerfile)?.[1]}`,
+      args: cmd ? (JSON.parse(cmd) as string[]) : [],
+      env: Object.fromEntries([...dockerfile.matchAll(/^ENV (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!])),
+    },
+  ];
 }
 
 /** Each container's command, args and env (the mock's image has investor-graph-mock as its entrypoint). */
 function containerUses(manifests: Manifest[]): Use[] {
-  return workloads(manifests).flatMap((m) => containersOf(m).map((c) => ({
-    where: `${where(m)} container ${c.name}`,
-    image: c.image,
-    args: [...(c.command ?? []), ...(c.args ?? [])],
-    env: Object.fromEntries((c.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef ? fromSecret : e.value ?? ''])),
-  })));
+  return workloads(manifests).flatMap((m) =>
+    containersOf(m).map((c) => ({
+      where: `${where(m)} container ${c.name}`,
+      image: c.image,
+      args: [...(c.command ?? []), ...(c.args ?? [])],
+      env: Object.fromEntries(
+        (c.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef ? fromSecret : (e.value ?? '')]),
+      ),
+    })),
+  );
 }
 
 /** Each Compose service's command and environment, in their list and map forms. */
@@ -196,7 +245,7 @@ function serviceUses(compose: Compose): Use[] {
   return Object.entries(compose.services).map(([name, s]) => ({
     where: `compose.yaml: service ${name}`,
     image: s.image ?? '',
-    args: typeof s.command === 'string' ? s.command.split(/\s+/) : s.command ?? [],
+    args: typeof s.command === 'string' ? s.command.split(/\s+/) : (s.command ?? []),
     env: Array.isArray(s.environment)
       ? Object.fromEntries(s.environment.map((line) => [line.split('=')[0]!, line.slice(line.indexOf('=') + 1)]))
       : { ...s.environment },
@@ -215,38 +264,59 @@ const stateOf = ({ args, env }: Use): string | undefined => {
 
 /** Each flag given to the mock that its --help does not list (`--flag=value` counts as `--flag`). */
 function unknownFlagProblems(uses: Use[], known: Set<string>): string[] {
-  return uses.flatMap(({ where, args }) => args.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0]!).filter((f) => !known.has(f)).map((f) => `${where}: investor-graph-mock has no flag ${f}`));
+  return uses.flatMap(({ where, args }) =>
+    args
+      .filter((a) => a.startsWith('-'))
+      .map((a) => a.split('=')[0]!)
+      .filter((f) => !known.has(f))
+      .map((f) => `${where}: investor-graph-mock has no flag ${f}`),
+  );
 }
 
 /** Named and numbered ports: each Service's targetPort and each probe's port is a port of the pods, and --port N is declared. */
 function portProblems(manifests: Manifest[]): string[] {
   const problems: string[] = [];
-  const has = (c: Container, port: number | string) => (c.ports ?? []).some((p) => (typeof port === 'string' ? p.name === port : p.containerPort === port));
+  const has = (c: Container, port: number | string) =>
+    (c.ports ?? []).some((p) => (typeof port === 'string' ? p.name === port : p.containerPort === port));
   for (const service of manifests.filter((m) => m.kind === 'Service')) {
     const pods = podsOf(service, manifests);
     if (pods.length === 0) problems.push(`${where(service)}: selects no pod of these manifests`);
     for (const port of service.spec?.ports ?? []) {
       const target = port.targetPort ?? (port.port as number);
-      for (const pod of pods) if (!containersOf(pod).some((c) => has(c, target))) problems.push(`${where(service)}: targetPort ${target} is no port of ${where(pod)}`);
+      for (const pod of pods)
+        if (!containersOf(pod).some((c) => has(c, target)))
+          problems.push(`${where(service)}: targetPort ${target} is no port of ${where(pod)}`);
     }
   }
-  for (const pod of workloads(manifests)) for (const c of containersOf(pod)) {
-    for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
-      const port = probe?.httpGet?.port ?? probe?.tcpSocket?.port;
-      if (port !== undefined && !has(c, port)) problems.push(`${where(pod)} container ${c.name}: a probe's port ${port} is not one of its ports`);
+  for (const pod of workloads(manifests))
+    for (const c of containersOf(pod)) {
+      for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
+        const port = probe?.httpGet?.port ?? probe?.tcpSocket?.port;
+        if (port !== undefined && !has(c, port))
+          problems.push(`${where(pod)} container ${c.name}: a probe's port ${port} is not one of its ports`);
+      }
+      const listen = after(c.args ?? [], '--port');
+      if (listen !== undefined && !has(c, Number(listen)))
+        problems.push(`${where(pod)} container ${c.name}: listens on --port ${listen}, which its ports do not declare`);
     }
-    const listen = after(c.args ?? [], '--port');
-    if (listen !== undefined && !has(c, Number(listen))) problems.push(`${where(pod)} container ${c.name}: listens on --port ${listen}, which its ports do not declare`);
-  }
   return problems;
 }
 
 /** Each Secret of these manifests by name, its keys and their values (`data` decoded). */
 function secretsOf(manifests: Manifest[]): Map<string, Record<string, string>> {
-  return new Map(manifests.filter((m) => m.kind === 'Secret').map((s) => [s.metadata.name, {
-    ...Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])),
-    ...s.stringData,
-  }]));
+  return new Map(
+    manifests
+      .filter((m) => m.kind === 'Secret')
+      .map((s) => [
+        s.metadata.name,
+        {
+          ...Object.fromEntries(
+            Object.entries(s.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+          ),
+          ...s.stringData,
+        },
+      ]),
+  );
 }
 
 /** The names of the $(NAME) references in a text. */
@@ -265,8 +335,14 @@ function envReferenceProblems(manifests: Manifest[]): string[] {
     ...containersOf(pod).flatMap((c) => {
       const env = c.env ?? [];
       const at = `${where(pod)} container ${c.name}`;
-      const inArgs = referencesIn([...(c.command ?? []), ...(c.args ?? [])].join(' ')).filter((name) => !env.some((e) => e.name === name));
-      const inEnv = env.flatMap((e, i) => referencesIn(e.value ?? '').filter((name) => !env.slice(0, i).some((b) => b.name === name)).map((name) => ({ name, in: e.name })));
+      const inArgs = referencesIn([...(c.command ?? []), ...(c.args ?? [])].join(' ')).filter(
+        (name) => !env.some((e) => e.name === name),
+      );
+      const inEnv = env.flatMap((e, i) =>
+        referencesIn(e.value ?? '')
+          .filter((name) => !env.slice(0, i).some((b) => b.name === name))
+          .map((name) => ({ name, in: e.name })),
+      );
       const refs = env.flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef] : []));
       return [
         ...inArgs.map((name) => `${at}: $(${name}) is not one of its env vars`),
@@ -274,8 +350,12 @@ function envReferenceProblems(manifests: Manifest[]): string[] {
         ...refs.filter(missing).map((ref) => `${at}: no Secret key ${ref.name}/${ref.key} in these manifests`),
       ];
     }),
-    ...(pod.spec!.template!.spec.volumes ?? []).flatMap((v) => (v.secret?.items ?? []).map((item) => ({ name: v.secret!.secretName, key: item.key })).filter(missing)
-      .map((ref) => `${where(pod)}: volume ${v.name}: no Secret key ${ref.name}/${ref.key} in these manifests`)),
+    ...(pod.spec!.template!.spec.volumes ?? []).flatMap((v) =>
+      (v.secret?.items ?? [])
+        .map((item) => ({ name: v.secret!.secretName, key: item.key }))
+        .filter(missing)
+        .map((ref) => `${where(pod)}: volume ${v.name}: no Secret key ${ref.name}/${ref.key} in these manifests`),
+    ),
   ]);
 }
 
@@ -283,18 +363,25 @@ function envReferenceProblems(manifests: Manifest[]): string[] {
 const secretFlags = ['--admin-token', '--cursor-secret', '--requirepass'];
 const secretVariables = ['INVESTOR_GRAPH_MOCK_ADMIN_TOKEN', 'REDISCLI_AUTH'];
 /** The password in a redis:// URL, when it has one. */
-const urlPassword = (url: string | undefined): string | undefined => /^rediss?:\/\/[^:@/]*:(.*)@[^@]*$/.exec(url ?? '')?.[1];
+const urlPassword = (url: string | undefined): string | undefined =>
+  /^rediss?:\/\/[^:@/]*:(.*)@[^@]*$/.exec(url ?? '')?.[1];
 
 /** The secrets written in an argument list, each with the flag that carries it: the secret flags, and a --state URL's password. */
 function argumentSecrets(args: readonly string[]): [flag: string, value: string][] {
-  const secrets = secretFlags.flatMap((flag): [string, string][] => { const value = after(args, flag); return value === undefined ? [] : [[flag, value]]; });
+  const secrets = secretFlags.flatMap((flag): [string, string][] => {
+    const value = after(args, flag);
+    return value === undefined ? [] : [[flag, value]];
+  });
   const password = urlPassword(after(args, '--state'));
   return password === undefined ? secrets : [...secrets, ['--state', password]];
 }
 
 /** The secrets written in an environment: the secret variables (one filled in from a Secret is written nowhere), and INVESTOR_GRAPH_MOCK_STATE's password. */
 function environmentSecrets(env: Use['env']): [variable: string, value: string][] {
-  const secrets = secretVariables.flatMap((name): [string, string][] => { const value = env[name]; return typeof value === 'string' ? [[name, value]] : []; });
+  const secrets = secretVariables.flatMap((name): [string, string][] => {
+    const value = env[name];
+    return typeof value === 'string' ? [[name, value]] : [];
+  });
   const state = env.INVESTOR_GRAPH_MOCK_STATE;
   const password = urlPassword(typeof state === 'string' ? state : undefined);
   return password === undefined ? secrets : [...secrets, ['INVESTOR_GRAPH_MOCK_STATE', password]];
@@ -305,7 +392,9 @@ function environmentSecrets(env: Use['env']): [variable: string, value: string][
  * (docker inspect, the pod spec once filled in). The mock takes its secrets from the environment.
  */
 function commandLineSecretProblems(uses: Use[]): string[] {
-  return uses.flatMap(({ where, args }) => argumentSecrets(args).map(([flag]) => `${where}: a secret on the command line (${flag})`));
+  return uses.flatMap(({ where, args }) =>
+    argumentSecrets(args).map(([flag]) => `${where}: a secret on the command line (${flag})`),
+  );
 }
 
 /**
@@ -314,8 +403,11 @@ function commandLineSecretProblems(uses: Use[]): string[] {
  * the environment in Compose.
  */
 function literalSecretProblems(uses: Use[], isReference: (value: string, use: Use) => boolean): string[] {
-  return uses.flatMap((use) => [...argumentSecrets(use.args), ...environmentSecrets(use.env)].filter(([, value]) => !isReference(value, use))
-    .map(([, value]) => `${use.where}: a secret written out (${value.slice(0, 4)}...) where a reference belongs`));
+  return uses.flatMap((use) =>
+    [...argumentSecrets(use.args), ...environmentSecrets(use.env)]
+      .filter(([, value]) => !isReference(value, use))
+      .map(([, value]) => `${use.where}: a secret written out (${value.slice(0, 4)}...) where a reference belongs`),
+  );
 }
 const kubernetesReference = (value: string, { env }: Use): boolean => {
   const name = /^\$\(([A-Z_][A-Z0-9_]*)\)$/.exec(value)?.[1];
@@ -335,27 +427,40 @@ function redisPasswordProblems(manifests: Manifest[]): string[] {
   /** A container's env var as the kubelet fills it in. */
   const envValue = (c: Container, name: string): string | undefined => {
     const e = (c.env ?? []).find((v) => v.name === name);
-    return e?.valueFrom ? secretValue(e.valueFrom.secretKeyRef) : e?.value?.replace(/\$\(([A-Za-z_]\w*)\)/g, (ref, n: string) => envValue(c, n) ?? ref);
+    return e?.valueFrom
+      ? secretValue(e.valueFrom.secretKeyRef)
+      : e?.value?.replace(/\$\(([A-Za-z_]\w*)\)/g, (ref, n: string) => envValue(c, n) ?? ref);
   };
   /** A file of a container, when a Secret volume mounted in it holds that file. */
   const fileValue = (pod: PodTemplate, c: Container, path: string): string | undefined => {
     const mount = (c.volumeMounts ?? []).find((m) => path.startsWith(`${m.mountPath}/`));
     const secret = (pod.spec.volumes ?? []).find((v) => v.name === mount?.name)?.secret;
     const file = path.slice((mount?.mountPath.length ?? 0) + 1);
-    return secret && secretValue({ name: secret.secretName, key: secret.items ? secret.items.find((i) => i.path === file)?.key ?? '' : file });
+    return (
+      secret &&
+      secretValue({
+        name: secret.secretName,
+        key: secret.items ? (secret.items.find((i) => i.path === file)?.key ?? '') : file,
+      })
+    );
   };
   const problems: string[] = [];
-  const pods = workloads(manifests).flatMap((m) => containersOf(m).map((c) => ({ at: `${where(m)} container ${c.name}`, pod: m.spec!.template!, c })));
+  const pods = workloads(manifests).flatMap((m) =>
+    containersOf(m).map((c) => ({ at: `${where(m)} container ${c.name}`, pod: m.spec!.template!, c })),
+  );
   for (const redis of pods.filter(({ c }) => c.image.startsWith('redis:'))) {
     const args = [...(redis.c.command ?? []), ...(redis.c.args ?? [])];
     const config = args.find((a) => a.endsWith('.conf'));
-    const required = after(args, '--requirepass')?.replace(/\$\(([A-Za-z_]\w*)\)/g, (ref, n: string) => envValue(redis.c, n) ?? ref)
-      ?? /^\s*requirepass\s+(\S+)\s*$/m.exec((config && fileValue(redis.pod, redis.c, config)) ?? '')?.[1];
+    const required =
+      after(args, '--requirepass')?.replace(/\$\(([A-Za-z_]\w*)\)/g, (ref, n: string) => envValue(redis.c, n) ?? ref) ??
+      /^\s*requirepass\s+(\S+)\s*$/m.exec((config && fileValue(redis.pod, redis.c, config)) ?? '')?.[1];
     if (required === undefined) problems.push(`${redis.at}: Redis requires no password these manifests give it`);
-    if (envValue(redis.c, 'REDISCLI_AUTH') !== required) problems.push(`${redis.at}: REDISCLI_AUTH is not the password Redis requires, so its probes fail`);
+    if (envValue(redis.c, 'REDISCLI_AUTH') !== required)
+      problems.push(`${redis.at}: REDISCLI_AUTH is not the password Redis requires, so its probes fail`);
     for (const mock of pods.filter(({ c }) => isMockImage(c.image))) {
       const state = after(mock.c.args ?? [], '--state') ?? envValue(mock.c, 'INVESTOR_GRAPH_MOCK_STATE');
-      if (urlPassword(state) !== required) problems.push(`${mock.at}: the password in its state URL is not the one ${redis.at} requires`);
+      if (urlPassword(state) !== required)
+        problems.push(`${mock.at}: the password in its state URL is not the one ${redis.at} requires`);
     }
   }
   return problems;
@@ -370,8 +475,10 @@ function balancerProblems(haproxy: string, compose: Compose): string[] {
   if (!mock || !isMockImage(mock.image)) return [`haproxy.cfg: ${host} is no mock service of compose.yaml`];
   const { args } = serviceUses({ services: { [host!]: mock } })[0]!;
   const problems: string[] = [];
-  if (after(args, '--port') !== port) problems.push(`haproxy.cfg: sends to port ${port}, the mock listens on ${after(args, '--port')}`);
-  if (Number(slots) < Number(mock.deploy?.replicas ?? 1)) problems.push(`haproxy.cfg: ${slots} slots for ${String(mock.deploy?.replicas)} replicas of ${host}`);
+  if (after(args, '--port') !== port)
+    problems.push(`haproxy.cfg: sends to port ${port}, the mock listens on ${after(args, '--port')}`);
+  if (Number(slots) < Number(mock.deploy?.replicas ?? 1))
+    problems.push(`haproxy.cfg: ${slots} slots for ${String(mock.deploy?.replicas)} replicas of ${host}`);
   return problems;
 }
 
@@ -382,12 +489,21 @@ function stateTargetProblems(uses: Use[], redisAt: (host: string, port: number) 
     if (state === undefined) return [];
     // References are not URL text; the host and port are what this check reads.
     const url = new URL(state.replace(/\$\{[^}]*\}|\$\([^)]*\)/g, 'x'));
-    return /^rediss?:$/.test(url.protocol) && redisAt(url.hostname, Number(url.port || 6379)) ? [] : [`${use.where}: its state ${url.protocol}//${url.host} reaches no Redis of this deployment`];
+    return /^rediss?:$/.test(url.protocol) && redisAt(url.hostname, Number(url.port || 6379))
+      ? []
+      : [`${use.where}: its state ${url.protocol}//${url.host} reaches no Redis of this deployment`];
   });
 }
-const redisInKubernetes = (manifests: Manifest[]) => (host: string, port: number) => manifests.some((s) => s.kind === 'Service' && s.metadata.name === host
-  && (s.spec?.ports ?? []).some((p) => p.port === port) && podsOf(s, manifests).some((w) => containersOf(w).some((c) => c.image.startsWith('redis:'))));
-const redisInCompose = (compose: Compose) => (host: string, port: number) => port === 6379 && (compose.services[host]?.image?.startsWith('redis:') ?? false);
+const redisInKubernetes = (manifests: Manifest[]) => (host: string, port: number) =>
+  manifests.some(
+    (s) =>
+      s.kind === 'Service' &&
+      s.metadata.name === host &&
+      (s.spec?.ports ?? []).some((p) => p.port === port) &&
+      podsOf(s, manifests).some((w) => containersOf(w).some((c) => c.image.startsWith('redis:'))),
+  );
+const redisInCompose = (compose: Compose) => (host: string, port: number) =>
+  port === 6379 && (compose.services[host]?.image?.startsWith('redis:') ?? false);
 
 /**
  * What the mock needs of Redis: version 7 or later, and as redis-server flags an append-only file
@@ -399,28 +515,38 @@ function redisSettingProblems(uses: Use[]): string[] {
   if (redis.length === 0) return ['no Redis among these'];
   return redis.flatMap(({ where, image, args }) => [
     ...(Number(/^redis:(\d+)/.exec(image)?.[1] ?? 0) >= 7 ? [] : [`${where}: ${image} is not Redis 7 or later`]),
-    ...Object.entries(redisNeeds).filter(([flag, value]) => after(args, flag) !== value).map(([flag, value]) => `${where}: Redis runs without ${flag} ${value}`),
+    ...Object.entries(redisNeeds)
+      .filter(([flag, value]) => after(args, flag) !== value)
+      .map(([flag, value]) => `${where}: Redis runs without ${flag} ${value}`),
   ]);
 }
 
 /** The mock's three probes ask for the contract, which waits at most 50 ms on Redis, and allow it 3 s (the default 1 s is tight on a busy node). */
 function mockProbeProblems(manifests: Manifest[]): string[] {
-  return workloads(manifests).flatMap((pod) => containersOf(pod).filter((c) => isMockImage(c.image)).flatMap((c) =>
-    (['startupProbe', 'readinessProbe', 'livenessProbe'] as const).flatMap((kind) => {
-      const probe = c[kind];
-      const at = `${where(pod)} container ${c.name}: ${kind}`;
-      if (!probe) return [`${at} is missing`];
-      const path = probe.httpGet?.path;
-      const timeout = probe.timeoutSeconds ?? 1;
-      return [
-        ...(path === '/api/v1/openapi.json' ? [] : [`${at} asks for ${path ?? 'no path'}, not /api/v1/openapi.json`]),
-        ...(timeout >= 3 ? [] : [`${at} gives up after ${timeout} s, under 3 s`]),
-      ];
-    })));
+  return workloads(manifests).flatMap((pod) =>
+    containersOf(pod)
+      .filter((c) => isMockImage(c.image))
+      .flatMap((c) =>
+        (['startupProbe', 'readinessProbe', 'livenessProbe'] as const).flatMap((kind) => {
+          const probe = c[kind];
+          const at = `${where(pod)} container ${c.name}: ${kind}`;
+          if (!probe) return [`${at} is missing`];
+          const path = probe.httpGet?.path;
+          const timeout = probe.timeoutSeconds ?? 1;
+          return [
+            ...(path === '/api/v1/openapi.json'
+              ? []
+              : [`${at} asks for ${path ?? 'no path'}, not /api/v1/openapi.json`]),
+            ...(timeout >= 3 ? [] : [`${at} gives up after ${timeout} s, under 3 s`]),
+          ];
+        }),
+      ),
+  );
 }
 
 /** The first container of the first manifest of a kind: what the tests break a copy of. */
-const first = (manifests: Manifest[], kind: string): Container => containersOf(manifests.find((m) => m.kind === kind)!)[0]!;
+const first = (manifests: Manifest[], kind: string): Container =>
+  containersOf(manifests.find((m) => m.kind === kind)!)[0]!;
 /** The env var of a container, to break a copy of. */
 const envVar = (c: Container, name: string): EnvVar => c.env!.find((e) => e.name === name)!;
 
@@ -442,7 +568,9 @@ test('every Kubernetes manifest holds to the Kubernetes schemas', () => {
 test('a Deployment of replicas "three" breaks the Kubernetes schema', () => {
   const { manifests } = setup();
   manifests.find((m) => m.kind === 'Deployment')!.spec!.replicas = 'three';
-  expect(kubernetesSchemaProblems(manifests)).toEqual(['mock.yaml: Deployment investor-graph-mock: data/spec/replicas must be integer']);
+  expect(kubernetesSchemaProblems(manifests)).toEqual([
+    'mock.yaml: Deployment investor-graph-mock: data/spec/replicas must be integer',
+  ]);
 });
 
 test('a Service port given as a name, a memory limit of "lots" and a kind without a schema are each named', () => {
@@ -453,23 +581,29 @@ test('a Service port given as a name, a memory limit of "lots" and a kind withou
   const problems = kubernetesSchemaProblems(manifests);
   expect(problems).toContain('mock.yaml: Service investor-graph-mock: data/spec/ports/0/port must be integer');
   const memory = 'data/spec/template/spec/containers/0/resources/limits/memory';
-  expect(problems).toContain(`redis.yaml: StatefulSet investor-graph-redis: ${memory} must be number, ${memory} must match format "quantity", ${memory} must match exactly one schema in "oneOf"`);
-  expect(problems).toContain('mock.yaml: Ingress investor-graph-mock: no schema for extensions/v1beta1 Ingress here (add a row to kubernetesModels)');
+  expect(problems).toContain(
+    `redis.yaml: StatefulSet investor-graph-redis: ${memory} must be number, ${memory} must match format "quantity", ${memory} must match exactly one schema in "oneOf"`,
+  );
+  expect(problems).toContain(
+    'mock.yaml: Ingress investor-graph-mock: no schema for extensions/v1beta1 Ingress here (add a row to kubernetesModels)',
+  );
 });
 
-test("every Service and probe points at a port its pods have, and the mock declares the port it listens on", () => {
+test('every Service and probe points at a port its pods have, and the mock declares the port it listens on', () => {
   expect(portProblems(setup().manifests)).toEqual([]);
 });
 
 test('a Service whose targetPort names a port no pod has is caught, as are a wrong probe port and an undeclared --port', () => {
   const { manifests } = setup();
-  manifests.find((m) => m.metadata.name === 'investor-graph-mock' && m.kind === 'Service')!.spec!.ports![0]!.targetPort = 'htp';
+  manifests.find(
+    (m) => m.metadata.name === 'investor-graph-mock' && m.kind === 'Service',
+  )!.spec!.ports![0]!.targetPort = 'htp';
   const mock = first(manifests, 'Deployment');
   mock.readinessProbe!.httpGet!.port = 8080;
   mock.args![mock.args!.indexOf('--port') + 1] = '4011';
   expect(portProblems(manifests)).toEqual([
     'mock.yaml: Service investor-graph-mock: targetPort htp is no port of mock.yaml: Deployment investor-graph-mock',
-    'mock.yaml: Deployment investor-graph-mock container mock: a probe\'s port 8080 is not one of its ports',
+    "mock.yaml: Deployment investor-graph-mock container mock: a probe's port 8080 is not one of its ports",
     'mock.yaml: Deployment investor-graph-mock container mock: listens on --port 4011, which its ports do not declare',
   ]);
   manifests.find((m) => m.kind === 'Service')!.spec!.selector = { app: 'nothing' };
@@ -481,7 +615,11 @@ test("the mock's pods run as a non-root user on a read-only file system, with re
   expect(deployment.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
   expect(deployment.template!.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
   const mock = deployment.template!.spec.containers[0]!;
-  expect(mock.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+  expect(mock.securityContext).toMatchObject({
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+  });
   // Node's compile cache and the nightly dumps go to the temp folder, the one place it may write.
   expect(mock.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
   expect(Object.keys(mock.resources!.requests!)).toEqual(['cpu', 'memory']);
@@ -515,18 +653,26 @@ test('a misspelt compose key and a depends_on condition Compose does not know br
   (compose.services.balancer as Record<string, unknown>).depends_on = { mock: { condition: 'service_ready' } };
   const problems = composeSchemaProblems(compose);
   expect(problems).toContain('compose.yaml/services/mock/deploy: must NOT have additional properties');
-  expect(problems).toContain('compose.yaml/services/balancer/depends_on/mock/condition: must be equal to one of the allowed values');
+  expect(problems).toContain(
+    'compose.yaml/services/balancer/depends_on/mock/condition: must be equal to one of the allowed values',
+  );
 });
 
 test('every flag the Dockerfile, the manifests and the compose file pass to investor-graph-mock is one its --help lists', () => {
   const known = flagsOfHelp(mockHelp);
   // The parser reads the option column: what deploy/ relies on is there, a flag of another command is not.
-  for (const flag of ['--host', '--port', '--state', '--admin-token', '--public-url', '-p']) expect(known).toContain(flag);
+  for (const flag of ['--host', '--port', '--state', '--admin-token', '--public-url', '-p'])
+    expect(known).toContain(flag);
   expect(known).not.toContain('--out');
   // The variables deploy/ gives the mock its secrets in are the ones its --help names.
-  for (const variable of ['$INVESTOR_GRAPH_MOCK_STATE', '$INVESTOR_GRAPH_MOCK_ADMIN_TOKEN']) expect(mockHelp).toContain(variable);
+  for (const variable of ['$INVESTOR_GRAPH_MOCK_STATE', '$INVESTOR_GRAPH_MOCK_ADMIN_TOKEN'])
+    expect(mockHelp).toContain(variable);
   const uses = mockUses(setup());
-  expect(uses.map((u) => u.where)).toEqual(['Dockerfile: CMD', 'mock.yaml: Deployment investor-graph-mock container mock', 'compose.yaml: service mock']);
+  expect(uses.map((u) => u.where)).toEqual([
+    'Dockerfile: CMD',
+    'mock.yaml: Deployment investor-graph-mock container mock',
+    'compose.yaml: service mock',
+  ]);
   expect(unknownFlagProblems(uses, known)).toEqual([]);
 });
 
@@ -564,52 +710,78 @@ test('a misspelt $(NAME), one listed after the env var that uses it, and a missi
 test("no secret is on the mock's command line, nor on Redis's in Kubernetes: the mock takes its Redis URL and admin token from the environment", () => {
   const given = setup();
   const mock = first(given.manifests, 'Deployment');
-  expect(mock.env).toContainEqual({ name: 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN', valueFrom: { secretKeyRef: { name: 'investor-graph-mock', key: 'admin-token' } } });
-  expect(Object.keys(serviceUses(given.compose).find(isMock)!.env)).toEqual(['INVESTOR_GRAPH_MOCK_STATE', 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN']);
+  expect(mock.env).toContainEqual({
+    name: 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN',
+    valueFrom: { secretKeyRef: { name: 'investor-graph-mock', key: 'admin-token' } },
+  });
+  expect(Object.keys(serviceUses(given.compose).find(isMock)!.env)).toEqual([
+    'INVESTOR_GRAPH_MOCK_STATE',
+    'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN',
+  ]);
   expect(commandLineSecretProblems([...imageUses(given.dockerfile), ...containerUses(given.manifests)])).toEqual([]);
   // The one left: Redis in Compose takes its password as --requirepass (a config file would keep it off).
-  expect(commandLineSecretProblems(serviceUses(given.compose))).toEqual(['compose.yaml: service redis: a secret on the command line (--requirepass)']);
+  expect(commandLineSecretProblems(serviceUses(given.compose))).toEqual([
+    'compose.yaml: service redis: a secret on the command line (--requirepass)',
+  ]);
 });
 
 test('an admin token or a Redis password put back on the command line is caught, a URL without one is not', () => {
   const given = setup();
   first(given.manifests, 'Deployment').args!.push('--admin-token', '$(MOCK_ADMIN_TOKEN)');
-  (given.compose.services.mock!.command as string[]).push('--state', 'redis://default:${REDIS_PASSWORD:?x}@redis:6379/0');
+  (given.compose.services.mock!.command as string[]).push(
+    '--state',
+    'redis://default:${REDIS_PASSWORD:?x}@redis:6379/0',
+  );
   expect(commandLineSecretProblems(mockUses(given))).toEqual([
     'mock.yaml: Deployment investor-graph-mock container mock: a secret on the command line (--admin-token)',
     'compose.yaml: service mock: a secret on the command line (--state)',
   ]);
-  expect(commandLineSecretProblems([{ where: 'mock', image: 'investor-graph-mock:0', args: ['--state', 'redis://redis:6379/0'], env: {} }])).toEqual([]);
+  expect(
+    commandLineSecretProblems([
+      { where: 'mock', image: 'investor-graph-mock:0', args: ['--state', 'redis://redis:6379/0'], env: {} },
+    ]),
+  ).toEqual([]);
 });
 
 test('secrets reach the mock and Redis by reference only, and the checked-in values are marked placeholders', () => {
   const { manifests, compose } = setup();
   const containers = containerUses(manifests);
-  const written = (uses: Use[]) => uses.flatMap((u) => [...argumentSecrets(u.args), ...environmentSecrets(u.env)].map(([carrier]) => carrier));
+  const written = (uses: Use[]) =>
+    uses.flatMap((u) => [...argumentSecrets(u.args), ...environmentSecrets(u.env)].map(([carrier]) => carrier));
   // The rest (the token, redis-cli's password, Redis's own) come from the Secret and are written nowhere.
   expect(written(containers)).toEqual(['INVESTOR_GRAPH_MOCK_STATE']);
   expect(literalSecretProblems(containers, kubernetesReference)).toEqual([]);
   const services = serviceUses(compose);
-  expect(written(services)).toEqual(['--requirepass', 'REDISCLI_AUTH', 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN', 'INVESTOR_GRAPH_MOCK_STATE']);
+  expect(written(services)).toEqual([
+    '--requirepass',
+    'REDISCLI_AUTH',
+    'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN',
+    'INVESTOR_GRAPH_MOCK_STATE',
+  ]);
   expect(literalSecretProblems(services, composeReference)).toEqual([]);
   const secret = manifests.find((m) => m.kind === 'Secret')!;
   expect(secret.data).toBeUndefined();
   for (const value of Object.values(secret.stringData!)) expect(value).toMatch(/^(requirepass )?CHANGE-ME-/);
   const example = read('.env.example');
-  for (const name of ['MOCK_ADMIN_TOKEN', 'REDIS_PASSWORD']) expect(example).toMatch(new RegExp(`^${name}=CHANGE-ME-`, 'm'));
+  for (const name of ['MOCK_ADMIN_TOKEN', 'REDIS_PASSWORD'])
+    expect(example).toMatch(new RegExp(`^${name}=CHANGE-ME-`, 'm'));
   expect(read('.gitignore')).toMatch(/^\.env$/m);
 });
 
 test('an admin token or a Redis password written out in the environment, or a Compose secret with a default, is caught', () => {
   const { manifests, compose } = setup();
   const mock = first(manifests, 'Deployment');
-  mock.env![mock.env!.indexOf(envVar(mock, 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN'))] = { name: 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN', value: 's3cret' };
+  mock.env![mock.env!.indexOf(envVar(mock, 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN'))] = {
+    name: 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN',
+    value: 's3cret',
+  };
   envVar(mock, 'INVESTOR_GRAPH_MOCK_STATE').value = 'redis://default:hunter2@investor-graph-redis:6379/0';
   expect(literalSecretProblems(containerUses(manifests), kubernetesReference)).toEqual([
     'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (s3cr...) where a reference belongs',
     'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (hunt...) where a reference belongs',
   ]);
-  (compose.services.mock!.environment as Record<string, string>).INVESTOR_GRAPH_MOCK_ADMIN_TOKEN = '${MOCK_ADMIN_TOKEN:-letmein}';
+  (compose.services.mock!.environment as Record<string, string>).INVESTOR_GRAPH_MOCK_ADMIN_TOKEN =
+    '${MOCK_ADMIN_TOKEN:-letmein}';
   expect(literalSecretProblems(serviceUses(compose), composeReference)).toEqual([
     'compose.yaml: service mock: a secret written out (${MO...) where a reference belongs',
   ]);
@@ -627,7 +799,9 @@ test("a redis.conf whose requirepass differs from the Secret's redis-password is
     'mock.yaml: Deployment investor-graph-mock container mock: the password in its state URL is not the one redis.yaml: StatefulSet investor-graph-redis container redis requires',
   ]);
   first(manifests, 'StatefulSet').args!.shift();
-  expect(redisPasswordProblems(manifests)[0]).toBe('redis.yaml: StatefulSet investor-graph-redis container redis: Redis requires no password these manifests give it');
+  expect(redisPasswordProblems(manifests)[0]).toBe(
+    'redis.yaml: StatefulSet investor-graph-redis container redis: Redis requires no password these manifests give it',
+  );
 });
 
 test('the mock runs as 3 replicas sharing one Redis, in Kubernetes and in Compose', () => {
@@ -638,14 +812,17 @@ test('the mock runs as 3 replicas sharing one Redis, in Kubernetes and in Compos
   const services = serviceUses(given.compose).filter(isMock);
   expect(containers.map(stateOf)).toEqual(['redis://default:$(REDIS_PASSWORD)@investor-graph-redis:6379/0']);
   expect(stateTargetProblems(containers, redisInKubernetes(given.manifests))).toEqual([]);
-  expect(services.map(stateOf)).toEqual(['redis://default:${REDIS_PASSWORD:?set REDIS_PASSWORD in deploy/.env}@redis:6379/0']);
+  expect(services.map(stateOf)).toEqual([
+    'redis://default:${REDIS_PASSWORD:?set REDIS_PASSWORD in deploy/.env}@redis:6379/0',
+  ]);
   expect(stateTargetProblems(services, redisInCompose(given.compose))).toEqual([]);
   expect(balancerProblems(given.haproxy, given.compose)).toEqual([]);
 });
 
 test('a state URL that reaches no Redis, in the environment or in a --state that wins over it, and a balancer with fewer slots than replicas, are caught', () => {
   const given = setup();
-  envVar(first(given.manifests, 'Deployment'), 'INVESTOR_GRAPH_MOCK_STATE').value = 'redis://default:$(REDIS_PASSWORD)@redis:6379/0';
+  envVar(first(given.manifests, 'Deployment'), 'INVESTOR_GRAPH_MOCK_STATE').value =
+    'redis://default:$(REDIS_PASSWORD)@redis:6379/0';
   expect(stateTargetProblems(containerUses(given.manifests), redisInKubernetes(given.manifests))).toEqual([
     'mock.yaml: Deployment investor-graph-mock container mock: its state redis://redis:6379 reaches no Redis of this deployment',
   ]);
@@ -656,7 +833,9 @@ test('a state URL that reaches no Redis, in the environment or in a --state that
   given.compose.services.mock!.deploy!.replicas = 5;
   expect(balancerProblems(given.haproxy, given.compose)).toEqual(['haproxy.cfg: 3 slots for 5 replicas of mock']);
   given.compose.services.mock!.deploy!.replicas = 3;
-  expect(balancerProblems(given.haproxy.replace('mock:4010', 'mock:4011'), given.compose)).toEqual(['haproxy.cfg: sends to port 4011, the mock listens on 4010']);
+  expect(balancerProblems(given.haproxy.replace('mock:4010', 'mock:4011'), given.compose)).toEqual([
+    'haproxy.cfg: sends to port 4011, the mock listens on 4010',
+  ]);
 });
 
 test('Redis 7 keeps an append-only file on a volume that outlives it and evicts no key, in both', () => {
@@ -666,7 +845,10 @@ test('Redis 7 keeps an append-only file on a volume that outlives it and evicts 
   const redis = manifests.find((m) => m.kind === 'StatefulSet')!.spec!;
   const container = redis.template!.spec.containers[0]!;
   expect(after(container.args!, '--dir')).toBe('/data');
-  expect(container.volumeMounts).toContainEqual({ name: redis.volumeClaimTemplates![0]!.metadata.name, mountPath: '/data' });
+  expect(container.volumeMounts).toContainEqual({
+    name: redis.volumeClaimTemplates![0]!.metadata.name,
+    mountPath: '/data',
+  });
   expect(compose.services.redis!.volumes).toContain('redis-data:/data');
 });
 
@@ -674,7 +856,9 @@ test('a Redis that may evict keys, one without its append-only file, and a Redis
   const { manifests, compose } = setup();
   const args = first(manifests, 'StatefulSet').args!;
   args[args.indexOf('--maxmemory-policy') + 1] = 'allkeys-lru';
-  expect(redisSettingProblems(containerUses(manifests))).toEqual(['redis.yaml: StatefulSet investor-graph-redis container redis: Redis runs without --maxmemory-policy noeviction']);
+  expect(redisSettingProblems(containerUses(manifests))).toEqual([
+    'redis.yaml: StatefulSet investor-graph-redis container redis: Redis runs without --maxmemory-policy noeviction',
+  ]);
   const redis = compose.services.redis!;
   redis.image = 'redis:6.2-alpine';
   redis.command = (redis.command as string[]).filter((a) => a !== '--appendonly' && a !== 'yes');
@@ -688,6 +872,9 @@ test('the image installs the mock at the version of packages/mock, and every man
   const { manifests, compose, dockerfile } = setup();
   expect(/^ARG MOCK_VERSION=(.+)$/m.exec(dockerfile)?.[1]).toBe(mockPackage.version);
   expect(dockerfile).toMatch(/^ENTRYPOINT \["investor-graph-mock"\]$/m);
-  const images = [...workloads(manifests).flatMap((m) => containersOf(m).map((c) => c.image)), ...Object.values(compose.services).map((s) => s.image)].filter(isMockImage);
+  const images = [
+    ...workloads(manifests).flatMap((m) => containersOf(m).map((c) => c.image)),
+    ...Object.values(compose.services).map((s) => s.image),
+  ].filter(isMockImage);
   expect(images).toEqual([`investor-graph-mock:${mockPackage.version}`, `investor-graph-mock:${mockPackage.version}`]);
 });

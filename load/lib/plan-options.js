@@ -4,7 +4,13 @@
 // that a part came from this script, through the fingerprint of what it builds).
 
 /** The environment variables that shape a run (besides keys and the base URL), with their defaults. */
-export const inputDefaults = { DURATION: '30s', WALK_MAX_DURATION: '', WALK_RESOURCE: 'investments', P95_MS: '500', SCENARIOS: '' };
+export const inputDefaults = {
+  DURATION: '30s',
+  WALK_MAX_DURATION: '',
+  WALK_RESOURCE: 'investments',
+  P95_MS: '500',
+  SCENARIOS: '',
+};
 
 /** How much more than the plan's rate the over-rate scenario may be served, merged over every part. */
 export const servedTolerance = 1.5;
@@ -39,17 +45,48 @@ export function planOptions(table, planId, inputs) {
   const plan = table.plans[planId];
   if (!plan) throw new Error(`[investor-graph k6] no plan ${planId} in plans.json`);
   const { DURATION: duration, WALK_MAX_DURATION: walkDuration, WALK_RESOURCE: walkResource } = inputs;
-  if (!/^[a-z][a-z-]*$/.test(walkResource)) throw new Error(`[investor-graph k6] WALK_RESOURCE=${walkResource} is not a list such as investments, rounds or firms`);
+  if (!/^[a-z][a-z-]*$/.test(walkResource))
+    throw new Error(
+      `[investor-graph k6] WALK_RESOURCE=${walkResource} is not a list such as investments, rounds or firms`,
+    );
   seconds(duration, 'DURATION');
   seconds(walkDuration, 'WALK_MAX_DURATION');
   const rate = plan.rate_per_second;
   const scenarios = {
-    at_rate: { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration, preAllocatedVUs: Math.max(2, rate), exec: 'atRate' },
-    above_rate: { executor: 'constant-arrival-rate', rate: rate * 3, timeUnit: '1s', duration, preAllocatedVUs: Math.max(4, rate * 3), exec: 'aboveRate' },
+    at_rate: {
+      executor: 'constant-arrival-rate',
+      rate,
+      timeUnit: '1s',
+      duration,
+      preAllocatedVUs: Math.max(2, rate),
+      exec: 'atRate',
+    },
+    above_rate: {
+      executor: 'constant-arrival-rate',
+      rate: rate * 3,
+      timeUnit: '1s',
+      duration,
+      preAllocatedVUs: Math.max(4, rate * 3),
+      exec: 'aboveRate',
+    },
     // The walk may take longer than the other scenarios: a full sync of a large resource at the plan's rate.
-    cursor_walk: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: walkDuration, exec: 'cursorWalk' },
+    cursor_walk: {
+      executor: 'per-vu-iterations',
+      vus: 1,
+      iterations: 1,
+      maxDuration: walkDuration,
+      exec: 'cursorWalk',
+    },
   };
-  if (plan.changes_feed) scenarios.changes_poll = { executor: 'constant-arrival-rate', rate: 1, timeUnit: '1s', duration, preAllocatedVUs: 1, exec: 'changesPoll' };
+  if (plan.changes_feed)
+    scenarios.changes_poll = {
+      executor: 'constant-arrival-rate',
+      rate: 1,
+      timeUnit: '1s',
+      duration,
+      preAllocatedVUs: 1,
+      exec: 'changesPoll',
+    };
 
   const thresholds = {
     // At the plan's rate the service must keep up: no 429, every check passes, latency bounded.
@@ -76,9 +113,14 @@ export function planOptions(table, planId, inputs) {
   // SCENARIOS=at_rate runs a subset, e.g. a gentle smoke against the live service with one key
   // (above_rate would drain the bucket at_rate needs when both share a key).
   if (inputs.SCENARIOS) {
-    const wanted = inputs.SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean);
+    const wanted = inputs.SCENARIOS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = wanted.filter((s) => !(s in scenarios));
-    if (unknown.length || !wanted.length) throw new Error(`[investor-graph k6] SCENARIOS=${inputs.SCENARIOS}: the ${planId} scenarios are ${Object.keys(scenarios).join(', ')}`);
+    if (unknown.length || !wanted.length)
+      throw new Error(
+        `[investor-graph k6] SCENARIOS=${inputs.SCENARIOS}: the ${planId} scenarios are ${Object.keys(scenarios).join(', ')}`,
+      );
     for (const name of Object.keys(scenarios)) if (!wanted.includes(name)) delete scenarios[name];
     for (const expr of Object.keys(thresholds)) {
       const scenario = /\{scenario:([a-z_]+)\}$/.exec(expr);
@@ -126,10 +168,17 @@ export function resultFiles(planId, segment) {
 export function seconds(duration, name = 'DURATION') {
   let total = 0;
   const parts = String(duration).match(/\d+(?:\.\d+)?(?:ms|s|m|h)/g);
-  if (!parts || parts.join('') !== String(duration)) throw new Error(`[investor-graph k6] ${name}=${duration} is not a k6 duration such as 30s or 2m`);
+  if (!parts || parts.join('') !== String(duration))
+    throw new Error(`[investor-graph k6] ${name}=${duration} is not a k6 duration such as 30s or 2m`);
   for (const part of parts) {
     const value = parseFloat(part);
-    total += part.endsWith('ms') ? value / 1000 : part.endsWith('s') ? value : part.endsWith('m') ? value * 60 : value * 3600;
+    total += part.endsWith('ms')
+      ? value / 1000
+      : part.endsWith('s')
+        ? value
+        : part.endsWith('m')
+          ? value * 60
+          : value * 3600;
   }
   return total;
 }

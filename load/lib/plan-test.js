@@ -65,18 +65,32 @@ export function planTest(planId) {
   function preflight() {
     const folder = exec.test.options.ext.investorGraph.resultsFolder;
     if (folder === 'missing' || folder === 'file') {
-      stop(`the results folder ${results} ${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: mkdir -p ${results}, or -e RESULTS_DIR=DIR, or run it with npx --no investor-graph-load run ${planId}, which makes it`);
+      stop(
+        `the results folder ${results} ${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: mkdir -p ${results}, or -e RESULTS_DIR=DIR, or run it with npx --no investor-graph-load run ${planId}, which makes it`,
+      );
     }
-    const res = http.get(`${base}/api/v1/openapi.json`, { timeout: '10s', tags: { name: 'preflight' }, responseCallback: http.expectedStatuses({ min: 200, max: 599 }) });
-    if (res.status === 0) stop(`cannot reach ${base} (${res.error}): start the service (npx --no investor-graph-mock for the mock) or set -e BASE_URL=...`);
+    const res = http.get(`${base}/api/v1/openapi.json`, {
+      timeout: '10s',
+      tags: { name: 'preflight' },
+      responseCallback: http.expectedStatuses({ min: 200, max: 599 }),
+    });
+    if (res.status === 0)
+      stop(
+        `cannot reach ${base} (${res.error}): start the service (npx --no investor-graph-mock for the mock) or set -e BASE_URL=...`,
+      );
   }
 
   /** Keys come from the environment; against a local mock they are made through its control API. */
   function setup() {
     preflight();
     const make = () => {
-      const res = http.post(`${base}/__control/keys`, JSON.stringify({ plan: planId, prepaid_rows: 10000000 }), { headers: { 'content-type': 'application/json' } });
-      if (res.status !== 201) throw new Error(`[investor-graph k6] no API_KEY given and ${base}/__control/keys answered ${res.status}: pass -e API_KEY=... -e API_KEY_BURST=...`);
+      const res = http.post(`${base}/__control/keys`, JSON.stringify({ plan: planId, prepaid_rows: 10000000 }), {
+        headers: { 'content-type': 'application/json' },
+      });
+      if (res.status !== 201)
+        throw new Error(
+          `[investor-graph k6] no API_KEY given and ${base}/__control/keys answered ${res.status}: pass -e API_KEY=... -e API_KEY_BURST=...`,
+        );
       return res.json('key');
     };
     mark();
@@ -95,14 +109,19 @@ export function planTest(planId) {
     if (res.status === 429) unexpected429.add(1);
     check(res, {
       'status 200': (r) => r.status === 200,
-      'envelope': (r) => r.status === 200 && ['data', 'next_cursor', 'as_of', 'plan', 'usage'].every((k) => k in r.json()),
+      envelope: (r) =>
+        r.status === 200 && ['data', 'next_cursor', 'as_of', 'plan', 'usage'].every((k) => k in r.json()),
       'plan in the envelope': (r) => r.status === 200 && r.json('plan.id') === planId,
     });
   }
 
   function aboveRate(keys) {
     mark();
-    const res = http.get(`${base}/api/v1/firms?limit=1`, { ...auth(keys.burstKey), tags: { name: 'firms burst' }, responseCallback: expected429 });
+    const res = http.get(`${base}/api/v1/firms?limit=1`, {
+      ...auth(keys.burstKey),
+      tags: { name: 'firms burst' },
+      responseCallback: expected429,
+    });
     if (res.status === 429) {
       rateLimited.add(1);
       const wait = Number(res.headers['Retry-After']);
@@ -131,13 +150,20 @@ export function planTest(planId) {
     const started = Date.now();
     do {
       const url = `${base}/api/v1/${walkResource}?limit=${plan.rows_per_page}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = http.get(url, { ...auth(keys.walkKey), tags: { name: `${walkResource} walk` }, responseCallback: expected429 });
+      const res = http.get(url, {
+        ...auth(keys.walkKey),
+        tags: { name: `${walkResource} walk` },
+        responseCallback: expected429,
+      });
       if (res.status === 429) {
         sleep(Number(res.headers['Retry-After']) || 1);
         continue;
       }
       if (!check(res, { 'walk page 200': (r) => r.status === 200 })) {
-        if (pages === 0) console.error(`[investor-graph k6] WALK_RESOURCE=${walkResource}: ${url.split('?')[0]} answered ${res.status}`);
+        if (pages === 0)
+          console.error(
+            `[investor-graph k6] WALK_RESOURCE=${walkResource}: ${url.split('?')[0]} answered ${res.status}`,
+          );
         return;
       }
       const body = res.json();
@@ -155,13 +181,20 @@ export function planTest(planId) {
       cursor = body.next_cursor;
     } while (cursor && pages < 1000000);
     walkTime.add(Date.now() - started);
-    check(rows, { 'walk reached the end': () => cursor === null && rows > 0, 'walk saw no row twice': () => !duplicate });
+    check(rows, {
+      'walk reached the end': () => cursor === null && rows > 0,
+      'walk saw no row twice': () => !duplicate,
+    });
   }
 
   function changesPoll(keys) {
     mark();
     const since = __ENV.SINCE || '2026-11-01T00:00:00Z';
-    const res = http.get(`${base}/api/v1/changes?since=${since}&limit=50`, { ...auth(keys.walkKey), tags: { name: 'changes poll' }, responseCallback: expected429 });
+    const res = http.get(`${base}/api/v1/changes?since=${since}&limit=50`, {
+      ...auth(keys.walkKey),
+      tags: { name: 'changes poll' },
+      responseCallback: expected429,
+    });
     if (res.status === 429) {
       sleep(Number(res.headers['Retry-After']) || 1);
       return;
@@ -182,7 +215,10 @@ export function planTest(planId) {
     if (!data.setup_data) {
       const text = `k6 ${planId}: stopped before any scenario ran (the line above says why); no threshold was judged\n`;
       if (folder === 'missing' || folder === 'file') return { stdout: text };
-      return { [`${results}/${files.junit}`]: junit(data, `k6 ${planId}`, 'stopped before any scenario ran'), stdout: text };
+      return {
+        [`${results}/${files.junit}`]: junit(data, `k6 ${planId}`, 'stopped before any scenario ran'),
+        stdout: text,
+      };
     }
     // setup()'s return value holds the keys: it never reaches a file (CI uploads these as artifacts).
     const { setup_data: _keys, ...kept } = data;
@@ -233,13 +269,17 @@ function folderState(results) {
 
 function textSummary(data, planId) {
   const m = data.metrics;
-  const lines = [`k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`];
+  const lines = [
+    `k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`,
+  ];
   if (m.walk_rows) {
     const rows = m.walk_rows.values.count;
     const pages = m.walk_pages.values.count;
     if (m.walk_duration) {
       const secs = m.walk_duration.values.max / 1000;
-      lines.push(`  walk: ${rows} rows in ${pages} pages, ${secs.toFixed(1)} s, ${(rows / Math.max(secs, 0.001)).toFixed(0)} rows/s`);
+      lines.push(
+        `  walk: ${rows} rows in ${pages} pages, ${secs.toFixed(1)} s, ${(rows / Math.max(secs, 0.001)).toFixed(0)} rows/s`,
+      );
     } else {
       lines.push(`  walk: ${rows} rows in ${pages} pages, not at the end when WALK_MAX_DURATION ran out`);
     }

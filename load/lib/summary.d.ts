@@ -5,7 +5,13 @@ export interface SummaryMetric {
   values: Record<string, number>;
   thresholds?: Record<string, { ok: boolean }>;
 }
-export interface SummaryCheck { name: string; path: string; id: string; passes: number; fails: number }
+export interface SummaryCheck {
+  name: string;
+  path: string;
+  id: string;
+  passes: number;
+  fails: number;
+}
 export interface SummaryData {
   metrics: Record<string, SummaryMetric>;
   root_group?: { name: string; path: string; id: string; groups: unknown[]; checks: SummaryCheck[] };

@@ -1,6 +1,7 @@
 // JUnit from k6's summary data, written by the kit itself: no remote import (test machines may be offline).
 
-const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s) =>
+  String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * One testcase per threshold; a failed threshold is a failure. `stopped` (why the run stopped
@@ -9,12 +10,21 @@ const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
  */
 export function junit(data, suite, stopped) {
   const cases = [];
-  if (stopped) cases.push(`    <testcase classname="${escape(suite)}" name="the run reached its scenarios"><failure message="${escape(stopped)}">${escape(stopped)}</failure></testcase>`);
+  if (stopped)
+    cases.push(
+      `    <testcase classname="${escape(suite)}" name="the run reached its scenarios"><failure message="${escape(stopped)}">${escape(stopped)}</failure></testcase>`,
+    );
   for (const [name, metric] of Object.entries(data.metrics)) {
     for (const [expr, result] of Object.entries(metric.thresholds || {})) {
       const values = escape(JSON.stringify(metric.values));
-      const outcome = stopped ? '<skipped message="not judged: the run stopped before its scenarios"/>' : result.ok ? '' : `<failure message="threshold failed">${values}</failure>`;
-      cases.push(`    <testcase classname="${escape(suite)}" name="${escape(`${name} ${expr}`)}">${outcome}</testcase>`);
+      const outcome = stopped
+        ? '<skipped message="not judged: the run stopped before its scenarios"/>'
+        : result.ok
+          ? ''
+          : `<failure message="threshold failed">${values}</failure>`;
+      cases.push(
+        `    <testcase classname="${escape(suite)}" name="${escape(`${name} ${expr}`)}">${outcome}</testcase>`,
+      );
     }
   }
   const failures = cases.filter((c) => c.includes('<failure')).length;
@@ -52,7 +62,10 @@ function values(metric, trendStats) {
   const v = metric.values;
   switch (metric.type) {
     case 'trend':
-      return trendStats.filter((s) => s in v).map((s) => `${s}=${s === 'count' ? v[s] : figure(v[s], metric.contains)}`).join(' ');
+      return trendStats
+        .filter((s) => s in v)
+        .map((s) => `${s}=${s === 'count' ? v[s] : figure(v[s], metric.contains)}`)
+        .join(' ');
     case 'counter':
       return `${figure(v.count, metric.contains)} ${figure(v.rate, metric.contains === 'data' ? 'data' : 'default')}/s`;
     case 'rate':
@@ -67,7 +80,10 @@ function checksOf(group, depth, lines) {
   if (group.name) lines.push(`${indent}█ ${group.name}`);
   for (const c of group.checks || []) {
     lines.push(`${indent}  ${c.fails ? '✗' : '✓'} ${c.name}`);
-    if (c.fails) lines.push(`${indent}    ↳ ${Math.floor((c.passes / (c.passes + c.fails)) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
+    if (c.fails)
+      lines.push(
+        `${indent}    ↳ ${Math.floor((c.passes / (c.passes + c.fails)) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`,
+      );
   }
   for (const g of group.groups || []) checksOf(g, depth + 1, lines);
   return lines;
@@ -78,7 +94,9 @@ export function k6Summary(data) {
   const lines = checksOf(data.root_group || {}, 0, []);
   const trendStats = (data.options && data.options.summaryTrendStats) || ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
   // The part marker (plan-test.js) is for investor-graph-load merge, not for people.
-  const names = Object.keys(data.metrics).filter((n) => n !== 'investor_graph_part').sort();
+  const names = Object.keys(data.metrics)
+    .filter((n) => n !== 'investor_graph_part')
+    .sort();
   const width = Math.max(...names.map((n) => n.length)) + 4;
   if (lines.length) lines.push('');
   for (const name of names) {
@@ -88,7 +106,8 @@ export function k6Summary(data) {
     lines.push(`   ${mark} ${pad(name, width)}: ${values(metric, trendStats)}`);
   }
   const state = data.state || {};
-  if (state.testRunDurationMs !== undefined) lines.push('', `     running (${figure(state.testRunDurationMs, 'time')})`);
+  if (state.testRunDurationMs !== undefined)
+    lines.push('', `     running (${figure(state.testRunDurationMs, 'time')})`);
   return `\n${lines.join('\n')}\n`;
 }
 
@@ -96,7 +115,8 @@ export function k6Summary(data) {
 export function thresholdLines(data) {
   const lines = [];
   for (const [name, metric] of Object.entries(data.metrics)) {
-    for (const [expr, result] of Object.entries(metric.thresholds || {})) lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${name} ${expr}`);
+    for (const [expr, result] of Object.entries(metric.thresholds || {}))
+      lines.push(`  ${result.ok ? 'ok  ' : 'FAIL'} ${name} ${expr}`);
   }
   return lines;
 }

@@ -43,8 +43,15 @@ const [command, ...rest] = process.argv.slice(2);
 
 async function main(): Promise<number> {
   if (command === 'merge') {
-    const { values, positionals, fail } = readFlags('investor-graph-load merge', usage, rest, { out: { type: 'string' }, help: { type: 'boolean' } }, { positionals: Infinity });
-    if (!positionals.length) fail('merge needs the results folder(s) of the run: investor-graph-load merge ./load-results');
+    const { values, positionals, fail } = readFlags(
+      'investor-graph-load merge',
+      usage,
+      rest,
+      { out: { type: 'string' }, help: { type: 'boolean' } },
+      { positionals: Infinity },
+    );
+    if (!positionals.length)
+      fail('merge needs the results folder(s) of the run: investor-graph-load merge ./load-results');
     // Beside the parts: the first folder given, or the folder of the first file.
     const first = positionals[0]!;
     const out = values.out ?? (statSync(first, { throwIfNoEntry: false })?.isFile() ? dirname(first) : first);
@@ -60,7 +67,9 @@ async function main(): Promise<number> {
       }
       // The verdict's files could not be written (a read-only folder, a full disk): one line.
       if ((error as NodeJS.ErrnoException).syscall) {
-        console.error(`[investor-graph-load merge] cannot write the verdict into ${resolve(out)}: ${(error as Error).message}`);
+        console.error(
+          `[investor-graph-load merge] cannot write the verdict into ${resolve(out)}: ${(error as Error).message}`,
+        );
         return 2;
       }
       throw error;
@@ -70,14 +79,21 @@ async function main(): Promise<number> {
     const dash = rest.indexOf('--');
     const ours = dash === -1 ? rest : rest.slice(0, dash);
     const extra = dash === -1 ? [] : rest.slice(dash + 1);
-    const { values, positionals, fail } = readFlags('investor-graph-load run', usage, ours, { part: { type: 'string' }, results: { type: 'string' }, k6: { type: 'string' }, help: { type: 'boolean' } }, { positionals: 1 });
+    const { values, positionals, fail } = readFlags(
+      'investor-graph-load run',
+      usage,
+      ours,
+      { part: { type: 'string' }, results: { type: 'string' }, k6: { type: 'string' }, help: { type: 'boolean' } },
+      { positionals: 1 },
+    );
     const plan = positionals[0];
     const plans = Object.keys(planTable().plans);
     if (!plan || !plans.includes(plan)) fail(`run needs a plan: one of ${plans.join(', ')}`);
     let part: { index: number; count: number } | undefined;
     if (values.part !== undefined) {
       const m = /^(\d+)\/(\d+)$/.exec(values.part);
-      if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) fail(`--part ${values.part} is not I/N with 1 <= I <= N, e.g. --part 1/2`);
+      if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+        fail(`--part ${values.part} is not I/N with 1 <= I <= N, e.g. --part 1/2`);
       part = { index: Number(m![1]), count: Number(m![2]) };
     }
     const results = resolve(values.results ?? process.env.RESULTS_DIR ?? 'load-results');
@@ -93,7 +109,9 @@ async function main(): Promise<number> {
     if (!part && (code === 0 || code === 99)) {
       try {
         const files = resultFiles(plan!, null);
-        const result = await merge([join(results, files.summary), join(results, files.samples)], results, { reportOnly: true });
+        const result = await merge([join(results, files.summary), join(results, files.samples)], results, {
+          reportOnly: true,
+        });
         console.log(`report: ${result.files.html}`);
       } catch (error) {
         console.error(`[investor-graph-load run] no report: ${(error as Error).message}`);

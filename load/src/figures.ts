@@ -10,7 +10,17 @@
  */
 import type { SummaryCheck, SummaryData, SummaryMetric } from '../lib/summary.js';
 import type { MetricDefinition, Sample } from './samples.ts';
-import { CounterSink, GaugeSink, histogram, RateSink, SCALE, sinkOf, TrendSink, type Histogram, type Sink } from './sinks.ts';
+import {
+  CounterSink,
+  GaugeSink,
+  histogram,
+  RateSink,
+  SCALE,
+  sinkOf,
+  TrendSink,
+  type Histogram,
+  type Sink,
+} from './sinks.ts';
 
 /** A metric, or a submetric such as `http_req_duration{scenario:at_rate}`: the metric and tags to match. */
 export function parseSelector(name: string): { metric: string; tags: [string, string][] } {
@@ -22,7 +32,13 @@ export function parseSelector(name: string): { metric: string; tags: [string, st
     .filter(Boolean)
     .map((pair) => {
       const at = pair.indexOf(':');
-      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim().replace(/^"(.*)"$/, '$1')] as [string, string];
+      return [
+        pair.slice(0, at).trim(),
+        pair
+          .slice(at + 1)
+          .trim()
+          .replace(/^"(.*)"$/, '$1'),
+      ] as [string, string];
     });
   return { metric: m[1]!.trim(), tags };
 }
@@ -64,7 +80,8 @@ export class RunFigures {
 
   metric(definition: MetricDefinition): void {
     const known = this.definitions.get(definition.name);
-    if (known && known.type !== definition.type) throw new Error(`metric ${definition.name} is a ${known.type} in one part and a ${definition.type} in another`);
+    if (known && known.type !== definition.type)
+      throw new Error(`metric ${definition.name} is a ${known.type} in one part and a ${definition.type} in another`);
     this.definitions.set(definition.name, definition);
   }
 
@@ -73,7 +90,8 @@ export class RunFigures {
     if (!definition) throw new Error(`a sample of ${s.metric} before its metric's definition`);
     this.sink(s.metric, definition.type).add(s.value, s.time);
     for (const selector of this.selectors.get(s.metric) ?? []) {
-      if (selector.tags.every(([k, v]) => s.tags[k] === v)) this.sink(selector.name, definition.type).add(s.value, s.time);
+      if (selector.tags.every(([k, v]) => s.tags[k] === v))
+        this.sink(selector.name, definition.type).add(s.value, s.time);
     }
     if (s.metric === 'checks' && s.tags.check !== undefined) {
       const check = this.checks.get(s.tags.check) ?? { passes: 0, fails: 0 };
@@ -96,7 +114,17 @@ export class RunFigures {
   private perSecond(s: Sample): void {
     const at = Math.floor(s.time / 1000);
     let second = this.seconds.get(at);
-    if (!second) this.seconds.set(at, (second = { byScenario: new Map(), byStatus: new Map(), burstServed: 0, burstLimited: 0, latency: histogram(2) }));
+    if (!second)
+      this.seconds.set(
+        at,
+        (second = {
+          byScenario: new Map(),
+          byStatus: new Map(),
+          burstServed: 0,
+          burstLimited: 0,
+          latency: histogram(2),
+        }),
+      );
     if (s.metric === 'http_req_duration') {
       second.latency.recordValue(Math.max(0, Math.round(s.value * SCALE)));
       return;
@@ -130,16 +158,38 @@ export class RunFigures {
    * `declared` are metrics the parts' summaries list (a threshold's submetric no sample reached, a
    * counter that never counted): shown as k6 shows them, with a fresh sink's zero figures.
    */
-  summary(durationMs: number, trendStats: string[], extraStats: string[], declared: Record<string, Pick<SummaryMetric, 'type' | 'contains'>> = {}): SummaryData {
+  summary(
+    durationMs: number,
+    trendStats: string[],
+    extraStats: string[],
+    declared: Record<string, Pick<SummaryMetric, 'type' | 'contains'>> = {},
+  ): SummaryData {
     const metrics: Record<string, SummaryMetric> = {};
-    const entries: [string, Sink, Pick<SummaryMetric, 'type' | 'contains'>][] = [...this.sinks].map(([name, sink]) => [name, sink, this.definitions.get(parseSelector(name).metric)!]);
-    for (const [name, d] of Object.entries(declared)) if (!this.sinks.has(name)) entries.push([name, sinkOf(d.type), d]);
+    const entries: [string, Sink, Pick<SummaryMetric, 'type' | 'contains'>][] = [...this.sinks].map(([name, sink]) => [
+      name,
+      sink,
+      this.definitions.get(parseSelector(name).metric)!,
+    ]);
+    for (const [name, d] of Object.entries(declared))
+      if (!this.sinks.has(name)) entries.push([name, sinkOf(d.type), d]);
     for (const [name, sink, definition] of entries) {
       const values =
-        sink instanceof CounterSink ? sink.values(durationMs / 1000) : sink instanceof GaugeSink ? sink.values() : sink instanceof RateSink ? sink.values() : (sink as TrendSink).values([...trendStats, ...extraStats]);
+        sink instanceof CounterSink
+          ? sink.values(durationMs / 1000)
+          : sink instanceof GaugeSink
+            ? sink.values()
+            : sink instanceof RateSink
+              ? sink.values()
+              : (sink as TrendSink).values([...trendStats, ...extraStats]);
       metrics[name] = { type: definition.type, contains: definition.contains, values };
     }
-    const checks: SummaryCheck[] = [...this.checks].map(([name, c]) => ({ name, path: `::${name}`, id: '', passes: c.passes, fails: c.fails }));
+    const checks: SummaryCheck[] = [...this.checks].map(([name, c]) => ({
+      name,
+      path: `::${name}`,
+      id: '',
+      passes: c.passes,
+      fails: c.fails,
+    }));
     return {
       metrics,
       root_group: { name: '', path: '', id: '', groups: [], checks },

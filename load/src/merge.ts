@@ -54,8 +54,13 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
       await readSamples(part.samplesFile, {
         metric: (definition) => figures.metric(definition),
         sample(s) {
-          if (s.metric === partMetric && (s.tags.segment !== part.segment || s.tags.fingerprint !== part.fingerprint || s.tags.plan !== part.plan)) {
-            throw new PartsError(`${part.samplesFile} holds samples of two parts (${part.plan} ${part.segment} and ${s.tags.plan} ${s.tags.segment}): give each part its own file`);
+          if (
+            s.metric === partMetric &&
+            (s.tags.segment !== part.segment || s.tags.fingerprint !== part.fingerprint || s.tags.plan !== part.plan)
+          ) {
+            throw new PartsError(
+              `${part.samplesFile} holds samples of two parts (${part.plan} ${part.segment} and ${s.tags.plan} ${s.tags.segment}): give each part its own file`,
+            );
           }
           if (s.metric === 'http_reqs') requests += s.value;
           else if (s.metric === 'iterations') iterations += s.value;
@@ -71,7 +76,9 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
     const counted = part.summary.metrics.http_reqs?.values.count ?? 0;
     const iterated = part.summary.metrics.iterations?.values.count ?? 0;
     if (requests !== counted || iterations !== iterated) {
-      throw new PartsError(`${part.samplesFile} holds ${requests} requests and ${iterations} iterations where its summary ${part.summaryFile} counts ${counted} and ${iterated}: the samples file is incomplete or from another run`);
+      throw new PartsError(
+        `${part.samplesFile} holds ${requests} requests and ${iterations} iterations where its summary ${part.summaryFile} counts ${counted} and ${iterated}: the samples file is incomplete or from another run`,
+      );
     }
     perPart.push(requests);
   }
@@ -89,10 +96,19 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
   // k6's figures, never a verdict of its own a histogram's 0.1% away from a bound.
   if (parts.length === 1) adoptK6Verdicts(verdicts, data, parts[0]!.summary);
   const ok = verdicts.every((v) => v.ok);
-  data.investor_graph = { plan: planId, parts: parts.map((p) => p.segment), fingerprint: parts[0]!.fingerprint, inputs };
+  data.investor_graph = {
+    plan: planId,
+    parts: parts.map((p) => p.segment),
+    fingerprint: parts[0]!.fingerprint,
+    inputs,
+  };
 
   mkdirSync(out, { recursive: true });
-  const files = { junit: join(out, `${planId}.verdict.junit.xml`), figures: join(out, `${planId}.verdict.json`), html: join(out, `${planId}.report.html`) };
+  const files = {
+    junit: join(out, `${planId}.verdict.junit.xml`),
+    figures: join(out, `${planId}.verdict.json`),
+    html: join(out, `${planId}.report.html`),
+  };
   const suite = parts.length > 1 ? `k6 ${planId} (${parts.length} parts merged)` : `k6 ${planId}`;
   if (!reportOnly) {
     writeFileSync(files.junit, junit(data, suite));
@@ -106,7 +122,12 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
       rate: plan.rate_per_second,
       servedBound: servedBound(plan.rate_per_second, inputs.DURATION) / seconds(inputs.DURATION),
       p95Ms: Number(inputs.P95_MS),
-      parts: parts.map((p, i) => ({ segment: p.segment, samplesFile: p.samplesFile, summaryFile: p.summaryFile, requests: perPart[i]! })),
+      parts: parts.map((p, i) => ({
+        segment: p.segment,
+        samplesFile: p.samplesFile,
+        summaryFile: p.summaryFile,
+        requests: perPart[i]!,
+      })),
       data,
       verdicts,
       seconds: figures.seconds,
@@ -114,7 +135,10 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
       last: figures.last,
     }),
   );
-  const lines = [`${suite}: ${data.metrics.http_reqs?.values.count ?? 0} requests from ${parts.map((p) => p.segment).join(', ')}`, ...thresholdLines(data)];
+  const lines = [
+    `${suite}: ${data.metrics.http_reqs?.values.count ?? 0} requests from ${parts.map((p) => p.segment).join(', ')}`,
+    ...thresholdLines(data),
+  ];
   return { ok, plan: planId, parts, verdicts, data, files, text: `${k6Summary(data)}\n${lines.join('\n')}\n` };
 }
 

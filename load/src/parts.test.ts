@@ -1,7 +1,12 @@
 import { expect, test } from 'vitest';
 import { inSegmentOrder, PartsError } from './parts.ts';
 
-const part = (segment: string) => ({ plan: 'team', segment, summaryFile: `team.${segment}.summary.json`, samplesFile: `team.${segment}.samples.json.gz` });
+const part = (segment: string) => ({
+  plan: 'team',
+  segment,
+  summaryFile: `team.${segment}.summary.json`,
+  samplesFile: `team.${segment}.samples.json.gz`,
+});
 const order = (...segments: string[]) => inSegmentOrder(segments.map(part)).map((p) => p.segment);
 const refusal = (...segments: string[]) => {
   try {
@@ -13,7 +18,7 @@ const refusal = (...segments: string[]) => {
   throw new Error(`${segments.join(', ')} were taken as one run`);
 };
 
-test('parts that tile 0:1 come back in segment order, in any of k6\'s fraction forms', () => {
+test("parts that tile 0:1 come back in segment order, in any of k6's fraction forms", () => {
   expect(order('0:1')).toEqual(['0:1']);
   expect(order('2/3:1', '0:1/3', '1/3:2/3')).toEqual(['0:1/3', '1/3:2/3', '2/3:1']);
   expect(order('0.5:1', '0:50%')).toEqual(['0:50%', '0.5:1']);
@@ -27,7 +32,9 @@ test('a gap is a part missing, named by its segment', () => {
 });
 
 test('overlapping parts are refused, naming both files and what they both ran', () => {
-  expect(refusal('0:1', '0:1/2')).toMatch(/^parts overlap: team\.0:1\/2\.samples\.json\.gz \(segment 0:1\/2\) and team\.0:1\.samples\.json\.gz \(segment 0:1\) both ran 0:1\/2/);
+  expect(refusal('0:1', '0:1/2')).toMatch(
+    /^parts overlap: team\.0:1\/2\.samples\.json\.gz \(segment 0:1\/2\) and team\.0:1\.samples\.json\.gz \(segment 0:1\) both ran 0:1\/2/,
+  );
   expect(refusal('0:2/3', '1/2:1')).toMatch(/both ran 1\/2:2\/3/);
 });
 

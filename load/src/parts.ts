@@ -46,7 +46,11 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
   for (const path of paths) {
     let files: string[];
     try {
-      files = statSync(path).isDirectory() ? readdirSync(path).sort().map((f) => join(path, f)) : [path];
+      files = statSync(path).isDirectory()
+        ? readdirSync(path)
+            .sort()
+            .map((f) => join(path, f))
+        : [path];
     } catch {
       throw new PartsError(`${path}: no such folder or file`);
     }
@@ -55,7 +59,10 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
       else if (/\.samples\.json(\.gz)?$/.test(file)) samples.push(file);
     }
   }
-  if (!summaries.length && !samples.length) throw new PartsError(`no *.summary.json or *.samples.json.gz in ${paths.join(', ')}: run the plan's script with investor-graph-load run (or k6 run --out json=DIR/PLAN.samples.json.gz -e RESULTS_DIR=DIR)`);
+  if (!summaries.length && !samples.length)
+    throw new PartsError(
+      `no *.summary.json or *.samples.json.gz in ${paths.join(', ')}: run the plan's script with investor-graph-load run (or k6 run --out json=DIR/PLAN.samples.json.gz -e RESULTS_DIR=DIR)`,
+    );
 
   const bySummary = new Map<string, { file: string; meta: SummaryMeta; summary: SummaryData }>();
   for (const file of summaries) {
@@ -66,10 +73,16 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
       throw new PartsError(`${file}: not a k6 summary (${(error as Error).message})`);
     }
     const meta = summary.investor_graph;
-    if (!meta?.plan || !meta.segment || !meta.fingerprint) throw new PartsError(`${file}: a summary without the kit's part record (investor_graph): not written by an @investor-graph/load script`);
+    if (!meta?.plan || !meta.segment || !meta.fingerprint)
+      throw new PartsError(
+        `${file}: a summary without the kit's part record (investor_graph): not written by an @investor-graph/load script`,
+      );
     const key = partKey(meta);
     const twin = bySummary.get(key);
-    if (twin) throw new PartsError(`${twin.file} and ${file} are the same part (${meta.plan} ${meta.segment}): give each run its own results folder`);
+    if (twin)
+      throw new PartsError(
+        `${twin.file} and ${file} are the same part (${meta.plan} ${meta.segment}): give each run its own results folder`,
+      );
     bySummary.set(key, { file, meta, summary });
   }
 
@@ -79,19 +92,34 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
     const marker = await firstMarker(file);
     const key = partKey(marker);
     const summary = bySummary.get(key);
-    if (!summary) throw new PartsError(`${file} (${marker.plan}, segment ${marker.segment}) has no summary beside it: that part did not finish (k6 writes the summary at a part's end), or its summary is in another folder`);
-    if (matched.has(key)) throw new PartsError(`${file} and ${parts.find((p) => partKey(p) === key)!.samplesFile} hold the same part (${marker.plan} ${marker.segment})`);
+    if (!summary)
+      throw new PartsError(
+        `${file} (${marker.plan}, segment ${marker.segment}) has no summary beside it: that part did not finish (k6 writes the summary at a part's end), or its summary is in another folder`,
+      );
+    if (matched.has(key))
+      throw new PartsError(
+        `${file} and ${parts.find((p) => partKey(p) === key)!.samplesFile} hold the same part (${marker.plan} ${marker.segment})`,
+      );
     matched.add(key);
     parts.push({ ...summary.meta, summaryFile: summary.file, samplesFile: file, summary: summary.summary });
   }
   for (const [key, { file, meta }] of bySummary) {
-    if (!matched.has(key)) throw new PartsError(`${file} (${meta.plan}, segment ${meta.segment}) has no samples file: run each part with --out json=DIR/${basename(file).replace(/\.summary\.json$/, '')}.samples.json.gz (investor-graph-load run does)`);
+    if (!matched.has(key))
+      throw new PartsError(
+        `${file} (${meta.plan}, segment ${meta.segment}) has no samples file: run each part with --out json=DIR/${basename(file).replace(/\.summary\.json$/, '')}.samples.json.gz (investor-graph-load run does)`,
+      );
   }
 
   const first = parts[0]!;
   for (const part of parts) {
-    if (part.plan !== first.plan) throw new PartsError(`${part.summaryFile} is a ${part.plan} run and ${first.summaryFile} a ${first.plan} run: merge one plan's parts at a time`);
-    if (part.fingerprint !== first.fingerprint) throw new PartsError(`${part.summaryFile} and ${first.summaryFile} come from different scripts or settings (DURATION, SCENARIOS, P95_MS, keys): every part of a run must run the same script the same way`);
+    if (part.plan !== first.plan)
+      throw new PartsError(
+        `${part.summaryFile} is a ${part.plan} run and ${first.summaryFile} a ${first.plan} run: merge one plan's parts at a time`,
+      );
+    if (part.fingerprint !== first.fingerprint)
+      throw new PartsError(
+        `${part.summaryFile} and ${first.summaryFile} come from different scripts or settings (DURATION, SCENARIOS, P95_MS, keys): every part of a run must run the same script the same way`,
+      );
   }
   // The fingerprint is of what the script built; rebuilt here from the same inputs, it must match,
   // or the part ran a script other than this kit's (an edited copy, another version).
@@ -99,15 +127,23 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
   try {
     rebuilt = planOptions(table, first.plan, first.inputs);
   } catch (error) {
-    throw new PartsError(`${first.summaryFile}: ${(error as Error).message.replace(/^\[investor-graph k6\] /, '')} (a part of another @investor-graph/load version?)`);
+    throw new PartsError(
+      `${first.summaryFile}: ${(error as Error).message.replace(/^\[investor-graph k6\] /, '')} (a part of another @investor-graph/load version?)`,
+    );
   }
-  const expected = fingerprint(first.plan, rebuilt.scenarios, rebuilt.thresholds, (text) => createHash('sha256').update(text).digest('hex'));
-  if (expected !== first.fingerprint) throw new PartsError(`${first.summaryFile} was written by a script other than this kit's ${first.plan}.js (its options differ): merge it with the @investor-graph/load version that ran it`);
+  const expected = fingerprint(first.plan, rebuilt.scenarios, rebuilt.thresholds, (text) =>
+    createHash('sha256').update(text).digest('hex'),
+  );
+  if (expected !== first.fingerprint)
+    throw new PartsError(
+      `${first.summaryFile} was written by a script other than this kit's ${first.plan}.js (its options differ): merge it with the @investor-graph/load version that ran it`,
+    );
 
   return inSegmentOrder(parts);
 }
 
-const partKey = (p: { plan: string; segment: string; fingerprint: string }) => `${p.plan} ${p.segment} ${p.fingerprint}`;
+const partKey = (p: { plan: string; segment: string; fingerprint: string }) =>
+  `${p.plan} ${p.segment} ${p.fingerprint}`;
 
 /** The marker of a samples file: read until the first one (VUs add it on their first iteration). */
 async function firstMarker(file: string): Promise<SummaryMeta> {
@@ -124,12 +160,18 @@ async function firstMarker(file: string): Promise<SummaryMeta> {
     if (error instanceof SamplesError) throw new PartsError(error.message);
     throw error;
   }
-  if (!found?.plan || !found.segment || !found.fingerprint) throw new PartsError(`${file} has no ${partMetric} sample: not written by an @investor-graph/load script, or the part ran no iteration`);
+  if (!found?.plan || !found.segment || !found.fingerprint)
+    throw new PartsError(
+      `${file} has no ${partMetric} sample: not written by an @investor-graph/load script, or the part ran no iteration`,
+    );
   return found;
 }
 
 /** A fraction of k6's segment syntax ("1/3", "0.5", "50%") as an exact ratio. */
-interface Ratio { n: bigint; d: bigint }
+interface Ratio {
+  n: bigint;
+  d: bigint;
+}
 
 function ratio(text: string, where: string): Ratio {
   const t = text.trim();
@@ -153,10 +195,13 @@ const compare = (a: Ratio, b: Ratio) => {
 const show = (r: Ratio) => (r.n === 0n ? '0' : r.n === r.d ? '1' : `${r.n}/${r.d}`);
 
 /** The parts in segment order, if they cover 0:1 exactly; otherwise what is missing or overlaps. */
-export function inSegmentOrder<P extends Pick<Part, 'plan' | 'segment' | 'summaryFile' | 'samplesFile'>>(parts: P[]): P[] {
+export function inSegmentOrder<P extends Pick<Part, 'plan' | 'segment' | 'summaryFile' | 'samplesFile'>>(
+  parts: P[],
+): P[] {
   const spans = parts.map((part) => {
     const [from, to, extra] = part.segment.split(':');
-    if (to === undefined || extra !== undefined) throw new PartsError(`${part.summaryFile}: segment ${part.segment} is not FROM:TO`);
+    if (to === undefined || extra !== undefined)
+      throw new PartsError(`${part.summaryFile}: segment ${part.segment} is not FROM:TO`);
     return { part, from: ratio(from!, part.summaryFile), to: ratio(to, part.summaryFile) };
   });
   spans.sort((a, b) => compare(a.from, b.from) || compare(a.to, b.to));
@@ -166,11 +211,17 @@ export function inSegmentOrder<P extends Pick<Part, 'plan' | 'segment' | 'summar
   for (const span of spans) {
     const gap = compare(span.from, at);
     if (gap > 0) missing.push(`${show(at)}:${show(span.from)}`);
-    if (gap < 0) throw new PartsError(`parts overlap: ${last!.part.samplesFile} (segment ${last!.part.segment}) and ${span.part.samplesFile} (segment ${span.part.segment}) both ran ${show(span.from)}:${show(compare(span.to, at) < 0 ? span.to : at)}`);
+    if (gap < 0)
+      throw new PartsError(
+        `parts overlap: ${last!.part.samplesFile} (segment ${last!.part.segment}) and ${span.part.samplesFile} (segment ${span.part.segment}) both ran ${show(span.from)}:${show(compare(span.to, at) < 0 ? span.to : at)}`,
+      );
     at = span.to;
     last = span;
   }
   if (compare(at, { n: 1n, d: 1n }) < 0) missing.push(`${show(at)}:1`);
-  if (missing.length) throw new PartsError(`part${missing.length > 1 ? 's' : ''} missing: segment ${missing.join(' and ')} of the ${parts[0]!.plan} run (found ${spans.map((s) => s.part.segment).join(', ')}); a run's verdict needs every part`);
+  if (missing.length)
+    throw new PartsError(
+      `part${missing.length > 1 ? 's' : ''} missing: segment ${missing.join(' and ')} of the ${parts[0]!.plan} run (found ${spans.map((s) => s.part.segment).join(', ')}); a run's verdict needs every part`,
+    );
   return spans.map((s) => s.part);
 }

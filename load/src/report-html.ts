@@ -32,16 +32,25 @@ const palette = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2
 
 function figure(value: number | undefined, contains: SummaryMetric['contains'] | undefined, aggregation = ''): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
-  if (contains === 'time' && aggregation !== 'count') return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(2)} ms`;
+  if (contains === 'time' && aggregation !== 'count')
+    return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(2)} ms`;
   if (contains === 'data' && aggregation === 'rate') return `${figure(value, 'data')}/s`;
-  if (contains === 'data') return value >= 1e6 ? `${(value / 1e6).toFixed(1)} MB` : value >= 1e3 ? `${(value / 1e3).toFixed(1)} kB` : `${Math.round(value)} B`;
+  if (contains === 'data')
+    return value >= 1e6
+      ? `${(value / 1e6).toFixed(1)} MB`
+      : value >= 1e3
+        ? `${(value / 1e3).toFixed(1)} kB`
+        : `${Math.round(value)} B`;
   if (aggregation === 'rate' || !Number.isInteger(value)) return String(Number(value.toFixed(4)));
   return value.toLocaleString('en-US');
 }
 
 function metricValues(metric: SummaryMetric): string {
   return Object.entries(metric.values)
-    .map(([k, v]) => `${k}=${metric.type === 'rate' && k === 'rate' ? `${(v * 100).toFixed(2)}%` : figure(v, metric.contains, k)}`)
+    .map(
+      ([k, v]) =>
+        `${k}=${metric.type === 'rate' && k === 'rate' ? `${(v * 100).toFixed(2)}%` : figure(v, metric.contains, k)}`,
+    )
     .join(' ');
 }
 
@@ -54,29 +63,49 @@ interface Series {
 
 /** A line chart: one x per interval of the run, y from 0; guide lines (a plan's rate) drawn dashed. */
 /** A guide that would flatten the data (a latency bound far above every latency) is named, not drawn. */
-function chart(title: string, unit: string, xs: number[], interval: number, series: Series[], guides: { value: number; label: string; scale?: boolean }[] = []): string {
+function chart(
+  title: string,
+  unit: string,
+  xs: number[],
+  interval: number,
+  series: Series[],
+  guides: { value: number; label: string; scale?: boolean }[] = [],
+): string {
   const W = 920;
   const H = 250;
   const m = { l: 56, r: 16, t: 28, b: 30 };
   const w = W - m.l - m.r;
   const h = H - m.t - m.b;
   const dataTop = Math.max(1e-9, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null)));
-  const top = Math.max(dataTop, ...guides.filter((g) => g.scale !== false || g.value <= dataTop * 3).map((g) => g.value)) * 1.12;
+  const top =
+    Math.max(dataTop, ...guides.filter((g) => g.scale !== false || g.value <= dataTop * 3).map((g) => g.value)) * 1.12;
   const step = niceStep(top / 5);
   const yMax = Math.ceil(top / step) * step;
   const span = Math.max(1, (xs.at(-1) ?? 0) + interval);
   const x = (t: number) => m.l + ((t + interval / 2) / span) * w;
   const y = (v: number) => m.t + h - (v / yMax) * h;
-  const parts: string[] = [`<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(title)}" xmlns="http://www.w3.org/2000/svg">`, `<text x="${m.l}" y="16" class="t">${esc(title)}</text>`];
+  const parts: string[] = [
+    `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(title)}" xmlns="http://www.w3.org/2000/svg">`,
+    `<text x="${m.l}" y="16" class="t">${esc(title)}</text>`,
+  ];
   for (let v = 0; v <= yMax + 1e-9; v += step) {
-    parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${m.l - 6}" y="${(y(v) + 4).toFixed(1)}" class="ya">${esc(short(v))}</text>`);
+    parts.push(
+      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${m.l - 6}" y="${(y(v) + 4).toFixed(1)}" class="ya">${esc(short(v))}</text>`,
+    );
   }
   const tickEvery = niceStep(span / 8, [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]);
-  for (let t = 0; t <= span; t += tickEvery) parts.push(`<text x="${(m.l + (t / span) * w).toFixed(1)}" y="${H - 10}" class="xa">${esc(clock(t))}</text>`);
+  for (let t = 0; t <= span; t += tickEvery)
+    parts.push(`<text x="${(m.l + (t / span) * w).toFixed(1)}" y="${H - 10}" class="xa">${esc(clock(t))}</text>`);
   parts.push(`<text x="${W - m.r}" y="16" class="ya">${esc(unit)}</text>`);
   const above = guides.filter((g) => g.value > yMax);
-  if (above.length) parts.push(`<text x="${W - m.r - 70}" y="16" class="ya">${esc(above.map((g) => `${g.label} (above the chart)`).join('; '))}</text>`);
-  for (const g of guides.filter((g) => g.value <= yMax)) parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y(g.value).toFixed(1)}" y2="${y(g.value).toFixed(1)}" class="guide"/><text x="${W - m.r - 4}" y="${(y(g.value) - 4).toFixed(1)}" class="gl">${esc(g.label)}</text>`);
+  if (above.length)
+    parts.push(
+      `<text x="${W - m.r - 70}" y="16" class="ya">${esc(above.map((g) => `${g.label} (above the chart)`).join('; '))}</text>`,
+    );
+  for (const g of guides.filter((g) => g.value <= yMax))
+    parts.push(
+      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(g.value).toFixed(1)}" y2="${y(g.value).toFixed(1)}" class="guide"/><text x="${W - m.r - 4}" y="${(y(g.value) - 4).toFixed(1)}" class="gl">${esc(g.label)}</text>`,
+    );
   series.forEach((s, i) => {
     const color = s.color ?? palette[i % palette.length]!;
     const runs: string[] = [];
@@ -90,17 +119,27 @@ function chart(title: string, unit: string, xs: number[], interval: number, seri
       path += `${path ? 'L' : 'M'}${x(xs[j]!).toFixed(1)},${y(v).toFixed(1)}`;
     });
     if (path) runs.push(path);
-    for (const d of runs) parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"${s.dash ? ' stroke-dasharray="5 3"' : ''}/>`);
+    for (const d of runs)
+      parts.push(
+        `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"${s.dash ? ' stroke-dasharray="5 3"' : ''}/>`,
+      );
     if (s.values.filter((v) => v !== null).length === 1) {
       const j = s.values.findIndex((v) => v !== null);
       parts.push(`<circle cx="${x(xs[j]!).toFixed(1)}" cy="${y(s.values[j]!).toFixed(1)}" r="3" fill="${color}"/>`);
     }
-    parts.push(`<rect x="${m.l + 8 + i * 150}" y="${m.t + 4}" width="10" height="10" fill="${color}"/><text x="${m.l + 22 + i * 150}" y="${m.t + 13}" class="lg">${esc(s.name)}</text>`);
+    parts.push(
+      `<rect x="${m.l + 8 + i * 150}" y="${m.t + 4}" width="10" height="10" fill="${color}"/><text x="${m.l + 22 + i * 150}" y="${m.t + 13}" class="lg">${esc(s.name)}</text>`,
+    );
   });
   // A hover strip per interval: the browser shows its <title> with every series' figure there.
   xs.forEach((t, j) => {
-    const lines = [`${clock(t)} to ${clock(t + interval)}`, ...series.map((s) => `${s.name}: ${s.values[j] === null ? '—' : short(s.values[j]!)}${unit ? ` ${unit}` : ''}`)];
-    parts.push(`<rect x="${(m.l + (t / span) * w).toFixed(1)}" y="${m.t}" width="${((interval / span) * w).toFixed(1)}" height="${h}" class="hover"><title>${esc(lines.join('\n'))}</title></rect>`);
+    const lines = [
+      `${clock(t)} to ${clock(t + interval)}`,
+      ...series.map((s) => `${s.name}: ${s.values[j] === null ? '—' : short(s.values[j]!)}${unit ? ` ${unit}` : ''}`),
+    ];
+    parts.push(
+      `<rect x="${(m.l + (t / span) * w).toFixed(1)}" y="${m.t}" width="${((interval / span) * w).toFixed(1)}" height="${h}" class="hover"><title>${esc(lines.join('\n'))}</title></rect>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('');
@@ -111,7 +150,8 @@ function niceStep(raw: number, steps?: number[]): number {
   const p = 10 ** Math.floor(Math.log10(raw || 1));
   return ([1, 2, 2.5, 5, 10].find((k) => k * p >= raw) ?? 10) * p;
 }
-const short = (v: number) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(Math.abs(v) >= 10 ? 1 : 2));
+const short = (v: number) =>
+  Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(Math.abs(v) >= 10 ? 1 : 2);
 const clock = (t: number) => (t < 60 ? `${t}s` : `${Math.floor(t / 60)}m${t % 60 ? `${t % 60}s` : ''}`);
 
 /** The run's seconds gathered into at most about 120 intervals, for the charts. */
@@ -121,9 +161,23 @@ function intervals(input: ReportInput) {
   const length = Math.max(1, end - start + 1);
   const interval = Math.max(1, Math.ceil(length / 120));
   const xs: number[] = [];
-  const buckets: { seconds: number; scenario: Map<string, number>; status: Map<string, number>; served: number; limited: number; latency: ReturnType<typeof histogram> }[] = [];
+  const buckets: {
+    seconds: number;
+    scenario: Map<string, number>;
+    status: Map<string, number>;
+    served: number;
+    limited: number;
+    latency: ReturnType<typeof histogram>;
+  }[] = [];
   for (let from = 0; from < length; from += interval) {
-    const bucket = { seconds: Math.min(interval, length - from), scenario: new Map<string, number>(), status: new Map<string, number>(), served: 0, limited: 0, latency: histogram(2) };
+    const bucket = {
+      seconds: Math.min(interval, length - from),
+      scenario: new Map<string, number>(),
+      status: new Map<string, number>(),
+      served: 0,
+      limited: 0,
+      latency: histogram(2),
+    };
     for (let s = from; s < from + interval && s < length; s++) {
       const second = input.seconds.get(start + s);
       if (!second) continue;
@@ -145,22 +199,56 @@ export function renderReport(input: ReportInput): string {
   const scenarios = [...new Set(buckets.flatMap((b) => [...b.scenario.keys()]))].sort();
   const statuses = [...new Set(buckets.flatMap((b) => [...b.status.keys()]))].sort();
   const perSecond = (pick: (b: (typeof buckets)[number]) => number) => buckets.map((b) => pick(b) / b.seconds);
-  const latency = (p: number) => buckets.map((b) => (b.latency.totalCount ? b.latency.getValueAtPercentile(p) / SCALE : null));
+  const latency = (p: number) =>
+    buckets.map((b) => (b.latency.totalCount ? b.latency.getValueAtPercentile(p) / SCALE : null));
   const hasBurst = scenarios.includes('above_rate');
 
   const charts = [
-    chart('Requests per second, by scenario', 'req/s', xs, interval, scenarios.map((s) => ({ name: s, values: perSecond((b) => b.scenario.get(s) ?? 0) }))),
-    chart('Latency of every request (http_req_duration)', 'ms', xs, interval, [
-      { name: 'p50', values: latency(50) },
-      { name: 'p95', values: latency(95) },
-      { name: 'p99', values: latency(99) },
-    ], [{ value: input.p95Ms, label: `p(95) bound at the plan's rate: ${input.p95Ms} ms`, scale: false }]),
-    chart('Answers by status, per second', 'req/s', xs, interval, statuses.map((s) => ({ name: s === '429' ? '429 (rate limited)' : s, values: perSecond((b) => b.status.get(s) ?? 0), color: s === '200' ? '#16a34a' : s === '429' ? '#ea580c' : s.startsWith('5') ? '#dc2626' : undefined }))),
+    chart(
+      'Requests per second, by scenario',
+      'req/s',
+      xs,
+      interval,
+      scenarios.map((s) => ({ name: s, values: perSecond((b) => b.scenario.get(s) ?? 0) })),
+    ),
+    chart(
+      'Latency of every request (http_req_duration)',
+      'ms',
+      xs,
+      interval,
+      [
+        { name: 'p50', values: latency(50) },
+        { name: 'p95', values: latency(95) },
+        { name: 'p99', values: latency(99) },
+      ],
+      [{ value: input.p95Ms, label: `p(95) bound at the plan's rate: ${input.p95Ms} ms`, scale: false }],
+    ),
+    chart(
+      'Answers by status, per second',
+      'req/s',
+      xs,
+      interval,
+      statuses.map((s) => ({
+        name: s === '429' ? '429 (rate limited)' : s,
+        values: perSecond((b) => b.status.get(s) ?? 0),
+        color: s === '200' ? '#16a34a' : s === '429' ? '#ea580c' : s.startsWith('5') ? '#dc2626' : undefined,
+      })),
+    ),
     hasBurst
-      ? chart(`The over-rate key (3x the plan's rate): answers served against the plan's ${input.rate} req/s`, 'req/s', xs, interval, [
-          { name: 'served (200)', values: perSecond((b) => b.served), color: '#16a34a' },
-          { name: '429', values: perSecond((b) => b.limited), color: '#ea580c' },
-        ], [{ value: input.rate, label: `plan rate ${input.rate}/s` }, { value: input.servedBound, label: `allowed on average ${short(input.servedBound)}/s` }])
+      ? chart(
+          `The over-rate key (3x the plan's rate): answers served against the plan's ${input.rate} req/s`,
+          'req/s',
+          xs,
+          interval,
+          [
+            { name: 'served (200)', values: perSecond((b) => b.served), color: '#16a34a' },
+            { name: '429', values: perSecond((b) => b.limited), color: '#ea580c' },
+          ],
+          [
+            { value: input.rate, label: `plan rate ${input.rate}/s` },
+            { value: input.servedBound, label: `allowed on average ${short(input.servedBound)}/s` },
+          ],
+        )
       : '',
   ];
 
@@ -174,20 +262,42 @@ export function renderReport(input: ReportInput): string {
   const metricRows = Object.keys(input.data.metrics)
     .filter((n) => n !== partMetric)
     .sort()
-    .map((n) => `<tr><td><code>${esc(n)}</code></td><td>${esc(input.data.metrics[n]!.type)}</td><td>${esc(metricValues(input.data.metrics[n]!))}</td></tr>`)
+    .map(
+      (n) =>
+        `<tr><td><code>${esc(n)}</code></td><td>${esc(input.data.metrics[n]!.type)}</td><td>${esc(metricValues(input.data.metrics[n]!))}</td></tr>`,
+    )
     .join('');
-  const checkRows = (input.data.root_group?.checks ?? []).map((c) => `<tr class="${c.fails ? 'fail' : 'ok'}"><td>${esc(c.name)}</td><td>${c.passes}</td><td>${c.fails}</td></tr>`).join('');
-  const partRows = input.parts.map((p) => `<tr><td><code>${esc(p.segment)}</code></td><td>${p.requests.toLocaleString('en-US')}</td><td><code>${esc(basename(p.samplesFile))}</code></td><td><code>${esc(basename(p.summaryFile))}</code></td></tr>`).join('');
+  const checkRows = (input.data.root_group?.checks ?? [])
+    .map(
+      (c) =>
+        `<tr class="${c.fails ? 'fail' : 'ok'}"><td>${esc(c.name)}</td><td>${c.passes}</td><td>${c.fails}</td></tr>`,
+    )
+    .join('');
+  const partRows = input.parts
+    .map(
+      (p) =>
+        `<tr><td><code>${esc(p.segment)}</code></td><td>${p.requests.toLocaleString('en-US')}</td><td><code>${esc(basename(p.samplesFile))}</code></td><td><code>${esc(basename(p.summaryFile))}</code></td></tr>`,
+    )
+    .join('');
   const requests = input.data.metrics.http_reqs?.values.count ?? 0;
   const seconds = ((input.data.state?.testRunDurationMs as number | undefined) ?? 0) / 1000;
   const title = `k6 ${input.planId}: ${failed.length ? `${failed.length} threshold${failed.length > 1 ? 's' : ''} failed` : 'every threshold passed'}`;
 
   return page({
     title,
-    heading: html`${input.planName} plan (<code>${input.planId}</code>): ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
-    verdict: { ok: !failed.length, text: failed.length ? `FAILED: ${failed.length} of ${input.verdicts.length} thresholds` : `PASSED: ${input.verdicts.length} thresholds` },
-    note: html`<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from ${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s;
-figures over every part's samples (percentiles from one distribution, to 0.1%)</span>`,
+    heading: html`${input.planName} plan (<code>${input.planId}</code>):
+    ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
+    verdict: {
+      ok: !failed.length,
+      text: failed.length
+        ? `FAILED: ${failed.length} of ${input.verdicts.length} thresholds`
+        : `PASSED: ${input.verdicts.length} thresholds`,
+    },
+    note: html`<span class="muted"
+      >${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from
+      ${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s; figures over every part's samples
+      (percentiles from one distribution, to 0.1%)</span
+    >`,
     css: chartCss,
     // Rows and charts are strings made here, every value in them through esc.
     body: new Html(`<h2>Thresholds</h2>

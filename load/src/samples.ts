@@ -52,10 +52,23 @@ export async function readSamples(file: string, visitor: SampleVisitor): Promise
     const data = entry.data ?? {};
     if (entry.type === 'Point') {
       const time = Date.parse(data.time as string);
-      if (typeof entry.metric !== 'string' || typeof data.value !== 'number' || Number.isNaN(time)) throw new SamplesError(`${file}, line ${line}: a Point without metric, time or value`);
-      return visitor.sample({ metric: entry.metric, time, value: data.value, tags: (data.tags as Record<string, string> | null) ?? {} }) !== false;
+      if (typeof entry.metric !== 'string' || typeof data.value !== 'number' || Number.isNaN(time))
+        throw new SamplesError(`${file}, line ${line}: a Point without metric, time or value`);
+      return (
+        visitor.sample({
+          metric: entry.metric,
+          time,
+          value: data.value,
+          tags: (data.tags as Record<string, string> | null) ?? {},
+        }) !== false
+      );
     }
-    if (entry.type === 'Metric') visitor.metric?.({ name: data.name as string, type: data.type as MetricDefinition['type'], contains: data.contains as MetricDefinition['contains'] });
+    if (entry.type === 'Metric')
+      visitor.metric?.({
+        name: data.name as string,
+        type: data.type as MetricDefinition['type'],
+        contains: data.contains as MetricDefinition['contains'],
+      });
     return true;
   };
   try {
@@ -71,7 +84,10 @@ export async function readSamples(file: string, visitor: SampleVisitor): Promise
     if (rest && !visit(rest)) return;
   } catch (error) {
     if (error instanceof SamplesError) throw error;
-    const reason = (error as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' || /unexpected end of file/.test((error as Error).message) ? 'the gzip stream ends early (k6 stopped before it finished writing?)' : (error as Error).message;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' || /unexpected end of file/.test((error as Error).message)
+        ? 'the gzip stream ends early (k6 stopped before it finished writing?)'
+        : (error as Error).message;
     throw new SamplesError(`${file}: ${reason}`);
   } finally {
     raw.destroy();

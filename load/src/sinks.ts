@@ -14,7 +14,12 @@ export const SCALE = 1e6;
 /** An HDR histogram of trend values (times SCALE); 2 digits for the report's per-interval ones. */
 export function histogram(digits: 2 | 3): Histogram {
   // Packed buckets: small while sparse, which the per-interval histograms of the time series mostly are.
-  return hdr.build({ bitBucketSize: 'packed', numberOfSignificantValueDigits: digits, autoResize: true, useWebAssembly: false });
+  return hdr.build({
+    bitBucketSize: 'packed',
+    numberOfSignificantValueDigits: digits,
+    autoResize: true,
+    useWebAssembly: false,
+  });
 }
 
 export abstract class Sink {
@@ -43,7 +48,9 @@ export class GaugeSink extends Sink {
   }
   values() {
     const sum = (pick: (g: PartGauge) => number) => this.parts.reduce((total, g) => total + (g ? pick(g) : 0), 0);
-    return this.parts.length ? { value: sum((g) => g.value), min: sum((g) => g.min), max: sum((g) => g.max) } : { value: 0, min: 0, max: 0 };
+    return this.parts.length
+      ? { value: sum((g) => g.value), min: sum((g) => g.min), max: sum((g) => g.max) }
+      : { value: 0, min: 0, max: 0 };
   }
 }
 
@@ -129,5 +136,10 @@ export class TrendSink extends Sink {
 }
 
 export const sinkOf = (type: MetricDefinition['type']): CounterSink | GaugeSink | RateSink | TrendSink =>
-  type === 'counter' ? new CounterSink() : type === 'gauge' ? new GaugeSink() : type === 'rate' ? new RateSink() : new TrendSink();
-
+  type === 'counter'
+    ? new CounterSink()
+    : type === 'gauge'
+      ? new GaugeSink()
+      : type === 'rate'
+        ? new RateSink()
+        : new TrendSink();

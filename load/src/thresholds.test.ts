@@ -19,9 +19,14 @@ test('thresholds read as k6 writes them: aggregation, operator, number', () => {
   expect(percentilesAsked({ a: ['p(95)<500', 'avg<100'], b: ['p(99)<900', 'p(95)<200'] })).toEqual(['p(95)', 'p(99)']);
 });
 
-test('each threshold is judged on its metric\'s figure and written into the data as k6 writes it', () => {
+test("each threshold is judged on its metric's figure and written into the data as k6 writes it", () => {
   const d = data();
-  const verdicts = judge(d, { http_req_duration: ['p(95)<500', 'avg<100'], unexpected_429: ['count==0'], burst_served: ['rate<=30'], checks: ['rate==1'] });
+  const verdicts = judge(d, {
+    http_req_duration: ['p(95)<500', 'avg<100'],
+    unexpected_429: ['count==0'],
+    burst_served: ['rate<=30'],
+    checks: ['rate==1'],
+  });
   expect(verdicts.map((v) => [v.expression, v.ok, v.figure])).toEqual([
     ['p(95)<500', true, 480],
     ['avg<100', false, 120],
@@ -33,12 +38,15 @@ test('each threshold is judged on its metric\'s figure and written into the data
 });
 
 test('as in k6 v2, a rate no sample reached passes its threshold, and a metric the run lacks fails it', () => {
-  const verdicts = judge(data(), { 'checks{scenario:changes_poll}': ['rate==1'], 'walk_rows{scenario:cursor_walk}': ['count>0'] });
+  const verdicts = judge(data(), {
+    'checks{scenario:changes_poll}': ['rate==1'],
+    'walk_rows{scenario:cursor_walk}': ['count>0'],
+  });
   expect(verdicts.map((v) => v.ok)).toEqual([true, false]);
   expect(verdicts[1]!.figure).toBeUndefined();
 });
 
-test('no threshold of a plan\'s script holds whatever happens: each can fail (count>=0 and the like are refused)', async () => {
+test("no threshold of a plan's script holds whatever happens: each can fail (count>=0 and the like are refused)", async () => {
   const { planOptions, runInputs } = await import('../lib/plan-options.js');
   const table = JSON.parse(readFileSync(new URL('../lib/plans.json', import.meta.url), 'utf8'));
   for (const plan of Object.keys(table.plans)) {
@@ -46,8 +54,9 @@ test('no threshold of a plan\'s script holds whatever happens: each can fail (co
     for (const [metric, expressions] of Object.entries(thresholds)) {
       for (const expression of expressions) {
         const { aggregation, operator, bound } = parseThreshold(expression);
-        const always = (aggregation === 'count' && ((operator === '>=' && bound <= 0) || (operator === '>' && bound < 0)))
-          || (aggregation === 'rate' && ((operator === '>=' && bound <= 0) || (operator === '<=' && bound >= 1)));
+        const always =
+          (aggregation === 'count' && ((operator === '>=' && bound <= 0) || (operator === '>' && bound < 0))) ||
+          (aggregation === 'rate' && ((operator === '>=' && bound <= 0) || (operator === '<=' && bound >= 1)));
         expect(always, `${plan}: ${metric} ${expression} cannot fail`).toBe(false);
       }
     }

@@ -11,7 +11,8 @@ export interface Threshold {
   bound: number;
 }
 
-const pattern = /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/i;
+const pattern =
+  /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/i;
 
 export function parseThreshold(expression: string): Threshold {
   const m = pattern.exec(expression);
@@ -21,18 +22,31 @@ export function parseThreshold(expression: string): Threshold {
 
 /** The percentiles the thresholds ask for, so that the figures hold them even when not shown. */
 export function percentilesAsked(thresholds: Record<string, string[]>): string[] {
-  return [...new Set(Object.values(thresholds).flat().map((e) => parseThreshold(e).aggregation).filter((a) => a.startsWith('p(')))];
+  return [
+    ...new Set(
+      Object.values(thresholds)
+        .flat()
+        .map((e) => parseThreshold(e).aggregation)
+        .filter((a) => a.startsWith('p(')),
+    ),
+  ];
 }
 
 function holds(value: number, operator: string, bound: number): boolean {
   switch (operator) {
-    case '<': return value < bound;
-    case '<=': return value <= bound;
-    case '>': return value > bound;
-    case '>=': return value >= bound;
+    case '<':
+      return value < bound;
+    case '<=':
+      return value <= bound;
+    case '>':
+      return value > bound;
+    case '>=':
+      return value >= bound;
     case '==':
-    case '===': return value === bound;
-    default: return value !== bound;
+    case '===':
+      return value === bound;
+    default:
+      return value !== bound;
   }
 }
 

@@ -43,14 +43,22 @@ export async function buildBrowserBundle({ outfile = 'dist/browser.js', minify =
     external: ['msw', 'msw/*'],
     // prism-http's ref parser reads process.platform as it loads and asks process.browser before
     // it reaches for the file system or Node's http: in a page it is a browser.
-    define: { 'process.env.NODE_ENV': '"production"', 'process.platform': '"browser"', 'process.browser': 'true', global: 'globalThis' },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      'process.platform': '"browser"',
+      'process.browser': 'true',
+      global: 'globalThis',
+    },
     plugins: [
       {
         name: 'investor-graph-browser',
         setup(b) {
           // jsonc-parser's UMD build (what require() gets) loads its parts with a dynamic require.
           b.onResolve({ filter: /^jsonc-parser$/ }, async (args) => {
-            const esm = await b.resolve('jsonc-parser/lib/esm/main.js', { resolveDir: args.resolveDir, kind: 'import-statement' });
+            const esm = await b.resolve('jsonc-parser/lib/esm/main.js', {
+              resolveDir: args.resolveDir,
+              kind: 'import-statement',
+            });
             return { path: esm.path };
           });
           b.onResolve({ filter: /^(node:)?[a-z_]+$/ }, (args) => {
@@ -59,12 +67,18 @@ export async function buildBrowserBundle({ outfile = 'dist/browser.js', minify =
             if (args.path.startsWith('node:')) refused.add(name);
             return undefined;
           });
-          b.onLoad({ filter: /.*/, namespace: 'inert' }, (args) => ({ contents: args.path === 'os' ? osStandIn : standIn, loader: 'js' }));
+          b.onLoad({ filter: /.*/, namespace: 'inert' }, (args) => ({
+            contents: args.path === 'os' ? osStandIn : standIn,
+            loader: 'js',
+          }));
         },
       },
     ],
   });
-  if (refused.size) throw new Error(`[investor-graph] the browser bundle reaches Node built-ins with no stand-in: ${[...refused].join(', ')}`);
+  if (refused.size)
+    throw new Error(
+      `[investor-graph] the browser bundle reaches Node built-ins with no stand-in: ${[...refused].join(', ')}`,
+    );
   // tsc's map of the module this bundle replaces would point a debugger at the wrong lines.
   rmSync(`${outfile}.map`, { force: true });
   return result;

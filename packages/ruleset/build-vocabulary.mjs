@@ -19,7 +19,9 @@ await build({
     {
       name: 'inline-only-the-vocabulary',
       setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path === '@investor-graph/contract/people' ? undefined : { path: args.path, external: true }));
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path === '@investor-graph/contract/people' ? undefined : { path: args.path, external: true },
+        );
       },
     },
   ],

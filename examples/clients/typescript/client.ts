@@ -17,8 +17,15 @@ export function investorGraph(baseUrl: string, key?: string) {
 export async function trialFeed(baseUrl: string, email: string) {
   const issued = await investorGraph(baseUrl).POST('/api/v1/keys/trial', { body: { email } });
   if (!issued.data) throw new Error(`no trial key: ${issued.response.status} ${JSON.stringify(issued.error)}`);
-  const refused = await investorGraph(baseUrl, issued.data.key).GET('/api/v1/changes', { params: { query: { since: '2026-11-01T00:00:00Z' } } });
-  return { plan: issued.data.plan, status: refused.response.status, code: refused.error?.code, actions: refused.error?.actions?.map((a) => a.type) ?? [] };
+  const refused = await investorGraph(baseUrl, issued.data.key).GET('/api/v1/changes', {
+    params: { query: { since: '2026-11-01T00:00:00Z' } },
+  });
+  return {
+    plan: issued.data.plan,
+    status: refused.response.status,
+    code: refused.error?.code,
+    actions: refused.error?.actions?.map((a) => a.type) ?? [],
+  };
 }
 
 /** Every firm's slug, page by page, following next_cursor until it is null. */
@@ -28,7 +35,9 @@ export async function allFirms(baseUrl: string, key: string, limit: number) {
   let pages = 0;
   let cursor: string | undefined;
   for (;;) {
-    const { data, error, response } = await client.GET('/api/v1/firms', { params: { query: { limit, ...(cursor ? { cursor } : {}) } } });
+    const { data, error, response } = await client.GET('/api/v1/firms', {
+      params: { query: { limit, ...(cursor ? { cursor } : {}) } },
+    });
     if (!data) throw new Error(`firms page ${pages + 1}: ${response.status} ${error?.detail}`);
     pages++;
     slugs.push(...data.data.map((firm) => firm.slug));
@@ -44,7 +53,9 @@ export async function feed(baseUrl: string, key: string, since: string) {
   const urls: string[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const { data, error, response } = await client.GET('/api/v1/changes', { params: { query: { since, limit: 40, ...(cursor ? { cursor } : {}) } } });
+    const { data, error, response } = await client.GET('/api/v1/changes', {
+      params: { query: { since, limit: 40, ...(cursor ? { cursor } : {}) } },
+    });
     urls.push(response.url);
     if (!data) throw new Error(`changes since ${since}: ${response.status} ${error?.code}: ${error?.detail}`);
     sequences.push(...data.data.map((change) => change.sequence));

@@ -11,7 +11,12 @@ interface Answer {
   headers: Record<string, string>;
   body: string;
 }
-const answers = new Map(Object.entries(JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, Answer>).map(([path, a]) => [path, { ...a, bytes: Buffer.from(a.body, 'base64') }]));
+const answers = new Map(
+  Object.entries(JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, Answer>).map(([path, a]) => [
+    path,
+    { ...a, bytes: Buffer.from(a.body, 'base64') },
+  ]),
+);
 const missing = Buffer.from('{}');
 
 const server = createServer((req, res) => {

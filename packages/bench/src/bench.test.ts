@@ -12,7 +12,11 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   const dir = await mkdtemp(join(tmpdir(), 'ig-bench-smoke-'));
   const out = join(dir, 'bench.json');
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, 'bench.ts'), '--smoke', '--duration', '1', '--out', out], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, 'bench.ts'), '--smoke', '--duration', '1', '--out', out],
+      { stdio: 'ignore' },
+    );
     const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
     child.once('exit', (c) => (clearTimeout(timer), resolve(c)));
   });
@@ -39,11 +43,24 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   expect(results.scale[1].rows).toBeGreaterThan(results.scale[0].rows);
   for (const s of results.scale) {
     expect([s.first.non2xx, s.deep.non2xx, s.mixed.non2xx, s.mixed.errors]).toEqual([0, 0, 0, 0]);
-    for (const rss of ['rss_start_mb', 'rss_after_first_calls_mb', 'rss_after_mixed_mb', 'rss_peak_mb']) expect(s[rss], rss).toBeGreaterThan(0);
+    for (const rss of ['rss_start_mb', 'rss_after_first_calls_mb', 'rss_after_mixed_mb', 'rss_peak_mb'])
+      expect(s[rss], rss).toBeGreaterThan(0);
     // Every reading operation: a first call answered 200, then its share of the mixed load, every answer 2xx and put down to it
     // (60 each: 10 connections each cycle through all of them six times, from places of their own).
-    const operations = Object.entries(s.operations) as [string, { first: { ms: number; status: number }; loaded: { requests: number; non2xx: number; p99: number } }][];
-    expect(operations.map(([name]) => name)).toEqual(expect.arrayContaining(['/account', '/exports', '/changes', '/rounds?announced_since= past every round', '/firms/{slug}/portfolio', '/statistics/most-active-investors, trial key']));
+    const operations = Object.entries(s.operations) as [
+      string,
+      { first: { ms: number; status: number }; loaded: { requests: number; non2xx: number; p99: number } },
+    ][];
+    expect(operations.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        '/account',
+        '/exports',
+        '/changes',
+        '/rounds?announced_since= past every round',
+        '/firms/{slug}/portfolio',
+        '/statistics/most-active-investors, trial key',
+      ]),
+    );
     expect(operations.length).toBeGreaterThanOrEqual(30);
     for (const [name, o] of operations) {
       expect(o.first.status, name).toBe(200);
@@ -54,7 +71,8 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
     expect(s.mixed.requests).toBe(60 * operations.length);
     // Each statistic as served, on both keys, is the rollup the reference computes from the database's rows.
     expect(Object.keys(s.same_bytes)).toHaveLength(4);
-    for (const [name, keys] of Object.entries(s.same_bytes)) expect(keys, name).toEqual({ enterprise: 'same bytes', trial: 'same bytes' });
+    for (const [name, keys] of Object.entries(s.same_bytes))
+      expect(keys, name).toEqual({ enterprise: 'same bytes', trial: 'same bytes' });
   }
   expect(results.startup.default_ms).toBeGreaterThan(0);
   expect(results.contract_suite.exit_code).toBe(0);
@@ -64,10 +82,13 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   expect(Number.isFinite(results.dumps.p99_ratio)).toBe(true);
   expect(results.dumps.during.p99.median).toBeGreaterThanOrEqual(0);
   // The --state section: every configuration measured, the large database really large.
-  for (const config of ['memory', 'database', 'database_large', 'database_full_sync']) expect(results.state.rps[config].median, config).toBeGreaterThan(0);
+  for (const config of ['memory', 'database', 'database_large', 'database_full_sync'])
+    expect(results.state.rps[config].median, config).toBeGreaterThan(0);
   expect(results.state.keys.large).toBeGreaterThan(results.state.keys.small * 100);
   // On Redis (one replica, and three behind haproxy) where redis-server and haproxy are installed; said why not where they are not.
-  if (results.state.redis_skipped === null) for (const config of ['redis', 'redis_three_replicas', 'memory_three_replicas']) expect(results.state.rps[config].median, config).toBeGreaterThan(0);
+  if (results.state.redis_skipped === null)
+    for (const config of ['redis', 'redis_three_replicas', 'memory_three_replicas'])
+      expect(results.state.rps[config].median, config).toBeGreaterThan(0);
   else expect(results.state.redis_skipped).toMatch(/not installed/);
   // Every target judged: five of throughput (two against prism, three against bare node), seven of scale, start-up, dumps, two of the state database, one of Redis and two of the merge.
   expect(Object.keys(results.targets)).toHaveLength(19);

@@ -16,7 +16,26 @@ import { dumpLine, dumpsSection } from './dumps-section.ts';
 import { refreshDumps, refreshMarkdown, refreshMerge, refreshScale, refreshThroughput } from './markdown.ts';
 import { mergeLine, mergeSection, mergeTargets } from './merge-section.ts';
 import { missLines, scaleSection, scaleTargets } from './scale-section.ts';
-import { cleanUp, connections, contractCli, duration, key, log, measuredOn, mockCli, out, rounds, scales, smoke, startMock, stateLine, stateSection, temp, writeResults, values } from './setup.ts';
+import {
+  cleanUp,
+  connections,
+  contractCli,
+  duration,
+  key,
+  log,
+  measuredOn,
+  mockCli,
+  out,
+  rounds,
+  scales,
+  smoke,
+  startMock,
+  stateLine,
+  stateSection,
+  temp,
+  writeResults,
+  values,
+} from './setup.ts';
 import { logTargets, throughputLines, throughputSection, throughputTargets } from './throughput-section.ts';
 
 /** The sections `--only` runs alone: each measures, writes its figures and refreshes its block of BENCHMARKS.md. */
@@ -24,7 +43,14 @@ const alone: Record<string, () => Promise<void>> = {
   async throughput() {
     const { bytes, throughput } = await throughputSection(await startMock([]));
     const speed = throughputTargets(throughput);
-    const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections, duration_s: duration, rounds }, bytes, throughput, ratios: speed.ratios, throughputTargets: speed.targets };
+    const results = {
+      ...measuredOn(),
+      settings: { client: 'autocannon 9.0.0', connections, duration_s: duration, rounds },
+      bytes,
+      throughput,
+      ratios: speed.ratios,
+      throughputTargets: speed.targets,
+    };
     writeResults(results);
     for (const line of throughputLines(throughput, speed.ratios)) log(line);
     logTargets(speed.targets);
@@ -33,7 +59,14 @@ const alone: Record<string, () => Promise<void>> = {
   async scale() {
     const scale = await scaleSection();
     const { ratios, targets, over } = scaleTargets(scale);
-    const results = { ...measuredOn(), settings: { client: 'autocannon 9.0.0', connections, duration_s: duration }, scale, scale_ratios: ratios, scale_over: over, targets };
+    const results = {
+      ...measuredOn(),
+      settings: { client: 'autocannon 9.0.0', connections, duration_s: duration },
+      scale,
+      scale_ratios: ratios,
+      scale_over: over,
+      targets,
+    };
     writeResults(results);
     logTargets(targets);
     for (const line of missLines(over)) log(`  ${line}`);
@@ -81,7 +114,9 @@ try {
   const starts = async (env: Record<string, string>): Promise<number[]> => {
     const times: number[] = [];
     for (let i = 0; i < (smoke ? 2 : 5); i++) {
-      const s = await startProcess(process.execPath, [mockCli, '--port', '0'], /mock on (http:\/\/127\.0\.0\.1:\d+)/, { env });
+      const s = await startProcess(process.execPath, [mockCli, '--port', '0'], /mock on (http:\/\/127\.0\.0\.1:\d+)/, {
+        env,
+      });
       times.push(s.startMs);
       await s.stop();
     }
@@ -90,17 +125,48 @@ try {
   const cached = await starts({});
   const uncached = await starts({ NODE_DISABLE_COMPILE_CACHE: '1' });
   const mock = await startMock([]);
-  const startup = { default_ms: spread(cached).median, first_ms: cached[0]!, no_code_cache_ms: spread(uncached).median, default_rss_mb: mock.rssMb() };
-  log(`mock on the default dataset: up in ${startup.default_ms} ms (median of ${cached.join(', ')}; ${startup.no_code_cache_ms} ms without the code cache), ${startup.default_rss_mb} MB resident`);
+  const startup = {
+    default_ms: spread(cached).median,
+    first_ms: cached[0]!,
+    no_code_cache_ms: spread(uncached).median,
+    default_rss_mb: mock.rssMb(),
+  };
+  log(
+    `mock on the default dataset: up in ${startup.default_ms} ms (median of ${cached.join(', ')}; ${startup.no_code_cache_ms} ms without the code cache), ${startup.default_rss_mb} MB resident`,
+  );
 
   // ------------------------------------------------------------ the same requests, three servers
   const { bytes, throughput } = await throughputSection(mock);
 
   // ------------------------------------------------------------ the contract suite's run time
   const suiteStarted = performance.now();
-  const suite = await runProcess(process.execPath, [contractCli, '--base-url', mock.url, '--key', key, '--plan', 'enterprise', '--budget-calls', smoke ? '40' : '400', '--seed', '1', '--junit', join(temp, 'suite.xml'), '--report', join(temp, 'suite.json')], { CI: '1' });
+  const suite = await runProcess(
+    process.execPath,
+    [
+      contractCli,
+      '--base-url',
+      mock.url,
+      '--key',
+      key,
+      '--plan',
+      'enterprise',
+      '--budget-calls',
+      smoke ? '40' : '400',
+      '--seed',
+      '1',
+      '--junit',
+      join(temp, 'suite.xml'),
+      '--report',
+      join(temp, 'suite.json'),
+    ],
+    { CI: '1' },
+  );
   const suiteReport = JSON.parse(readFileSync(join(temp, 'suite.json'), 'utf8')) as { spent: { calls: number } };
-  const contractSuite = { seconds: Math.round((performance.now() - suiteStarted) / 100) / 10, calls: suiteReport.spent.calls, exit_code: suite };
+  const contractSuite = {
+    seconds: Math.round((performance.now() - suiteStarted) / 100) / 10,
+    calls: suiteReport.spent.calls,
+    exit_code: suite,
+  };
   log(`contract suite against the mock: ${contractSuite.seconds} s for ${contractSuite.calls} calls (exit ${suite})`);
   await mock.stop();
 
@@ -130,7 +196,8 @@ try {
     'the state database costs at most 25% of in-memory counted calls': state.ratios.database_vs_memory >= 0.75,
     '100,000 keys in the state database within 1.2x of a handful': state.ratios.large_vs_small <= 1.2,
     // Not measured where redis-server or haproxy is missing: said in the figures, not counted as met.
-    'state on Redis, one replica, at least half of in-memory counted calls': state.ratios.redis_vs_memory !== null && state.ratios.redis_vs_memory >= 0.5,
+    'state on Redis, one replica, at least half of in-memory counted calls':
+      state.ratios.redis_vs_memory !== null && state.ratios.redis_vs_memory >= 0.5,
     ...mergeTargets(merge),
   };
   const results = {

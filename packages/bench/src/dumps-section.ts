@@ -34,7 +34,14 @@ export async function dumpsSection(): Promise<DumpFigures> {
   const builds: number[] = [];
   for (let round = 0; round < dumpRounds; round++) {
     // Written when the manifest asks, from the rows (not ahead at start, not from the cache): the build is what is measured.
-    const server = await startMock(['--seed', 'bench', '--scale', String(scale), '--no-dumps-ahead', '--no-dump-cache']);
+    const server = await startMock([
+      '--seed',
+      'bench',
+      '--scale',
+      String(scale),
+      '--no-dumps-ahead',
+      '--no-dump-cache',
+    ]);
     try {
       quiet.push(await load(`${server.url}${request}`, auth));
       const started = performance.now();
@@ -47,26 +54,43 @@ export async function dumpsSection(): Promise<DumpFigures> {
       // Load until the manifest is there or the window ends, then stop: autocannon stops at its
       // next sample, every 100 ms here (a second by default), so the load ends with the build.
       const loaded = new Promise<Load>((resolve, reject) => {
-        const instance = autocannon({ url: `${server.url}${request}`, connections, duration: windowMs / 1000, headers: auth, sampleInt: 100 }, (error, result) =>
-          // requests.average is per sample (100 ms here), so the rate is the total over the time.
-          error ? reject(error) : resolve(loadOf(result, result.requests.total / Math.max(0.001, result.duration))),
+        const instance = autocannon(
+          { url: `${server.url}${request}`, connections, duration: windowMs / 1000, headers: auth, sampleInt: 100 },
+          (error, result) =>
+            // requests.average is per sample (100 ms here), so the rate is the total over the time.
+            error ? reject(error) : resolve(loadOf(result, result.requests.total / Math.max(0.001, result.duration))),
         );
-        manifest.then(() => instance.stop(), () => instance.stop());
+        manifest.then(
+          () => instance.stop(),
+          () => instance.stop(),
+        );
       });
       during.push(await loaded);
       const built = await Promise.race([manifest, new Promise<null>((resolve) => setTimeout(resolve, 50, null))]);
       if (built !== null) builds.push(built);
-      log(`dump round ${round + 1}/${dumpRounds}: ${built === null ? `still building after ${windowMs / 1000} s` : `built in ${built} ms`}; ${request} p99 ${quiet.at(-1)!.p99} ms quiet, ${during.at(-1)!.p99} ms while building (p50 ${quiet.at(-1)!.p50} / ${during.at(-1)!.p50} ms, slowest ${quiet.at(-1)!.max} / ${during.at(-1)!.max} ms)`);
+      log(
+        `dump round ${round + 1}/${dumpRounds}: ${built === null ? `still building after ${windowMs / 1000} s` : `built in ${built} ms`}; ${request} p99 ${quiet.at(-1)!.p99} ms quiet, ${during.at(-1)!.p99} ms while building (p50 ${quiet.at(-1)!.p50} / ${during.at(-1)!.p50} ms, slowest ${quiet.at(-1)!.max} / ${during.at(-1)!.max} ms)`,
+      );
     } finally {
       await server.stop();
     }
   }
-  const of = (list: Load[]) => ({ p50: spread(list.map((l) => l.p50)), p99: spread(list.map((l) => l.p99)), max: spread(list.map((l) => l.max)), rps: spread(list.map((l) => l.rps)) });
+  const of = (list: Load[]) => ({
+    p50: spread(list.map((l) => l.p50)),
+    p99: spread(list.map((l) => l.p99)),
+    max: spread(list.map((l) => l.max)),
+    rps: spread(list.map((l) => l.rps)),
+  });
   // autocannon reports whole milliseconds: a quiet p99 of 0 is counted as 1 so the ratio stays finite.
   const perRound = during.map((d, i) => ratio(d.p99, Math.max(1, quiet[i]!.p99)));
   const figures = { quiet: of(quiet), during: of(during) };
   return {
-    scale, rounds: dumpRounds, request, ...figures, build_ms: builds.length ? spread(builds) : null, window_s: windowMs / 1000,
+    scale,
+    rounds: dumpRounds,
+    request,
+    ...figures,
+    build_ms: builds.length ? spread(builds) : null,
+    window_s: windowMs / 1000,
     p99_ratio: ratio(figures.during.p99.median, Math.max(1, figures.quiet.p99.median)),
     p99_ratio_rounds: { low: Math.min(...perRound), high: Math.max(...perRound) },
   };

@@ -15,7 +15,12 @@ import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { once } from 'node:events';
-import { fingerprint as fingerprintOf, planOptions, resultFiles, runInputs } from '@investor-graph/load/lib/plan-options.js';
+import {
+  fingerprint as fingerprintOf,
+  planOptions,
+  resultFiles,
+  runInputs,
+} from '@investor-graph/load/lib/plan-options.js';
 import { spread, type Spread } from './state.ts';
 import { binOf, log, ratio, smoke, temp } from './setup.ts';
 
@@ -52,7 +57,9 @@ function random(seed: number): () => number {
 async function writePart(dir: string, segment: string, samples: number, seed: number): Promise<number> {
   const inputs = runInputs({ DURATION: '10m', API_KEY: 'a', API_KEY_BURST: 'b', API_KEY_WALK: 'c' });
   const built = planOptions(table, plan, inputs);
-  const fingerprint = fingerprintOf(plan, built.scenarios, built.thresholds, (text) => createHash('sha256').update(text).digest('hex'));
+  const fingerprint = fingerprintOf(plan, built.scenarios, built.thresholds, (text) =>
+    createHash('sha256').update(text).digest('hex'),
+  );
   const files = resultFiles(plan, segment);
   const gzip = createGzip();
   const file = createWriteStream(join(dir, files.samples));
@@ -73,7 +80,9 @@ async function writePart(dir: string, segment: string, samples: number, seed: nu
   const point = async (metric: string, type: string, contains: string, time: string, value: number, tags: string) => {
     if (!seen.has(metric)) {
       seen.add(metric);
-      await write(`{"type":"Metric","data":{"name":"${metric}","type":"${type}","contains":"${contains}","thresholds":[],"submetrics":null},"metric":"${metric}"}`);
+      await write(
+        `{"type":"Metric","data":{"name":"${metric}","type":"${type}","contains":"${contains}","thresholds":[],"submetrics":null},"metric":"${metric}"}`,
+      );
     }
     await write(`{"metric":"${metric}","type":"Point","data":{"time":"${time}","value":${value},"tags":${tags}}}`);
   };
@@ -81,7 +90,14 @@ async function writePart(dir: string, segment: string, samples: number, seed: nu
   let iterations = 0;
   const url = 'http://127.0.0.1:4010/api/v1/firms?limit=10';
   const at = (ms: number) => new Date(start + ms).toISOString().replace('Z', '123456Z');
-  await point('investor_graph_part', 'counter', 'default', at(0), 1, `{"fingerprint":"${fingerprint}","group":"","plan":"${plan}","scenario":"at_rate","segment":"${segment}"}`);
+  await point(
+    'investor_graph_part',
+    'counter',
+    'default',
+    at(0),
+    1,
+    `{"fingerprint":"${fingerprint}","group":"","plan":"${plan}","scenario":"at_rate","segment":"${segment}"}`,
+  );
   while (lines < samples) {
     const ms = (requests / 110) * 1000;
     const time = at(ms);
@@ -94,7 +110,14 @@ async function writePart(dir: string, segment: string, samples: number, seed: nu
     const duration = Math.exp(rand() * 2.5) * 0.4;
     await point('http_reqs', 'counter', 'default', time, 1, tags);
     await point('http_req_duration', 'trend', 'time', time, duration, tags);
-    for (const timing of ['http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving']) {
+    for (const timing of [
+      'http_req_blocked',
+      'http_req_connecting',
+      'http_req_tls_handshaking',
+      'http_req_sending',
+      'http_req_waiting',
+      'http_req_receiving',
+    ]) {
       await point(timing, 'trend', 'time', time, timing === 'http_req_waiting' ? duration * 0.9 : rand() * 0.05, tags);
     }
     await point('http_req_failed', 'rate', 'default', time, 0, tags);
@@ -102,10 +125,12 @@ async function writePart(dir: string, segment: string, samples: number, seed: nu
     const iterationTags = `{"group":"","scenario":"${scenario}"}`;
     if (limited) {
       await point('rate_limited', 'counter', 'default', time, 1, iterationTags);
-      for (const check of ['429 has Retry-After', '429 has actions', '429 has RateLimit-Policy']) await point('checks', 'rate', 'default', time, 1, `{"check":"${check}","group":"","scenario":"${scenario}"}`);
+      for (const check of ['429 has Retry-After', '429 has actions', '429 has RateLimit-Policy'])
+        await point('checks', 'rate', 'default', time, 1, `{"check":"${check}","group":"","scenario":"${scenario}"}`);
     } else {
       if (above) await point('burst_served', 'counter', 'default', time, 1, iterationTags);
-      for (const check of above ? ['status 200 or 429'] : ['status 200', 'envelope', 'plan in the envelope']) await point('checks', 'rate', 'default', time, 1, `{"check":"${check}","group":"","scenario":"${scenario}"}`);
+      for (const check of above ? ['status 200 or 429'] : ['status 200', 'envelope', 'plan in the envelope'])
+        await point('checks', 'rate', 'default', time, 1, `{"check":"${check}","group":"","scenario":"${scenario}"}`);
     }
     await point('data_sent', 'counter', 'data', time, 180, iterationTags);
     await point('data_received', 'counter', 'data', time, limited ? 600 : 4800, iterationTags);
@@ -119,10 +144,25 @@ async function writePart(dir: string, segment: string, samples: number, seed: nu
     http_reqs: { type: 'counter', contains: 'default', values: { count: requests, rate: requests / 600 } },
     iterations: { type: 'counter', contains: 'default', values: { count: iterations, rate: iterations / 600 } },
   };
-  for (const name of Object.keys(built.thresholds)) metrics[name] ??= { type: name.startsWith('checks') || name.startsWith('http_req_failed') ? 'rate' : name.startsWith('http_req_duration') ? 'trend' : 'counter', contains: 'default', values: {} };
+  for (const name of Object.keys(built.thresholds))
+    metrics[name] ??= {
+      type:
+        name.startsWith('checks') || name.startsWith('http_req_failed')
+          ? 'rate'
+          : name.startsWith('http_req_duration')
+            ? 'trend'
+            : 'counter',
+      contains: 'default',
+      values: {},
+    };
   writeFileSync(
     join(dir, files.summary),
-    JSON.stringify({ metrics, state: { testRunDurationMs: (requests / 110) * 1000 }, options: { summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max', 'count'] }, investor_graph: { plan, segment, sequence: '0,1/2,1', fingerprint, inputs } }),
+    JSON.stringify({
+      metrics,
+      state: { testRunDurationMs: (requests / 110) * 1000 },
+      options: { summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max', 'count'] },
+      investor_graph: { plan, segment, sequence: '0,1/2,1', fingerprint, inputs },
+    }),
   );
   return readFileSync(join(dir, files.samples)).length;
 }
@@ -132,7 +172,10 @@ function measured(args: string[]): Promise<{ ms: number; rssMb: number }> {
   const rssFile = join(temp, `rss-${process.hrtime.bigint()}`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', join(here, 'report-rss.ts'), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, REPORT_RSS_TO: rssFile } });
+    const child = spawn(process.execPath, ['--import', join(here, 'report-rss.ts'), ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, REPORT_RSS_TO: rssFile },
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
@@ -149,14 +192,18 @@ export async function mergeSection(): Promise<MergeFigures> {
   const dir = join(temp, 'merge-parts');
   mkdirSync(dir, { recursive: true });
   const bytes = await Promise.all([writePart(dir, '0:1/2', samples, 1), writePart(dir, '1/2:1', samples, 2)]);
-  log(`merge: two parts of ${samples.toLocaleString('en')} samples written (${Math.round(bytes[0]! / 1e6)} MB of gzip each)`);
+  log(
+    `merge: two parts of ${samples.toLocaleString('en')} samples written (${Math.round(bytes[0]! / 1e6)} MB of gzip each)`,
+  );
   const merges: { ms: number; rssMb: number }[] = [];
   const peers: { ms: number; rssMb: number }[] = [];
   for (let round = 0; round < rounds; round++) {
     const merged = await measured([loadCli, 'merge', dir, '--out', join(temp, 'merge-out')]);
     merges.push(merged);
     peers.push(await measured([join(here, 'read-samples.ts'), dir]));
-    log(`merge round ${round + 1}/${rounds}: merge ${merged.ms} ms, ${merged.rssMb} MB; reading alone ${peers.at(-1)!.ms} ms, ${peers.at(-1)!.rssMb} MB`);
+    log(
+      `merge round ${round + 1}/${rounds}: merge ${merged.ms} ms, ${merged.rssMb} MB; reading alone ${peers.at(-1)!.ms} ms, ${peers.at(-1)!.rssMb} MB`,
+    );
   }
   const ratios = merges.map((m, i) => ratio(m.ms, peers[i]!.ms));
   const mergeMs = spread(merges.map((m) => m.ms));

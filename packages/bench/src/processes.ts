@@ -39,17 +39,30 @@ export function cpuMsOf(pid: number): number {
 }
 
 /** The command line as an error may show it: a preset key's value blanked (keys appear in no output). */
-const shown = (command: string, args: string[]): string => [command, ...args.map((a) => a.replace(/^([a-z]+=).+$/, '$1...'))].join(' ');
+const shown = (command: string, args: string[]): string =>
+  [command, ...args.map((a) => a.replace(/^([a-z]+=).+$/, '$1...'))].join(' ');
 
 /** Spawns and waits for `ready` in its output; `url` is built from the first capture group or given. */
-export function startProcess(command: string, args: string[], ready: RegExp, options: { env?: Record<string, string>; timeoutMs?: number; url?: string } = {}): Promise<Started> {
+export function startProcess(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  options: { env?: Record<string, string>; timeoutMs?: number; url?: string } = {},
+): Promise<Started> {
   const started = performance.now();
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', ...options.env } });
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', ...options.env },
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${shown(command, args)} did not start within ${options.timeoutMs ?? 120_000} ms:\n${output.slice(-2000)}`));
+      reject(
+        new Error(
+          `${shown(command, args)} did not start within ${options.timeoutMs ?? 120_000} ms:\n${output.slice(-2000)}`,
+        ),
+      );
     }, options.timeoutMs ?? 120_000);
     const check = (data: Buffer): void => {
       output += data;
@@ -69,12 +82,13 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
         rssMb: () => rssOf(child.pid!),
         cpuMs: () => cpuMsOf(child.pid!),
         peakRssMb: () => rssOf(child.pid!, 'VmHWM'),
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) return done();
-          child.once('exit', () => done());
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-        }),
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+          }),
       });
     };
     child.stdout!.on('data', check);

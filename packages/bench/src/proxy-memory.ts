@@ -34,8 +34,10 @@ function page(): string {
     const slug = `firm-${n}-${i}`;
     return `{"slug":"${slug}","name":"Firm ${n} ${i}","kind":"venture_capital","hq_city":"Singapore","hq_country":"SG","website":"https://${slug}.example","founded_year":2002,"aum_usd":null,"stages":["seed","series_a"],"sectors":["fintech","climate"],"sec_cik":null,"crd_number":null,"portfolio_count":18,${bare ? '' : `"service_url":"https://investorgraph.example/firms/${slug}",`}"updated_at":"2025-10-17T03:00:00Z","first_seen_at":"2005-01-01T03:00:00Z"}`;
   });
-  const plan = '{"id":"enterprise","name":"Enterprise","rows_per_page":1000,"rate_per_second":50,"round_lag_days":0,"changes_feed":true,"exports":true}';
-  const usage = '{"period_start":"2026-11-01T00:00:00Z","period_end":"2026-12-01T00:00:00Z","calls_used":1,"calls_limit":5000000,"calls_remaining":4999999,"rows_charged":0,"balance_rows":null}';
+  const plan =
+    '{"id":"enterprise","name":"Enterprise","rows_per_page":1000,"rate_per_second":50,"round_lag_days":0,"changes_feed":true,"exports":true}';
+  const usage =
+    '{"period_start":"2026-11-01T00:00:00Z","period_end":"2026-12-01T00:00:00Z","calls_used":1,"calls_limit":5000000,"calls_remaining":4999999,"rows_charged":0,"balance_rows":null}';
   return `{"data":[${rows.join(',')}],"next_cursor":"cur${n}x${Math.random().toString(36).slice(2)}","as_of":"2026-11-20T03:00:00Z","plan":${plan},"usage":${usage}}`;
 }
 
@@ -52,7 +54,25 @@ const cli = fileURLToPath(new URL('../../mock/src/node/cli.ts', import.meta.url)
 // On SIGUSR2 the proxy prints its heap after a full collection: what it keeps, apart from what V8 has not yet given back.
 const heapOnSignal = `process.on('SIGUSR2', () => { globalThis.gc(); process.stdout.write('HEAP ' + process.memoryUsage().heapUsed + '\\n'); });`;
 const preload = `data:text/javascript,${encodeURIComponent(heapOnSignal)}`;
-const proxy = await startProcess(process.execPath, ['--expose-gc', '--import', preload, cli, 'proxy', upstreamUrl, '--port', '0', '--quiet', '--report', join(dir, 'r.json'), '--junit', join(dir, 'j.xml')], /proxy on (http:\/\/[^ ]+) ->/);
+const proxy = await startProcess(
+  process.execPath,
+  [
+    '--expose-gc',
+    '--import',
+    preload,
+    cli,
+    'proxy',
+    upstreamUrl,
+    '--port',
+    '0',
+    '--quiet',
+    '--report',
+    join(dir, 'r.json'),
+    '--junit',
+    join(dir, 'j.xml'),
+  ],
+  /proxy on (http:\/\/[^ ]+) ->/,
+);
 const key = `igk_enterprise_${'a'.repeat(32)}`;
 /** Asks the proxy for its heap after a full collection, in MB. */
 function heapMb(): Promise<number> {
@@ -76,14 +96,20 @@ function childrenRssMb(): number {
   return children.reduce((sum, child) => sum + (rssOf(Number(child)) || 0), 0);
 }
 const line = async (label: string): Promise<void> =>
-  console.log(`${label.padEnd(22)} RSS ${proxy.rssMb()} MB (peak ${proxy.peakRssMb()} MB), heap ${await heapMb()} MB; its children's RSS ${childrenRssMb()} MB`);
+  console.log(
+    `${label.padEnd(22)} RSS ${proxy.rssMb()} MB (peak ${proxy.peakRssMb()} MB), heap ${await heapMb()} MB; its children's RSS ${childrenRssMb()} MB`,
+  );
 
-console.log(`${pages} pages of ${rowsPerPage} ${bare ? 'rows without service_url' : 'rows'} (~${mb} MB), ${mode === 'follow' ? 'one walk followed by cursor' : 'a walk of its own each'}`);
+console.log(
+  `${pages} pages of ${rowsPerPage} ${bare ? 'rows without service_url' : 'rows'} (~${mb} MB), ${mode === 'follow' ? 'one walk followed by cursor' : 'a walk of its own each'}`,
+);
 await line('before');
 let cursor: string | null = null;
 for (let i = 1; i <= pages; i++) {
   const query: string = mode === 'follow' && cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
-  const response = await fetch(`${proxy.url}/api/v1/firms?limit=1000${query}`, { headers: { authorization: `Bearer ${key}` } });
+  const response = await fetch(`${proxy.url}/api/v1/firms?limit=1000${query}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   const body = (await response.json()) as { next_cursor: string | null };
   cursor = body.next_cursor;
   if (i % 10 === 0) await line(`after ${i} pages`);
@@ -92,7 +118,10 @@ for (let i = 1; i <= pages; i++) {
 await new Promise((r) => setTimeout(r, 35_000));
 await line('after 35 s idle');
 await proxy.stop();
-const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { exchanges: number; by_rule: Record<string, number> };
+const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+  exchanges: number;
+  by_rule: Record<string, number>;
+};
 console.log(`report: ${report.exchanges} exchanges, by rule ${JSON.stringify(report.by_rule)}`);
 upstream.close();
 rmSync(dir, { recursive: true, force: true });

@@ -42,18 +42,36 @@ async function serving(child: ChildProcess, port: number, what: string): Promise
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
-  return () => new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
+  return () =>
+    new Promise((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
 }
 
 /** A Redis server with the durability the deploy files use (append-only file, fsync every second). */
 export async function startRedisServer(dir: string): Promise<Server> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--logfile', join(dir, 'redis.log')], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--logfile',
+      join(dir, 'redis.log'),
+    ],
+    { stdio: 'ignore' },
+  );
   await serving(child, port, 'redis-server');
   return { url: `redis://127.0.0.1:${port}/0`, stop: stopper(child) };
 }
@@ -62,9 +80,22 @@ export async function startRedisServer(dir: string): Promise<Server> {
 export async function startBalancer(dir: string, backends: string[]): Promise<Server> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const config = ['global', '  maxconn 4000', 'defaults', '  mode http', '  timeout connect 1s', '  timeout client 30s', '  timeout server 30s',
-    'frontend api', `  bind 127.0.0.1:${port}`, '  default_backend mocks', 'backend mocks', '  balance roundrobin',
-    ...backends.map((b, i) => `  server mock${i + 1} ${b.replace(/^http:\/\//, '')}`), ''].join('\n');
+  const config = [
+    'global',
+    '  maxconn 4000',
+    'defaults',
+    '  mode http',
+    '  timeout connect 1s',
+    '  timeout client 30s',
+    '  timeout server 30s',
+    'frontend api',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend mocks',
+    'backend mocks',
+    '  balance roundrobin',
+    ...backends.map((b, i) => `  server mock${i + 1} ${b.replace(/^http:\/\//, '')}`),
+    '',
+  ].join('\n');
   writeFileSync(join(dir, 'haproxy.cfg'), config);
   const child = spawn('haproxy', ['-f', join(dir, 'haproxy.cfg'), '-db'], { stdio: 'ignore' });
   await serving(child, port, 'haproxy');

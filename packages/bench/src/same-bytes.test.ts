@@ -34,7 +34,10 @@ async function reference(name: string, cutoff: string | null): Promise<Row[]> {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const stored = storedRows(db);
-    const rows = (resource: ResourceName) => (db.prepare(`SELECT ${rowColumns(resource)} FROM ${tableOf(resource)} ORDER BY key`).all() as StoredRow[]).map((r) => stored.row(resource, r));
+    const rows = (resource: ResourceName) =>
+      (db.prepare(`SELECT ${rowColumns(resource)} FROM ${tableOf(resource)} ORDER BY key`).all() as StoredRow[]).map(
+        (r) => stored.row(resource, r),
+      );
     return await rollupFromRows(name, rows, cutoff);
   } finally {
     db.close();
@@ -42,13 +45,23 @@ async function reference(name: string, cutoff: string | null): Promise<Row[]> {
 }
 
 test('a statistic served as the reference computes it from the rows is the same bytes, on both keys', async () => {
-  const bodies = { '/statistics/rounds-by-year': answer('rounds-by-year', await reference('rounds-by-year', null)), '/statistics/rounds-by-year, trial key': answer('rounds-by-year', await reference('rounds-by-year', trialCutoff)) };
-  expect(await sameBytes(file, ['rounds-by-year'], bodies, () => {})).toEqual({ 'rounds-by-year': { enterprise: 'same bytes', trial: 'same bytes' } });
+  const bodies = {
+    '/statistics/rounds-by-year': answer('rounds-by-year', await reference('rounds-by-year', null)),
+    '/statistics/rounds-by-year, trial key': answer('rounds-by-year', await reference('rounds-by-year', trialCutoff)),
+  };
+  expect(await sameBytes(file, ['rounds-by-year'], bodies, () => {})).toEqual({
+    'rounds-by-year': { enterprise: 'same bytes', trial: 'same bytes' },
+  });
 });
 
 test("a trial answer that ignores the round lag is not the same bytes: the comparison applies the trial's cutoff", async () => {
   const everyRound = answer('rounds-by-stage', await reference('rounds-by-stage', null));
-  const result = await sameBytes(file, ['rounds-by-stage'], { '/statistics/rounds-by-stage': everyRound, '/statistics/rounds-by-stage, trial key': everyRound }, () => {});
+  const result = await sameBytes(
+    file,
+    ['rounds-by-stage'],
+    { '/statistics/rounds-by-stage': everyRound, '/statistics/rounds-by-stage, trial key': everyRound },
+    () => {},
+  );
   expect(result['rounds-by-stage']!.enterprise).toBe('same bytes');
   expect(result['rounds-by-stage']!.trial).toMatch(/^row \d+ of \d+ served \/ \d+ from the rows: served \{"stage"/);
 });
@@ -57,9 +70,20 @@ test('a changed figure, a missing row or a missing answer is named, never passed
   const rows = await reference('most-active-investors', null);
   const changed = rows.map((r, i) => (i === 3 ? { ...r, investments: (r.investments as number) + 1 } : r));
   const n = rows.length;
-  expect(firstDifference(changed, rows)).toMatch(new RegExp(`^row 4 of ${n} served / ${n} from the rows: served \\{"rank":4,.*"investments":${(rows[3]!.investments as number) + 1},`));
-  expect(firstDifference(rows.slice(0, -1), rows)).toBe(`row ${n} of ${n - 1} served / ${n} from the rows: served no row, from the rows ${JSON.stringify(rows[n - 1])}`);
-  const result = await sameBytes(file, ['most-active-investors'], { '/statistics/most-active-investors': JSON.stringify({ type: 'about:blank', status: 500 }) }, () => {});
+  expect(firstDifference(changed, rows)).toMatch(
+    new RegExp(
+      `^row 4 of ${n} served / ${n} from the rows: served \\{"rank":4,.*"investments":${(rows[3]!.investments as number) + 1},`,
+    ),
+  );
+  expect(firstDifference(rows.slice(0, -1), rows)).toBe(
+    `row ${n} of ${n - 1} served / ${n} from the rows: served no row, from the rows ${JSON.stringify(rows[n - 1])}`,
+  );
+  const result = await sameBytes(
+    file,
+    ['most-active-investors'],
+    { '/statistics/most-active-investors': JSON.stringify({ type: 'about:blank', status: 500 }) },
+    () => {},
+  );
   expect(result['most-active-investors']!.enterprise).toMatch(/^not compared: the answer was not a statistic/);
   expect(result['most-active-investors']!.trial).toBe('not compared: no answer was kept');
 });

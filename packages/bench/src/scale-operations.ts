@@ -43,13 +43,17 @@ export interface LoadedOperation {
   max: number;
 }
 
-const at = (db: DatabaseSync, sql: string, fraction: number, count: number) => db.prepare(`${sql} LIMIT 1 OFFSET ?`).get(Math.floor(count * fraction)) as Record<string, string>;
+const at = (db: DatabaseSync, sql: string, fraction: number, count: number) =>
+  db.prepare(`${sql} LIMIT 1 OFFSET ?`).get(Math.floor(count * fraction)) as Record<string, string>;
 
 /** The rows picked from the dataset's database (the file the mock opens), by position in key order. */
 export function pickRows(db: DatabaseSync, rows: Record<string, number>, asOf: string): Picked {
   const edge = at(db, 'SELECT key, firm_slug, company_slug FROM investment ORDER BY key', 0.9, rows.investment!);
   return {
-    firm: edge.firm_slug!, company: edge.company_slug!, deepKey: edge.key!, asOf,
+    firm: edge.firm_slug!,
+    company: edge.company_slug!,
+    deepKey: edge.key!,
+    asOf,
     fund: at(db, 'SELECT key FROM fund ORDER BY key', 0.9, rows.fund!).key!,
     list: at(db, 'SELECT key FROM list ORDER BY key', 0.5, rows.list!).key!,
   };
@@ -66,7 +70,11 @@ export function scaleOperations(p: Picked, deepCursor: string): Operation[] {
   const asOfDay = new Date(p.asOf);
   const dayAfter = new Date(asOfDay.getTime() + 86_400_000).toISOString().slice(0, 10);
   const month = `${p.asOf.slice(0, 8)}01T00:00:00Z`;
-  const op = (name: string, path: string, key: Operation['key'] = 'enterprise'): Operation => ({ name, path: `/api/v1${path}`, key });
+  const op = (name: string, path: string, key: Operation['key'] = 'enterprise'): Operation => ({
+    name,
+    path: `/api/v1${path}`,
+    key,
+  });
   return [
     op('/account', '/account'),
     ...statisticNames.map((s) => op(`/statistics/${s}`, `/statistics/${s}`)),
@@ -106,7 +114,13 @@ function timedGet(agent: Agent, url: string, headers: Record<string, string>): P
     get(url, { agent, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ ms: Math.round((performance.now() - started) * 1000) / 1000, status: response.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({
+          ms: Math.round((performance.now() - started) * 1000) / 1000,
+          status: response.statusCode!,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       response.on('error', reject);
     }).on('error', reject);
   });
@@ -117,7 +131,11 @@ function timedGet(agent: Agent, url: string, headers: Record<string, string>): P
  * contract document (which opens the connection and reads no data). The statistics' bodies are kept
  * for the comparison with the rollups from the rows.
  */
-export async function firstCalls(url: string, operations: Operation[], keys: { enterprise: string; trial: string }): Promise<{ calls: Record<string, FirstCall>; bodies: Record<string, string> }> {
+export async function firstCalls(
+  url: string,
+  operations: Operation[],
+  keys: { enterprise: string; trial: string },
+): Promise<{ calls: Record<string, FirstCall>; bodies: Record<string, string> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const headers = (key: Operation['key']) => ({ authorization: `Bearer ${keys[key]}`, 'accept-encoding': 'identity' });
   const calls: Record<string, FirstCall> = {};
@@ -136,7 +154,8 @@ export async function firstCalls(url: string, operations: Operation[], keys: { e
 }
 
 /** The nearest-rank percentile of sorted latencies, in ms to the microsecond. */
-const percentile = (sorted: number[], p: number): number => Math.round((sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0) * 1000) / 1000;
+const percentile = (sorted: number[], p: number): number =>
+  Math.round((sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0) * 1000) / 1000;
 
 /**
  * `perOperation` rounds of every operation under autocannon's connections, each connection starting
@@ -145,7 +164,12 @@ const percentile = (sorted: number[], p: number): number => Math.round((sorted[M
  * its operation through the request's onResponse, which autocannon calls just before the client's
  * 'response' event for the same answer, with the answer's latency.
  */
-export async function operationLoad(url: string, operations: Operation[], keys: { enterprise: string; trials: string[] }, perOperation: number): Promise<{ mixed: Load & { requests: number }; operations: Record<string, LoadedOperation> }> {
+export async function operationLoad(
+  url: string,
+  operations: Operation[],
+  keys: { enterprise: string; trials: string[] },
+  perOperation: number,
+): Promise<{ mixed: Load & { requests: number }; operations: Record<string, LoadedOperation> }> {
   const latencies = new Map(operations.map((o) => [o.name, [] as number[]]));
   const non2xx = new Map(operations.map((o) => [o.name, 0]));
   let answered = '';
@@ -155,19 +179,35 @@ export async function operationLoad(url: string, operations: Operation[], keys: 
     path: o.path,
     headers: { authorization: `Bearer ${keys.enterprise}` },
     onResponse: () => void (answered = o.name),
-    ...(o.key === 'trial' ? { setupRequest: (request: autocannon.Request) => ({ ...request, headers: { authorization: `Bearer ${keys.trials[trialTurn++ % keys.trials.length]}` } }) } : {}),
+    ...(o.key === 'trial'
+      ? {
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            headers: { authorization: `Bearer ${keys.trials[trialTurn++ % keys.trials.length]}` },
+          }),
+        }
+      : {}),
   }));
   let clients = 0;
   const started = performance.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url, connections, amount: perOperation * operations.length, timeout: 600, requests,
-      setupClient: (client) => {
-        const shift = Math.floor((clients++ * operations.length) / connections) % operations.length;
-        // Each client its own copies: autocannon keeps a request's built bytes on the object.
-        client.setRequests([...requests.slice(shift), ...requests.slice(0, shift)].map((r) => ({ ...r, headers: { ...r.headers } })));
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        amount: perOperation * operations.length,
+        timeout: 600,
+        requests,
+        setupClient: (client) => {
+          const shift = Math.floor((clients++ * operations.length) / connections) % operations.length;
+          // Each client its own copies: autocannon keeps a request's built bytes on the object.
+          client.setRequests(
+            [...requests.slice(shift), ...requests.slice(0, shift)].map((r) => ({ ...r, headers: { ...r.headers } })),
+          );
+        },
       },
-    }, (error, result) => (error ? reject(error) : resolve(result)));
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
     instance.on('response', (_client, status, _bytes, ms) => {
       latencies.get(answered)?.push(ms);
       if (status < 200 || status > 299) non2xx.set(answered, non2xx.get(answered)! + 1);
@@ -176,9 +216,20 @@ export async function operationLoad(url: string, operations: Operation[], keys: 
   const seconds = (performance.now() - started) / 1000;
   return {
     mixed: { ...loadOf(result, result.requests.total / seconds), requests: result.requests.total },
-    operations: Object.fromEntries(operations.map((o) => {
-      const sorted = latencies.get(o.name)!.sort((a, b) => a - b);
-      return [o.name, { requests: sorted.length, non2xx: non2xx.get(o.name)!, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: percentile(sorted, 1) }];
-    })),
+    operations: Object.fromEntries(
+      operations.map((o) => {
+        const sorted = latencies.get(o.name)!.sort((a, b) => a - b);
+        return [
+          o.name,
+          {
+            requests: sorted.length,
+            non2xx: non2xx.get(o.name)!,
+            p50: percentile(sorted, 0.5),
+            p99: percentile(sorted, 0.99),
+            max: percentile(sorted, 1),
+          },
+        ];
+      }),
+    ),
   };
 }

@@ -41,9 +41,12 @@ export const duration = Number(values.duration ?? (smoke ? 1 : 5));
 export const rounds = Number(values.rounds ?? (smoke ? 1 : 5));
 export const connections = Number(values.connections);
 if (!(duration > 0)) fail(`--duration must be a number of seconds above 0, got ${values.duration}`);
-if (!Number.isInteger(connections) || connections < 1) fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
-if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
-if (values.only !== undefined && !['state', 'throughput', 'scale', 'dumps', 'merge'].includes(values.only)) fail(`--only takes state, throughput, scale, dumps or merge, got ${values.only}`);
+if (!Number.isInteger(connections) || connections < 1)
+  fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
+if (!Number.isInteger(rounds) || rounds < 1)
+  fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
+if (values.only !== undefined && !['state', 'throughput', 'scale', 'dumps', 'merge'].includes(values.only))
+  fail(`--only takes state, throughput, scale, dumps or merge, got ${values.only}`);
 /** The dataset scales measured: the first is the one the others are held to. */
 export const scales = smoke ? [2_000, 20_000] : [10_000, 1_000_000, ...(values.large ? [10_000_000] : [])];
 
@@ -69,7 +72,12 @@ export function log(line: string): void {
 }
 
 export function startMock(args: string[]): Promise<Started> {
-  return startProcess(process.execPath, [mockCli, '--port', '0', '--key', `enterprise=${key}`, '--no-rate-limit', ...args], /mock on (http:\/\/127\.0\.0\.1:\d+)/, { timeoutMs: 600_000 }).then((s) => (running.push(s), s));
+  return startProcess(
+    process.execPath,
+    [mockCli, '--port', '0', '--key', `enterprise=${key}`, '--no-rate-limit', ...args],
+    /mock on (http:\/\/127\.0\.0\.1:\d+)/,
+    { timeoutMs: 600_000 },
+  ).then((s) => (running.push(s), s));
 }
 
 export interface Load {
@@ -91,7 +99,12 @@ export interface Load {
  * with the server's `cpuMs`, also its CPU a call over the measured run (the server's own work,
  * which req/s mixes with the client's share of the CPUs they share).
  */
-export async function load(url: string, headers: Record<string, string>, warm = false, cpuMs?: () => number): Promise<Load> {
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  warm = false,
+  cpuMs?: () => number,
+): Promise<Load> {
   // A discarded warm-up first, the same for every server: the first seconds of a fresh process are
   // its JIT compiling, and without it the first request type measured pays for that.
   if (!warm) await autocannon({ url, connections, duration: smoke ? 0.5 : 2, headers });
@@ -104,13 +117,25 @@ export async function load(url: string, headers: Record<string, string>, warm = 
 
 /** A run's figures from autocannon's result, at `rps` requests a second. */
 export function loadOf(result: autocannon.Result, rps: number): Load {
-  return { rps: Math.round(rps), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors, bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)) };
+  return {
+    rps: Math.round(rps),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
+  };
 }
 
 export const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 
 /** When and where the figures were measured. */
-export const measuredOn = () => ({ when: new Date().toISOString(), smoke, machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version } });
+export const measuredOn = () => ({
+  when: new Date().toISOString(),
+  smoke,
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+});
 
 /** The figures as JSON in --out. */
 export function writeResults(results: object): void {
@@ -124,7 +149,11 @@ export const stateLine = (s: StateFigures): string =>
 /** The --state section: in memory against the database, a handful of keys against 100,000. */
 export function stateSection(): Promise<StateFigures> {
   return benchState({
-    temp, rounds: smoke ? 1 : 3, largeKeys: smoke ? 2_000 : 100_000, startMock, log,
+    temp,
+    rounds: smoke ? 1 : 3,
+    largeKeys: smoke ? 2_000 : 100_000,
+    startMock,
+    log,
     path: '/api/v1/firms?limit=1',
     rps: async (url) => (await load(url, auth)).rps,
   });

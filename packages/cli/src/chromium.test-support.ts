@@ -26,7 +26,10 @@ export const screenshotsDir = fileURLToPath(new URL('../../../test-results/scree
 /** Fails a CI run that lacks Chromium (a skipped browser test there would hide a broken page); elsewhere says why the test is skipped. */
 export function chromiumMissing(what: string): string | null {
   if (haveChromium) return null;
-  if (process.env.CI) throw new Error(`CI needs Chromium for ${what}, and ${chromiumBin} is missing (.ci/run installs Debian's chromium)`);
+  if (process.env.CI)
+    throw new Error(
+      `CI needs Chromium for ${what}, and ${chromiumBin} is missing (.ci/run installs Debian's chromium)`,
+    );
   return `no Chromium at ${chromiumBin} (set CHROMIUM_BIN): ${what} is not opened in a browser`;
 }
 
@@ -45,16 +48,38 @@ export interface OpenedPage {
   screenshot(file: string): Promise<void>;
 }
 
-interface Message { id?: number; method?: string; params?: any; result?: any; error?: { message: string }; sessionId?: string }
+interface Message {
+  id?: number;
+  method?: string;
+  params?: any;
+  result?: any;
+  error?: { message: string };
+  sessionId?: string;
+}
 
 /** Opens `file` in a fresh headless Chromium, hands the page to `use`, and closes the browser whatever happens. */
-export async function withPage<T>(file: string, use: (page: OpenedPage) => Promise<T>, { width = 1200, height = 1400, bin = chromiumBin } = {}): Promise<T> {
+export async function withPage<T>(
+  file: string,
+  use: (page: OpenedPage) => Promise<T>,
+  { width = 1200, height = 1400, bin = chromiumBin } = {},
+): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'ig-chromium-'));
   // Its own process group, so that what it starts (renderers, the GPU process) ends with it.
-  const args = ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
+  const args = [
+    '--headless',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+  ];
   // Nothing of its own over the network: the only request a test sees is the page's.
   const quiet = ['--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  const browser = spawn(bin, [...args, ...quiet, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const browser = spawn(bin, [...args, ...quiet, 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   // A spawn that fails (no such file, not executable) emits 'error' and never 'exit'.
   const exited = new Promise<void>((resolve) => {
     browser.once('exit', () => resolve());
@@ -79,9 +104,14 @@ export async function withPage<T>(file: string, use: (page: OpenedPage) => Promi
     session.listen((m) => {
       if (m.sessionId !== sessionId) return;
       const p = m.params;
-      if (m.method === 'Runtime.consoleAPICalled' && ['error', 'warning', 'assert'].includes(p.type)) problems.push(`${p.type}: ${p.args.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' ')}`);
-      if (m.method === 'Runtime.exceptionThrown') problems.push(`uncaught: ${p.exceptionDetails.exception?.description ?? p.exceptionDetails.text}`);
-      if (m.method === 'Log.entryAdded' && ['error', 'warning'].includes(p.entry.level)) problems.push(`${p.entry.source} ${p.entry.level}: ${p.entry.text}`);
+      if (m.method === 'Runtime.consoleAPICalled' && ['error', 'warning', 'assert'].includes(p.type))
+        problems.push(
+          `${p.type}: ${p.args.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' ')}`,
+        );
+      if (m.method === 'Runtime.exceptionThrown')
+        problems.push(`uncaught: ${p.exceptionDetails.exception?.description ?? p.exceptionDetails.text}`);
+      if (m.method === 'Log.entryAdded' && ['error', 'warning'].includes(p.entry.level))
+        problems.push(`${p.entry.source} ${p.entry.level}: ${p.entry.text}`);
       if (m.method === 'Network.requestWillBeSent') {
         requests.push(p.request.url);
         if (p.request.url !== url) problems.push(`requested ${p.request.url}`);
@@ -94,10 +124,19 @@ export async function withPage<T>(file: string, use: (page: OpenedPage) => Promi
     if (navigated.errorText) throw new Error(`[chromium] ${url} did not open: ${navigated.errorText}`);
     // A page that never finishes loading fails the test here, not at the test's own timeout.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([load, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`[chromium] ${url} did not load within 30 s`)), 30_000)))]).finally(() => clearTimeout(timer));
+    await Promise.race([
+      load,
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`[chromium] ${url} did not load within 30 s`)), 30_000)),
+      ),
+    ]).finally(() => clearTimeout(timer));
     const evaluate = async <V>(expression: string): Promise<V> => {
       const answer = await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
-      if (answer.exceptionDetails) throw new Error(`[chromium] ${expression}: ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`);
+      if (answer.exceptionDetails)
+        throw new Error(
+          `[chromium] ${expression}: ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`,
+        );
       return answer.result.value as V;
     };
     const at = (selector: string) => `document.querySelector(${JSON.stringify(selector)})`;
@@ -106,10 +145,17 @@ export async function withPage<T>(file: string, use: (page: OpenedPage) => Promi
       requests,
       evaluate,
       text: (selector) => evaluate<string>(`${at(selector)}?.innerText ?? ''`),
-      visible: (selector) => evaluate<boolean>(`(() => { const e = ${at(selector)}; if (!e || !e.checkVisibility()) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`),
+      visible: (selector) =>
+        evaluate<boolean>(
+          `(() => { const e = ${at(selector)}; if (!e || !e.checkVisibility()) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`,
+        ),
       async screenshot(target) {
         const { cssContentSize: size } = await send('Page.getLayoutMetrics');
-        const { data } = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip: { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1 } });
+        const { data } = await send('Page.captureScreenshot', {
+          format: 'png',
+          captureBeyondViewport: true,
+          clip: { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1 },
+        });
         mkdirSync(join(target, '..'), { recursive: true });
         writeFileSync(target, Buffer.from(data as string, 'base64'));
       },
@@ -144,7 +190,10 @@ async function stop(browser: ReturnType<typeof spawn>, exited: Promise<void>): P
 function devtoolsUrl(browser: ReturnType<typeof spawn>, bin: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let said = '';
-    const timer = setTimeout(() => reject(new Error(`[chromium] no DevTools address within 30 s: ${said.slice(-300)}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`[chromium] no DevTools address within 30 s: ${said.slice(-300)}`)),
+      30_000,
+    );
     browser.stderr!.on('data', (chunk) => {
       said += chunk;
       const found = /DevTools listening on (ws:\/\/\S+)/.exec(said);

@@ -10,7 +10,14 @@ function setup() {
   const buildDir = join(root, 'demo-build');
   mkdirSync(buildDir);
   writeFileSync(join(buildDir, 'go.mod'), 'module kit/demo-build\n\ngo 1.26\n\nrequire example.com/demo/v2 v2.3.4\n');
-  const tool: GoTool = { name: 'demo', env: 'DEMO_BIN', buildDir, module: 'example.com/demo/v2', firstBuild: '1 minute', versionArgs: ['--version'] };
+  const tool: GoTool = {
+    name: 'demo',
+    env: 'DEMO_BIN',
+    buildDir,
+    module: 'example.com/demo/v2',
+    firstBuild: '1 minute',
+    versionArgs: ['--version'],
+  };
   const bin = join(root, 'bin');
   mkdirSync(bin);
   /** A program on the test's PATH: a shell script. */
@@ -33,7 +40,9 @@ test('the pinned version comes from the wrapper module, and the build goes into 
 
 test('a binary the user names wins; one named but missing is said so; a cached build is found without building', () => {
   const { root, tool, env } = setup();
-  expect(findGoTool(tool, { ...env, DEMO_BIN: join(root, 'nowhere') })).toEqual({ missing: expect.stringMatching(/^DEMO_BIN names .*nowhere, which is not there: set DEMO_BIN to a demo binary/) });
+  expect(findGoTool(tool, { ...env, DEMO_BIN: join(root, 'nowhere') })).toEqual({
+    missing: expect.stringMatching(/^DEMO_BIN names .*nowhere, which is not there: set DEMO_BIN to a demo binary/),
+  });
   writeFileSync(join(root, 'mine'), '');
   expect(findGoTool(tool, { ...env, DEMO_BIN: join(root, 'mine') })).toEqual({ bin: join(root, 'mine'), from: 'env' });
   expect(findGoTool(tool, { ...env, DEMO_BIN: '' })).toBeNull();
@@ -53,11 +62,14 @@ test('one on PATH is taken only when it reports the pinned version', () => {
 test('without Go the tool is missing, saying how to get it; nothing is built or left behind', () => {
   const { tool, env } = setup();
   const found = goTool(tool, () => {}, { ...env, PATH: '/nonexistent' });
-  expect(found).toEqual({ missing: 'demo is not installed, and there is no Go to build it: set DEMO_BIN to a demo binary, or install Go 1.26 or later and the kit builds it once from the Go module proxy' });
+  expect(found).toEqual({
+    missing:
+      'demo is not installed, and there is no Go to build it: set DEMO_BIN to a demo binary, or install Go 1.26 or later and the kit builds it once from the Go module proxy',
+  });
   expect(existsSync(env.KIT_CACHE!)).toBe(false);
 });
 
-test('a first build says what it builds and about how long before it starts, and how long it took after; go\'s output goes to a log', async () => {
+test("a first build says what it builds and about how long before it starts, and how long it took after; go's output goes to a log", async () => {
   for (const build of [goTool, goToolAsync]) {
     const { tool, program, env } = setup();
     program('go', fakeGo);
@@ -68,7 +80,9 @@ test('a first build says what it builds and about how long before it starts, and
       `[kit] building demo v2.3.4 with go1.26.8 from the Go module proxy, once, into ${dirname(builtPath(tool, env))} (about 1 minute on two CPUs; DEMO_BIN names a binary of your own instead)`,
       expect.stringMatching(/^\[kit\] demo built in \d+ s: /),
     ]);
-    expect(readFileSync(`${builtPath(tool, env)}.build.log`, 'utf8')).toContain('go: downloading example.com/demo/v2 v2.3.4');
+    expect(readFileSync(`${builtPath(tool, env)}.build.log`, 'utf8')).toContain(
+      'go: downloading example.com/demo/v2 v2.3.4',
+    );
     // Built once: the next call finds it without a word.
     expect(await build(tool, (line) => notes.push(line), env)).toEqual({ bin: builtPath(tool, env), from: 'cache' });
     expect(notes).toHaveLength(2);
@@ -78,9 +92,16 @@ test('a first build says what it builds and about how long before it starts, and
 test('a build that fails is missing, naming its log and what go said last, with no half-written binary left', async () => {
   for (const build of [goTool, goToolAsync]) {
     const { tool, program, env } = setup();
-    program('go', 'case "$1" in env) echo go1.26.8;; version) echo go version go1.26.8;; build) echo "verifying example.com/demo/v2@v2.3.4: checksum mismatch" >&2; exit 1;; esac');
+    program(
+      'go',
+      'case "$1" in env) echo go1.26.8;; version) echo go version go1.26.8;; build) echo "verifying example.com/demo/v2@v2.3.4: checksum mismatch" >&2; exit 1;; esac',
+    );
     const found = await build(tool, undefined, env);
-    expect(found).toEqual({ missing: expect.stringMatching(/^demo could not be built \(go build failed after \d+ s: verifying example\.com\/demo\/v2@v2\.3\.4: checksum mismatch; the whole output is in .*demo\.build\.log\)/) });
+    expect(found).toEqual({
+      missing: expect.stringMatching(
+        /^demo could not be built \(go build failed after \d+ s: verifying example\.com\/demo\/v2@v2\.3\.4: checksum mismatch; the whole output is in .*demo\.build\.log\)/,
+      ),
+    });
     expect(readdirSync(dirname(builtPath(tool, env)))).toEqual(['demo.build.log']);
   }
 });

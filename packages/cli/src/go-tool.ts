@@ -39,7 +39,9 @@ export function kitCache(env: NodeJS.ProcessEnv = process.env): string {
 /** The version the wrapper module pins (`require <module> <version>`). */
 export function pinnedVersion(tool: GoTool): string {
   const escaped = tool.module.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const version = new RegExp(`^require ${escaped} (\\S+)$`, 'm').exec(readFileSync(join(tool.buildDir, 'go.mod'), 'utf8'))?.[1];
+  const version = new RegExp(`^require ${escaped} (\\S+)$`, 'm').exec(
+    readFileSync(join(tool.buildDir, 'go.mod'), 'utf8'),
+  )?.[1];
   if (!version) throw new Error(`[investor-graph] ${join(tool.buildDir, 'go.mod')} does not require ${tool.module}`);
   return version;
 }
@@ -51,7 +53,8 @@ export function builtPath(tool: GoTool, env: NodeJS.ProcessEnv = process.env): s
 
 /** How a user without the tool gets it, said wherever it is missing. */
 export function howToGet(tool: GoTool): string {
-  const binary = tool.name === 'k6' ? 'a k6 v2 binary' : `${/^[aeiou]/.test(tool.name) ? 'an' : 'a'} ${tool.name} binary`;
+  const binary =
+    tool.name === 'k6' ? 'a k6 v2 binary' : `${/^[aeiou]/.test(tool.name) ? 'an' : 'a'} ${tool.name} binary`;
   return `set ${tool.env} to ${binary}, or install Go 1.26 or later and the kit builds it once from the Go module proxy`;
 }
 
@@ -61,11 +64,15 @@ export function howToGet(tool: GoTool): string {
  */
 export function findGoTool(tool: GoTool, env: NodeJS.ProcessEnv = process.env): FoundTool | null {
   const given = env[tool.env];
-  if (given) return existsSync(given) ? { bin: given, from: 'env' } : { missing: `${tool.env} names ${given}, which is not there: ${howToGet(tool)}` };
+  if (given)
+    return existsSync(given)
+      ? { bin: given, from: 'env' }
+      : { missing: `${tool.env} names ${given}, which is not there: ${howToGet(tool)}` };
   const built = builtPath(tool, env);
   if (existsSync(built)) return { bin: built, from: 'cache' };
   const onPath = spawnSync(tool.name, tool.versionArgs, { encoding: 'utf8', timeout: 10_000, env });
-  if (onPath.status === 0 && onPath.stdout.includes(pinnedVersion(tool).replace(/^v/, ''))) return { bin: tool.name, from: 'path' };
+  if (onPath.status === 0 && onPath.stdout.includes(pinnedVersion(tool).replace(/^v/, '')))
+    return { bin: tool.name, from: 'path' };
   return null;
 }
 
@@ -84,9 +91,22 @@ export function goTool(tool: GoTool, notes?: BuildNotes, env: NodeJS.ProcessEnv 
   if ('missing' in plan) return plan;
   notes?.(plan.starting);
   const started = performance.now();
-  const run = spawnSync('go', plan.args, { cwd: tool.buildDir, env: plan.env, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync('go', plan.args, {
+    cwd: tool.buildDir,
+    env: plan.env,
+    encoding: 'utf8',
+    timeout: BUILD_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const timedOut = (run.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
-  return finish(plan, run.status === 0 && !timedOut, `${run.stdout ?? ''}${run.stderr ?? ''}`, started, notes, timedOut);
+  return finish(
+    plan,
+    run.status === 0 && !timedOut,
+    `${run.stdout ?? ''}${run.stderr ?? ''}`,
+    started,
+    notes,
+    timedOut,
+  );
 }
 
 /**
@@ -94,7 +114,11 @@ export function goTool(tool: GoTool, notes?: BuildNotes, env: NodeJS.ProcessEnv 
  * straight into the log file, so a build left running while the caller blocks on other work never
  * waits on a full pipe.
  */
-export function goToolAsync(tool: GoTool, notes?: BuildNotes, env: NodeJS.ProcessEnv = process.env): Promise<FoundTool> {
+export function goToolAsync(
+  tool: GoTool,
+  notes?: BuildNotes,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<FoundTool> {
   const found = findGoTool(tool, env);
   if (found) return Promise.resolve(found);
   const plan = buildPlan(tool, env);
@@ -130,7 +154,8 @@ interface BuildPlan {
 }
 
 function buildPlan(tool: GoTool, env: NodeJS.ProcessEnv): BuildPlan | { missing: string } {
-  if (spawnSync('go', ['version'], { stdio: 'ignore', timeout: 10_000, env }).status !== 0) return { missing: `${tool.name} is not installed, and there is no Go to build it: ${howToGet(tool)}` };
+  if (spawnSync('go', ['version'], { stdio: 'ignore', timeout: 10_000, env }).status !== 0)
+    return { missing: `${tool.name} is not installed, and there is no Go to build it: ${howToGet(tool)}` };
   const version = pinnedVersion(tool);
   const bin = builtPath(tool, env);
   mkdirSync(dirname(bin), { recursive: true });
@@ -149,7 +174,14 @@ function buildPlan(tool: GoTool, env: NodeJS.ProcessEnv): BuildPlan | { missing:
   };
 }
 
-function finish(plan: BuildPlan, ok: boolean, output: string, started: number, notes: BuildNotes | undefined, timedOut: boolean): FoundTool {
+function finish(
+  plan: BuildPlan,
+  ok: boolean,
+  output: string,
+  started: number,
+  notes: BuildNotes | undefined,
+  timedOut: boolean,
+): FoundTool {
   writeFileSync(plan.log, output);
   const seconds = Math.round((performance.now() - started) / 1000);
   if (ok && existsSync(plan.partial)) {
@@ -159,5 +191,7 @@ function finish(plan: BuildPlan, ok: boolean, output: string, started: number, n
   }
   rmSync(plan.partial, { force: true });
   const last = output.trim().split('\n').slice(-3).join(' / ');
-  return { missing: `${plan.tool.name} could not be built (${timedOut ? `over ${BUILD_TIMEOUT_MS / 60_000} minutes` : `go build failed after ${seconds} s: ${last}`}; the whole output is in ${plan.log}): ${howToGet(plan.tool)}` };
+  return {
+    missing: `${plan.tool.name} could not be built (${timedOut ? `over ${BUILD_TIMEOUT_MS / 60_000} minutes` : `go build failed after ${seconds} s: ${last}`}; the whole output is in ${plan.log}): ${howToGet(plan.tool)}`,
+  };
 }

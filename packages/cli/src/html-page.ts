@@ -51,8 +51,15 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 
 /** The states rows can be in, each with its colour: what a badge and a filter show. */
 const stateColours: Record<string, string> = {
-  held: '#15803d', passed: '#15803d', broken: '#b91c1c', failed: '#b91c1c', skipped: '#a16207',
-  'not-checkable': '#6b7280', 'not-checked-yet': '#7c3aed', 'decided-elsewhere': '#0369a1', 'not-run': '#6b7280',
+  held: '#15803d',
+  passed: '#15803d',
+  broken: '#b91c1c',
+  failed: '#b91c1c',
+  skipped: '#a16207',
+  'not-checkable': '#6b7280',
+  'not-checked-yet': '#7c3aed',
+  'decided-elsewhere': '#0369a1',
+  'not-run': '#6b7280',
 };
 
 /** A state as a class name: `not checkable` -> `not-checkable`. */
@@ -65,7 +72,16 @@ export function badge(state: string, text: string = state): Html {
 
 /** A table: the header's cells, then rows of cells; `state` marks a row for the filter and its colour. */
 export function table(head: string[], rows: { cells: unknown[]; state?: string }[]): Html {
-  return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map((r) => html`<tr${r.state ? html` data-state="${stateClass(r.state)}"` : ''}>${r.cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
+  return html`<table>
+    <thead>
+      <tr>
+        ${head.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map((r) => html`<tr${r.state ? html` data-state="${stateClass(r.state)}"` : ''}>${r.cells.map((c) => html`<td>${c}</td>`)}</tr>`)}
+    </tbody>
+  </table>`;
 }
 
 /** A word for a shell command line a page shows: single-quoted unless plain, a quote in it closed, escaped and reopened. */
@@ -119,14 +135,22 @@ export function pre(text: string, className = ''): Html {
 export function stateFilter(name: string, states: { state: string; count: number }[]): Html {
   const total = states.reduce((sum, s) => sum + s.count, 0);
   const id = (state: string) => `${name}-${stateClass(state)}`;
-  const rules = states.map(({ state }) => {
-    const s = stateClass(state);
-    return `#${id(state)}:checked~* [data-state]:not([data-state="${s}"]),#${id(state)}:checked~details:not(:has([data-state="${s}"])){display:none}`;
-  }).join('');
-  const all = html`<input type="radio" name="${name}" id="${name}-all" checked><label for="${name}-all">all ${total}</label>`;
+  const rules = states
+    .map(({ state }) => {
+      const s = stateClass(state);
+      return `#${id(state)}:checked~* [data-state]:not([data-state="${s}"]),#${id(state)}:checked~details:not(:has([data-state="${s}"])){display:none}`;
+    })
+    .join('');
+  const all = html`<input type="radio" name="${name}" id="${name}-all" checked /><label for="${name}-all"
+      >all ${total}</label
+    >`;
   const one = ({ state, count }: { state: string; count: number }) =>
-    html`<input type="radio" name="${name}" id="${id(state)}"><label for="${id(state)}">${badge(state, `${state} ${count}`)}</label>`;
-  return html`<style>${new Html(rules)}</style>${all}${states.filter((s) => s.count).map(one)}`;
+    html`<input type="radio" name="${name}" id="${id(state)}" /><label for="${id(state)}"
+        >${badge(state, `${state} ${count}`)}</label
+      >`;
+  return html`<style>
+      ${new Html(rules)}</style
+    >${all}${states.filter((s) => s.count).map(one)}`;
 }
 
 const css = `
@@ -140,7 +164,9 @@ code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}td:first-chil
 pre{background:#f6f8fa;border:1px solid #e5e7eb;border-radius:4px;padding:8px;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 pre.command{background:#0f172a;color:#e2e8f0;border-color:#0f172a}
 .badge{display:inline-block;margin-right:3px;padding:0 6px;border-radius:3px;font-size:12px;font-weight:600;color:#fff;background:#6b7280;white-space:nowrap}
-${Object.entries(stateColours).map(([s, c]) => `.badge.${s}{background:${c}}`).join('')}
+${Object.entries(stateColours)
+  .map(([s, c]) => `.badge.${s}{background:${c}}`)
+  .join('')}
 .muted{color:#6b7280}.failure{border-left:4px solid #b91c1c;padding:2px 0 2px 12px;margin:14px 0}
 .exchange{border:1px solid #e5e7eb;border-radius:4px;padding:4px 10px;margin:8px 0}
 details{margin:4px 0}summary{cursor:pointer;padding:3px 0}summary .badge{margin-left:4px}
@@ -166,7 +192,8 @@ export function page({ title, heading, verdict, note, body, css: own = '' }: Pag
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>${escapeHtml(title)}</title>
 <style>${css}${own}</style></head><body>
-${html`<h1>${heading ?? title}</h1><p><span class="verdict ${verdict.ok ? 'ok' : 'failed'}">${verdict.text}</span>${note ? html`\n${note}` : ''}</p>`}
+${html`<h1>${heading ?? title}</h1>
+  <p><span class="verdict ${verdict.ok ? 'ok' : 'failed'}">${verdict.text}</span>${note ? html` ${note}` : ''}</p>`}
 ${body}
 </body></html>
 `;

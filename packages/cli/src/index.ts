@@ -40,8 +40,16 @@ export function packageOf(file: string): { name: string; version: string } {
  * still points at `investor-graph-fixtures --help`.
  */
 export function helpCommand(name: string, usage: string): string {
-  const synopsis = usage.split('\n').slice(0, Math.max(1, usage.split('\n').findIndex((line) => !line.trim() || /^\s+-/.test(line))));
-  const commands = synopsis.map((line) => /^(?:usage:|\s)\s*([a-z][\w-]*(?: [a-z][\w-]*)*)/.exec(line)?.[1]).filter((c) => c !== undefined);
+  const synopsis = usage.split('\n').slice(
+    0,
+    Math.max(
+      1,
+      usage.split('\n').findIndex((line) => !line.trim() || /^\s+-/.test(line)),
+    ),
+  );
+  const commands = synopsis
+    .map((line) => /^(?:usage:|\s)\s*([a-z][\w-]*(?: [a-z][\w-]*)*)/.exec(line)?.[1])
+    .filter((c) => c !== undefined);
   return commands.find((c) => c === name) ?? commands[0] ?? name;
 }
 
@@ -52,7 +60,13 @@ export function helpCommand(name: string, usage: string): string {
  * non-flag arguments the command takes (none by default). Bad usage is one line that points at
  * --help: fifty lines of usage under it buried the one that said what was wrong.
  */
-export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, usage: string, args: string[], options: O, { positionals = 0 } = {}): Flags<O> {
+export function readFlags<const O extends ParseArgsOptionsConfig>(
+  name: string,
+  usage: string,
+  args: string[],
+  options: O,
+  { positionals = 0 } = {},
+): Flags<O> {
   const fail = (message: string): never => {
     console.error(`[${name}] ${message.replace(/\s*\n\s*/g, ' ')} (see ${helpCommand(name, usage)} --help)`);
     process.exit(2);
@@ -68,17 +82,31 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, 
     parsed = parseArgs({ args: args[0] === '--' ? args.slice(1) : args, options, allowPositionals: positionals > 0 });
   } catch (error) {
     const unknown = /^Unknown option '(-[^']+)'/.exec((error as Error).message)?.[1];
-    const near = unknown && nearestFlag(unknown, Object.keys(options).map((o) => `--${o}`));
+    const near =
+      unknown &&
+      nearestFlag(
+        unknown,
+        Object.keys(options).map((o) => `--${o}`),
+      );
     // parseArgs quotes a stray argument whole, and it may be a key: said as argumentShown says it.
-    const stray = /^Unexpected argument '([^]*)'\. This command does not take positional arguments/.exec((error as Error).message)?.[1];
+    const stray = /^Unexpected argument '([^]*)'\. This command does not take positional arguments/.exec(
+      (error as Error).message,
+    )?.[1];
     // parseArgs' own message goes on to explain positionals that start with '-': seldom what was meant.
-    fail(unknown ? `Unknown option '${unknown}'${near ? `. Did you mean ${near}?` : ''}` : stray !== undefined ? `unexpected argument ${argumentShown(stray)}` : (error as Error).message);
+    fail(
+      unknown
+        ? `Unknown option '${unknown}'${near ? `. Did you mean ${near}?` : ''}`
+        : stray !== undefined
+          ? `unexpected argument ${argumentShown(stray)}`
+          : (error as Error).message,
+    );
   }
   if ((parsed!.values as { help?: boolean }).help) {
     console.log(usage);
     process.exit(0);
   }
-  if (parsed!.positionals.length > positionals) fail(`unexpected argument ${argumentShown(parsed!.positionals[positionals]!)}`);
+  if (parsed!.positionals.length > positionals)
+    fail(`unexpected argument ${argumentShown(parsed!.positionals[positionals]!)}`);
   return { values: parsed!.values, positionals: parsed!.positionals, fail };
 }
 
@@ -87,7 +115,9 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, 
  * which would then sit in CI logs; one that may be a key (the kit's igk_ form, or long) is only described.
  */
 export function argumentShown(argument: string): string {
-  return /^igk_/i.test(argument) || argument.length >= 24 || /[^\x21-\x7e]/.test(argument) ? `of ${argument.length} characters (not shown: it may be a key)` : `'${argument}'`;
+  return /^igk_/i.test(argument) || argument.length >= 24 || /[^\x21-\x7e]/.test(argument)
+    ? `of ${argument.length} characters (not shown: it may be a key)`
+    : `'${argument}'`;
 }
 
 /** Whether `text` can be a key at all: printable ASCII, no space (a secret pasted with its line break is not). */
@@ -108,10 +138,12 @@ export function canRun(command: string, args: string[]): boolean {
 /** A loopback port free right now, for a process that takes its port as a flag. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    const server = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
   });
 }
 
@@ -126,7 +158,8 @@ export function whyUnwritable(file: string): string | null {
   if (existsSync(path) && statSync(path).isDirectory()) return 'is a folder, not a file';
   let existing = existsSync(path) ? path : dirname(path);
   while (!existsSync(existing)) existing = dirname(existing);
-  if (existing !== path && !statSync(existing).isDirectory()) return `cannot be written (${existing} is a file, not a folder)`;
+  if (existing !== path && !statSync(existing).isDirectory())
+    return `cannot be written (${existing} is a file, not a folder)`;
   try {
     accessSync(existing, constants.W_OK);
     return null;

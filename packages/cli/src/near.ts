@@ -30,7 +30,10 @@ export function nearestFlag(flag: string, known: readonly string[]): string | un
   const whole = nearest(flag, known);
   if (whole) return whole;
   // `--no-rate-burst` leads with `--no` and `--no-rate`.
-  const leading = (candidate: string): string[] => [...candidate.matchAll(/(?<=[^-])-/g)].map((m) => candidate.slice(0, m.index));
+  const leading = (candidate: string): string[] =>
+    [...candidate.matchAll(/(?<=[^-])-/g)].map((m) => candidate.slice(0, m.index));
   // A short typo is within two edits of too much to say which it meant.
-  return flag.length > 5 ? known.find((candidate) => leading(candidate).some((words) => editDistance(words, flag) <= 2)) : undefined;
+  return flag.length > 5
+    ? known.find((candidate) => leading(candidate).some((words) => editDistance(words, flag) <= 2))
+    : undefined;
 }

@@ -10,7 +10,9 @@ const spoofed = 'report\u202etxt.exe';
 
 test('every bidirectional embedding, override and isolate is shown as its escape, the rest of the text kept', () => {
   expect(escapeBidi(spoofed)).toBe('report\\u202etxt.exe');
-  expect(escapeBidi('\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')).toBe('\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069');
+  expect(escapeBidi('\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')).toBe(
+    '\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069',
+  );
   expect(escapeBidi('a\nb \u00e9 \u05d0\u05d1')).toBe('a\nb \u00e9 \u05d0\u05d1');
 });
 

@@ -15,5 +15,7 @@ export function escapeBidi(text: string): string {
 
 /** `text` on one line: control characters (C0, DEL, C1) as `\xNN`, bidirectional controls as `\uNNNN`. */
 export function printable(text: string): string {
-  return escapeBidi(text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return escapeBidi(
+    text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`),
+  );
 }

@@ -23,7 +23,17 @@ defineContractSuite(
     const key = newKeyText('enterprise');
     const mock = await startMock({ port: 0, keys: [{ plan: 'enterprise', key }] });
     mocks.push(mock);
-    const config: SuiteConfig = { baseUrl: mock.url, key, plan: 'enterprise', budget: { calls: 0, rows: 0 }, seed: 20261121, runs: 25, allowRate: true, useControl: true, reportFile: 'test-results/contract-tests/enterprise.json' };
+    const config: SuiteConfig = {
+      baseUrl: mock.url,
+      key,
+      plan: 'enterprise',
+      budget: { calls: 0, rows: 0 },
+      seed: 20261121,
+      runs: 25,
+      allowRate: true,
+      useControl: true,
+      reportFile: 'test-results/contract-tests/enterprise.json',
+    };
     const { calls, rows, why } = defaultBudget('enterprise', keylessCalls(config));
     return { ...config, budget: { calls, rows }, budgetWhy: why };
   },
@@ -33,8 +43,14 @@ defineContractSuite(
 test('a default run checks every property on every case, as planned before its first call, within its budget', () => {
   expect(report).toBeDefined();
   const { properties, run_plan: plan, spent, budget } = report!;
-  expect(properties.filter((p) => p.coverage !== 'every case').map((p) => `${p.id}: ${p.coverage} ${p.reason ?? ''}`)).toEqual([]);
-  expect(plan!.properties.every((p) => !p.skip && p.boundary === p.boundaryTotal && (p.generatedWanted === 0 || p.generated > 0))).toBe(true);
+  expect(
+    properties.filter((p) => p.coverage !== 'every case').map((p) => `${p.id}: ${p.coverage} ${p.reason ?? ''}`),
+  ).toEqual([]);
+  expect(
+    plan!.properties.every(
+      (p) => !p.skip && p.boundary === p.boundaryTotal && (p.generatedWanted === 0 || p.generated > 0),
+    ),
+  ).toBe(true);
   expect(plan!.spend.calls).toBeLessThanOrEqual(budget.calls);
   expect(spent.calls).toBeLessThanOrEqual(plan!.spend.calls);
   expect(spent.rows).toBeLessThanOrEqual(budget.rows);

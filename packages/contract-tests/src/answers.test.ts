@@ -30,9 +30,16 @@ test('the memory of answers is bounded by count and by the size of the bodies, t
   expect(held.get('/f')).toBeUndefined();
 });
 
-test('a read answered from memory is no call; a read nothing answered yet is one, remembered only as a plain GET with the run\'s key', async () => {
+test("a read answered from memory is no call; a read nothing answered yet is one, remembered only as a plain GET with the run's key", async () => {
   const ledger = new Ledger();
-  const client = new ApiClient({ baseUrl: mock.url, key, plan: 'team', budget: { calls: 20, rows: 100 }, validator, ledger });
+  const client = new ApiClient({
+    baseUrl: mock.url,
+    key,
+    plan: 'team',
+    budget: { calls: 20, rows: 100 },
+    validator,
+    ledger,
+  });
   const first = await client.read('/api/v1/firms?limit=2', { rows: 2 });
   const again = await client.read('/api/v1/firms?limit=2', { rows: 2 });
   expect(first.status).toBe(200);

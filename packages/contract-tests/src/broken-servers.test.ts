@@ -20,12 +20,30 @@ async function runAgainst(fault: FaultName, property: string, extra: Partial<Sui
   // An Enterprise key reaches every feature; a fault of what a plan lacks needs that plan's key.
   const plan = catchers[fault].plan ?? 'enterprise';
   const key = newKeyText(plan);
-  const mock = await startMock({ port: 0, keys: [{ plan, key, ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) }], faults: [fault] });
+  const mock = await startMock({
+    port: 0,
+    keys: [{ plan, key, ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) }],
+    faults: [fault],
+  });
   running.push(mock);
   // The plan's default budget (budgets.ts), as a CI user's run has it.
   const { calls, rows } = defaultBudget(plan);
-  const ctx = await prepare({ baseUrl: mock.url, key, plan, budget: { calls: Math.min(calls, 600), rows }, seed: 4242, runs: 15, allowRate: true, useControl: true, only: [property], ...extra });
-  const result = await runProperty(ctx, properties.find((p) => p.id === property)!);
+  const ctx = await prepare({
+    baseUrl: mock.url,
+    key,
+    plan,
+    budget: { calls: Math.min(calls, 600), rows },
+    seed: 4242,
+    runs: 15,
+    allowRate: true,
+    useControl: true,
+    only: [property],
+    ...extra,
+  });
+  const result = await runProperty(
+    ctx,
+    properties.find((p) => p.id === property)!,
+  );
   return { result, rules: ruleResults(ctx) };
 }
 
@@ -35,7 +53,11 @@ describe('every deliberate fault is caught', () => {
   });
 
   test('every property is shown to fail on some fault (and every rule on a broken answer, in rules.test.ts): so is every row of the rule matrix', () => {
-    const caught = new Set(Object.values(catchers).filter((c) => c.propertyFails).map((c) => c.property));
+    const caught = new Set(
+      Object.values(catchers)
+        .filter((c) => c.propertyFails)
+        .map((c) => c.property),
+    );
     expect(properties.map((p) => p.id).filter((id) => !caught.has(id))).toEqual([]);
   });
 
@@ -51,9 +73,11 @@ describe('every deliberate fault is caught', () => {
           expect(result.failure!.replay).toMatch(new RegExp(`^--only ${property} --seed ${seed}`));
           // It says what the rule expects and what the service did (a rule's finding a line of its own).
           expect(result.failure!.message, `seed ${seed}`).toMatch(/^.*expected .+, got /);
-          for (const finding of result.failure!.message.split('\n').filter((line) => line.startsWith('['))) expect(finding).toMatch(/^\[[a-z0-9-]+\] \S+ \S+ -> \d{3}: expected .+, got /);
+          for (const finding of result.failure!.message.split('\n').filter((line) => line.startsWith('[')))
+            expect(finding).toMatch(/^\[[a-z0-9-]+\] \S+ \S+ -> \d{3}: expected .+, got /);
         }
-        if (rule) expect(rules.find((r) => r.id === rule)!.violations, `seed ${seed}: ${rule} saw nothing`).toBeGreaterThan(0);
+        if (rule)
+          expect(rules.find((r) => r.id === rule)!.violations, `seed ${seed}: ${rule} saw nothing`).toBeGreaterThan(0);
       }
     });
   }

@@ -37,12 +37,15 @@ test('the run spent no more than its budget, and exactly what the service charge
   expect(properties.some((p) => p.plannedRuns < 10 || p.stoppedByBudget || /budget/.test(p.reason ?? ''))).toBe(true);
   expect(properties.filter((p) => p.coverage !== 'every case').length).toBeGreaterThan(0);
   for (const p of properties) if (p.coverage === 'not reached') expect(p.reason, p.id).toBeTruthy();
-  for (const p of properties.filter((p) => p.coverage === 'some cases' && p.status === 'passed')) expect(p.cases.boundary < p.cases.boundaryTotal || p.cases.generated === 0 || p.stoppedByBudget, p.id).toBe(true);
+  for (const p of properties.filter((p) => p.coverage === 'some cases' && p.status === 'passed'))
+    expect(p.cases.boundary < p.cases.boundaryTotal || p.cases.generated === 0 || p.stoppedByBudget, p.id).toBe(true);
   // What the plan said before the first call is what bounded the run.
   expect(report!.run_plan!.spend.calls).toBeLessThanOrEqual(budget.calls);
   expect(report!.run_plan!.spend.rows).toBeLessThanOrEqual(budget.rows);
 
-  const state = (await (await fetch(`${mock!.url}/__control/state`)).json()) as { keys: { plan: string; usage: { balance_rows: number } }[] };
+  const state = (await (await fetch(`${mock!.url}/__control/state`)).json()) as {
+    keys: { plan: string; usage: { balance_rows: number } }[];
+  };
   const balance = state.keys.find((k) => k.plan === 'payg' && k.usage.balance_rows !== null)!.usage.balance_rows;
   expect(prepaid - balance).toBe(spent.rows);
 });

@@ -22,8 +22,12 @@ const ROWS = 50_000;
 export function keylessCalls(config: SuiteConfig): number {
   const rowCost = (rows: number) => (config.plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : rows);
   const ctx = { config, control: !!config.useControl, client: { rowCost } } as unknown as SuiteContext;
-  return properties.filter((p) => p.keyless && (!config.only?.length || config.only.includes(p.id)) && !p.skip(ctx))
-    .reduce((sum, p) => sum + boundaryCases(ctx, p).reduce((n: number, input) => n + caseCost(ctx, p, input).calls, 0), 0);
+  return properties
+    .filter((p) => p.keyless && (!config.only?.length || config.only.includes(p.id)) && !p.skip(ctx))
+    .reduce(
+      (sum, p) => sum + boundaryCases(ctx, p).reduce((n: number, input) => n + caseCost(ctx, p, input).calls, 0),
+      0,
+    );
 }
 
 export function defaultBudget(plan: PlanId, keyless = 0): Budget & { why: string } {
@@ -32,10 +36,19 @@ export function defaultBudget(plan: PlanId, keyless = 0): Budget & { why: string
   const beside = keyless ? `, and ${keyless} without it` : '';
   if (plan === 'payg') {
     const calls = PAYG_ROWS / rule.min_rows_per_call!;
-    return { calls: calls + keyless, rows: PAYG_ROWS, why: `pay as you go's default: ${PAYG_ROWS.toLocaleString('en')} rows ($${(PAYG_ROWS * rule.price_usd_per_row!).toFixed(0)}), ${calls} calls with the key${beside}` };
+    return {
+      calls: calls + keyless,
+      rows: PAYG_ROWS,
+      why: `pay as you go's default: ${PAYG_ROWS.toLocaleString('en')} rows ($${(PAYG_ROWS * rule.price_usd_per_row!).toFixed(0)}), ${calls} calls with the key${beside}`,
+    };
   }
-  if (limit === null) return { calls: 500 + keyless, rows: ROWS, why: `the ${plan} plan's default: 500 calls with the key${beside}` };
+  if (limit === null)
+    return { calls: 500 + keyless, rows: ROWS, why: `the ${plan} plan's default: 500 calls with the key${beside}` };
   const trial = rule.calls_period === 'P7D';
   const share = trial ? SHARE_OF_TRIAL : SHARE_OF_MONTH;
-  return { calls: Math.floor(limit * share) + keyless, rows: ROWS, why: `the ${plan} plan's default: ${share * 100}% of its ${limit.toLocaleString('en')} calls${trial ? '' : ' a month'} with the key${beside}` };
+  return {
+    calls: Math.floor(limit * share) + keyless,
+    rows: ROWS,
+    why: `the ${plan} plan's default: ${share * 100}% of its ${limit.toLocaleString('en')} calls${trial ? '' : ' a month'} with the key${beside}`,
+  };
 }

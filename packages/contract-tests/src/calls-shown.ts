@@ -23,20 +23,33 @@ export interface ShownExchange {
   body: string;
 }
 
-const headersShown = /^(content-(type|length|encoding)|cache-control|etag|last-modified|location|retry-after|(x-)?ratelimit(-.+)?|www-authenticate|allow|vary|deprecation|sunset|link)$/;
+const headersShown =
+  /^(content-(type|length|encoding)|cache-control|etag|last-modified|location|retry-after|(x-)?ratelimit(-.+)?|www-authenticate|allow|vary|deprecation|sunset|link)$/;
 
 /** What a report keeps of a call. */
-export function shownExchange(call: { method: string; path: string; key: ShownExchange['key']; headers: Record<string, string>; body?: string }, answer: { status: number; headers: Headers; text: string; bytes?: Uint8Array }): ShownExchange {
+export function shownExchange(
+  call: { method: string; path: string; key: ShownExchange['key']; headers: Record<string, string>; body?: string },
+  answer: { status: number; headers: Headers; text: string; bytes?: Uint8Array },
+): ShownExchange {
   const body = answerShown(answer, 600).replace(/^\d+ /, '');
   return {
     method: call.method,
     path: cutBody(withoutKeys(call.path), 2000),
     key: call.key,
     // The Authorization header says whose key went, never the key.
-    request_headers: Object.fromEntries(Object.entries(call.headers).map(([name, value]) => [name, name.toLowerCase() === 'authorization' && call.key === 'run' ? 'Bearer <key>' : withoutKeys(value)])),
+    request_headers: Object.fromEntries(
+      Object.entries(call.headers).map(([name, value]) => [
+        name,
+        name.toLowerCase() === 'authorization' && call.key === 'run' ? 'Bearer <key>' : withoutKeys(value),
+      ]),
+    ),
     ...(call.body === undefined ? {} : { request_body: cutBody(withoutKeys(call.body), 600) }),
     status: answer.status,
-    headers: Object.fromEntries([...answer.headers].filter(([name]) => headersShown.test(name)).map(([name, value]) => [name, withoutKeys(value)])),
+    headers: Object.fromEntries(
+      [...answer.headers]
+        .filter(([name]) => headersShown.test(name))
+        .map(([name, value]) => [name, withoutKeys(value)]),
+    ),
     body: body === 'with no body' ? '' : body,
   };
 }

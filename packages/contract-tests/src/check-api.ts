@@ -40,14 +40,20 @@ PLAN.samples.json.gz and PLAN.report.html. Exit 0 when all held, 1 when a step f
 usage (a tool not installed, the key refused, the key of another plan than --plan), 130 when
 interrupted.`;
 
-const flags = readFlags(name, usage, process.argv.slice(2), {
-  results: { type: 'string' },
-  plan: { type: 'string' },
-  'budget-calls': { type: 'string' },
-  'smoke-duration': { type: 'string' },
-  k6: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-}, { positionals: 1 });
+const flags = readFlags(
+  name,
+  usage,
+  process.argv.slice(2),
+  {
+    results: { type: 'string' },
+    plan: { type: 'string' },
+    'budget-calls': { type: 'string' },
+    'smoke-duration': { type: 'string' },
+    k6: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  { positionals: 1 },
+);
 
 // An empty variable is an unset one (a CI system writes an unset variable as ""), as in a shell's ${X:-default}.
 const env = process.env;
@@ -56,7 +62,8 @@ if (!/^https?:\/\/[^/]+/.test(baseUrl)) flags.fail(`give the API's base URL (htt
 const wanted = flags.values.plan || env.INVESTOR_GRAPH_PLAN;
 if (wanted && !isPlanId(wanted)) flags.fail(`--plan must be one of ${planIds.join(', ')}, got '${wanted}'`);
 // Before a trial key is asked for: one address gets one.
-if (wanted && wanted !== 'trial' && !env.INVESTOR_GRAPH_KEY && env.INVESTOR_GRAPH_EMAIL) flags.fail(`INVESTOR_GRAPH_EMAIL gets a trial key, but --plan says ${wanted}`);
+if (wanted && wanted !== 'trial' && !env.INVESTOR_GRAPH_KEY && env.INVESTOR_GRAPH_EMAIL)
+  flags.fail(`INVESTOR_GRAPH_EMAIL gets a trial key, but --plan says ${wanted}`);
 const budget = flags.values['budget-calls'] || env.BUDGET_CALLS || '';
 if (budget && !/^[1-9]\d*$/.test(budget)) flags.fail(`--budget-calls takes a whole number of calls, got '${budget}'`);
 const out = resolve(flags.values.results || env.RESULTS_DIR || 'api-check-results');
@@ -87,10 +94,17 @@ for (const [tool, find] of Object.entries(tools)) {
   try {
     found[tool] = find();
   } catch {
-    missing.push(tool === 'spectral' ? '@stoplight/spectral-cli' : tool === 'ruleset' ? '@investor-graph/spectral-ruleset' : '@investor-graph/load');
+    missing.push(
+      tool === 'spectral'
+        ? '@stoplight/spectral-cli'
+        : tool === 'ruleset'
+          ? '@investor-graph/spectral-ruleset'
+          : '@investor-graph/load',
+    );
   }
 }
-if (missing.length) flags.fail(`install ${missing.join(' and ')} in this project first (npm i -D ${missing.join(' ')})`);
+if (missing.length)
+  flags.fail(`install ${missing.join(' and ')} in this project first (npm i -D ${missing.join(' ')})`);
 
 // The folder before the key: a trial key is one per address, and must not be spent on a run that cannot write.
 try {
@@ -117,11 +131,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const step = (command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<boolean> => {
   if (interrupted) process.exit(130);
   running = spawn(process.execPath, [command, ...args], { stdio: 'inherit', env: { ...children, ...extraEnv } });
-  return new Promise((done) => running!.once('exit', (code) => {
-    running = undefined;
-    if (interrupted) process.exit(130);
-    done(code === 0);
-  }));
+  return new Promise((done) =>
+    running!.once('exit', (code) => {
+      running = undefined;
+      if (interrupted) process.exit(130);
+      done(code === 0);
+    }),
+  );
 };
 const failed: string[] = [];
 
@@ -129,19 +145,64 @@ say('1/3 lint the served contract');
 let lintHeld = await fetchContract();
 // The ruleset by its installed path, so the ruleset file may sit anywhere (here: with the reports).
 if (lintHeld) writeFileSync(join(out, '.spectral.yaml'), `extends: [${JSON.stringify(found.ruleset)}]\n`);
-lintHeld &&= await step(found.spectral!, ['lint', join(out, 'openapi.json'), '--ruleset', join(out, '.spectral.yaml'), '--fail-severity=warn',
-    '-f', 'stylish', '-f', 'junit', '--output.junit', join(out, 'lint.xml')]);
+lintHeld &&= await step(found.spectral!, [
+  'lint',
+  join(out, 'openapi.json'),
+  '--ruleset',
+  join(out, '.spectral.yaml'),
+  '--fail-severity=warn',
+  '-f',
+  'stylish',
+  '-f',
+  'junit',
+  '--output.junit',
+  join(out, 'lint.xml'),
+]);
 if (!lintHeld) failed.push('lint');
 
 say('2/3 contract tests');
 const contractTests = join(import.meta.dirname, import.meta.filename.endsWith('.ts') ? 'bin.ts' : 'bin.js');
-if (!(await step(contractTests, ['--base-url', baseUrl, '--plan', plan, ...(budget ? ['--budget-calls', budget] : []),
-  '--junit', join(out, 'contract-tests.xml'), '--report', join(out, 'contract-tests.json'), '--html', join(out, 'contract-tests.html')]))) failed.push('contract-tests');
+if (
+  !(await step(contractTests, [
+    '--base-url',
+    baseUrl,
+    '--plan',
+    plan,
+    ...(budget ? ['--budget-calls', budget] : []),
+    '--junit',
+    join(out, 'contract-tests.xml'),
+    '--report',
+    join(out, 'contract-tests.json'),
+    '--html',
+    join(out, 'contract-tests.html'),
+  ]))
+)
+  failed.push('contract-tests');
 
 say(`3/3 k6 smoke at the ${plan} rate`);
 // API_KEY reaches k6 from the environment, not the command line (no key in `ps`).
-if (!(await step(found.load!, ['run', plan, '--results', out, ...(k6 ? ['--k6', k6] : []), '--', '-q',
-  '-e', `BASE_URL=${baseUrl}`, '-e', 'SCENARIOS=at_rate', '-e', `DURATION=${smoke}`], { API_KEY: key }))) failed.push('k6');
+if (
+  !(await step(
+    found.load!,
+    [
+      'run',
+      plan,
+      '--results',
+      out,
+      ...(k6 ? ['--k6', k6] : []),
+      '--',
+      '-q',
+      '-e',
+      `BASE_URL=${baseUrl}`,
+      '-e',
+      'SCENARIOS=at_rate',
+      '-e',
+      `DURATION=${smoke}`,
+    ],
+    { API_KEY: key },
+  ))
+)
+  failed.push('k6');
 
 if (failed.length === 0) {
   say('all held: lint, contract tests, k6 smoke');
@@ -153,9 +214,14 @@ if (failed.length === 0) {
 /** A trial key for the address, or one line saying why there is none (exit 2). */
 async function trialKey(email: string | undefined): Promise<string> {
   if (!email) flags.fail('set INVESTOR_GRAPH_KEY, or INVESTOR_GRAPH_EMAIL for a trial key');
-  const answer = await call(`${baseUrl}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const answer = await call(`${baseUrl}/api/v1/keys/trial`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
   const body = (await answer.json().catch(() => ({}))) as { key?: string; detail?: string };
-  if (!body.key) flags.fail(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`);
+  if (!body.key)
+    flags.fail(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`);
   return body.key!;
 }
 
@@ -164,8 +230,10 @@ async function planOf(key: string): Promise<string> {
   const answer = await call(`${baseUrl}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } });
   const body = (await answer.json().catch(() => ({}))) as { data?: { plan?: { id?: string } } };
   const plan = body.data?.plan?.id;
-  if (answer.status === 401 || answer.status === 403) flags.fail(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`);
-  if (!answer.ok || !plan || !/^[a-z]+$/.test(plan)) flags.fail(`${baseUrl}/api/v1/account answered ${answer.status} without the key's plan`);
+  if (answer.status === 401 || answer.status === 403)
+    flags.fail(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`);
+  if (!answer.ok || !plan || !/^[a-z]+$/.test(plan))
+    flags.fail(`${baseUrl}/api/v1/account answered ${answer.status} without the key's plan`);
   return plan!;
 }
 
@@ -194,6 +262,8 @@ async function call(url: string, init: RequestInit): Promise<Response> {
   } catch (error) {
     const cause = ((error as Error).cause as Error | undefined)?.message;
     const timedOut = (error as Error).name === 'TimeoutError';
-    return flags.fail(`cannot reach ${url}: ${cause ?? (timedOut ? 'no answer within 30 s' : 'the request could not be made')}`);
+    return flags.fail(
+      `cannot reach ${url}: ${cause ?? (timedOut ? 'no answer within 30 s' : 'the request could not be made')}`,
+    );
   }
 }

@@ -138,7 +138,8 @@ export function readCliOptions(args: string[]): CliOptions {
   const fail: (message: string) => never = flags.fail;
 
   const whole = (name: string, text: string, min: number): number => {
-    if (!/^\d+$/.test(text) || Number(text) < min) fail(`--${name} must be a whole number of at least ${min}, got ${text}`);
+    if (!/^\d+$/.test(text) || Number(text) < min)
+      fail(`--${name} must be a whole number of at least ${min}, got ${text}`);
     return Number(text);
   };
   const baseUrl = values['base-url'];
@@ -149,12 +150,21 @@ export function readCliOptions(args: string[]): CliOptions {
   // `s`: a key with a line break is still PLAN=KEY, to be refused below as a key, not as a plan.
   const planned = /^([a-z]+)=(.+)$/s;
   // INVESTOR_GRAPH_KEYS counts only when neither --key nor --plan says otherwise.
-  const fromEnv = values.plan === undefined ? (process.env.INVESTOR_GRAPH_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean) : [];
+  const fromEnv =
+    values.plan === undefined
+      ? (process.env.INVESTOR_GRAPH_KEYS ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean)
+      : [];
   const given = values.key?.length ? values.key : fromEnv;
   const withPlans = given.filter((k) => planned.test(k) && isPlanId(planned.exec(k)![1]));
   // A misspelt plan (tema=...) would otherwise go out whole as a plain key.
   const misspelt = values.key?.map((k) => planned.exec(k)?.[1]).find((plan) => plan !== undefined && !isPlanId(plan));
-  if (misspelt) fail(`--key ${misspelt}=...: ${misspelt} is no plan (${planIds.join(', ')}); a key of your own form goes in INVESTOR_GRAPH_KEY with --plan`);
+  if (misspelt)
+    fail(
+      `--key ${misspelt}=...: ${misspelt} is no plan (${planIds.join(', ')}); a key of your own form goes in INVESTOR_GRAPH_KEY with --plan`,
+    );
   const keys: CliOptions['keys'] = [];
   let keysFromControl = false;
   if (withPlans.length) {
@@ -165,7 +175,13 @@ export function readCliOptions(args: string[]): CliOptions {
       if (keys.some((p) => p.plan === plan)) fail(`--key ${plan}= is given twice: one key per plan`);
       keys.push({ plan, key });
     }
-  } else if (values['use-control'] && given.length === 0 && values.plan === undefined && !process.env.INVESTOR_GRAPH_KEY && !values.email) {
+  } else if (
+    values['use-control'] &&
+    given.length === 0 &&
+    values.plan === undefined &&
+    !process.env.INVESTOR_GRAPH_KEY &&
+    !values.email
+  ) {
     // Against the kit's mock with no key given: a key of every plan from its control API (cli.ts).
     keysFromControl = true;
   } else {
@@ -173,27 +189,38 @@ export function readCliOptions(args: string[]): CliOptions {
     if (given.length > 1) fail('several keys are given as PLAN=KEY, one per plan');
     const key = given[0] ?? process.env.INVESTOR_GRAPH_KEY;
     if (!key && !values.email) fail('give --key (or INVESTOR_GRAPH_KEY) or --email');
-    if (!key && values.plan !== 'trial') fail('--email gets a trial key: use --plan trial, or give the key of your plan');
+    if (!key && values.plan !== 'trial')
+      fail('--email gets a trial key: use --plan trial, or give the key of your plan');
     keys.push({ plan: values.plan, ...(key ? { key } : {}) });
   }
   // A key is printable ASCII. Anything else (a secret pasted with its line break) makes fetch throw
   // an error that quotes the whole header, key and all: refused here, without being shown.
   const source = values.key?.length ? '--key' : fromEnv.length ? 'INVESTOR_GRAPH_KEYS' : 'INVESTOR_GRAPH_KEY';
   const badKey = keys.find(({ key }) => key !== undefined && !isKeyText(key));
-  if (badKey) fail(`${source}: the ${badKey.plan} key holds a character no key has (a space or a line break?); it is not shown here`);
-  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (badKey)
+    fail(
+      `${source}: the ${badKey.plan} key holds a character no key has (a space or a line break?); it is not shown here`,
+    );
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const badOnly = only?.filter((id) => !properties.some((p) => p.id === id));
   if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
-  if (values.path && (only?.length !== 1 || values.seed === undefined)) fail('--path replays one case: give it with --seed and a single --only');
+  if (values.path && (only?.length !== 1 || values.seed === undefined))
+    fail('--path replays one case: give it with --seed and a single --only');
   // At least two calls: the preflight spends one of the budget before the properties share the rest.
-  const budgetCalls = values['budget-calls'] === undefined ? undefined : whole('budget-calls', values['budget-calls'], 2);
+  const budgetCalls =
+    values['budget-calls'] === undefined ? undefined : whole('budget-calls', values['budget-calls'], 2);
   const budgetRows = values['budget-rows'] === undefined ? undefined : whole('budget-rows', values['budget-rows'], 0);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', values.seed, 0);
   const runs = whole('runs', values.runs, 1);
   const suites = keysFromControl ? planIds.length : keys.length;
-  if (budgetCalls !== undefined && budgetCalls < 2 * suites) fail(`--budget-calls must be at least ${2 * suites} for ${suites} keys (a preflight and a call each)`);
+  if (budgetCalls !== undefined && budgetCalls < 2 * suites)
+    fail(`--budget-calls must be at least ${2 * suites} for ${suites} keys (a preflight and a call each)`);
   const baseline = values.baseline;
-  if (baseline !== undefined && values['no-diff']) fail('--baseline is what the diff compares with: leave out --no-diff, or --baseline');
+  if (baseline !== undefined && values['no-diff'])
+    fail('--baseline is what the diff compares with: leave out --no-diff, or --baseline');
   const baselineProblem = baseline === undefined ? null : contractFileProblem('baseline', baseline);
   if (baselineProblem) fail(baselineProblem);
   // Found out now, not after a run of minutes whose results then go nowhere.
@@ -202,7 +229,11 @@ export function readCliOptions(args: string[]): CliOptions {
     const problem = whyUnwritable(resolve(values[flag]));
     if (problem) fail(`--${flag} ${values[flag]}: ${problem}`);
   }
-  if (values.html !== undefined && [values.junit, values.report].some((file) => resolve(file) === resolve(values.html!))) fail(`--html ${values.html} is the file of --junit or --report: give the page a name of its own`);
+  if (
+    values.html !== undefined &&
+    [values.junit, values.report].some((file) => resolve(file) === resolve(values.html!))
+  )
+    fail(`--html ${values.html} is the file of --junit or --report: give the page a name of its own`);
 
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),

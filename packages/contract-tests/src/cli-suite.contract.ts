@@ -10,4 +10,5 @@ declare module 'vitest' {
   }
 }
 
-for (const config of inject('contractSuites')) defineContractSuite(config, { name: `contract tests: ${config.plan} key at ${config.baseUrl}` });
+for (const config of inject('contractSuites'))
+  defineContractSuite(config, { name: `contract tests: ${config.plan} key at ${config.baseUrl}` });

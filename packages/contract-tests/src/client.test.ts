@@ -25,7 +25,14 @@ afterAll(() => new Promise<void>((resolve) => (server.closeAllConnections(), ser
 
 async function setup() {
   const ledger = new Ledger();
-  const client = new ApiClient({ baseUrl, key: 'igk_team_not_sent_anywhere_else_0', plan: 'team', budget: { calls: 10, rows: 100 }, validator: await createContractValidator(), ledger });
+  const client = new ApiClient({
+    baseUrl,
+    key: 'igk_team_not_sent_anywhere_else_0',
+    plan: 'team',
+    budget: { calls: 10, rows: 100 },
+    validator: await createContractValidator(),
+    ledger,
+  });
   return { client, ledger };
 }
 
@@ -34,10 +41,16 @@ for (const encoding of ['gzip', 'br']) {
     const { client, ledger } = await setup();
     const answer = await client.call(`/api/v1/firms?limit=1&as=${encoding}`, { rows: 1 });
     expect(answer.status).toBe(200);
-    const finding = answer.findings.find((f) => f.rule === 'contract' && /could not be read as its headers say/.test(f.message));
+    const finding = answer.findings.find(
+      (f) => f.rule === 'contract' && /could not be read as its headers say/.test(f.message),
+    );
     expect(finding?.message).toContain(`Content-Encoding "${encoding}"`);
     // Counted and recorded like any other call: the report shows it.
     expect(ledger.total.calls).toBe(1);
-    expect(ledger.findings.some((f) => f.rule === 'contract' && f.call === `GET /api/v1/firms?limit=1&as=${encoding} -> 200`)).toBe(true);
+    expect(
+      ledger.findings.some(
+        (f) => f.rule === 'contract' && f.call === `GET /api/v1/firms?limit=1&as=${encoding} -> 200`,
+      ),
+    ).toBe(true);
   });
 }

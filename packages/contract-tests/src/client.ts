@@ -3,7 +3,15 @@
  * call is made (never after), and every answer checked against the contract and the spec's
  * single-response rules on the way in.
  */
-import { checkExchange, operationFor, PageTracker, parseBody, plans, type ContractValidator, type PlanId } from '@investor-graph/contract';
+import {
+  checkExchange,
+  operationFor,
+  PageTracker,
+  parseBody,
+  plans,
+  type ContractValidator,
+  type PlanId,
+} from '@investor-graph/contract';
 import { Answers } from './answers.ts';
 import { MadeCall, operationOf, redact, type ShownExchange } from './calls-shown.ts';
 import { hideKey } from './failure-text.ts';
@@ -58,7 +66,11 @@ export class Ledger {
   readonly byCheck = new Map<string, Spending>();
   /** Calls whose answers went through every single-response rule. */
   exchanges = 0;
-  readonly findings: ({ rule: AnyRuleId; message: string } & { check: string; call: string; exchange: ShownExchange })[] = [];
+  readonly findings: ({ rule: AnyRuleId; message: string } & {
+    check: string;
+    call: string;
+    exchange: ShownExchange;
+  })[] = [];
   current = 'setup';
   /** Calls by the operation of the contract they are for (null: none). */
   readonly operations = new Map<string | null, number>();
@@ -155,8 +167,10 @@ export class ApiClient {
     const { budget, ledger } = this.options;
     const worstRows = this.rowCost(init.rows ?? 0);
     for (let attempt = 0; ; attempt++) {
-      if (ledger.total.calls + 1 > budget.calls) throw new BudgetExhausted(`${ledger.total.calls} of ${budget.calls} calls spent`);
-      if (ledger.total.rows + worstRows > budget.rows) throw new BudgetExhausted(`up to ${worstRows} rows wanted, ${budget.rows - ledger.total.rows} left`);
+      if (ledger.total.calls + 1 > budget.calls)
+        throw new BudgetExhausted(`${ledger.total.calls} of ${budget.calls} calls spent`);
+      if (ledger.total.rows + worstRows > budget.rows)
+        throw new BudgetExhausted(`up to ${worstRows} rows wanted, ${budget.rows - ledger.total.rows} left`);
       if (!init.unpaced) await this.#pace();
       const answer = await this.#send(path, init);
       if (answer.status === 429 && init.honour429 !== false && attempt < 3) {
@@ -184,7 +198,11 @@ export class ApiClient {
     const own = key === this.options.key;
     const overlapsBefore = this.#overlaps;
     if (own && ++this.#ownInFlight > 1) this.#overlaps += 1;
-    const response = await (this.options.fetch ?? fetch)(`${baseUrl}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) }).finally(() => {
+    const response = await (this.options.fetch ?? fetch)(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(init.body === undefined ? {} : { body: init.body }),
+    }).finally(() => {
       if (own) this.#ownInFlight -= 1;
     });
     // A body that does not decode as its Content-Encoding says (bad gzip, bad br) is the service's
@@ -204,15 +222,27 @@ export class ApiClient {
     const operationId = operationFor(method, new URL(path, 'http://service.invalid').pathname)?.operationId;
     const handedOut = keyHandedOut(operationId, body);
     if (handedOut) hideKey(handedOut);
-    const served = response.status === 200 && body && typeof body === 'object' && 'data' in body ? (body as { data: unknown; usage?: { rows_charged?: unknown } }) : null;
+    const served =
+      response.status === 200 && body && typeof body === 'object' && 'data' in body
+        ? (body as { data: unknown; usage?: { rows_charged?: unknown } })
+        : null;
     // What it cost: the service's own figure when it gives one (pay as you go), else the rows served.
-    const billed = this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
+    const billed =
+      this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
     // A HEAD is charged as its GET (DECISIONS.md#http-conventions) without showing the rows: count the most it can be.
     const headed = method === 'HEAD' && response.status === 200;
     // The account call is free (DECISIONS.md#account); pay as you go's minimum a call is the run's own key's bill, not another key's.
     const free = operationId === 'getAccount';
     const rowsOf = (n: number) => (own ? this.rowCost(n) : n);
-    const charged = free ? 0 : billed ? (served!.usage!.rows_charged as number) : served ? rowsOf(Array.isArray(served.data) ? served.data.length : 1) : headed ? rowsOf(init.rows ?? 0) : 0;
+    const charged = free
+      ? 0
+      : billed
+        ? (served!.usage!.rows_charged as number)
+        : served
+          ? rowsOf(Array.isArray(served.data) ? served.data.length : 1)
+          : headed
+            ? rowsOf(init.rows ?? 0)
+            : 0;
     ledger.spend(1, charged);
 
     const exchange = {
@@ -226,21 +256,50 @@ export class ApiClient {
       ...(bodyError ? { bodyError } : {}),
       ...(key === this.options.key ? { plan: this.options.plan } : {}),
     };
-    const judged = { method, url: new URL(path, 'http://service.invalid'), operationId, own, overlapped: this.#overlaps !== overlapsBefore, status: response.status, headers: response.headers, body };
+    const judged = {
+      method,
+      url: new URL(path, 'http://service.invalid'),
+      operationId,
+      own,
+      overlapped: this.#overlaps !== overlapsBefore,
+      status: response.status,
+      headers: response.headers,
+      body,
+    };
     const findings = [...checkExchange(validator, exchange, this.pages), ...judge(this.judges, judged)];
     ledger.exchanges += 1;
     const made = new MadeCall(
-      { method, path, key: !key ? 'none' : key === this.options.key ? 'run' : 'other', headers, ...(init.body === undefined ? {} : { body: init.body }) },
+      {
+        method,
+        path,
+        key: !key ? 'none' : key === this.options.key ? 'run' : 'other',
+        headers,
+        ...(init.body === undefined ? {} : { body: init.body }),
+      },
       { status: response.status, headers: response.headers, text, ...(bytes ? { bytes } : {}) },
     );
     ledger.record(operationOf(method, path), made);
     // A call that broke a rule is shown in the report (its rule's examples): its copy is made now,
     // so that the run holds that, not the whole body, for as long as it holds the finding.
-    for (const f of findings) ledger.findings.push({ ...f, check: ledger.current, call: `${method} ${redact(path)} -> ${response.status}`, exchange: made.shown });
-    const answer: Answer = { status: response.status, headers: response.headers, body, text, ...(bytes ? { bytes } : {}), findings };
+    for (const f of findings)
+      ledger.findings.push({
+        ...f,
+        check: ledger.current,
+        call: `${method} ${redact(path)} -> ${response.status}`,
+        exchange: made.shown,
+      });
+    const answer: Answer = {
+      status: response.status,
+      headers: response.headers,
+      body,
+      text,
+      ...(bytes ? { bytes } : {}),
+      findings,
+    };
     // Only what any property may take for a read of the same path: the run's key, no header that changes the answer.
     const plain = Object.keys(init.headers ?? {}).every((name) => name.toLowerCase() === 'accept-encoding');
-    if (method === 'GET' && own && plain && !init.raw && !init.body) this.answers.remember(path, answer, ledger.total.calls);
+    if (method === 'GET' && own && plain && !init.raw && !init.body)
+      this.answers.remember(path, answer, ledger.total.calls);
     return answer;
   }
 }

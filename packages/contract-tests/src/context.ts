@@ -2,7 +2,16 @@
  * What every property works with: the configuration, the budgeted client, and a few real records
  * found at the start (slugs, ids, a cursor) to build valid requests from.
  */
-import { createContractValidator, isPlanId, operations, parameterEnum, plans, type ContractValidator, type OperationInfo, type PlanId } from '@investor-graph/contract';
+import {
+  createContractValidator,
+  isPlanId,
+  operations,
+  parameterEnum,
+  plans,
+  type ContractValidator,
+  type OperationInfo,
+  type PlanId,
+} from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from './client.ts';
 import type { RunPlan } from './plan.ts';
 import { cutBody } from './cut-body.ts';
@@ -78,7 +87,9 @@ export interface SuiteContext {
 }
 
 /** The operations a data key can call with GET, with what their paths need. */
-export const dataOperations: readonly OperationInfo[] = operations.filter((o) => o.method === 'GET' && o.security && o.operationId !== 'getExportFile');
+export const dataOperations: readonly OperationInfo[] = operations.filter(
+  (o) => o.method === 'GET' && o.security && o.operationId !== 'getExportFile',
+);
 export const listOperations = dataOperations.filter((o) => o.query.includes('limit'));
 
 /** Fills a path template from the samples; `pick` chooses which sample. */
@@ -86,7 +97,18 @@ export function fillPath(template: string, samples: Samples, pick: number): stri
   const choose = (from: string[]): string | null => (from.length ? from[pick % from.length]! : null);
   let missing = false;
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const kind = name === 'name' ? 'statistic' : name === 'id' ? 'fund' : template.startsWith('/api/v1/firms') ? 'firm' : template.startsWith('/api/v1/companies') ? 'company' : template.startsWith('/api/v1/lists') ? 'list' : null;
+    const kind =
+      name === 'name'
+        ? 'statistic'
+        : name === 'id'
+          ? 'fund'
+          : template.startsWith('/api/v1/firms')
+            ? 'firm'
+            : template.startsWith('/api/v1/companies')
+              ? 'company'
+              : template.startsWith('/api/v1/lists')
+                ? 'list'
+                : null;
     const value = kind ? choose(samples[kind]) : null;
     if (value === null) missing = true;
     return encodeURIComponent(value ?? '');
@@ -96,33 +118,67 @@ export function fillPath(template: string, samples: Samples, pick: number): stri
 
 /** Gets a trial key when only an e-mail is given: the spec's one unauthenticated call. */
 async function trialKey(baseUrl: string, email: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const response = await fetch(`${baseUrl}/api/v1/keys/trial`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
   const body = (await response.json().catch(() => null)) as { key?: string } | null;
   if (response.status !== 201 || typeof body?.key !== 'string') {
     // A refusal that still carries a key (a 200, a 202) would print it: the run never made it one of its own to hide.
     const shown = typeof body?.key === 'string' ? { ...body, key: `<a key of ${body.key.length} characters>` } : body;
-    throw new Error(`[contract-tests] no trial key for ${email}: ${expectedGot('POST /api/v1/keys/trial', '201 with a key', `${response.status} ${valueShown(shown, 300)}`)}`);
+    throw new Error(
+      `[contract-tests] no trial key for ${email}: ${expectedGot('POST /api/v1/keys/trial', '201 with a key', `${response.status} ${valueShown(shown, 300)}`)}`,
+    );
   }
   return body.key;
 }
 
 export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
-  if (!config.key && !config.email) throw new Error('[contract-tests] give a key, or an e-mail to get a trial key with');
+  if (!config.key && !config.email)
+    throw new Error('[contract-tests] give a key, or an e-mail to get a trial key with');
   if (!isPlanId(config.plan)) throw new Error(`[contract-tests] unknown plan ${String(config.plan)}`);
-  if (!config.key && config.plan !== 'trial') throw new Error('[contract-tests] an e-mail gets a trial key: say --plan trial, or give a key of the plan');
+  if (!config.key && config.plan !== 'trial')
+    throw new Error('[contract-tests] an e-mail gets a trial key: say --plan trial, or give a key of the plan');
   const validator = await createContractValidator();
   const ledger = new Ledger();
   const key = config.key ?? (await trialKey(config.baseUrl, config.email!));
   if (!config.key) ledger.spend(1, 0);
   hideKey(key);
-  const client = new ApiClient({ baseUrl: config.baseUrl, key, plan: config.plan, budget: config.budget, validator, ledger });
-  const control = config.useControl ? await fetch(`${config.baseUrl}/__control/state`).then((r) => r.status === 200, () => false) : false;
-  if (config.useControl && !control) throw new Error(`[contract-tests] useControl: ${config.baseUrl} has no control API (only the kit's mock has one, to loopback clients)`);
+  const client = new ApiClient({
+    baseUrl: config.baseUrl,
+    key,
+    plan: config.plan,
+    budget: config.budget,
+    validator,
+    ledger,
+  });
+  const control = config.useControl
+    ? await fetch(`${config.baseUrl}/__control/state`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    : false;
+  if (config.useControl && !control)
+    throw new Error(
+      `[contract-tests] useControl: ${config.baseUrl} has no control API (only the kit's mock has one, to loopback clients)`,
+    );
 
   // A handful of real records: every sample costs budget, so a few of each is all.
-  const samples: Samples = { firm: [], company: [], fund: [], list: [], statistic: parameterEnum('getStatistic', 'name') };
+  const samples: Samples = {
+    firm: [],
+    company: [],
+    fund: [],
+    list: [],
+    statistic: parameterEnum('getStatistic', 'name'),
+  };
   const ctx: SuiteContext = { config, client, ledger, validator, samples, control, asOf: '' };
-  for (const [kind, path, field] of [['firm', '/api/v1/firms?limit=5', 'slug'], ['company', '/api/v1/companies?limit=5', 'slug'], ['fund', '/api/v1/funds?limit=3', 'id'], ['list', '/api/v1/lists?limit=3', 'slug']] as const) {
+  for (const [kind, path, field] of [
+    ['firm', '/api/v1/firms?limit=5', 'slug'],
+    ['company', '/api/v1/companies?limit=5', 'slug'],
+    ['fund', '/api/v1/funds?limit=3', 'id'],
+    ['list', '/api/v1/lists?limit=3', 'slug'],
+  ] as const) {
     const answer = await client.call(path, { rows: 5 });
     const broken = sampleProblem(answer);
     if (broken) {
@@ -130,7 +186,9 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
       ctx.setupError = `[contract-tests] the run could not get ready: ${expectedGot(`GET ${path}`, 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from', broken)}`;
       return ctx;
     }
-    samples[kind] = (answer.body.data as Record<string, unknown>[]).map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');
+    samples[kind] = (answer.body.data as Record<string, unknown>[])
+      .map((r) => r[field])
+      .filter((v): v is string => typeof v === 'string' && v !== '');
     ctx.asOf ||= answer.body.as_of;
   }
   return ctx;
@@ -142,8 +200,10 @@ function sampleProblem(answer: { status: number; headers: Headers; body: unknown
   const shown = `${answer.status} (${type}): ${cutBody(withoutKeys(answer.text), 200)}`;
   if (answer.status !== 200) return shown;
   const body = answer.body as { data?: unknown; as_of?: unknown } | null;
-  if (body === null || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.as_of !== 'string') return `${shown}, no JSON envelope with a data array and as_of`;
-  if (!body.data.every((row) => row !== null && typeof row === 'object')) return `${shown}, whose data holds something other than records`;
+  if (body === null || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.as_of !== 'string')
+    return `${shown}, no JSON envelope with a data array and as_of`;
+  if (!body.data.every((row) => row !== null && typeof row === 'object'))
+    return `${shown}, whose data holds something other than records`;
   return null;
 }
 

@@ -1,14 +1,18 @@
 import { expect, test } from 'vitest';
 import { cutBody } from './cut-body.ts';
 
-const page = JSON.stringify({ data: Array.from({ length: 40 }, (_, i) => ({ slug: `firm-${i}`, name: `Firm ${i}`, tags: ['vc', 'seed'] })), next_cursor: null });
+const page = JSON.stringify({
+  data: Array.from({ length: 40 }, (_, i) => ({ slug: `firm-${i}`, name: `Firm ${i}`, tags: ['vc', 'seed'] })),
+  next_cursor: null,
+});
 
 test('a body that fits is shown whole, with no note', () => {
   expect(cutBody('{"data":[]}', 300)).toBe('{"data":[]}');
 });
 
 test('a nested JSON page is cut after the last whole row that fits, its brackets closed, saying how many bytes were left out', () => {
-  const kept = '{"data":[{"slug":"firm-0","name":"Firm 0","tags":["vc","seed"]},{"slug":"firm-1","name":"Firm 1","tags":["vc","seed"]}';
+  const kept =
+    '{"data":[{"slug":"firm-0","name":"Firm 0","tags":["vc","seed"]},{"slug":"firm-1","name":"Firm 1","tags":["vc","seed"]}';
   expect(page.startsWith(kept)).toBe(true);
   expect(cutBody(page, 120)).toBe(`${kept},…]} (${(page.length - kept.length).toLocaleString('en')} more bytes)`);
 });

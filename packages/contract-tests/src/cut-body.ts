@@ -44,7 +44,15 @@ function jsonCut(text: string, max: number): { kept: string; tail: string } {
   let cut = { at: 0, closers: '', whole: false };
   // Once a value is whole, a later opening bracket is no better a place: `[{"a":1},…]`, not `[{"a":1},{…}]`.
   const mark = (at: number, whole = true) => {
-    if (at <= max && (whole || !cut.whole)) cut = { at, closers: open.map((c) => (c === '{' ? '}' : ']')).reverse().join(''), whole };
+    if (at <= max && (whole || !cut.whole))
+      cut = {
+        at,
+        closers: open
+          .map((c) => (c === '{' ? '}' : ']'))
+          .reverse()
+          .join(''),
+        whole,
+      };
   };
   // In an object, a string is a key until its colon: only the value after it completes a member.
   let key = false;

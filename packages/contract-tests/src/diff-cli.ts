@@ -54,7 +54,8 @@ export async function diffCommand(args: string[]): Promise<number> {
   const fail: (message: string) => never = flags.fail;
 
   const baseUrl = values['base-url'];
-  if ((baseUrl === undefined) === (values.contract === undefined)) fail('give --base-url URL or --contract FILE (one of them): the contract to compare');
+  if ((baseUrl === undefined) === (values.contract === undefined))
+    fail('give --base-url URL or --contract FILE (one of them): the contract to compare');
   const urlProblem = baseUrl === undefined ? null : baseUrlProblem(baseUrl);
   if (urlProblem) fail(urlProblem);
   // Files given are read now: a wrong path is bad usage, said before anything runs.
@@ -67,7 +68,8 @@ export async function diffCommand(args: string[]): Promise<number> {
     if (problem) fail(`--${flag} ${values[flag]}: ${problem}`);
   }
   // As paths, not as written: `out/diff.xml` and `./out/diff.xml` are one file.
-  if (values.junit !== undefined && values.report !== undefined && resolve(values.junit) === resolve(values.report)) fail('--junit and --report name the same file');
+  if (values.junit !== undefined && values.report !== undefined && resolve(values.junit) === resolve(values.report))
+    fail('--junit and --report name the same file');
 
   const section = await contractDiff({
     served: baseUrl !== undefined ? { baseUrl } : { file: values.contract! },

@@ -16,12 +16,19 @@ export function diffCaseName(section: DiffSection): string {
 /** The diff as a <testsuite> of one test case, indented by `indent`. */
 function diffSuite(section: DiffSection, indent: string): string {
   const inner = `${indent}        `;
-  const result = section.status === 'failed' && section.reason
-    ? [`${inner}<failure message="no contract to compare" type="UnreadableContract">${xml(section.reason)}</failure>`]
-    : section.status === 'failed'
-    ? [`${inner}<failure message="${xml(section.breaking.length === 1 ? '1 change that breaks clients' : `${section.breaking.length} changes that break clients`)}" type="BreakingChange">${xml(section.breaking.map(changeLine).join('\n'))}</failure>`]
-    : section.status === 'not-run' ? [`${inner}<skipped message="${xml(`not run: ${section.reason ?? ''}`)}"/>`] : [];
-  const out = section.non_breaking.length ? [`${inner}<system-out>${xml(`non-breaking:\n${section.non_breaking.map(changeLine).join('\n')}`)}</system-out>`] : [];
+  const result =
+    section.status === 'failed' && section.reason
+      ? [`${inner}<failure message="no contract to compare" type="UnreadableContract">${xml(section.reason)}</failure>`]
+      : section.status === 'failed'
+        ? [
+            `${inner}<failure message="${xml(section.breaking.length === 1 ? '1 change that breaks clients' : `${section.breaking.length} changes that break clients`)}" type="BreakingChange">${xml(section.breaking.map(changeLine).join('\n'))}</failure>`,
+          ]
+        : section.status === 'not-run'
+          ? [`${inner}<skipped message="${xml(`not run: ${section.reason ?? ''}`)}"/>`]
+          : [];
+  const out = section.non_breaking.length
+    ? [`${inner}<system-out>${xml(`non-breaking:\n${section.non_breaking.map(changeLine).join('\n')}`)}</system-out>`]
+    : [];
   return [
     `${indent}<testsuite name="contract diff" tests="1" failures="${section.status === 'failed' ? 1 : 0}" errors="0" skipped="${section.status === 'not-run' ? 1 : 0}" time="0">`,
     `${indent}    <testcase classname="contract diff" name="${xml(diffCaseName(section))}" time="0">`,
@@ -47,6 +54,8 @@ export function withDiffSuite(report: string, section: DiffSection | undefined):
     .replace(/\bfailures="(\d+)"/, (_all, n: string) => `failures="${Number(n) + failed}"`);
   const suite = diffSuite(section, '    ');
   // A run with no test at all may close its root at once.
-  const opened = counted.endsWith('/>') ? `${counted.slice(0, -2).trimEnd()}>\n${suite}\n</testsuites>` : `${counted}\n${suite}`;
+  const opened = counted.endsWith('/>')
+    ? `${counted.slice(0, -2).trimEnd()}>\n${suite}\n</testsuites>`
+    : `${counted}\n${suite}`;
   return `${report.slice(0, root.index)}${opened}${report.slice(root.index + root[0].length)}`;
 }

@@ -25,10 +25,17 @@ export function diffSummaryLines(section: DiffSection, max = 20): string[] {
     ...(changes.length > max ? [`      … and ${changes.length - max} more (the report lists them all)`] : []),
   ];
   if (section.status === 'not-run') return [`  diff not run (${against}): ${section.reason}`];
-  if (section.status === 'failed' && section.reason) return [`  broken diff: the served contract could not be compared with ${against}: ${section.reason}`];
-  const nonBreaking = section.non_breaking.length ? [`    ${count(section.non_breaking.length, 'non-breaking change')}:`, ...listed(section.non_breaking)] : [];
+  if (section.status === 'failed' && section.reason)
+    return [`  broken diff: the served contract could not be compared with ${against}: ${section.reason}`];
+  const nonBreaking = section.non_breaking.length
+    ? [`    ${count(section.non_breaking.length, 'non-breaking change')}:`, ...listed(section.non_breaking)]
+    : [];
   if (section.status === 'failed') {
-    return [`  broken diff: expected no change that breaks clients from ${against}, got ${section.breaking.length}:`, ...listed(section.breaking), ...nonBreaking];
+    return [
+      `  broken diff: expected no change that breaks clients from ${against}, got ${section.breaking.length}:`,
+      ...listed(section.breaking),
+      ...nonBreaking,
+    ];
   }
   if (!section.non_breaking.length) return [`  held diff: no change from ${against}`];
   return [`  held diff: no change that breaks clients from ${against}`, ...nonBreaking];
@@ -38,8 +45,10 @@ export function diffSummaryLines(section: DiffSection, max = 20): string[] {
 export function diffCommandLines(section: DiffSection, served: string): string[] {
   const head = `contract diff: ${served} against ${againstText(section.against)} (oasdiff)`;
   if (section.status === 'not-run') return [head, `  could not run: ${section.reason}`];
-  if (section.status === 'failed' && section.reason) return [head, `  FAILED: no contract to compare: ${section.reason}`];
-  const group = (name: string, changes: DiffChange[]): string[] => (changes.length ? [`  ${name} (${changes.length}):`, ...changes.map((c) => `    ${changeLine(c)}`)] : []);
+  if (section.status === 'failed' && section.reason)
+    return [head, `  FAILED: no contract to compare: ${section.reason}`];
+  const group = (name: string, changes: DiffChange[]): string[] =>
+    changes.length ? [`  ${name} (${changes.length}):`, ...changes.map((c) => `    ${changeLine(c)}`)] : [];
   return [
     head,
     ...group('breaking', section.breaking),

@@ -9,9 +9,13 @@ import { goTool } from '@investor-graph/cli/go-tool';
 import { oasdiffTool } from './oasdiff-tool.ts';
 
 /** Why the tests that need oasdiff cannot have it here (skipped, saying so), or null; throws in CI, as chromiumMissing does. */
-export function oasdiffMissing(what: string, { haveGo = canRun('go', ['version']), env = process.env } = {}): string | null {
+export function oasdiffMissing(
+  what: string,
+  { haveGo = canRun('go', ['version']), env = process.env } = {},
+): string | null {
   if (env.OASDIFF_BIN || haveGo) return null;
-  if (env.CI) throw new Error(`CI needs oasdiff for ${what}: OASDIFF_BIN is not set and there is no go on PATH to build it`);
+  if (env.CI)
+    throw new Error(`CI needs oasdiff for ${what}: OASDIFF_BIN is not set and there is no go on PATH to build it`);
   return `oasdiff is built with Go and this machine has no go on PATH: ${what} is not run`;
 }
 

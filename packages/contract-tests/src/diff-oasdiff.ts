@@ -44,20 +44,43 @@ export const oasdiffLevel = { error: 3, warning: 2, info: 1 } as const;
  * $ref must not make the kit read a local file or call another host, and oasdiff refuses it.
  * Rejects with oasdiff's own first line when it cannot read a file.
  */
-export function oasdiffChanges(bin: string, base: string, revision: string, { externalRefs = false } = {}): Promise<OasdiffChange[]> {
-  const args = ['changelog', base, revision, '--format', 'json', `--allow-external-refs=${externalRefs}`, '--lang', 'en'];
+export function oasdiffChanges(
+  bin: string,
+  base: string,
+  revision: string,
+  { externalRefs = false } = {},
+): Promise<OasdiffChange[]> {
+  const args = [
+    'changelog',
+    base,
+    revision,
+    '--format',
+    'json',
+    `--allow-external-refs=${externalRefs}`,
+    '--lang',
+    'en',
+  ];
   return new Promise((done, fail) => {
-    execFile(bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 5 * 60_000 }, (error, stdout, stderr) => {
-      const said = (stderr.split('\n').find((line) => line.trim()) ?? '').replace(/^Error: /, '').trim();
-      let changes: unknown;
-      try {
-        changes = JSON.parse(stdout);
-      } catch {
-        changes = null;
-      }
-      // Only a list of changes is an answer: with a .oasdiff.yaml asking for fail-on, a list comes with exit 1.
-      if (Array.isArray(changes)) return done(changes as OasdiffChange[]);
-      fail(new Error(`oasdiff: ${said || (error ? (error.killed ? 'took over 5 minutes' : `exited ${error.code ?? error.signal}`) : 'printed no list of changes')}`));
-    });
+    execFile(
+      bin,
+      args,
+      { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 5 * 60_000 },
+      (error, stdout, stderr) => {
+        const said = (stderr.split('\n').find((line) => line.trim()) ?? '').replace(/^Error: /, '').trim();
+        let changes: unknown;
+        try {
+          changes = JSON.parse(stdout);
+        } catch {
+          changes = null;
+        }
+        // Only a list of changes is an answer: with a .oasdiff.yaml asking for fail-on, a list comes with exit 1.
+        if (Array.isArray(changes)) return done(changes as OasdiffChange[]);
+        fail(
+          new Error(
+            `oasdiff: ${said || (error ? (error.killed ? 'took over 5 minutes' : `exited ${error.code ?? error.signal}`) : 'printed no list of changes')}`,
+          ),
+        );
+      },
+    );
   });
 }

@@ -64,17 +64,25 @@ export async function contractDiff(options: DiffOptions): Promise<DiffSection> {
     const base = options.baseline ?? kitFile();
     const baseProblem = contractProblem(readFileSync(base, 'utf8'));
     if (baseProblem) throw new Error(`${base} ${baseProblem}`);
-    const revision = 'file' in options.served ? readContract(options.served.file) : await fetchContract(options.served.baseUrl, servedFile);
+    const revision =
+      'file' in options.served
+        ? readContract(options.served.file)
+        : await fetchContract(options.served.baseUrl, servedFile);
     const oasdiff = options.oasdiff ?? findOasdiff();
     if ('missing' in oasdiff) throw new DiffCannotRun(oasdiff.missing);
     // A contract of the user's own (--contract, --baseline) may $ref files beside it; the served one
     // may not. Against a baseline file, oasdiff follows refs for both: the served one is first read
     // alone, against the kit's (which has none), with refs refused.
     if (served && options.baseline !== undefined) await oasdiffChanges(oasdiff.bin, kitFile(), revision);
-    return diffSection(await oasdiffChanges(oasdiff.bin, base, revision, { externalRefs: !served || options.baseline !== undefined }), against);
+    return diffSection(
+      await oasdiffChanges(oasdiff.bin, base, revision, { externalRefs: !served || options.baseline !== undefined }),
+      against,
+    );
   } catch (error) {
     const reason = printable((error as Error).message.split('\n')[0]!.split(servedFile).join(shown));
-    return error instanceof DiffCannotRun ? { status: 'not-run', against, reason, breaking: [], non_breaking: [] } : unreadableSection(reason, against);
+    return error instanceof DiffCannotRun
+      ? { status: 'not-run', against, reason, breaking: [], non_breaking: [] }
+      : unreadableSection(reason, against);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -109,7 +117,9 @@ export function contractProblem(text: string): string | null {
       return `is not JSON (${(error as Error).message})`;
     }
     const version = (document as { openapi?: unknown }).openapi;
-    return typeof version === 'string' && /^3\./.test(version) ? null : 'is no OpenAPI 3 document (its openapi field is not 3.x)';
+    return typeof version === 'string' && /^3\./.test(version)
+      ? null
+      : 'is no OpenAPI 3 document (its openapi field is not 3.x)';
   }
   return /^openapi:\s*['"]?3\./m.test(text) ? null : 'is no OpenAPI 3 document (no openapi: 3.x at its top)';
 }
@@ -120,7 +130,9 @@ function kitFile(): string {
   try {
     file = kitContract();
   } catch (error) {
-    throw new DiffCannotRun(`the kit's contract is not installed (@investor-graph/contract): ${(error as Error).message}`);
+    throw new DiffCannotRun(
+      `the kit's contract is not installed (@investor-graph/contract): ${(error as Error).message}`,
+    );
   }
   const problem = contractProblem(readFileSync(file, 'utf8'));
   if (problem) throw new DiffCannotRun(`the kit's contract ${file} ${problem}`);
@@ -149,7 +161,10 @@ async function fetchContract(baseUrl: string, file: string): Promise<string> {
     answer = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
   } catch (error) {
     const cause = (error as Error).cause as { code?: unknown; message?: unknown } | undefined;
-    const why = (error as Error).name === 'TimeoutError' ? 'no answer within 30 s' : String(cause?.code ?? cause?.message ?? (error as Error).message);
+    const why =
+      (error as Error).name === 'TimeoutError'
+        ? 'no answer within 30 s'
+        : String(cause?.code ?? cause?.message ?? (error as Error).message);
     throw new Error(`cannot read ${url}: ${why}`);
   }
   const text = await answer.text();

@@ -38,12 +38,17 @@ export function expectedGot(where: string, expected: string, got: string): strin
  * A body read as bytes (a dump file, `raw`) has no text: it is decoded when it says it is JSON or
  * text, else only counted.
  */
-export function answerShown(answer: { status: number; text: string; bytes?: Uint8Array; headers?: Headers }, max = 300): string {
+export function answerShown(
+  answer: { status: number; text: string; bytes?: Uint8Array; headers?: Headers },
+  max = 300,
+): string {
   const type = answer.headers?.get('content-type') ?? '';
   const bytes = answer.bytes ?? new Uint8Array();
   const text = answer.text || (bytes.length && /json|^text\//i.test(type) ? Buffer.from(bytes).toString('utf8') : '');
   if (text) return `${answer.status} ${cutBody(withoutKeys(text), max)}`;
-  return bytes.length ? `${answer.status} with a body of ${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${type ? ` (${type})` : ''}` : `${answer.status} with no body`;
+  return bytes.length
+    ? `${answer.status} with a body of ${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${type ? ` (${type})` : ''}`
+    : `${answer.status} with no body`;
 }
 
 /** A value as a failure shows it: JSON, cut the same way. */

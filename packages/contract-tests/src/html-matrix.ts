@@ -18,17 +18,24 @@ function sectionOf(row: MatrixResult): string {
 
 /** How many rows of each outcome, as `held 4 · broken 1`. */
 function tally(rows: MatrixResult[]): Html[] {
-  return outcomes.map((o) => [o, rows.filter((r) => r.outcome === o).length] as const).filter(([, n]) => n).map(([o, n]) => badge(o, `${o} ${n}`));
+  return outcomes
+    .map((o) => [o, rows.filter((r) => r.outcome === o).length] as const)
+    .filter(([, n]) => n)
+    .map(([o, n]) => badge(o, `${o} ${n}`));
 }
 
 /** Why a row is where it is: its reason, or the checks that held or broke it. */
 function why(row: MatrixResult): Html {
   const checks = row.checks.length ? html`<code>${row.checks.join(', ')}</code>` : '';
   if (row.outcome === 'held' || row.outcome === 'broken') {
-    const coverage = row.coverage ? html`${row.coverage === 'some cases' ? 'checked on some cases' : 'checked on every case'}: ` : '';
+    const coverage = row.coverage
+      ? html`${row.coverage === 'some cases' ? 'checked on some cases' : 'checked on every case'}: `
+      : '';
     return html`${coverage}${checks}${row.faults.length ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>` : html` <span class="muted">(never shown to fail on a fault)</span>`}`;
   }
-  if (row.outcome === 'skipped') return html`not reached: ${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
+  if (row.outcome === 'skipped')
+    return html`not reached:
+    ${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
   return html`${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
 }
 
@@ -36,11 +43,29 @@ function why(row: MatrixResult): Html {
 export function matrixSection(rows: MatrixResult[], score: MatrixScore): Html {
   const sections = new Map<string, MatrixResult[]>();
   for (const row of rows) sections.set(sectionOf(row), [...(sections.get(sectionOf(row)) ?? []), row]);
-  return html`<section id="matrix"><h2>Rule matrix</h2>
-<p>${scoreLine(score)}</p>
-<div class="muted">Each sentence of the spec and of DECISIONS.md, and each x-assumed spot of the contract, with its outcome in this run and why a row was not checked. Show only:</div>
-${stateFilter('matrix', outcomes.map((state) => ({ state, count: rows.filter((r) => r.outcome === state).length })))}
-${[...sections].map(([name, group]) => html`<details${group.some((r) => r.outcome === 'broken') ? html` open` : ''}><summary><b>${name}</b> ${tally(group)}</summary>
-${table(['row', 'outcome', 'what it says', 'checked by, or why not'], group.map((r) => ({ state: r.outcome, cells: [html`<code class="wrap">${r.id}</code>`, badge(r.outcome), sentence.get(r.id) ?? '', why(r)] })))}</details>`)}
-</section>`;
+  return html`<section id="matrix">
+    <h2>Rule matrix</h2>
+    <p>${scoreLine(score)}</p>
+    <div class="muted">
+      Each sentence of the spec and of DECISIONS.md, and each x-assumed spot of the contract, with its outcome in this
+      run and why a row was not checked. Show only:
+    </div>
+    ${stateFilter(
+      'matrix',
+      outcomes.map((state) => ({ state, count: rows.filter((r) => r.outcome === state).length })),
+    )}
+    ${[...sections].map(
+      ([
+        name,
+        group,
+      ]) => html`<details${group.some((r) => r.outcome === 'broken') ? html` open` : ''}><summary><b>${name}</b> ${tally(group)}</summary>
+${table(
+  ['row', 'outcome', 'what it says', 'checked by, or why not'],
+  group.map((r) => ({
+    state: r.outcome,
+    cells: [html`<code class="wrap">${r.id}</code>`, badge(r.outcome), sentence.get(r.id) ?? '', why(r)],
+  })),
+)}</details>`,
+    )}
+  </section>`;
 }

@@ -17,12 +17,14 @@ export type AnyRuleId = RuleId | JudgeId;
 
 export const judges: Record<JudgeId, RuleInfo> = {
   'usage-counters': {
-    title: "usage and the RateLimit quota move with the calls made: calls_used up one for each call counted, the quota's remaining down one, a pay-as-you-go balance down by what each call charged",
+    title:
+      "usage and the RateLimit quota move with the calls made: calls_used up one for each call counted, the quota's remaining down one, a pay-as-you-go balance down by what each call charged",
     spec: '2. Response envelope',
     assumed: ['plan-and-usage-in-the-envelope', 'pay-as-you-go-billing', 'http-conventions'],
   },
   'walk-order': {
-    title: 'a walk goes on in order and ends: each page after the last row of the page before, a cursor never handed back unchanged, none leading to an empty page',
+    title:
+      'a walk goes on in order and ends: each page after the last row of the page before, a cursor never handed back unchanged, none leading to an empty page',
     spec: '4. Endpoints',
     assumed: ['cursor', 'filters-and-sort-order'],
   },
@@ -69,9 +71,16 @@ export class UsageJudge {
       return [];
     }
     const counted = (call.status === 200 || call.status === 304) && call.operationId !== 'getAccount' ? 1 : 0;
-    const usage = call.status === 200 ? (call.operationId === 'getAccount' ? call.body?.data?.usage : call.body?.usage) : undefined;
+    const usage =
+      call.status === 200 ? (call.operationId === 'getAccount' ? call.body?.data?.usage : call.body?.usage) : undefined;
     // A HEAD is charged as its GET, whose rows it does not show; a 304 charges none.
-    const charged = !counted ? 0 : call.status === 304 ? 0 : typeof usage?.rows_charged === 'number' ? usage.rows_charged : null;
+    const charged = !counted
+      ? 0
+      : call.status === 304
+        ? 0
+        : typeof usage?.rows_charged === 'number'
+          ? usage.rows_charged
+          : null;
     for (const figure of [this.#used, this.#balance, this.#left]) {
       if (!figure) continue;
       figure.since.counted += counted;
@@ -82,21 +91,28 @@ export class UsageJudge {
     if (usage && typeof usage.calls_used === 'number' && usage.calls_limit !== null) {
       const before = this.#used;
       if (before && before.period === usage.period_start && usage.calls_used !== before.value + before.since.counted) {
-        out.push(`calls_used ${usage.calls_used}, where ${before.value} and the ${before.since.counted} call${before.since.counted === 1 ? '' : 's'} counted since make ${before.value + before.since.counted}`);
+        out.push(
+          `calls_used ${usage.calls_used}, where ${before.value} and the ${before.since.counted} call${before.since.counted === 1 ? '' : 's'} counted since make ${before.value + before.since.counted}`,
+        );
       }
       this.#used = { value: usage.calls_used, period: usage.period_start, since: fresh() };
     }
     if (usage && typeof usage.balance_rows === 'number') {
       const before = this.#balance;
       if (before && before.since.charged !== null && usage.balance_rows !== before.value - before.since.charged) {
-        out.push(`balance_rows ${usage.balance_rows}, where ${before.value} less the ${before.since.charged} rows charged since make ${before.value - before.since.charged}`);
+        out.push(
+          `balance_rows ${usage.balance_rows}, where ${before.value} less the ${before.since.charged} rows charged since make ${before.value - before.since.charged}`,
+        );
       }
       this.#balance = { value: usage.balance_rows, since: fresh() };
     }
     const left = quotaLeft(call.headers);
     if (left !== null && call.operationId !== 'getAccount') {
       const before = this.#left;
-      if (before && left !== before.value - before.since.counted) out.push(`the RateLimit quota's ${left} calls left, where ${before.value} less the ${before.since.counted} counted since make ${before.value - before.since.counted}`);
+      if (before && left !== before.value - before.since.counted)
+        out.push(
+          `the RateLimit quota's ${left} calls left, where ${before.value} less the ${before.since.counted} counted since make ${before.value - before.since.counted}`,
+        );
       this.#left = { value: left, since: fresh() };
     }
     return out;
@@ -105,7 +121,13 @@ export class UsageJudge {
 
 /** Lists whose pages run in ascending order of the row's key (the feed by sequence; the dump manifest, newest first, is not one). */
 const orderOf = (operationId: string | undefined, row: any): string | number | null =>
-  operationId === 'listChanges' ? (typeof row?.sequence === 'number' ? row.sequence : null) : operationId === 'getExportManifest' ? null : keyOf(row);
+  operationId === 'listChanges'
+    ? typeof row?.sequence === 'number'
+      ? row.sequence
+      : null
+    : operationId === 'getExportManifest'
+      ? null
+      : keyOf(row);
 
 export class WalkJudge {
   /** By the cursor a page handed out: that page's list, last key and data time. */
@@ -118,22 +140,38 @@ export class WalkJudge {
 
   observe(call: Judged): string[] {
     const data = call.body?.data;
-    if (call.status !== 200 || call.method !== 'GET' || !Array.isArray(data) || !('next_cursor' in (call.body ?? {}))) return [];
+    if (call.status !== 200 || call.method !== 'GET' || !Array.isArray(data) || !('next_cursor' in (call.body ?? {})))
+      return [];
     const out: string[] = [];
     const cursor = call.url.searchParams.get('cursor');
     const next = call.body.next_cursor;
     const before = cursor ? this.#issued.get(cursor) : undefined;
-    if (cursor !== null && next === cursor) out.push('the page hands back the cursor it was asked with: a walk never ends');
-    if (before && before.path === call.url.pathname && data.length === 0 && before.asOf === call.body.as_of) out.push('a page reached by the cursor the page before handed out holds no row: that page was the last, and its next_cursor should have been null');
+    if (cursor !== null && next === cursor)
+      out.push('the page hands back the cursor it was asked with: a walk never ends');
+    if (before && before.path === call.url.pathname && data.length === 0 && before.asOf === call.body.as_of)
+      out.push(
+        'a page reached by the cursor the page before handed out holds no row: that page was the last, and its next_cursor should have been null',
+      );
     const keys = data.map((row) => orderOf(call.operationId, row));
     if (keys.every((k) => k !== null)) {
       const back = keys.findIndex((k, i) => i > 0 && !(k! > keys[i - 1]!));
       if (back > 0) out.push(`row ${keys[back]} after ${keys[back - 1]}: not in ascending order of its key`);
-      if (before && before.path === call.url.pathname && before.last !== null && keys.length && !(keys[0]! > before.last)) out.push(`the page starts at ${keys[0]}, not after ${before.last}, the last row of the page before`);
+      if (
+        before &&
+        before.path === call.url.pathname &&
+        before.last !== null &&
+        keys.length &&
+        !(keys[0]! > before.last)
+      )
+        out.push(`the page starts at ${keys[0]}, not after ${before.last}, the last row of the page before`);
     }
     if (typeof next === 'string' && next !== cursor) {
       if (this.#issued.size >= this.#max) this.#issued.delete(this.#issued.keys().next().value!);
-      this.#issued.set(next, { path: call.url.pathname, last: keys.length ? (keys.at(-1) ?? null) : (before?.last ?? null), asOf: call.body.as_of });
+      this.#issued.set(next, {
+        path: call.url.pathname,
+        last: keys.length ? (keys.at(-1) ?? null) : (before?.last ?? null),
+        asOf: call.body.as_of,
+      });
     }
     return out;
   }

@@ -49,15 +49,28 @@ export function planRun(ctx: SuiteContext, properties: readonly Property[], left
   const entries = properties.map((property) => {
     const skip = property.skip(ctx);
     const cases = skip ? [] : boundaryCases(ctx, property);
-    return { property, skip, costs: cases.map((input) => caseCost(ctx, property, input)), kept: cases.length, generated: 0, wanted: skip || property.once ? 0 : runs };
+    return {
+      property,
+      skip,
+      costs: cases.map((input) => caseCost(ctx, property, input)),
+      kept: cases.length,
+      generated: 0,
+      wanted: skip || property.once ? 0 : runs,
+    };
   });
-  const boundarySpend = () => entries.reduce((sum, e) => e.costs.slice(0, e.kept).reduce(add, sum), { calls: 0, rows: 0 });
+  const boundarySpend = () =>
+    entries.reduce((sum, e) => e.costs.slice(0, e.kept).reduce(add, sum), { calls: 0, rows: 0 });
   // Too little for every boundary case: the property with the most planned loses its last one first,
   // down to one case each; then the last properties lose that one; then what that freed goes back,
   // in order, to those that lost cases. No generated case is planned while one is cut.
   for (let spend = boundarySpend(); !fits(spend, left); spend = boundarySpend()) {
-    const priced = (e: (typeof entries)[number]) => e.costs.slice(0, e.kept).reduce((sum, c) => sum + c.calls / Math.max(1, left.calls) + c.rows / Math.max(1, left.rows), 0);
-    const dearest = entries.filter((e) => e.kept > 1).sort((a, b) => priced(b) - priced(a))[0] ?? [...entries].reverse().find((e) => e.kept > 0);
+    const priced = (e: (typeof entries)[number]) =>
+      e.costs
+        .slice(0, e.kept)
+        .reduce((sum, c) => sum + c.calls / Math.max(1, left.calls) + c.rows / Math.max(1, left.rows), 0);
+    const dearest =
+      entries.filter((e) => e.kept > 1).sort((a, b) => priced(b) - priced(a))[0] ??
+      [...entries].reverse().find((e) => e.kept > 0);
     if (!dearest) break;
     dearest.kept -= 1;
   }
@@ -67,7 +80,7 @@ export function planRun(ctx: SuiteContext, properties: readonly Property[], left
   const cut = entries.some((e) => e.kept < e.costs.length);
   let spare = { calls: left.calls - boundarySpend().calls, rows: left.rows - boundarySpend().rows };
   // Generated cases in turns, one a property a turn, while the budget covers the next.
-  for (let progress = !cut; progress; ) {
+  for (let progress = !cut; progress;) {
     progress = false;
     for (const e of entries) {
       if (e.skip || e.generated >= e.wanted) continue;
@@ -79,14 +92,31 @@ export function planRun(ctx: SuiteContext, properties: readonly Property[], left
     }
   }
   const planned = entries.map((e): PropertyPlan => {
-    const spend = add(e.costs.slice(0, e.kept).reduce(add, { calls: 0, rows: 0 }), { calls: e.generated * e.property.cost(ctx).calls, rows: e.generated * e.property.cost(ctx).rows });
-    const base = { id: e.property.id, boundary: e.kept, boundaryTotal: e.costs.length, generated: e.generated, generatedWanted: e.wanted, spend };
+    const spend = add(e.costs.slice(0, e.kept).reduce(add, { calls: 0, rows: 0 }), {
+      calls: e.generated * e.property.cost(ctx).calls,
+      rows: e.generated * e.property.cost(ctx).rows,
+    });
+    const base = {
+      id: e.property.id,
+      boundary: e.kept,
+      boundaryTotal: e.costs.length,
+      generated: e.generated,
+      generatedWanted: e.wanted,
+      spend,
+    };
     if (e.skip) return { ...base, skip: e.skip };
     if (e.kept + e.generated === 0) {
       const one = caseCost(ctx, e.property, boundaryCases(ctx, e.property)[0]);
-      return { ...base, skip: `the budget left (${left.calls} calls, ${left.rows} rows) does not cover one case (${one.calls} calls, ${one.rows} rows) beside the others' boundary cases` };
+      return {
+        ...base,
+        skip: `the budget left (${left.calls} calls, ${left.rows} rows) does not cover one case (${one.calls} calls, ${one.rows} rows) beside the others' boundary cases`,
+      };
     }
     return base;
   });
-  return { properties: planned, spend: planned.reduce((sum, p) => add(sum, p.spend), { calls: 0, rows: 0 }), within: left };
+  return {
+    properties: planned,
+    spend: planned.reduce((sum, p) => add(sum, p.spend), { calls: 0, rows: 0 }),
+    within: left,
+  };
 }

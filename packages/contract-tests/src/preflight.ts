@@ -29,11 +29,14 @@ const tlsCodes = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_TLS_|ERR_SSL_|
 /** Why the call did not get an answer, as the user can act on it. */
 function unreachable(error: unknown, baseUrl: string, timeoutMs: number): string {
   const origin = new URL(baseUrl).origin;
-  if ((error as Error).name === 'TimeoutError') return `${origin} gave no answer within ${timeoutMs / 1000} s: is the service up, and --base-url right?`;
+  if ((error as Error).name === 'TimeoutError')
+    return `${origin} gave no answer within ${timeoutMs / 1000} s: is the service up, and --base-url right?`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? '';
-  if (tlsCodes.test(code)) return `TLS with ${origin} failed (${code}): a self-signed or private certificate authority needs NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${origin} (${code}): check --base-url`;
+  if (tlsCodes.test(code))
+    return `TLS with ${origin} failed (${code}): a self-signed or private certificate authority needs NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `cannot resolve the host of ${origin} (${code}): check --base-url`;
   return `cannot connect to ${origin} (${code || cause?.message || (error as Error).message}): is the service up, and --base-url right?`;
 }
 
@@ -41,7 +44,13 @@ function unreachable(error: unknown, baseUrl: string, timeoutMs: number): string
  * One call to the free account operation (or, without a key, to the contract document): null when
  * the run can go on, else the one line that says what to fix.
  */
-export async function preflight({ baseUrl, key, plan, useControl, timeoutMs = 15_000 }: PreflightInput): Promise<string | null> {
+export async function preflight({
+  baseUrl,
+  key,
+  plan,
+  useControl,
+  timeoutMs = 15_000,
+}: PreflightInput): Promise<string | null> {
   const path = key ? '/api/v1/account' : '/api/v1/openapi.json';
   let response: Response;
   try {
@@ -54,13 +63,19 @@ export async function preflight({ baseUrl, key, plan, useControl, timeoutMs = 15
   }
   const body = (await response.json().catch(() => null)) as { code?: string; data?: { plan?: { id?: string } } } | null;
   if (useControl) {
-    const control = await fetch(`${baseUrl}/__control/state`, { signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.status, () => 0);
-    if (control !== 200) return `--use-control: ${new URL(baseUrl).origin} has no control API for this client (${control || 'no answer'}); only the kit's mock has one, and it answers loopback clients`;
+    const control = await fetch(`${baseUrl}/__control/state`, { signal: AbortSignal.timeout(timeoutMs) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (control !== 200)
+      return `--use-control: ${new URL(baseUrl).origin} has no control API for this client (${control || 'no answer'}); only the kit's mock has one, and it answers loopback clients`;
   }
   if (!key) return null;
-  if (response.status === 401) return `the service refused the key (401${body?.code ? ` ${body.code}` : ''}): check INVESTOR_GRAPH_KEY`;
+  if (response.status === 401)
+    return `the service refused the key (401${body?.code ? ` ${body.code}` : ''}): check INVESTOR_GRAPH_KEY`;
   // Anything else odd here is for the properties to judge and report, not a set-up problem.
   const actual = body?.data?.plan?.id;
-  if (response.status === 200 && typeof actual === 'string' && actual !== plan) return `the key is a ${actual} key, but --plan says ${plan}: give --plan ${actual}`;
+  if (response.status === 200 && typeof actual === 'string' && actual !== plan)
+    return `the key is a ${actual} key, but --plan says ${plan}: give --plan ${actual}`;
   return null;
 }

@@ -66,15 +66,22 @@ export function planOutcome(plan: RunPlan, config: Pick<SuiteConfig, 'plan' | 'b
 
 export function propertyOutcome(result: PropertyResult, plan: string): Outcome {
   const spent = `${coverageText(result)}, ${count(result.spent.calls, 'call')}, ${count(result.spent.rows, 'row')}${result.stoppedByBudget ? ' (stopped by the budget)' : ''}`;
-  if (result.status === 'skipped') return { status: 'skipped', id: result.id, plan, detail: result.reason ?? 'skipped' };
-  if (result.failure) return { status: 'broken', id: result.id, plan, detail: `${spent}: ${short(gotFirst(result.failure.message))}` };
+  if (result.status === 'skipped')
+    return { status: 'skipped', id: result.id, plan, detail: result.reason ?? 'skipped' };
+  if (result.failure)
+    return { status: 'broken', id: result.id, plan, detail: `${spent}: ${short(gotFirst(result.failure.message))}` };
   return { status: 'held', id: result.id, plan, detail: spent };
 }
 
 export function ruleOutcome(result: RuleResult, calls: number, plan: string): Outcome {
   const id = `rule ${result.id}`;
   if (!result.violations) return { status: 'held', id, plan, detail: `${count(calls, 'call')} checked` };
-  return { status: 'broken', id, plan, detail: `${count(result.violations, 'violation')} in ${count(calls, 'call')}: ${short(result.examples[0] ?? '')}` };
+  return {
+    status: 'broken',
+    id,
+    plan,
+    detail: `${count(result.violations, 'violation')} in ${count(calls, 'call')}: ${short(result.examples[0] ?? '')}`,
+  };
 }
 
 export class PropertyLines implements Reporter {
@@ -108,12 +115,19 @@ export class PropertyLines implements Reporter {
     // A rule is judged over every call at the end: only a broken one is worth a line of its own.
     if (outcome && !(outcome.id.startsWith('rule ') && outcome.status === 'held')) this.line(outcome);
     // No outcome: not selected with --only (no line), or it failed before it got one (its suite's error says why, once).
-    else if (!outcome && state === 'failed' && !testCase.parent.errors?.().length) this.line({ status: 'broken', id: testCase.name.split(':')[0]!, plan: '', detail: errorText(testCase.result().errors ?? []) });
+    else if (!outcome && state === 'failed' && !testCase.parent.errors?.().length)
+      this.line({
+        status: 'broken',
+        id: testCase.name.split(':')[0]!,
+        plan: '',
+        detail: errorText(testCase.result().errors ?? []),
+      });
   }
 
   /** A hook that failed (a suite that could not get ready, or could not write its report) fails its tests with no outcome. */
   onTestSuiteResult(testSuite: TestSuite): void {
-    if (testSuite.errors().length) this.problems.push(`could not run ${testSuite.name}: ${errorText(testSuite.errors())}`);
+    if (testSuite.errors().length)
+      this.problems.push(`could not run ${testSuite.name}: ${errorText(testSuite.errors())}`);
   }
 
   onTestModuleEnd(testModule: TestModule): void {
@@ -134,7 +148,8 @@ export class PropertyLines implements Reporter {
    */
   startProblem(suite: string): string | null {
     if (this.results) return null;
-    if (this.modules === 0) return `the suite file ${suite} is missing (a broken install? reinstall @investor-graph/contract-tests)`;
+    if (this.modules === 0)
+      return `the suite file ${suite} is missing (a broken install? reinstall @investor-graph/contract-tests)`;
     return this.problems.join('; ') || null;
   }
 
@@ -159,7 +174,10 @@ export class PropertyLines implements Reporter {
  * an esbuild error says what failed on its first line and where on the next), and how many more.
  */
 export function errorText(errors: readonly { message?: string }[], max = 300): string {
-  const lines = (errors[0]?.message ?? 'no message').split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = (errors[0]?.message ?? 'no message')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   let first = lines[0] ?? 'no message';
   for (const next of lines.slice(1)) {
     if (first.length + next.length + 1 > max) break;

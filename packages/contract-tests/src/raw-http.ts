@@ -20,8 +20,12 @@ function collect(response: IncomingMessage): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     let text = '';
     response.setEncoding('utf8');
-    response.on('data', (chunk: string) => { if (text.length < MAX_TEXT) text += chunk; });
-    response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text }));
+    response.on('data', (chunk: string) => {
+      if (text.length < MAX_TEXT) text += chunk;
+    });
+    response.on('end', () =>
+      resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text }),
+    );
     response.on('error', reject);
   });
 }
@@ -30,15 +34,33 @@ function collect(response: IncomingMessage): Promise<RawAnswer> {
  * One request with the given headers; `declaredBody` bytes are declared with Expect: 100-continue
  * and sent (as spaces) only if the server says continue.
  */
-export function rawRequest(baseUrl: string, path: string, options: { method?: string; headers?: Record<string, string>; declaredBody?: number; timeoutMs?: number }): Promise<RawAnswer> {
+export function rawRequest(
+  baseUrl: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; declaredBody?: number; timeoutMs?: number },
+): Promise<RawAnswer> {
   const url = new URL(path, baseUrl);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const headers: Record<string, string> = { ...options.headers, ...(options.declaredBody ? { 'content-length': String(options.declaredBody), 'content-type': 'application/json', expect: '100-continue' } : {}) };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    ...(options.declaredBody
+      ? { 'content-length': String(options.declaredBody), 'content-type': 'application/json', expect: '100-continue' }
+      : {}),
+  };
   return new Promise((resolve, reject) => {
-    const req = send(url, { method: options.method ?? 'GET', headers, agent: false, timeout: options.timeoutMs ?? 15_000 });
+    const req = send(url, {
+      method: options.method ?? 'GET',
+      headers,
+      agent: false,
+      timeout: options.timeoutMs ?? 15_000,
+    });
     req.on('response', (response) => collect(response).then(resolve, reject));
     req.on('continue', () => req.end(' '.repeat(options.declaredBody ?? 0)));
-    req.on('timeout', () => req.destroy(new Error(`no answer to ${options.method ?? 'GET'} ${url.pathname} in ${options.timeoutMs ?? 15_000} ms`)));
+    req.on('timeout', () =>
+      req.destroy(
+        new Error(`no answer to ${options.method ?? 'GET'} ${url.pathname} in ${options.timeoutMs ?? 15_000} ms`),
+      ),
+    );
     req.on('error', reject);
     if (!options.declaredBody) req.end();
   });
@@ -54,7 +76,10 @@ export function rawExchange(baseUrl: string, head: string, waitMs = 10_000): Pro
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const text = head.replaceAll('{prefix}', url.pathname.replace(/\/$/, '')).replaceAll('{host}', url.host);
   return new Promise((resolve) => {
-    const socket = url.protocol === 'https:' ? tlsConnect({ host: url.hostname, port, servername: url.hostname }) : netConnect({ host: url.hostname, port });
+    const socket =
+      url.protocol === 'https:'
+        ? tlsConnect({ host: url.hostname, port, servername: url.hostname })
+        : netConnect({ host: url.hostname, port });
     let raw = '';
     let ended = false;
     const done = () => {
@@ -67,7 +92,9 @@ export function rawExchange(baseUrl: string, head: string, waitMs = 10_000): Pro
     const timer = setTimeout(done, waitMs);
     socket.setEncoding('utf8');
     socket.on(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => socket.write(text));
-    socket.on('data', (chunk: string) => { if (raw.length < MAX_TEXT) raw += chunk; });
+    socket.on('data', (chunk: string) => {
+      if (raw.length < MAX_TEXT) raw += chunk;
+    });
     socket.on('end', done);
     socket.on('close', done);
     socket.on('error', done);

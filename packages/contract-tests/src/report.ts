@@ -8,7 +8,15 @@ import type { PlanId } from '@investor-graph/contract';
 import { cutBody } from './cut-body.ts';
 import { diffSummaryLines } from './diff-lines.ts';
 import { expectedGot } from './failure-text.ts';
-import { matrixResults, matrixScore, mergeMatrix, scoreLine, unreachedLines, type MatrixResult, type MatrixScore } from './rule-matrix.ts';
+import {
+  matrixResults,
+  matrixScore,
+  mergeMatrix,
+  scoreLine,
+  unreachedLines,
+  type MatrixResult,
+  type MatrixScore,
+} from './rule-matrix.ts';
 import type { RunPlan } from './plan.ts';
 import { ruleResults, type Coverage, type PropertyResult, type RuleResult } from './run.ts';
 
@@ -43,7 +51,9 @@ export interface Report {
   /** Rules checked and held, as a score to track from run to run. */
   score: MatrixScore;
   summary: {
-    documented: { passed: number; failed: number }; assumed: { passed: number; failed: number }; skipped: number;
+    documented: { passed: number; failed: number };
+    assumed: { passed: number; failed: number };
+    skipped: number;
     /** Properties by how much of them ran (run.ts's coverage). */
     coverage?: Record<Coverage, number>;
   };
@@ -74,11 +84,20 @@ export interface DiffSection {
 export function buildReport(ctx: SuiteContext, properties: PropertyResult[], wallMs?: number): Report {
   const rules = ruleResults(ctx);
   const tally = (basis: 'documented' | 'assumed') => ({
-    passed: properties.filter((p) => p.basis === basis && p.status === 'passed').length + rules.filter((r) => r.basis === basis && r.violations === 0).length,
-    failed: properties.filter((p) => p.basis === basis && p.status === 'failed').length + rules.filter((r) => r.basis === basis && r.violations > 0).length,
+    passed:
+      properties.filter((p) => p.basis === basis && p.status === 'passed').length +
+      rules.filter((r) => r.basis === basis && r.violations === 0).length,
+    failed:
+      properties.filter((p) => p.basis === basis && p.status === 'failed').length +
+      rules.filter((r) => r.basis === basis && r.violations > 0).length,
   });
   const matrix = matrixResults({
-    properties: new Map(properties.map((p) => [p.id, { status: p.status, coverage: p.coverage, ...(p.reason ? { reason: p.reason } : {}) }])),
+    properties: new Map(
+      properties.map((p) => [
+        p.id,
+        { status: p.status, coverage: p.coverage, ...(p.reason ? { reason: p.reason } : {}) },
+      ]),
+    ),
     rules: new Map(rules.map((r) => [r.id, r.violations])),
     calls: ctx.ledger.exchanges,
     plan: ctx.config.plan,
@@ -104,8 +123,15 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[], wal
     matrix,
     score: matrixScore(matrix),
     summary: {
-      documented: tally('documented'), assumed: tally('assumed'), skipped: properties.filter((p) => p.status === 'skipped').length,
-      coverage: Object.fromEntries((['every case', 'some cases', 'not reached'] as const).map((c) => [c, properties.filter((p) => p.coverage === c).length])) as Record<Coverage, number>,
+      documented: tally('documented'),
+      assumed: tally('assumed'),
+      skipped: properties.filter((p) => p.status === 'skipped').length,
+      coverage: Object.fromEntries(
+        (['every case', 'some cases', 'not reached'] as const).map((c) => [
+          c,
+          properties.filter((p) => p.coverage === c).length,
+        ]),
+      ) as Record<Coverage, number>,
     },
   };
 }
@@ -125,8 +151,18 @@ export interface MergedReport {
 }
 
 export function mergeReports(reports: Report[], plans: PlanId[], failed: PlanId[] = []): MergedReport {
-  const matrix = mergeMatrix(reports.map((r) => r.matrix), plans);
-  return { plans, reports, matrix, score: matrixScore(matrix), missing: matrix.filter((r) => r.reason?.startsWith('needs a key of')).map((r) => r.id), failed_keys: failed };
+  const matrix = mergeMatrix(
+    reports.map((r) => r.matrix),
+    plans,
+  );
+  return {
+    plans,
+    reports,
+    matrix,
+    score: matrixScore(matrix),
+    missing: matrix.filter((r) => r.reason?.startsWith('needs a key of')).map((r) => r.id),
+    failed_keys: failed,
+  };
 }
 
 /**
@@ -136,22 +172,44 @@ export function mergeReports(reports: Report[], plans: PlanId[], failed: PlanId[
  * The progress lines have said the rest, one per property.
  */
 export function formatReport(report: Report, { matrix = true }: { matrix?: boolean } = {}): string {
-  const tally = (statuses: string[]) => (['held', 'broken', 'skipped'] as const).map((s) => [s, statuses.filter((x) => x === s).length] as const).filter(([s, n]) => n || s !== 'skipped').map(([s, n]) => `${n} ${s}`).join(', ');
+  const tally = (statuses: string[]) =>
+    (['held', 'broken', 'skipped'] as const)
+      .map((s) => [s, statuses.filter((x) => x === s).length] as const)
+      .filter(([s, n]) => n || s !== 'skipped')
+      .map(([s, n]) => `${n} ${s}`)
+      .join(', ');
   // Held properties by how much of them ran; a report from before coverage was counted says held alone.
   const held = report.properties.filter((p) => p.status === 'passed');
-  const heldText = held.some((p) => p.coverage) ? `${held.filter((p) => p.coverage === 'every case').length} checked on every case, ${held.filter((p) => p.coverage === 'some cases').length} on some cases` : `${held.length} held`;
+  const heldText = held.some((p) => p.coverage)
+    ? `${held.filter((p) => p.coverage === 'every case').length} checked on every case, ${held.filter((p) => p.coverage === 'some cases').length} on some cases`
+    : `${held.length} held`;
   const propertiesLine = `${heldText}, ${report.properties.filter((p) => p.status === 'failed').length} broken, ${report.properties.filter((p) => p.status === 'skipped').length} not reached`;
   const indent = (text: string): string => text.split('\n').join('\n      ');
   const broken = [
     // After a failed set-up every property fails with it: said once, below the tally.
     // The case that broke it, cut (a long path or body in it would push the rest off the screen), then the line that replays it.
-    ...report.properties.filter((p) => p.failure && p.failure.message !== report.setup_error).map((p) => `  broken ${p.id}: ${indent(p.failure!.message)}${p.failure!.counterexample ? `\n      counterexample: ${cutBody(p.failure!.counterexample, 300)}` : ''}${p.failure!.replay ? `\n      replay: ${p.failure!.replay}` : ''}`),
-    ...report.rules.filter((r) => r.violations).map((r) => `  broken rule ${r.id}: ${indent(expectedGot('', r.title, `${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}, for example:\n${r.examples.join('\n')}`))}`),
+    ...report.properties
+      .filter((p) => p.failure && p.failure.message !== report.setup_error)
+      .map(
+        (p) =>
+          `  broken ${p.id}: ${indent(p.failure!.message)}${p.failure!.counterexample ? `\n      counterexample: ${cutBody(p.failure!.counterexample, 300)}` : ''}${p.failure!.replay ? `\n      replay: ${p.failure!.replay}` : ''}`,
+      ),
+    ...report.rules
+      .filter((r) => r.violations)
+      .map(
+        (r) =>
+          `  broken rule ${r.id}: ${indent(expectedGot('', r.title, `${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}, for example:\n${r.examples.join('\n')}`))}`,
+      ),
   ];
   return [
     `contract tests: ${report.plan} key at ${report.base_url}, seed ${report.seed}`,
     `  properties: ${propertiesLine}; rules: ${tally(report.rules.map((r) => (r.violations ? 'broken' : 'held')))}`,
-    ...report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').map((p) => `  some cases of ${p.id}: ${p.cases.boundary} of ${p.cases.boundaryTotal} boundary, ${p.cases.generated} generated${p.stoppedByBudget ? ' (stopped by the budget)' : ''}`),
+    ...report.properties
+      .filter((p) => p.status === 'passed' && p.coverage === 'some cases')
+      .map(
+        (p) =>
+          `  some cases of ${p.id}: ${p.cases.boundary} of ${p.cases.boundaryTotal} boundary, ${p.cases.generated} generated${p.stoppedByBudget ? ' (stopped by the budget)' : ''}`,
+      ),
     // The served contract against the kit's, which the run started with (diff.ts).
     ...(report.diff ? diffSummaryLines(report.diff) : []),
     ...(report.setup_error ? [`  broken setup: ${report.setup_error}`] : []),

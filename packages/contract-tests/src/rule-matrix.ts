@@ -50,7 +50,9 @@ export const matrix: readonly MatrixRow[] = [
     source: `x-assumed: ${spot.anchors.map((a) => `DECISIONS.md#${a}`).join(', ')}`,
     rule: `the contract at ${spot.pointer} carries ${spot.anchors.join(', ')}`,
     basis: 'assumed',
-    ...(spotClaims.find((s) => s.at.test(spot.pointer))?.claim ?? { todo: 'no spot claim in src/claims.ts matches this spot' }),
+    ...(spotClaims.find((s) => s.at.test(spot.pointer))?.claim ?? {
+      todo: 'no spot claim in src/claims.ts matches this spot',
+    }),
   })),
 ];
 
@@ -73,7 +75,11 @@ export function callsPerCase(property: Property, plan: PlanId): number {
 
 /** What a property's skip and cost read of a run, for a plan, with every flag on. */
 function stubContext(plan: PlanId): SuiteContext {
-  return { config: { plan, allowRate: true, useControl: true, failedAuthBurst: true, baseUrl: 'http://127.0.0.1' }, control: true, client: { rowCost: (rows: number) => (plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : rows) } } as unknown as SuiteContext;
+  return {
+    config: { plan, allowRate: true, useControl: true, failedAuthBurst: true, baseUrl: 'http://127.0.0.1' },
+    control: true,
+    client: { rowCost: (rows: number) => (plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : rows) },
+  } as unknown as SuiteContext;
 }
 
 export const ruleIds = Object.keys(allRules) as AnyRuleId[];
@@ -91,7 +97,10 @@ export function rowPlans(row: MatrixRow): PlanId[] {
 
 /** The calls one case of each of a row's properties spends on a Team key (a rule's checks spend none of their own). */
 export function rowCalls(row: MatrixRow): number {
-  return (row.checks ?? []).map(propertyOf).filter((p): p is Property => !!p).reduce((sum, p) => sum + callsPerCase(p, 'team'), 0);
+  return (row.checks ?? [])
+    .map(propertyOf)
+    .filter((p): p is Property => !!p)
+    .reduce((sum, p) => sum + callsPerCase(p, 'team'), 0);
 }
 
 /** The matrix as the README shows it (between its rule-matrix markers). */
@@ -101,17 +110,27 @@ export function renderMatrix(): string {
     const on = rowPlans(row);
     return on.length === planIds.length ? 'any' : on.join(', ');
   };
-  const source = (row: MatrixRow) => (row.source.startsWith('DECISIONS.md#') ? `[${row.source.slice(13)}](../../contracts/DECISIONS.md#${row.source.slice(13)})` : cell(row.source));
+  const source = (row: MatrixRow) =>
+    row.source.startsWith('DECISIONS.md#')
+      ? `[${row.source.slice(13)}](../../contracts/DECISIONS.md#${row.source.slice(13)})`
+      : cell(row.source);
   const checked = (row: MatrixRow) =>
-    row.decided ? `decided in ${row.decided.map((d) => `[${d}](../../contracts/DECISIONS.md#${d})`).join(', ')}`
-    : row.checks ? `${row.checks.map((c) => `\`${c}\``).join(', ')}${row.note ? ` (${cell(row.note)})` : ''}`
-    : row.notCheckable ? `not checkable from outside: ${cell(row.notCheckable)}`
-    : `**not checked yet**: ${cell(row.todo!)}`;
-  const faults = (row: MatrixRow) => (row.checks ? (row.faults?.length ? row.faults.map((f) => `\`${f}\``).join(', ') : '**none yet**') : '');
+    row.decided
+      ? `decided in ${row.decided.map((d) => `[${d}](../../contracts/DECISIONS.md#${d})`).join(', ')}`
+      : row.checks
+        ? `${row.checks.map((c) => `\`${c}\``).join(', ')}${row.note ? ` (${cell(row.note)})` : ''}`
+        : row.notCheckable
+          ? `not checkable from outside: ${cell(row.notCheckable)}`
+          : `**not checked yet**: ${cell(row.todo!)}`;
+  const faults = (row: MatrixRow) =>
+    row.checks ? (row.faults?.length ? row.faults.map((f) => `\`${f}\``).join(', ') : '**none yet**') : '';
   return [
     '| row | what it says | source | checked by | shown to fail on | plans | calls a case |',
     '|---|---|---|---|---|---|---|',
-    ...matrix.map((row) => `| ${cell(row.id)} | ${cell(row.rule)} | ${source(row)} | ${checked(row)} | ${faults(row)} | ${row.checks ? plansCell(row) : ''} | ${row.checks ? rowCalls(row) : ''} |`),
+    ...matrix.map(
+      (row) =>
+        `| ${cell(row.id)} | ${cell(row.rule)} | ${source(row)} | ${checked(row)} | ${faults(row)} | ${row.checks ? plansCell(row) : ''} | ${row.checks ? rowCalls(row) : ''} |`,
+    ),
     '',
   ].join('\n');
 }
@@ -157,10 +176,20 @@ export interface MatrixScore {
  * Each row's outcome in a run: broken when one of its checks failed; held when one ran and none
  * failed; skipped when none of its checks ran.
  */
-export function matrixResults(outcomes: { properties: Map<string, { status: string; reason?: string; coverage?: string }>; rules: Map<string, number>; calls: number; plan: PlanId }): MatrixResult[] {
+export function matrixResults(outcomes: {
+  properties: Map<string, { status: string; reason?: string; coverage?: string }>;
+  rules: Map<string, number>;
+  calls: number;
+  plan: PlanId;
+}): MatrixResult[] {
   return matrix.map((row) => {
     const base = rowBase(row);
-    if (row.decided) return { ...base, outcome: 'decided elsewhere' as const, reason: `decided in ${row.decided.map((d) => `DECISIONS.md#${d}`).join(', ')}` };
+    if (row.decided)
+      return {
+        ...base,
+        outcome: 'decided elsewhere' as const,
+        reason: `decided in ${row.decided.map((d) => `DECISIONS.md#${d}`).join(', ')}`,
+      };
     if (row.notCheckable) return { ...base, outcome: 'not checkable' as const, reason: row.notCheckable };
     if (row.todo) return { ...base, outcome: 'not checked yet' as const, reason: row.todo };
     // A rule that found nothing may have met nothing it applies to (no 429, no rounds): beside a
@@ -177,13 +206,24 @@ export function matrixResults(outcomes: { properties: Map<string, { status: stri
     if (results.includes('failed')) return { ...base, outcome: 'broken' as const, coverage };
     if (results.includes('passed')) return { ...base, outcome: 'held' as const, coverage };
     const reasons = row.checks!.map((c) => outcomes.properties.get(c)?.reason).filter(Boolean);
-    return { ...base, outcome: 'skipped' as const, coverage: 'not reached' as const, reason: wantOfKey(row, [outcomes.plan]) ?? reasons[0] ?? 'none of its checks ran in this run' };
+    return {
+      ...base,
+      outcome: 'skipped' as const,
+      coverage: 'not reached' as const,
+      reason: wantOfKey(row, [outcomes.plan]) ?? reasons[0] ?? 'none of its checks ran in this run',
+    };
   });
 }
 
 /** What a row's result says of the row itself, whatever the run. */
 function rowBase(row: MatrixRow): Pick<MatrixResult, 'id' | 'source' | 'basis' | 'checks' | 'faults'> {
-  return { id: row.id, source: row.source, basis: row.basis, checks: row.checks ?? [], faults: row.checks ? (row.faults ?? []) : [] };
+  return {
+    id: row.id,
+    source: row.source,
+    basis: row.basis,
+    checks: row.checks ?? [],
+    faults: row.checks ? (row.faults ?? []) : [],
+  };
 }
 
 /** "needs a key of ...", when none of the run's plans lets the row's checks run. */
@@ -194,20 +234,22 @@ function wantOfKey(row: MatrixRow, plansGiven: readonly PlanId[]): string | null
 
 /** One matrix from the runs of several keys: a row broken by any, else held by any, else skipped. */
 export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[]): MatrixResult[] {
-  return matrix.map((row, i) => {
-    const seen = runs.map((results) => results[i]!);
-    const first = seen[0] ?? { ...rowBase(row), outcome: 'skipped' as const };
-    for (const outcome of ['broken', 'held'] as const) {
-      const hits = seen.filter((r) => r.outcome === outcome);
-      // The widest coverage any key gave it: a row checked on every case by one key was checked on every case.
-      const hit = hits.find((r) => r.coverage !== 'some cases') ?? hits[0];
-      if (hit) return { ...hit, reason: undefined };
-    }
-    if (first.outcome !== 'skipped') return first;
-    // A key was given that could check it: why that run did not (a flag, --only, the budget).
-    const why = seen.find((r) => r.reason && !r.reason.startsWith('needs a key of'))?.reason;
-    return { ...first, reason: wantOfKey(row, plansGiven) ?? why ?? 'none of its checks ran in this run' };
-  }).map(({ reason, ...rest }) => (reason === undefined ? rest : { ...rest, reason }));
+  return matrix
+    .map((row, i) => {
+      const seen = runs.map((results) => results[i]!);
+      const first = seen[0] ?? { ...rowBase(row), outcome: 'skipped' as const };
+      for (const outcome of ['broken', 'held'] as const) {
+        const hits = seen.filter((r) => r.outcome === outcome);
+        // The widest coverage any key gave it: a row checked on every case by one key was checked on every case.
+        const hit = hits.find((r) => r.coverage !== 'some cases') ?? hits[0];
+        if (hit) return { ...hit, reason: undefined };
+      }
+      if (first.outcome !== 'skipped') return first;
+      // A key was given that could check it: why that run did not (a flag, --only, the budget).
+      const why = seen.find((r) => r.reason && !r.reason.startsWith('needs a key of'))?.reason;
+      return { ...first, reason: wantOfKey(row, plansGiven) ?? why ?? 'none of its checks ran in this run' };
+    })
+    .map(({ reason, ...rest }) => (reason === undefined ? rest : { ...rest, reason }));
 }
 
 export function matrixScore(results: MatrixResult[]): MatrixScore {
@@ -237,12 +279,25 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
 /** The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line a reason: what a user adds to check them. */
 export function unreachedLines(results: MatrixResult[]): string[] {
   const byReason = new Map<string, string[]>();
-  for (const r of results) if (r.outcome === 'skipped') byReason.set(r.reason ?? 'none of its checks ran', [...(byReason.get(r.reason ?? 'none of its checks ran') ?? []), r.id]);
-  return [...byReason].sort((a, b) => b[1].length - a[1].length).map(([reason, ids]) => `not reached: ${ids.length} row${ids.length === 1 ? '' : 's'} (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}): ${reason}`);
+  for (const r of results)
+    if (r.outcome === 'skipped')
+      byReason.set(r.reason ?? 'none of its checks ran', [
+        ...(byReason.get(r.reason ?? 'none of its checks ran') ?? []),
+        r.id,
+      ]);
+  return [...byReason]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(
+      ([reason, ids]) =>
+        `not reached: ${ids.length} row${ids.length === 1 ? '' : 's'} (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}): ${reason}`,
+    );
 }
 
 /** The score in a line, as the CLI closes with it. */
 export function scoreLine(score: MatrixScore): string {
-  const coverage = score.every_case === undefined ? '' : ` (${score.every_case} checked on every case, ${score.some_cases} on some cases)`;
+  const coverage =
+    score.every_case === undefined
+      ? ''
+      : ` (${score.every_case} checked on every case, ${score.some_cases} on some cases)`;
   return `rules: ${score.held} held of ${score.checked} checked${coverage}, of ${score.rows} sentences and contract spots (documented ${score.documented.held}/${score.documented.checked}, assumed ${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked shown to fail on a fault; ${score.skipped} not reached by this run, ${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`;
 }

@@ -4,8 +4,13 @@ import { failureMessage } from './run.ts';
 
 test('a call that got no answer is said as the call failing, with its cause, not as an answer the check could not read', async () => {
   const port = await freePort();
-  const error = await fetch(`http://127.0.0.1:${port}/api/v1/firms`).then(() => null, (e: Error) => e);
-  expect(failureMessage({ title: 'every answer conforms' }, error)).toMatch(/^expected every answer conforms, got no answer: the call failed: ECONNREFUSED: /);
+  const error = await fetch(`http://127.0.0.1:${port}/api/v1/firms`).then(
+    () => null,
+    (e: Error) => e,
+  );
+  expect(failureMessage({ title: 'every answer conforms' }, error)).toMatch(
+    /^expected every answer conforms, got no answer: the call failed: ECONNREFUSED: /,
+  );
 });
 
 test('a bug in the check is said as what it threw, its first line', () => {
@@ -15,5 +20,7 @@ test('a bug in the check is said as what it threw, its first line', () => {
   } catch (e) {
     error = e as Error;
   }
-  expect(failureMessage({ title: 'pages hold rows' }, error)).toMatch(/^expected pages hold rows, got no verdict: the check threw TypeError: Cannot read properties of undefined/);
+  expect(failureMessage({ title: 'pages hold rows' }, error)).toMatch(
+    /^expected pages hold rows, got no verdict: the check threw TypeError: Cannot read properties of undefined/,
+  );
 });

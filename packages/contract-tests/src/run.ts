@@ -33,7 +33,13 @@ export interface PropertyResult {
   seed: number;
   reason?: string;
   /** `exchanges`: the calls of the failing case that show it (its findings' calls, or its last calls). */
-  failure?: { message: string; counterexample: string; path: string | null; replay: string; exchanges?: ShownExchange[] };
+  failure?: {
+    message: string;
+    counterexample: string;
+    path: string | null;
+    replay: string;
+    exchanges?: ShownExchange[];
+  };
   /** The case ran out of budget partway and was counted as not run. */
   stoppedByBudget?: boolean;
 }
@@ -43,21 +49,59 @@ export function basisOf(assumed: readonly string[]): 'documented' | 'assumed' {
 }
 
 /** Every boundary case and, unless it has none, a generated one: checked on every case; fewer: some cases. */
-export function coverageOf(status: PropertyResult['status'], cases: PropertyResult['cases'], stoppedByBudget = false): Coverage {
+export function coverageOf(
+  status: PropertyResult['status'],
+  cases: PropertyResult['cases'],
+  stoppedByBudget = false,
+): Coverage {
   if (status === 'skipped') return 'not reached';
   const everyBoundary = cases.boundary >= cases.boundaryTotal;
-  return everyBoundary && (cases.generatedWanted === 0 || cases.generated > 0) && !stoppedByBudget ? 'every case' : 'some cases';
+  return everyBoundary && (cases.generatedWanted === 0 || cases.generated > 0) && !stoppedByBudget
+    ? 'every case'
+    : 'some cases';
 }
 
 /** Runs `property` as the plan made now says (plan.ts); `later` are the properties the run takes after it, whose boundary cases are kept for them. */
-export async function runProperty(ctx: SuiteContext, property: Property, later: readonly Property[] = []): Promise<PropertyResult> {
+export async function runProperty(
+  ctx: SuiteContext,
+  property: Property,
+  later: readonly Property[] = [],
+): Promise<PropertyResult> {
   const { config, ledger } = ctx;
-  const base = { id: property.id, title: property.title, basis: basisOf(property.assumed), spec: property.spec, assumed: property.assumed, seed: config.seed };
+  const base = {
+    id: property.id,
+    title: property.title,
+    basis: basisOf(property.assumed),
+    spec: property.spec,
+    assumed: property.assumed,
+    seed: config.seed,
+  };
   const noCases = { boundary: 0, boundaryTotal: 0, generated: 0, generatedWanted: 0 };
   // A run that could not get ready checked nothing: every property fails with what broke.
-  if (ctx.setupError) return { ...base, status: 'failed', reason: 'the run could not get ready', runs: 0, plannedRuns: 0, cases: noCases, coverage: 'not reached', spent: { calls: 0, rows: 0 }, failure: { message: ctx.setupError, counterexample: '', path: null, replay: '' } };
+  if (ctx.setupError)
+    return {
+      ...base,
+      status: 'failed',
+      reason: 'the run could not get ready',
+      runs: 0,
+      plannedRuns: 0,
+      cases: noCases,
+      coverage: 'not reached',
+      spent: { calls: 0, rows: 0 },
+      failure: { message: ctx.setupError, counterexample: '', path: null, replay: '' },
+    };
   const plan = planRun(ctx, [property, ...later], ctx.client.remaining, config.runs).properties[0]!;
-  if (plan.skip) return { ...base, status: 'skipped', reason: plan.skip, runs: 0, plannedRuns: 0, cases: { ...noCases, boundaryTotal: plan.boundaryTotal }, coverage: 'not reached', spent: { calls: 0, rows: 0 } };
+  if (plan.skip)
+    return {
+      ...base,
+      status: 'skipped',
+      reason: plan.skip,
+      runs: 0,
+      plannedRuns: 0,
+      cases: { ...noCases, boundaryTotal: plan.boundaryTotal },
+      coverage: 'not reached',
+      spent: { calls: 0, rows: 0 },
+    };
   const examples = boundaryCases(ctx, property).slice(0, plan.boundary);
 
   ledger.current = property.id;
@@ -95,14 +139,34 @@ export async function runProperty(ctx: SuiteContext, property: Property, later: 
     // replay the failing case exactly.
     // Coverage first: the property's boundary and example cases open every run, in order (as
     // Schemathesis's coverage phase does), then generated ones spend the rest of its share.
-    { seed: config.seed, numRuns: planned, examples: examples.map((e) => [e]), endOnFailure: true, ...(config.path ? { path: config.path } : {}) },
+    {
+      seed: config.seed,
+      numRuns: planned,
+      examples: examples.map((e) => [e]),
+      endOnFailure: true,
+      ...(config.path ? { path: config.path } : {}),
+    },
   );
   ledger.current = 'between';
   const spent = { calls: ledger.total.calls - spentBefore.calls, rows: ledger.total.rows - spentBefore.rows };
   const status = details.failed ? 'failed' : 'passed';
   // The boundary cases open the run (fast-check takes the examples first): the first runs are they.
-  const cases = { boundary: Math.min(runs, plan.boundary), boundaryTotal: plan.boundaryTotal, generated: Math.max(0, runs - plan.boundary), generatedWanted: plan.generatedWanted };
-  const result: PropertyResult = { ...base, status, runs, plannedRuns: planned, cases, coverage: coverageOf(status, cases, stoppedByBudget), spent, ...(stoppedByBudget ? { stoppedByBudget } : {}) };
+  const cases = {
+    boundary: Math.min(runs, plan.boundary),
+    boundaryTotal: plan.boundaryTotal,
+    generated: Math.max(0, runs - plan.boundary),
+    generatedWanted: plan.generatedWanted,
+  };
+  const result: PropertyResult = {
+    ...base,
+    status,
+    runs,
+    plannedRuns: planned,
+    cases,
+    coverage: coverageOf(status, cases, stoppedByBudget),
+    spent,
+    ...(stoppedByBudget ? { stoppedByBudget } : {}),
+  };
   if (details.failed) {
     const error = details.errorInstance as Error | null;
     const path = details.counterexamplePath;
@@ -133,8 +197,13 @@ export function failureMessage(property: Pick<Property, 'title'>, error: Error |
   const firstLine = (text: unknown): string => String(text ?? '').split('\n')[0]!;
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
   // undici's errors: `fetch failed` (no answer) and `terminated` (the answer cut off), the reason in their cause.
-  if (error.name === 'TimeoutError' || (error.name === 'TypeError' && /^(fetch failed|terminated)$/.test(error.message))) {
-    const why = cause ? `${typeof cause.code === 'string' ? `${cause.code}: ` : ''}${firstLine(cause.message ?? cause)}` : firstLine(error.message);
+  if (
+    error.name === 'TimeoutError' ||
+    (error.name === 'TypeError' && /^(fetch failed|terminated)$/.test(error.message))
+  ) {
+    const why = cause
+      ? `${typeof cause.code === 'string' ? `${cause.code}: ` : ''}${firstLine(cause.message ?? cause)}`
+      : firstLine(error.message);
     return expectedGot('', property.title, `no answer: the call failed: ${why}`);
   }
   return expectedGot('', property.title, `no verdict: the check threw ${error.name}: ${firstLine(error.message)}`);

@@ -29,7 +29,10 @@ export interface AssumedSpot {
  * a backtick, a quote, a parenthesis or a digit: `1.5` and `e.g. this` are not ends.
  */
 export function splitSentences(text: string): string[] {
-  return text.split(/(?<=[.?!]"?)\s+(?=[A-Z`"(\d])/).map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(/(?<=[.?!]"?)\s+(?=[A-Z`"(\d])/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 interface Block {
@@ -68,7 +71,10 @@ function blocks(markdown: string): Block[] {
 
 /** A DECISIONS.md heading as GitHub anchors it. */
 export function anchorOf(heading: string): string {
-  return heading.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 }
 
 /**
@@ -127,7 +133,8 @@ export function assumedSpots(document: unknown): AssumedSpot[] {
       const anchors = (Array.isArray(marked) ? marked : [marked]).map((m) => String(m).replace(/^DECISIONS\.md#/, ''));
       out.push({ pointer: pointer || '/', anchors });
     }
-    for (const [key, child] of Object.entries(value)) visit(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    for (const [key, child] of Object.entries(value))
+      visit(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
   };
   visit(document, '');
   return out;

@@ -21,7 +21,10 @@ export interface SuiteOptions {
   onReport?(report: Report): void;
 }
 
-export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | Promise<SuiteConfig>), options: SuiteOptions = {}): void {
+export function defineContractSuite(
+  config: SuiteConfig | (() => SuiteConfig | Promise<SuiteConfig>),
+  options: SuiteOptions = {},
+): void {
   describe(options.name ?? 'contract tests', () => {
     let ctx: SuiteContext;
     let selected: string[] = [];
@@ -31,11 +34,16 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
     beforeAll(async () => {
       const resolved = typeof config === 'function' ? await config() : config;
       const unknown = (resolved.only ?? []).filter((id) => !properties.some((p) => p.id === id));
-      if (unknown.length) throw new Error(`[contract-tests] no property ${unknown.join(', ')}; the properties are ${properties.map((p) => p.id).join(', ')}`);
+      if (unknown.length)
+        throw new Error(
+          `[contract-tests] no property ${unknown.join(', ')}; the properties are ${properties.map((p) => p.id).join(', ')}`,
+        );
       selected = properties.map((p) => p.id).filter((id) => !resolved.only?.length || resolved.only.includes(id));
       started = performance.now();
       ctx = await prepare(resolved);
-      if (!ctx.setupError) for (const property of properties) if (selected.includes(property.id) && property.start && !property.skip(ctx)) property.start(ctx);
+      if (!ctx.setupError)
+        for (const property of properties)
+          if (selected.includes(property.id) && property.start && !property.skip(ctx)) property.start(ctx);
     });
 
     afterAll(() => {
@@ -60,14 +68,18 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
         const later = properties.filter((p) => selected.includes(p.id)).slice(selected.indexOf(property.id) + 1);
         const result = await runProperty(ctx, property, later);
         results.push(result);
-        await t.annotate(`${coverageText(result)}, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`);
+        await t.annotate(
+          `${coverageText(result)}, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`,
+        );
         // The CLI's progress line (property-lines.ts) reads it.
         Object.assign(t.task.meta, { [outcomeKey]: propertyOutcome(result, ctx.config.plan) });
         if (result.status === 'skipped') t.skip(`not reached: ${result.reason}`);
         if (result.failure) {
           // A failure before any case ran (the run could not get ready) has no case to show.
           const { message, counterexample, replay } = result.failure;
-          throw new Error(counterexample ? `${message}\n\ncounterexample: ${counterexample}\nreplay: ${replay}` : message);
+          throw new Error(
+            counterexample ? `${message}\n\ncounterexample: ${counterexample}\nreplay: ${replay}` : message,
+          );
         }
       });
     }
@@ -76,7 +88,14 @@ export function defineContractSuite(config: SuiteConfig | (() => SuiteConfig | P
       test(`rule ${id}: ${allRules[id].title}`, (t) => {
         const result = ruleResults(ctx).find((r) => r.id === id)!;
         Object.assign(t.task.meta, { [outcomeKey]: ruleOutcome(result, ctx.ledger.exchanges, ctx.config.plan) });
-        if (result.violations) throw new Error(expectedGot('', allRules[id].title, `${result.violations} violation${result.violations === 1 ? '' : 's'}, for example:\n${result.examples.join('\n')}`));
+        if (result.violations)
+          throw new Error(
+            expectedGot(
+              '',
+              allRules[id].title,
+              `${result.violations} violation${result.violations === 1 ? '' : 's'}, for example:\n${result.examples.join('\n')}`,
+            ),
+          );
       });
     }
   });

@@ -11,7 +11,16 @@ afterAll(async () => {
 defineContractSuite(
   async () => {
     mock = await startMock({ port: 0 });
-    return { baseUrl: mock.url, email: 'pipeline@example.com', plan: 'trial', budget: { calls: 50, rows: 2_000 }, seed: 7, runs: 5, useControl: true, reportFile: 'test-results/contract-tests/trial.json' };
+    return {
+      baseUrl: mock.url,
+      email: 'pipeline@example.com',
+      plan: 'trial',
+      budget: { calls: 50, rows: 2_000 },
+      seed: 7,
+      runs: 5,
+      useControl: true,
+      reportFile: 'test-results/contract-tests/trial.json',
+    };
   },
   { name: 'contract tests against the mock with a trial key from an e-mail', print: true },
 );

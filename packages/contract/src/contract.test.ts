@@ -10,12 +10,31 @@ import { contractPath, renderGenerated, repoRoot } from './generate.ts';
 import { operations, openapiDocument } from './index.ts';
 
 const specOperations = [
-  'POST /api/v1/keys/trial', 'GET /api/v1/firms', 'GET /api/v1/firms/{slug}', 'GET /api/v1/firms/{slug}/portfolio',
-  'GET /api/v1/firms/{slug}/filings', 'GET /api/v1/firms/{slug}/funds', 'GET /api/v1/companies', 'GET /api/v1/companies/{slug}',
-  'GET /api/v1/companies/{slug}/rounds', 'GET /api/v1/companies/{slug}/investors', 'GET /api/v1/companies/{slug}/offerings',
-  'GET /api/v1/rounds', 'GET /api/v1/investments', 'GET /api/v1/funds', 'GET /api/v1/funds/{id}', 'GET /api/v1/filings',
-  'GET /api/v1/offerings', 'GET /api/v1/adv-funds', 'GET /api/v1/lists', 'GET /api/v1/lists/{slug}', 'GET /api/v1/changes',
-  'GET /api/v1/exports', 'GET /api/v1/exports/{date}/{file}', 'GET /api/v1/statistics/{name}', 'GET /api/v1/account',
+  'POST /api/v1/keys/trial',
+  'GET /api/v1/firms',
+  'GET /api/v1/firms/{slug}',
+  'GET /api/v1/firms/{slug}/portfolio',
+  'GET /api/v1/firms/{slug}/filings',
+  'GET /api/v1/firms/{slug}/funds',
+  'GET /api/v1/companies',
+  'GET /api/v1/companies/{slug}',
+  'GET /api/v1/companies/{slug}/rounds',
+  'GET /api/v1/companies/{slug}/investors',
+  'GET /api/v1/companies/{slug}/offerings',
+  'GET /api/v1/rounds',
+  'GET /api/v1/investments',
+  'GET /api/v1/funds',
+  'GET /api/v1/funds/{id}',
+  'GET /api/v1/filings',
+  'GET /api/v1/offerings',
+  'GET /api/v1/adv-funds',
+  'GET /api/v1/lists',
+  'GET /api/v1/lists/{slug}',
+  'GET /api/v1/changes',
+  'GET /api/v1/exports',
+  'GET /api/v1/exports/{date}/{file}',
+  'GET /api/v1/statistics/{name}',
+  'GET /api/v1/account',
 ];
 
 test('the contract is a valid OpenAPI 3.1 document with the JSON Schema 2020-12 dialect', async () => {
@@ -32,7 +51,9 @@ test('spectral:oas finds no error and no warning in the contract', async () => {
   spectral.setRuleset({ extends: [oas as never] });
   const text = await readFile(contractPath, 'utf8');
   const results = await spectral.run(new Document(text, Parsers.Yaml, contractPath));
-  expect(results.filter((r) => r.severity <= 1).map((r) => `${r.code}: ${r.message} at ${r.path.join('.')}`)).toEqual([]);
+  expect(results.filter((r) => r.severity <= 1).map((r) => `${r.code}: ${r.message} at ${r.path.join('.')}`)).toEqual(
+    [],
+  );
 });
 
 test('the contract has all 25 operations of the spec plus the openapi document, each described', () => {
@@ -58,7 +79,12 @@ test('only the trial call and the openapi document go without bearer security', 
 test('every x-assumed marker points at a heading of DECISIONS.md, and every heading is marked somewhere', async () => {
   const decisions = await readFile(join(repoRoot, 'contracts/DECISIONS.md'), 'utf8');
   const anchors = new Set(
-    [...decisions.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')),
+    [...decisions.matchAll(/^## (.+)$/gm)].map((m) =>
+      m[1]!
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replace(/ /g, '-'),
+    ),
   );
   const markers: string[] = [];
   const walk = (node: unknown): void => {
@@ -80,13 +106,15 @@ test('every x-assumed marker points at a heading of DECISIONS.md, and every head
 });
 
 test('no schema property describes a person', () => {
-  const personal = /^(first_?name|last_?name|full_?name|person|people|founders?|partners?|team|roster|email|e_mail|phone|mobile|linkedin|twitter|photo|avatar|headshot|contact)s?$/i;
+  const personal =
+    /^(first_?name|last_?name|full_?name|person|people|founders?|partners?|team|roster|email|e_mail|phone|mobile|linkedin|twitter|photo|avatar|headshot|contact)s?$/i;
   const found: string[] = [];
   const walk = (node: unknown, at: string): void => {
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}.${i}`));
     if (node && typeof node === 'object') {
       const props = (node as Record<string, unknown>).properties;
-      if (props && typeof props === 'object') for (const name of Object.keys(props)) if (personal.test(name)) found.push(`${at}.${name}`);
+      if (props && typeof props === 'object')
+        for (const name of Object.keys(props)) if (personal.test(name)) found.push(`${at}.${name}`);
       for (const [k, v] of Object.entries(node)) walk(v, `${at}.${k}`);
     }
   };

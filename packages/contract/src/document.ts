@@ -28,7 +28,10 @@ export interface OpenApiDocument {
   servers: { url: string; description?: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Record<string, unknown>>;
-  components: Record<'schemas' | 'responses' | 'parameters' | 'examples' | 'headers' | 'securitySchemes', Record<string, unknown>>;
+  components: Record<
+    'schemas' | 'responses' | 'parameters' | 'examples' | 'headers' | 'securitySchemes',
+    Record<string, unknown>
+  >;
   [key: string]: unknown;
 }
 
@@ -40,7 +43,10 @@ function resolve(ref: unknown): Record<string, unknown> {
     node = node.$ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], document) as Record<string, unknown>;
+      .reduce<unknown>(
+        (at, key) => (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+        document,
+      ) as Record<string, unknown>;
   }
   return node;
 }
@@ -80,5 +86,5 @@ export function operationById(operationId: string): OperationInfo {
 /** The values an operation's parameter may take, in the contract's order; empty when it is no enum. */
 export function parameterEnum(operationId: string, name: string): string[] {
   const param = operationById(operationId).parameters.find((p) => p.name === name);
-  return [...(((resolve(param?.schema) as { enum?: string[] } | undefined)?.enum) ?? [])];
+  return [...((resolve(param?.schema) as { enum?: string[] } | undefined)?.enum ?? [])];
 }

@@ -12,8 +12,19 @@
  * `general_partner`, `employee_count`, `mobile_app_url`), so only the whole name counts.
  */
 export const personFieldNames: readonly string[] = [
-  'partner', 'team', 'team_member', 'roster', 'contact', 'contact_name', 'founder', 'person', 'people', 'employee',
-  'executive', 'mobile', 'profile_url',
+  'partner',
+  'team',
+  'team_member',
+  'roster',
+  'contact',
+  'contact_name',
+  'founder',
+  'person',
+  'people',
+  'employee',
+  'executive',
+  'mobile',
+  'profile_url',
 ];
 
 /**
@@ -21,14 +32,42 @@ export const personFieldNames: readonly string[] = [
  * `founderEmail`, `linkedin-profile-url`, `ceo_name`.
  */
 export const personNameWords: readonly string[] = [
-  'email', 'phone', 'telephone', 'fax', 'linkedin', 'twitter', 'facebook', 'instagram', 'photo', 'avatar', 'headshot',
-  'portrait', 'ceo', 'cfo', 'cto', 'coo', 'firstname', 'lastname', 'fullname', 'surname', 'birthday', 'birthdate',
+  'email',
+  'phone',
+  'telephone',
+  'fax',
+  'linkedin',
+  'twitter',
+  'facebook',
+  'instagram',
+  'photo',
+  'avatar',
+  'headshot',
+  'portrait',
+  'ceo',
+  'cfo',
+  'cto',
+  'coo',
+  'firstname',
+  'lastname',
+  'fullname',
+  'surname',
+  'birthday',
+  'birthdate',
 ];
 
 /** Pairs of words that do the same next to each other: `first_name`, `e_mail`, `date_of_birth`, `linkedInUrl`. */
 export const personNamePairs: readonly (readonly [string, string])[] = [
-  ['first', 'name'], ['last', 'name'], ['full', 'name'], ['given', 'name'], ['family', 'name'], ['middle', 'name'],
-  ['e', 'mail'], ['of', 'birth'], ['linked', 'in'], ['profile', 'photo'],
+  ['first', 'name'],
+  ['last', 'name'],
+  ['full', 'name'],
+  ['given', 'name'],
+  ['family', 'name'],
+  ['middle', 'name'],
+  ['e', 'mail'],
+  ['of', 'birth'],
+  ['linked', 'in'],
+  ['profile', 'photo'],
 ];
 
 const known = new Set(personFieldNames);
@@ -67,7 +106,8 @@ export function isPersonFieldName(name: string, extra: readonly string[] = []): 
 export const personValuePatterns: Readonly<Record<'email' | 'phone' | 'profile', RegExp>> = {
   email: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/,
   phone: /(\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}/,
-  profile: /(linkedin\.com|twitter\.com|x\.com\/|facebook\.com|instagram\.com|crunchbase\.com\/person|angel\.co\/u\/|gravatar|\.(jpe?g|png|gif|webp)(\?|$))/i,
+  profile:
+    /(linkedin\.com|twitter\.com|x\.com\/|facebook\.com|instagram\.com|crunchbase\.com\/person|angel\.co\/u\/|gravatar|\.(jpe?g|png|gif|webp)(\?|$))/i,
 };
 
 /**
@@ -89,7 +129,11 @@ export function isPersonSchema(schema: unknown): boolean {
  */
 function holdsEmail(value: string): boolean {
   for (let at = value.indexOf('@'); at !== -1; at = value.indexOf('@', at + 1)) {
-    if (/[A-Za-z0-9._%+-]$/.test(value.slice(Math.max(0, at - 64), at)) && /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}/.test(value.slice(at + 1, at + 256))) return true;
+    if (
+      /[A-Za-z0-9._%+-]$/.test(value.slice(Math.max(0, at - 64), at)) &&
+      /^[A-Za-z0-9.-]+\.[A-Za-z]{2,}/.test(value.slice(at + 1, at + 256))
+    )
+      return true;
   }
   return false;
 }

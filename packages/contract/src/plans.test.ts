@@ -11,6 +11,8 @@ test('the upgrade ladder climbs from the trial to a top plan, and a missing feat
 });
 
 test('a ladder naming no plan, or looping, is refused at load', () => {
-  expect(() => checkLadder({ trial: { next_plan_up: 'teem' }, team: { next_plan_up: null } })).toThrow(/next_plan_up "teem" is not a plan/);
+  expect(() => checkLadder({ trial: { next_plan_up: 'teem' }, team: { next_plan_up: null } })).toThrow(
+    /next_plan_up "teem" is not a plan/,
+  );
   expect(() => checkLadder({ trial: { next_plan_up: 'team' }, team: { next_plan_up: 'trial' } })).toThrow(/loops back/);
 });

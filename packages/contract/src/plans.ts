@@ -42,7 +42,10 @@ export const trialKeysPerMinute: number = table.trial_keys_per_minute;
 export const trialKeyKeptDays: number = table.trial_key_kept_days;
 
 /** Calls without a valid key an address may make: a burst, then a rate (DECISIONS.md#failed-authentication). */
-export const failedAuth: { burst: number; perSecond: number } = { burst: table.failed_auth_burst, perSecond: table.failed_auth_per_second };
+export const failedAuth: { burst: number; perSecond: number } = {
+  burst: table.failed_auth_burst,
+  perSecond: table.failed_auth_per_second,
+};
 
 export const plans: Readonly<Record<PlanId, PlanRule>> = Object.fromEntries(
   planIds.map((id) => [id, { id, ...(table.plans[id] as Omit<PlanRule, 'id'>) }]),
@@ -57,8 +60,10 @@ export function checkLadder(table: Readonly<Record<string, { next_plan_up: strin
   for (const start of ids) {
     const seen = new Set<string>();
     for (let at: string | null = start; at !== null; at = table[at]!.next_plan_up) {
-      if (!ids.includes(at)) throw new Error(`[investor-graph] x-plans: next_plan_up "${at}" is not a plan (${ids.join(', ')})`);
-      if (seen.has(at)) throw new Error(`[investor-graph] x-plans: the upgrade ladder from ${start} loops back to ${at}`);
+      if (!ids.includes(at))
+        throw new Error(`[investor-graph] x-plans: next_plan_up "${at}" is not a plan (${ids.join(', ')})`);
+      if (seen.has(at))
+        throw new Error(`[investor-graph] x-plans: the upgrade ladder from ${start} loops back to ${at}`);
       seen.add(at);
     }
   }

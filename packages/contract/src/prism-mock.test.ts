@@ -14,7 +14,10 @@ let base: string;
 const validator = await createContractValidator();
 
 beforeAll(async () => {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
+  const cli = join(
+    dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
+    'dist/index.js',
+  );
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   prism = spawn(process.execPath, [cli, 'mock', '-h', '127.0.0.1', '-p', String(port), contractPath], {
@@ -61,7 +64,9 @@ test('prism mock answers every operation of the contract with a documented succe
     const type = response.headers.get('content-type') ?? '';
     const body = type.includes('json') ? await response.json() : await response.text();
     const headers = Object.fromEntries(response.headers);
-    const errors = validator.validateResponse(op.operationId, { status: response.status, headers, body }).filter((v) => v.severity === 'error');
+    const errors = validator
+      .validateResponse(op.operationId, { status: response.status, headers, body })
+      .filter((v) => v.severity === 'error');
     expect(errors, `${op.method} ${url}`).toEqual([]);
   }
 });

@@ -11,16 +11,33 @@ function example(operationId: string): any {
   return structuredClone((resolveRef(Object.values(response.content['application/json'].examples)[0]) as any).value);
 }
 
-const dataHeaders = { 'content-type': 'application/json', 'ratelimit-policy': '"default";q=5;w=1, "quota";q=50000;w=2592000', ratelimit: '"default";r=4;t=1, "quota";r=49000;t=86400', etag: 'W/"1"', 'cache-control': 'private, max-age=0', vary: 'Authorization' };
+const dataHeaders = {
+  'content-type': 'application/json',
+  'ratelimit-policy': '"default";q=5;w=1, "quota";q=50000;w=2592000',
+  ratelimit: '"default";r=4;t=1, "quota";r=49000;t=86400',
+  etag: 'W/"1"',
+  'cache-control': 'private, max-age=0',
+  vary: 'Authorization',
+};
 
 function answer(url: string, body: unknown, extra: Partial<Exchange> = {}): Exchange {
   return { method: 'GET', url, status: 200, headers: dataHeaders, body, ...extra };
 }
 
 function problem(status: number, code: string, more: Record<string, unknown> = {}, url = '/api/v1/firms'): Exchange {
-  const body = { type: `https://docs.investorgraph.example/problems/${code}`, title: 'x', status, detail: 'x', instance: url, code, request_id: 'req_1', ...more };
+  const body = {
+    type: `https://docs.investorgraph.example/problems/${code}`,
+    title: 'x',
+    status,
+    detail: 'x',
+    instance: url,
+    code,
+    request_id: 'req_1',
+    ...more,
+  };
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
-  if (status === 429) Object.assign(headers, { 'retry-after': '1', ...dataHeaders, 'content-type': 'application/problem+json' });
+  if (status === 429)
+    Object.assign(headers, { 'retry-after': '1', ...dataHeaders, 'content-type': 'application/problem+json' });
   if (status === 401) headers['www-authenticate'] = 'Bearer realm="investor-graph"';
   return { method: 'GET', url, status, headers, body };
 }
@@ -28,8 +45,16 @@ function problem(status: number, code: string, more: Record<string, unknown> = {
 /** A trial key's answer states the trial's rate. */
 const trialHeaders = { ...dataHeaders, 'ratelimit-policy': '"default";q=2;w=1', ratelimit: '"default";r=1;t=1' };
 
-const anAction = { type: 'get_trial_key', title: 'Get a trial key', href: 'https://investorgraph.example/api/v1/keys/trial', method: 'POST' };
-const onRule = (rule: RuleId, exchange: Exchange, walks?: PageTracker) => checkExchange(validator, exchange, walks).filter((f) => f.rule === rule).map((f) => f.message);
+const anAction = {
+  type: 'get_trial_key',
+  title: 'Get a trial key',
+  href: 'https://investorgraph.example/api/v1/keys/trial',
+  method: 'POST',
+};
+const onRule = (rule: RuleId, exchange: Exchange, walks?: PageTracker) =>
+  checkExchange(validator, exchange, walks)
+    .filter((f) => f.rule === rule)
+    .map((f) => f.message);
 
 /** For each rule: an exchange that keeps it and the same exchange broken in each way the rule forbids. */
 const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[]; walk?: boolean }> = {
@@ -44,12 +69,18 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
       // A documented 500 whose problem is well formed: the service still failed.
       () => problem(500, 'internal_error'),
       // A documented 503 with its Retry-After: the service was not there to be checked.
-      () => ({ ...problem(503, 'state_unavailable'), headers: { 'content-type': 'application/problem+json', 'retry-after': '30' } }),
+      () => ({
+        ...problem(503, 'state_unavailable'),
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '30' },
+      }),
     ],
   },
   envelope: {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
-    breaks: [() => answer('/api/v1/firms', (({ usage, ...rest }) => rest)(example('listFirms'))), () => answer('/api/v1/firms', [example('listFirms')])],
+    breaks: [
+      () => answer('/api/v1/firms', (({ usage, ...rest }) => rest)(example('listFirms'))),
+      () => answer('/api/v1/firms', [example('listFirms')]),
+    ],
   },
   problem: {
     // Off the contract (no operation has the path), so only the problem rule looks at it.
@@ -57,8 +88,14 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
     breaks: [
       () => problem(404, 'Route Not Found', {}, '/api/v1/nowhere'),
       () => ({ ...problem(404, 'route_not_found', {}, '/api/v1/nowhere'), status: 410 }),
-      () => ({ ...problem(404, 'route_not_found', {}, '/api/v1/nowhere'), headers: { 'content-type': 'application/json' } }),
-      () => (({ code, ...rest }) => ({ ...problem(404, 'x', rest, '/api/v1/nowhere'), body: rest }))(problem(404, 'x').body as Record<string, unknown>),
+      () => ({
+        ...problem(404, 'route_not_found', {}, '/api/v1/nowhere'),
+        headers: { 'content-type': 'application/json' },
+      }),
+      () =>
+        (({ code, ...rest }) => ({ ...problem(404, 'x', rest, '/api/v1/nowhere'), body: rest }))(
+          problem(404, 'x').body as Record<string, unknown>,
+        ),
     ],
   },
   actions: {
@@ -67,7 +104,12 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
   },
   'retry-after': {
     keeps: () => problem(429, 'rate_limited', { actions: [anAction] }),
-    breaks: [() => (({ headers, ...rest }) => ({ ...rest, headers: { 'content-type': headers['content-type']! } }))(problem(429, 'rate_limited', { actions: [anAction] }))],
+    breaks: [
+      () =>
+        (({ headers, ...rest }) => ({ ...rest, headers: { 'content-type': headers['content-type']! } }))(
+          problem(429, 'rate_limited', { actions: [anAction] }),
+        ),
+    ],
   },
   'no-people': {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
@@ -124,34 +166,60 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
     breaks: [() => ({ ...problem(500, 'internal_error'), url: '/api/v1/firms?limit=abc' })],
   },
   'key-not-echoed': {
-    keeps: () => answer('/api/v1/account', example('getAccount'), { requestHeaders: { authorization: `Bearer igk_team_${'a'.repeat(32)}` } }),
+    keeps: () =>
+      answer('/api/v1/account', example('getAccount'), {
+        requestHeaders: { authorization: `Bearer igk_team_${'a'.repeat(32)}` },
+      }),
     breaks: [
       () => {
         const body = example('getAccount');
         body.data.keys[0].prefix = `igk_team_${'a'.repeat(32)}`;
-        return answer('/api/v1/account', body, { requestHeaders: { authorization: `Bearer igk_team_${'a'.repeat(32)}` } });
+        return answer('/api/v1/account', body, {
+          requestHeaders: { authorization: `Bearer igk_team_${'a'.repeat(32)}` },
+        });
       },
-      () => answer('/api/v1/firms', example('listFirms'), { requestHeaders: { Authorization: `Bearer igk_team_${'b'.repeat(32)}` }, headers: { ...dataHeaders, 'x-debug-key': `igk_team_${'b'.repeat(32)}` } }),
+      () =>
+        answer('/api/v1/firms', example('listFirms'), {
+          requestHeaders: { Authorization: `Bearer igk_team_${'b'.repeat(32)}` },
+          headers: { ...dataHeaders, 'x-debug-key': `igk_team_${'b'.repeat(32)}` },
+        }),
     ],
   },
   'rate-limit-headers': {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
     breaks: [
-      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, 'ratelimit-policy': '"default";q=10;w=1' } }),
-      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, ratelimit: '"default";r=9;t=1' } }),
-      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, 'ratelimit-policy': '"default";q=5;w=1, "quota";q=1000;w=60' } }),
-      () => answer('/api/v1/firms', example('listFirms'), { headers: { 'content-type': 'application/json', etag: 'W/"1"' } }),
+      () =>
+        answer('/api/v1/firms', example('listFirms'), {
+          headers: { ...dataHeaders, 'ratelimit-policy': '"default";q=10;w=1' },
+        }),
+      () =>
+        answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, ratelimit: '"default";r=9;t=1' } }),
+      () =>
+        answer('/api/v1/firms', example('listFirms'), {
+          headers: { ...dataHeaders, 'ratelimit-policy': '"default";q=5;w=1, "quota";q=1000;w=60' },
+        }),
+      () =>
+        answer('/api/v1/firms', example('listFirms'), {
+          headers: { 'content-type': 'application/json', etag: 'W/"1"' },
+        }),
     ],
   },
   'cursor-continuity': {
     walk: true,
-    keeps: () => answer('/api/v1/firms?cursor=next', { ...example('listFirms'), data: [{ ...example('listFirms').data[0], service_url: 'https://investorgraph.example/firms/other' }] }),
+    keeps: () =>
+      answer('/api/v1/firms?cursor=next', {
+        ...example('listFirms'),
+        data: [{ ...example('listFirms').data[0], service_url: 'https://investorgraph.example/firms/other' }],
+      }),
     breaks: [() => answer('/api/v1/firms?cursor=next', example('listFirms'))],
   },
 };
 
 test("the actions rule is the API's: a control endpoint's 429 without actions keeps it, the same answer from the API breaks it", () => {
-  const throttled = (url: string) => (({ actions, ...body }) => ({ ...problem(429, 'control_throttled', {}, url), body }))(problem(429, 'control_throttled', {}, url).body as Record<string, unknown>);
+  const throttled = (url: string) =>
+    (({ actions, ...body }) => ({ ...problem(429, 'control_throttled', {}, url), body }))(
+      problem(429, 'control_throttled', {}, url).body as Record<string, unknown>,
+    );
   expect(onRule('actions', throttled('/__control/keys'))).toEqual([]);
   expect(onRule('actions', throttled('/api/v1/firms'))).toEqual(['a 429 without actions']);
 });
@@ -171,7 +239,8 @@ describe('every rule carries a check that holds on a good answer and fails on a 
         return tracker;
       };
       expect(checkExchange(validator, keeps(), walks())).toEqual([]);
-      for (const [i, broken] of breaks.entries()) expect(onRule(id, broken(), walks()).length, `${id} saw nothing in break ${i}`).toBeGreaterThan(0);
+      for (const [i, broken] of breaks.entries())
+        expect(onRule(id, broken(), walks()).length, `${id} saw nothing in break ${i}`).toBeGreaterThan(0);
     });
   }
 });
@@ -183,7 +252,7 @@ test('the rules that span answers are checked only when given the walks', () => 
   expect(onRule('cursor-continuity', answer('/api/v1/firms?cursor=next', example('listFirms')))).toEqual([]);
 });
 
-test('a malformed as_of is the contract\'s finding, and the round lag is not measured from it', () => {
+test("a malformed as_of is the contract's finding, and the round lag is not measured from it", () => {
   const body = example('listRounds');
   body.as_of = 'not a time';
   const findings = checkExchange(validator, answer('/api/v1/rounds', body, { plan: 'trial', headers: trialHeaders }));
@@ -193,7 +262,12 @@ test('a malformed as_of is the contract\'s finding, and the round lag is not mea
 
 test('an answer a check cannot read is a finding of that rule, never a throw', () => {
   const body = example('listRounds');
-  Object.defineProperty(body.data[0], 'announced_on', { enumerable: true, get: () => { throw new Error('unreadable'); } });
+  Object.defineProperty(body.data[0], 'announced_on', {
+    enumerable: true,
+    get: () => {
+      throw new Error('unreadable');
+    },
+  });
   const findings = checkExchange(validator, answer('/api/v1/rounds?announced_since=2025-01-01', body));
   expect(findings.find((f) => f.rule === 'announced-since')?.message).toMatch(/could not be checked: unreadable/);
 });

@@ -107,7 +107,13 @@ export function queryOf(params: URLSearchParams): Record<string, string | string
   return out;
 }
 
-type Envelope = { data: unknown; next_cursor: unknown; as_of: unknown; plan: { id?: unknown; rows_per_page?: unknown; round_lag_days?: unknown }; usage: unknown };
+type Envelope = {
+  data: unknown;
+  next_cursor: unknown;
+  as_of: unknown;
+  plan: { id?: unknown; rows_per_page?: unknown; round_lag_days?: unknown };
+  usage: unknown;
+};
 const envelopeMembers = ['data', 'next_cursor', 'as_of', 'plan', 'usage'] as const;
 const DAY = 86_400_000;
 
@@ -146,7 +152,9 @@ function isRounds(seen: Seen): boolean {
 }
 
 function roundsOf(rows: unknown[]): { announced_on: string }[] {
-  return rows.filter((r): r is { announced_on: string } => typeof (r as { announced_on?: unknown })?.announced_on === 'string');
+  return rows.filter(
+    (r): r is { announced_on: string } => typeof (r as { announced_on?: unknown })?.announced_on === 'string',
+  );
 }
 
 export const rules: Readonly<Record<RuleId, Rule>> = {
@@ -158,16 +166,26 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       const out: string[] = exchange.bodyError ? [exchange.bodyError] : [];
       // parseBody hands back the text when it is not JSON: a JSON content type over such a body (cut
       // short, or not JSON at all) breaks the contract whatever schema the status has.
-      if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '') out.push(`the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
+      if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '')
+        out.push(`the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
       if (!op || exchange.status === 405) return out;
       // The 500 and 503 are documented so that their problems are held to the contract (OWASP
       // API8), but a service failing or unavailable is never a conforming answer to a check: a run
       // that met one has not shown the rule holds (DECISIONS.md#status-codes).
-      if (exchange.status === 500) out.push(`${op.operationId} 500: the service failed (a documented problem, never a conforming answer)`);
-      if (exchange.status === 503) out.push(`${op.operationId} 503: the service was unavailable (a documented answer, never a conforming one: run again when it is up)`);
-      for (const v of validator.validateResponse(op.operationId, { status: exchange.status, headers, body: exchange.body })) {
+      if (exchange.status === 500)
+        out.push(`${op.operationId} 500: the service failed (a documented problem, never a conforming answer)`);
+      if (exchange.status === 503)
+        out.push(
+          `${op.operationId} 503: the service was unavailable (a documented answer, never a conforming one: run again when it is up)`,
+        );
+      for (const v of validator.validateResponse(op.operationId, {
+        status: exchange.status,
+        headers,
+        body: exchange.body,
+      })) {
         // prism-http rates an undocumented status or content type a warning; the spec's "documented" makes it an error here.
-        if (v.severity === 'error' || /^Unable to match/.test(v.message)) out.push(`${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);
+        if (v.severity === 'error' || /^Unable to match/.test(v.message))
+          out.push(`${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);
       }
       return out;
     },
@@ -179,7 +197,8 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     check({ isData, object, exchange }) {
       if (!isData) return [];
       // A body that is no JSON at all is the contract rule's finding; one that is JSON but no object has no envelope.
-      if (!object) return typeof exchange.body === 'string' ? [] : ['the answer is no JSON object, so it has no envelope'];
+      if (!object)
+        return typeof exchange.body === 'string' ? [] : ['the answer is no JSON object, so it has no envelope'];
       const missing = envelopeMembers.filter((k) => !(k in object));
       return missing.length ? [`the envelope lacks ${missing.join(', ')}`] : [];
     },
@@ -190,14 +209,20 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     assumed: ['problem-body'],
     check({ exchange, op, type, bodiless, object }) {
       if (exchange.status < 400) return [];
-      if (!type.includes('application/problem+json')) return [`a ${exchange.status} answered as ${type || 'no content type'}`];
+      if (!type.includes('application/problem+json'))
+        return [`a ${exchange.status} answered as ${type || 'no content type'}`];
       if (bodiless) return [];
       const code = object?.code;
       if (typeof code !== 'string' || code === '') return [`a ${exchange.status} problem without a code`];
       // The contract's Problem schema holds the code's form on its operations (the contract rule
       // says so there); off the contract (an unknown path's 404) this rule is all there is.
-      if (!op && !/^[a-z][a-z0-9_]*$/.test(code)) return [`a ${exchange.status} problem whose code ${JSON.stringify(code)} is no machine code (lower snake case)`];
-      return object!.status === exchange.status ? [] : [`a ${exchange.status} problem with status ${JSON.stringify(object!.status ?? null)}`];
+      if (!op && !/^[a-z][a-z0-9_]*$/.test(code))
+        return [
+          `a ${exchange.status} problem whose code ${JSON.stringify(code)} is no machine code (lower snake case)`,
+        ];
+      return object!.status === exchange.status
+        ? []
+        : [`a ${exchange.status} problem with status ${JSON.stringify(object!.status ?? null)}`];
     },
   },
   actions: {
@@ -209,7 +234,9 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       // The mock's control endpoints are no part of the API (DECISIONS.md#status-codes): an admin
       // refused there has nothing of the API's to be offered.
       if (new URL(exchange.url, 'http://judge.invalid').pathname.startsWith('/__control/')) return [];
-      return Array.isArray(object?.actions) && object.actions.length > 0 ? [] : [`a ${exchange.status} without actions`];
+      return Array.isArray(object?.actions) && object.actions.length > 0
+        ? []
+        : [`a ${exchange.status} without actions`];
     },
   },
   'retry-after': {
@@ -217,7 +244,9 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     spec: null,
     assumed: ['rate-limit-headers'],
     check({ exchange, headers }) {
-      return exchange.status === 429 && !/^\d+$/.test(headers['retry-after'] ?? '') ? [`a 429 with Retry-After ${JSON.stringify(headers['retry-after'] ?? null)}`] : [];
+      return exchange.status === 429 && !/^\d+$/.test(headers['retry-after'] ?? '')
+        ? [`a 429 with Retry-After ${JSON.stringify(headers['retry-after'] ?? null)}`]
+        : [];
     },
   },
   'no-people': {
@@ -225,7 +254,8 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     spec: '1. What the service does',
     assumed: [],
     // The contract document itself is metadata (its contact, a plan named team), not served data.
-    check: ({ exchange, op }) => (op?.operationId === 'getOpenApiDocument' ? [] : findPeople(exchange.body).slice(0, 3)),
+    check: ({ exchange, op }) =>
+      op?.operationId === 'getOpenApiDocument' ? [] : findPeople(exchange.body).slice(0, 3),
   },
   'page-limit': {
     title: "no page is longer than limit or the plan's rows per page",
@@ -256,7 +286,9 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       if (!rows || !isRounds(seen) || lag <= 0 || typeof asOf !== 'string' || Number.isNaN(Date.parse(asOf))) return [];
       const limitDay = new Date(Date.parse(asOf) - lag * DAY).toISOString().slice(0, 10);
       const recent = roundsOf(rows).find((r) => r.announced_on > limitDay);
-      return recent ? [`a ${seen.plan} key saw a round announced ${recent.announced_on}, inside the ${lag}-day lag before ${asOf}`] : [];
+      return recent
+        ? [`a ${seen.plan} key saw a round announced ${recent.announced_on}, inside the ${lag}-day lag before ${asOf}`]
+        : [];
     },
   },
   'announced-since': {
@@ -294,14 +326,20 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     assumed: ['status-codes'],
     check({ exchange, op, url, validator }) {
       if (exchange.status < 500 || !op) return [];
-      const request = validator.validateRequest(op.operationId, {
-        method: exchange.method,
-        path: url.pathname,
-        query: queryOf(url.searchParams),
-        headers: exchange.requestHeaders ?? {},
-        ...(exchange.requestBody === undefined ? {} : { body: exchange.requestBody }),
-      }).filter((v) => v.severity === 'error');
-      return request.length ? [`${exchange.status} for a request the contract rejects (${request[0]!.path || 'request'}: ${request[0]!.message})`] : [];
+      const request = validator
+        .validateRequest(op.operationId, {
+          method: exchange.method,
+          path: url.pathname,
+          query: queryOf(url.searchParams),
+          headers: exchange.requestHeaders ?? {},
+          ...(exchange.requestBody === undefined ? {} : { body: exchange.requestBody }),
+        })
+        .filter((v) => v.severity === 'error');
+      return request.length
+        ? [
+            `${exchange.status} for a request the contract rejects (${request[0]!.path || 'request'}: ${request[0]!.message})`,
+          ]
+        : [];
     },
   },
   'cursor-continuity': {
@@ -318,7 +356,9 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       const key = sentKey(exchange);
       if (!key) return [];
       // The message never holds the key: it goes into reports and logs.
-      const where = [...Object.entries(exchange.headers)].filter(([, v]) => v.includes(key)).map(([k]) => `header ${k}`);
+      const where = [...Object.entries(exchange.headers)]
+        .filter(([, v]) => v.includes(key))
+        .map(([k]) => `header ${k}`);
       const text = typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body ?? '');
       if (text.includes(key)) where.push('body');
       return where.length ? [`the answer shows the key the request sent (in its ${where.join(', ')})`] : [];
@@ -339,13 +379,19 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       const left = headerItems(headers.ratelimit);
       const out: string[] = [];
       const rate = policy.get('default');
-      if (!rate) out.push(`RateLimit-Policy ${JSON.stringify(headers['ratelimit-policy'] ?? null)} has no "default" item`);
-      else if (Number(rate.q) !== rule.rate_per_second || rate.w !== '1') out.push(`RateLimit-Policy states ${rate.q} a ${rate.w}-second window; the ${plan} plan's rate is ${rule.rate_per_second} a second`);
+      if (!rate)
+        out.push(`RateLimit-Policy ${JSON.stringify(headers['ratelimit-policy'] ?? null)} has no "default" item`);
+      else if (Number(rate.q) !== rule.rate_per_second || rate.w !== '1')
+        out.push(
+          `RateLimit-Policy states ${rate.q} a ${rate.w}-second window; the ${plan} plan's rate is ${rule.rate_per_second} a second`,
+        );
       const now = left.get('default');
       if (!now) out.push(`RateLimit ${JSON.stringify(headers.ratelimit ?? null)} has no "default" item`);
-      else if (!/^\d+$/.test(now.r ?? '') || Number(now.r) > rule.rate_per_second || !/^\d+$/.test(now.t ?? '')) out.push(`RateLimit "default" r=${now.r} t=${now.t} is not what is left of ${rule.rate_per_second} a second`);
+      else if (!/^\d+$/.test(now.r ?? '') || Number(now.r) > rule.rate_per_second || !/^\d+$/.test(now.t ?? ''))
+        out.push(`RateLimit "default" r=${now.r} t=${now.t} is not what is left of ${rule.rate_per_second} a second`);
       const quota = policy.get('quota');
-      if (quota && Number(quota.q) !== rule.calls_limit) out.push(`RateLimit-Policy states a quota of ${quota.q} calls; the ${plan} plan's is ${rule.calls_limit}`);
+      if (quota && Number(quota.q) !== rule.calls_limit)
+        out.push(`RateLimit-Policy states a quota of ${quota.q} calls; the ${plan} plan's is ${rule.calls_limit}`);
       return out;
     },
   },
@@ -357,7 +403,10 @@ function headerItems(value: string | undefined): Map<string, Record<string, stri
   for (const item of (value ?? '').split(',')) {
     const [name, ...params] = item.trim().split(';');
     if (!name) continue;
-    items.set(name.replace(/^"|"$/g, ''), Object.fromEntries(params.map((p) => p.trim().split('=') as [string, string])));
+    items.set(
+      name.replace(/^"|"$/g, ''),
+      Object.fromEntries(params.map((p) => p.trim().split('=') as [string, string])),
+    );
   }
   return items;
 }
@@ -377,8 +426,10 @@ export function see(validator: ContractValidator, exchange: Exchange, walks?: Pa
   const body = exchange.body;
   const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
   const type = headers['content-type'] ?? '';
-  const isData = !!op && op.security && op.operationId !== 'getAccount' && exchange.status === 200 && type.includes('json');
-  const envelope = isData && object && envelopeMembers.every((k) => k in object) ? (object as unknown as Envelope) : null;
+  const isData =
+    !!op && op.security && op.operationId !== 'getAccount' && exchange.status === 200 && type.includes('json');
+  const envelope =
+    isData && object && envelopeMembers.every((k) => k in object) ? (object as unknown as Envelope) : null;
   const stated = envelope?.plan?.id;
   return {
     exchange,
@@ -419,7 +470,11 @@ export function checkRule(seen: Seen, rule: RuleId): Finding[] {
 /** What identifies a row across pages: its service URL (on every row), else its feed sequence. */
 export function rowIdentity(row: unknown): string {
   const r = row as { service_url?: unknown; sequence?: unknown };
-  return typeof r?.service_url === 'string' ? r.service_url : typeof r?.sequence === 'number' ? `#${r.sequence}` : JSON.stringify(row);
+  return typeof r?.service_url === 'string'
+    ? r.service_url
+    : typeof r?.sequence === 'number'
+      ? `#${r.sequence}`
+      : JSON.stringify(row);
 }
 
 interface WalkState {

@@ -42,7 +42,9 @@ export interface ContractValidator {
 
 const severityName = ['error', 'warning', 'warning', 'warning'] as const;
 
-function toViolations(diagnostics: readonly { path?: string[]; message: string; severity: number; code?: string | number }[]): Violation[] {
+function toViolations(
+  diagnostics: readonly { path?: string[]; message: string; severity: number; code?: string | number }[],
+): Violation[] {
   return diagnostics.map((d) => ({
     path: (d.path ?? []).join('.'),
     message: d.message,
@@ -77,11 +79,19 @@ export async function createContractValidator(document: object = openapiDocument
       try {
         result = prismValidator.validateInput({
           resource,
-          element: { method: request.method.toLowerCase() as never, url: { path: request.path, query: request.query ?? {} }, headers, body: request.body },
+          element: {
+            method: request.method.toLowerCase() as never,
+            url: { path: request.path, query: request.query ?? {} },
+            headers,
+            body: request.body,
+          },
         });
       } catch (error) {
         // prism-http decodes path parameters and throws on a malformed escape such as %ZZ.
-        if (error instanceof URIError) return [{ path: 'path', message: `not valid percent-encoding: ${request.path.slice(0, 200)}`, severity: 'error' }];
+        if (error instanceof URIError)
+          return [
+            { path: 'path', message: `not valid percent-encoding: ${request.path.slice(0, 200)}`, severity: 'error' },
+          ];
         throw error;
       }
       return result._tag === 'Left' ? toViolations(result.left) : [];

@@ -11,16 +11,25 @@ const root = resolve(packages, '..');
 export function readLayers(readme: string): Map<string, string[]> {
   const block = /<!-- layers:start -->\n([^]*?)<!-- layers:end -->/.exec(readme)?.[1] ?? '';
   const rows = block.split('\n').filter((line) => /^\| `/.test(line));
-  return new Map(rows.map((line) => {
-    const [, from, allowed] = line.split('|').map((cell) => cell.trim());
-    return [from!.replace(/`/g, ''), [...allowed!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((x) => x !== 'nothing')];
-  }));
+  return new Map(
+    rows.map((line) => {
+      const [, from, allowed] = line.split('|').map((cell) => cell.trim());
+      return [
+        from!.replace(/`/g, ''),
+        [...allowed!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((x) => x !== 'nothing'),
+      ];
+    }),
+  );
 }
 
 /** The specifiers a file imports or re-exports (static and dynamic), comments left out. */
 export function importsOf(text: string): string[] {
   const code = text.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  return [...code.matchAll(/(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  return [
+    ...code.matchAll(
+      /(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
+    ),
+  ].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
 /** Which layer of src/ a path (relative to src/) is in: its folder's row, or its own. */
@@ -35,13 +44,21 @@ export function layerViolation(file: string, specifier: string, layers: Map<stri
   if (!from) return `${file} is in no row of the layers table`;
   const allowed = layers.get(from)!;
   if (specifier.startsWith('.')) {
-    const target = relative(src, resolve(src, dirname(file), specifier)).split(sep).join('/');
+    const target = relative(src, resolve(src, dirname(file), specifier))
+      .split(sep)
+      .join('/');
     if (target.startsWith('..')) return null; // out of the package: judged by packageViolation
     const to = layerOf(target, layers);
-    return to === from || (to !== undefined && allowed.includes(to)) ? null : `${file} imports ${target} (${to ?? 'no layer'}), which ${from} may not`;
+    return to === from || (to !== undefined && allowed.includes(to))
+      ? null
+      : `${file} imports ${target} (${to ?? 'no layer'}), which ${from} may not`;
   }
-  if (specifier.startsWith('node:') || builtinModules.includes(specifier)) return allowed.includes('node:') ? null : `${file} imports ${specifier}: ${from} may import no Node module`;
-  const ok = allowed.some((a) => !a.endsWith('/') && !a.endsWith('.ts') && a !== 'node:' && (specifier === a || specifier.startsWith(`${a}/`)));
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier))
+    return allowed.includes('node:') ? null : `${file} imports ${specifier}: ${from} may import no Node module`;
+  const ok = allowed.some(
+    (a) =>
+      !a.endsWith('/') && !a.endsWith('.ts') && a !== 'node:' && (specifier === a || specifier.startsWith(`${a}/`)),
+  );
   const barred = from === 'engine/' && specifier.startsWith('@investor-graph/fixtures/node');
   return ok && !barred ? null : `${file} imports ${specifier}, which ${from} may not`;
 }
@@ -50,10 +67,14 @@ export function layerViolation(file: string, specifier: string, layers: Map<stri
 export function packageViolation(file: string, specifier: string, home: string, declared: Set<string>): string | null {
   if (specifier.startsWith('.')) {
     const target = resolve(dirname(file), specifier);
-    return target.startsWith(home + sep) ? null : `${relative(root, file)} reaches ${relative(root, target)} by a relative path, out of its package: import it by its package's name`;
+    return target.startsWith(home + sep)
+      ? null
+      : `${relative(root, file)} reaches ${relative(root, target)} by a relative path, out of its package: import it by its package's name`;
   }
   const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
-  return name.startsWith('@investor-graph/') && !declared.has(name) ? `${relative(root, file)} imports ${name}, which its package.json does not depend on` : null;
+  return name.startsWith('@investor-graph/') && !declared.has(name)
+    ? `${relative(root, file)} imports ${name}, which its package.json does not depend on`
+    : null;
 }
 
 function sources(dir: string): string[] {
@@ -73,17 +94,26 @@ const layers = readLayers(readFileSync(join(src, '../README.md'), 'utf8'));
 describe('layers', () => {
   test("every file of the mock's src/ imports only what its row of the README's table allows", () => {
     expect(layers.size).toBeGreaterThan(5);
-    const found = sources(src).filter((f) => !isTest(f)).flatMap((file) => {
-      const at = relative(src, file).split(sep).join('/');
-      return importsOf(readFileSync(file, 'utf8')).map((s) => layerViolation(at, s, layers)).filter((v): v is string => v !== null);
-    });
+    const found = sources(src)
+      .filter((f) => !isTest(f))
+      .flatMap((file) => {
+        const at = relative(src, file).split(sep).join('/');
+        return importsOf(readFileSync(file, 'utf8'))
+          .map((s) => layerViolation(at, s, layers))
+          .filter((v): v is string => v !== null);
+      });
     expect(found).toEqual([]);
   });
 
   test("no file of any package reaches into another's by a relative path, or imports one of the kit's packages it does not depend on", () => {
     const found: string[] = [];
     const names = new Map<string, string[]>();
-    for (const dir of [...readdirSync(packages).map((p) => join(packages, p)), join(root, 'fixtures'), join(root, 'load'), join(root, 'examples')]) {
+    for (const dir of [
+      ...readdirSync(packages).map((p) => join(packages, p)),
+      join(root, 'fixtures'),
+      join(root, 'load'),
+      join(root, 'examples'),
+    ]) {
       const manifest = join(dir, 'package.json');
       let pkg: { name: string; dependencies?: object; devDependencies?: object; peerDependencies?: object };
       try {
@@ -91,12 +121,19 @@ describe('layers', () => {
       } catch {
         continue;
       }
-      const declared = new Set([pkg.name, ...Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies })]);
-      names.set(pkg.name, [...declared].filter((n) => n.startsWith('@investor-graph/') && n !== pkg.name));
-      for (const file of sources(dir)) for (const s of importsOf(readFileSync(file, 'utf8'))) {
-        const wrong = packageViolation(file, s, dir, declared);
-        if (wrong) found.push(wrong);
-      }
+      const declared = new Set([
+        pkg.name,
+        ...Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }),
+      ]);
+      names.set(
+        pkg.name,
+        [...declared].filter((n) => n.startsWith('@investor-graph/') && n !== pkg.name),
+      );
+      for (const file of sources(dir))
+        for (const s of importsOf(readFileSync(file, 'utf8'))) {
+          const wrong = packageViolation(file, s, dir, declared);
+          if (wrong) found.push(wrong);
+        }
     }
     expect(found).toEqual([]);
     // The kit's packages depend on one another without a cycle.
@@ -119,8 +156,18 @@ describe('layers', () => {
 
   test('no source file of any package is over 250 lines, but the tables (one row a rule, one claim a sentence) and generated code', () => {
     const tables = new Set(['packages/contract/src/rules.ts', 'packages/contract-tests/src/claims.ts']);
-    const long = [...readdirSync(packages).map((p) => join(packages, p, 'src')), join(root, 'load'), join(root, 'examples')]
-      .flatMap((dir) => { try { return sources(dir); } catch { return []; } })
+    const long = [
+      ...readdirSync(packages).map((p) => join(packages, p, 'src')),
+      join(root, 'load'),
+      join(root, 'examples'),
+    ]
+      .flatMap((dir) => {
+        try {
+          return sources(dir);
+        } catch {
+          return [];
+        }
+      })
       .map((file) => relative(root, file).split(sep).join('/'))
       .filter((file) => !isTest(file) && !file.includes('/generated/') && !tables.has(file))
       .filter((file) => tooLong(readFileSync(join(root, file), 'utf8')))
@@ -130,7 +177,9 @@ describe('layers', () => {
   });
 
   test('each check fails on an import against it', () => {
-    const table = readLayers('<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n<!-- layers:end -->');
+    const table = readLayers(
+      '<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n<!-- layers:end -->',
+    );
     expect(layerViolation('engine/engine.ts', '../node/server.ts', table)).toMatch(/may not/);
     expect(layerViolation('engine/engine.ts', 'node:fs', table)).toMatch(/no Node module/);
     expect(layerViolation('engine/engine.ts', '@hono/node-server', table)).toMatch(/may not/);
@@ -139,8 +188,21 @@ describe('layers', () => {
     expect(layerViolation('node/start.ts', '../engine/engine.ts', table)).toBeNull();
     expect(layerViolation('engine/a.ts', '@investor-graph/contract/plans', table)).toBeNull();
     const bench = join(packages, 'bench');
-    expect(packageViolation(join(bench, 'src/bench.ts'), '../../mock/src/engine/cursor.ts', bench, new Set())).toMatch(/out of its package/);
-    expect(packageViolation(join(bench, 'src/bench.ts'), '@investor-graph/mock', bench, new Set(['@investor-graph/contract']))).toMatch(/does not depend on/);
-    expect(importsOf("import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\nconst d = await import('./d.ts');")).toEqual(['./a.ts', '../b.ts', './d.ts']);
+    expect(packageViolation(join(bench, 'src/bench.ts'), '../../mock/src/engine/cursor.ts', bench, new Set())).toMatch(
+      /out of its package/,
+    );
+    expect(
+      packageViolation(
+        join(bench, 'src/bench.ts'),
+        '@investor-graph/mock',
+        bench,
+        new Set(['@investor-graph/contract']),
+      ),
+    ).toMatch(/does not depend on/);
+    expect(
+      importsOf(
+        "import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\nconst d = await import('./d.ts');",
+      ),
+    ).toEqual(['./a.ts', '../b.ts', './d.ts']);
   });
 });

@@ -18,21 +18,42 @@ test('a key in a query is blanked in every form: as sent, percent-encoded, under
 });
 
 test('what identifies a request stays: paths, slugs, limits, dates, and the start of a cursor', () => {
-  expect(redactPath('/api/v1/firms/harbor-lane-capital/portfolio?limit=50')).toBe('/api/v1/firms/harbor-lane-capital/portfolio?limit=50');
-  expect(redactPath('/api/v1/changes?since=2026-11-01T00:00:00Z&include=rows')).toBe('/api/v1/changes?since=2026-11-01T00:00:00Z&include=rows');
-  expect(redactPath('/api/v1/firms?cursor=eyJhIjoxLCJiIjoyfQ.c2lnbmF0dXJlc2lnbmF0dXJl')).toBe('/api/v1/firms?cursor=eyJhIjoxLC...');
-  expect(redactPath('/api/v1/firms/stonebridge-crest-corporate-ventures-2/funds')).toBe('/api/v1/firms/stonebridge-crest-corporate-ventures-2/funds');
+  expect(redactPath('/api/v1/firms/harbor-lane-capital/portfolio?limit=50')).toBe(
+    '/api/v1/firms/harbor-lane-capital/portfolio?limit=50',
+  );
+  expect(redactPath('/api/v1/changes?since=2026-11-01T00:00:00Z&include=rows')).toBe(
+    '/api/v1/changes?since=2026-11-01T00:00:00Z&include=rows',
+  );
+  expect(redactPath('/api/v1/firms?cursor=eyJhIjoxLCJiIjoyfQ.c2lnbmF0dXJlc2lnbmF0dXJl')).toBe(
+    '/api/v1/firms?cursor=eyJhIjoxLC...',
+  );
+  expect(redactPath('/api/v1/firms/stonebridge-crest-corporate-ventures-2/funds')).toBe(
+    '/api/v1/firms/stonebridge-crest-corporate-ventures-2/funds',
+  );
 });
 
 test('an excerpt loses every key it holds: the trial answer, an escaped one, a bearer header echoed back', () => {
-  const text = JSON.stringify({ key, note: `${key.replace('_', '\\u005f')} and Bearer ${key}`, other: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' });
+  const text = JSON.stringify({
+    key,
+    note: `${key.replace('_', '\\u005f')} and Bearer ${key}`,
+    other: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+  });
   const shown = redact(text);
   expect(shown).not.toMatch(/u5gMaPea|4eC39HqL/);
-  expect(redact('{"name":"Harbor Lane Capital","slug":"harbor-lane-capital"}')).toBe('{"name":"Harbor Lane Capital","slug":"harbor-lane-capital"}');
+  expect(redact('{"name":"Harbor Lane Capital","slug":"harbor-lane-capital"}')).toBe(
+    '{"name":"Harbor Lane Capital","slug":"harbor-lane-capital"}',
+  );
 });
 
 test('a path with nothing key-like comes back as it is, and one that holds a key of any form still loses it', () => {
-  for (const plain of ['/api/v1/firms', '/api/v1/firms/harbor-lane-capital', '/', '', `/api/v1/firms/${'a'.repeat(23)}`]) expect(redactPath(plain)).toBe(plain);
+  for (const plain of [
+    '/api/v1/firms',
+    '/api/v1/firms/harbor-lane-capital',
+    '/',
+    '',
+    `/api/v1/firms/${'a'.repeat(23)}`,
+  ])
+    expect(redactPath(plain)).toBe(plain);
   // Each of these once passed the quick look: a key's form, a secret's length, a known key, an escape, a '+'.
   expect(redactPath(`/api/v1/firms/${key}`)).toBe('/api/v1/firms/***');
   expect(redactPath(`/api/v1/firms/${'a1'.repeat(12)}`)).toBe('/api/v1/firms/***');

@@ -10,7 +10,8 @@
  * keeping the start of a cursor.
  */
 
-const secretParameter = /^(key|api[-_]?key|apikey|token|access[-_]?token|auth|authorization|password|secret|signature|sig)$/i;
+const secretParameter =
+  /^(key|api[-_]?key|apikey|token|access[-_]?token|auth|authorization|password|secret|signature|sig)$/i;
 const kitKey = /igk_[A-Za-z0-9_]+/;
 /** A run of letters, digits and underscores (found in one linear pass: no lookahead to backtrack on). */
 const run = /[A-Za-z0-9_]+/g;
@@ -38,7 +39,9 @@ function decode(text: string): string | null {
   let out = text;
   for (let i = 0; i < 7; i++) {
     if (i === 6) return null;
-    let next = out.replace(/\\u([0-9a-f]{4})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\+/g, ' ');
+    let next = out
+      .replace(/\\u([0-9a-f]{4})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\+/g, ' ');
     try {
       next = decodeURIComponent(next);
     } catch {
@@ -50,7 +53,8 @@ function decode(text: string): string | null {
   return out;
 }
 
-const holdsKnown = (decoded: string, known: readonly string[]): boolean => known.some((k) => k.length >= KNOWN_FROM && decoded.includes(k));
+const holdsKnown = (decoded: string, known: readonly string[]): boolean =>
+  known.some((k) => k.length >= KNOWN_FROM && decoded.includes(k));
 
 /** Whether decoded text holds a key: the kit's form, a secret's shape, or one of `known`. */
 function holdsKey(decoded: string | null, known: readonly string[]): boolean {
@@ -124,23 +128,30 @@ export function redactJson<T>(value: T, known: readonly string[] = []): T {
 export function redactPath(target: string, known: readonly string[] = []): string {
   if (plain(target, known) && !target.includes('?')) return target;
   const at = target.indexOf('?');
-  const path = (at === -1 ? target : target.slice(0, at)).split('/').map((segment) => redact(segment, known)).join('/');
+  const path = (at === -1 ? target : target.slice(0, at))
+    .split('/')
+    .map((segment) => redact(segment, known))
+    .join('/');
   if (at === -1) return path === target ? target : guarded(path, known);
-  const query = target.slice(at + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = eq === -1 ? pair : pair.slice(0, eq);
-    const value = eq === -1 ? '' : pair.slice(eq + 1);
-    const shownName = redact(name, known);
-    if (secretParameter.test(decode(name) ?? '')) return `${shownName}=***`;
-    // A cursor is opaque and long by design: the start of one of the kit's form (payload and
-    // signature joined by a dot) is enough to tell two apart; anything else sent as one is blanked whole.
-    if (decode(name) === 'cursor') {
-      const decoded = decode(value);
-      if (decoded === null || !cursorForm.test(decoded) || kitKey.test(decoded) || holdsKnown(decoded, known)) return `${shownName}=***`;
-      return `${shownName}=${value.slice(0, CURSOR_SHOWN)}${value.length > CURSOR_SHOWN ? '...' : ''}`;
-    }
-    return eq === -1 ? shownName : `${shownName}=${redact(value, known)}`;
-  });
+  const query = target
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      const value = eq === -1 ? '' : pair.slice(eq + 1);
+      const shownName = redact(name, known);
+      if (secretParameter.test(decode(name) ?? '')) return `${shownName}=***`;
+      // A cursor is opaque and long by design: the start of one of the kit's form (payload and
+      // signature joined by a dot) is enough to tell two apart; anything else sent as one is blanked whole.
+      if (decode(name) === 'cursor') {
+        const decoded = decode(value);
+        if (decoded === null || !cursorForm.test(decoded) || kitKey.test(decoded) || holdsKnown(decoded, known))
+          return `${shownName}=***`;
+        return `${shownName}=${value.slice(0, CURSOR_SHOWN)}${value.length > CURSOR_SHOWN ? '...' : ''}`;
+      }
+      return eq === -1 ? shownName : `${shownName}=${redact(value, known)}`;
+    });
   return guarded(`${path}?${query.join('&')}`, known);
 }
 
@@ -186,5 +197,13 @@ export class KnownKeys {
  * bidirectional control, which would reorder the line around it.
  */
 export function escapeControl(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -45,17 +45,34 @@ export function createHandlers(options: { baseUrl: string; engine: Engine | (() 
   const origin = new URL(options.baseUrl).origin;
   const current = typeof options.engine === 'function' ? options.engine : () => options.engine as Engine;
   // In-process: the control endpoints are as reachable as loopback is for the Node server.
-  return [http.all(`${origin}/*`, ({ request }) => current().fetch(request, { clientAddress: 'msw', loopback: true, inProcess: true }))];
+  return [
+    http.all(`${origin}/*`, ({ request }) =>
+      current().fetch(request, { clientAddress: 'msw', loopback: true, inProcess: true }),
+    ),
+  ];
 }
 
 /**
  * The engine, its MSW handlers and a key per plan, over a dataset and a validator already in hand:
  * the Node entry (index.ts) and the browser entry (browser.ts) each supply their own defaults.
  */
-export async function createApi(options: InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator }): Promise<InvestorGraphApi> {
+export async function createApi(
+  options: InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator },
+): Promise<InvestorGraphApi> {
   // A keyStore given anyway (from JavaScript, or cast) is left out: state stays in memory, for reset.
-  const { baseUrl, dataset, validator, keys: givenKeys = {}, prepaidRows = presetPrepaidRows, keyStore: _memoryOnly, ...engineOptions } = options as InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator; keyStore?: unknown };
-  const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<PlanId, string>;
+  const {
+    baseUrl,
+    dataset,
+    validator,
+    keys: givenKeys = {},
+    prepaidRows = presetPrepaidRows,
+    keyStore: _memoryOnly,
+    ...engineOptions
+  } = options as InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator; keyStore?: unknown };
+  const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<
+    PlanId,
+    string
+  >;
   const build = async (): Promise<Engine> => {
     const engine = createEngine({
       // Links the mock writes point where the client's requests go.

@@ -24,7 +24,10 @@ test('the MSW handlers and the engine bundle for a browser without any Node buil
 
 test('prism-http itself does not bundle for a browser as it is: the reason the browser entry ships pre-built (build-browser.mjs)', async () => {
   const attempt = build({
-    stdin: { contents: "import p from '@stoplight/prism-http'; console.log(p);", resolveDir: new URL('../../contract', import.meta.url).pathname },
+    stdin: {
+      contents: "import p from '@stoplight/prism-http'; console.log(p);",
+      resolveDir: new URL('../../contract', import.meta.url).pathname,
+    },
     bundle: true,
     platform: 'browser',
     write: false,

@@ -23,7 +23,10 @@ function dereferenced(): OpenApiDocument {
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === 'string' && ref.startsWith('#/')) {
       if (done.has(ref)) return done.get(ref);
-      if (open.has(ref)) throw new Error(`[investor-graph] ${ref} refers to itself: the browser validator needs a contract without recursive schemas`);
+      if (open.has(ref))
+        throw new Error(
+          `[investor-graph] ${ref} refers to itself: the browser validator needs a contract without recursive schemas`,
+        );
       open.add(ref);
       const out = walk(resolveRef(node));
       open.delete(ref);

@@ -6,9 +6,15 @@ import type { components, paths } from '@investor-graph/contract';
 
 type Problem = components['schemas']['Problem'] & { actions?: components['schemas']['Action'][] };
 type GetPath = { [P in keyof paths]: paths[P] extends { get: object } ? P : never }[keyof paths];
-type Ok<P extends GetPath> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer B } } } } } ? B : never;
+type Ok<P extends GetPath> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': infer B } } } };
+}
+  ? B
+  : never;
 
-export type Result<T> = { ok: true; status: number; body: T; headers: Headers } | { ok: false; status: number; problem: Problem; headers: Headers };
+export type Result<T> =
+  | { ok: true; status: number; body: T; headers: Headers }
+  | { ok: false; status: number; problem: Problem; headers: Headers };
 
 export function createClient(baseUrl: string, options: { key?: string; retries?: number } = {}) {
   let key = options.key;
@@ -16,7 +22,10 @@ export function createClient(baseUrl: string, options: { key?: string; retries?:
     for (let attempt = 0; ; attempt++) {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
-        headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
       // A polite client waits as long as Retry-After says, a bounded number of times.
@@ -24,8 +33,14 @@ export function createClient(baseUrl: string, options: { key?: string; retries?:
         await new Promise((r) => setTimeout(r, Number(response.headers.get('retry-after') ?? 1) * 1000));
         continue;
       }
-      if (response.ok) return { ok: true, status: response.status, body: (await response.json()) as T, headers: response.headers };
-      return { ok: false, status: response.status, problem: (await response.json()) as Problem, headers: response.headers };
+      if (response.ok)
+        return { ok: true, status: response.status, body: (await response.json()) as T, headers: response.headers };
+      return {
+        ok: false,
+        status: response.status,
+        problem: (await response.json()) as Problem,
+        headers: response.headers,
+      };
     }
   };
   return {
@@ -33,13 +48,22 @@ export function createClient(baseUrl: string, options: { key?: string; retries?:
       key = next;
     },
     getTrialKey: (email: string) => request<components['schemas']['TrialKey']>('POST', '/api/v1/keys/trial', { email }),
-    get: <P extends GetPath>(path: P, params: { path?: Record<string, string>; query?: Record<string, string | number> } = {}) => {
-      const filled = Object.entries(params.path ?? {}).reduce<string>((p, [k, v]) => p.replace(`{${k}}`, encodeURIComponent(v)), path);
+    get: <P extends GetPath>(
+      path: P,
+      params: { path?: Record<string, string>; query?: Record<string, string | number> } = {},
+    ) => {
+      const filled = Object.entries(params.path ?? {}).reduce<string>(
+        (p, [k, v]) => p.replace(`{${k}}`, encodeURIComponent(v)),
+        path,
+      );
       const query = new URLSearchParams(Object.entries(params.query ?? {}).map(([k, v]) => [k, String(v)]));
       return request<Ok<P>>('GET', query.size ? `${filled}?${query}` : filled);
     },
     /** Every row of a list, page by page, following next_cursor. */
-    async all<P extends GetPath>(path: P, query: Record<string, string | number> = {}): Promise<Ok<P> extends { data: (infer R)[] } ? R[] : never> {
+    async all<P extends GetPath>(
+      path: P,
+      query: Record<string, string | number> = {},
+    ): Promise<Ok<P> extends { data: (infer R)[] } ? R[] : never> {
       const rows: unknown[] = [];
       let cursor: string | null = null;
       do {

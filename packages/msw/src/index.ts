@@ -17,7 +17,10 @@ export { createHandlers, type DatasetInput, type InvestorGraphApi, type Investor
 
 async function defaultDataset(): Promise<DatasetInput> {
   // Loaded lazily so that a browser bundle that passes its own dataset never pulls in node:fs.
-  const [{ datasetDir }, { loadDataset }] = await Promise.all([import('@investor-graph/dataset'), import('@investor-graph/fixtures/node')]);
+  const [{ datasetDir }, { loadDataset }] = await Promise.all([
+    import('@investor-graph/dataset'),
+    import('@investor-graph/fixtures/node'),
+  ]);
   return datasetInput(await loadDataset(datasetDir));
 }
 
@@ -30,6 +33,9 @@ async function defaultValidator(): Promise<ContractValidator> {
 
 /** The engine, its MSW handlers and a key per plan; the embedded dataset and prism-http's validator unless given. */
 export async function createInvestorGraphApi(options: InvestorGraphApiOptions): Promise<InvestorGraphApi> {
-  const [dataset, validator] = await Promise.all([options.dataset ?? defaultDataset(), options.validator ?? defaultValidator()]);
+  const [dataset, validator] = await Promise.all([
+    options.dataset ?? defaultDataset(),
+    options.validator ?? defaultValidator(),
+  ]);
   return createApi({ ...options, dataset, validator });
 }

@@ -40,7 +40,9 @@ test('an integrator gets a trial key, pages a list to the end, and meets a 402 w
 
 test('a burst above the trial rate meets a 429 with Retry-After, and waiting that long succeeds', async () => {
   const client = createClient(baseUrl, { key: api.keys.trial });
-  const burst = await Promise.all(Array.from({ length: 6 }, () => client.get('/api/v1/firms', { query: { limit: 1 } })));
+  const burst = await Promise.all(
+    Array.from({ length: 6 }, () => client.get('/api/v1/firms', { query: { limit: 1 } })),
+  );
   const limited = burst.find((r) => !r.ok && r.status === 429);
   expect(limited).toBeDefined();
   if (!limited || limited.ok) return;
@@ -53,7 +55,21 @@ test('a burst above the trial rate meets a 429 with Retry-After, and waiting tha
 
 test('a per-test override with server.use wins, and one reset brings the fresh state back', async () => {
   const client = createClient(baseUrl, { key: api.keys.team });
-  server.use(http.get(`${baseUrl}/api/v1/account`, () => HttpResponse.json({ type: 'about:blank', title: 'Overridden', status: 503, detail: 'down for a test', code: 'maintenance', request_id: 'r' }, { status: 503 })));
+  server.use(
+    http.get(`${baseUrl}/api/v1/account`, () =>
+      HttpResponse.json(
+        {
+          type: 'about:blank',
+          title: 'Overridden',
+          status: 503,
+          detail: 'down for a test',
+          code: 'maintenance',
+          request_id: 'r',
+        },
+        { status: 503 },
+      ),
+    ),
+  );
   const overridden = await client.get('/api/v1/account');
   expect(overridden.status).toBe(503);
 

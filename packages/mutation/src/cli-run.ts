@@ -55,13 +55,17 @@ async function startPairProcess(mutant: MutantSpec | null, keys: Record<PlanId, 
   const child = fork(new URL('./pair.ts', import.meta.url), ['--pair'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const next = () => new Promise<PairMessage>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as PairMessage));
-    child.once('exit', (code) => reject(new Error(`[mutation] the pair process exited (${code}): ${stderr.slice(-500)}`)));
-  });
+  const next = () =>
+    new Promise<PairMessage>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as PairMessage));
+      child.once('exit', (code) =>
+        reject(new Error(`[mutation] the pair process exited (${code}): ${stderr.slice(-500)}`)),
+      );
+    });
   child.send({ mutant, keys });
   const started = await next();
-  if (!('url' in started)) throw new Error(`[mutation] the pair did not start: ${'error' in started ? started.error : ''}`);
+  if (!('url' in started))
+    throw new Error(`[mutation] the pair did not start: ${'error' in started ? started.error : ''}`);
   return {
     url: started.url,
     async stop(): Promise<ProxyCounts> {
@@ -74,7 +78,12 @@ async function startPairProcess(mutant: MutantSpec | null, keys: Record<PlanId, 
 }
 
 /** Runs a command in `cwd` with `env`; its exit code (null when killed at the timeout) and the tail of its output. */
-function runCommand(command: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ exit: number | null; tail: string }> {
+function runCommand(
+  command: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ exit: number | null; tail: string }> {
   return new Promise((resolve) => {
     const child = spawn(command[0]!, command.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -93,7 +102,11 @@ function runCommand(command: string[], cwd: string, env: NodeJS.ProcessEnv, time
 /** What the CLI's JSON report says broke: property ids and rule ids. */
 async function brokenIn(reportFile: string): Promise<string[]> {
   try {
-    const report = JSON.parse(await readFile(reportFile, 'utf8')) as { properties?: { id: string; status: string }[]; rules?: { id: string; violations: number }[]; diff?: { status?: string } };
+    const report = JSON.parse(await readFile(reportFile, 'utf8')) as {
+      properties?: { id: string; status: string }[];
+      rules?: { id: string; violations: number }[];
+      diff?: { status?: string };
+    };
     const ids = [
       ...(report.properties ?? []).filter((p) => /broken|failed/.test(p.status)).map((p) => p.id),
       ...(report.rules ?? []).filter((r) => r.violations > 0).map((r) => `rule:${r.id}`),
@@ -105,18 +118,39 @@ async function brokenIn(reportFile: string): Promise<string[]> {
 }
 
 /** One seed of one mutant (or of none: the baseline). */
-export async function runSeed(mutant: MutantSpec | null, plan: PlanId, seed: number, options: RunOptions): Promise<SeedRun> {
+export async function runSeed(
+  mutant: MutantSpec | null,
+  plan: PlanId,
+  seed: number,
+  options: RunOptions,
+): Promise<SeedRun> {
   const started = Date.now();
   const pair = await startPairProcess(mutant, options.keys);
   const cwd = await mkdtemp(join(tmpdir(), 'investor-graph-mutation-'));
   try {
     const command = options.command ?? [process.execPath, contractTestsBin()];
-    const env: NodeJS.ProcessEnv = { ...process.env, INVESTOR_GRAPH_KEY: options.keys[plan], MUTANT_ID: mutant?.id ?? '' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      INVESTOR_GRAPH_KEY: options.keys[plan],
+      MUTANT_ID: mutant?.id ?? '',
+    };
     delete env.INVESTOR_GRAPH_KEYS;
-    const { exit, tail } = await runCommand([...command, '--base-url', pair.url, '--plan', plan, '--seed', String(seed)], cwd, env, options.timeoutMs ?? 600_000);
+    const { exit, tail } = await runCommand(
+      [...command, '--base-url', pair.url, '--plan', plan, '--seed', String(seed)],
+      cwd,
+      env,
+      options.timeoutMs ?? 600_000,
+    );
     const counts = await pair.stop();
     const broken = await brokenIn(join(cwd, 'contract-test-results', 'report.json'));
-    const run: SeedRun = { seed, exit, ms: Date.now() - started, changed: counts.changed, changedByOperation: counts.changedByOperation, broken };
+    const run: SeedRun = {
+      seed,
+      exit,
+      ms: Date.now() - started,
+      changed: counts.changed,
+      changedByOperation: counts.changedByOperation,
+      broken,
+    };
     if (exit !== 0 && exit !== 1) run.note = tail.trim().split('\n').slice(-3).join(' | ');
     return run;
   } finally {

@@ -7,16 +7,42 @@ import { mutationBlock, refreshBenchmarks, type RunFigures } from './figures.ts'
 import type { MutantSpec } from './operators.ts';
 import { classify } from './score.ts';
 
-const seed = (n: number, exit: number, changed: number, broken: string[] = []): SeedRun => ({ seed: n, exit, ms: 20_000, changed, changedByOperation: {}, broken });
-const spec = (id: string, family: MutantSpec['family'], equivalent?: string): MutantSpec => ({ id, family, operator: 'x', operation: 'listFirms', plan: 'enterprise', ...(equivalent ? { equivalent } : {}) });
+const seed = (n: number, exit: number, changed: number, broken: string[] = []): SeedRun => ({
+  seed: n,
+  exit,
+  ms: 20_000,
+  changed,
+  changedByOperation: {},
+  broken,
+});
+const spec = (id: string, family: MutantSpec['family'], equivalent?: string): MutantSpec => ({
+  id,
+  family,
+  operator: 'x',
+  operation: 'listFirms',
+  plan: 'enterprise',
+  ...(equivalent ? { equivalent } : {}),
+});
 
 function setup(): RunFigures {
   return {
-    date: '2026-11-27T03:00:00.000Z', node: 'v24.21.0', cpus: 2, complete: true, pickSeed: 1, seeds: [1, 2, 3], jobs: 2,
-    enumerated: { total: 7661, byFamily: { rows: 125, header: 722 } }, sampled: 4, ms: 3_600_000,
+    date: '2026-11-27T03:00:00.000Z',
+    node: 'v24.21.0',
+    cpus: 2,
+    complete: true,
+    pickSeed: 1,
+    seeds: [1, 2, 3],
+    jobs: 2,
+    enumerated: { total: 7661, byFamily: { rows: 125, header: 722 } },
+    sampled: 4,
+    ms: 3_600_000,
     baseline: [{ plan: 'enterprise', ...seed(1, 0, 0) }],
     results: [
-      classify(spec('rows:swap:listFirms:data', 'rows'), [seed(1, 1, 2, ['pagination']), seed(2, 1, 2, ['pagination']), seed(3, 0, 2)]),
+      classify(spec('rows:swap:listFirms:data', 'rows'), [
+        seed(1, 1, 2, ['pagination']),
+        seed(2, 1, 2, ['pagination']),
+        seed(3, 0, 2),
+      ]),
       classify(spec('header:drop:listFirms:vary', 'header'), [seed(1, 0, 5), seed(2, 0, 5), seed(3, 0, 5)]),
       classify(spec('rows:repeat:listRounds:data', 'rows', 'why not'), [seed(1, 0, 1), seed(2, 0, 0), seed(3, 0, 0)]),
       classify(spec('header:drop:listRounds:etag', 'header'), [seed(1, 0, 0), seed(2, 0, 0), seed(3, 0, 0)]),
@@ -26,7 +52,9 @@ function setup(): RunFigures {
 
 test("the block gives the score, each family's outcomes and every survivor with the answers it changed", () => {
   const block = mutationBlock(setup());
-  expect(block).toContain('**Score: 50%** of the mutants reached (1 killed of 2), 33.3% counting the 1 candidate equivalents as survivors');
+  expect(block).toContain(
+    '**Score: 50%** of the mutants reached (1 killed of 2), 33.3% counting the 1 candidate equivalents as survivors',
+  );
   expect(block).toContain('| rows | 125 | 2 | 1 (0 / 1) | 0 | 1 | 0 | 0 |');
   expect(block).toContain('| header | 722 | 2 | 0 (0 / 0) | 1 | 0 | 1 | 0 |');
   expect(block).toContain('| `header:drop:listFirms:vary` | survived | 5 / 5 / 5 |');

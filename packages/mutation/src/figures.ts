@@ -34,11 +34,32 @@ export function mutationBlock(run: RunFigures): string {
     const all = of.filter((r) => r.outcome === 'killed' && r.killedOn === 'all').length;
     return `| ${f} | ${run.enumerated.byFamily[f] ?? 0} | ${of.length} | ${n('killed')} (${all} / ${n('killed') - all}) | ${n('survived')} | ${n('equivalent')} | ${n('not-reached')} | ${n('error')} |`;
   });
-  const baseline = run.baseline.map((b) => `${b.plan} seed ${b.seed} exit ${b.exit} in ${Math.round(b.ms / 1000)} s`).join(', ');
-  const listed = (outcome: string) => run.results.filter((r) => r.outcome === outcome).sort((a, b) => (a.mutant.id < b.mutant.id ? -1 : 1));
-  const survivorRows = [...listed('survived'), ...listed('equivalent')].map((r) => `| \`${r.mutant.id}\` | ${r.outcome === 'equivalent' ? `equivalent? ${r.mutant.equivalent}` : 'survived'} | ${changedText(r)} |`);
-  const flaky = run.results.flatMap((r) => r.seeds.filter((x) => x.again).map((x) => `\`${r.mutant.id}\` seed ${x.seed} (${x.broken.join(', ')}: ${x.again!.exit === 1 ? 'broke again, a kill' : 'held the second time, no kill'})`));
-  const killedSome = listed('killed').filter((r) => r.killedOn === 'some').map((r) => `\`${r.mutant.id}\` (${r.seeds.filter(killedBy).map((x) => x.seed).join(', ')}; changed ${changedText(r)})`);
+  const baseline = run.baseline
+    .map((b) => `${b.plan} seed ${b.seed} exit ${b.exit} in ${Math.round(b.ms / 1000)} s`)
+    .join(', ');
+  const listed = (outcome: string) =>
+    run.results.filter((r) => r.outcome === outcome).sort((a, b) => (a.mutant.id < b.mutant.id ? -1 : 1));
+  const survivorRows = [...listed('survived'), ...listed('equivalent')].map(
+    (r) =>
+      `| \`${r.mutant.id}\` | ${r.outcome === 'equivalent' ? `equivalent? ${r.mutant.equivalent}` : 'survived'} | ${changedText(r)} |`,
+  );
+  const flaky = run.results.flatMap((r) =>
+    r.seeds
+      .filter((x) => x.again)
+      .map(
+        (x) =>
+          `\`${r.mutant.id}\` seed ${x.seed} (${x.broken.join(', ')}: ${x.again!.exit === 1 ? 'broke again, a kill' : 'held the second time, no kill'})`,
+      ),
+  );
+  const killedSome = listed('killed')
+    .filter((r) => r.killedOn === 'some')
+    .map(
+      (r) =>
+        `\`${r.mutant.id}\` (${r.seeds
+          .filter(killedBy)
+          .map((x) => x.seed)
+          .join(', ')}; changed ${changedText(r)})`,
+    );
   const errors = listed('error').map((r) => `\`${r.mutant.id}\`: ${r.error}`);
   return `Last run ${run.date.slice(0, 16).replace('T', ' ')} UTC on ${run.cpus} CPUs, Node ${run.node}${run.complete ? '' : ' (stopped before the end: the figures are of the mutants it finished)'}: ${s.sampled} of ${s.enumerated.toLocaleString('en')} mutants enumerated, picked with seed ${run.pickSeed}, each against the contract tests' CLI with its default flags on seeds ${run.seeds.join(', ')}, ${run.jobs} at a time; ${(run.ms / 60_000).toFixed(0)} min in all. Baseline (the unmutated proxy): ${baseline}.
 
@@ -66,6 +87,9 @@ export function refreshBenchmarks(file: string, run: RunFigures): boolean {
   const text = readFileSync(file, 'utf8');
   const marked = /<!-- mutation:start -->\n[^]*?<!-- mutation:end -->/;
   if (!marked.test(text)) return false;
-  writeFileSync(file, text.replace(marked, () => `<!-- mutation:start -->\n${mutationBlock(run)}\n<!-- mutation:end -->`));
+  writeFileSync(
+    file,
+    text.replace(marked, () => `<!-- mutation:start -->\n${mutationBlock(run)}\n<!-- mutation:end -->`),
+  );
   return true;
 }

@@ -6,9 +6,15 @@
 import type { Exchange } from './proxy.ts';
 
 /** The headers the header operators touch, by lower-case name or prefix. */
-export const mutableHeaders = /^(etag|ratelimit|ratelimit-policy|retry-after|cache-control|vary|content-type|x-request-id|www-authenticate|allow|access-control-[a-z-]+)$/;
+export const mutableHeaders =
+  /^(etag|ratelimit|ratelimit-policy|retry-after|cache-control|vary|content-type|x-request-id|www-authenticate|allow|access-control-[a-z-]+)$/;
 
-const dropFirstItem = (value: string) => value.split(',').slice(1).map((s) => s.trim()).join(', ');
+const dropFirstItem = (value: string) =>
+  value
+    .split(',')
+    .slice(1)
+    .map((s) => s.trim())
+    .join(', ');
 
 const alters: Record<string, (value: string, exchange: Exchange) => string> = {
   // Another tag for the same content: a conditional request then misses.
@@ -22,7 +28,12 @@ const alters: Record<string, (value: string, exchange: Exchange) => string> = {
   'cache-control': () => 'public, max-age=60',
   // Without the first varying header (Authorization).
   vary: dropFirstItem,
-  'content-type': (v) => (/problem\+json/i.test(v) ? 'application/json' : /json/i.test(v) ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
+  'content-type': (v) =>
+    /problem\+json/i.test(v)
+      ? 'application/json'
+      : /json/i.test(v)
+        ? 'text/plain; charset=utf-8'
+        : 'application/octet-stream',
   // Another well-formed id than the one the client sent, or than the one made.
   'x-request-id': (v) => (v.endsWith('0') ? `${v.slice(0, -1)}1` : `${v.slice(0, -1)}0`),
   'www-authenticate': () => 'Basic realm="investor-graph"',

@@ -34,10 +34,12 @@ export function headerOf(headers: readonly [string, string][], name: string): st
 }
 
 function parseHeaders(lines: string[]): [string, string][] {
-  return lines.filter((l) => l.length > 0).map((line) => {
-    const colon = line.indexOf(':');
-    return colon < 0 ? [line, ''] : [line.slice(0, colon), line.slice(colon + 1).trim()];
-  });
+  return lines
+    .filter((l) => l.length > 0)
+    .map((line) => {
+      const colon = line.indexOf(':');
+      return colon < 0 ? [line, ''] : [line.slice(0, colon), line.slice(colon + 1).trim()];
+    });
 }
 
 /** Where a chunked body ends in `buf` from `at` (after its trailers), with its chunks joined; null while incomplete. */
@@ -165,7 +167,13 @@ export class ResponseReader {
     const m = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/.exec(line);
     if (!m) throw new Error('not a status line');
     const headers = parseHeaders(rest);
-    return { status: Number(m[1]), reason: m[2] ?? '', headers, chunked: /chunked/i.test(headerOf(headers, 'transfer-encoding') ?? ''), bodyAt: end + 4 };
+    return {
+      status: Number(m[1]),
+      reason: m[2] ?? '',
+      headers,
+      chunked: /chunked/i.test(headerOf(headers, 'transfer-encoding') ?? ''),
+      bodyAt: end + 4,
+    };
   }
 
   private emit(head: Omit<ResponseMessage, 'body' | 'raw'> & { bodyAt: number }, body: Buffer, end: number): void {

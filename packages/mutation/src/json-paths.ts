@@ -13,7 +13,11 @@ export function pathText(parts: Parts): string {
 type Json = unknown;
 
 /** Calls `visit(parent, key)` for each place the path meets in `root` (a member of an object, or an element). */
-export function eachPlace(root: Json, parts: Parts, visit: (parent: Record<string, Json> | Json[], key: string | number) => void): void {
+export function eachPlace(
+  root: Json,
+  parts: Parts,
+  visit: (parent: Record<string, Json> | Json[], key: string | number) => void,
+): void {
   const walk = (node: Json, i: number): void => {
     const part = parts[i]!;
     const last = i === parts.length - 1;
@@ -41,7 +45,10 @@ export function kindOf(value: Json): ValueKind {
 }
 
 /** Every path in a JSON value (objects' members and arrays' elements as '[]'), down to `depth`, with the kinds seen there. */
-export function pathsOf(root: Json, depth = 12): Map<string, { parts: string[]; kinds: Set<ValueKind>; arrayOfObjects: number }> {
+export function pathsOf(
+  root: Json,
+  depth = 12,
+): Map<string, { parts: string[]; kinds: Set<ValueKind>; arrayOfObjects: number }> {
   const found = new Map<string, { parts: string[]; kinds: Set<ValueKind>; arrayOfObjects: number }>();
   const note = (parts: string[], value: Json) => {
     const key = JSON.stringify(parts);
@@ -81,11 +88,18 @@ export function shiftDate(text: string, days: number): string {
 /** The same value as another JSON type. */
 export function retyped(value: Json): Json {
   switch (kindOf(value)) {
-    case 'number': return String(value);
-    case 'string': case 'date': return (value as string).length;
-    case 'boolean': return value ? 'true' : 'false';
-    case 'array': return {};
-    case 'object': return [value];
-    default: return 0;
+    case 'number':
+      return String(value);
+    case 'string':
+    case 'date':
+      return (value as string).length;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'array':
+      return {};
+    case 'object':
+      return [value];
+    default:
+      return 0;
   }
 }

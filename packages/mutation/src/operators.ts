@@ -8,7 +8,16 @@ import type { Answer, Exchange, Mutate } from './proxy.ts';
 import { eachPlace, kindOf, retyped, shiftDate } from './json-paths.ts';
 import { alterHeader } from './header-alters.ts';
 
-export const families = ['field-shape', 'field-value', 'rows', 'status', 'header', 'cursor', 'plan', 'stateful'] as const;
+export const families = [
+  'field-shape',
+  'field-value',
+  'rows',
+  'status',
+  'header',
+  'cursor',
+  'plan',
+  'stateful',
+] as const;
 export type Family = (typeof families)[number];
 
 export interface MutantSpec {
@@ -40,13 +49,19 @@ function isJson(answer: Answer): boolean {
 function jsonEdit(answer: Answer, exchange: Exchange, edit: Edit): Answer | null {
   if (!isJson(answer) || answer.body.length === 0) return null;
   let body: Json;
-  try { body = JSON.parse(answer.body.toString('utf8')); } catch { return null; }
+  try {
+    body = JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return null;
+  }
   if (body === null || typeof body !== 'object' || !edit(body as Record<string, Json>, answer, exchange)) return null;
   return { ...answer, body: Buffer.from(JSON.stringify(body)) };
 }
 
-const setAt = (parent: Record<string, Json> | Json[], key: string | number, value: Json) => ((parent as Record<string | number, Json>)[key] = value);
-const getAt = (parent: Record<string, Json> | Json[], key: string | number) => (parent as Record<string | number, Json>)[key];
+const setAt = (parent: Record<string, Json> | Json[], key: string | number, value: Json) =>
+  ((parent as Record<string | number, Json>)[key] = value);
+const getAt = (parent: Record<string, Json> | Json[], key: string | number) =>
+  (parent as Record<string | number, Json>)[key];
 
 /** A field operator: a new value for each place of the path, or undefined to leave it. */
 function fieldEdit(parts: string[], operator: string): Edit {
@@ -72,15 +87,24 @@ function fieldEdit(parts: string[], operator: string): Edit {
 function fieldValue(operator: string, value: Json): Json | undefined {
   const kind = kindOf(value);
   switch (operator) {
-    case 'null': return null;
-    case 'retype': return retyped(value);
-    case 'plus-one': return kind === 'number' ? (value as number) + 1 : undefined;
-    case 'minus-one': return kind === 'number' ? (value as number) - 1 : undefined;
-    case 'day-later': return kind === 'date' ? shiftDate(value as string, 1) : undefined;
-    case 'day-earlier': return kind === 'date' ? shiftDate(value as string, -1) : undefined;
-    case 'upper-case': return kind === 'string' ? (value as string).toUpperCase() : undefined;
-    case 'empty': return kind === 'string' ? '' : undefined;
-    default: throw new Error(`[mutation] no field operator ${operator}`);
+    case 'null':
+      return null;
+    case 'retype':
+      return retyped(value);
+    case 'plus-one':
+      return kind === 'number' ? (value as number) + 1 : undefined;
+    case 'minus-one':
+      return kind === 'number' ? (value as number) - 1 : undefined;
+    case 'day-later':
+      return kind === 'date' ? shiftDate(value as string, 1) : undefined;
+    case 'day-earlier':
+      return kind === 'date' ? shiftDate(value as string, -1) : undefined;
+    case 'upper-case':
+      return kind === 'string' ? (value as string).toUpperCase() : undefined;
+    case 'empty':
+      return kind === 'string' ? '' : undefined;
+    default:
+      throw new Error(`[mutation] no field operator ${operator}`);
   }
 }
 
@@ -89,14 +113,24 @@ function rowsEdit(parts: string[], operator: string): Edit {
   return (body) => {
     let changed = false;
     const edit = (rows: Json[]): Json[] | null => {
-      if (rows.length === 0 || (operator !== 'drop-first' && operator !== 'drop-last' && operator !== 'repeat' && rows.length < 2)) return null;
+      if (
+        rows.length === 0 ||
+        (operator !== 'drop-first' && operator !== 'drop-last' && operator !== 'repeat' && rows.length < 2)
+      )
+        return null;
       switch (operator) {
-        case 'drop-first': return rows.slice(1);
-        case 'drop-last': return rows.slice(0, -1);
-        case 'repeat': return [...rows, rows[rows.length - 1]];
-        case 'reverse': return [...rows].reverse();
-        case 'swap': return [rows[1], rows[0], ...rows.slice(2)];
-        default: throw new Error(`[mutation] no rows operator ${operator}`);
+        case 'drop-first':
+          return rows.slice(1);
+        case 'drop-last':
+          return rows.slice(0, -1);
+        case 'repeat':
+          return [...rows, rows[rows.length - 1]];
+        case 'reverse':
+          return [...rows].reverse();
+        case 'swap':
+          return [rows[1], rows[0], ...rows.slice(2)];
+        default:
+          throw new Error(`[mutation] no rows operator ${operator}`);
       }
     };
     const apply = (parent: Record<string, Json> | Json[], key: string | number) => {
@@ -143,7 +177,8 @@ function planEdit(operator: string, other: PlanId): Edit {
     if (operator === 'usage-limit' && body.usage && typeof body.usage === 'object') {
       const usage = body.usage as Record<string, Json>;
       usage.calls_limit = rule.calls_limit;
-      usage.calls_remaining = rule.calls_limit === null ? null : Math.max(0, rule.calls_limit - Number(usage.calls_used ?? 0));
+      usage.calls_remaining =
+        rule.calls_limit === null ? null : Math.max(0, rule.calls_limit - Number(usage.calls_used ?? 0));
       return true;
     }
     if (operator === 'page-size' && Array.isArray(body.data) && body.data.length > rule.rows_per_page) {
@@ -164,7 +199,7 @@ function statefulEdit(operator: string): Edit {
     answers++;
     const usage = body.usage as Record<string, Json> | undefined;
     if (operator === 'usage-frozen' && usage && typeof usage === 'object') {
-      if (!firstUsage.has(who)) return void firstUsage.set(who, structuredClone(usage)), false;
+      if (!firstUsage.has(who)) return (void firstUsage.set(who, structuredClone(usage)), false);
       body.usage = structuredClone(firstUsage.get(who));
       return true;
     }
@@ -188,7 +223,8 @@ function statefulEdit(operator: string): Edit {
         const key = JSON.stringify(content);
         const n = seen.get(key) ?? 0;
         seen.set(key, n + 1);
-        if (n > 0) row.updated_at = new Date(Date.parse(row.updated_at) + n * 1000).toISOString().replace(/\.000Z$/, 'Z');
+        if (n > 0)
+          row.updated_at = new Date(Date.parse(row.updated_at) + n * 1000).toISOString().replace(/\.000Z$/, 'Z');
         changed ||= n > 0;
       }
       return changed;
@@ -201,12 +237,17 @@ function statefulEdit(operator: string): Edit {
 export function mutatorFor(spec: MutantSpec): Mutate {
   const parts = Array.isArray(spec.target) ? spec.target : [];
   const edit: Edit | null =
-    spec.family === 'field-shape' || spec.family === 'field-value' ? fieldEdit(parts, spec.operator)
-    : spec.family === 'rows' ? rowsEdit(parts, spec.operator)
-    : spec.family === 'cursor' ? cursorEdit(spec.operator)
-    : spec.family === 'plan' && spec.operator !== 'rate-policy' ? planEdit(spec.operator, spec.value as PlanId)
-    : spec.family === 'stateful' && spec.operator !== 'etag-churn' ? statefulEdit(spec.operator)
-    : null;
+    spec.family === 'field-shape' || spec.family === 'field-value'
+      ? fieldEdit(parts, spec.operator)
+      : spec.family === 'rows'
+        ? rowsEdit(parts, spec.operator)
+        : spec.family === 'cursor'
+          ? cursorEdit(spec.operator)
+          : spec.family === 'plan' && spec.operator !== 'rate-policy'
+            ? planEdit(spec.operator, spec.value as PlanId)
+            : spec.family === 'stateful' && spec.operator !== 'etag-churn'
+              ? statefulEdit(spec.operator)
+              : null;
   const etags = new Map<string, number>();
   return (answer, exchange) => {
     if (exchange.operation !== spec.operation) return null;
@@ -218,7 +259,8 @@ export function mutatorFor(spec: MutantSpec): Mutate {
       const status = Number(spec.value);
       return { ...answer, status, reason: STATUS_CODES[status] ?? '' };
     }
-    const name = spec.family === 'header' ? String(spec.target) : spec.operator === 'rate-policy' ? 'ratelimit-policy' : 'etag';
+    const name =
+      spec.family === 'header' ? String(spec.target) : spec.operator === 'rate-policy' ? 'ratelimit-policy' : 'etag';
     const at = answer.headers.findIndex(([n]) => n.toLowerCase() === name);
     if (at < 0) return null;
     const headers = answer.headers.map(([n, v]) => [n, v] as [string, string]);

@@ -20,7 +20,11 @@ export async function startPair(start: PairStart) {
   const proxy = await startMutatingProxy({ mutate: start.mutant ? mutatorFor(start.mutant) : undefined });
   const mock = await startMock({
     port: 0,
-    keys: Object.entries(start.keys).map(([plan, key]) => ({ plan: plan as PlanId, key: key!, ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}) })),
+    keys: Object.entries(start.keys).map(([plan, key]) => ({
+      plan: plan as PlanId,
+      key: key!,
+      ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}),
+    })),
     // Links the mock writes (dump files) point at the proxy, so they are mutated and counted too.
     publicUrl: proxy.url,
     log: () => {},

@@ -48,11 +48,21 @@ export interface MutatingProxy {
 /** The operation a request is for: HEAD as its GET, any other method as the GET at its path. */
 export function operationOf(method: string, target: string): string | null {
   const path = target.split('?')[0]!;
-  return (matchOperation(method === 'POST' ? 'POST' : 'GET', path) ?? matchOperation('GET', path))?.op.operationId ?? null;
+  return (
+    (matchOperation(method === 'POST' ? 'POST' : 'GET', path) ?? matchOperation('GET', path))?.op.operationId ?? null
+  );
 }
 
-const decoders: Record<string, (b: Buffer) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync };
-const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync };
+const decoders: Record<string, (b: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  br: brotliDecompressSync,
+  deflate: inflateSync,
+};
+const encoders: Record<string, (b: Buffer) => Buffer> = {
+  gzip: gzipSync,
+  br: brotliCompressSync,
+  deflate: deflateSync,
+};
 
 function decoded(message: ResponseMessage): Buffer | null {
   const encoding = (headerOf(message.headers, 'content-encoding') ?? 'identity').toLowerCase();
@@ -71,12 +81,23 @@ function serialise(answer: Answer, headLength: number | null): Buffer {
   const body = encoders[encoding] ? encoders[encoding](answer.body) : answer.body;
   const length = headLength ?? body.length;
   const headers = answer.headers.filter(([n]) => !/^(content-length|transfer-encoding)$/i.test(n));
-  const lines = [`HTTP/1.1 ${answer.status} ${answer.reason}`, ...headers.map(([n, v]) => `${n}: ${v}`), `Content-Length: ${length}`];
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), headLength === null ? body : Buffer.alloc(0)]);
+  const lines = [
+    `HTTP/1.1 ${answer.status} ${answer.reason}`,
+    ...headers.map(([n, v]) => `${n}: ${v}`),
+    `Content-Length: ${length}`,
+  ];
+  return Buffer.concat([
+    Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'),
+    headLength === null ? body : Buffer.alloc(0),
+  ]);
 }
 
 /** Starts the proxy on 127.0.0.1 (a free port unless given), in front of `upstreamPort` once set. */
-export async function startMutatingProxy(options: { mutate?: Mutate | undefined; port?: number; upstreamPort?: number }): Promise<MutatingProxy> {
+export async function startMutatingProxy(options: {
+  mutate?: Mutate | undefined;
+  port?: number;
+  upstreamPort?: number;
+}): Promise<MutatingProxy> {
   const upstream = { host: '127.0.0.1', port: options.upstreamPort ?? 0 };
   const counts: ProxyCounts = { answers: 0, changed: 0, changedByOperation: {} };
   const sockets = new Set<Socket>();
@@ -88,13 +109,24 @@ export async function startMutatingProxy(options: { mutate?: Mutate | undefined;
     if (!head || !options.mutate) return message.raw;
     const body = decoded(message);
     if (body === null) return message.raw;
-    const exchange: Exchange = { method: head.method, target: head.target, operation: operationOf(head.method, head.target), requestHeaders: head.headers };
-    const answer: Answer = { status: message.status, reason: message.reason, headers: message.headers.map(([n, v]) => [n, v]), body };
+    const exchange: Exchange = {
+      method: head.method,
+      target: head.target,
+      operation: operationOf(head.method, head.target),
+      requestHeaders: head.headers,
+    };
+    const answer: Answer = {
+      status: message.status,
+      reason: message.reason,
+      headers: message.headers.map(([n, v]) => [n, v]),
+      body,
+    };
     const changed = options.mutate(answer, exchange);
     const rememberedLength = head.method === 'HEAD' ? getLengths.get(head.target) : undefined;
     if (!changed && rememberedLength === undefined) return message.raw;
     const out = changed ?? answer;
-    const headLength = head.method === 'HEAD' ? (rememberedLength ?? Number(headerOf(out.headers, 'content-length') ?? 0)) : null;
+    const headLength =
+      head.method === 'HEAD' ? (rememberedLength ?? Number(headerOf(out.headers, 'content-length') ?? 0)) : null;
     const bytes = serialise(out, headLength);
     if (head.method === 'GET' && changed) getLengths.set(head.target, bytes.length - bytes.indexOf('\r\n\r\n') - 4);
     if (bytes.equals(message.raw) || (changed && serialise(answer, headLength).equals(bytes))) return message.raw;
@@ -158,9 +190,10 @@ export async function startMutatingProxy(options: { mutate?: Mutate | undefined;
       upstream.port = p;
       upstream.host = host;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

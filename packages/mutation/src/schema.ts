@@ -43,7 +43,9 @@ function branches(schema: Schema): Schema[] {
 }
 
 function types(schema: Schema): string[] {
-  return branches(schema).flatMap((b) => (Array.isArray(b.type) ? (b.type as string[]) : b.type ? [b.type as string] : b.const === null ? ['null'] : []));
+  return branches(schema).flatMap((b) =>
+    Array.isArray(b.type) ? (b.type as string[]) : b.type ? [b.type as string] : b.const === null ? ['null'] : [],
+  );
 }
 
 /** The rule of the field at `parts` in an answer of this schema; null where the contract says nothing of it. */
@@ -69,6 +71,13 @@ export function fieldRule(root: Schema | null, parts: readonly string[]): FieldR
     candidates = next;
   }
   const kinds = candidates.flatMap(types);
-  const free = candidates.filter((c) => types(c).includes('string') && !c.enum && !c.pattern && !c.format && c.const === undefined);
-  return { required, nullable: kinds.includes('null'), anyText: free.length > 0, mayBeEmpty: free.some((c) => !((c.minLength as number) > 0)) };
+  const free = candidates.filter(
+    (c) => types(c).includes('string') && !c.enum && !c.pattern && !c.format && c.const === undefined,
+  );
+  return {
+    required,
+    nullable: kinds.includes('null'),
+    anyText: free.length > 0,
+    mayBeEmpty: free.some((c) => !((c.minLength as number) > 0)),
+  };
 }

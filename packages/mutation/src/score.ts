@@ -20,16 +20,29 @@ export interface MutantResult {
 }
 
 /** A seed kills when the CLI exited 1 with an answer changed, and again if it was run again. */
-export const killedBy = (s: SeedRun): boolean => s.exit === 1 && s.changed > 0 && (s.again === undefined || s.again.exit === 1);
+export const killedBy = (s: SeedRun): boolean =>
+  s.exit === 1 && s.changed > 0 && (s.again === undefined || s.again.exit === 1);
 
 export function classify(mutant: MutantSpec, seeds: SeedRun[]): MutantResult {
-  const failedUnchanged = seeds.find((s) => s.exit === 1 && s.changed === 0 && (s.again === undefined || s.again.exit === 1));
+  const failedUnchanged = seeds.find(
+    (s) => s.exit === 1 && s.changed === 0 && (s.again === undefined || s.again.exit === 1),
+  );
   const odd = seeds.find((s) => s.exit !== 0 && s.exit !== 1);
   const kills = seeds.filter(killedBy).length;
   const killedOn = kills === 0 ? 'none' : kills === seeds.length ? 'all' : 'some';
   const base = { mutant, seeds, killedOn } as const;
-  if (odd) return { ...base, outcome: 'error', error: `seed ${odd.seed}: exit ${odd.exit ?? 'none (timed out)'}${odd.note ? `: ${odd.note}` : ''}` };
-  if (failedUnchanged) return { ...base, outcome: 'error', error: `seed ${failedUnchanged.seed}: failed with no answer changed (${failedUnchanged.broken.join(', ')})` };
+  if (odd)
+    return {
+      ...base,
+      outcome: 'error',
+      error: `seed ${odd.seed}: exit ${odd.exit ?? 'none (timed out)'}${odd.note ? `: ${odd.note}` : ''}`,
+    };
+  if (failedUnchanged)
+    return {
+      ...base,
+      outcome: 'error',
+      error: `seed ${failedUnchanged.seed}: failed with no answer changed (${failedUnchanged.broken.join(', ')})`,
+    };
   if (kills > 0) return { ...base, outcome: 'killed' };
   if (seeds.every((s) => s.changed === 0)) return { ...base, outcome: 'not-reached' };
   return { ...base, outcome: mutant.equivalent ? 'equivalent' : 'survived' };
@@ -75,10 +88,16 @@ export function scoreOf(results: readonly MutantResult[], enumerated: number): S
 /** One line of a mutant's result, as the command prints it. */
 export function resultLine(r: MutantResult): string {
   const changed = r.seeds.map((s) => s.changed).join('/');
-  const what = r.outcome === 'killed' ? `killed on ${r.killedOn === 'all' ? 'every seed' : `${r.seeds.filter(killedBy).length} of ${r.seeds.length} seeds`} by ${[...new Set(r.seeds.flatMap((s) => s.broken))].join(', ') || '(see the report)'}`
-    : r.outcome === 'equivalent' ? `equivalent? ${r.mutant.equivalent}`
-    : r.outcome === 'error' ? `harness error: ${r.error}`
-    : r.outcome;
-  const flaky = r.seeds.filter((s) => s.again && s.again.exit !== 1).map((s) => `seed ${s.seed} broke ${s.broken.join(', ')} once, not again`);
+  const what =
+    r.outcome === 'killed'
+      ? `killed on ${r.killedOn === 'all' ? 'every seed' : `${r.seeds.filter(killedBy).length} of ${r.seeds.length} seeds`} by ${[...new Set(r.seeds.flatMap((s) => s.broken))].join(', ') || '(see the report)'}`
+      : r.outcome === 'equivalent'
+        ? `equivalent? ${r.mutant.equivalent}`
+        : r.outcome === 'error'
+          ? `harness error: ${r.error}`
+          : r.outcome;
+  const flaky = r.seeds
+    .filter((s) => s.again && s.again.exit !== 1)
+    .map((s) => `seed ${s.seed} broke ${s.broken.join(', ')} once, not again`);
   return `${r.outcome.padEnd(11)} ${r.mutant.id} (${r.mutant.plan}; answers changed ${changed}): ${what}${flaky.length ? ` (${flaky.join('; ')})` : ''}`;
 }

@@ -20,17 +20,33 @@ function mutantId(m: Omit<MutantSpec, 'id'>): string {
   return [m.family, m.operator, m.operation, target ?? '', m.value ?? '', m.answers ?? ''].join(':').replace(/:+$/, '');
 }
 
-interface FieldSite { operation: string; answers: 'ok' | 'error'; status: number; parts: string[]; kinds: Set<ValueKind>; rows: number; plan: PlanId }
+interface FieldSite {
+  operation: string;
+  answers: 'ok' | 'error';
+  status: number;
+  parts: string[];
+  kinds: Set<ValueKind>;
+  rows: number;
+  plan: PlanId;
+}
 
 /** The field paths each operation's answers held, merged over the samples, with the first plan that showed each. */
 function fieldSites(samples: Sample[]): FieldSite[] {
   const sites = new Map<string, FieldSite>();
   for (const s of samples) {
-    if (s.json === null || s.method !== 'GET' && s.method !== 'POST') continue;
+    if (s.json === null || (s.method !== 'GET' && s.method !== 'POST')) continue;
     const answers = s.status < 300 ? 'ok' : 'error';
     for (const [key, found] of pathsOf(s.json, s.operation === 'getOpenApiDocument' ? 2 : 12)) {
       const id = `${s.operation} ${answers} ${key}`;
-      const site = sites.get(id) ?? { operation: s.operation, answers, status: s.status, parts: found.parts, kinds: new Set(), rows: 0, plan: s.plan };
+      const site = sites.get(id) ?? {
+        operation: s.operation,
+        answers,
+        status: s.status,
+        parts: found.parts,
+        kinds: new Set(),
+        rows: 0,
+        plan: s.plan,
+      };
       found.kinds.forEach((k) => site.kinds.add(k));
       site.rows = Math.max(site.rows, found.arrayOfObjects);
       if (planOrder.indexOf(s.plan) < planOrder.indexOf(site.plan)) site.plan = s.plan;
@@ -46,21 +62,47 @@ function fieldMutants(site: FieldSite): Omit<MutantSpec, 'id'>[] {
   const element = site.parts.at(-1) === '[]';
   const k = site.kinds;
   const out: Omit<MutantSpec, 'id'>[] = [];
-  const add = (family: 'field-shape' | 'field-value', operator: string, when: boolean, equivalent?: string | false | null) => {
+  const add = (
+    family: 'field-shape' | 'field-value',
+    operator: string,
+    when: boolean,
+    equivalent?: string | false | null,
+  ) => {
     if (when) out.push({ ...base, family, operator, ...(equivalent ? { equivalent } : {}) });
   };
-  add('field-shape', 'drop', !element, rule && !rule.required && 'the contract does not require this field: a correct answer may leave it out');
-  add('field-shape', 'null', [...k].some((x) => x !== 'null'), rule?.nullable && 'the contract lets this field be null: a correct answer may hold null here');
+  add(
+    'field-shape',
+    'drop',
+    !element,
+    rule && !rule.required && 'the contract does not require this field: a correct answer may leave it out',
+  );
+  add(
+    'field-shape',
+    'null',
+    [...k].some((x) => x !== 'null'),
+    rule?.nullable && 'the contract lets this field be null: a correct answer may hold null here',
+  );
   add('field-shape', 'retype', true);
   add('field-value', 'plus-one', k.has('number'));
   add('field-value', 'minus-one', k.has('number'));
   add('field-value', 'day-later', k.has('date'));
   add('field-value', 'day-earlier', k.has('date'));
-  add('field-value', 'upper-case', k.has('string'), rule?.anyText && 'the contract allows any text here, in capitals too');
-  add('field-value', 'empty', k.has('string'), rule?.mayBeEmpty && 'the contract allows any text here, the empty one too');
+  add(
+    'field-value',
+    'upper-case',
+    k.has('string'),
+    rule?.anyText && 'the contract allows any text here, in capitals too',
+  );
+  add(
+    'field-value',
+    'empty',
+    k.has('string'),
+    rule?.mayBeEmpty && 'the contract allows any text here, the empty one too',
+  );
   if (site.answers === 'ok' && site.rows >= 1) {
     for (const operator of ['drop-first', 'drop-last', 'repeat', 'reverse', 'swap']) {
-      if (site.rows >= 2 || operator.startsWith('drop') || operator === 'repeat') out.push({ family: 'rows', operator, operation: site.operation, plan: site.plan, target: site.parts });
+      if (site.rows >= 2 || operator.startsWith('drop') || operator === 'repeat')
+        out.push({ family: 'rows', operator, operation: site.operation, plan: site.plan, target: site.parts });
     }
   }
   return out;
@@ -72,34 +114,57 @@ export function enumerateMutants(samples: Sample[]): MutantSpec[] {
   const byOperation = new Map<string, Sample[]>();
   for (const s of samples) byOperation.set(s.operation, [...(byOperation.get(s.operation) ?? []), s]);
   for (const [operation, list] of byOperation) {
-    const planOf = (pred: (s: Sample) => boolean): PlanId | null => planOrder.find((p) => list.some((s) => s.plan === p && pred(s))) ?? null;
-    const documented = Object.keys(operationById(operation).responses).map(Number).filter((n) => n >= 400 && n < 500);
+    const planOf = (pred: (s: Sample) => boolean): PlanId | null =>
+      planOrder.find((p) => list.some((s) => s.plan === p && pred(s))) ?? null;
+    const documented = Object.keys(operationById(operation).responses)
+      .map(Number)
+      .filter((n) => n >= 400 && n < 500);
     // Statuses within their class: a success as 203 or 206, an error as another documented 4xx.
     for (const status of [...new Set(list.map((s) => s.status))].sort()) {
       const plan = planOf((s) => s.status === status)!;
-      const others = status < 300 && status !== 204 ? [203, 206] : status >= 400 && status < 500 ? documented.filter((n) => n !== status) : [];
-      for (const value of others) specs.push({ family: 'status', operator: 'within-class', operation, plan, target: status, value });
+      const others =
+        status < 300 && status !== 204
+          ? [203, 206]
+          : status >= 400 && status < 500
+            ? documented.filter((n) => n !== status)
+            : [];
+      for (const value of others)
+        specs.push({ family: 'status', operator: 'within-class', operation, plan, target: status, value });
     }
     for (const header of [...new Set(list.flatMap((s) => s.headers))].filter((h) => mutableHeaders.test(h)).sort()) {
       const plan = planOf((s) => s.headers.includes(header))!;
-      for (const operator of ['drop', 'alter']) specs.push({ family: 'header', operator, operation, plan, target: header });
+      for (const operator of ['drop', 'alter'])
+        specs.push({ family: 'header', operator, operation, plan, target: header });
     }
-    const envelope = (s: Sample) => s.status < 300 && s.json !== null && typeof s.json === 'object' && 'plan' in (s.json as object);
+    const envelope = (s: Sample) =>
+      s.status < 300 && s.json !== null && typeof s.json === 'object' && 'plan' in (s.json as object);
     const paged = planOf((s) => typeof (s.json as { next_cursor?: unknown } | null)?.next_cursor === 'string');
-    if (paged) for (const operator of ['end-early', 'never-end', 'unchanged']) specs.push({ family: 'cursor', operator, operation, plan: paged });
+    if (paged)
+      for (const operator of ['end-early', 'never-end', 'unchanged'])
+        specs.push({ family: 'cursor', operator, operation, plan: paged });
     const plan = planOf(envelope);
     if (plan) {
       const own = plans[plan];
       for (const other of planIds.filter((p) => p !== plan)) {
         specs.push({ family: 'plan', operator: 'plan-object', operation, plan, value: other });
-        if (plans[other].calls_limit !== own.calls_limit) specs.push({ family: 'plan', operator: 'usage-limit', operation, plan, value: other });
-        if (list.some((s) => s.headers.includes('ratelimit-policy'))) specs.push({ family: 'plan', operator: 'rate-policy', operation, plan, value: other });
-        if (plans[other].rows_per_page < own.rows_per_page && list.some((s) => Array.isArray((s.json as { data?: unknown } | null)?.data))) {
+        if (plans[other].calls_limit !== own.calls_limit)
+          specs.push({ family: 'plan', operator: 'usage-limit', operation, plan, value: other });
+        if (list.some((s) => s.headers.includes('ratelimit-policy')))
+          specs.push({ family: 'plan', operator: 'rate-policy', operation, plan, value: other });
+        if (
+          plans[other].rows_per_page < own.rows_per_page &&
+          list.some((s) => Array.isArray((s.json as { data?: unknown } | null)?.data))
+        ) {
           specs.push({ family: 'plan', operator: 'page-size', operation, plan, value: other });
         }
       }
       const has = (field: string) => list.some((s) => envelope(s) && JSON.stringify(s.json).includes(`"${field}":`));
-      for (const [operator, when] of [['usage-frozen', has('usage')], ['usage-double', has('calls_used')], ['as-of-back', has('as_of')], ['updated-at-churn', has('updated_at')]] as const) {
+      for (const [operator, when] of [
+        ['usage-frozen', has('usage')],
+        ['usage-double', has('calls_used')],
+        ['as-of-back', has('as_of')],
+        ['updated-at-churn', has('updated_at')],
+      ] as const) {
         if (when) specs.push({ family: 'stateful', operator, operation, plan });
       }
     }
@@ -122,8 +187,15 @@ export function pickMutants(all: readonly MutantSpec[], size: number, seed: numb
   for (const family of [...new Set(all.map((m) => m.family))]) {
     const ofFamily = all.filter((m) => m.family === family);
     const operators = [...new Set(ofFamily.map((m) => m.operator))];
-    const ordered = (list: MutantSpec[]) => list.map((m) => ({ m, r: rank(seed, m.id) })).sort((a, b) => (a.r < b.r ? -1 : 1)).map((x) => x.m);
-    queues.set(family, operators.map((op) => ordered(ofFamily.filter((m) => m.operator === op))));
+    const ordered = (list: MutantSpec[]) =>
+      list
+        .map((m) => ({ m, r: rank(seed, m.id) }))
+        .sort((a, b) => (a.r < b.r ? -1 : 1))
+        .map((x) => x.m);
+    queues.set(
+      family,
+      operators.map((op) => ordered(ofFamily.filter((m) => m.operator === op))),
+    );
   }
   const picked: MutantSpec[] = [];
   const turn = new Map<string, number>();

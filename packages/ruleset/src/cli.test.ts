@@ -8,11 +8,31 @@ import { stringify } from 'yaml';
 import { contract } from './test-rule.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
-const spectral = join(dirname(createRequire(import.meta.url).resolve('@stoplight/spectral-cli/package.json')), 'dist/index.js');
+const spectral = join(
+  dirname(createRequire(import.meta.url).resolve('@stoplight/spectral-cli/package.json')),
+  'dist/index.js',
+);
 
 function lintCli(file: string, junit: string) {
   // The repository's .spectral.yaml: `extends: ["@investor-graph/spectral-ruleset"]`.
-  return spawnSync(process.execPath, [spectral, 'lint', file, '-r', join(repoRoot, '.spectral.yaml'), '--fail-severity=warn', '-f', 'junit', '-f', 'text', '--output.junit', junit], { encoding: 'utf8', cwd: repoRoot, timeout: 60_000 });
+  return spawnSync(
+    process.execPath,
+    [
+      spectral,
+      'lint',
+      file,
+      '-r',
+      join(repoRoot, '.spectral.yaml'),
+      '--fail-severity=warn',
+      '-f',
+      'junit',
+      '-f',
+      'text',
+      '--output.junit',
+      junit,
+    ],
+    { encoding: 'utf8', cwd: repoRoot, timeout: 60_000 },
+  );
 }
 
 test('spectral lint passes the kit contract with zero errors and warnings, and writes JUnit', () => {
@@ -33,7 +53,9 @@ test('a contract with every rule broken fails the lint with each rule code in th
   delete d.components.schemas.FirmPage.properties.usage;
   d.components.schemas.RoundPage.properties.next_cursor = { type: 'string' };
   delete d.components.schemas.Firm.properties.service_url;
-  d.components.responses.PaymentRequired.content['application/problem+json'].schema = { $ref: '#/components/schemas/Problem' };
+  d.components.responses.PaymentRequired.content['application/problem+json'].schema = {
+    $ref: '#/components/schemas/Problem',
+  };
   delete d.components.responses.TooManyRequests.headers['Retry-After'];
   d.paths['/api/v1/rounds'].get.security = [];
   d.components.schemas.TrialKeyRequest = { type: 'object', properties: { address: { type: 'string' } } };
@@ -46,7 +68,21 @@ test('a contract with every rule broken fails the lint with each rule code in th
   const run = lintCli(file, join(dir, 'junit.xml'));
   expect(run.status).toBe(1);
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-  for (const code of ['operation-operationId', 'ig-paths-under-api-v1', 'ig-envelope', 'ig-list-paging', 'ig-row-fields', 'ig-error-actions', 'ig-429-retry-after', 'ig-bearer-security', 'ig-trial-call', 'ig-no-person-fields', 'ig-date-formats', 'ig-statistics-names', 'ig-x-assumed']) {
+  for (const code of [
+    'operation-operationId',
+    'ig-paths-under-api-v1',
+    'ig-envelope',
+    'ig-list-paging',
+    'ig-row-fields',
+    'ig-error-actions',
+    'ig-429-retry-after',
+    'ig-bearer-security',
+    'ig-trial-call',
+    'ig-no-person-fields',
+    'ig-date-formats',
+    'ig-statistics-names',
+    'ig-x-assumed',
+  ]) {
     expect(junit, code).toContain(code);
   }
 });

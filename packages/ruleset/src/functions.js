@@ -4,7 +4,13 @@
  * the resolved document (`given: '$'`) and reports results at the exact path that breaks the rule.
  */
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isPersonFieldName, isPersonSchema, personFieldNames, personNamePairs, personNameWords } from '@investor-graph/contract/people';
+import {
+  isPersonFieldName,
+  isPersonSchema,
+  personFieldNames,
+  personNamePairs,
+  personNameWords,
+} from '@investor-graph/contract/people';
 
 /** @typedef {Record<string, any>} Node */
 /** @typedef {import('@stoplight/spectral-core').IFunctionResult} Result */
@@ -29,7 +35,11 @@ function isSecured(doc, op) {
 function usesBearer(doc, op) {
   const schemes = doc.components?.securitySchemes ?? {};
   const security = op.security ?? doc.security ?? [];
-  return security.some((/** @type {Node} */ req) => Object.keys(req).some((name) => schemes[name]?.type === 'http' && String(schemes[name]?.scheme).toLowerCase() === 'bearer'));
+  return security.some((/** @type {Node} */ req) =>
+    Object.keys(req).some(
+      (name) => schemes[name]?.type === 'http' && String(schemes[name]?.scheme).toLowerCase() === 'bearer',
+    ),
+  );
 }
 
 /** A GET that serves data: secured and answering 200 application/json. */
@@ -54,8 +64,17 @@ function requiredOf(schema) {
 const hasType = (type, want) => (Array.isArray(type) ? type.includes(want) : type === want);
 
 export const pathPrefix = createRulesetFunction(
-  { input: { type: 'string' }, options: { type: 'object', properties: { prefix: { type: 'string' } }, required: ['prefix'], additionalProperties: false } },
-  (/** @type {string} */ path, /** @type {{ prefix: string }} */ options) => (path.startsWith(options.prefix) ? [] : [{ message: `${path} is not under ${options.prefix.replace(/\/$/, '')}` }]),
+  {
+    input: { type: 'string' },
+    options: {
+      type: 'object',
+      properties: { prefix: { type: 'string' } },
+      required: ['prefix'],
+      additionalProperties: false,
+    },
+  },
+  (/** @type {string} */ path, /** @type {{ prefix: string }} */ options) =>
+    path.startsWith(options.prefix) ? [] : [{ message: `${path} is not under ${options.prefix.replace(/\/$/, '')}` }],
 );
 
 const ENVELOPE = ['data', 'next_cursor', 'as_of', 'plan', 'usage'];
@@ -71,7 +90,11 @@ export const envelope = createRulesetFunction({ input: null, options: null }, (/
     const props = propertiesOf(schema);
     const required = requiredOf(schema);
     const missing = ENVELOPE.filter((f) => !props[f] || !required.includes(f));
-    if (missing.length) results.push({ message: `${method.toUpperCase()} ${path} must answer the envelope; missing or not required: ${missing.join(', ')}.`, path: at });
+    if (missing.length)
+      results.push({
+        message: `${method.toUpperCase()} ${path} must answer the envelope; missing or not required: ${missing.join(', ')}.`,
+        path: at,
+      });
   }
   return results;
 });
@@ -86,11 +109,18 @@ export const listPaging = createRulesetFunction({ input: null, options: null }, 
     if (!data || !hasType(data.type, 'array')) continue;
     const names = (op.parameters ?? []).map((/** @type {Node} */ p) => p.in === 'query' && p.name);
     for (const wanted of ['limit', 'cursor']) {
-      if (!names.includes(wanted)) results.push({ message: `List ${method.toUpperCase()} ${path} must take the query parameter ${wanted}.`, path: ['paths', path, method, 'parameters'] });
+      if (!names.includes(wanted))
+        results.push({
+          message: `List ${method.toUpperCase()} ${path} must take the query parameter ${wanted}.`,
+          path: ['paths', path, method, 'parameters'],
+        });
     }
     const next = propertiesOf(schema).next_cursor;
     if (!next || !(hasType(next.type, 'string') && hasType(next.type, 'null'))) {
-      results.push({ message: `List ${method.toUpperCase()} ${path} must return next_cursor as a string or null.`, path: ['paths', path, method, 'responses', '200'] });
+      results.push({
+        message: `List ${method.toUpperCase()} ${path} must return next_cursor as a string or null.`,
+        path: ['paths', path, method, 'responses', '200'],
+      });
     }
   }
   return results;
@@ -98,14 +128,19 @@ export const listPaging = createRulesetFunction({ input: null, options: null }, 
 
 /** @param {Node} doc @returns {Generator<{ name: string, schema: Node }>} */
 function* rowSchemas(doc) {
-  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) if (schema?.['x-row'] === true) yield { name, schema };
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}))
+    if (schema?.['x-row'] === true) yield { name, schema };
 }
 
 export const rowFields = createRulesetFunction({ input: null, options: null }, (/** @type {Node} */ doc) => {
   /** @type {Result[]} */
   const results = [];
   /** @type {[string, string][]} */
-  const wanted = [['service_url', 'uri'], ['updated_at', 'date-time'], ['first_seen_at', 'date-time']];
+  const wanted = [
+    ['service_url', 'uri'],
+    ['updated_at', 'date-time'],
+    ['first_seen_at', 'date-time'],
+  ];
   let rows = 0;
   for (const { name, schema } of rowSchemas(doc)) {
     rows++;
@@ -114,12 +149,18 @@ export const rowFields = createRulesetFunction({ input: null, options: null }, (
     for (const [field, format] of wanted) {
       const prop = props[field];
       if (!prop || prop.format !== format || !required.includes(field)) {
-        results.push({ message: `Row schema ${name} must require ${field} with format ${format}.`, path: ['components', 'schemas', name] });
+        results.push({
+          message: `Row schema ${name} must require ${field} with format ${format}.`,
+          path: ['components', 'schemas', name],
+        });
       }
     }
   }
   if (rows === 0 && Object.keys(doc.components?.schemas ?? {}).length) {
-    results.push({ message: 'No schema is marked x-row: true; mark each record schema so its common fields can be checked.', path: ['components', 'schemas'] });
+    results.push({
+      message: 'No schema is marked x-row: true; mark each record schema so its common fields can be checked.',
+      path: ['components', 'schemas'],
+    });
   }
   return results;
 });
@@ -136,12 +177,18 @@ export const errorActions = createRulesetFunction({ input: null, options: null }
       const at = ['paths', path, method, 'responses', status];
       const schema = response.content?.['application/problem+json']?.schema;
       if (!schema) {
-        results.push({ message: `${status} of ${method.toUpperCase()} ${path} must be application/problem+json.`, path: at });
+        results.push({
+          message: `${status} of ${method.toUpperCase()} ${path} must be application/problem+json.`,
+          path: at,
+        });
         continue;
       }
       const actions = propertiesOf(schema).actions;
       if (!actions || !requiredOf(schema).includes('actions') || !hasType(actions.type, 'array')) {
-        results.push({ message: `${status} of ${method.toUpperCase()} ${path} must require an actions array.`, path: at });
+        results.push({
+          message: `${status} of ${method.toUpperCase()} ${path} must require an actions array.`,
+          path: at,
+        });
         continue;
       }
       const item = actions.items ?? {};
@@ -150,7 +197,10 @@ export const errorActions = createRulesetFunction({ input: null, options: null }
       const missing = ['type', 'title', 'href', 'method'].filter((f) => !itemProps[f] || !itemRequired.includes(f));
       const types = itemProps.type?.enum ?? [];
       if (missing.length || ACTION_TYPES.some((t) => !types.includes(t))) {
-        results.push({ message: `actions items of ${status} ${method.toUpperCase()} ${path} must require type, title, href, method, with type one of ${ACTION_TYPES.join(', ')}.`, path: at });
+        results.push({
+          message: `actions items of ${status} ${method.toUpperCase()} ${path} must require type, title, href, method, with type one of ${ACTION_TYPES.join(', ')}.`,
+          path: at,
+        });
       }
     }
   }
@@ -164,7 +214,11 @@ export const retryAfter = createRulesetFunction({ input: null, options: null }, 
     const response = op.responses?.['429'];
     if (!response) continue;
     const header = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'retry-after');
-    if (!header) results.push({ message: `429 of ${method.toUpperCase()} ${path} must document Retry-After.`, path: ['paths', path, method, 'responses', '429'] });
+    if (!header)
+      results.push({
+        message: `429 of ${method.toUpperCase()} ${path} must document Retry-After.`,
+        path: ['paths', path, method, 'responses', '429'],
+      });
   }
   return results;
 });
@@ -175,10 +229,18 @@ export const bearerSecurity = createRulesetFunction({ input: null, options: null
   for (const { path, method, op } of eachOperation(doc)) {
     const open = path === '/api/v1/keys/trial' || path === '/api/v1/openapi.json';
     if (open) {
-      if (isSecured(doc, op)) results.push({ message: `${method.toUpperCase()} ${path} must need no key (security: []).`, path: ['paths', path, method] });
+      if (isSecured(doc, op))
+        results.push({
+          message: `${method.toUpperCase()} ${path} must need no key (security: []).`,
+          path: ['paths', path, method],
+        });
       continue;
     }
-    if (!usesBearer(doc, op)) results.push({ message: `${method.toUpperCase()} ${path} is a data call and must use bearer security.`, path: ['paths', path, method] });
+    if (!usesBearer(doc, op))
+      results.push({
+        message: `${method.toUpperCase()} ${path} is a data call and must use bearer security.`,
+        path: ['paths', path, method],
+      });
   }
   return results;
 });
@@ -209,7 +271,14 @@ export const PERSON_WORDS = personNameWords;
 export const PERSON_WORD_PAIRS = personNamePairs;
 
 export const noPersonFields = createRulesetFunction(
-  { input: null, options: { type: ['object', 'null'], properties: { extra: { type: 'array', items: { type: 'string' } } }, additionalProperties: false } },
+  {
+    input: null,
+    options: {
+      type: ['object', 'null'],
+      properties: { extra: { type: 'array', items: { type: 'string' } } },
+      additionalProperties: false,
+    },
+  },
   (/** @type {Node} */ doc, /** @type {{ extra?: string[] } | null} */ options) => {
     const extra = options?.extra ?? [];
     /** @type {Result[]} */
@@ -221,8 +290,16 @@ export const noPersonFields = createRulesetFunction(
       const props = /** @type {Node} */ (node).properties;
       if (props && typeof props === 'object' && !Array.isArray(props)) {
         for (const name of Object.keys(props)) {
-          if (isPersonFieldName(name, extra)) results.push({ message: `Property ${name} describes a person; the API serves no people data.`, path: [...path, 'properties', name] });
-          else if (isPersonSchema(props[name])) results.push({ message: `Property ${name} holds an e-mail address, a phone number or a profile URL (by its format or pattern); the API serves no people data.`, path: [...path, 'properties', name] });
+          if (isPersonFieldName(name, extra))
+            results.push({
+              message: `Property ${name} describes a person; the API serves no people data.`,
+              path: [...path, 'properties', name],
+            });
+          else if (isPersonSchema(props[name]))
+            results.push({
+              message: `Property ${name} holds an e-mail address, a phone number or a profile URL (by its format or pattern); the API serves no people data.`,
+              path: [...path, 'properties', name],
+            });
         }
       }
       for (const [k, v] of Object.entries(node)) if (k !== 'examples' && k !== 'example') walk(v, [...path, k]);
@@ -254,8 +331,16 @@ export const dateFormats = createRulesetFunction({ input: null, options: null },
     if (props && typeof props === 'object') {
       for (const [name, prop] of Object.entries(props)) {
         if (!prop || typeof prop !== 'object' || prop.$ref) continue;
-        const want = /_at$/.test(name) ? 'date-time' : /_on$/.test(name) || name === 'as_of' && path.includes('returns') ? 'date' : null;
-        if (want && prop.format !== want) results.push({ message: `${name} must be a ${want === 'date' ? 'date (YYYY-MM-DD)' : 'timestamp (date-time)'}.`, path: [...path, 'properties', name] });
+        const want = /_at$/.test(name)
+          ? 'date-time'
+          : /_on$/.test(name) || (name === 'as_of' && path.includes('returns'))
+            ? 'date'
+            : null;
+        if (want && prop.format !== want)
+          results.push({
+            message: `${name} must be a ${want === 'date' ? 'date (YYYY-MM-DD)' : 'timestamp (date-time)'}.`,
+            path: [...path, 'properties', name],
+          });
       }
     }
     for (const [k, v] of Object.entries(node)) if (k !== 'examples' && k !== 'example') walk(v, [...path, k]);
@@ -264,7 +349,11 @@ export const dateFormats = createRulesetFunction({ input: null, options: null },
   for (const { path, method, op } of eachOperation(doc)) {
     for (const [i, p] of (op.parameters ?? []).entries()) {
       const want = p.name === 'announced_since' ? 'date' : p.name === 'since' ? 'date-time' : null;
-      if (want && p.schema?.format !== want) results.push({ message: `Parameter ${p.name} must be format ${want}.`, path: ['paths', path, method, 'parameters', i] });
+      if (want && p.schema?.format !== want)
+        results.push({
+          message: `Parameter ${p.name} must be format ${want}.`,
+          path: ['paths', path, method, 'parameters', i],
+        });
     }
   }
   return results;
@@ -277,8 +366,16 @@ export const statisticNames = createRulesetFunction({ input: null, options: null
   if (!op) return [];
   const index = (op.parameters ?? []).findIndex((/** @type {Node} */ p) => p.in === 'path' && p.name === 'name');
   const values = index === -1 ? undefined : op.parameters[index].schema?.enum;
-  const same = Array.isArray(values) && values.length === STATISTICS.length && STATISTICS.every((s) => values.includes(s));
-  return same ? [] : [{ message: `The statistics name must be limited to ${STATISTICS.join(', ')}.`, path: ['paths', '/api/v1/statistics/{name}', 'get', 'parameters', Math.max(index, 0)] }];
+  const same =
+    Array.isArray(values) && values.length === STATISTICS.length && STATISTICS.every((s) => values.includes(s));
+  return same
+    ? []
+    : [
+        {
+          message: `The statistics name must be limited to ${STATISTICS.join(', ')}.`,
+          path: ['paths', '/api/v1/statistics/{name}', 'get', 'parameters', Math.max(index, 0)],
+        },
+      ];
 });
 
 /** The headings of the DECISIONS.md beside a linted file, or null when there is none to read. */
@@ -301,7 +398,14 @@ async function decisionsBeside(source) {
  * of each marker is checked.
  */
 export const assumedMarkers = createRulesetFunction(
-  { input: null, options: { type: ['object', 'null'], properties: { headings: { type: 'array', items: { type: 'string' } } }, additionalProperties: false } },
+  {
+    input: null,
+    options: {
+      type: ['object', 'null'],
+      properties: { headings: { type: 'array', items: { type: 'string' } } },
+      additionalProperties: false,
+    },
+  },
   async (/** @type {Node} */ doc, /** @type {{ headings?: string[] } | null} */ options, context) => {
     const known = options?.headings ?? (await decisionsBeside(context.document.source));
     const anchors = known ? new Set(known.map(anchorOf)) : null;
@@ -318,8 +422,16 @@ export const assumedMarkers = createRulesetFunction(
         }
         for (const marker of Array.isArray(v) ? v : [v]) {
           const m = typeof marker === 'string' ? /^DECISIONS\.md#([a-z0-9-]+)$/.exec(marker) : null;
-          if (!m) results.push({ message: `x-assumed must read DECISIONS.md#<heading>, got ${JSON.stringify(marker)}.`, path: [...path, k] });
-          else if (anchors && !anchors.has(/** @type {string} */ (m[1]))) results.push({ message: `x-assumed points at #${m[1]}, which is no heading of DECISIONS.md.`, path: [...path, k] });
+          if (!m)
+            results.push({
+              message: `x-assumed must read DECISIONS.md#<heading>, got ${JSON.stringify(marker)}.`,
+              path: [...path, k],
+            });
+          else if (anchors && !anchors.has(/** @type {string} */ (m[1])))
+            results.push({
+              message: `x-assumed points at #${m[1]}, which is no heading of DECISIONS.md.`,
+              path: [...path, k],
+            });
         }
       }
     };
@@ -330,5 +442,9 @@ export const assumedMarkers = createRulesetFunction(
 
 /** GitHub's anchor for a Markdown heading. @param {string} heading */
 export function anchorOf(heading) {
-  return heading.trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 }

@@ -41,19 +41,53 @@ export function createRuleset(options = {}) {
         given: '$.paths',
         then: { field: '@key', function: fn.pathPrefix, functionOptions: { prefix: '/api/v1/' } },
       },
-      'ig-envelope': rule('ig-envelope', 'Every GET data operation answers {data, next_cursor, as_of, plan, usage}, all required.', { function: fn.envelope }),
-      'ig-list-paging': rule('ig-list-paging', 'List operations take limit and cursor and return next_cursor (string or null).', { function: fn.listPaging }),
-      'ig-row-fields': rule('ig-row-fields', 'Every row schema (x-row: true) requires service_url (uri), updated_at and first_seen_at (date-time).', { function: fn.rowFields }),
-      'ig-error-actions': rule('ig-error-actions', 'Every 401, 402 and 429 is problem+json with a required actions array of {type, title, href, method}.', { function: fn.errorActions }),
-      'ig-429-retry-after': rule('ig-429-retry-after', 'Every 429 documents the Retry-After header.', { function: fn.retryAfter }),
-      'ig-bearer-security': rule('ig-bearer-security', 'Data operations use bearer security; the trial call and the openapi document use none.', { function: fn.bearerSecurity }),
-      'ig-trial-call': rule('ig-trial-call', 'POST /api/v1/keys/trial takes application/json with a required email.', { function: fn.trialCall }),
-      'ig-no-person-fields': rule('ig-no-person-fields', 'No schema property describes a person (names, e-mails, phones, profile URLs, photos, founders, rosters).', {
-        function: fn.noPersonFields,
-        functionOptions: { extra: options.extraPersonFields ?? [] },
+      'ig-envelope': rule(
+        'ig-envelope',
+        'Every GET data operation answers {data, next_cursor, as_of, plan, usage}, all required.',
+        { function: fn.envelope },
+      ),
+      'ig-list-paging': rule(
+        'ig-list-paging',
+        'List operations take limit and cursor and return next_cursor (string or null).',
+        { function: fn.listPaging },
+      ),
+      'ig-row-fields': rule(
+        'ig-row-fields',
+        'Every row schema (x-row: true) requires service_url (uri), updated_at and first_seen_at (date-time).',
+        { function: fn.rowFields },
+      ),
+      'ig-error-actions': rule(
+        'ig-error-actions',
+        'Every 401, 402 and 429 is problem+json with a required actions array of {type, title, href, method}.',
+        { function: fn.errorActions },
+      ),
+      'ig-429-retry-after': rule('ig-429-retry-after', 'Every 429 documents the Retry-After header.', {
+        function: fn.retryAfter,
       }),
-      'ig-date-formats': rule('ig-date-formats', '*_at fields are date-time, *_on fields are date; announced_since is a date, since a date-time.', { function: fn.dateFormats }),
-      'ig-statistics-names': rule('ig-statistics-names', 'The statistics name is limited to the four the spec lists.', { function: fn.statisticNames }),
+      'ig-bearer-security': rule(
+        'ig-bearer-security',
+        'Data operations use bearer security; the trial call and the openapi document use none.',
+        { function: fn.bearerSecurity },
+      ),
+      'ig-trial-call': rule('ig-trial-call', 'POST /api/v1/keys/trial takes application/json with a required email.', {
+        function: fn.trialCall,
+      }),
+      'ig-no-person-fields': rule(
+        'ig-no-person-fields',
+        'No schema property describes a person (names, e-mails, phones, profile URLs, photos, founders, rosters).',
+        {
+          function: fn.noPersonFields,
+          functionOptions: { extra: options.extraPersonFields ?? [] },
+        },
+      ),
+      'ig-date-formats': rule(
+        'ig-date-formats',
+        '*_at fields are date-time, *_on fields are date; announced_since is a date, since a date-time.',
+        { function: fn.dateFormats },
+      ),
+      'ig-statistics-names': rule('ig-statistics-names', 'The statistics name is limited to the four the spec lists.', {
+        function: fn.statisticNames,
+      }),
       'ig-x-assumed': rule('ig-x-assumed', 'Every x-assumed marker points at a heading of DECISIONS.md.', {
         function: fn.assumedMarkers,
         ...(options.decisionHeadings ? { functionOptions: { headings: options.decisionHeadings } } : {}),

@@ -28,5 +28,7 @@ test("Redocly's recommended rules find an operation without operationId in a cop
   const d = contract();
   delete d.paths['/api/v1/firms'].get.operationId;
   writeFileSync(join(dir, 'openapi.yaml'), stringify(d, { aliasDuplicateObjects: false }));
-  expect((await recommended(join(dir, 'openapi.yaml'))).join('\n')).toMatch(/operation-operationId #\/paths\/~1api~1v1~1firms\/get/);
+  expect((await recommended(join(dir, 'openapi.yaml'))).join('\n')).toMatch(
+    /operation-operationId #\/paths\/~1api~1v1~1firms\/get/,
+  );
 });

@@ -33,7 +33,10 @@ export function contract(): Contract {
   return parse(contractText) as Contract;
 }
 
-export function testRule(code: string, breakages: { name: string; break: (doc: Contract) => void; at?: string }[]): void {
+export function testRule(
+  code: string,
+  breakages: { name: string; break: (doc: Contract) => void; at?: string }[],
+): void {
   test(`${code}: the kit's contract passes`, async () => {
     const results = (await lint(contractText)).filter((r) => r.code === code);
     expect(results.map((r) => `${r.message} at ${r.path.join('.')}`)).toEqual([]);

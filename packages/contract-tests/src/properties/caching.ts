@@ -4,7 +4,19 @@ import { operationById } from '@investor-graph/contract';
 import { type Answer } from '../client.ts';
 import { valueShown } from '../failure-text.ts';
 import { planRule } from '../context.ts';
-import { type Property, DAY, assert, expectStatus, control, identity, identityShown, content, isoDay, requestFor, readOperations } from './support.ts';
+import {
+  type Property,
+  DAY,
+  assert,
+  expectStatus,
+  control,
+  identity,
+  identityShown,
+  content,
+  isoDay,
+  requestFor,
+  readOperations,
+} from './support.ts';
 
 export const stability: Property = {
   id: 'stability',
@@ -13,7 +25,13 @@ export const stability: Property = {
   assumed: [],
   skip: () => null,
   cost: (ctx) => ({ calls: 2, rows: 2 * ctx.client.rowCost(10) }),
-  arbitrary: (ctx) => fc.record({ op: fc.constantFrom(...readOperations), pick: fc.nat(), limit: fc.integer({ min: 1, max: 10 }), rebuild: fc.boolean() }),
+  arbitrary: (ctx) =>
+    fc.record({
+      op: fc.constantFrom(...readOperations),
+      pick: fc.nat(),
+      limit: fc.integer({ min: 1, max: 10 }),
+      rebuild: fc.boolean(),
+    }),
   // A record, a page of rounds (rebuilt hourly) and a page of firms; on the mock the first two across an hour of rebuilds.
   examples: () => [
     { op: operationById('getCompany'), pick: 0, limit: 1, rebuild: true },
@@ -33,37 +51,72 @@ export const stability: Property = {
     }
     const b = await ctx.client.call(path, { rows });
     if (b.status !== 200) return;
-    const before = new Map((Array.isArray(a.body.data) ? a.body.data : [a.body.data]).map((r: any) => [identity(r), r]));
+    const before = new Map(
+      (Array.isArray(a.body.data) ? a.body.data : [a.body.data]).map((r: any) => [identity(r), r]),
+    );
     const after: any[] = Array.isArray(b.body.data) ? b.body.data : [b.body.data];
     if (a.body.as_of === b.body.as_of) {
-      assert(JSON.stringify(a.body.data) === JSON.stringify(b.body.data), `${path} read twice with as_of ${a.body.as_of}`, 'the same data both times', `${valueShown(b.body.data)} the second time, after ${valueShown(a.body.data)}`);
+      assert(
+        JSON.stringify(a.body.data) === JSON.stringify(b.body.data),
+        `${path} read twice with as_of ${a.body.as_of}`,
+        'the same data both times',
+        `${valueShown(b.body.data)} the second time, after ${valueShown(a.body.data)}`,
+      );
     }
     // As the round lag passes a round, a lagged plan's view of its company and firms changes while
     // updated_at stays (DECISIONS.md#round-lag): their derived fields are compared only on one cutoff.
     const lag = planRule(ctx).round_lag_days;
     const cutoff = (answer: Answer) => isoDay(Date.parse(answer.body.as_of) - lag * DAY);
     const lagMoved = lag > 0 && cutoff(a) !== cutoff(b);
-    const compared = (row: any) => (lagMoved ? content({ ...row, total_raised_usd: undefined, last_round: undefined, portfolio_count: undefined }) : content(row));
+    const compared = (row: any) =>
+      lagMoved
+        ? content({ ...row, total_raised_usd: undefined, last_round: undefined, portfolio_count: undefined })
+        : content(row);
     for (const row of after) {
       const old = before.get(identity(row)) as any;
       if (!old || typeof row.updated_at !== 'string') continue;
       if (lagMoved && compared(old) === compared(row)) continue;
-      if (content(old) === content(row)) assert(old.updated_at === row.updated_at, `${identityShown(row)}, its content unchanged`, `updated_at ${old.updated_at} still`, `${row.updated_at}`);
-      else assert(Date.parse(row.updated_at) > Date.parse(old.updated_at), `${identityShown(row)}, its content changed`, `an updated_at later than ${old.updated_at}`, `${row.updated_at}`);
+      if (content(old) === content(row))
+        assert(
+          old.updated_at === row.updated_at,
+          `${identityShown(row)}, its content unchanged`,
+          `updated_at ${old.updated_at} still`,
+          `${row.updated_at}`,
+        );
+      else
+        assert(
+          Date.parse(row.updated_at) > Date.parse(old.updated_at),
+          `${identityShown(row)}, its content changed`,
+          `an updated_at later than ${old.updated_at}`,
+          `${row.updated_at}`,
+        );
     }
   },
 };
 
 export const conditional: Property = {
   id: 'conditional',
-  title: 'a record or page asked again with its ETag in If-None-Match is a 304 with no body, counted as a call and charging no rows',
+  title:
+    'a record or page asked again with its ETag in If-None-Match is a 304 with no body, counted as a call and charging no rows',
   spec: [],
   assumed: ['conditional-requests', 'plan-and-usage-in-the-envelope'],
   skip: () => null,
   cost: (ctx) => ({ calls: 4, rows: 2 * ctx.client.rowCost(10) }),
-  arbitrary: () => fc.record({ op: fc.constantFrom(...readOperations), pick: fc.nat(), limit: fc.integer({ min: 1, max: 10 }), form: fc.constantFrom('as-given', 'strong-in-a-list', 'any') }),
+  arbitrary: () =>
+    fc.record({
+      op: fc.constantFrom(...readOperations),
+      pick: fc.nat(),
+      limit: fc.integer({ min: 1, max: 10 }),
+      form: fc.constantFrom('as-given', 'strong-in-a-list', 'any'),
+    }),
   // Each form a client may send the tag back in (RFC 9110 compares If-None-Match weakly).
-  examples: () => (['as-given', 'strong-in-a-list', 'any'] as const).map((form) => ({ op: operationById('listFirms'), pick: 0, limit: 2, form })),
+  examples: () =>
+    (['as-given', 'strong-in-a-list', 'any'] as const).map((form) => ({
+      op: operationById('listFirms'),
+      pick: 0,
+      limit: 2,
+      form,
+    })),
   async check(ctx, { op, pick, limit, form }) {
     const path = requestFor(ctx, op, pick, limit, 0);
     if (!path) return;
@@ -71,7 +124,12 @@ export const conditional: Property = {
     const first = await ctx.client.call(path, { rows });
     if (first.status !== 200) return;
     const etag = first.headers.get('etag');
-    assert(etag !== null && /^W\/"[^"]+"$/.test(etag), path, 'a weak ETag (W/"...": the usage in the body changes every call)', etag === null ? 'no ETag' : `ETag ${etag}`);
+    assert(
+      etag !== null && /^W\/"[^"]+"$/.test(etag),
+      path,
+      'a weak ETag (W/"...": the usage in the body changes every call)',
+      etag === null ? 'no ETag' : `ETag ${etag}`,
+    );
     // The tag as given; its strong form after another tag in a list; or `*`, which any current answer matches.
     const sent = form === 'any' ? '*' : form === 'strong-in-a-list' ? `W/"not-this-one", ${etag.slice(2)}` : etag;
     const again = await ctx.client.call(path, { rows, headers: { 'if-none-match': sent } });
@@ -79,20 +137,38 @@ export const conditional: Property = {
     if (again.status === 200 && again.headers.get('etag') !== etag && again.body?.as_of !== first.body.as_of) return;
     expectStatus(again, 304, `${path} with If-None-Match: ${sent} (the answer's ETag is ${etag})`);
     assert(again.text === '', `${path}, answered 304`, 'no body', `a body of ${again.text.length} bytes`);
-    assert(again.headers.get('etag') === etag, `${path}, answered 304`, `the ETag it confirms, ${etag}`, `ETag ${again.headers.get('etag')}`);
+    assert(
+      again.headers.get('etag') === etag,
+      `${path}, answered 304`,
+      `the ETag it confirms, ${etag}`,
+      `ETag ${again.headers.get('etag')}`,
+    );
     const other = await ctx.client.call(path, { rows, headers: { 'if-none-match': 'W/"not-this-one"' } });
     expectStatus(other, 200, `${path} with an If-None-Match that matches nothing`);
     const before = first.body.usage;
     const after = other.body.usage;
     // Three calls on this key, the 304 among them; it charged nothing.
-    if (before.calls_limit !== null) assert(after.calls_used === before.calls_used + 2, `${path}, after a 304 and a 200`, `calls_used ${before.calls_used + 2} (the 304 is a call)`, `${after.calls_used}, from ${before.calls_used}`);
-    if (ctx.config.plan === 'payg') assert(after.balance_rows === before.balance_rows - after.rows_charged, `${path}, after a 304 and a 200 charging ${after.rows_charged}`, `balance_rows ${before.balance_rows - after.rows_charged} (a 304 charges no rows)`, `${after.balance_rows}, from ${before.balance_rows}`);
+    if (before.calls_limit !== null)
+      assert(
+        after.calls_used === before.calls_used + 2,
+        `${path}, after a 304 and a 200`,
+        `calls_used ${before.calls_used + 2} (the 304 is a call)`,
+        `${after.calls_used}, from ${before.calls_used}`,
+      );
+    if (ctx.config.plan === 'payg')
+      assert(
+        after.balance_rows === before.balance_rows - after.rows_charged,
+        `${path}, after a 304 and a 200 charging ${after.rows_charged}`,
+        `balance_rows ${before.balance_rows - after.rows_charged} (a 304 charges no rows)`,
+        `${after.balance_rows}, from ${before.balance_rows}`,
+      );
   },
 };
 
 export const httpConventions: Property = {
   id: 'http-conventions',
-  title: 'HEAD answers as GET without a body, OPTIONS and a browser preflight are answered, another method is 405 with Allow, caching and CORS headers are on data, a request id is echoed, a refused key says WWW-Authenticate',
+  title:
+    'HEAD answers as GET without a body, OPTIONS and a browser preflight are answered, another method is 405 with Allow, caching and CORS headers are on data, a request id is echoed, a refused key says WWW-Authenticate',
   spec: [],
   assumed: ['http-conventions'],
   skip: () => null,
@@ -106,7 +182,14 @@ export const httpConventions: Property = {
       requestId: fc.stringMatching(/^[A-Za-z0-9._:-]{1,40}$/),
     }),
   // A page and a record first: the conventions hold on both kinds of answer.
-  examples: () => ['listFirms', 'getCompany'].map((id) => ({ op: readOperations.find((o) => o.operationId === id)!, pick: 0, limit: 2, origin: 'https://app.example', requestId: 'ct-conventions-1' })),
+  examples: () =>
+    ['listFirms', 'getCompany'].map((id) => ({
+      op: readOperations.find((o) => o.operationId === id)!,
+      pick: 0,
+      limit: 2,
+      origin: 'https://app.example',
+      requestId: 'ct-conventions-1',
+    })),
   async check(ctx, { op, pick, limit, origin, requestId }) {
     const path = requestFor(ctx, op, pick, limit, 0);
     if (!path) return;
@@ -116,49 +199,123 @@ export const httpConventions: Property = {
     const get = await ctx.client.call(path, { rows, headers: { ...plain, origin, 'x-request-id': requestId } });
     expectStatus(get, 200, `${path}, a record or page that exists`);
     const header = (a: Answer, name: string) => a.headers.get(name) ?? '';
-    const tokens = (a: Answer, name: string) => header(a, name).toLowerCase().split(',').map((t) => t.trim());
-    assert(tokens(get, 'cache-control').includes('private'), path, 'Cache-Control: private (a data answer is private to its key)', `Cache-Control "${header(get, 'cache-control')}"`);
-    assert(tokens(get, 'vary').includes('authorization'), path, 'Vary: Authorization (a data answer varies by key)', `Vary "${header(get, 'vary')}"`);
-    assert(header(get, 'x-request-id') === requestId, `${path} with X-Request-Id ${requestId}`, `the well-formed X-Request-Id echoed, ${requestId}`, `X-Request-Id "${header(get, 'x-request-id')}"`);
+    const tokens = (a: Answer, name: string) =>
+      header(a, name)
+        .toLowerCase()
+        .split(',')
+        .map((t) => t.trim());
+    assert(
+      tokens(get, 'cache-control').includes('private'),
+      path,
+      'Cache-Control: private (a data answer is private to its key)',
+      `Cache-Control "${header(get, 'cache-control')}"`,
+    );
+    assert(
+      tokens(get, 'vary').includes('authorization'),
+      path,
+      'Vary: Authorization (a data answer varies by key)',
+      `Vary "${header(get, 'vary')}"`,
+    );
+    assert(
+      header(get, 'x-request-id') === requestId,
+      `${path} with X-Request-Id ${requestId}`,
+      `the well-formed X-Request-Id echoed, ${requestId}`,
+      `X-Request-Id "${header(get, 'x-request-id')}"`,
+    );
     const allowed = header(get, 'access-control-allow-origin');
-    assert(allowed === '*' || allowed === origin, `${path} from ${origin}`, `Access-Control-Allow-Origin * or ${origin} (a browser app may read the answer)`, `Access-Control-Allow-Origin "${allowed}"`);
-    if (header(get, 'content-encoding')) assert(tokens(get, 'vary').includes('accept-encoding'), `${path}, compressed (${header(get, 'content-encoding')})`, 'Vary: Accept-Encoding', `Vary "${header(get, 'vary')}"`);
+    assert(
+      allowed === '*' || allowed === origin,
+      `${path} from ${origin}`,
+      `Access-Control-Allow-Origin * or ${origin} (a browser app may read the answer)`,
+      `Access-Control-Allow-Origin "${allowed}"`,
+    );
+    if (header(get, 'content-encoding'))
+      assert(
+        tokens(get, 'vary').includes('accept-encoding'),
+        `${path}, compressed (${header(get, 'content-encoding')})`,
+        'Vary: Accept-Encoding',
+        `Vary "${header(get, 'vary')}"`,
+      );
 
     const head = await ctx.client.call(path, { method: 'HEAD', rows, headers: plain });
     expectStatus(head, 200, `HEAD ${path} (the GET was 200)`);
     assert(head.text === '', `HEAD ${path}`, 'no body', `a body of ${head.text.length} bytes`);
     for (const name of ['content-type', 'cache-control']) {
-      assert(header(head, name) === header(get, name), `HEAD ${path}`, `the GET's ${name}, "${header(get, name)}"`, `${name} "${header(head, name)}"`);
+      assert(
+        header(head, name) === header(get, name),
+        `HEAD ${path}`,
+        `the GET's ${name}, "${header(get, name)}"`,
+        `${name} "${header(head, name)}"`,
+      );
     }
     // The length of the body a GET would get now: its usage counts one more call, so a counter
     // gaining a digit may make it a byte or two longer than the GET's.
     const lengths = [Number(header(head, 'content-length')), Number(header(get, 'content-length'))];
-    assert(Number.isInteger(lengths[0]) && lengths[0]! > 0 && Math.abs(lengths[0]! - lengths[1]!) <= 8, `HEAD ${path}`, `the Content-Length of the GET's body (${header(get, 'content-length')}, give or take 8 bytes of usage counters)`, `Content-Length "${header(head, 'content-length')}"`);
+    assert(
+      Number.isInteger(lengths[0]) && lengths[0]! > 0 && Math.abs(lengths[0]! - lengths[1]!) <= 8,
+      `HEAD ${path}`,
+      `the Content-Length of the GET's body (${header(get, 'content-length')}, give or take 8 bytes of usage counters)`,
+      `Content-Length "${header(head, 'content-length')}"`,
+    );
     // The same tag, unless the data was rebuilt between the two calls: then a GET now has the HEAD's.
     if (header(head, 'etag') !== header(get, 'etag')) {
       const again = await ctx.client.call(path, { rows, headers: plain });
-      assert(header(again, 'etag') === header(head, 'etag'), `HEAD ${path}`, `the ETag of the GET before it, "${header(get, 'etag')}", or of a GET since, "${header(again, 'etag')}"`, `ETag "${header(head, 'etag')}"`);
+      assert(
+        header(again, 'etag') === header(head, 'etag'),
+        `HEAD ${path}`,
+        `the ETag of the GET before it, "${header(get, 'etag')}", or of a GET since, "${header(again, 'etag')}"`,
+        `ETag "${header(head, 'etag')}"`,
+      );
     }
 
     // HEAD is the GET without its body: without a key, the GET's 401.
     const anonymous = await ctx.client.call(path, { method: 'HEAD', key: null, headers: plain });
     expectStatus(anonymous, 401, `HEAD ${path} without a key (the GET would be a 401)`);
 
-    const preflight = await ctx.client.call(path, { method: 'OPTIONS', key: null, headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const preflight = await ctx.client.call(path, {
+      method: 'OPTIONS',
+      key: null,
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
     expectStatus(preflight, [200, 204], `a browser's preflight of GET ${path} from ${origin}`);
-    assert(tokens(preflight, 'access-control-allow-headers').includes('authorization'), `preflight of ${path}`, 'Access-Control-Allow-Headers with Authorization', `Access-Control-Allow-Headers "${header(preflight, 'access-control-allow-headers')}"`);
-    assert(tokens(preflight, 'access-control-allow-methods').includes('get'), `preflight of ${path}`, 'Access-Control-Allow-Methods with GET', `Access-Control-Allow-Methods "${header(preflight, 'access-control-allow-methods')}"`);
-    assert(['*', origin].includes(header(preflight, 'access-control-allow-origin')), `preflight of ${path} from ${origin}`, `Access-Control-Allow-Origin * or ${origin}`, `Access-Control-Allow-Origin "${header(preflight, 'access-control-allow-origin')}"`);
+    assert(
+      tokens(preflight, 'access-control-allow-headers').includes('authorization'),
+      `preflight of ${path}`,
+      'Access-Control-Allow-Headers with Authorization',
+      `Access-Control-Allow-Headers "${header(preflight, 'access-control-allow-headers')}"`,
+    );
+    assert(
+      tokens(preflight, 'access-control-allow-methods').includes('get'),
+      `preflight of ${path}`,
+      'Access-Control-Allow-Methods with GET',
+      `Access-Control-Allow-Methods "${header(preflight, 'access-control-allow-methods')}"`,
+    );
+    assert(
+      ['*', origin].includes(header(preflight, 'access-control-allow-origin')),
+      `preflight of ${path} from ${origin}`,
+      `Access-Control-Allow-Origin * or ${origin}`,
+      `Access-Control-Allow-Origin "${header(preflight, 'access-control-allow-origin')}"`,
+    );
 
     // Without a key: a read-only API refuses the method before it looks for one.
     const other = await ctx.client.call(path, { method: 'DELETE', key: null });
     expectStatus(other, 405, `DELETE ${path} (a read-only API)`);
-    assert(['get', 'head'].every((m) => tokens(other, 'allow').includes(m)), `DELETE ${path}, answered 405`, 'Allow with GET and HEAD', `Allow "${header(other, 'allow')}"`);
+    assert(
+      ['get', 'head'].every((m) => tokens(other, 'allow').includes(m)),
+      `DELETE ${path}, answered 405`,
+      'Allow with GET and HEAD',
+      `Allow "${header(other, 'allow')}"`,
+    );
 
     // A well-formed key that is no key (never the run's own key altered: a service that echoes
     // what it refused would put it in the report).
     const refused = await ctx.client.call(path, { key: `igk_team_${'Z'.repeat(32)}` });
     expectStatus(refused, 401, `${path} with a key that is not one`);
-    assert(/^Bearer\b/i.test(header(refused, 'www-authenticate')), `${path} with a key that is not one, answered 401`, 'WWW-Authenticate: Bearer (a 401 names its scheme)', `WWW-Authenticate "${header(refused, 'www-authenticate')}"`);
+    assert(
+      /^Bearer\b/i.test(header(refused, 'www-authenticate')),
+      `${path} with a key that is not one, answered 401`,
+      'WWW-Authenticate: Bearer (a 401 names its scheme)',
+      `WWW-Authenticate "${header(refused, 'www-authenticate')}"`,
+    );
   },
 };

@@ -4,7 +4,19 @@ import { operationById, planIds, plans, trialKeyKeptDays } from '@investor-graph
 import { type Answer } from '../client.ts';
 import { valueShown } from '../failure-text.ts';
 import { dataOperations, planRule } from '../context.ts';
-import { type Property, DAY, assert, codeShown, expectStatus, expectActions, isoSecond, control, requestFor, features, keylessElsewhere } from './support.ts';
+import {
+  type Property,
+  DAY,
+  assert,
+  codeShown,
+  expectStatus,
+  expectActions,
+  isoSecond,
+  control,
+  requestFor,
+  features,
+  keylessElsewhere,
+} from './support.ts';
 
 export const auth: Property = {
   id: 'auth',
@@ -20,7 +32,9 @@ export const auth: Property = {
       key: fc.oneof(
         fc.constant(null),
         fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /^[\x21-\x7e]+$/.test(s)),
-        fc.record({ plan: fc.constantFrom(...planIds), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) }).map(({ plan, tail }) => `igk_${plan}_${tail}`),
+        fc
+          .record({ plan: fc.constantFrom(...planIds), tail: fc.stringMatching(/^[A-Za-z0-9]{32}$/) })
+          .map(({ plan, tail }) => `igk_${plan}_${tail}`),
       ),
       typo: fc.boolean(),
     }),
@@ -44,7 +58,8 @@ export const auth: Property = {
 
 export const planFeatures: Property = {
   id: 'plan-features',
-  title: 'what the plan includes (the changes feed, the nightly dumps) is served, and what it lacks is a 402 with actions',
+  title:
+    'what the plan includes (the changes feed, the nightly dumps) is served, and what it lacks is a 402 with actions',
   spec: ['6. Events', '8. Limits', '7. Errors'],
   assumed: ['status-codes', 'actions'],
   skip: () => null,
@@ -54,10 +69,17 @@ export const planFeatures: Property = {
   examples: () => features.map((feature) => ({ feature, daysBack: 1 })),
   async check(ctx, { feature, daysBack }: { feature: (typeof features)[number]; daysBack: number }) {
     const included = feature === 'changes' ? planRule(ctx).changes_feed : planRule(ctx).exports;
-    const path = feature === 'changes' ? `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - daysBack * DAY)}&limit=1` : '/api/v1/exports';
+    const path =
+      feature === 'changes'
+        ? `/api/v1/changes?since=${isoSecond(Date.parse(ctx.asOf) - daysBack * DAY)}&limit=1`
+        : '/api/v1/exports';
     const answer = await ctx.client.call(path, { rows: 1 });
     if (included) {
-      expectStatus(answer, 200, `${path}: the ${ctx.config.plan} plan includes ${feature === 'changes' ? 'the changes feed' : 'the nightly dumps'}`);
+      expectStatus(
+        answer,
+        200,
+        `${path}: the ${ctx.config.plan} plan includes ${feature === 'changes' ? 'the changes feed' : 'the nightly dumps'}`,
+      );
       return;
     }
     expectStatus(answer, 402, `${path} on ${ctx.config.plan}`);
@@ -71,10 +93,23 @@ export const trialRunsOut: Property = {
   spec: ['3. States and transitions', '7. Errors', '8. Limits'],
   assumed: ['exhausted-quota', 'actions', 'trial-key-response', 'account'],
   keyless: true,
-  skip: (ctx) => keylessElsewhere(ctx) ?? (ctx.control || ctx.config.exhaustTrial ? null : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
-  cost: (ctx) => ({ calls: ctx.control ? 4 : plans.trial.calls_limit! + 3, rows: ctx.control ? 0 : plans.trial.calls_limit! }),
+  skip: (ctx) =>
+    keylessElsewhere(ctx) ??
+    (ctx.control || ctx.config.exhaustTrial
+      ? null
+      : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
+  cost: (ctx) => ({
+    calls: ctx.control ? 4 : plans.trial.calls_limit! + 3,
+    rows: ctx.control ? 0 : plans.trial.calls_limit!,
+  }),
   // A trial past its calls; with the control API also one past its days (made a week ago).
-  arbitrary: () => fc.record({ op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')), pick: fc.nat(), tag: fc.stringMatching(/^[a-z0-9]{10}$/), how: fc.constant('used-up') }),
+  arbitrary: () =>
+    fc.record({
+      op: fc.constantFrom(...dataOperations.filter((o) => o.operationId !== 'getAccount')),
+      pick: fc.nat(),
+      tag: fc.stringMatching(/^[a-z0-9]{10}$/),
+      how: fc.constant('used-up'),
+    }),
   examples: (ctx) => [
     { op: operationById('listFirms'), pick: 0, tag: 'usedup0001', how: 'used-up' },
     ...(ctx.control ? [{ op: operationById('getCompany'), pick: 0, tag: 'expired001', how: 'expired' }] : []),
@@ -85,19 +120,44 @@ export const trialRunsOut: Property = {
       // A trial made eight days ago through the control API: past its seven days without moving
       // the clock, which every other key and client of the mock shares.
       const clock = (await (await control(ctx, '/clock')).json()) as { now: string };
-      const made = await control(ctx, '/keys', 'POST', { plan: 'trial', created_at: isoSecond(Date.parse(clock.now) - 8 * DAY) });
-      assert(made.status === 201, "the mock's control API, asked for a trial key made eight days ago", '201 with the key', `${made.status}`);
+      const made = await control(ctx, '/keys', 'POST', {
+        plan: 'trial',
+        created_at: isoSecond(Date.parse(clock.now) - 8 * DAY),
+      });
+      assert(
+        made.status === 201,
+        "the mock's control API, asked for a trial key made eight days ago",
+        '201 with the key',
+        `${made.status}`,
+      );
       key = ((await made.json()) as { key: string }).key;
     } else {
       const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
       // The case's tag, the key's plan and the seed: a replay asks for the same address, which a live trial may still hold (409).
-      const issued = await ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `contract-tests+${tag}-${ctx.config.plan}-${ctx.config.seed}@${domain}` }) });
+      const issued = await ctx.client.call('/api/v1/keys/trial', {
+        method: 'POST',
+        key: null,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `contract-tests+${tag}-${ctx.config.plan}-${ctx.config.seed}@${domain}` }),
+      });
       if (issued.status === 409) return;
       expectStatus(issued, 201, 'a fresh trial key');
       key = issued.body.key;
       const keyId = issued.body.key_id;
-      assert(typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key), 'a fresh trial key', 'igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation)', typeof key === 'string' ? `a key of ${key.length} characters${key.startsWith('igk_trial_') ? '' : ' not starting igk_trial_'}` : `key ${valueShown(key)}`);
-      assert(/\bno-store\b/.test(issued.headers.get('cache-control') ?? ''), 'the answer that shows a trial key once', 'Cache-Control: no-store (it is never stored)', `Cache-Control "${issued.headers.get('cache-control') ?? ''}"`);
+      assert(
+        typeof key === 'string' && /^igk_trial_[A-Za-z0-9]{32}$/.test(key),
+        'a fresh trial key',
+        'igk_trial_ and 32 base62 characters (DECISIONS.md#key-scopes-expiry-and-revocation)',
+        typeof key === 'string'
+          ? `a key of ${key.length} characters${key.startsWith('igk_trial_') ? '' : ' not starting igk_trial_'}`
+          : `key ${valueShown(key)}`,
+      );
+      assert(
+        /\bno-store\b/.test(issued.headers.get('cache-control') ?? ''),
+        'the answer that shows a trial key once',
+        'Cache-Control: no-store (it is never stored)',
+        `Cache-Control "${issued.headers.get('cache-control') ?? ''}"`,
+      );
       if (ctx.control) {
         const set = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.trial.calls_limit });
         assert(set.status === 200, "the mock's control API, asked to use up the trial's calls", '200', `${set.status}`);
@@ -114,20 +174,42 @@ export const trialRunsOut: Property = {
     expectStatus(answer, 402, `${path} on ${how === 'expired' ? 'an' : 'a'} ${how} trial`);
     // Which way it ended (DECISIONS.md#exhausted-quota): its calls, or its days.
     const code = how === 'expired' ? 'trial_expired' : 'trial_exhausted';
-    assert(answer.body?.code === code, `${path} on ${how === 'expired' ? 'an' : 'a'} ${how} trial`, `code ${code}`, codeShown(answer.body));
+    assert(
+      answer.body?.code === code,
+      `${path} on ${how === 'expired' ? 'an' : 'a'} ${how} trial`,
+      `code ${code}`,
+      codeShown(answer.body),
+    );
     expectActions(answer, path);
     const account = await ctx.client.call('/api/v1/account', { key });
-    expectStatus(account, 200, `/api/v1/account of ${how === 'expired' ? 'an' : 'a'} ${how} trial (DECISIONS.md#account: it can still read its account)`);
+    expectStatus(
+      account,
+      200,
+      `/api/v1/account of ${how === 'expired' ? 'an' : 'a'} ${how} trial (DECISIONS.md#account: it can still read its account)`,
+    );
   },
 };
 
 export const keyStates: Property = {
   id: 'key-states',
-  title: "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing; an ended trial's key is a 402 trial_expired for trial_key_kept_days, then a 401 invalid_key",
+  title:
+    "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing; an ended trial's key is a 402 trial_expired for trial_key_kept_days, then a 401 invalid_key",
   spec: ['3. States and transitions', '7. Errors', '8. Limits'],
-  assumed: ['exhausted-quota', 'key-scopes-expiry-and-revocation', 'record-and-key-states', 'account', 'actions', 'pay-as-you-go-billing', 'trial-key-response'],
+  assumed: [
+    'exhausted-quota',
+    'key-scopes-expiry-and-revocation',
+    'record-and-key-states',
+    'account',
+    'actions',
+    'pay-as-you-go-billing',
+    'trial-key-response',
+  ],
   keyless: true,
-  skip: (ctx) => keylessElsewhere(ctx) ?? (ctx.control ? null : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
+  skip: (ctx) =>
+    keylessElsewhere(ctx) ??
+    (ctx.control
+      ? null
+      : "needs --use-control against the kit's mock (a month's calls, or a key to revoke, are the service's to give)"),
   cost: () => ({ calls: 9, rows: 4 }),
   arbitrary: () => fc.constant(null),
   once: true,
@@ -136,18 +218,34 @@ export const keyStates: Property = {
     assert(made.status === 201, "the mock's control API, asked for a Team key", '201 with the key', `${made.status}`);
     const { key, key_id: keyId } = (await made.json()) as { key: string; key_id: string };
     const used = await control(ctx, `/keys/${keyId}/usage`, 'PUT', { calls_used: plans.team.calls_limit });
-    assert(used.status === 200, "the mock's control API, asked to use up the Team key's calls", '200', `${used.status}`);
+    assert(
+      used.status === 200,
+      "the mock's control API, asked to use up the Team key's calls",
+      '200',
+      `${used.status}`,
+    );
     const answer = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
     expectStatus(answer, 402, 'a Team key past its monthly calls');
-    assert(answer.body?.code === 'quota_exhausted', 'a Team key past its monthly calls', 'code quota_exhausted', codeShown(answer.body));
-    for (const type of ['subscribe', 'buy_prepaid_rows', 'book_call']) expectActions(answer, 'a used-up monthly quota', type);
+    assert(
+      answer.body?.code === 'quota_exhausted',
+      'a Team key past its monthly calls',
+      'code quota_exhausted',
+      codeShown(answer.body),
+    );
+    for (const type of ['subscribe', 'buy_prepaid_rows', 'book_call'])
+      expectActions(answer, 'a used-up monthly quota', type);
     const account = await ctx.client.call('/api/v1/account', { key });
     expectStatus(account, 200, "a used-up quota's /api/v1/account (it can still read its account)");
     const revoked = await control(ctx, `/keys/${keyId}/revoke`, 'POST', {});
     assert(revoked.status === 200, "the mock's control API, asked to revoke the key", '200', `${revoked.status}`);
     const refused = await ctx.client.call('/api/v1/account', { key });
     expectStatus(refused, 401, 'a revoked key, even on /api/v1/account');
-    assert(refused.body?.code === 'revoked_key', 'a revoked key on /api/v1/account', 'code revoked_key', codeShown(refused.body));
+    assert(
+      refused.body?.code === 'revoked_key',
+      'a revoked key on /api/v1/account',
+      'code revoked_key',
+      codeShown(refused.body),
+    );
     // No key state goes back: refused once, a revoked key stays refused.
     const again = await ctx.client.call('/api/v1/firms?limit=1', { key, rows: 1 });
     expectStatus(again, 401, 'a revoked key, called again after its first refusal');
@@ -155,34 +253,73 @@ export const keyStates: Property = {
     // Pay as you go: a call that would cost more than the balance is refused and costs nothing.
     const minimum = plans.payg.min_rows_per_call!;
     const topped = await control(ctx, '/keys', 'POST', { plan: 'payg', prepaid_rows: minimum + 5 });
-    assert(topped.status === 201, "the mock's control API, asked for a pay-as-you-go key", '201 with the key', `${topped.status}`);
+    assert(
+      topped.status === 201,
+      "the mock's control API, asked for a pay-as-you-go key",
+      '201 with the key',
+      `${topped.status}`,
+    );
     const payg = ((await topped.json()) as { key: string }).key;
     const dear = await ctx.client.call(`/api/v1/firms?limit=${minimum + 10}`, { key: payg, rows: minimum + 10 });
     expectStatus(dear, 402, `a page of ${minimum + 10} rows on a balance of ${minimum + 5}`);
-    assert(dear.body?.code === 'insufficient_balance', 'a call the balance cannot cover', 'code insufficient_balance', codeShown(dear.body));
+    assert(
+      dear.body?.code === 'insufficient_balance',
+      'a call the balance cannot cover',
+      'code insufficient_balance',
+      codeShown(dear.body),
+    );
     expectActions(dear, 'a call the balance cannot cover', 'buy_prepaid_rows');
     const balance = await ctx.client.call('/api/v1/account', { key: payg });
     expectStatus(balance, 200, "a pay-as-you-go key's /api/v1/account");
-    assert(balance.body.data.balance?.prepaid_rows === minimum + 5, 'the balance after a refused call', `prepaid_rows ${minimum + 5} still (a refused call costs nothing)`, `${balance.body.data.balance?.prepaid_rows}`);
+    assert(
+      balance.body.data.balance?.prepaid_rows === minimum + 5,
+      'the balance after a refused call',
+      `prepaid_rows ${minimum + 5} still (a refused call costs nothing)`,
+      `${balance.body.data.balance?.prepaid_rows}`,
+    );
 
     // An ended trial's key is known for trial_key_kept_days past its end (402 trial_expired), then not (401 invalid_key).
     const clock = await control(ctx, '/clock');
     assert(clock.status === 200, "the mock's control API, asked for the clock", '200 with the time', `${clock.status}`);
     const now = Date.parse(((await clock.json()) as { now: string }).now);
     const lifetime = plans.trial.key_lifetime_days!;
-    for (const [endedDaysAgo, status, code] of [[trialKeyKeptDays - 1, 402, 'trial_expired'], [trialKeyKeptDays + 1, 401, 'invalid_key']] as const) {
-      const trial = await control(ctx, '/keys', 'POST', { plan: 'trial', created_at: isoSecond(now - (lifetime + endedDaysAgo) * DAY) });
-      assert(trial.status === 201, "the mock's control API, asked for a trial key made in the past", '201 with the key', `${trial.status}`);
-      const ended = await ctx.client.call('/api/v1/firms?limit=1', { key: ((await trial.json()) as { key: string }).key, rows: 1 });
-      expectStatus(ended, status, `a trial key whose trial ended ${endedDaysAgo} days ago (known for ${trialKeyKeptDays} days past its end)`);
-      assert(ended.body?.code === code, `a trial key whose trial ended ${endedDaysAgo} days ago`, `code ${code}`, codeShown(ended.body));
+    for (const [endedDaysAgo, status, code] of [
+      [trialKeyKeptDays - 1, 402, 'trial_expired'],
+      [trialKeyKeptDays + 1, 401, 'invalid_key'],
+    ] as const) {
+      const trial = await control(ctx, '/keys', 'POST', {
+        plan: 'trial',
+        created_at: isoSecond(now - (lifetime + endedDaysAgo) * DAY),
+      });
+      assert(
+        trial.status === 201,
+        "the mock's control API, asked for a trial key made in the past",
+        '201 with the key',
+        `${trial.status}`,
+      );
+      const ended = await ctx.client.call('/api/v1/firms?limit=1', {
+        key: ((await trial.json()) as { key: string }).key,
+        rows: 1,
+      });
+      expectStatus(
+        ended,
+        status,
+        `a trial key whose trial ended ${endedDaysAgo} days ago (known for ${trialKeyKeptDays} days past its end)`,
+      );
+      assert(
+        ended.body?.code === code,
+        `a trial key whose trial ended ${endedDaysAgo} days ago`,
+        `code ${code}`,
+        codeShown(ended.body),
+      );
     }
   },
 };
 
 export const trialCall: Property = {
   id: 'trial-call',
-  title: 'the trial call refuses what is not one JSON e-mail: another content type 415, over 4 KiB 413, anything but one valid email 400; an address with a live trial 409',
+  title:
+    'the trial call refuses what is not one JSON e-mail: another content type 415, over 4 KiB 413, anything but one valid email 400; an address with a live trial 409',
   spec: ['5. Authentication', '4. Endpoints'],
   assumed: ['trial-key-response', 'status-codes'],
   keyless: true,
@@ -192,21 +329,51 @@ export const trialCall: Property = {
   // Each way the call goes wrong; none of them makes a key (the taken address needs one made
   // already: the run's own from --email, or one made through the mock's control API). With the
   // rate burst allowed, also three seconds' worth of the trial's rate at once.
-  examples: (ctx) => ['text', 'large', 'empty', 'not-an-address', 'extra-member', 'taken', ...(ctx.config.allowRate ? ['burst'] : [])],
+  examples: (ctx) => [
+    'text',
+    'large',
+    'empty',
+    'not-an-address',
+    'extra-member',
+    'taken',
+    ...(ctx.config.allowRate ? ['burst'] : []),
+  ],
   async check(ctx, kind: string) {
     if (kind === 'burst') {
       // Anyone may call it, so each client address has the trial's rate: a burst meets a 429.
       const burst = Math.ceil(plans.trial.rate_per_second * 3);
-      const answers = await Promise.all(Array.from({ length: burst }, () => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: '{}', honour429: false, unpaced: true })));
+      const answers = await Promise.all(
+        Array.from({ length: burst }, () =>
+          ctx.client.call('/api/v1/keys/trial', {
+            method: 'POST',
+            key: null,
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+            honour429: false,
+            unpaced: true,
+          }),
+        ),
+      );
       const limited = answers.find((a) => a.status === 429);
-      assert(limited, `${burst} trial calls at once from one address`, `a 429 among them (the trial's rate is ${plans.trial.rate_per_second} a second)`, `only ${[...new Set(answers.map((a) => a.status))].join(', ')}`);
+      assert(
+        limited,
+        `${burst} trial calls at once from one address`,
+        `a 429 among them (the trial's rate is ${plans.trial.rate_per_second} a second)`,
+        `only ${[...new Set(answers.map((a) => a.status))].join(', ')}`,
+      );
       expectActions(limited, 'a 429 of the trial call');
-      assert(/^\d+$/.test(limited.headers.get('retry-after') ?? ''), 'a 429 of the trial call', 'Retry-After in whole seconds', `Retry-After ${valueShown(limited.headers.get('retry-after'))}`);
+      assert(
+        /^\d+$/.test(limited.headers.get('retry-after') ?? ''),
+        'a 429 of the trial call',
+        'Retry-After in whole seconds',
+        `Retry-After ${valueShown(limited.headers.get('retry-after'))}`,
+      );
       // Let the address's bucket fill again before the next case.
       await new Promise((r) => setTimeout(r, Number(limited.headers.get('retry-after')) * 1000 + 50));
       return;
     }
-    const post = (body: string, type = 'application/json') => ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': type }, body });
+    const post = (body: string, type = 'application/json') =>
+      ctx.client.call('/api/v1/keys/trial', { method: 'POST', key: null, headers: { 'content-type': type }, body });
     const want: Record<string, [number, string]> = {
       text: [415, 'unsupported_media_type'],
       large: [413, 'payload_too_large'],
@@ -227,12 +394,22 @@ export const trialCall: Property = {
       }
       answer = await post(JSON.stringify({ email: address.toUpperCase() }));
     } else if (kind === 'text') answer = await post('email=someone@example.com', 'text/plain');
-    else if (kind === 'large') answer = await post(JSON.stringify({ email: 'someone@example.com', note: 'x'.repeat(5_000) }));
+    else if (kind === 'large')
+      answer = await post(JSON.stringify({ email: 'someone@example.com', note: 'x'.repeat(5_000) }));
     else if (kind === 'empty') answer = await post('{}');
     else if (kind === 'not-an-address') answer = await post(JSON.stringify({ email: 'not an address' }));
     else answer = await post(JSON.stringify({ email: 'someone@example.com', plan: 'enterprise' }));
     const [status, code] = want[kind]!;
-    expectStatus(answer, status, `the trial call with ${kind === 'taken' ? 'an address that has a live trial, in capitals' : `a ${kind} body`}`);
-    assert(answer.body?.code === code, `the trial call with ${kind === 'taken' ? 'an address that has a live trial' : `a ${kind} body`}`, `code ${code}`, codeShown(answer.body));
+    expectStatus(
+      answer,
+      status,
+      `the trial call with ${kind === 'taken' ? 'an address that has a live trial, in capitals' : `a ${kind} body`}`,
+    );
+    assert(
+      answer.body?.code === code,
+      `the trial call with ${kind === 'taken' ? 'an address that has a live trial' : `a ${kind} body`}`,
+      `code ${code}`,
+      codeShown(answer.body),
+    );
   },
 };

@@ -21,7 +21,8 @@ const yearPage = (ctx: SuiteContext) => pageOf(ctx, 250);
 const wholePage = (ctx: SuiteContext) => Math.min(cap(ctx), 1000);
 /** Whole lists are recomputed where a page holds 500 rows or more and rows are not billed: 10 pages hold 5,000 or more. */
 const walksWhole = (ctx: SuiteContext) => cap(ctx) >= 500 && !planRule(ctx).min_rows_per_call;
-const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } }).properties.stage.enum;
+const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } })
+  .properties.stage.enum;
 
 const sum = (rows: any[]) => rows.reduce((n, r) => n + (typeof r.amount_usd === 'number' ? r.amount_usd : 0), 0);
 function median(values: number[]): number | null {
@@ -38,36 +39,76 @@ async function rollup(ctx: SuiteContext, name: string) {
 }
 
 /** rounds-by-year for the years from `from` on, against the rounds served. */
-function years(served: { year: number; rounds: number; amount_usd: number }[], rounds: any[], from: number, what: string): void {
-  const latest = Math.max(from, ...served.map((r) => r.year), ...rounds.map((r) => Number(String(r.announced_on).slice(0, 4))));
+function years(
+  served: { year: number; rounds: number; amount_usd: number }[],
+  rounds: any[],
+  from: number,
+  what: string,
+): void {
+  const latest = Math.max(
+    from,
+    ...served.map((r) => r.year),
+    ...rounds.map((r) => Number(String(r.announced_on).slice(0, 4))),
+  );
   for (let year = from; year <= latest; year++) {
     const theirs = rounds.filter((r) => String(r.announced_on).startsWith(String(year)));
     const row = served.find((r) => r.year === year);
-    assert((row?.rounds ?? 0) === theirs.length, `rounds-by-year for ${year}`, `${theirs.length} rounds, as ${what} serves this key in ${year}`, row ? `${row.rounds} rounds` : 'no row for the year');
-    if (row) assert(row.amount_usd === sum(theirs), `rounds-by-year for ${year}`, `$${sum(theirs)}, the sum of those rounds' amounts`, `$${row.amount_usd}`);
+    assert(
+      (row?.rounds ?? 0) === theirs.length,
+      `rounds-by-year for ${year}`,
+      `${theirs.length} rounds, as ${what} serves this key in ${year}`,
+      row ? `${row.rounds} rounds` : 'no row for the year',
+    );
+    if (row)
+      assert(
+        row.amount_usd === sum(theirs),
+        `rounds-by-year for ${year}`,
+        `$${sum(theirs)}, the sum of those rounds' amounts`,
+        `$${row.amount_usd}`,
+      );
   }
 }
 
 export const statistics: Property = {
   id: 'statistics',
-  title: 'a rollup agrees with the rows it counts, as the key sees them: rounds-by-year year by year (the as-of year included), and where every round and edge can be walked, every year, rounds-by-stage and most-active-investors; an unknown name is a 404 listing the names',
+  title:
+    'a rollup agrees with the rows it counts, as the key sees them: rounds-by-year year by year (the as-of year included), and where every round and edge can be walked, every year, rounds-by-stage and most-active-investors; an unknown name is a 404 listing the names',
   spec: ['1. What the service does', '4. Endpoints'],
   assumed: ['statistics-shapes', 'round-lag'],
   skip: () => null,
-  cost: (ctx) => ({ calls: 1 + YEAR_PAGES, rows: ctx.client.rowCost(1) + YEAR_PAGES * ctx.client.rowCost(yearPage(ctx)) }),
+  cost: (ctx) => ({
+    calls: 1 + YEAR_PAGES,
+    rows: ctx.client.rowCost(1) + YEAR_PAGES * ctx.client.rowCost(yearPage(ctx)),
+  }),
   caseCost: (ctx, input: Case) =>
-    input.kind === 'unknown' ? { calls: 1, rows: 0 }
-    : input.kind === 'years' ? statistics.cost(ctx)
-    : { calls: 1 + WHOLE_PAGES, rows: ctx.client.rowCost(1) + WHOLE_PAGES * ctx.client.rowCost(wholePage(ctx)) },
+    input.kind === 'unknown'
+      ? { calls: 1, rows: 0 }
+      : input.kind === 'years'
+        ? statistics.cost(ctx)
+        : { calls: 1 + WHOLE_PAGES, rows: ctx.client.rowCost(1) + WHOLE_PAGES * ctx.client.rowCost(wholePage(ctx)) },
   arbitrary: () => fc.record({ kind: fc.constant('years' as const), back: fc.integer({ min: 0, max: 1 }) }),
-  examples: (ctx) => [{ kind: 'unknown' }, { kind: 'years', back: 1 }, ...(walksWhole(ctx) ? [{ kind: 'all-rounds' }, { kind: 'investors' }] : [])],
+  examples: (ctx) => [
+    { kind: 'unknown' },
+    { kind: 'years', back: 1 },
+    ...(walksWhole(ctx) ? [{ kind: 'all-rounds' }, { kind: 'investors' }] : []),
+  ],
   async check(ctx, input: Case) {
     if (input.kind === 'unknown') {
       const unknown = await ctx.client.call('/api/v1/statistics/no-such-rollup', { rows: 0 });
       expectStatus(unknown, 404, 'an unknown statistic (the name identifies a resource)');
-      assert(unknown.body?.code === 'unknown_statistic', 'an unknown statistic', 'code unknown_statistic', codeShown(unknown.body));
+      assert(
+        unknown.body?.code === 'unknown_statistic',
+        'an unknown statistic',
+        'code unknown_statistic',
+        codeShown(unknown.body),
+      );
       const names = parameterEnum('getStatistic', 'name');
-      assert(Array.isArray(unknown.body?.allowed) && names.every((n) => unknown.body.allowed.includes(n)), 'an unknown statistic', `allowed listing ${names.join(', ')}`, unknown.body?.allowed === undefined ? 'no allowed' : `allowed ${valueShown(unknown.body.allowed)}`);
+      assert(
+        Array.isArray(unknown.body?.allowed) && names.every((n) => unknown.body.allowed.includes(n)),
+        'an unknown statistic',
+        `allowed listing ${names.join(', ')}`,
+        unknown.body?.allowed === undefined ? 'no allowed' : `allowed ${valueShown(unknown.body.allowed)}`,
+      );
       return;
     }
     if (input.kind === 'investors') return investors(ctx);
@@ -79,7 +120,10 @@ export const statistics: Property = {
       const from = latest - input.back;
       const walked = await walk(ctx, `/api/v1/rounds?announced_since=${from}-01-01`, yearPage(ctx), YEAR_PAGES);
       // A span too long for its pages is left, and said (some cases): back 0, the as-of year alone, is the shortest.
-      if (!walked.ended) throw new BudgetExhausted(`the rounds since ${from}-01-01 are more than ${YEAR_PAGES} pages of ${yearPage(ctx)}`);
+      if (!walked.ended)
+        throw new BudgetExhausted(
+          `the rounds since ${from}-01-01 are more than ${YEAR_PAGES} pages of ${yearPage(ctx)}`,
+        );
       if (!sameData(served, ...walked.answers)) return;
       return years(rows, walked.rows, from, `/rounds?announced_since=${from}-01-01`);
     }
@@ -95,8 +139,18 @@ export const statistics: Property = {
         assert(!row, `rounds-by-stage for ${stage}`, 'no row (no round of the stage is served)', `${valueShown(row)}`);
         continue;
       }
-      const want = { stage, rounds: theirs.length, amount_usd: sum(theirs), median_amount_usd: median(theirs.map((r) => r.amount_usd).filter((a): a is number => typeof a === 'number')) };
-      assert(JSON.stringify(row) === JSON.stringify(want), `rounds-by-stage for ${stage}`, `${valueShown(want)}, from the ${theirs.length} rounds served`, `${valueShown(row)}`);
+      const want = {
+        stage,
+        rounds: theirs.length,
+        amount_usd: sum(theirs),
+        median_amount_usd: median(theirs.map((r) => r.amount_usd).filter((a): a is number => typeof a === 'number')),
+      };
+      assert(
+        JSON.stringify(row) === JSON.stringify(want),
+        `rounds-by-stage for ${stage}`,
+        `${valueShown(want)}, from the ${theirs.length} rounds served`,
+        `${valueShown(row)}`,
+      );
     }
   },
 };
@@ -117,14 +171,41 @@ async function investors(ctx: SuiteContext): Promise<void> {
   const rows = served.body.data.rows as { rank: number; firm_slug: string; investments: number; leads: number }[];
   rows.forEach((row, i) => {
     const theirs = firms.get(row.firm_slug) ?? { investments: 0, leads: 0 };
-    assert(row.rank === i + 1, 'most-active-investors', `rank ${i + 1} at row ${i + 1}`, `rank ${valueShown(row.rank)}`);
-    assert(row.investments === theirs.investments && row.leads === theirs.leads, `most-active-investors, ${row.firm_slug}`, `${theirs.investments} investments and ${theirs.leads} leads, its edges served`, `${row.investments} and ${row.leads}`);
+    assert(
+      row.rank === i + 1,
+      'most-active-investors',
+      `rank ${i + 1} at row ${i + 1}`,
+      `rank ${valueShown(row.rank)}`,
+    );
+    assert(
+      row.investments === theirs.investments && row.leads === theirs.leads,
+      `most-active-investors, ${row.firm_slug}`,
+      `${theirs.investments} investments and ${theirs.leads} leads, its edges served`,
+      `${row.investments} and ${row.leads}`,
+    );
     const prev = rows[i - 1];
-    if (prev) assert(prev.investments > row.investments || (prev.investments === row.investments && prev.leads >= row.leads), 'most-active-investors', `rank ${i + 1} after ${prev.firm_slug} (${prev.investments} investments, ${prev.leads} leads): no more than it`, `${row.investments} investments, ${row.leads} leads`);
+    if (prev)
+      assert(
+        prev.investments > row.investments || (prev.investments === row.investments && prev.leads >= row.leads),
+        'most-active-investors',
+        `rank ${i + 1} after ${prev.firm_slug} (${prev.investments} investments, ${prev.leads} leads): no more than it`,
+        `${row.investments} investments, ${row.leads} leads`,
+      );
   });
   // No firm left out ranks above the last one listed.
   const last = rows.at(-1);
   const listed = new Set(rows.map((r) => r.firm_slug));
-  const above = last ? [...firms].find(([slug, f]) => !listed.has(slug) && (f.investments > last.investments || (f.investments === last.investments && f.leads > last.leads))) : undefined;
-  assert(!above, 'most-active-investors', `no firm left out with more investments (or as many and more leads) than the last listed, ${last?.firm_slug}`, `${above?.[0]}, ${above?.[1].investments} investments and ${above?.[1].leads} leads`);
+  const above = last
+    ? [...firms].find(
+        ([slug, f]) =>
+          !listed.has(slug) &&
+          (f.investments > last.investments || (f.investments === last.investments && f.leads > last.leads)),
+      )
+    : undefined;
+  assert(
+    !above,
+    'most-active-investors',
+    `no firm left out with more investments (or as many and more leads) than the last listed, ${last?.firm_slug}`,
+    `${above?.[0]}, ${above?.[1].investments} investments and ${above?.[1].leads} leads`,
+  );
 }

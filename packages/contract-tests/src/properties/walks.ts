@@ -8,11 +8,24 @@ import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
 import { listOperations, planRule } from '../context.ts';
 import { cutBody } from '../cut-body.ts';
-import { type Property, DAY, assert, expectStatus, isoDay, isoSecond, walk, keyOf, identity, requestFor, sameData } from './support.ts';
+import {
+  type Property,
+  DAY,
+  assert,
+  expectStatus,
+  isoDay,
+  isoSecond,
+  walk,
+  keyOf,
+  identity,
+  requestFor,
+  sameData,
+} from './support.ts';
 
 export const pagination: Property = {
   id: 'pagination',
-  title: 'walking a list with any limit gives no duplicate and no gap, no page over the limit, and next_cursor null exactly at the end',
+  title:
+    'walking a list with any limit gives no duplicate and no gap, no page over the limit, and next_cursor null exactly at the end',
   spec: ['4. Endpoints'],
   // Only the cursor parameter's name is the kit's: no gap, no duplicate and the cap are the spec's.
   assumed: ['cursor'],
@@ -20,7 +33,12 @@ export const pagination: Property = {
   // A page of four limits, four pages, and a page asked again from the walk's second cursor.
   cost: (ctx) => ({ calls: 6, rows: 5 * ctx.client.rowCost(7) + ctx.client.rowCost(28) }),
   caseCost: (ctx, { limit }) => ({ calls: 6, rows: 5 * ctx.client.rowCost(limit) + ctx.client.rowCost(4 * limit) }),
-  arbitrary: () => fc.record({ op: fc.constantFrom(...listOperations.filter((o) => o.operationId !== 'listChanges')), pick: fc.nat(), limit: fc.integer({ min: 1, max: 7 }) }),
+  arbitrary: () =>
+    fc.record({
+      op: fc.constantFrom(...listOperations.filter((o) => o.operationId !== 'listChanges')),
+      pick: fc.nat(),
+      limit: fc.integer({ min: 1, max: 7 }),
+    }),
   // Pages of one row, and of the most the arbitrary asks, on a top list and a nested one; then short
   // lists walked to their end (a walk that ends early, or does not end where the list does).
   examples: () => [
@@ -41,30 +59,77 @@ export const pagination: Property = {
     const { rows, ended, answers } = await walk(ctx, path, limit, pages);
     // The same data on both sides: a rebuild between the reference and the walk changes them rightly.
     if (!sameData(reference, ...answers)) return;
-    answers.forEach((a, i) => assert(a.body.data.length <= limit, `page ${i + 1} of ${path}`, `at most limit=${limit} rows`, `${a.body.data.length} rows`));
+    answers.forEach((a, i) =>
+      assert(
+        a.body.data.length <= limit,
+        `page ${i + 1} of ${path}`,
+        `at most limit=${limit} rows`,
+        `${a.body.data.length} rows`,
+      ),
+    );
     const ids = rows.map(identity);
-    assert(new Set(ids).size === ids.length, `walking ${path} with limit=${limit}`, 'each row once', `${cutBody(ids.find((id, i) => ids.indexOf(id) !== i) ?? '', 200)} twice`);
+    assert(
+      new Set(ids).size === ids.length,
+      `walking ${path} with limit=${limit}`,
+      'each row once',
+      `${cutBody(ids.find((id, i) => ids.indexOf(id) !== i) ?? '', 200)} twice`,
+    );
     // Every list is in ascending order of its key (DECISIONS.md#filters-and-sort-order).
     const keys = rows.map(keyOf);
     const back = keys.findIndex((k, i) => i > 0 && k !== null && keys[i - 1] !== null && !(keys[i - 1]! < k));
-    assert(back < 0, `walking ${path} with limit=${limit}`, "rows in ascending order of the list's key", `key ${keys[back]} after ${keys[back - 1]}`);
+    assert(
+      back < 0,
+      `walking ${path} with limit=${limit}`,
+      "rows in ascending order of the list's key",
+      `key ${keys[back]} after ${keys[back - 1]}`,
+    );
     const want = expected.slice(0, rows.length).map(identity);
     const differs = ids.findIndex((id, i) => id !== want[i]);
-    assert(differs < 0, `walking ${path} with limit=${limit}`, `the first ${ids.length} rows of one page of ${pages * limit}, in order`, `${cutBody(ids[differs] ?? '', 200)} at row ${differs + 1}, where the page has ${want[differs] === undefined ? 'no row' : cutBody(want[differs]!, 200)}`);
+    assert(
+      differs < 0,
+      `walking ${path} with limit=${limit}`,
+      `the first ${ids.length} rows of one page of ${pages * limit}, in order`,
+      `${cutBody(ids[differs] ?? '', 200)} at row ${differs + 1}, where the page has ${want[differs] === undefined ? 'no row' : cutBody(want[differs]!, 200)}`,
+    );
     // From any start: the walk's second cursor, asked again, gives the page it gave.
     const second = answers[0]!.body.next_cursor;
     if (answers[1] && typeof second === 'string') {
-      const again = await ctx.client.call(`${path}?limit=${limit}&cursor=${encodeURIComponent(second)}`, { rows: limit });
+      const again = await ctx.client.call(`${path}?limit=${limit}&cursor=${encodeURIComponent(second)}`, {
+        rows: limit,
+      });
       expectStatus(again, 200, `page 2 of ${path} with limit=${limit}, asked again with the same cursor`);
       const [was, is] = [answers[1]!.body.data.map(keyOf), again.body.data.map(keyOf)];
-      if (sameData(again, answers[1])) assert(JSON.stringify(is) === JSON.stringify(was), `page 2 of ${path} with limit=${limit}, asked again`, `the rows it gave the first time, ${cutBody(JSON.stringify(was), 200)}`, cutBody(JSON.stringify(is), 200));
+      if (sameData(again, answers[1]))
+        assert(
+          JSON.stringify(is) === JSON.stringify(was),
+          `page 2 of ${path} with limit=${limit}, asked again`,
+          `the rows it gave the first time, ${cutBody(JSON.stringify(was), 200)}`,
+          cutBody(JSON.stringify(is), 200),
+        );
     }
     if (reference.body.next_cursor === null) {
       // The whole list fits in the reference page: the walk must end exactly where it does.
-      if (rows.length === expected.length) assert(ended, `walking ${path} with limit=${limit}, all ${expected.length} rows seen`, 'next_cursor null', 'a next_cursor');
-      if (ended) assert(rows.length === expected.length, `walking ${path} with limit=${limit}`, `next_cursor null after all ${expected.length} rows`, `next_cursor null after ${rows.length}`);
+      if (rows.length === expected.length)
+        assert(
+          ended,
+          `walking ${path} with limit=${limit}, all ${expected.length} rows seen`,
+          'next_cursor null',
+          'a next_cursor',
+        );
+      if (ended)
+        assert(
+          rows.length === expected.length,
+          `walking ${path} with limit=${limit}`,
+          `next_cursor null after all ${expected.length} rows`,
+          `next_cursor null after ${rows.length}`,
+        );
     } else {
-      assert(!ended && rows.length === pages * limit, `walking ${path}, a list of more than ${pages * limit} rows, with limit=${limit}`, `${pages} full pages with a next_cursor`, `a walk that ${ended ? 'ended' : 'stalled'} after ${rows.length} rows`);
+      assert(
+        !ended && rows.length === pages * limit,
+        `walking ${path}, a list of more than ${pages * limit} rows, with limit=${limit}`,
+        `${pages} full pages with a next_cursor`,
+        `a walk that ${ended ? 'ended' : 'stalled'} after ${rows.length} rows`,
+      );
     }
   },
 };
@@ -87,7 +152,12 @@ export const cursorTamper: Property = {
     ),
   // One of each way a cursor goes wrong; on a plan with the feed, its cursor with another since or include.
   examples: (ctx) => [
-    { kind: 'flip', at: 0, by: 1 }, { kind: 'truncate', at: 0 }, { kind: 'append', tail: 'x' }, { kind: 'foreign' }, { kind: 'made-up', text: 'abc.def' }, { kind: 'other-filters', days: 1 },
+    { kind: 'flip', at: 0, by: 1 },
+    { kind: 'truncate', at: 0 },
+    { kind: 'append', tail: 'x' },
+    { kind: 'foreign' },
+    { kind: 'made-up', text: 'abc.def' },
+    { kind: 'other-filters', days: 1 },
     ...(planRule(ctx).changes_feed ? [{ kind: 'other-since', days: 1 }, { kind: 'other-include' }] : []),
   ],
   async check(ctx, change: { kind: string; at?: number; by?: number; tail?: string; text?: string; days?: number }) {
@@ -96,8 +166,14 @@ export const cursorTamper: Property = {
       const issued = await ctx.client.call(`/api/v1/changes?since=${since}&limit=1`, { rows: 1 });
       expectStatus(issued, 200, `the first page of the changes feed since ${since}`);
       if (!issued.body.next_cursor) return;
-      const other = change.kind === 'other-since' ? `since=${isoSecond(Date.parse(since) + change.days! * DAY)}` : `since=${since}&include=rows`;
-      const answer = await ctx.client.call(`/api/v1/changes?${other}&limit=1&cursor=${encodeURIComponent(issued.body.next_cursor)}`, { rows: 1 });
+      const other =
+        change.kind === 'other-since'
+          ? `since=${isoSecond(Date.parse(since) + change.days! * DAY)}`
+          : `since=${since}&include=rows`;
+      const answer = await ctx.client.call(
+        `/api/v1/changes?${other}&limit=1&cursor=${encodeURIComponent(issued.body.next_cursor)}`,
+        { rows: 1 },
+      );
       expectStatus(answer, 400, `a cursor of the feed since=${since}, sent with ${other}`);
       return;
     }
@@ -107,7 +183,10 @@ export const cursorTamper: Property = {
       expectStatus(issued, 200, 'the first page of rounds announced since 2000-01-01');
       if (!issued.body.next_cursor) return;
       const other = isoDay(Date.parse('2000-01-01T00:00:00Z') + change.days! * DAY);
-      const answer = await ctx.client.call(`/api/v1/rounds?announced_since=${other}&limit=1&cursor=${encodeURIComponent(issued.body.next_cursor)}`, { rows: 1 });
+      const answer = await ctx.client.call(
+        `/api/v1/rounds?announced_since=${other}&limit=1&cursor=${encodeURIComponent(issued.body.next_cursor)}`,
+        { rows: 1 },
+      );
       expectStatus(answer, 400, `a cursor issued for announced_since=2000-01-01, sent with announced_since=${other}`);
       return;
     }
@@ -133,4 +212,3 @@ export const cursorTamper: Property = {
     expectStatus(answer, 400, `a ${change.kind} cursor`);
   },
 };
-

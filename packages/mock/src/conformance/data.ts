@@ -28,22 +28,46 @@ export function dataCases(c: ConformanceContext): void {
     expect(manifest.body.data.length).toBeGreaterThan(1);
     const first = await c.call('/api/v1/exports?limit=1', { key });
     expect(first.body.data.map((d: any) => d.date)).toEqual([day.date]);
-    const second = await c.call(`/api/v1/exports?limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+    const second = await c.call(`/api/v1/exports?limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+      key,
+    });
     expect(second.body.data.map((d: any) => d.date)).toEqual([manifest.body.data[1].date]);
-    expect(day.files.map((f: any) => f.name).sort()).toEqual(['adv-funds.jsonl.gz', 'companies.jsonl.gz', 'filings.jsonl.gz', 'firms.jsonl.gz', 'funds.jsonl.gz', 'investments.jsonl.gz', 'lists.jsonl.gz', 'offerings.jsonl.gz', 'rounds.jsonl.gz']);
-    for (const file of day.files.filter((f: any) => ['firms.jsonl.gz', 'lists.jsonl.gz', 'rounds.jsonl.gz'].includes(f.name))) {
+    expect(day.files.map((f: any) => f.name).sort()).toEqual([
+      'adv-funds.jsonl.gz',
+      'companies.jsonl.gz',
+      'filings.jsonl.gz',
+      'firms.jsonl.gz',
+      'funds.jsonl.gz',
+      'investments.jsonl.gz',
+      'lists.jsonl.gz',
+      'offerings.jsonl.gz',
+      'rounds.jsonl.gz',
+    ]);
+    for (const file of day.files.filter((f: any) =>
+      ['firms.jsonl.gz', 'lists.jsonl.gz', 'rounds.jsonl.gz'].includes(f.name),
+    )) {
       const download = await c.call(new URL(file.url).pathname, { key });
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe('application/gzip');
       expect(download.bytes.length).toBe(file.bytes);
-      const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', download.bytes as BufferSource))].map((b) => b.toString(16).padStart(2, '0')).join('');
+      const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', download.bytes as BufferSource))]
+        .map((b) => b.toString(16).padStart(2, '0'))
+        .join('');
       expect(digest).toBe(file.sha256);
-      const text = await new Response(new Blob([download.bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+      const text = await new Response(
+        new Blob([download.bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip')),
+      ).text();
       const lines = text.split('\n').filter(Boolean);
       expect(lines).toHaveLength(file.rows);
       expect(JSON.parse(lines[0]!)).toHaveProperty('service_url');
     }
-    for (const traversal of ['%2e%2e%2f%2e%2e%2fetc%2fpasswd', '..%2fmanifest.json', 'firms.jsonl', 'firms.jsonl.gz%00', 'FIRMS.jsonl.gz']) {
+    for (const traversal of [
+      '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+      '..%2fmanifest.json',
+      'firms.jsonl',
+      'firms.jsonl.gz%00',
+      'FIRMS.jsonl.gz',
+    ]) {
       const answer = await c.call(`/api/v1/exports/${day.date}/${traversal}`, { key });
       expect(answer.status, traversal).toBe(400);
     }
@@ -74,15 +98,23 @@ export function dataCases(c: ConformanceContext): void {
       const { key } = await c.newKey('enterprise', undefined, mock);
       const before = (await c.call('/api/v1/investments?limit=1000', { key }, mock)).body;
       const firmTags = new Map<string, string>();
-      for (const firm of (await c.call('/api/v1/firms?limit=5', { key }, mock)).body.data) firmTags.set(firm.slug, (await c.call(`/api/v1/firms/${firm.slug}`, { key }, mock)).headers.get('etag')!);
+      for (const firm of (await c.call('/api/v1/firms?limit=5', { key }, mock)).body.data)
+        firmTags.set(firm.slug, (await c.call(`/api/v1/firms/${firm.slug}`, { key }, mock)).headers.get('etag')!);
       const result = await c.control('/clock/advance', { duration: 'P14D' }, 'POST', mock);
       expect(result.applied).toBeGreaterThan(0);
       const rebuild = await c.control('/rebuild', {}, 'POST', mock);
       expect(rebuild.pending_rebuilds).toBe(0);
-      const feed = await c.walk(`/api/v1/changes?since=${AS_OF.replace('03:00', '03:01')}&include=rows`, key, 1000, mock);
+      const feed = await c.walk(
+        `/api/v1/changes?since=${AS_OF.replace('03:00', '03:01')}&include=rows`,
+        key,
+        1000,
+        mock,
+      );
       const kinds = new Set(feed.map((change) => change.kind));
       // A new version of the dataset is a new entity tag, even for a record it left as it was.
-      const untouched = [...firmTags].filter(([slug]) => !feed.some((change) => change.resource === 'firm' && change.key === slug));
+      const untouched = [...firmTags].filter(
+        ([slug]) => !feed.some((change) => change.resource === 'firm' && change.key === slug),
+      );
       expect(untouched.length).toBeGreaterThan(0);
       for (const [slug, tag] of untouched) {
         const again = await c.call(`/api/v1/firms/${slug}`, { key, headers: { 'if-none-match': tag } }, mock);
@@ -128,13 +160,33 @@ export function dataCases(c: ConformanceContext): void {
   c.it('bad input never gets a 5xx and never stops the server', async () => {
     const { key } = await c.newKey('enterprise');
     const attempts: [string, RequestInit?][] = [
-      ['/api/v1/firms?limit=%'], ['/api/v1/firms?limit=%zz'], ['/api/v1/firms?%ff=1'], ['/api/v1/firms?limit=%ff%fe'], ['/api/v1/firms?&&&=&=='],
-      ['/api/v1/firms?limit=-99999999999999999999'], ['/api/v1/firms?limit=1.0000001'], ['/api/v1/firms?limit=NaN'], ['/api/v1/firms?limit=Infinity'],
-      ['/api/v1/firms?cursor='], ['/api/v1/firms?cursor=%00%01'], [`/api/v1/firms?cursor=${'A'.repeat(5000)}`],
-      ['/api/v1/firms/%c3%28'], ['/api/v1/firms/%'], ['/api/v1/exports/2026-11-20/..%2F..%2Fpackage.json'], ['/api/v1/statistics/%2e%2e'],
-      [`/api/v1/firms/${'a'.repeat(7000)}`], [`/api/v1/firms?x=${'y'.repeat(9000)}`], ['/api/v1/firms', { method: 'PATCH' }], ['/api/v1/firms', { method: 'DELETE' }],
-      ['/api/v1/keys/trial', { method: 'GET' }], ['/api/v1', {}], ['/api/v2/firms'], ['/', {}],
-      ['/api/v1/changes?since=2026-02-30T00:00:00Z'], ['/api/v1/changes?since=9999999999'], ['/api/v1/rounds?announced_since=2026-02-30'],
+      ['/api/v1/firms?limit=%'],
+      ['/api/v1/firms?limit=%zz'],
+      ['/api/v1/firms?%ff=1'],
+      ['/api/v1/firms?limit=%ff%fe'],
+      ['/api/v1/firms?&&&=&=='],
+      ['/api/v1/firms?limit=-99999999999999999999'],
+      ['/api/v1/firms?limit=1.0000001'],
+      ['/api/v1/firms?limit=NaN'],
+      ['/api/v1/firms?limit=Infinity'],
+      ['/api/v1/firms?cursor='],
+      ['/api/v1/firms?cursor=%00%01'],
+      [`/api/v1/firms?cursor=${'A'.repeat(5000)}`],
+      ['/api/v1/firms/%c3%28'],
+      ['/api/v1/firms/%'],
+      ['/api/v1/exports/2026-11-20/..%2F..%2Fpackage.json'],
+      ['/api/v1/statistics/%2e%2e'],
+      [`/api/v1/firms/${'a'.repeat(7000)}`],
+      [`/api/v1/firms?x=${'y'.repeat(9000)}`],
+      ['/api/v1/firms', { method: 'PATCH' }],
+      ['/api/v1/firms', { method: 'DELETE' }],
+      ['/api/v1/keys/trial', { method: 'GET' }],
+      ['/api/v1', {}],
+      ['/api/v2/firms'],
+      ['/', {}],
+      ['/api/v1/changes?since=2026-02-30T00:00:00Z'],
+      ['/api/v1/changes?since=9999999999'],
+      ['/api/v1/rounds?announced_since=2026-02-30'],
     ];
     for (const [path, init] of attempts) {
       const answer = await c.call(path, { key, ...init });

@@ -4,24 +4,29 @@ import { plans } from '@investor-graph/contract';
 import { type ConformanceContext } from './context.ts';
 
 export function httpCases(c: ConformanceContext): void {
-  c.it('a weak ETag sent back in If-None-Match gives 304 with no body, counted as a call but charging no rows', async () => {
-    const { key } = await c.newKey('payg', 1_000);
-    const first = await c.call('/api/v1/firms?limit=25', { key });
-    const etag = first.headers.get('etag')!;
-    // Weak: the body's usage changes every call while the data it validates does not.
-    expect(etag).toMatch(/^W\/"[0-9a-f]{16}"$/);
-    const again = await c.call('/api/v1/firms?limit=25', { key, headers: { 'if-none-match': etag } });
-    expect(again.status).toBe(304);
-    expect(again.bytes.length).toBe(0);
-    expect(again.headers.get('etag')).toBe(etag);
-    // Compared weakly (RFC 9110): the tag without W/ matches too.
-    expect((await c.call('/api/v1/firms?limit=25', { key, headers: { 'if-none-match': etag.slice(2) } })).status).toBe(304);
-    const other = await c.call('/api/v1/firms?limit=6', { key, headers: { 'if-none-match': etag } });
-    expect(other.status).toBe(200);
-    const usage = (await c.call('/api/v1/account', { key })).body.data.usage;
-    expect(usage.calls_used, 'every call counted, the 304s too').toBe(4);
-    expect(usage.balance_rows, 'rows charged for the two 200s alone').toBe(1_000 - 25 - 10);
-  });
+  c.it(
+    'a weak ETag sent back in If-None-Match gives 304 with no body, counted as a call but charging no rows',
+    async () => {
+      const { key } = await c.newKey('payg', 1_000);
+      const first = await c.call('/api/v1/firms?limit=25', { key });
+      const etag = first.headers.get('etag')!;
+      // Weak: the body's usage changes every call while the data it validates does not.
+      expect(etag).toMatch(/^W\/"[0-9a-f]{16}"$/);
+      const again = await c.call('/api/v1/firms?limit=25', { key, headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(again.bytes.length).toBe(0);
+      expect(again.headers.get('etag')).toBe(etag);
+      // Compared weakly (RFC 9110): the tag without W/ matches too.
+      expect(
+        (await c.call('/api/v1/firms?limit=25', { key, headers: { 'if-none-match': etag.slice(2) } })).status,
+      ).toBe(304);
+      const other = await c.call('/api/v1/firms?limit=6', { key, headers: { 'if-none-match': etag } });
+      expect(other.status).toBe(200);
+      const usage = (await c.call('/api/v1/account', { key })).body.data.usage;
+      expect(usage.calls_used, 'every call counted, the 304s too').toBe(4);
+      expect(usage.balance_rows, 'rows charged for the two 200s alone').toBe(1_000 - 25 - 10);
+    },
+  );
 
   c.it('HEAD answers every GET with its status and headers and no body', async () => {
     const { key } = await c.newKey('enterprise');
@@ -35,33 +40,60 @@ export function httpCases(c: ConformanceContext): void {
     expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
     expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
     expect(Number(head.headers.get('content-length'))).toBe(get.bytes.length);
-    const compressible = await c.call('/api/v1/firms?limit=50', { key, method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
-    expect(compressible.headers.get('content-encoding')).toBe((await c.call('/api/v1/firms?limit=50', { key, headers: { 'accept-encoding': 'gzip' } })).headers.get('content-encoding'));
+    const compressible = await c.call('/api/v1/firms?limit=50', {
+      key,
+      method: 'HEAD',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(compressible.headers.get('content-encoding')).toBe(
+      (await c.call('/api/v1/firms?limit=50', { key, headers: { 'accept-encoding': 'gzip' } })).headers.get(
+        'content-encoding',
+      ),
+    );
     expect((await c.call('/api/v1/firms/no-such-firm', { key, method: 'HEAD' })).status).toBe(404);
     expect((await c.call('/api/v1/firms?limit=3', { method: 'HEAD' })).status).toBe(401);
   });
 
-  c.it('OPTIONS is 204 with Allow, and a CORS preflight from any origin is answered for the data API, never for control', async () => {
-    const plain = await c.call('/api/v1/firms', { method: 'OPTIONS' });
-    expect(plain.status).toBe(204);
-    expect(plain.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    const preflight = await c.call('/api/v1/firms', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
-    const trial = await c.call('/api/v1/keys/trial', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
-    expect(trial.headers.get('access-control-allow-methods')).toContain('POST');
-    const control = await c.call('/__control/state', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
-    // Refused (403 over a network; under MSW there is no network to guard, and no such route).
-    expect(control.status).toBeGreaterThanOrEqual(400);
-    expect(control.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await c.call('/api/v1/nowhere', { method: 'OPTIONS' })).status).toBe(404);
-  });
+  c.it(
+    'OPTIONS is 204 with Allow, and a CORS preflight from any origin is answered for the data API, never for control',
+    async () => {
+      const plain = await c.call('/api/v1/firms', { method: 'OPTIONS' });
+      expect(plain.status).toBe(204);
+      expect(plain.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      const preflight = await c.call('/api/v1/firms', {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+      const trial = await c.call('/api/v1/keys/trial', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
+      expect(trial.headers.get('access-control-allow-methods')).toContain('POST');
+      const control = await c.call('/__control/state', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+      });
+      // Refused (403 over a network; under MSW there is no network to guard, and no such route).
+      expect(control.status).toBeGreaterThanOrEqual(400);
+      expect(control.headers.get('access-control-allow-origin')).toBeNull();
+      expect((await c.call('/api/v1/nowhere', { method: 'OPTIONS' })).status).toBe(404);
+    },
+  );
 
   c.it('data answers carry CORS, caching and request-id headers; a 401 carries WWW-Authenticate', async () => {
     const { key } = await c.newKey('team');
-    const answer = await c.call('/api/v1/firms?limit=1', { key, headers: { origin: 'https://app.example', 'x-request-id': 'client-trace.42:a' } });
+    const answer = await c.call('/api/v1/firms?limit=1', {
+      key,
+      headers: { origin: 'https://app.example', 'x-request-id': 'client-trace.42:a' },
+    });
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     expect(answer.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Policy/);
     expect(answer.headers.get('cache-control')).toBe('private, no-cache');
@@ -91,7 +123,9 @@ export function httpCases(c: ConformanceContext): void {
     const { key } = await c.newKey('team');
     const limit = plans.team.calls_limit!;
     const first = await c.call('/api/v1/firms?limit=1', { key });
-    expect(first.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"default";q=${plans.team.rate_per_second};w=1, "quota";q=${limit};w=\\d+$`));
+    expect(first.headers.get('ratelimit-policy')).toMatch(
+      new RegExp(`^"default";q=${plans.team.rate_per_second};w=1, "quota";q=${limit};w=\\d+$`),
+    );
     expect(first.headers.get('ratelimit')).toMatch(new RegExp(`, "quota";r=${limit - 1};t=\\d+$`));
     const second = await c.call('/api/v1/firms?limit=1', { key });
     expect(second.headers.get('ratelimit')).toMatch(new RegExp(`, "quota";r=${limit - 2};t=\\d+$`));
@@ -99,7 +133,9 @@ export function httpCases(c: ConformanceContext): void {
 
   c.it('the served contract names this server in servers', async () => {
     const answer = await c.call('/api/v1/openapi.json');
-    expect(answer.body.servers).toEqual([{ url: c.target.baseUrl, description: expect.stringMatching(/^Sandbox: /), 'x-internal': false }]);
+    expect(answer.body.servers).toEqual([
+      { url: c.target.baseUrl, description: expect.stringMatching(/^Sandbox: /), 'x-internal': false },
+    ]);
     expect(answer.headers.get('cache-control')).toBe('public, max-age=300');
   });
 
@@ -113,12 +149,25 @@ export function httpCases(c: ConformanceContext): void {
 
   c.it('bad path formats are a 400 naming the parameter, unknown records a 404', async () => {
     const { key } = await c.newKey('enterprise');
-    for (const [path, parameter] of [['/api/v1/firms/Not_A_Slug', 'slug'], ['/api/v1/funds/12', 'id'], ['/api/v1/exports/2026-99-01/firms.jsonl.gz', 'date'], ['/api/v1/companies/a--b/rounds', 'slug']] as const) {
+    for (const [path, parameter] of [
+      ['/api/v1/firms/Not_A_Slug', 'slug'],
+      ['/api/v1/funds/12', 'id'],
+      ['/api/v1/exports/2026-99-01/firms.jsonl.gz', 'date'],
+      ['/api/v1/companies/a--b/rounds', 'slug'],
+    ] as const) {
       const answer = await c.call(path, { key });
       expect(answer.status, path).toBe(400);
-      expect(answer.body.errors.map((e: any) => e.parameter), path).toContain(parameter);
+      expect(
+        answer.body.errors.map((e: any) => e.parameter),
+        path,
+      ).toContain(parameter);
     }
-    for (const path of ['/api/v1/firms/no-such-firm', '/api/v1/companies/no-such-company/investors', '/api/v1/funds/fnd_000000000000', '/api/v1/lists/no-such-list']) {
+    for (const path of [
+      '/api/v1/firms/no-such-firm',
+      '/api/v1/companies/no-such-company/investors',
+      '/api/v1/funds/fnd_000000000000',
+      '/api/v1/lists/no-such-list',
+    ]) {
       const answer = await c.call(path, { key });
       expect(answer.status, path).toBe(404);
       expect(answer.body.code).toBe('not_found');
@@ -126,6 +175,11 @@ export function httpCases(c: ConformanceContext): void {
     const stat = await c.call('/api/v1/statistics/rounds-by-month', { key });
     expect(stat.status).toBe(404);
     expect(stat.body.code).toBe('unknown_statistic');
-    expect(stat.body.allowed).toEqual(['rounds-by-year', 'rounds-by-stage', 'most-active-investors', 'fund-returns-by-vintage']);
+    expect(stat.body.allowed).toEqual([
+      'rounds-by-year',
+      'rounds-by-stage',
+      'most-active-investors',
+      'fund-returns-by-vintage',
+    ]);
   });
 }

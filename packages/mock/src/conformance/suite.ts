@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkExchange, createContractValidator, PageTracker, parseBody, type PlanId } from '@investor-graph/contract';
-import { AS_OF, type Answer, type ConformanceContext, type ConformanceSetup, type ConformanceTarget } from './context.ts';
+import {
+  AS_OF,
+  type Answer,
+  type ConformanceContext,
+  type ConformanceSetup,
+  type ConformanceTarget,
+} from './context.ts';
 import { dataCases } from './data.ts';
 import { httpCases } from './http.ts';
 import { keyCases } from './keys.ts';
@@ -44,7 +50,11 @@ export function runConformance(options: ConformanceOptions): void {
     };
 
     /** A call through the adapter; its answer is validated against the contract on the way. */
-    async function call(path: string, init: RequestInit & { key?: string | null } = {}, on: ConformanceTarget = target): Promise<Answer> {
+    async function call(
+      path: string,
+      init: RequestInit & { key?: string | null } = {},
+      on: ConformanceTarget = target,
+    ): Promise<Answer> {
       const headers = new Headers(init.headers);
       if (init.key) headers.set('authorization', `Bearer ${init.key}`);
       const response = await on.fetch(`${on.baseUrl}${path}`, { ...init, headers });
@@ -54,26 +64,58 @@ export function runConformance(options: ConformanceOptions): void {
       expect(response.status, `${init.method ?? 'GET'} ${path} must never be a 5xx`).toBeLessThan(500);
       // Every rule of @investor-graph/contract/rules (the contract, problem+json, actions, the
       // envelope, page limits, people data, cursor walks...) holds for every answer, control ones too.
-      const exchange = { method: init.method ?? 'GET', url: `${on.baseUrl}${path}`, requestHeaders: Object.fromEntries(headers), status: response.status, headers: Object.fromEntries(response.headers), body };
-      const found = checkExchange(validator, exchange, walks).map((f) => `${exchange.method} ${path} ${f.rule}: ${f.message}`);
+      const exchange = {
+        method: init.method ?? 'GET',
+        url: `${on.baseUrl}${path}`,
+        requestHeaders: Object.fromEntries(headers),
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body,
+      };
+      const found = checkExchange(validator, exchange, walks).map(
+        (f) => `${exchange.method} ${path} ${f.rule}: ${f.message}`,
+      );
       findings.push(...found);
       expect(found, `${path} keeps every rule`).toEqual([]);
       return { status: response.status, headers: response.headers, body, bytes };
     }
 
-    async function control(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST', on = target): Promise<any> {
-      const answer = await call(`/__control${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) }, on);
+    async function control(
+      path: string,
+      body?: unknown,
+      method = body === undefined ? 'GET' : 'POST',
+      on = target,
+    ): Promise<any> {
+      const answer = await call(
+        `/__control${path}`,
+        {
+          method,
+          ...(body === undefined
+            ? {}
+            : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+        },
+        on,
+      );
       expect(answer.status, `control ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
       return answer.body;
     }
 
     /** A fresh key of a plan: each test gets its own rate bucket and counters. */
     async function newKey(plan: PlanId, prepaidRows?: number, on = target): Promise<{ key: string; key_id: string }> {
-      return control('/keys', { plan, ...(prepaidRows === undefined ? {} : { prepaid_rows: prepaidRows }) }, 'POST', on);
+      return control(
+        '/keys',
+        { plan, ...(prepaidRows === undefined ? {} : { prepaid_rows: prepaidRows }) },
+        'POST',
+        on,
+      );
     }
 
     /** A call that honours 429 Retry-After as a well-behaved client does (at most three waits). */
-    async function politely(path: string, init: RequestInit & { key?: string | null } = {}, on: ConformanceTarget = target): Promise<Answer> {
+    async function politely(
+      path: string,
+      init: RequestInit & { key?: string | null } = {},
+      on: ConformanceTarget = target,
+    ): Promise<Answer> {
       for (let attempt = 0; ; attempt++) {
         const answer = await call(path, init, on);
         if (answer.status !== 429 || attempt === 3) return answer;
@@ -87,7 +129,11 @@ export function runConformance(options: ConformanceOptions): void {
       let cursor: string | null = null;
       for (let page = 0; page < 10_000; page++) {
         const sep = path.includes('?') ? '&' : '?';
-        const answer = await politely(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key }, on);
+        const answer = await politely(
+          `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { key },
+          on,
+        );
         expect(answer.status, JSON.stringify(answer.body)).toBe(200);
         expect(answer.body.data.length).toBeLessThanOrEqual(limit);
         rows.push(...answer.body.data);
@@ -98,7 +144,20 @@ export function runConformance(options: ConformanceOptions): void {
       throw new Error('the walk did not end');
     }
 
-    const c: ConformanceContext = { it, call, control, newKey, politely, walk, setup, findings, walks, get target() { return target; } };
+    const c: ConformanceContext = {
+      it,
+      call,
+      control,
+      newKey,
+      politely,
+      walk,
+      setup,
+      findings,
+      walks,
+      get target() {
+        return target;
+      },
+    };
     readingCases(c);
     httpCases(c);
     dataCases(c);

@@ -27,7 +27,9 @@ test('one live trial per e-mail address, compared case-insensitively, and a new 
   const { accounts } = setup();
   expect(await codeOf(() => accounts.issueTrial('ops@example.com', start))).toBe('ok');
   expect(await codeOf(() => accounts.issueTrial(' OPS@example.com', start + DAY))).toBe('trial_exists');
-  expect(await codeOf(() => accounts.issueTrial('ops@example.com', start + (plans.trial.key_lifetime_days! + 1) * DAY))).toBe('ok');
+  expect(
+    await codeOf(() => accounts.issueTrial('ops@example.com', start + (plans.trial.key_lifetime_days! + 1) * DAY)),
+  ).toBe('ok');
 });
 
 test('the whole service issues at most its trial keys a minute, then 429 with Retry-After until the minute is over', async () => {
@@ -56,8 +58,13 @@ test('the per-address table of the open call is bounded by dropping the oldest a
 test('calls without a valid key spend a per-address budget: past it, 429 with Retry-After until it refills, other addresses unaffected', async () => {
   const { accounts, advance } = setup();
   const { key } = await accounts.create('team', start);
-  for (let i = 0; i < failedAuth.burst; i++) expect(await codeOf(() => accounts.authenticateFrom(`Bearer igk_team_guess${i}`, '192.0.2.9', start))).toBe('invalid_key');
-  const refused = await accounts.authenticateFrom('Bearer igk_team_guess', '192.0.2.9', start).catch((e: ProblemError) => e);
+  for (let i = 0; i < failedAuth.burst; i++)
+    expect(await codeOf(() => accounts.authenticateFrom(`Bearer igk_team_guess${i}`, '192.0.2.9', start))).toBe(
+      'invalid_key',
+    );
+  const refused = await accounts
+    .authenticateFrom('Bearer igk_team_guess', '192.0.2.9', start)
+    .catch((e: ProblemError) => e);
   expect((refused as ProblemError).code).toBe('too_many_failures');
   expect((refused as ProblemError).headers['retry-after']).toBe('1');
   // The address is refused even with a good key until its budget refills; another address is not.
@@ -67,17 +74,26 @@ test('calls without a valid key spend a per-address budget: past it, 429 with Re
   expect(await codeOf(() => accounts.authenticateFrom(`Bearer ${key}`, '192.0.2.9', start))).toBe('ok');
 });
 
-test('with the limits off (--no-rate-limit) nothing answers 429: not a key\'s rate, the trial cap or the budget of failed keys', async () => {
+test("with the limits off (--no-rate-limit) nothing answers 429: not a key's rate, the trial cap or the budget of failed keys", async () => {
   const accounts = new Accounts(new MemoryKeyStore(), { realNow: () => 0, enforceLimits: false });
   const { record } = await accounts.create('team', start);
-  for (let i = 0; i < plans.team.rate_per_second * 3; i++) await accounts.takeToken(record, '', plans.team.rate_per_second);
-  for (let i = 0; i <= trialKeysPerMinute; i++) expect(await codeOf(() => accounts.issueTrial(`t${i}@example.com`, start))).toBe('ok');
-  for (let i = 0; i <= failedAuth.burst; i++) expect(await codeOf(() => accounts.authenticateFrom(`Bearer igk_team_guess${i}`, '192.0.2.9', start))).toBe('invalid_key');
+  for (let i = 0; i < plans.team.rate_per_second * 3; i++)
+    await accounts.takeToken(record, '', plans.team.rate_per_second);
+  for (let i = 0; i <= trialKeysPerMinute; i++)
+    expect(await codeOf(() => accounts.issueTrial(`t${i}@example.com`, start))).toBe('ok');
+  for (let i = 0; i <= failedAuth.burst; i++)
+    expect(await codeOf(() => accounts.authenticateFrom(`Bearer igk_team_guess${i}`, '192.0.2.9', start))).toBe(
+      'invalid_key',
+    );
 });
 
 test('a key is kept and shown by its igk_<plan>_ prefix and last four alone, whatever its form (regression: a preset key was kept up to its last underscore)', async () => {
   const { accounts } = setup();
-  for (const [key, prefix] of [['igk_team_private_file_mode_check_0001', 'igk_team_'], ['my_own_key_with_underscores_9876', ''], ['igk_mysecretword_rest_of_it_4321', '']] as const) {
+  for (const [key, prefix] of [
+    ['igk_team_private_file_mode_check_0001', 'igk_team_'],
+    ['my_own_key_with_underscores_9876', ''],
+    ['igk_mysecretword_rest_of_it_4321', ''],
+  ] as const) {
     const { record } = await accounts.create('team', start, { key });
     expect(accounts.summary(record, start)).toMatchObject({ prefix, last4: key.slice(-4) });
     expect(JSON.stringify(await accounts.list())).not.toContain(key.slice(0, -4));
@@ -89,7 +105,10 @@ test('admit lets a counted call in only within the quota; admitAndCharge counts 
   const team = (await accounts.create('team', start)).record;
   await accounts.setCallsUsed(team, plans.team.calls_limit! - 1);
   expect(await codeOf(() => accounts.admit(team, start, true))).toBe('ok');
-  expect(await accounts.admitAndCharge(team, start, true, 5)).toMatchObject({ cost: 0, usage: { calls_used: plans.team.calls_limit, calls_remaining: 0 } });
+  expect(await accounts.admitAndCharge(team, start, true, 5)).toMatchObject({
+    cost: 0,
+    usage: { calls_used: plans.team.calls_limit, calls_remaining: 0 },
+  });
   expect(await codeOf(() => accounts.admit(team, start, true))).toBe('quota_exhausted');
   expect(await codeOf(() => accounts.admitAndCharge(team, start, true, 5))).toBe('quota_exhausted');
   // The account call is free: let in, and not counted, past the quota.

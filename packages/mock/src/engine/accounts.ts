@@ -14,7 +14,14 @@ import { ProblemError } from './problems.ts';
 import { sha256Hex } from './hash.ts';
 import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
 import { Authenticator } from './accounts/authentication.ts';
-import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './accounts/key-records.ts';
+import {
+  keyStatus,
+  keySummary,
+  newKeyText,
+  newRecord,
+  type IssuedKey,
+  type KeyStatus,
+} from './accounts/key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './accounts/metering.ts';
 import { keysApart, MemoryRateLimiter, type RateLimiter } from './accounts/rate-limiter.ts';
 import { trialKeptAfterEnd, Trials } from './accounts/trials.ts';
@@ -62,7 +69,10 @@ export class Accounts {
   async create(plan: PlanId, now: number, options: { key?: string; prepaidRows?: number } = {}): Promise<IssuedKey> {
     const key = options.key ?? newKeyText(plan);
     const { record, added } = await this.add(plan, key, now, options.prepaidRows ?? 0);
-    if (!added) throw new ProblemError('invalid_body', 'That key already exists.', { extra: { errors: [{ pointer: '/key', detail: 'already exists' }] } });
+    if (!added)
+      throw new ProblemError('invalid_body', 'That key already exists.', {
+        extra: { errors: [{ pointer: '/key', detail: 'already exists' }] },
+      });
     return { key, record };
   }
 
@@ -75,7 +85,12 @@ export class Accounts {
   }
 
   /** Adds a key not bound to an e-mail address; `added` is false when its text is already a key. */
-  private async add(plan: PlanId, key: string, now: number, prepaidRows: number): Promise<{ record: KeyRecord; added: boolean }> {
+  private async add(
+    plan: PlanId,
+    key: string,
+    now: number,
+    prepaidRows: number,
+  ): Promise<{ record: KeyRecord; added: boolean }> {
     this.known.add(key);
     const record = newRecord(plan, key, await sha256Hex(key), now, null, prepaidRows);
     return { record, added: await this.store.insert(record) };
@@ -102,13 +117,19 @@ export class Accounts {
    * throws 429 with Retry-After when the bucket is empty.
    */
   async takeToken(record: KeyRecord | null, client: string, rate: number): Promise<Record<string, string>> {
-    const { wait, left } = await (record ? this.limiter.take('key', record.keyId, rate, rate) : this.limiter.take('trial-call', client, rate, rate));
+    const { wait, left } = await (record
+      ? this.limiter.take('key', record.keyId, rate, rate)
+      : this.limiter.take('trial-call', client, rate, rate));
     const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
     if (wait) {
-      throw new ProblemError('rate_limited', `The ${record ? plans[record.plan].name : 'trial key'} limit is ${rate} requests a second; retry after ${wait} second${wait === 1 ? '' : 's'}.`, {
-        plan: record?.plan ?? null,
-        headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` },
-      });
+      throw new ProblemError(
+        'rate_limited',
+        `The ${record ? plans[record.plan].name : 'trial key'} limit is ${rate} requests a second; retry after ${wait} second${wait === 1 ? '' : 's'}.`,
+        {
+          plan: record?.plan ?? null,
+          headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` },
+        },
+      );
     }
     return { ...headers, ratelimit: `"default";r=${Math.floor(left)};t=${Math.ceil((rate - left) / rate)}` };
   }
@@ -123,7 +144,8 @@ export class Accounts {
    */
   async admit(record: KeyRecord, now: number, counted: boolean): Promise<void> {
     const recent = this.charged.get(record.keyId);
-    if (recent && performance.now() - recent.at < RECENT_MS && refusalOf({ ...recent.record }, now, counted) === null) return;
+    if (recent && performance.now() - recent.at < RECENT_MS && refusalOf({ ...recent.record }, now, counted) === null)
+      return;
     const found = await this.store.byId(record.keyId);
     if (!found) {
       // Gone since it was met (a trial pruned long after its end): unknown from now on.
@@ -136,8 +158,20 @@ export class Accounts {
   }
 
   /** Admits the call and counts and charges what it served, in one atomic step of the store; throws its 401 or 402. */
-  async admitAndCharge(record: KeyRecord, now: number, counted: boolean, rows: number | null, chargeId?: string): Promise<{ record: KeyRecord; cost: number; usage: Usage }> {
-    const outcome = await this.store.admitAndCharge({ keyId: record.keyId, now, counted, rows, ...(chargeId ? { chargeId } : {}) });
+  async admitAndCharge(
+    record: KeyRecord,
+    now: number,
+    counted: boolean,
+    rows: number | null,
+    chargeId?: string,
+  ): Promise<{ record: KeyRecord; cost: number; usage: Usage }> {
+    const outcome = await this.store.admitAndCharge({
+      keyId: record.keyId,
+      now,
+      counted,
+      rows,
+      ...(chargeId ? { chargeId } : {}),
+    });
     this.charged.set(record.keyId, { record: outcome.record, at: performance.now() });
     if (outcome.refusal) throw refusalProblem(outcome.refusal, outcome.record, outcome.cost);
     return { record: outcome.record, cost: outcome.cost, usage: usageOf(outcome.record, outcome.cost) };
@@ -190,12 +224,21 @@ export class Accounts {
   }
 
   async topUp(record: KeyRecord, rows: number): Promise<KeyRecord | undefined> {
-    return this.forgetCharge(record.keyId, await this.store.update(record.keyId, (current) => void (current.plan === 'payg' && (current.balanceRows = (current.balanceRows ?? 0) + rows))));
+    return this.forgetCharge(
+      record.keyId,
+      await this.store.update(
+        record.keyId,
+        (current) => void (current.plan === 'payg' && (current.balanceRows = (current.balanceRows ?? 0) + rows)),
+      ),
+    );
   }
 
   /** Sets a key's count of calls (control: reach "999 used" without 999 calls). */
   async setCallsUsed(record: KeyRecord, calls: number): Promise<KeyRecord | undefined> {
-    return this.forgetCharge(record.keyId, await this.store.update(record.keyId, (current) => void (current.callsUsed = calls)));
+    return this.forgetCharge(
+      record.keyId,
+      await this.store.update(record.keyId, (current) => void (current.callsUsed = calls)),
+    );
   }
 
   /** A key changed by a control call is read afresh at its next admission, whatever its last charge here said. */

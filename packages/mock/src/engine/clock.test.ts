@@ -39,7 +39,7 @@ test('a clock restored from a saved one runs on from where the saver left it', (
   expect(reader.now()).toBe(saver.now());
 });
 
-test('two mocks on one store: the second takes up the first one\'s clock, and a change made by either reaches the other', async () => {
+test("two mocks on one store: the second takes up the first one's clock, and a change made by either reaches the other", async () => {
   const time = manualTime();
   const store = new MemoryKeyStore();
   const a = new SharedClock(new Clock(START, true, time.now), store, time.now);

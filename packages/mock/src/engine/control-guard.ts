@@ -35,7 +35,12 @@ export function hostName(host: string | null): string | null {
 }
 
 export function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  );
 }
 
 export class ControlGuard {
@@ -55,19 +60,32 @@ export class ControlGuard {
     const host = request.headers.get('host');
     const origin = request.headers.get('origin');
     // A browser names the page that sent the request: only this mock's own pages may.
-    if (origin !== null && origin !== `http://${host}`) throw new ProblemError('control_forbidden', `Control calls from another origin (${shorten(origin, 100)}) are refused.`);
+    if (origin !== null && origin !== `http://${host}`)
+      throw new ProblemError(
+        'control_forbidden',
+        `Control calls from another origin (${shorten(origin, 100)}) are refused.`,
+      );
     const site = request.headers.get('sec-fetch-site');
-    if (site !== null && site !== 'same-origin' && site !== 'none') throw new ProblemError('control_forbidden', `Control calls from a ${site} page are refused.`);
+    if (site !== null && site !== 'same-origin' && site !== 'none')
+      throw new ProblemError('control_forbidden', `Control calls from a ${site} page are refused.`);
     if (!(await this.tokenAdmits(request, address))) {
-      if (!context.loopback) throw new ProblemError('control_forbidden', 'Control endpoints answer only on loopback, or with the admin token the mock was started with (Authorization: Bearer).');
+      if (!context.loopback)
+        throw new ProblemError(
+          'control_forbidden',
+          'Control endpoints answer only on loopback, or with the admin token the mock was started with (Authorization: Bearer).',
+        );
       const name = hostName(host);
       if (name === null || !(isLoopbackName(name) || context.allowedHosts?.includes(name))) {
-        throw new ProblemError('control_forbidden', `The Host ${shorten(String(host), 100)} does not name this mock: use a loopback name, or start it with --allow-host.`);
+        throw new ProblemError(
+          'control_forbidden',
+          `The Host ${shorten(String(host), 100)} does not name this mock: use a loopback name, or start it with --allow-host.`,
+        );
       }
     }
     const hasBody = request.body !== null || Number(request.headers.get('content-length') ?? 0) > 0;
     const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-    if (hasBody && type !== 'application/json') throw new ProblemError('unsupported_media_type', 'Control bodies are application/json.');
+    if (hasBody && type !== 'application/json')
+      throw new ProblemError('unsupported_media_type', 'Control bodies are application/json.');
   }
 
   /**
@@ -80,7 +98,12 @@ export class ControlGuard {
     const authorization = request.headers.get('authorization');
     if (authorization === null || this.adminToken === undefined) return false;
     const { wait } = await this.limiter.take('admin-token', address, guardLimits.burst, guardLimits.perSecond);
-    if (wait) throw new ProblemError('control_throttled', `Too many wrong admin tokens from this address: try again in ${wait} s.`, { headers: { 'retry-after': String(wait) } });
+    if (wait)
+      throw new ProblemError(
+        'control_throttled',
+        `Too many wrong admin tokens from this address: try again in ${wait} s.`,
+        { headers: { 'retry-after': String(wait) } },
+      );
     const token = bearerOf(authorization);
     if (token === undefined || !constantTimeEqual(token, this.adminToken)) {
       throw new ProblemError('control_forbidden', 'The admin token is wrong (Authorization: Bearer TOKEN).');

@@ -26,7 +26,11 @@ export interface ControlDeps {
 /** The latest simulated time: past it, ISO 8601 dates no longer have four-digit years. */
 const latestTime = Date.parse('9999-12-31T23:59:59Z');
 
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
 
 async function readJson(request: Request): Promise<Record<string, unknown>> {
   const coded = codedBody(request.headers.get('content-encoding'));
@@ -36,11 +40,15 @@ async function readJson(request: Request): Promise<Record<string, unknown>> {
   if (!text) return {};
   const value = parseJsonBody(text, 'The body must be a JSON object.');
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new ProblemError('invalid_body', 'The body must be a JSON object.', { extra: { errors: [{ pointer: '', detail: 'not a JSON object' }] } });
+  throw new ProblemError('invalid_body', 'The body must be a JSON object.', {
+    extra: { errors: [{ pointer: '', detail: 'not a JSON object' }] },
+  });
 }
 
 function bad(pointer: string, detail: string): ProblemError {
-  return new ProblemError('invalid_body', `${pointer.slice(1) || 'body'}: ${detail}`, { extra: { errors: [{ pointer, detail }] } });
+  return new ProblemError('invalid_body', `${pointer.slice(1) || 'body'}: ${detail}`, {
+    extra: { errors: [{ pointer, detail }] },
+  });
 }
 
 export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Response> {
@@ -58,7 +66,10 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
         throw error;
       });
       return json(200, {
-        clock: clock.state(), as_of: new Date(store.asOf).toISOString(), pending_rebuilds: store.pendingCount(), changes: store.changeCount(),
+        clock: clock.state(),
+        as_of: new Date(store.asOf).toISOString(),
+        pending_rebuilds: store.pendingCount(),
+        changes: store.changeCount(),
         state: accounts.store.describe(),
         keys: keys && keys.map((r) => ({ ...accounts.summary(r, now), usage: accounts.usage(r) })),
       });
@@ -66,17 +77,32 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
     case 'POST /__control/keys': {
       const body = await readJson(request);
       if (!isPlanId(body.plan)) throw bad('/plan', `must be one of ${planIds.join(', ')}`);
-      if (body.key !== undefined && (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key))) throw bad('/key', 'must be 8 to 200 printable ASCII characters');
+      if (body.key !== undefined && (typeof body.key !== 'string' || !/^[\x21-\x7e]{8,200}$/.test(body.key)))
+        throw bad('/key', 'must be 8 to 200 printable ASCII characters');
       const rows = body.prepaid_rows ?? 0;
-      if (!Number.isSafeInteger(rows) || (rows as number) < 0) throw bad('/prepaid_rows', 'must be a non-negative integer');
+      if (!Number.isSafeInteger(rows) || (rows as number) < 0)
+        throw bad('/prepaid_rows', 'must be a non-negative integer');
       // A key made in the past (a trial already past its 7 days) without moving the clock, which
       // every other key and client of this mock shares.
       const createdAt = body.created_at === undefined ? now : Date.parse(String(body.created_at));
-      if (body.created_at !== undefined && (typeof body.created_at !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(body.created_at) || Number.isNaN(createdAt) || createdAt > now)) {
+      if (
+        body.created_at !== undefined &&
+        (typeof body.created_at !== 'string' ||
+          !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(body.created_at) ||
+          Number.isNaN(createdAt) ||
+          createdAt > now)
+      ) {
         throw bad('/created_at', 'must be a UTC timestamp (YYYY-MM-DDTHH:MM:SSZ) no later than the clock');
       }
-      const issued = await accounts.create(body.plan, createdAt, { ...(body.key ? { key: body.key as string } : {}), prepaidRows: rows as number });
-      return json(201, { key: issued.key, ...accounts.summary(issued.record, now), balance_rows: issued.record.balanceRows });
+      const issued = await accounts.create(body.plan, createdAt, {
+        ...(body.key ? { key: body.key as string } : {}),
+        prepaidRows: rows as number,
+      });
+      return json(201, {
+        key: issued.key,
+        ...accounts.summary(issued.record, now),
+        balance_rows: issued.record.balanceRows,
+      });
     }
     case 'POST /__control/keys/{key_id}/revoke': {
       const record = await accounts.revoke(path.split('/')[3]!, now);
@@ -85,7 +111,8 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
     }
     case 'POST /__control/keys/{key_id}/top-up': {
       const body = await readJson(request);
-      if (!Number.isSafeInteger(body.rows) || (body.rows as number) < 1) throw bad('/rows', 'must be a positive integer');
+      if (!Number.isSafeInteger(body.rows) || (body.rows as number) < 1)
+        throw bad('/rows', 'must be a positive integer');
       const record = await accounts.byKeyId(path.split('/')[3]!);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
       if (record.plan !== 'payg') throw bad('/rows', 'only pay-as-you-go keys hold prepaid rows');
@@ -96,7 +123,8 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
     case 'PUT /__control/keys/{key_id}/usage': {
       // Lets a test reach "999 calls used" without making 999 calls at the plan's rate.
       const body = await readJson(request);
-      if (!Number.isSafeInteger(body.calls_used) || (body.calls_used as number) < 0) throw bad('/calls_used', 'must be a non-negative integer');
+      if (!Number.isSafeInteger(body.calls_used) || (body.calls_used as number) < 0)
+        throw bad('/calls_used', 'must be a non-negative integer');
       const record = await accounts.byKeyId(path.split('/')[3]!);
       if (!record) throw new ProblemError('not_found', 'No key has that key_id.');
       const set = await accounts.setCallsUsed(record, body.calls_used as number);
@@ -128,8 +156,17 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
     }
     case 'POST /__control/clock/advance': {
       const body = await readJson(request);
-      const ms = typeof body.seconds === 'number' ? body.seconds * 1000 : typeof body.duration === 'string' ? parseDuration(body.duration) : null;
-      if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > 3650 * 86_400_000) throw bad('/duration', 'give seconds (a number) or duration (ISO 8601, e.g. PT1H, P1D, P31D), at most ten years');
+      const ms =
+        typeof body.seconds === 'number'
+          ? body.seconds * 1000
+          : typeof body.duration === 'string'
+            ? parseDuration(body.duration)
+            : null;
+      if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > 3650 * 86_400_000)
+        throw bad(
+          '/duration',
+          'give seconds (a number) or duration (ISO 8601, e.g. PT1H, P1D, P31D), at most ten years',
+        );
       await deps.changeClock((current) => {
         if (current.now() + ms > latestTime) throw bad('/duration', 'would move the clock past 9999-12-31');
         current.advance(ms);

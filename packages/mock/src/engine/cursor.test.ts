@@ -5,7 +5,10 @@ import { ProblemError } from './problems.ts';
 const codec = new CursorCodec('a-secret-of-this-engine');
 
 async function refusal(cursor: string, operationId = 'listFirms', filters = 'f1'): Promise<string> {
-  const error = await codec.decode(cursor, operationId, filters).then(() => null, (e: unknown) => e);
+  const error = await codec.decode(cursor, operationId, filters).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ProblemError);
   expect((error as ProblemError).code).toBe('invalid_cursor');
   return (error as ProblemError).detail;
@@ -23,7 +26,7 @@ test('a cursor is refused on another endpoint or with other filters, saying whic
   expect(await refusal(cursor, 'listFirms', 'f2')).toMatch(/other filters/);
 });
 
-test('a changed payload, a cut signature or another engine\'s cursor is refused', async () => {
+test("a changed payload, a cut signature or another engine's cursor is refused", async () => {
   const cursor = await codec.encode('listFirms', 'f1', 'k');
   const [payload, signature] = cursor.split('.') as [string, string];
   const forged = Buffer.from(JSON.stringify({ v: 1, o: 'listFirms', f: 'f1', k: 'zzz' })).toString('base64url');
@@ -32,7 +35,7 @@ test('a changed payload, a cut signature or another engine\'s cursor is refused'
   expect(await refusal(await new CursorCodec('another secret').encode('listFirms', 'f1', 'k'))).toMatch(/altered/);
 });
 
-test('a cursor whose last character differs only in bits the bytes do not use is refused (found by the contract tests\' flip case)', async () => {
+test("a cursor whose last character differs only in bits the bytes do not use is refused (found by the contract tests' flip case)", async () => {
   const cursor = await codec.encode('listFirms', 'f1', 'k');
   // 16 signature bytes are 22 characters; the last one carries 2 bits of them and 4 unused ones.
   const last = cursor.at(-1)!;
@@ -42,7 +45,14 @@ test('a cursor whose last character differs only in bits the bytes do not use is
 });
 
 test('what is no cursor at all is malformed, never a crash', async () => {
-  for (const text of ['', '.', 'abc', 'a.b.c', '!!!.???', `${Buffer.from('not json').toString('base64url')}.AAAAAAAAAAAAAAAAAAAAAA`]) {
+  for (const text of [
+    '',
+    '.',
+    'abc',
+    'a.b.c',
+    '!!!.???',
+    `${Buffer.from('not json').toString('base64url')}.AAAAAAAAAAAAAAAAAAAAAA`,
+  ]) {
     expect(await refusal(text), text).toMatch(/malformed|altered/);
   }
 });
@@ -61,6 +71,9 @@ test('a cursor already proved genuine is held to its endpoint and filters on eve
   // The same cursor is issued again for the same page, and another engine's codec does not know it.
   expect(await codec.encode('listFirms', 'f1', 'remembered-key')).toBe(cursor);
   const other = new CursorCodec('another-engine-secret');
-  const error = await other.decode(cursor, 'listFirms', 'f1').then(() => null, (e: unknown) => e);
+  const error = await other.decode(cursor, 'listFirms', 'f1').then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect((error as ProblemError).code).toBe('invalid_cursor');
 });

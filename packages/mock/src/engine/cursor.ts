@@ -48,7 +48,9 @@ export class CursorCodec {
     const memo = `${operationId}\n${filters}\n${lastKey}`;
     let cursor = this.issued.get(memo);
     if (cursor === undefined) {
-      const payload = base64url(encoder.encode(JSON.stringify({ v: 1, o: operationId, f: filters, k: lastKey } satisfies CursorPayload)));
+      const payload = base64url(
+        encoder.encode(JSON.stringify({ v: 1, o: operationId, f: filters, k: lastKey } satisfies CursorPayload)),
+      );
       const signature = await this.sign(payload);
       cursor = `${payload}.${base64url(signature.subarray(0, 16))}`;
       this.issued.set(memo, cursor);
@@ -81,12 +83,17 @@ export class CursorCodec {
     } catch {
       throw invalid('is malformed');
     }
-    if (parsed.v !== 1 || typeof parsed.k !== 'string' || typeof parsed.o !== 'string' || typeof parsed.f !== 'string') throw invalid('is malformed');
+    if (parsed.v !== 1 || typeof parsed.k !== 'string' || typeof parsed.o !== 'string' || typeof parsed.f !== 'string')
+      throw invalid('is malformed');
     this.genuine.set(cursor, parsed);
     return parsed;
   }
 }
 
 function invalid(why: string): ProblemError {
-  return new ProblemError('invalid_cursor', `The cursor ${why}. Pass next_cursor back unchanged, with the same filters.`, { extra: { errors: [{ parameter: 'cursor', detail: why }] } });
+  return new ProblemError(
+    'invalid_cursor',
+    `The cursor ${why}. Pass next_cursor back unchanged, with the same filters.`,
+    { extra: { errors: [{ parameter: 'cursor', detail: why }] } },
+  );
 }

@@ -28,13 +28,18 @@ export function companyFromRounds(rounds: readonly Row[]): CompanyDerived {
   }
   return {
     total_raised_usd: total || null,
-    last_round: latest ? { id: latest.id, stage: latest.stage, announced_on: latest.announced_on, amount_usd: latest.amount_usd } : null,
+    last_round: latest
+      ? { id: latest.id, stage: latest.stage, announced_on: latest.announced_on, amount_usd: latest.amount_usd }
+      : null,
   };
 }
 
 /** Whether a company row already carries these derived fields. */
 export function sameCompanyDerived(row: Row, derived: CompanyDerived): boolean {
-  return row.total_raised_usd === derived.total_raised_usd && JSON.stringify(row.last_round ?? null) === JSON.stringify(derived.last_round);
+  return (
+    row.total_raised_usd === derived.total_raised_usd &&
+    JSON.stringify(row.last_round ?? null) === JSON.stringify(derived.last_round)
+  );
 }
 
 /** The distinct companies a firm's edges reach. */

@@ -102,7 +102,8 @@ export interface Engine {
   readonly dumps: Dumps;
 }
 
-const isStore = (dataset: StoreInput | Store): dataset is Store => 'page' in dataset && typeof dataset.page === 'function';
+const isStore = (dataset: StoreInput | Store): dataset is Store =>
+  'page' in dataset && typeof dataset.page === 'function';
 
 export function createEngine(options: EngineOptions): Engine {
   const parts = createParts(options);
@@ -114,7 +115,22 @@ export function createEngine(options: EngineOptions): Engine {
     // The control plane keeps its own rules: no CORS, no caching (control.ts).
     if (CONTROL_URL.test(request.url)) {
       const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
-      return answered(parts, request, requestId, (url) => handleControl(request, url, { store, clock, accounts, context, guard, requestId, changeClock: (edit) => parts.shared.change(edit) }), toResponse);
+      return answered(
+        parts,
+        request,
+        requestId,
+        (url) =>
+          handleControl(request, url, {
+            store,
+            clock,
+            accounts,
+            context,
+            guard,
+            requestId,
+            changeClock: (edit) => parts.shared.change(edit),
+          }),
+        toResponse,
+      );
     }
     return toResponse(await answer(request, context));
   }
@@ -122,7 +138,13 @@ export function createEngine(options: EngineOptions): Engine {
   async function answer(request: Request, context: RequestContext = {}): Promise<Answer> {
     // A well-formed request id the client sent is the one its answer and the log carry.
     const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
-    const answer = await answered(parts, request, requestId, (url) => respond(parts, request, url, context, requestId), (problem) => problem);
+    const answer = await answered(
+      parts,
+      request,
+      requestId,
+      (url) => respond(parts, request, url, context, requestId),
+      (problem) => problem,
+    );
     return finish(request, answer, parts.corsOrigins, context.compresses);
   }
 
@@ -136,28 +158,43 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
   const clock = new Clock(options.now ?? store.asOf, options.frozen ?? false);
   const realNow = options.realNow ?? (() => performance.now());
   const accounts = new Accounts(keyStore, {
-    realNow: options.limiterNow ?? realNow, enforceLimits: options.rateLimit !== false,
-    ...(options.limiter ? { limiter: options.limiter } : {}), ...(options.addressLimiter ? { addressLimiter: options.addressLimiter } : {}),
+    realNow: options.limiterNow ?? realNow,
+    enforceLimits: options.rateLimit !== false,
+    ...(options.limiter ? { limiter: options.limiter } : {}),
+    ...(options.addressLimiter ? { addressLimiter: options.addressLimiter } : {}),
     ...(options.trialKeptMs !== undefined ? { trialKeptMs: options.trialKeptMs } : {}),
   });
   // Known before the first call is answered or logged (the presets are stored once the store is ready).
   for (const preset of options.keys ?? []) accounts.known.add(preset.key);
-  const publicBase = (): string => (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(/\/+$/, '');
+  const publicBase = (): string =>
+    (typeof options.publicUrl === 'function' ? options.publicUrl() : (options.publicUrl ?? 'http://localhost')).replace(
+      /\/+$/,
+      '',
+    );
   // The first process on a store decides the clock and the cursor secret; later ones take them up.
   const shared = new SharedClock(clock, keyStore, realNow);
   const cursorSecret = Promise.resolve(keyStore.claimMeta('cursor_secret', options.cursorSecret ?? randomToken(43)));
   const cursors = new CursorCodec(cursorSecret);
   const statistics = new Statistics(store);
-  const dumps = new Dumps(store, { ...(options.dumpFiles ? { files: options.dumpFiles } : {}), ...(options.dumpWriter ? { writer: options.dumpWriter } : {}) });
+  const dumps = new Dumps(store, {
+    ...(options.dumpFiles ? { files: options.dumpFiles } : {}),
+    ...(options.dumpWriter ? { writer: options.dumpWriter } : {}),
+  });
   const ready = (async () => {
     await Promise.all([shared.claim(), cursorSecret]);
-    for (const preset of options.keys ?? []) await accounts.preset(preset.plan, preset.key, clock.now(), preset.prepaidRows ?? 0);
+    for (const preset of options.keys ?? [])
+      await accounts.preset(preset.plan, preset.key, clock.now(), preset.prepaidRows ?? 0);
     // Rebuilds up to the restored clock replay deterministically from the dataset.
     store.applyDue(clock.now());
   })();
   const now = (): number => clock.now();
   return {
-    store, clock, shared, accounts, cursors, ready,
+    store,
+    clock,
+    shared,
+    accounts,
+    cursors,
+    ready,
     validation: new RequestValidation(options.validator),
     serialiser: new BodySerialiser(),
     env: { store, statistics, dumps, accounts, validator: options.validator, now, publicBase },

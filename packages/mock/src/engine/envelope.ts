@@ -21,10 +21,17 @@ import type { Store } from './store.ts';
  * (its usage changes every call; the data it validates does not), strong for a dump file's fixed
  * bytes (DECISIONS.md#conditional-requests).
  */
-export function entityTag(served: Served, data: Serialised, asOf: number, ifNoneMatch: string | null): { etag: string; notModified: boolean } {
+export function entityTag(
+  served: Served,
+  data: Serialised,
+  asOf: number,
+  ifNoneMatch: string | null,
+): { etag: string; notModified: boolean } {
   const opaque = `"${served.etag ?? dataEtag(data, asOf)}"`;
   const etag = served.raw ? opaque : `W/${opaque}`;
-  const notModified = ifNoneMatch !== null && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque || t.trim() === '*');
+  const notModified =
+    ifNoneMatch !== null &&
+    ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque || t.trim() === '*');
   return { etag, notModified };
 }
 
@@ -44,7 +51,11 @@ export function withQuota(rate: Record<string, string>, key: KeyRecord, now: num
   const window = Math.round((key.periodEnd - key.periodStart) / 1000);
   const left = Math.max(0, limit - key.callsUsed);
   const renews = Math.max(0, Math.ceil((key.periodEnd - now) / 1000));
-  return { ...rate, 'ratelimit-policy': `${rate['ratelimit-policy']}, "quota";q=${limit};w=${window}`, ratelimit: `${rate.ratelimit}, "quota";r=${left};t=${renews}` };
+  return {
+    ...rate,
+    'ratelimit-policy': `${rate['ratelimit-policy']}, "quota";q=${limit};w=${window}`,
+    ratelimit: `${rate.ratelimit}, "quota";r=${left};t=${renews}`,
+  };
 }
 
 export interface EnvelopeDeps {
@@ -54,9 +65,11 @@ export interface EnvelopeDeps {
 
 const utf8 = new TextEncoder();
 const planTexts = new Map<PlanRule, string>();
-const planJson = (plan: PlanRule): string => planTexts.get(plan) ?? planTexts.set(plan, JSON.stringify(planView(plan))).get(plan)!;
+const planJson = (plan: PlanRule): string =>
+  planTexts.get(plan) ?? planTexts.set(plan, JSON.stringify(planView(plan))).get(plan)!;
 const dataOpen = utf8.encode('{"data":');
-const middleMembers = (next: string | null, asOf: number, plan: PlanRule): string => `"next_cursor":${JSON.stringify(next)},"as_of":"${iso(asOf)}","plan":${planJson(plan)},"usage":`;
+const middleMembers = (next: string | null, asOf: number, plan: PlanRule): string =>
+  `"next_cursor":${JSON.stringify(next)},"as_of":"${iso(asOf)}","plan":${planJson(plan)},"usage":`;
 const lastPages = new Map<PlanRule, { asOf: number; text: string }>();
 function lastPageMembers(asOf: number, plan: PlanRule): string {
   let kept = lastPages.get(plan);
@@ -68,11 +81,18 @@ function lastPageMembers(asOf: number, plan: PlanRule): string {
  * The envelope around the served body, already serialised: text, or pieces of UTF-8 around a
  * remembered page's bytes (a 50 KB page is then neither encoded nor copied again).
  */
-export async function envelopeBody(call: Call, served: Served, data: Serialised, usage: Usage, deps: EnvelopeDeps): Promise<string | Pieces> {
+export async function envelopeBody(
+  call: Call,
+  served: Served,
+  data: Serialised,
+  usage: Usage,
+  deps: EnvelopeDeps,
+): Promise<string | Pieces> {
   let next: string | null = null;
   let dataJson = data.json;
   if (served.afterCharge) dataJson = JSON.stringify(served.afterCharge(call.key, usage));
-  else if (served.next) next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
+  else if (served.next)
+    next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
   // The members after data, in the contract's order: all but usage the same for every call on a
   // plan and version of the dataset without a next page, so written once for them.
   const rest = `${next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan)}${usageJson(usage)}}`;

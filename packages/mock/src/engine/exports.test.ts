@@ -10,9 +10,23 @@ const AS_OF = '2026-11-20T03:00:00Z';
 
 /** Firms inserted out of key order, and a few thousand investments: a file written in many pieces. */
 function input(more: Partial<StoreInput> = {}): StoreInput {
-  const rows = { firm: [], company: [], round: [], investment: [], fund: [], filing: [], offering: [], 'adv-fund': [], list: [] } as Record<ResourceName, Row[]>;
+  const rows = {
+    firm: [],
+    company: [],
+    round: [],
+    investment: [],
+    fund: [],
+    filing: [],
+    offering: [],
+    'adv-fund': [],
+    list: [],
+  } as Record<ResourceName, Row[]>;
   rows.firm = ['cedar', 'alder', 'birch'].map((slug) => ({ slug, name: slug, note: 'é ✓ "quoted"' }));
-  rows.investment = Array.from({ length: 4_321 }, (_, i) => ({ id: `inv_${String(4_321 - i).padStart(6, '0')}`, firm_slug: 'alder', company_slug: 'acme' }));
+  rows.investment = Array.from({ length: 4_321 }, (_, i) => ({
+    id: `inv_${String(4_321 - i).padStart(6, '0')}`,
+    firm_slug: 'alder',
+    company_slug: 'acme',
+  }));
   return { asOf: AS_OF, rows, changes: [], pending: [], ...more };
 }
 
@@ -24,7 +38,10 @@ const file = async (dumps: Dumps, date: string, name: string) => {
 test('a dump file is its rows in key order, one JSON a line, gzipped, with the size and sha256 the manifest lists', async () => {
   const store = new MemoryStore(input());
   const dumps = new Dumps(store);
-  for (const [name, resource, key] of [['firms.jsonl.gz', 'firm', 'slug'], ['investments.jsonl.gz', 'investment', 'id']] as const) {
+  for (const [name, resource, key] of [
+    ['firms.jsonl.gz', 'firm', 'slug'],
+    ['investments.jsonl.gz', 'investment', 'id'],
+  ] as const) {
     const dump = await file(dumps, '2026-11-19', name);
     const rows = [...store.all(resource)].sort((a, b) => ((a[key] as string) < (b[key] as string) ? -1 : 1));
     expect(gunzipSync(dump.body).toString('utf8')).toBe(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
@@ -37,7 +54,11 @@ test('a dump file is its rows in key order, one JSON a line, gzipped, with the s
 });
 
 test('the days a manifest lists, asked for together, share one build; a change of the data makes the next one afresh', async () => {
-  const store = new MemoryStore(input({ pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }] }));
+  const store = new MemoryStore(
+    input({
+      pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }],
+    }),
+  );
   const dumps = new Dumps(store);
   const [today, yesterday] = await Promise.all([dumps.day('2026-11-19'), dumps.day('2026-11-18')]);
   expect(today.files).toBe(yesterday.files);
@@ -59,7 +80,18 @@ test('a resource changed while it is being taken is taken again: its file is the
       return super.get(resource, key);
     }
   }
-  const store = new ChangingStore(input({ pending: [{ at: '2026-11-20T05:00:00Z', resource: 'investment', key: 'inv_000000', row: { id: 'inv_000000', firm_slug: 'birch', company_slug: 'acme' } }] }));
+  const store = new ChangingStore(
+    input({
+      pending: [
+        {
+          at: '2026-11-20T05:00:00Z',
+          resource: 'investment',
+          key: 'inv_000000',
+          row: { id: 'inv_000000', firm_slug: 'birch', company_slug: 'acme' },
+        },
+      ],
+    }),
+  );
   // Slices of 0 ms: the take lets other work in every 1,024 rows, as it would on a large dataset.
   const dumps = new Dumps(store, { sliceMs: 0 });
   const investments = await file(dumps, '2026-11-19', 'investments.jsonl.gz');

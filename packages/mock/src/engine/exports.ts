@@ -49,7 +49,10 @@ export interface DumpFiles {
  * Writes one resource's file some other way (the Node server: a worker thread reading the database
  * file), or says null when it cannot and the engine writes it here, a slice at a time.
  */
-export type DumpWriter = (resource: ResourceName, name: string) => Promise<{ body: Blob; sha256: string; rows: number }> | null;
+export type DumpWriter = (
+  resource: ResourceName,
+  name: string,
+) => Promise<{ body: Blob; sha256: string; rows: number }> | null;
 
 export const memoryFiles: DumpFiles = {
   create() {
@@ -59,7 +62,11 @@ export const memoryFiles: DumpFiles = {
 };
 
 /** A resource's rows as gzip JSONL, one row a line, hashed as it is compressed, pausing (`pause`) between writes. */
-async function gzipJsonl(scan: RowScan, file: ReturnType<DumpFiles['create']>, pause: () => Promise<boolean>): Promise<{ body: Blob; sha256: string; rows: number }> {
+async function gzipJsonl(
+  scan: RowScan,
+  file: ReturnType<DumpFiles['create']>,
+  pause: () => Promise<boolean>,
+): Promise<{ body: Blob; sha256: string; rows: number }> {
   const gzip = new CompressionStream('gzip');
   const writer = gzip.writable.getWriter();
   const hash = sha256Pieces();
@@ -156,10 +163,13 @@ export class Dumps {
     this.built.delete(date);
     const discard = this.files.discard?.bind(this.files);
     if (!discard) return;
-    void Promise.all([dump, ...this.built.values()]).then(([gone, ...kept]) => {
-      const live = new Set(kept.flatMap((d) => d.files.map((f) => f.body)));
-      if (!live.has(gone.files[0]?.body as Blob)) discard(gone.files.map((f) => f.body));
-    }, () => undefined);
+    void Promise.all([dump, ...this.built.values()]).then(
+      ([gone, ...kept]) => {
+        const live = new Set(kept.flatMap((d) => d.files.map((f) => f.body)));
+        if (!live.has(gone.files[0]?.body as Blob)) discard(gone.files.map((f) => f.body));
+      },
+      () => undefined,
+    );
   }
 
   private async build(date: string): Promise<Dump> {
@@ -178,7 +188,8 @@ export class Dumps {
     const pause = slices(this.sliceMs);
     for (const r of resources) {
       const name = `${r.plural}.jsonl.gz`;
-      const { body, sha256, rows } = await (this.writer?.(r.name, name) ?? gzipJsonl(await this.store.scan(r.name, pause), this.files.create(name), pause));
+      const { body, sha256, rows } = await (this.writer?.(r.name, name) ??
+        gzipJsonl(await this.store.scan(r.name, pause), this.files.create(name), pause));
       files.push({ name, resource: r.name, rows, bytes: body.size, sha256, body });
     }
     return files;

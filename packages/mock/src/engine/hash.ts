@@ -49,9 +49,9 @@ export function fromBase64url(text: string): Uint8Array | null {
  * without an import so that the engine still loads in a browser, where WebCrypto and FNV stand in.
  * Profiled: a key's SHA-256 through async WebCrypto cost ~58 µs a call, synchronously ~3 µs.
  */
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-  | typeof import('node:crypto')
-  | undefined;
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as typeof import('node:crypto') | undefined;
 
 export function sha256Hex(text: string): Promise<string> {
   // The one-shot hash builds no Hash object: half the time of createHash for a key.
@@ -99,7 +99,9 @@ export function hmacSha256(secret: string): (data: string) => Promise<Uint8Array
     const crypto = nodeCrypto;
     return (data) => Promise.resolve(new Uint8Array(crypto.createHmac('sha256', secret).update(data).digest()));
   }
-  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return async (data) => new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(data)));
 }
 
@@ -126,7 +128,10 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-export function randomToken(length: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
+export function randomToken(
+  length: number,
+  alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+): string {
   // Rejection sampling keeps every character equally likely.
   const out: string[] = [];
   const limit = 256 - (256 % alphabet.length);

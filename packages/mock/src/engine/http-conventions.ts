@@ -26,7 +26,9 @@ export function echoedRequestId(request: Request, known: () => readonly string[]
   const id = request.headers.get('x-request-id');
   if (id === null || !/^[A-Za-z0-9._:-]{1,128}$/.test(id) || holdsAnyKey(id, known())) return null;
   const bearer = bearerOf(request.headers.get('authorization'));
-  return bearer !== undefined && bearer.length >= 8 && (id.includes(bearer) || (id.length >= 8 && bearer.includes(id))) ? null : id;
+  return bearer !== undefined && bearer.length >= 8 && (id.includes(bearer) || (id.length >= 8 && bearer.includes(id)))
+    ? null
+    : id;
 }
 
 /**
@@ -43,7 +45,8 @@ function allowOrigin(request: Request, origins: CorsOrigins): string | null {
 /** Adds a name to the answer's Vary, once. */
 function vary(headers: Record<string, string>, name: string): void {
   const current = headers.vary;
-  if (!current?.split(',').some((v) => v.trim().toLowerCase() === name.toLowerCase())) headers.vary = current ? `${current}, ${name}` : name;
+  if (!current?.split(',').some((v) => v.trim().toLowerCase() === name.toLowerCase()))
+    headers.vary = current ? `${current}, ${name}` : name;
 }
 
 /**
@@ -51,7 +54,11 @@ function vary(headers: Record<string, string>, name: string): void {
  * the Access-Control-Allow-* headers (from another origin, none: the browser then stops the call).
  */
 export function preflight(request: Request, allow: readonly string[], origins: CorsOrigins, requestId: string): Answer {
-  const headers: Record<string, string> = { allow: allow.join(', '), 'x-request-id': requestId, 'cache-control': 'no-store' };
+  const headers: Record<string, string> = {
+    allow: allow.join(', '),
+    'x-request-id': requestId,
+    'cache-control': 'no-store',
+  };
   const origin = allowOrigin(request, origins);
   if (origin !== null && request.headers.has('access-control-request-method')) {
     headers['access-control-allow-origin'] = origin;
@@ -79,11 +86,20 @@ export function finish(request: Request, answer: Answer, origins: CorsOrigins, c
   headers['cache-control'] ??= answer.status === 200 || answer.status === 304 ? 'private, no-cache' : 'no-store';
   vary(headers, 'Authorization');
   // A 304 says the Vary its 200 would (RFC 9110 15.4.5).
-  if (compressed && ((answer.body !== null && /json/.test(headers['content-type'] ?? '')) || answer.status === 304)) vary(headers, 'Accept-Encoding');
+  if (compressed && ((answer.body !== null && /json/.test(headers['content-type'] ?? '')) || answer.status === 304))
+    vary(headers, 'Accept-Encoding');
   if (request.method !== 'HEAD' || answer.body === null) return answer;
   // The GET's headers, its length included, and no body (RFC 9110 9.3.2).
   const body = answer.body;
-  headers['content-length'] ??= String(typeof body === 'string' ? utf8.encode(body).length : body instanceof Blob ? body.size : isPieces(body) ? piecesLength(body) : body.length);
+  headers['content-length'] ??= String(
+    typeof body === 'string'
+      ? utf8.encode(body).length
+      : body instanceof Blob
+        ? body.size
+        : isPieces(body)
+          ? piecesLength(body)
+          : body.length,
+  );
   return { status: answer.status, headers, body: null };
 }
 

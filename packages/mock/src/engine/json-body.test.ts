@@ -30,7 +30,14 @@ test('parseJsonBody refuses a repeated member with 400 invalid_body naming it, a
 
 test('the trial call with "email" twice is a 400 that makes no key (regression: the last one was taken)', async () => {
   const engine = createEngine({ dataset: await loadInput({}), validator: await createContractValidator() });
-  const response = await engine.fetch(new Request('http://localhost/api/v1/keys/trial', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@example.com","email":"b@example.com"}' }), { clientAddress: '127.0.0.1' });
+  const response = await engine.fetch(
+    new Request('http://localhost/api/v1/keys/trial', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":"a@example.com","email":"b@example.com"}',
+    }),
+    { clientAddress: '127.0.0.1' },
+  );
   expect(response.status).toBe(400);
   expect(await response.json()).toMatchObject({ code: 'invalid_body', errors: [{ pointer: '/email' }] });
   expect(await engine.accounts.list()).toEqual([]);
@@ -38,8 +45,18 @@ test('the trial call with "email" twice is a 400 that makes no key (regression: 
 
 test('a body in a content coding is 415 with Accept-Encoding: identity in the engine too, so MSW answers as the server does', async () => {
   const engine = createEngine({ dataset: await loadInput({}), validator: await createContractValidator() });
-  for (const [path, body] of [['/api/v1/keys/trial', '{"email":"a@example.com"}'], ['/__control/keys', '{"plan":"team"}']] as const) {
-    const response = await engine.fetch(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body }), { clientAddress: 'msw', inProcess: true, loopback: true });
+  for (const [path, body] of [
+    ['/api/v1/keys/trial', '{"email":"a@example.com"}'],
+    ['/__control/keys', '{"plan":"team"}'],
+  ] as const) {
+    const response = await engine.fetch(
+      new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body,
+      }),
+      { clientAddress: 'msw', inProcess: true, loopback: true },
+    );
     expect(response.status, path).toBe(415);
     expect(response.headers.get('accept-encoding')).toBe('identity');
   }

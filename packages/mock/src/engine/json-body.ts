@@ -12,8 +12,17 @@ import { ProblemError } from './problems.ts';
  * MSW and any other adapter answer alike.
  */
 export function codedBody(contentEncoding: string | null | undefined): ProblemError | null {
-  if (contentEncoding === null || contentEncoding === undefined || contentEncoding.split(',').every((c) => /^\s*(?:identity)?\s*$/i.test(c))) return null;
-  return new ProblemError('unsupported_media_type', 'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, br or deflate.', { headers: { 'accept-encoding': 'identity' } });
+  if (
+    contentEncoding === null ||
+    contentEncoding === undefined ||
+    contentEncoding.split(',').every((c) => /^\s*(?:identity)?\s*$/i.test(c))
+  )
+    return null;
+  return new ProblemError(
+    'unsupported_media_type',
+    'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, br or deflate.',
+    { headers: { 'accept-encoding': 'identity' } },
+  );
 }
 
 /** A JSON pointer's segment (RFC 6901). */
@@ -65,7 +74,9 @@ export function parseJsonBody(text: string, notJson: string): unknown {
   }
   const repeated = repeatedMember(text);
   if (repeated !== null) {
-    throw new ProblemError('invalid_body', `The member ${repeated} is given more than once; give each member once.`, { extra: { errors: [{ pointer: repeated, detail: 'given more than once' }] } });
+    throw new ProblemError('invalid_body', `The member ${repeated} is given more than once; give each member once.`, {
+      extra: { errors: [{ pointer: repeated, detail: 'given more than once' }] },
+    });
   }
   return value;
 }

@@ -7,7 +7,13 @@
  * many machines share. Every step may answer later (a Promise): a store on a server is a round trip.
  */
 import type { KeyRecord, KeyTransactions } from './accounts/key-records.ts';
-import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep, type MeterStore } from './accounts/metering.ts';
+import {
+  admitAndChargeIn,
+  refundIn,
+  type ChargeOutcome,
+  type ChargeStep,
+  type MeterStore,
+} from './accounts/metering.ts';
 import { insertTrialIn, type TrialCap, type TrialInsert, type TrialStore } from './accounts/trials.ts';
 import type { KeyDirectory } from './accounts/authentication.ts';
 
@@ -115,7 +121,8 @@ export abstract class TransactionalKeyStore implements KeyStore, KeyTransactions
   protected countTrial(cap: TrialCap): number {
     if (cap.perMinute === null) return 0;
     if (cap.at - this.trialWindow.start >= 60_000) this.trialWindow = { start: cap.at, count: 0 };
-    if (this.trialWindow.count >= cap.perMinute) return Math.max(1, Math.ceil((this.trialWindow.start + 60_000 - cap.at) / 1000));
+    if (this.trialWindow.count >= cap.perMinute)
+      return Math.max(1, Math.ceil((this.trialWindow.start + 60_000 - cap.at) / 1000));
     this.trialWindow.count++;
     return 0;
   }
@@ -179,7 +186,8 @@ export class MemoryKeyStore extends TransactionalKeyStore {
       if (record.plan !== 'trial' || record.expiresAt === null || record.expiresAt >= before) continue;
       this.hashes.delete(hash);
       this.ids.delete(record.keyId);
-      if (record.emailHash !== null && this.trials.get(record.emailHash) === record) this.trials.delete(record.emailHash);
+      if (record.emailHash !== null && this.trials.get(record.emailHash) === record)
+        this.trials.delete(record.emailHash);
       pruned++;
     }
     return pruned;

@@ -15,7 +15,8 @@ export class SortedKeys {
   }
   /** Index of the first key strictly greater than `key`. */
   after(key: string): number {
-    let lo = 0, hi = this.keys.length;
+    let lo = 0,
+      hi = this.keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.keys[mid]! <= key) lo = mid + 1;
@@ -86,7 +87,13 @@ export class MemoryStore extends RebuildingStore implements Store {
     return this.walk(this.order.get(resource)!, this.byKey.get(resource)!, afterKey, limit, keep);
   }
 
-  nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
+  nestedPage(
+    index: IndexName,
+    parentKey: string,
+    afterKey: string | null,
+    limit: number,
+    keep?: (row: Row) => boolean,
+  ): Page {
     const keys = this.indexes.get(index)!.get(parentKey) ?? new SortedKeys();
     return this.walk(keys, this.byKey.get(nested[index].child)!, afterKey, limit, keep);
   }
@@ -97,18 +104,29 @@ export class MemoryStore extends RebuildingStore implements Store {
     return keys.map((k) => map.get(k)!);
   }
 
-  private walk(keys: SortedKeys, map: Map<string, Row>, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
+  private walk(
+    keys: SortedKeys,
+    map: Map<string, Row>,
+    afterKey: string | null,
+    limit: number,
+    keep?: (row: Row) => boolean,
+  ): Page {
     let i = afterKey === null ? 0 : keys.after(afterKey);
-    return cutPage(() => {
-      if (i >= keys.keys.length) return undefined;
-      const key = keys.keys[i++]!;
-      return [key, map.get(key)!];
-    }, limit, keep);
+    return cutPage(
+      () => {
+        if (i >= keys.keys.length) return undefined;
+        const key = keys.keys[i++]!;
+        return [key, map.get(key)!];
+      },
+      limit,
+      keep,
+    );
   }
 
   changePage(since: string, afterSequence: number, limit: number): { items: Change[]; more: boolean } {
     // The feed is in sequence order and sequence follows changed_at, so both seeks are binary.
-    let lo = 0, hi = this.changes.length;
+    let lo = 0,
+      hi = this.changes.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.changes[mid]!.changed_at < since || this.changes[mid]!.sequence <= afterSequence) lo = mid + 1;
@@ -180,7 +198,11 @@ export class MemoryStore extends RebuildingStore implements Store {
     this.byKey.get(resource)!.delete(key);
     this.order.get(resource)!.remove(key);
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
-      if (spec.child === resource) this.indexes.get(name)!.get(row[spec.field] as string)?.remove(key);
+      if (spec.child === resource)
+        this.indexes
+          .get(name)!
+          .get(row[spec.field] as string)
+          ?.remove(key);
     }
   }
 }

@@ -6,7 +6,16 @@
 import { CursorCodec } from './cursor.ts';
 import { filterDigest } from './request.ts';
 
-export function mintCursor(secret: string, operationId: string, afterKey: string, where: { params?: Record<string, string>; filters?: Record<string, string> } = {}): Promise<string> {
+export function mintCursor(
+  secret: string,
+  operationId: string,
+  afterKey: string,
+  where: { params?: Record<string, string>; filters?: Record<string, string> } = {},
+): Promise<string> {
   const route = { params: new Map(Object.entries(where.params ?? {})) } as Parameters<typeof filterDigest>[0];
-  return new CursorCodec(secret).encode(operationId, filterDigest(route, new Map(Object.entries(where.filters ?? {}))), afterKey);
+  return new CursorCodec(secret).encode(
+    operationId,
+    filterDigest(route, new Map(Object.entries(where.filters ?? {}))),
+    afterKey,
+  );
 }

@@ -18,7 +18,15 @@ import { statisticNames, type StatisticName } from './statistics.ts';
 import { nested, type DateRange, type Store } from './store.ts';
 import { createTrialKey } from './trial.ts';
 
-export type { KeyedOperation, OpenInput, Operation, OperationEnv, Prepared, ServeInput, Served } from './operation-types.ts';
+export type {
+  KeyedOperation,
+  OpenInput,
+  Operation,
+  OperationEnv,
+  Prepared,
+  ServeInput,
+  Served,
+} from './operation-types.ts';
 
 /** The names of the plans with a feature, as a sentence writes them: "Business and Enterprise". */
 const plansWith = (feature: 'changes_feed' | 'exports'): string => {
@@ -28,8 +36,17 @@ const plansWith = (feature: 'changes_feed' | 'exports'): string => {
 
 /** The 402 of a plan without an operation's feature, with the first plan up the ladder that has it. */
 const missingFeature: Record<NonNullable<KeyedOperation['feature']>, (plan: PlanRule) => ProblemError> = {
-  changes_feed: (plan) => new ProblemError('plan_feature_unavailable', `The changes feed is not included in the ${plan.name} plan.`, { plan: plan.id, suggested: firstPlanWith('changes_feed') }),
-  exports: (plan) => new ProblemError('plan_feature_unavailable', `Nightly dumps are included in the ${plansWith('exports')} plans, not ${plan.name}.`, { plan: plan.id, suggested: firstPlanWith('exports') }),
+  changes_feed: (plan) =>
+    new ProblemError('plan_feature_unavailable', `The changes feed is not included in the ${plan.name} plan.`, {
+      plan: plan.id,
+      suggested: firstPlanWith('changes_feed'),
+    }),
+  exports: (plan) =>
+    new ProblemError(
+      'plan_feature_unavailable',
+      `Nightly dumps are included in the ${plansWith('exports')} plans, not ${plan.name}.`,
+      { plan: plan.id, suggested: firstPlanWith('exports') },
+    ),
 };
 
 export function checkFeature(operation: KeyedOperation, plan: PlanRule): void {
@@ -41,13 +58,27 @@ const notFound = (what: string, key: string): never => {
 };
 
 /** A page of a top-level resource, rows as the caller's plan sees them (a round lag's edges left out, its records' derived fields without them). */
-const list = (resource: ResourceName, filter?: (call: Call, store: Store) => { keep: (row: Row) => boolean; range: DateRange } | undefined): KeyedOperation => ({
+const list = (
+  resource: ResourceName,
+  filter?: (call: Call, store: Store) => { keep: (row: Row) => boolean; range: DateRange } | undefined,
+): KeyedOperation => ({
   counted: true,
   serve: ({ call, afterKey }, { store }) => {
     const cutoff = lagCutoff(store, call.plan);
     const only = filter?.(call, store);
-    const page = store.page(resource, afterKey, pageLimit(call.plan, call.query), only?.keep ?? lagKeep(store, resource, cutoff), only?.range);
-    return { body: page.rows.map((r) => viewRow(store, resource, r, cutoff)), rows: page.rows.length, next: page.nextKey, stored: true };
+    const page = store.page(
+      resource,
+      afterKey,
+      pageLimit(call.plan, call.query),
+      only?.keep ?? lagKeep(store, resource, cutoff),
+      only?.range,
+    );
+    return {
+      body: page.rows.map((r) => viewRow(store, resource, r, cutoff)),
+      rows: page.rows.length,
+      next: page.nextKey,
+      stored: true,
+    };
   },
 });
 
@@ -77,7 +108,12 @@ const nestedList = (index: keyof typeof nested): KeyedOperation => ({
 const prepareDumps = async (call: Call, { dumps, now }: OperationEnv): Promise<Prepared> => {
   const at = now();
   const date = call.route.params.get('date');
-  const wanted = call.route.operationId === 'getExportManifest' ? dumps.dates(at) : date !== undefined && dumps.has(date, at) ? [date] : [];
+  const wanted =
+    call.route.operationId === 'getExportManifest'
+      ? dumps.dates(at)
+      : date !== undefined && dumps.has(date, at)
+        ? [date]
+        : [];
   return { dumps: new Map(await Promise.all(wanted.map(async (day) => [day, await dumps.day(day)] as const))) };
 };
 
@@ -90,7 +126,10 @@ export const operations = {
     const from = call.query.get('announced_since') || null;
     const visible = roundVisible(to);
     if (from === null && to === null) return undefined;
-    return { keep: from === null ? visible : (r) => visible(r) && (r.announced_on as string) >= from, range: { column: 'announced_on', from, to } };
+    return {
+      keep: from === null ? visible : (r) => visible(r) && (r.announced_on as string) >= from,
+      range: { column: 'announced_on', from, to },
+    };
   }),
   listInvestments: list('investment'),
   listFunds: list('fund'),
@@ -118,9 +157,15 @@ export const operations = {
     feature: 'changes_feed',
     counted: true,
     serve: ({ call, afterKey }, { store }) => {
-      const page = store.changePage(call.query.get('since')!, afterKey === null ? 0 : Number(afterKey), pageLimit(call.plan, call.query));
+      const page = store.changePage(
+        call.query.get('since')!,
+        afterKey === null ? 0 : Number(afterKey),
+        pageLimit(call.plan, call.query),
+      );
       const withRows = call.query.get('include') === 'rows';
-      const items = page.items.map((c) => (withRows ? { ...c, row: c.kind === 'unpublish' ? null : (store.get(c.resource, c.key) ?? null) } : { ...c }));
+      const items = page.items.map((c) =>
+        withRows ? { ...c, row: c.kind === 'unpublish' ? null : (store.get(c.resource, c.key) ?? null) } : { ...c },
+      );
       const last = page.items[page.items.length - 1];
       return { body: items, rows: items.length, next: page.more && last ? String(last.sequence) : null };
     },
@@ -130,11 +175,19 @@ export const operations = {
     // A name identifies a resource: unknown is 404 with the allowed ones (DECISIONS.md#statistics-shapes).
     check: (call) => {
       const name = call.route.params.get('name')!;
-      if (!statisticNames.includes(name)) throw new ProblemError('unknown_statistic', `There is no statistic named "${name}".`, { extra: { allowed: [...statisticNames] } });
+      if (!statisticNames.includes(name))
+        throw new ProblemError('unknown_statistic', `There is no statistic named "${name}".`, {
+          extra: { allowed: [...statisticNames] },
+        });
     },
     // Counted from stored counts, or (the memory store) from every row a slice at a time: before the call is admitted.
-    prepare: async (call, { store, statistics }) => ({ statistic: await statistics.rows(call.route.params.get('name') as StatisticName, lagCutoff(store, call.plan)) }),
-    serve: ({ call, prepared }) => ({ body: { name: call.route.params.get('name'), rows: prepared.statistic! }, rows: 1 }),
+    prepare: async (call, { store, statistics }) => ({
+      statistic: await statistics.rows(call.route.params.get('name') as StatisticName, lagCutoff(store, call.plan)),
+    }),
+    serve: ({ call, prepared }) => ({
+      body: { name: call.route.params.get('name'), rows: prepared.statistic! },
+      rows: 1,
+    }),
   },
   getExportManifest: {
     feature: 'exports',
@@ -146,7 +199,8 @@ export const operations = {
       const days = [...prepared.dumps!.values()].filter((dump) => afterKey === null || dump.date < afterKey);
       const limit = pageLimit(call.plan, call.query);
       const body = days.slice(0, limit).map((dump) => ({
-        date: dump.date, generated_at: dump.generated_at,
+        date: dump.date,
+        generated_at: dump.generated_at,
         files: dump.files.map(({ body: _body, ...f }) => ({ ...f, url: `${base}/${dump.date}/${f.name}` })),
       }));
       return { body, rows: body.length, next: days.length > limit ? body[body.length - 1]!.date : null };
@@ -159,7 +213,11 @@ export const operations = {
     serve: ({ call, prepared }) => {
       const date = call.route.params.get('date')!;
       const file = prepared.dumps!.get(date)?.files.find((f) => f.name === call.route.params.get('file'));
-      if (!file) throw new ProblemError('not_found', `There is no dump file ${call.route.params.get('file')} for ${date}; the manifest lists the dates there are.`);
+      if (!file)
+        throw new ProblemError(
+          'not_found',
+          `There is no dump file ${call.route.params.get('file')} for ${date}; the manifest lists the dates there are.`,
+        );
       return { body: null, rows: file.rows, raw: file.body, contentType: 'application/gzip', etag: file.sha256 };
     },
   },
@@ -171,21 +229,44 @@ export const operations = {
       body: null,
       rows: 0,
       afterCharge: (key, usage) => ({
-        plan: planView(call.plan), usage, keys: [accounts.summary(key, now())],
-        balance: key.balanceRows === null ? null : { prepaid_rows: key.balanceRows, value_usd: Math.round(key.balanceRows * plans.payg.price_usd_per_row! * 100) / 100 },
+        plan: planView(call.plan),
+        usage,
+        keys: [accounts.summary(key, now())],
+        balance:
+          key.balanceRows === null
+            ? null
+            : {
+                prepaid_rows: key.balanceRows,
+                value_usd: Math.round(key.balanceRows * plans.payg.price_usd_per_row! * 100) / 100,
+              },
       }),
     }),
   },
   // ---- without a key
-  createTrialKey: { open: ({ request, requestId, clientAddress }, env) => createTrialKey(request, requestId, clientAddress, env) },
+  createTrialKey: {
+    open: ({ request, requestId, clientAddress }, env) => createTrialKey(request, requestId, clientAddress, env),
+  },
   // The contract as served: its `servers` names this mock, where it was fetched from.
-  getOpenApiDocument: { open: async ({ requestId }, { publicBase }) => jsonText(200, servedDocument(publicBase()), { 'x-request-id': requestId, 'cache-control': 'public, max-age=300' }) },
+  getOpenApiDocument: {
+    open: async ({ requestId }, { publicBase }) =>
+      jsonText(200, servedDocument(publicBase()), {
+        'x-request-id': requestId,
+        'cache-control': 'public, max-age=300',
+      }),
+  },
 } satisfies Record<string, Operation>;
 
 let served: { base: string; json: string } | undefined;
 function servedDocument(base: string): string {
   // Described as the contract's own servers are (an environment, not internal), so the served
   // document passes the OWASP option of the kit's ruleset as the file does.
-  if (served?.base !== base) served = { base, json: JSON.stringify({ ...openapiDocument, servers: [{ url: base, description: 'Sandbox: this mock of the Investor Graph API', 'x-internal': false }] }) };
+  if (served?.base !== base)
+    served = {
+      base,
+      json: JSON.stringify({
+        ...openapiDocument,
+        servers: [{ url: base, description: 'Sandbox: this mock of the Investor Graph API', 'x-internal': false }],
+      }),
+    };
   return served.json;
 }

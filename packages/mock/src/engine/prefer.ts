@@ -12,20 +12,38 @@ type Documented = { content?: Record<string, { examples?: Record<string, unknown
 export function preferredExample(request: Request, operationId: string): Answer | null {
   const prefer = request.headers.get('prefer');
   if (!prefer) return null;
-  const wants = Object.fromEntries(prefer.split(/[,;]/).map((p) => p.trim().split('=').map((s) => s.trim().replace(/^"|"$/g, ''))).filter((p) => p.length === 2));
+  const wants = Object.fromEntries(
+    prefer
+      .split(/[,;]/)
+      .map((p) =>
+        p
+          .trim()
+          .split('=')
+          .map((s) => s.trim().replace(/^"|"$/g, '')),
+      )
+      .filter((p) => p.length === 2),
+  );
   if (!wants.code && !wants.example) return null;
   const op = operationById(operationId);
   const code = wants.code ?? Object.keys(op.responses).find((c) => c.startsWith('2'))!;
   const response = op.responses[code] === undefined ? undefined : (resolveRef(op.responses[code]) as Documented);
   if (!response) {
-    throw new ProblemError('invalid_parameter', `Prefer: code=${code} is not documented for ${operationId}; documented: ${Object.keys(op.responses).join(', ')}.`, { extra: { errors: [{ parameter: 'Prefer', detail: 'undocumented status' }] } });
+    throw new ProblemError(
+      'invalid_parameter',
+      `Prefer: code=${code} is not documented for ${operationId}; documented: ${Object.keys(op.responses).join(', ')}.`,
+      { extra: { errors: [{ parameter: 'Prefer', detail: 'undocumented status' }] } },
+    );
   }
   const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
   const examples = media?.examples ?? {};
   const name = wants.example ?? Object.keys(examples)[0];
   const example = name ? examples[name] : undefined;
   if (wants.example && !example) {
-    throw new ProblemError('invalid_parameter', `Prefer: example=${wants.example} is not an example of ${operationId} ${code}; there are: ${Object.keys(examples).join(', ') || 'none'}.`, { extra: { errors: [{ parameter: 'Prefer', detail: 'unknown example' }] } });
+    throw new ProblemError(
+      'invalid_parameter',
+      `Prefer: example=${wants.example} is not an example of ${operationId} ${code}; there are: ${Object.keys(examples).join(', ') || 'none'}.`,
+      { extra: { errors: [{ parameter: 'Prefer', detail: 'unknown example' }] } },
+    );
   }
   const headers: Record<string, string> = { 'preference-applied': prefer };
   if (mediaType) headers['content-type'] = mediaType;

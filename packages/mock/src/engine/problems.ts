@@ -29,7 +29,10 @@ export interface ProblemType {
 const site = 'https://investorgraph.example';
 const unauthenticated = (): ActionType[] => ['get_trial_key', 'book_call'];
 // At the top of the upgrade ladder there is no plan to subscribe to.
-const outOfCalls = (plan: PlanId | null): ActionType[] => (plan && nextPlanUp(plan) === null ? ['buy_prepaid_rows', 'book_call'] : ['subscribe', 'buy_prepaid_rows', 'book_call']);
+const outOfCalls = (plan: PlanId | null): ActionType[] =>
+  plan && nextPlanUp(plan) === null
+    ? ['buy_prepaid_rows', 'book_call']
+    : ['subscribe', 'buy_prepaid_rows', 'book_call'];
 
 export const problemTypes = {
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
@@ -40,11 +43,23 @@ export const problemTypes = {
   missing_key: { status: 401, title: 'API key required', actions: unauthenticated },
   invalid_key: { status: 401, title: 'Unknown API key', actions: unauthenticated },
   revoked_key: { status: 401, title: 'API key revoked', actions: unauthenticated },
-  trial_exhausted: { status: 402, title: 'Trial used up', actions: () => ['subscribe', 'buy_prepaid_rows', 'book_call'] },
+  trial_exhausted: {
+    status: 402,
+    title: 'Trial used up',
+    actions: () => ['subscribe', 'buy_prepaid_rows', 'book_call'],
+  },
   trial_expired: { status: 402, title: 'Trial expired', actions: () => ['subscribe', 'buy_prepaid_rows', 'book_call'] },
   quota_exhausted: { status: 402, title: 'Call quota used up', actions: outOfCalls },
-  insufficient_balance: { status: 402, title: 'Prepaid balance too low', actions: () => ['buy_prepaid_rows', 'subscribe', 'book_call'] },
-  plan_feature_unavailable: { status: 402, title: 'Not included in your plan', actions: () => ['subscribe', 'book_call'] },
+  insufficient_balance: {
+    status: 402,
+    title: 'Prepaid balance too low',
+    actions: () => ['buy_prepaid_rows', 'subscribe', 'book_call'],
+  },
+  plan_feature_unavailable: {
+    status: 402,
+    title: 'Not included in your plan',
+    actions: () => ['subscribe', 'book_call'],
+  },
   not_found: { status: 404, title: 'Not found' },
   unknown_statistic: { status: 404, title: 'Unknown statistic' },
   route_not_found: { status: 404, title: 'No such endpoint' },
@@ -56,17 +71,25 @@ export const problemTypes = {
   payload_too_large: { status: 413, title: 'Body too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  too_many_failures: { status: 429, title: 'Too many calls without a valid key', actions: () => ['get_trial_key', 'book_call'] },
-  rate_limited: { status: 429, title: 'Too many requests', actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']) },
+  too_many_failures: {
+    status: 429,
+    title: 'Too many calls without a valid key',
+    actions: () => ['get_trial_key', 'book_call'],
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    actions: (plan) => (plan && nextPlanUp(plan) ? ['subscribe', 'book_call'] : ['book_call']),
+  },
   control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
   // The control plane is the kit's, not the API's: nothing to buy, so its 429 offers no action.
   control_throttled: { status: 429, title: 'Too many failed control calls', actions: () => [] },
   // The kit's own failure, never the client's: no detail beyond where to look in the mock's log.
   internal_error: { status: 500, title: 'The mock failed' },
   // The state database shared by several mocks stayed locked (by something else): try again soon.
-  state_busy: { status: 503, title: 'The mock\'s state is busy' },
+  state_busy: { status: 503, title: "The mock's state is busy" },
   // The state server the mocks share (--state redis://) did not answer in time: nothing was served or counted.
-  state_unavailable: { status: 503, title: 'The mock\'s state store is unavailable' },
+  state_unavailable: { status: 503, title: "The mock's state store is unavailable" },
   // A connection past the server's bounds (in all, or from one address), refused before it is read.
   too_many_connections: { status: 503, title: 'Too many connections' },
 } as const satisfies Record<string, ProblemType>;
@@ -80,13 +103,32 @@ const trialCalls = plans.trial.calls_limit!.toLocaleString('en');
 export function action(type: ActionType, plan: PlanId | null, suggested?: PlanId | null): Action {
   switch (type) {
     case 'get_trial_key':
-      return { type, title: `Get a free trial key (${plans.trial.key_lifetime_days} days or ${trialCalls} calls)`, href: '/api/v1/keys/trial', method: 'POST', content_type: 'application/json', body: { email: '{email}' } };
+      return {
+        type,
+        title: `Get a free trial key (${plans.trial.key_lifetime_days} days or ${trialCalls} calls)`,
+        href: '/api/v1/keys/trial',
+        method: 'POST',
+        content_type: 'application/json',
+        body: { email: '{email}' },
+      };
     case 'buy_prepaid_rows':
-      return { type, title: `Buy prepaid rows (pay as you go, $${plans.payg.price_usd_per_row} a row)`, href: `${site}/account/rows`, method: 'GET', rows: 10_000 };
+      return {
+        type,
+        title: `Buy prepaid rows (pay as you go, $${plans.payg.price_usd_per_row} a row)`,
+        href: `${site}/account/rows`,
+        method: 'GET',
+        rows: 10_000,
+      };
     case 'subscribe': {
       // The top plan (no next) is offered as itself.
       const target = suggested ?? nextPlanUp(plan ?? 'trial') ?? plan!;
-      return { type, title: `Subscribe to ${plans[target].name}`, href: `${site}/pricing#${target}`, method: 'GET', plan: target };
+      return {
+        type,
+        title: `Subscribe to ${plans[target].name}`,
+        href: `${site}/pricing#${target}`,
+        method: 'GET',
+        plan: target,
+      };
     }
     case 'book_call':
       return { type, title: 'Book a call with sales', href: `${site}/book-a-call`, method: 'GET' };
@@ -110,7 +152,16 @@ export class ProblemError extends Error {
   plan: PlanId | null = null;
   suggested: PlanId | null = null;
 
-  constructor(code: ProblemCode, detail: string, options: { extra?: Record<string, unknown>; headers?: Record<string, string>; plan?: PlanId | null; suggested?: PlanId | null } = {}) {
+  constructor(
+    code: ProblemCode,
+    detail: string,
+    options: {
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      plan?: PlanId | null;
+      suggested?: PlanId | null;
+    } = {},
+  ) {
     // A problem is the client's answer, not a failure to trace: no stack is captured (profiled:
     // capturing one was a tenth of a 401's time). Errors of the kit's own keep theirs.
     const limit = Error.stackTraceLimit;
@@ -136,15 +187,27 @@ export class ProblemError extends Error {
 
   body(instance: string, requestId: string): Record<string, unknown> {
     const type: ProblemType = problemTypes[this.code];
-    const actions = type.actions?.(this.plan).map((t) => action(t, this.plan, t === 'subscribe' ? this.suggested : null));
-    return problemBody(this.code, type, this.detail, instance, requestId, { ...this.extra, ...(actions ? { actions } : {}) });
+    const actions = type
+      .actions?.(this.plan)
+      .map((t) => action(t, this.plan, t === 'subscribe' ? this.suggested : null));
+    return problemBody(this.code, type, this.detail, instance, requestId, {
+      ...this.extra,
+      ...(actions ? { actions } : {}),
+    });
   }
 
   toAnswer(instance: string, requestId: string, headers: Record<string, string> = {}): Answer {
     // JSON.stringify(this.body(...)), from the text kept for it where there is one.
     const parts = this.template();
-    const text = parts ? `${parts[0]}${JSON.stringify(uriReference(instance))}${parts[1]}${JSON.stringify(requestId)}${parts[2]}` : JSON.stringify(this.body(instance, requestId));
-    return problemText(this.status, text, { 'x-request-id': requestId, ...challenge(this.code), ...headers, ...this.headers });
+    const text = parts
+      ? `${parts[0]}${JSON.stringify(uriReference(instance))}${parts[1]}${JSON.stringify(requestId)}${parts[2]}`
+      : JSON.stringify(this.body(instance, requestId));
+    return problemText(this.status, text, {
+      'x-request-id': requestId,
+      ...challenge(this.code),
+      ...headers,
+      ...this.headers,
+    });
   }
 
   /**
@@ -161,7 +224,9 @@ export class ProblemError extends Error {
     if (parts === undefined) {
       // Placeholders of characters uriReference keeps and JSON writes as they are; a detail that
       // holds one itself splits into more parts and is never remembered.
-      const split = JSON.stringify(this.body(INSTANCE, REQUEST_ID)).split(`"${INSTANCE}"`).flatMap((part) => part.split(`"${REQUEST_ID}"`));
+      const split = JSON.stringify(this.body(INSTANCE, REQUEST_ID))
+        .split(`"${INSTANCE}"`)
+        .flatMap((part) => part.split(`"${REQUEST_ID}"`));
       parts = split.length === 3 ? (split as [string, string, string]) : null;
       if (bodyTemplates.size >= MAX_TEMPLATES) bodyTemplates.clear();
       bodyTemplates.set(memoKey, parts);
@@ -175,7 +240,14 @@ export class ProblemError extends Error {
 }
 
 /** RFC 9457 problem details of an entry of a problem table: the API's above, or the validation proxy's own (proxy/problems.ts). */
-export function problemBody(code: string, type: ProblemType, detail: string, instance: string, requestId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function problemBody(
+  code: string,
+  type: ProblemType,
+  detail: string,
+  instance: string,
+  requestId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     type: `${site}/problems/${code.replace(/_/g, '-')}`,
     title: type.title,
@@ -204,7 +276,10 @@ export function problemResponse(body: Record<string, unknown>, headers: Record<s
 /** RFC 6750's challenge on a 401: the scheme, and `invalid_token` when a key came and was refused. */
 export function challenge(code: ProblemCode): Record<string, string> {
   if (problemTypes[code].status !== 401) return {};
-  return { 'www-authenticate': code === 'missing_key' ? 'Bearer realm="investor-graph"' : 'Bearer realm="investor-graph", error="invalid_token"' };
+  return {
+    'www-authenticate':
+      code === 'missing_key' ? 'Bearer realm="investor-graph"' : 'Bearer realm="investor-graph", error="invalid_token"',
+  };
 }
 
 /**

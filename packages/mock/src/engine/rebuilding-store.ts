@@ -122,14 +122,16 @@ export abstract class RebuildingStore {
   /** An observed company or firm with its derived fields as its rounds and edges make them now, not as the observation has them. */
   private keepDerived(resource: ResourceName, key: string, row: Row, current: Row | undefined): Row {
     if (resource === 'company') return { ...row, ...companyFromRounds(this.nestedRows('listCompanyRounds', key)) };
-    if (resource === 'firm' && typeof current?.portfolio_count === 'number') return { ...row, portfolio_count: current.portfolio_count };
+    if (resource === 'firm' && typeof current?.portfolio_count === 'number')
+      return { ...row, portfolio_count: current.portfolio_count };
     return row;
   }
 
   /** After a round or an edge came, changed or went: its company's total and last round, its firm's portfolio count. */
   private rederive(resource: ResourceName, before: Row | undefined, after: Row | undefined, at: string): void {
     if (resource === 'round') {
-      for (const slug of new Set([before?.company_slug, after?.company_slug])) if (typeof slug === 'string') this.refreshCompany(slug, at);
+      for (const slug of new Set([before?.company_slug, after?.company_slug]))
+        if (typeof slug === 'string') this.refreshCompany(slug, at);
     }
     if (resource === 'investment') {
       const pair = (row: Row | undefined) => (row ? `${row.firm_slug as string}\n${row.company_slug as string}` : null);
@@ -153,9 +155,12 @@ export abstract class RebuildingStore {
   private refreshFirm(firmSlug: string, companySlug: string, by: 1 | -1, at: string): void {
     const firm = this.get('firm', firmSlug);
     if (!firm || typeof firm.portfolio_count !== 'number') return;
-    const edges = this.nestedRows('listCompanyInvestors', companySlug).filter((edge) => edge.firm_slug === firmSlug).length;
+    const edges = this.nestedRows('listCompanyInvestors', companySlug).filter(
+      (edge) => edge.firm_slug === firmSlug,
+    ).length;
     // Gained: the edge that came is its only one to the company; lost: none is left.
-    if ((by === 1 && edges === 1) || (by === -1 && edges === 0)) this.replaceDerived('firm', firmSlug, firm, { portfolio_count: firm.portfolio_count + by }, at);
+    if ((by === 1 && edges === 1) || (by === -1 && edges === 0))
+      this.replaceDerived('firm', firmSlug, firm, { portfolio_count: firm.portfolio_count + by }, at);
   }
 
   private replaceDerived(resource: ResourceName, key: string, current: Row, fields: object, at: string): void {

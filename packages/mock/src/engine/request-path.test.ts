@@ -12,10 +12,17 @@ async function setup(options: { breakCursors?: boolean } = {}) {
   const parts = createParts({ dataset: structuredClone(dataset), validator, now, frozen: true });
   await parts.ready;
   // A part of the test's choosing: the cursor codec fails when the envelope asks it for the next page.
-  if (options.breakCursors) parts.envelope = { ...parts.envelope, cursors: { encode: () => Promise.reject(new Error('the codec broke')) } };
+  if (options.breakCursors)
+    parts.envelope = { ...parts.envelope, cursors: { encode: () => Promise.reject(new Error('the codec broke')) } };
   const call = (path: string, key?: string) => {
     const url = new URL(`http://mock${path}`);
-    return respond(parts, new Request(url, { headers: key ? { authorization: `Bearer ${key}` } : {} }), url, { clientAddress: '192.0.2.1' }, 'req_test');
+    return respond(
+      parts,
+      new Request(url, { headers: key ? { authorization: `Bearer ${key}` } : {} }),
+      url,
+      { clientAddress: '192.0.2.1' },
+      'req_test',
+    );
   };
   return { parts, call };
 }

@@ -75,7 +75,13 @@ export function knownKeys(parts: Pick<EngineParts, 'known'>, request: Request): 
  * `step`; a problem it raises is answered as problem+json (made an A by `problem`), anything else
  * is the kit's failure: a 500 that says so.
  */
-export async function answered<A>(parts: EngineParts, request: Request, requestId: string, step: (url: URL) => Promise<A>, problem: (answer: Answer) => A): Promise<A> {
+export async function answered<A>(
+  parts: EngineParts,
+  request: Request,
+  requestId: string,
+  step: (url: URL) => Promise<A>,
+  problem: (answer: Answer) => A,
+): Promise<A> {
   let path = '/';
   // The path is echoed in problems' instance: a key sent in it (by mistake, or to probe) is not.
   // Blanked only when a problem is answered (profiled: 4% of a served call's time when done for every call).
@@ -89,17 +95,35 @@ export async function answered<A>(parts: EngineParts, request: Request, requestI
     return await step(url);
   } catch (error) {
     // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
-    if (error instanceof ProblemError) return problem(withoutKeys(error.toAnswer(instance(), requestId), knownKeys(parts, request)));
+    if (error instanceof ProblemError)
+      return problem(withoutKeys(error.toAnswer(instance(), requestId), knownKeys(parts, request)));
     // The kit's own failure, with the request id to find the stack in the log; no message or path
     // in the answer, which is not the client's to read.
     console.error(`[investor-graph mock] internal error in ${requestId}:`, error);
-    return problem(new ProblemError('internal_error', `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`).toAnswer(instance(), requestId));
+    return problem(
+      new ProblemError(
+        'internal_error',
+        `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`,
+      ).toAnswer(instance(), requestId),
+    );
   }
 }
 
 /** A call of the API, from its route to its answer. */
-export async function respond(parts: EngineParts, request: Request, url: URL, context: RequestContext, requestId: string): Promise<Answer> {
-  if (request.method === 'OPTIONS') return preflight(request, allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)), parts.corsOrigins, requestId);
+export async function respond(
+  parts: EngineParts,
+  request: Request,
+  url: URL,
+  context: RequestContext,
+  requestId: string,
+): Promise<Answer> {
+  if (request.method === 'OPTIONS')
+    return preflight(
+      request,
+      allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)),
+      parts.corsOrigins,
+      requestId,
+    );
   const route = matchRoute(request.method, url.pathname);
   const query = parseQuery(url.search);
   const forced = preferredExample(request, route.operationId);
@@ -112,7 +136,11 @@ export async function respond(parts: EngineParts, request: Request, url: URL, co
     return await operation.open({ request, requestId, clientAddress: context.clientAddress ?? 'unknown' }, parts.env);
   }
   // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
-  const key = await parts.accounts.authenticateFrom(request.headers.get('authorization'), context.clientAddress ?? 'unknown', parts.clock.now());
+  const key = await parts.accounts.authenticateFrom(
+    request.headers.get('authorization'),
+    context.clientAddress ?? 'unknown',
+    parts.clock.now(),
+  );
   const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
   checkQueryNames(route, query);
   // A timestamp not in UTC is refused saying how to write it; every UTC form is one text afterwards.
@@ -130,12 +158,21 @@ export async function respond(parts: EngineParts, request: Request, url: URL, co
  * then admitted, counted and charged in one atomic step of the key store. A call whose answer
  * cannot be made after that is taken back: never counted or charged for an answer not given.
  */
-export async function dataCall(parts: EngineParts, operation: KeyedOperation, call: Call, request: Request): Promise<Answer> {
+export async function dataCall(
+  parts: EngineParts,
+  operation: KeyedOperation,
+  call: Call,
+  request: Request,
+): Promise<Answer> {
   const { accounts, env } = parts;
   const cursor = call.query.get('cursor');
-  const afterKey = cursor !== undefined ? await parts.cursors.decode(cursor, call.route.operationId, filterDigest(call.route, call.query)) : null;
+  const afterKey =
+    cursor !== undefined
+      ? await parts.cursors.decode(cursor, call.route.operationId, filterDigest(call.route, call.query))
+      : null;
   // Asynchronous work (gzipping dumps) is done first, and only for a plan that may have it.
-  const prepared = operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : {};
+  const prepared =
+    operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : {};
   const now = parts.clock.now();
   const rateHeaders = await accounts.takeToken(call.key, '', call.plan.rate_per_second);
   try {
@@ -143,16 +180,33 @@ export async function dataCall(parts: EngineParts, operation: KeyedOperation, ca
     checkFeature(operation, call.plan);
     const served = operation.serve({ call, afterKey, prepared }, env);
     // The page is serialised once, for the entity tag here and the envelope below.
-    const data: Serialised = served.raw ? { json: '', tag: '' } : parts.serialiser.serialise(served.body, served.stored === true);
+    const data: Serialised = served.raw
+      ? { json: '', tag: '' }
+      : parts.serialiser.serialise(served.body, served.stored === true);
     const { etag, notModified } = entityTag(served, data, parts.store.asOf, request.headers.get('if-none-match'));
     const chargeId = nextChargeId();
-    const { record, cost, usage } = await accounts.admitAndCharge(call.key, now, operation.counted, notModified ? null : served.rows, chargeId);
+    const { record, cost, usage } = await accounts.admitAndCharge(
+      call.key,
+      now,
+      operation.counted,
+      notModified ? null : served.rows,
+      chargeId,
+    );
     call.key = record;
     try {
       const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
       if (notModified) return { status: 304, headers, body: null };
-      if (served.raw) return { status: 200, headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.size) }, body: served.raw };
-      return { status: 200, headers: { 'content-type': 'application/json', ...headers }, body: await envelopeBody(call, served, data, usage, parts.envelope) };
+      if (served.raw)
+        return {
+          status: 200,
+          headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.size) },
+          body: served.raw,
+        };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: await envelopeBody(call, served, data, usage, parts.envelope),
+      };
     } catch (error) {
       await accounts.refund(call.key, operation.counted, cost, chargeId);
       throw error;

@@ -38,7 +38,10 @@ export function parseUrl(request: Request): URL {
     try {
       url = new URL(text);
     } catch {
-      throw new ProblemError('invalid_request', 'The request\'s URL cannot be parsed: its Host is no host and port, or its target no path.');
+      throw new ProblemError(
+        'invalid_request',
+        "The request's URL cannot be parsed: its Host is no host and port, or its target no path.",
+      );
     }
     if (text.length > PARSED_UP_TO) return url;
     // Cleared when full: cheaper than an order kept on every hit, and refilled by the next calls.
@@ -68,9 +71,14 @@ export function parseQuery(search: string): Map<string, string> {
       value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
     } catch {
       const label = /^[\w-]+$/.test(rawName) ? rawName : 'query';
-      throw new ProblemError('invalid_parameter', `The query parameter ${label} is not valid percent-encoded UTF-8.`, { extra: { errors: [{ parameter: label, detail: 'not valid percent-encoded UTF-8' }] } });
+      throw new ProblemError('invalid_parameter', `The query parameter ${label} is not valid percent-encoded UTF-8.`, {
+        extra: { errors: [{ parameter: label, detail: 'not valid percent-encoded UTF-8' }] },
+      });
     }
-    if (out.has(name)) throw new ProblemError('invalid_parameter', `The query parameter ${name} is given more than once.`, { extra: { errors: [{ parameter: name, detail: 'given more than once' }] } });
+    if (out.has(name))
+      throw new ProblemError('invalid_parameter', `The query parameter ${name} is given more than once.`, {
+        extra: { errors: [{ parameter: name, detail: 'given more than once' }] },
+      });
     out.set(name, value);
   }
   return out;
@@ -81,21 +89,35 @@ export function checkQueryNames(route: RouteMatch, query: Map<string, string>): 
   const unknown = [...query.keys()].filter((k) => !route.queryNames.includes(k));
   if (!unknown.length) {
     const empty = [...query].find(([, v]) => v === '');
-    if (empty) throw new ProblemError('invalid_parameter', `The query parameter ${empty[0]} is empty; leave it out instead.`, { extra: { errors: [{ parameter: empty[0], detail: 'empty' }] } });
+    if (empty)
+      throw new ProblemError('invalid_parameter', `The query parameter ${empty[0]} is empty; leave it out instead.`, {
+        extra: { errors: [{ parameter: empty[0], detail: 'empty' }] },
+      });
     // prism-http coerces "Infinity", "1e3" and " 7" to numbers; the contract says integer, so digits
     // only; from 1 to the contract's maximum it is capped at the plan's page size, past it the
     // contract's validation refuses it (DECISIONS.md#limit).
     const limit = query.get('limit');
     if (limit !== undefined && !/^[0-9]+$/.test(limit)) {
-      throw new ProblemError('invalid_parameter', `limit must be a whole number of at least 1, got "${shorten(limit, 40)}".`, { extra: { errors: [{ parameter: 'limit', detail: 'must be a whole number of at least 1' }] } });
+      throw new ProblemError(
+        'invalid_parameter',
+        `limit must be a whole number of at least 1, got "${shorten(limit, 40)}".`,
+        { extra: { errors: [{ parameter: 'limit', detail: 'must be a whole number of at least 1' }] } },
+      );
     }
     return;
   }
   const errors = unknown.map((name) => {
     const near = nearest(name, route.queryNames);
-    return { parameter: name, detail: near ? `unknown; did you mean ${near}?` : `unknown; this endpoint takes ${route.queryNames.join(', ') || 'no query parameters'}` };
+    return {
+      parameter: name,
+      detail: near
+        ? `unknown; did you mean ${near}?`
+        : `unknown; this endpoint takes ${route.queryNames.join(', ') || 'no query parameters'}`,
+    };
   });
-  throw new ProblemError('unknown_parameter', errors.map((e) => `${e.parameter}: ${e.detail}`).join('; '), { extra: { errors } });
+  throw new ProblemError('unknown_parameter', errors.map((e) => `${e.parameter}: ${e.detail}`).join('; '), {
+    extra: { errors },
+  });
 }
 
 /** Rows a page holds: the limit asked for, capped silently at the plan's (DECISIONS.md#limit); validation already refused < 1. */
@@ -106,6 +128,9 @@ export function pageLimit(plan: PlanRule, query: Map<string, string>): number {
 
 /** The filters a cursor is bound to: the operation's path parameters and every query parameter but paging. */
 export function filterDigest(route: RouteMatch, query: Map<string, string>): string {
-  const parts = [...route.params.entries(), ...[...query.entries()].filter(([k]) => k !== 'cursor' && k !== 'limit').sort()];
+  const parts = [
+    ...route.params.entries(),
+    ...[...query.entries()].filter(([k]) => k !== 'cursor' && k !== 'limit').sort(),
+  ];
   return fnv64(JSON.stringify(parts));
 }

@@ -10,7 +10,8 @@ import { roundVisible } from './round-lag.ts';
 import type { StatisticName } from './rollups.ts';
 
 /** Stages in the contract's order (the Round schema's enum), the order rounds-by-stage lists them in. */
-const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } }).properties.stage.enum;
+const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } })
+  .properties.stage.enum;
 
 function median(values: number[]): number | null {
   if (!values.length) return null;
@@ -39,7 +40,9 @@ const reference = {
       y.amount += (r.amount_usd as number | null) ?? 0;
       years.set(year, y);
     });
-    return [...years].sort((a, b) => a[0] - b[0]).map(([year, y]) => ({ year, rounds: y.rounds, amount_usd: y.amount }));
+    return [...years]
+      .sort((a, b) => a[0] - b[0])
+      .map(([year, y]) => ({ year, rounds: y.rounds, amount_usd: y.amount }));
   },
   async 'rounds-by-stage'(feed: Feed, visible: (row: Row) => boolean): Promise<Row[]> {
     const stages = new Map<string, number[]>();
@@ -51,11 +54,18 @@ const reference = {
       if (!stages.has(stage)) stages.set(stage, []);
       if (r.amount_usd !== null) stages.get(stage)!.push(r.amount_usd as number);
     });
-    return stageOrder.filter((s) => counts.has(s)).map((stage) => {
-      const amounts = stages.get(stage)!;
-      const med = median(amounts);
-      return { stage, rounds: counts.get(stage)!, amount_usd: amounts.reduce((a, b) => a + b, 0), median_amount_usd: med === null ? null : Math.round(med) };
-    });
+    return stageOrder
+      .filter((s) => counts.has(s))
+      .map((stage) => {
+        const amounts = stages.get(stage)!;
+        const med = median(amounts);
+        return {
+          stage,
+          rounds: counts.get(stage)!,
+          amount_usd: amounts.reduce((a, b) => a + b, 0),
+          median_amount_usd: med === null ? null : Math.round(med),
+        };
+      });
   },
   async 'most-active-investors'(feed: Feed, visible: (row: Row) => boolean): Promise<Row[]> {
     // An edge counts when it names no round or a round the key may see (one not published is not).
@@ -74,7 +84,13 @@ const reference = {
     return [...firms]
       .sort((a, b) => b[1].investments - a[1].investments || b[1].leads - a[1].leads || a[0].localeCompare(b[0]))
       .slice(0, 25)
-      .map(([slug, f], i) => ({ rank: i + 1, firm_slug: slug, firm_name: f.name, investments: f.investments, leads: f.leads }));
+      .map(([slug, f], i) => ({
+        rank: i + 1,
+        firm_slug: slug,
+        firm_name: f.name,
+        investments: f.investments,
+        leads: f.leads,
+      }));
   },
   async 'fund-returns-by-vintage'(feed: Feed): Promise<Row[]> {
     const vintages = new Map<number, { funds: number; irr: number[]; tvpi: number[]; dpi: number[] }>();
@@ -89,14 +105,24 @@ const reference = {
         if (x !== null && x !== undefined) vintage[field].push(x);
       }
     });
-    return [...vintages].sort((a, b) => a[0] - b[0]).map(([vintage_year, v]) => ({
-      vintage_year, funds: v.funds, median_irr: round3(median(v.irr)), median_tvpi: round3(median(v.tvpi)), median_dpi: round3(median(v.dpi)),
-    }));
+    return [...vintages]
+      .sort((a, b) => a[0] - b[0])
+      .map(([vintage_year, v]) => ({
+        vintage_year,
+        funds: v.funds,
+        median_irr: round3(median(v.irr)),
+        median_tvpi: round3(median(v.tvpi)),
+        median_dpi: round3(median(v.dpi)),
+      }));
   },
 } satisfies Record<StatisticName, (feed: Feed, visible: (row: Row) => boolean) => Promise<Row[]>>;
 
 /** A rollup of rows given whole, computed as before issue #39 (the bench and tests hold the served bytes to it). */
-export function rollupFromRows(name: string, rows: (resource: ResourceName) => Iterable<Row>, cutoff: string | null): Promise<Row[]> {
+export function rollupFromRows(
+  name: string,
+  rows: (resource: ResourceName) => Iterable<Row>,
+  cutoff: string | null,
+): Promise<Row[]> {
   if (!Object.hasOwn(reference, name)) throw new Error(`[investor-graph] no rollup named ${name}`);
   const feed: Feed = async (resource, each) => {
     for (const row of rows(resource)) each(row);

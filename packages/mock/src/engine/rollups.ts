@@ -8,7 +8,14 @@
  * the counts (rollups-from-rows.ts).
  */
 import { parameterEnum, resolveRef } from '@investor-graph/contract/document';
-import { rollupCount as count, type FirmCount, type FundCounts, type ResourceName, type RoundCounts, type Row } from '@investor-graph/fixtures';
+import {
+  rollupCount as count,
+  type FirmCount,
+  type FundCounts,
+  type ResourceName,
+  type RoundCounts,
+  type Row,
+} from '@investor-graph/fixtures';
 import { roundVisible } from './round-lag.ts';
 
 export const statisticNames: readonly string[] = parameterEnum('getStatistic', 'name');
@@ -22,7 +29,8 @@ export interface RollupSource {
 }
 
 /** Stages in the contract's order (the Round schema's enum), the order rounds-by-stage lists them in. */
-const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } }).properties.stage.enum;
+const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } })
+  .properties.stage.enum;
 
 /** The median of counted values (value -> how many): the middle one, or the mean of the middle two. */
 function median(counted: Map<number, number>): number | null {
@@ -45,13 +53,17 @@ const TOP_INVESTORS = 25;
 const rollups = {
   async 'rounds-by-year'(source: RollupSource, cutoff: string | null): Promise<Row[]> {
     const { years } = await source.rounds(cutoff);
-    return [...years].filter(([, y]) => y.rounds > 0).sort((a, b) => a[0] - b[0]).map(([year, y]) => ({ year, rounds: y.rounds, amount_usd: y.amount }));
+    return [...years]
+      .filter(([, y]) => y.rounds > 0)
+      .sort((a, b) => a[0] - b[0])
+      .map(([year, y]) => ({ year, rounds: y.rounds, amount_usd: y.amount }));
   },
   async 'rounds-by-stage'(source: RollupSource, cutoff: string | null): Promise<Row[]> {
     const { stages } = await source.rounds(cutoff);
     return stageOrder.flatMap((stage) => {
       const amounts = stages.get(stage);
-      let rounds = 0, amount = 0;
+      let rounds = 0,
+        amount = 0;
       const known = new Map<number, number>();
       for (const [value, n] of amounts ?? []) {
         rounds += n;
@@ -71,13 +83,26 @@ const rollups = {
       .filter(([, f]) => f.investments > 0)
       .sort((a, b) => b[1].investments - a[1].investments || b[1].leads - a[1].leads || a[0].localeCompare(b[0]))
       .slice(0, TOP_INVESTORS)
-      .map(([slug, f], i) => ({ rank: i + 1, firm_slug: slug, firm_name: f.name, investments: f.investments, leads: f.leads }));
+      .map(([slug, f], i) => ({
+        rank: i + 1,
+        firm_slug: slug,
+        firm_name: f.name,
+        investments: f.investments,
+        leads: f.leads,
+      }));
   },
   async 'fund-returns-by-vintage'(source: RollupSource): Promise<Row[]> {
     const vintages = await source.funds();
-    return [...vintages].filter(([, v]) => v.funds > 0).sort((a, b) => a[0] - b[0]).map(([vintage_year, v]) => ({
-      vintage_year, funds: v.funds, median_irr: round3(median(v.values.irr)), median_tvpi: round3(median(v.values.tvpi)), median_dpi: round3(median(v.values.dpi)),
-    }));
+    return [...vintages]
+      .filter(([, v]) => v.funds > 0)
+      .sort((a, b) => a[0] - b[0])
+      .map(([vintage_year, v]) => ({
+        vintage_year,
+        funds: v.funds,
+        median_irr: round3(median(v.values.irr)),
+        median_tvpi: round3(median(v.values.tvpi)),
+        median_dpi: round3(median(v.values.dpi)),
+      }));
   },
 } satisfies Record<string, (source: RollupSource, cutoff: string | null) => Promise<Row[]>>;
 
@@ -85,16 +110,22 @@ export type StatisticName = keyof typeof rollups;
 
 const missing = statisticNames.filter((n) => !Object.hasOwn(rollups, n));
 const extra = Object.keys(rollups).filter((n) => !statisticNames.includes(n));
-if (missing.length || extra.length) throw new Error(`[investor-graph] the contract's statistics and the mock's rollups differ: ${[...missing.map((n) => `no rollup for ${n}`), ...extra.map((n) => `${n} is not in the contract`)].join('; ')}`);
+if (missing.length || extra.length)
+  throw new Error(
+    `[investor-graph] the contract's statistics and the mock's rollups differ: ${[...missing.map((n) => `no rollup for ${n}`), ...extra.map((n) => `${n} is not in the contract`)].join('; ')}`,
+  );
 
-export const rollup = (name: StatisticName, source: RollupSource, cutoff: string | null): Promise<Row[]> => rollups[name](source, cutoff);
+export const rollup = (name: StatisticName, source: RollupSource, cutoff: string | null): Promise<Row[]> =>
+  rollups[name](source, cutoff);
 
 /**
  * Counts made by reading every row fed (`feed` may pause between slices): what the memory store
  * answers with, and the reference for the stored counts. An edge counts when it names no round or a
  * round the key may see (one not published is not).
  */
-export function scanningSource(feed: (resource: ResourceName, each: (row: Row) => void) => Promise<void>): RollupSource {
+export function scanningSource(
+  feed: (resource: ResourceName, each: (row: Row) => void) => Promise<void>,
+): RollupSource {
   return {
     async rounds(cutoff) {
       const counts: RoundCounts = { years: new Map(), stages: new Map() };
@@ -108,7 +139,8 @@ export function scanningSource(feed: (resource: ResourceName, each: (row: Row) =
       await feed('round', (r) => visible(r) && seen.add(r.id as string));
       const firms = new Map<string, FirmCount>();
       await feed('investment', (i) => {
-        if (i.round_id === null || seen.has(i.round_id as string)) count.edge(firms, i.firm_slug as string, i.firm_name as string, i.role === 'lead', 1);
+        if (i.round_id === null || seen.has(i.round_id as string))
+          count.edge(firms, i.firm_slug as string, i.firm_name as string, i.role === 'lead', 1);
       });
       return firms;
     },

@@ -18,7 +18,10 @@ export function lagCutoff(store: Store, plan: PlanRule): string | null {
   return plan.round_lag_days > 0 ? new Date(store.asOf - plan.round_lag_days * DAY).toISOString().slice(0, 10) : null;
 }
 
-export const roundVisible = (cutoff: string | null) => (row: Row): boolean => cutoff === null || (row.announced_on as string) <= cutoff;
+export const roundVisible =
+  (cutoff: string | null) =>
+  (row: Row): boolean =>
+    cutoff === null || (row.announced_on as string) <= cutoff;
 
 /** What a cutoff holds back, for one version of the data. */
 interface HeldBack {
@@ -38,7 +41,15 @@ const held = new WeakMap<Store, HeldBack>();
 function heldBack(store: Store, cutoff: string): HeldBack {
   const known = held.get(store);
   if (known && known.version === store.version && known.cutoff === cutoff) return known;
-  const made: HeldBack = { version: store.version, cutoff, rounds: new Set(), edges: new Set(), companies: new Set(), firms: new Set(), views: new Map() };
+  const made: HeldBack = {
+    version: store.version,
+    cutoff,
+    rounds: new Set(),
+    edges: new Set(),
+    companies: new Set(),
+    firms: new Set(),
+    views: new Map(),
+  };
   const from = new Date(Date.parse(`${cutoff}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
   const inLag = (row: Row) => (row.announced_on as string) > cutoff;
   for (let after: string | null = null, first = true; first || after !== null; first = false) {
@@ -62,7 +73,11 @@ function heldBack(store: Store, cutoff: string): HeldBack {
 }
 
 /** The rows of a list the plan may see: rounds within the cutoff, edges of those rounds; undefined when nothing is held back. */
-export function lagKeep(store: Store, resource: ResourceName, cutoff: string | null): ((row: Row) => boolean) | undefined {
+export function lagKeep(
+  store: Store,
+  resource: ResourceName,
+  cutoff: string | null,
+): ((row: Row) => boolean) | undefined {
   if (cutoff === null) return undefined;
   if (resource === 'round') return roundVisible(cutoff);
   if (resource !== 'investment') return undefined;
@@ -78,9 +93,15 @@ export function viewRow(store: Store, resource: ResourceName, row: Row, cutoff: 
   if (!(resource === 'company' ? back.companies : back.firms).has(key)) return row;
   const known = back.views.get(`${resource}\n${key}`);
   if (known?.of === row) return known.view;
-  const view = resource === 'company'
-    ? { ...row, ...companyFromRounds(store.nestedRows('listCompanyRounds', key).filter(roundVisible(cutoff))) }
-    : { ...row, portfolio_count: portfolioCount(store.nestedRows('listFirmPortfolio', key).filter((edge) => !back.edges.has(edge.id as string))) };
+  const view =
+    resource === 'company'
+      ? { ...row, ...companyFromRounds(store.nestedRows('listCompanyRounds', key).filter(roundVisible(cutoff))) }
+      : {
+          ...row,
+          portfolio_count: portfolioCount(
+            store.nestedRows('listFirmPortfolio', key).filter((edge) => !back.edges.has(edge.id as string)),
+          ),
+        };
   back.views.set(`${resource}\n${key}`, { of: row, view });
   return view;
 }

@@ -37,7 +37,9 @@ function routeOf(method: string, rawPath: string): RouteMatch {
     try {
       params.set(name, decodeURIComponent(raw));
     } catch {
-      throw new ProblemError('invalid_parameter', `The path parameter ${name} is not valid percent-encoded UTF-8.`, { extra: { errors: [{ parameter: name, detail: 'not valid percent-encoded UTF-8' }] } });
+      throw new ProblemError('invalid_parameter', `The path parameter ${name} is not valid percent-encoded UTF-8.`, {
+        extra: { errors: [{ parameter: name, detail: 'not valid percent-encoded UTF-8' }] },
+      });
     }
   }
   return { operationId: found.op.operationId, params, rawPath, queryNames: found.op.query };
@@ -48,7 +50,9 @@ export function refusedRoute(method: string, rawPath: string): ProblemError {
   const allowed = allowedMethods(rawPath);
   if (!allowed) return notFound(rawPath);
   const allow = allowed.join(', ');
-  return new ProblemError('method_not_allowed', `${method.slice(0, 20)} is not allowed here; use ${allow}.`, { headers: { allow } });
+  return new ProblemError('method_not_allowed', `${method.slice(0, 20)} is not allowed here; use ${allow}.`, {
+    headers: { allow },
+  });
 }
 
 /** The methods a path answers (HEAD with GET, OPTIONS always), or null when no operation has the path. */
@@ -61,5 +65,8 @@ export function allowedMethods(rawPath: string): string[] | null {
 }
 
 export function notFound(rawPath: string): ProblemError {
-  return new ProblemError('route_not_found', `There is no endpoint at ${shorten(rawPath, 200)}. See /api/v1/openapi.json.`);
+  return new ProblemError(
+    'route_not_found',
+    `There is no endpoint at ${shorten(rawPath, 200)}. See /api/v1/openapi.json.`,
+  );
 }

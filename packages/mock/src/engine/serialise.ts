@@ -36,7 +36,10 @@ export class BodySerialiser {
    */
   constructor(rows = 50_000, pageBytes = 16 * 1024 * 1024) {
     this.rows = new LRUCache({ max: rows });
-    this.pages = new LRUCache({ maxSize: pageBytes, sizeCalculation: (pages) => pages.reduce((sum, p) => sum + p.serialised.bytes.length, 1) });
+    this.pages = new LRUCache({
+      maxSize: pageBytes,
+      sizeCalculation: (pages) => pages.reduce((sum, p) => sum + p.serialised.bytes.length, 1),
+    });
   }
 
   /** `remember`: the body is store rows (or one), never edited in place; anything else is built per request. */
@@ -57,7 +60,10 @@ export class BodySerialiser {
     if (hit) return hit.serialised;
     const parts = rows.map((row) => this.row(row));
     const json = `[${parts.map((p) => p.json).join(',')}]`;
-    const page: Page = { rows: [...rows], serialised: { json, tag: etagOf(parts.map((p) => p.tag).join('')), bytes: utf8.encode(json) } };
+    const page: Page = {
+      rows: [...rows],
+      serialised: { json, tag: etagOf(parts.map((p) => p.tag).join('')), bytes: utf8.encode(json) },
+    };
     this.pages.set(first, [page, ...known.slice(0, 3)]);
     return page.serialised;
   }

@@ -69,9 +69,21 @@ export interface Store {
   /** Counts kept with the data, which the statistics read in place of every row (the SQLite store's). */
   readonly rollups?: RollupSource;
   /** One page of a top-level list, after `afterKey`, keeping rows that pass `keep` (which `range`, when given, narrows by date). */
-  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean, range?: DateRange): Page;
+  page(
+    resource: ResourceName,
+    afterKey: string | null,
+    limit: number,
+    keep?: (row: Row) => boolean,
+    range?: DateRange,
+  ): Page;
   /** One page of a nested list (a firm's portfolio, a company's rounds...). */
-  nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page;
+  nestedPage(
+    index: IndexName,
+    parentKey: string,
+    afterKey: string | null,
+    limit: number,
+    keep?: (row: Row) => boolean,
+  ): Page;
   /** Every row of a nested list, for small derived views (a company's latest visible round). */
   nestedRows(index: IndexName, parentKey: string): Row[];
   /** Changes at or after `since`, after sequence `afterSequence`. */

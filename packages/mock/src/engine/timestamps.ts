@@ -10,7 +10,15 @@ import type { RouteMatch } from './router.ts';
 /** Each operation's query parameters that carry an instant, from the contract: a new one is read here without a change. */
 const instantParameters = new Map(
   operations
-    .map((op) => [op.operationId, op.parameters.filter((p) => p.in === 'query' && (p.schema as { format?: string } | undefined)?.format === 'date-time').map((p) => p.name as string)] as const)
+    .map(
+      (op) =>
+        [
+          op.operationId,
+          op.parameters
+            .filter((p) => p.in === 'query' && (p.schema as { format?: string } | undefined)?.format === 'date-time')
+            .map((p) => p.name as string),
+        ] as const,
+    )
     .filter(([, names]) => names.length > 0),
 );
 
@@ -33,20 +41,51 @@ export function readUtcInstant(text: string): InstantReading {
   const m = RFC3339.exec(text);
   // A `+` left unencoded in a query string arrives as a space: say so, rather than "not RFC 3339".
   if (!m && RFC3339.test(text.replace(/ (\d{2}:\d{2})$/, '+$1'))) {
-    return { problem: 'has a space where its offset\'s + was: a + in a query string is a space, so send it as %2B (e.g. 2026-11-01T00:00:00%2B00:00), or give the instant with Z' };
+    return {
+      problem:
+        "has a space where its offset's + was: a + in a query string is a space, so send it as %2B (e.g. 2026-11-01T00:00:00%2B00:00), or give the instant with Z",
+    };
   }
-  if (!m) return { problem: 'is not an RFC 3339 date-time; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00' };
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (!m)
+    return {
+      problem:
+        'is not an RFC 3339 date-time; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00',
+    };
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const fraction = m[7] ?? '';
   const offset = m[8]!;
   const leap = second === 60 && hour === 23 && minute === 59;
   const offsetOk = Number(offset.slice(1, 3)) <= 23 && Number(offset.slice(4, 6)) <= 59;
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || (second > 59 && !leap) || !offsetOk) {
-    return { problem: 'is not a date and time that exists; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00' };
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysIn(year, month) ||
+    hour > 23 ||
+    minute > 59 ||
+    (second > 59 && !leap) ||
+    !offsetOk
+  ) {
+    return {
+      problem:
+        'is not a date and time that exists; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00',
+    };
   }
   if (!UTC.test(offset)) {
-    const inUtc = writeUtc(utcMs(year, month, day, hour, minute, Math.min(second, 59)) - offsetMs(offset)).replace(/Z$/, fraction);
-    return { problem: `is at the offset ${offset}, not in UTC; give the instant in UTC, e.g. ${inUtc}Z or ${inUtc}+00:00` };
+    const inUtc = writeUtc(utcMs(year, month, day, hour, minute, Math.min(second, 59)) - offsetMs(offset)).replace(
+      /Z$/,
+      fraction,
+    );
+    return {
+      problem: `is at the offset ${offset}, not in UTC; give the instant in UTC, e.g. ${inUtc}Z or ${inUtc}+00:00`,
+    };
   }
   const whole = utcMs(year, month, day, hour, minute, leap ? 59 : second);
   const up = leap || /[1-9]/.test(fraction) ? SECOND : 0;
@@ -66,7 +105,9 @@ export function utcInstants(route: RouteMatch, query: Map<string, string>): Map<
     const reading = readUtcInstant(query.get(name)!);
     if ('problem' in reading) {
       const detail = `${name} ${reading.problem}.`;
-      throw new ProblemError('invalid_parameter', detail, { extra: { errors: [{ parameter: name, detail: reading.problem }] } });
+      throw new ProblemError('invalid_parameter', detail, {
+        extra: { errors: [{ parameter: name, detail: reading.problem }] },
+      });
     }
     out.set(name, reading.instant);
   }

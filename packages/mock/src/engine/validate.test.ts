@@ -8,14 +8,32 @@ const dataset = collectDataset({ seed: 'validate', scale: 300, asOf: defaultData
 const key = 'igk_team_validate_bounds_key_00000000';
 
 /** The bounds the contract declares on a parameter, read from it: the tests follow the contract. */
-const schemaOf = (parameter: string) => (openapiDocument.components.parameters[parameter] as { schema: { maximum?: number; maxLength?: number } }).schema;
+const schemaOf = (parameter: string) =>
+  (openapiDocument.components.parameters[parameter] as { schema: { maximum?: number; maxLength?: number } }).schema;
 
 async function setup() {
-  const engine = createEngine({ dataset: structuredClone(dataset), validator, now: Date.parse(defaultDataset.asOf), frozen: true, keys: [{ plan: 'team', key }], rateLimit: false });
+  const engine = createEngine({
+    dataset: structuredClone(dataset),
+    validator,
+    now: Date.parse(defaultDataset.asOf),
+    frozen: true,
+    keys: [{ plan: 'team', key }],
+    rateLimit: false,
+  });
   await engine.ready;
   const get = async (path: string, headers: Record<string, string> = {}) => {
-    const answer = await engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } }));
-    return { status: answer.status, type: answer.headers.get('content-type'), body: (await answer.json()) as { code?: string; data?: unknown[]; errors?: { parameter: string; detail: string }[] } };
+    const answer = await engine.fetch(
+      new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } }),
+    );
+    return {
+      status: answer.status,
+      type: answer.headers.get('content-type'),
+      body: (await answer.json()) as {
+        code?: string;
+        data?: unknown[];
+        errors?: { parameter: string; detail: string }[];
+      },
+    };
   };
   return { get };
 }

@@ -23,22 +23,34 @@ export class RequestValidation {
   check(call: Call, request: Request): void {
     const { route } = call;
     const cacheable = request.method === 'GET' || request.method === 'HEAD';
-    const memoKey = cacheable ? `${route.operationId}\n${request.method}\n${route.rawPath}\n${call.url.search}\n${request.headers.get('if-none-match') ?? ''}` : '';
+    const memoKey = cacheable
+      ? `${route.operationId}\n${request.method}\n${route.rawPath}\n${call.url.search}\n${request.headers.get('if-none-match') ?? ''}`
+      : '';
     let violations = cacheable ? this.verdicts.get(memoKey) : undefined;
     if (!violations) {
-      violations = this.validator.validateRequest(route.operationId, {
-        // HEAD is validated as the GET it stands for.
-        method: request.method === 'HEAD' ? 'GET' : request.method,
-        path: route.rawPath,
-        query: Object.fromEntries(call.query),
-        headers: Object.fromEntries(request.headers),
-      }).filter((v) => v.severity === 'error');
+      violations = this.validator
+        .validateRequest(route.operationId, {
+          // HEAD is validated as the GET it stands for.
+          method: request.method === 'HEAD' ? 'GET' : request.method,
+          path: route.rawPath,
+          query: Object.fromEntries(call.query),
+          headers: Object.fromEntries(request.headers),
+        })
+        .filter((v) => v.severity === 'error');
       if (cacheable) this.verdicts.set(memoKey, violations);
     }
     if (violations.length) {
-      const errors = violations.map((v) => ({ parameter: v.path.replace(/^(query|path|header)\./, ''), detail: v.message }));
-      throw new ProblemError(call.query.has('cursor') && errors.every((e) => e.parameter === 'cursor') ? 'invalid_cursor' : 'invalid_parameter', errors.map((e) => e.detail).join('; '), { extra: { errors } });
+      const errors = violations.map((v) => ({
+        parameter: v.path.replace(/^(query|path|header)\./, ''),
+        detail: v.message,
+      }));
+      throw new ProblemError(
+        call.query.has('cursor') && errors.every((e) => e.parameter === 'cursor')
+          ? 'invalid_cursor'
+          : 'invalid_parameter',
+        errors.map((e) => e.detail).join('; '),
+        { extra: { errors } },
+      );
     }
   }
 }
-

@@ -21,23 +21,30 @@ function asPaidPlan(next: Fetch, deps: FaultDeps): (request: Request) => Promise
 }
 
 type Rows = Record<string, unknown>[];
-const rowsOf = (data: unknown): Rows => (Array.isArray(data) ? (data as Rows) : data && typeof data === 'object' ? [data as Record<string, unknown>] : []);
+const rowsOf = (data: unknown): Rows =>
+  Array.isArray(data) ? (data as Rows) : data && typeof data === 'object' ? [data as Record<string, unknown>] : [];
 
 export const derivedFaults = {
   'portfolio-counts-edges': {
-    breaks: "counts a firm's edges in its portfolio_count, not the distinct companies they reach (a company backed in two rounds counted twice)",
-    wrap: (next, deps) => onJson(({ status, body, url }) => {
-      const store = deps.engine?.store;
-      if (!store || status !== 200 || !/^\/api\/v1\/firms(\/[^/]+)?$/.test(url.pathname)) return;
-      for (const row of rowsOf(body.data)) if (typeof row.portfolio_count === 'number') row.portfolio_count = store.nestedRows('listFirmPortfolio', row.slug as string).length;
-    })(next, deps),
+    breaks:
+      "counts a firm's edges in its portfolio_count, not the distinct companies they reach (a company backed in two rounds counted twice)",
+    wrap: (next, deps) =>
+      onJson(({ status, body, url }) => {
+        const store = deps.engine?.store;
+        if (!store || status !== 200 || !/^\/api\/v1\/firms(\/[^/]+)?$/.test(url.pathname)) return;
+        for (const row of rowsOf(body.data))
+          if (typeof row.portfolio_count === 'number')
+            row.portfolio_count = store.nestedRows('listFirmPortfolio', row.slug as string).length;
+      })(next, deps),
   },
   'lagged-totals': {
-    breaks: "serves a trial key a company's total_raised_usd and a firm's portfolio_count as a paid plan's, counting the rounds and edges its round lag holds back",
+    breaks:
+      "serves a trial key a company's total_raised_usd and a firm's portfolio_count as a paid plan's, counting the rounds and edges its round lag holds back",
     wrap: (next, deps) => {
       const paid = asPaidPlan(next, deps);
       return onJson(async ({ status, body, request, url }) => {
-        if (status !== 200 || !isTrial(request) || !/^\/api\/v1\/(companies|firms)(\/[^/]+)?$/.test(url.pathname)) return;
+        if (status !== 200 || !isTrial(request) || !/^\/api\/v1\/(companies|firms)(\/[^/]+)?$/.test(url.pathname))
+          return;
         const unlagged = new Map(rowsOf((await paid(request))?.data).map((row) => [row.slug, row]));
         for (const row of rowsOf(body.data)) {
           const theirs = unlagged.get(row.slug);
@@ -49,28 +56,53 @@ export const derivedFaults = {
     },
   },
   'nested-lag-ignored': {
-    breaks: "serves a trial key a company's rounds as a paid plan's, rounds inside its round lag included (/rounds keeps the lag)",
+    breaks:
+      "serves a trial key a company's rounds as a paid plan's, rounds inside its round lag included (/rounds keeps the lag)",
     wrap: (next, deps) => {
       const paid = asPaidPlan(next, deps);
       return onJson(async (answer) => {
-        if (answer.status !== 200 || !isTrial(answer.request) || !/^\/api\/v1\/companies\/[^/]+\/rounds$/.test(answer.url.pathname)) return;
+        if (
+          answer.status !== 200 ||
+          !isTrial(answer.request) ||
+          !/^\/api\/v1\/companies\/[^/]+\/rounds$/.test(answer.url.pathname)
+        )
+          return;
         const unlagged = await paid(answer.request);
-        if (unlagged) Object.assign(answer.body, { data: unlagged.data, next_cursor: (unlagged as { next_cursor?: unknown }).next_cursor });
+        if (unlagged)
+          Object.assign(answer.body, {
+            data: unlagged.data,
+            next_cursor: (unlagged as { next_cursor?: unknown }).next_cursor,
+          });
       })(next, deps);
     },
   },
   'lag-skips-edges': {
-    breaks: "serves a trial key the edges of rounds inside its round lag (in /investments, a firm's portfolio and a company's investors) as a paid plan's",
+    breaks:
+      "serves a trial key the edges of rounds inside its round lag (in /investments, a firm's portfolio and a company's investors) as a paid plan's",
     wrap: (next, deps) => {
       const paid = asPaidPlan(next, deps);
       return onJson(async (answer) => {
         const { status, request, url } = answer;
-        if (status !== 200 || !isTrial(request) || !/^\/api\/v1\/(investments|firms\/[^/]+\/portfolio|companies\/[^/]+\/investors)$/.test(url.pathname)) return;
+        if (
+          status !== 200 ||
+          !isTrial(request) ||
+          !/^\/api\/v1\/(investments|firms\/[^/]+\/portfolio|companies\/[^/]+\/investors)$/.test(url.pathname)
+        )
+          return;
         // At most the trial's page size, so that only the lag is broken.
-        const capped = rewriteQuery(request, (q) => q.set('limit', String(Math.min(Number(q.get('limit') ?? plans.trial.rows_per_page) || 1, plans.trial.rows_per_page))));
+        const capped = rewriteQuery(request, (q) =>
+          q.set(
+            'limit',
+            String(Math.min(Number(q.get('limit') ?? plans.trial.rows_per_page) || 1, plans.trial.rows_per_page)),
+          ),
+        );
         const unlagged = await paid(capped);
         // The paid plan's page, cursor and all: a page of the same request, as a plan without a lag has it.
-        if (unlagged) Object.assign(answer.body, { data: unlagged.data, next_cursor: (unlagged as { next_cursor?: unknown }).next_cursor });
+        if (unlagged)
+          Object.assign(answer.body, {
+            data: unlagged.data,
+            next_cursor: (unlagged as { next_cursor?: unknown }).next_cursor,
+          });
       })(next, deps);
     },
   },

@@ -8,7 +8,15 @@ import type { Engine } from '../engine/engine.ts';
 import { ProblemError } from '../engine/problems.ts';
 
 export type Fetch = (request: Request, context?: RequestContext) => Promise<Response>;
-export type Json = Record<string, unknown> & { data?: unknown; next_cursor?: unknown; actions?: unknown; status?: unknown; code?: unknown; usage?: unknown; plan?: unknown };
+export type Json = Record<string, unknown> & {
+  data?: unknown;
+  next_cursor?: unknown;
+  actions?: unknown;
+  status?: unknown;
+  code?: unknown;
+  usage?: unknown;
+  plan?: unknown;
+};
 
 /** What a fault that must act as another key, or read the data, is given. */
 export interface FaultDeps {
@@ -90,7 +98,8 @@ export function onJson(edit: (answer: JsonAnswer) => void | Promise<void>): Faul
 /** Edits the rows of a page served whole (200, `data` an array). */
 export function onRows(edit: (rows: Record<string, unknown>[], answer: JsonAnswer) => void): Fault['wrap'] {
   return onJson((answer) => {
-    if (answer.status === 200 && Array.isArray(answer.body.data)) edit(answer.body.data as Record<string, unknown>[], answer);
+    if (answer.status === 200 && Array.isArray(answer.body.data))
+      edit(answer.body.data as Record<string, unknown>[], answer);
   });
 }
 
@@ -111,7 +120,8 @@ export function onRequest(edit: (request: Request, url: URL) => Request | null):
 
 /** Answers some requests itself (`answer` returns null to let one through). */
 export function answerBefore(answer: (request: Request, url: URL) => Response | null): Fault['wrap'] {
-  return (next) => (request, context) => Promise.resolve(answer(request, new URL(request.url))).then((own) => own ?? next(request, context));
+  return (next) => (request, context) =>
+    Promise.resolve(answer(request, new URL(request.url))).then((own) => own ?? next(request, context));
 }
 
 /** The request with its query edited. */
@@ -129,8 +139,14 @@ export function withHeaders(request: Request, edit: (headers: Headers) => void):
 }
 
 /** One more call, unseen, with the same key: a fault that counts (and charges) a call too many. */
-export async function countAnotherCall(next: Fetch, request: Request, context: RequestContext | undefined): Promise<void> {
-  await (await next(new Request(new URL('/api/v1/firms?limit=1', request.url), { headers: request.headers }), context)).arrayBuffer();
+export async function countAnotherCall(
+  next: Fetch,
+  request: Request,
+  context: RequestContext | undefined,
+): Promise<void> {
+  await (
+    await next(new Request(new URL('/api/v1/firms?limit=1', request.url), { headers: request.headers }), context)
+  ).arrayBuffer();
 }
 
 /** A bounded memory: cleared whole past `max` (a fault's bookkeeping, never the mock's own). */

@@ -19,14 +19,25 @@ import { pageFaults } from './pages.ts';
 
 export type { Fault } from './fault.ts';
 
-export const faultTable = { ...keyFaults, ...pageFaults, ...httpFaults, ...billingFaults, ...documentFaults, ...derivedFaults, ...acrossFaults } satisfies Record<string, Fault>;
+export const faultTable = {
+  ...keyFaults,
+  ...pageFaults,
+  ...httpFaults,
+  ...billingFaults,
+  ...documentFaults,
+  ...derivedFaults,
+  ...acrossFaults,
+} satisfies Record<string, Fault>;
 
 export type FaultName = keyof typeof faultTable;
 
 export const faultNames = Object.keys(faultTable) as FaultName[];
 
 /** What each fault breaks, by name (`--help` lists them). */
-export const faults = Object.fromEntries(faultNames.map((name) => [name, faultTable[name].breaks])) as Record<FaultName, string>;
+export const faults = Object.fromEntries(faultNames.map((name) => [name, faultTable[name].breaks])) as Record<
+  FaultName,
+  string
+>;
 
 export function isFaultName(value: string): value is FaultName {
   return Object.hasOwn(faultTable, value);
@@ -41,13 +52,17 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: F
   const deps: FaultDeps = engine ? { engine } : {};
   const broken = names.reduceRight<Fetch>((next, name) => (faultTable[name] as Fault).wrap(next, deps), fetch);
   // Told from the text, as the engine does: a URL no parser takes (bare-limit-answers lets a bad Host through) is the engine's 400.
-  return (request: Request, context?: RequestContext) => (CONTROL_URL.test(request.url) ? fetch(request, context) : broken(request, context));
+  return (request: Request, context?: RequestContext) =>
+    CONTROL_URL.test(request.url) ? fetch(request, context) : broken(request, context);
 }
 
 const CONTROL_URL = pathUnder('/__control');
 
 /** The engine options the named faults set (a fault that acts inside the engine); `engine` is read at call time. */
-export function faultEngineOptions(names: readonly FaultName[], engine: () => Pick<Engine, 'clock'>): EngineFaultOptions {
+export function faultEngineOptions(
+  names: readonly FaultName[],
+  engine: () => Pick<Engine, 'clock'>,
+): EngineFaultOptions {
   return Object.assign({}, ...names.map((name) => (faultTable[name] as Fault).engine?.(engine) ?? {}));
 }
 

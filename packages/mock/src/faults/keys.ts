@@ -9,15 +9,30 @@ const isTrialCall = (url: URL): boolean => url.pathname === '/api/v1/keys/trial'
 const isAccount = (url: URL): boolean => url.pathname === '/api/v1/account';
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 const trialRounds = (request: Request, url: URL): boolean =>
-  /^Bearer igk_trial_/.test(request.headers.get('authorization') ?? '') && /^\/api\/v1\/(rounds|companies\/[^/]+\/rounds|statistics\/rounds-by-(year|stage))$/.test(url.pathname);
+  /^Bearer igk_trial_/.test(request.headers.get('authorization') ?? '') &&
+  /^\/api\/v1\/(rounds|companies\/[^/]+\/rounds|statistics\/rounds-by-(year|stage))$/.test(url.pathname);
 
 export const keyFaults = {
-  'drop-actions': { breaks: 'answers 401, 402 and 429 without their actions', wrap: onJson((a) => void ([401, 402, 429].includes(a.status) && delete a.body.actions)) },
-  'query-before-auth': {
-    breaks: 'answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the query first',
-    wrap: onJson((a) => void (a.status === 401 && [...a.url.searchParams.keys()].some((k) => !knownParameters.has(k)) && a.answerWith('unknown_parameter', 'An unknown query parameter.'))),
+  'drop-actions': {
+    breaks: 'answers 401, 402 and 429 without their actions',
+    wrap: onJson((a) => void ([401, 402, 429].includes(a.status) && delete a.body.actions)),
   },
-  'revoked-as-403': { breaks: 'answers a revoked key with 403 instead of 401 revoked_key', wrap: onJson((a) => void (a.status === 401 && a.body.code === 'revoked_key' && a.relabel(403))) },
+  'query-before-auth': {
+    breaks:
+      'answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the query first',
+    wrap: onJson(
+      (a) =>
+        void (
+          a.status === 401 &&
+          [...a.url.searchParams.keys()].some((k) => !knownParameters.has(k)) &&
+          a.answerWith('unknown_parameter', 'An unknown query parameter.')
+        ),
+    ),
+  },
+  'revoked-as-403': {
+    breaks: 'answers a revoked key with 403 instead of 401 revoked_key',
+    wrap: onJson((a) => void (a.status === 401 && a.body.code === 'revoked_key' && a.relabel(403))),
+  },
   'expired-trial-as-401': {
     breaks: 'answers an expired trial with 401 invalid_key instead of 402 trial_expired',
     wrap: onJson((a) => {
@@ -29,7 +44,8 @@ export const keyFaults = {
     breaks: 'answers a used-up trial with 402 trial_expired and an expired one with 402 trial_exhausted',
     wrap: onJson((a) => {
       const swapped: Record<string, string> = { trial_exhausted: 'trial_expired', trial_expired: 'trial_exhausted' };
-      if (a.status === 402 && typeof a.body.code === 'string' && swapped[a.body.code]) a.body.code = swapped[a.body.code];
+      if (a.status === 402 && typeof a.body.code === 'string' && swapped[a.body.code])
+        a.body.code = swapped[a.body.code];
     }),
   },
   'quota-as-429': {
@@ -42,20 +58,43 @@ export const keyFaults = {
   },
   'quota-actions-trimmed': {
     breaks: "offers only subscribe with a used-up monthly quota's 402 (no prepaid rows, no call with sales)",
-    wrap: onJson((a) => void (a.status === 402 && a.body.code === 'quota_exhausted' && Array.isArray(a.body.actions) && (a.body.actions = (a.body.actions as { type?: string }[]).filter((x) => x.type === 'subscribe')))),
+    wrap: onJson(
+      (a) =>
+        void (
+          a.status === 402 &&
+          a.body.code === 'quota_exhausted' &&
+          Array.isArray(a.body.actions) &&
+          (a.body.actions = (a.body.actions as { type?: string }[]).filter((x) => x.type === 'subscribe'))
+        ),
+    ),
   },
   'refuse-exports': {
     breaks: 'answers the nightly dumps with 402 on every plan, as if no plan had them',
-    wrap: onJson((a) => void (a.status === 200 && a.url.pathname.startsWith('/api/v1/exports') && a.answerWith('plan_feature_unavailable', 'The nightly dumps are not in your plan.'))),
+    wrap: onJson(
+      (a) =>
+        void (
+          a.status === 200 &&
+          a.url.pathname.startsWith('/api/v1/exports') &&
+          a.answerWith('plan_feature_unavailable', 'The nightly dumps are not in your plan.')
+        ),
+    ),
   },
   'paid-feed-refused': {
     breaks: 'refuses the changes feed with 402 on every plan, as if no plan had it',
-    wrap: onJson((a) => void (a.status === 200 && a.url.pathname === '/api/v1/changes' && a.answerWith('plan_feature_unavailable', 'The changes feed is not in your plan.'))),
+    wrap: onJson(
+      (a) =>
+        void (
+          a.status === 200 &&
+          a.url.pathname === '/api/v1/changes' &&
+          a.answerWith('plan_feature_unavailable', 'The changes feed is not in your plan.')
+        ),
+    ),
   },
   'trial-feed-open': {
     breaks: 'serves a trial key an (empty) changes feed instead of the 402',
     wrap: onJson((a) => {
-      if (a.status !== 402 || a.body.code !== 'plan_feature_unavailable' || a.url.pathname !== '/api/v1/changes') return;
+      if (a.status !== 402 || a.body.code !== 'plan_feature_unavailable' || a.url.pathname !== '/api/v1/changes')
+        return;
       a.status = 200;
       a.body = { data: [], next_cursor: null, as_of: new Date().toISOString(), plan: { id: 'trial' }, usage: {} };
       a.headers.set('content-type', 'application/json');
@@ -65,43 +104,72 @@ export const keyFaults = {
     breaks: "states the plan's rate_per_second one higher in the envelope than the plan table",
     wrap: onJson(({ status, body }) => {
       const plan = body.plan as { rate_per_second?: number } | undefined;
-      if (status === 200 && typeof plan?.rate_per_second === 'number') body.plan = { ...plan, rate_per_second: plan.rate_per_second + 1 };
+      if (status === 200 && typeof plan?.rate_per_second === 'number')
+        body.plan = { ...plan, rate_per_second: plan.rate_per_second + 1 };
     }),
   },
   'echo-key': {
     breaks: "lists the caller's whole key in /account",
     wrap: onJson(({ status, body, url, request }) => {
       const keys = (body.data as { keys?: Record<string, unknown>[] } | undefined)?.keys;
-      if (status === 200 && isAccount(url) && keys?.[0]) keys[0] = { ...keys[0], key: (request.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '') };
+      if (status === 200 && isAccount(url) && keys?.[0])
+        keys[0] = { ...keys[0], key: (request.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '') };
     }),
   },
   'trial-lives-long': {
     breaks: 'lists a trial key in /account as expiring 30 days after it was made',
     wrap: onJson(({ status, body, url }) => {
       if (status !== 200 || !isAccount(url)) return;
-      for (const k of (body.data as { keys?: Record<string, unknown>[] } | undefined)?.keys ?? []) if (k.plan === 'trial' && typeof k.created_at === 'string') k.expires_at = new Date(Date.parse(k.created_at) + 30 * DAY).toISOString();
+      for (const k of (body.data as { keys?: Record<string, unknown>[] } | undefined)?.keys ?? [])
+        if (k.plan === 'trial' && typeof k.created_at === 'string')
+          k.expires_at = new Date(Date.parse(k.created_at) + 30 * DAY).toISOString();
     }),
   },
   'trial-statuses-as-400': {
-    breaks: 'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a taken address 409',
+    breaks:
+      'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a taken address 409',
     wrap: onJson((a) => {
       if (!isTrialCall(a.url) || ![409, 413, 415].includes(a.status)) return;
       a.relabel(400, 'invalid_body');
     }),
   },
   'trial-call-unlimited': {
-    breaks: 'answers a burst of trial calls from one address as if there were no limit (400 for the bad bodies, no 429)',
+    breaks:
+      'answers a burst of trial calls from one address as if there were no limit (400 for the bad bodies, no 429)',
     wrap: onJson((a) => {
       if (!isTrialCall(a.url) || a.status !== 429) return;
       a.relabel(400, 'invalid_body');
       a.headers.delete('retry-after');
     }),
   },
-  'trial-needs-card': { breaks: 'answers the trial call with 402, asking for a card', wrap: onJson((a) => void (isTrialCall(a.url) && a.status === 201 && a.answerWith('plan_feature_unavailable', 'A card is needed for a trial.'))) },
-  'trial-key-cacheable': { breaks: 'lets caches keep the answer that shows a trial key (Cache-Control: public)', wrap: onJson((a) => void (isTrialCall(a.url) && a.status === 201 && a.headers.set('cache-control', 'public, max-age=3600'))) },
+  'trial-needs-card': {
+    breaks: 'answers the trial call with 402, asking for a card',
+    wrap: onJson(
+      (a) =>
+        void (
+          isTrialCall(a.url) &&
+          a.status === 201 &&
+          a.answerWith('plan_feature_unavailable', 'A card is needed for a trial.')
+        ),
+    ),
+  },
+  'trial-key-cacheable': {
+    breaks: 'lets caches keep the answer that shows a trial key (Cache-Control: public)',
+    wrap: onJson(
+      (a) => void (isTrialCall(a.url) && a.status === 201 && a.headers.set('cache-control', 'public, max-age=3600')),
+    ),
+  },
   'short-trial-keys': {
     breaks: 'issues trial keys of 16 characters after their prefix instead of 32',
-    wrap: onJson(({ status, body, url }) => void (isTrialCall(url) && status === 201 && typeof body.key === 'string' && (body.key = body.key.slice(0, 'igk_trial_'.length + 16)))),
+    wrap: onJson(
+      ({ status, body, url }) =>
+        void (
+          isTrialCall(url) &&
+          status === 201 &&
+          typeof body.key === 'string' &&
+          (body.key = body.key.slice(0, 'igk_trial_'.length + 16))
+        ),
+    ),
   },
   'lag-ignored': {
     breaks: "shows a trial key rounds inside its round lag (its rounds are served as a paid plan's)",
@@ -119,7 +187,10 @@ export const keyFaults = {
         if (!engine || !trialRounds(request, new URL(request.url))) return next(request, context);
         unlagged ??= engine.accounts.create('enterprise', engine.clock.now()).then((issued) => issued.key);
         const key = await unlagged;
-        return next(withHeaders(request, (h) => h.set('authorization', `Bearer ${key}`)), context);
+        return next(
+          withHeaders(request, (h) => h.set('authorization', `Bearer ${key}`)),
+          context,
+        );
       }, deps);
       return swapped;
     },
@@ -133,7 +204,9 @@ export const keyFaults = {
         const authorization = request.headers.get('authorization') ?? '';
         if (!deps.engine || status !== 401 || body.code !== 'revoked_key' || forgotten.has(authorization)) return;
         const plan = /^Bearer igk_([a-z]+)_/.exec(authorization)?.[1];
-        const standIn = deps.engine.accounts.create(isPlanId(plan) ? plan : 'enterprise', deps.engine.clock.now()).then((made) => made.key);
+        const standIn = deps.engine.accounts
+          .create(isPlanId(plan) ? plan : 'enterprise', deps.engine.clock.now())
+          .then((made) => made.key);
         // A stand-in not made (the state store away) is forgotten, not left to reject unheard.
         standIn.catch(() => forgotten.delete(authorization));
         forgotten.set(authorization, standIn);
@@ -142,7 +215,10 @@ export const keyFaults = {
         const standIn = forgotten.get(request.headers.get('authorization') ?? '');
         if (!standIn) return remember(request, context);
         const key = await standIn;
-        return next(withHeaders(request, (h) => h.set('authorization', `Bearer ${key}`)), context);
+        return next(
+          withHeaders(request, (h) => h.set('authorization', `Bearer ${key}`)),
+          context,
+        );
       };
     },
   },
@@ -159,8 +235,16 @@ export const keyFaults = {
     breaks: 'runs monthly periods from the 15th of a month instead of the first',
     wrap: onJson(({ status, body }) => {
       if (status !== 200) return;
-      for (const usage of [body.usage, (body.data as { usage?: unknown } | undefined)?.usage] as { period_start?: string | null; period_end?: string | null }[]) {
-        if (!usage?.period_start || !usage.period_end || Date.parse(usage.period_end) - Date.parse(usage.period_start) < 20 * DAY) continue;
+      for (const usage of [body.usage, (body.data as { usage?: unknown } | undefined)?.usage] as {
+        period_start?: string | null;
+        period_end?: string | null;
+      }[]) {
+        if (
+          !usage?.period_start ||
+          !usage.period_end ||
+          Date.parse(usage.period_end) - Date.parse(usage.period_start) < 20 * DAY
+        )
+          continue;
         usage.period_start = iso(Date.parse(usage.period_start) + 14 * DAY);
         usage.period_end = iso(Date.parse(usage.period_end) + 14 * DAY);
       }
@@ -168,13 +252,27 @@ export const keyFaults = {
   },
   'prepaid-rows-expire': {
     breaks: "shows a pay-as-you-go key's prepaid rows as gone a year after the key was made",
-    wrap: (next, deps) => onJson(({ status, body, url }) => {
-      const data = body.data as { keys?: { plan?: string; created_at?: string }[]; balance?: Record<string, unknown>; usage?: Record<string, unknown> } | undefined;
-      const made = data?.keys?.[0];
-      if (!deps.engine || status !== 200 || !isAccount(url) || made?.plan !== 'payg' || !(Date.parse(made.created_at ?? '') < deps.engine.clock.now() - 365 * DAY)) return;
-      data!.balance = { ...data!.balance, prepaid_rows: 0, value_usd: 0 };
-      for (const usage of [data!.usage, body.usage] as Record<string, unknown>[]) if (usage) usage.balance_rows = 0;
-    })(next, deps),
+    wrap: (next, deps) =>
+      onJson(({ status, body, url }) => {
+        const data = body.data as
+          | {
+              keys?: { plan?: string; created_at?: string }[];
+              balance?: Record<string, unknown>;
+              usage?: Record<string, unknown>;
+            }
+          | undefined;
+        const made = data?.keys?.[0];
+        if (
+          !deps.engine ||
+          status !== 200 ||
+          !isAccount(url) ||
+          made?.plan !== 'payg' ||
+          !(Date.parse(made.created_at ?? '') < deps.engine.clock.now() - 365 * DAY)
+        )
+          return;
+        data!.balance = { ...data!.balance, prepaid_rows: 0, value_usd: 0 };
+        for (const usage of [data!.usage, body.usage] as Record<string, unknown>[]) if (usage) usage.balance_rows = 0;
+      })(next, deps),
   },
   'ended-trials-kept': {
     breaks: "keeps a trial's key known for ever after its end (402 trial_expired), never forgetting it",

@@ -3,13 +3,15 @@ import { resolveRef } from '@investor-graph/contract/document';
 import { boundedMap, onJson, onRequest, onRows, rewriteQuery, type Fault } from './fault.ts';
 
 /** The filters of a query: every parameter but the page's own (limit, cursor). */
-const filters = (params: URLSearchParams): string[] => [...new Set(params.keys())].filter((k) => k !== 'limit' && k !== 'cursor');
+const filters = (params: URLSearchParams): string[] =>
+  [...new Set(params.keys())].filter((k) => k !== 'limit' && k !== 'cursor');
 const everyList = /^\/api\/v1\/(firms|companies|rounds|investments|funds|filings|offerings|adv-funds|lists)$/;
 const isoSecond = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 let tick = 0;
 /** The largest `limit` the contract takes (DECISIONS.md#bounds). */
-const limitMaximum = (resolveRef({ $ref: '#/components/parameters/Limit' }) as { schema: { maximum: number } }).schema.maximum;
+const limitMaximum = (resolveRef({ $ref: '#/components/parameters/Limit' }) as { schema: { maximum: number } }).schema
+  .maximum;
 
 export const pageFaults = {
   'leak-email': {
@@ -20,7 +22,9 @@ export const pageFaults = {
     breaks: 'serves twice the rows that limit asks for',
     wrap: onRequest((request, url) => {
       const limit = url.searchParams.get('limit');
-      return limit && /^\d+$/.test(limit) ? rewriteQuery(request, (p) => p.set('limit', String(Number(limit) * 2))) : null;
+      return limit && /^\d+$/.test(limit)
+        ? rewriteQuery(request, (p) => p.set('limit', String(Number(limit) * 2)))
+        : null;
     }),
   },
   'repeat-row': {
@@ -41,7 +45,8 @@ export const pageFaults = {
   'accept-bad-cursor': {
     breaks: 'serves the first page for a cursor it should reject',
     wrap: onJson(async (answer) => {
-      if (answer.status === 400 && answer.body.code === 'invalid_cursor') await answer.refetch(rewriteQuery(answer.request, (p) => p.delete('cursor')));
+      if (answer.status === 400 && answer.body.code === 'invalid_cursor')
+        await answer.refetch(rewriteQuery(answer.request, (p) => p.delete('cursor')));
     }),
   },
   'unstable-updated-at': {
@@ -54,13 +59,17 @@ export const pageFaults = {
   },
   'ignore-announced-since': {
     breaks: 'ignores announced_since on the first page of rounds',
-    wrap: onRequest((request, url) => (url.searchParams.has('cursor') ? null : rewriteQuery(request, (p) => p.delete('announced_since')))),
+    wrap: onRequest((request, url) =>
+      url.searchParams.has('cursor') ? null : rewriteQuery(request, (p) => p.delete('announced_since')),
+    ),
   },
   'bounds-ignored': {
     breaks: "serves a limit past the contract's maximum as if it were the maximum, instead of a 400",
     wrap: onRequest((request, url) => {
       const limit = url.searchParams.get('limit');
-      return limit !== null && /^\d+$/.test(limit) && Number(limit) > limitMaximum ? rewriteQuery(request, (p) => p.set('limit', String(limitMaximum))) : null;
+      return limit !== null && /^\d+$/.test(limit) && Number(limit) > limitMaximum
+        ? rewriteQuery(request, (p) => p.set('limit', String(limitMaximum)))
+        : null;
     }),
   },
   'refuse-over-cap': {
@@ -68,15 +77,28 @@ export const pageFaults = {
     wrap: onJson((answer) => {
       const limit = answer.url.searchParams.get('limit');
       const cap = (answer.body.plan as { rows_per_page?: unknown } | undefined)?.rows_per_page;
-      if (answer.status === 200 && limit && /^\d+$/.test(limit) && typeof cap === 'number' && (limit.length > 15 || Number(limit) > cap)) answer.answerWith('invalid_parameter', `limit may be at most ${cap}.`);
+      if (
+        answer.status === 200 &&
+        limit &&
+        /^\d+$/.test(limit) &&
+        typeof cap === 'number' &&
+        (limit.length > 15 || Number(limit) > cap)
+      )
+        answer.answerWith('invalid_parameter', `limit may be at most ${cap}.`);
     }),
   },
   'first-seen-follows-update': {
     breaks: 'moves first_seen_at to updated_at on every row, as if an update made the record new',
     wrap: onJson(({ status, body }) => {
       if (status !== 200) return;
-      const rows = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : body.data && typeof body.data === 'object' ? [body.data as Record<string, unknown>] : [];
-      for (const row of rows) if (typeof row.updated_at === 'string' && typeof row.first_seen_at === 'string') row.first_seen_at = row.updated_at;
+      const rows = Array.isArray(body.data)
+        ? (body.data as Record<string, unknown>[])
+        : body.data && typeof body.data === 'object'
+          ? [body.data as Record<string, unknown>]
+          : [];
+      for (const row of rows)
+        if (typeof row.updated_at === 'string' && typeof row.first_seen_at === 'string')
+          row.first_seen_at = row.updated_at;
     }),
   },
   'drop-service-url': {
@@ -89,15 +111,30 @@ export const pageFaults = {
   },
   'endless-cursor': {
     breaks: 'gives the last page of a list a next_cursor, as if more rows followed',
-    wrap: onRows((rows, { body, url }) => void (body.next_cursor === null && rows.length && url.pathname !== '/api/v1/changes' && (body.next_cursor = 'more'))),
+    wrap: onRows(
+      (rows, { body, url }) =>
+        void (
+          body.next_cursor === null &&
+          rows.length &&
+          url.pathname !== '/api/v1/changes' &&
+          (body.next_cursor = 'more')
+        ),
+    ),
   },
   'default-limit-10': {
     breaks: 'serves 10 rows a page when no limit is given, instead of 100 or the page size',
-    wrap: onRequest((request, url) => (request.method === 'GET' && !url.searchParams.has('limit') && everyList.test(url.pathname) ? rewriteQuery(request, (p) => p.set('limit', '10')) : null)),
+    wrap: onRequest((request, url) =>
+      request.method === 'GET' && !url.searchParams.has('limit') && everyList.test(url.pathname)
+        ? rewriteQuery(request, (p) => p.set('limit', '10'))
+        : null,
+    ),
   },
   'unsorted-pages': {
     breaks: 'serves the rows of each page in descending order of their key',
-    wrap: onRows((rows, { url }) => void (url.pathname !== '/api/v1/changes' && url.pathname !== '/api/v1/exports' && rows.reverse())),
+    wrap: onRows(
+      (rows, { url }) =>
+        void (url.pathname !== '/api/v1/changes' && url.pathname !== '/api/v1/exports' && rows.reverse()),
+    ),
   },
   'cursor-ignores-filters': {
     breaks: 'accepts a cursor with filters other than those it was issued for, serving the walk it was issued for',
@@ -125,19 +162,43 @@ export const pageFaults = {
   },
   'sources-without-url': {
     breaks: "drops the url of every investor edge's sources",
-    wrap: onRows((rows) => rows.forEach((row) => Array.isArray(row.sources) && (row.sources as Record<string, unknown>[]).forEach((source) => delete source.url))),
+    wrap: onRows((rows) =>
+      rows.forEach(
+        (row) =>
+          Array.isArray(row.sources) &&
+          (row.sources as Record<string, unknown>[]).forEach((source) => delete source.url),
+      ),
+    ),
   },
   'fractional-amounts': {
     breaks: 'serves amounts in dollars and cents instead of whole dollars',
-    wrap: onRows((rows) => rows.forEach((row) => Object.keys(row).forEach((k) => k.endsWith('_usd') && typeof row[k] === 'number' && (row[k] = (row[k] as number) + 0.5)))),
+    wrap: onRows((rows) =>
+      rows.forEach((row) =>
+        Object.keys(row).forEach(
+          (k) => k.endsWith('_usd') && typeof row[k] === 'number' && (row[k] = (row[k] as number) + 0.5),
+        ),
+      ),
+    ),
   },
   'fund-id-uppercase': {
     breaks: 'serves fund ids in capitals, against the decided format',
-    wrap: onRows((rows, { url }) => void (url.pathname.endsWith('/funds') && rows.forEach((row) => typeof row.id === 'string' && (row.id = row.id.toUpperCase())))),
+    wrap: onRows(
+      (rows, { url }) =>
+        void (
+          url.pathname.endsWith('/funds') &&
+          rows.forEach((row) => typeof row.id === 'string' && (row.id = row.id.toUpperCase()))
+        ),
+    ),
   },
   'slug-with-capitals': {
     breaks: 'serves firm slugs with capitals, against the decided format',
-    wrap: onRows((rows, { url }) => void (url.pathname === '/api/v1/firms' && rows.forEach((row) => typeof row.slug === 'string' && (row.slug = `X${row.slug}`)))),
+    wrap: onRows(
+      (rows, { url }) =>
+        void (
+          url.pathname === '/api/v1/firms' &&
+          rows.forEach((row) => typeof row.slug === 'string' && (row.slug = `X${row.slug}`))
+        ),
+    ),
   },
   'list-member-missing': {
     breaks: 'lists a member that does not exist in every list',
@@ -151,7 +212,8 @@ export const pageFaults = {
   'as-of-goes-back': {
     breaks: 'states an as_of a day earlier on every other data answer',
     wrap: onJson(({ status, body }) => {
-      if (status === 200 && typeof body.as_of === 'string' && (tick += 1) % 2 === 0) body.as_of = isoSecond(Date.parse(body.as_of) - 86_400_000);
+      if (status === 200 && typeof body.as_of === 'string' && (tick += 1) % 2 === 0)
+        body.as_of = isoSecond(Date.parse(body.as_of) - 86_400_000);
     }),
   },
   'unpublished-still-listed': {
@@ -164,7 +226,10 @@ export const pageFaults = {
         if (!store) return [];
         if (unpublished.version !== store.version) {
           const { items } = store.changePage('1970-01-01T00:00:00Z', 0, 100_000);
-          unpublished = { version: store.version, ids: items.filter((c) => c.kind === 'unpublish' && c.resource === 'investment').map((c) => c.key) };
+          unpublished = {
+            version: store.version,
+            ids: items.filter((c) => c.kind === 'unpublish' && c.resource === 'investment').map((c) => c.key),
+          };
         }
         return unpublished.ids;
       };
@@ -174,7 +239,11 @@ export const pageFaults = {
         for (const id of gone()) {
           const at = rows.findIndex((row) => String(row.id) > id);
           if (at > 0 && rows[at - 1]!.id !== id) {
-            rows.splice(at, 0, { ...rows[at - 1]!, id, service_url: `https://investorgraph.example/investments/${id}` });
+            rows.splice(at, 0, {
+              ...rows[at - 1]!,
+              id,
+              service_url: `https://investorgraph.example/investments/${id}`,
+            });
             rows.pop();
           }
         }

@@ -36,15 +36,20 @@ export function refusal(incoming: IncomingMessage, target: string, bare: boolean
   // URL parsing resolves dot segments, %2e%2e too: /api/v1/%2e%2e/%2e%2e/__control would reach
   // the control plane past a filter in front that looks at the raw path. No route has one.
   const query = target.indexOf('?');
-  if (DOT_SEGMENT.test(query === -1 ? target : target.slice(0, query))) return refuse('The request target holds a dot segment (. or .., however encoded), which no path of this API has.');
+  if (DOT_SEGMENT.test(query === -1 ? target : target.slice(0, query)))
+    return refuse('The request target holds a dot segment (. or .., however encoded), which no path of this API has.');
   // HTTP/1.1 requires exactly one Host, not empty (RFC 9112 3.2); Node's own check would answer a bare 400.
   let hosts = 0;
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
   const host = incoming.headers.host;
-  if (incoming.httpVersion === '1.1' && (hosts !== 1 || !host)) return refuse('An HTTP/1.1 request must have one Host header, not empty.');
+  if (incoming.httpVersion === '1.1' && (hosts !== 1 || !host))
+    return refuse('An HTTP/1.1 request must have one Host header, not empty.');
   // Left to a URL parser, 127.0.0.256 or 09.1.1.1 would fail (or worse) wherever one is built.
-  if (host && !validHost(host)) return refuse('The Host header is no host and port: a name, an IPv4 address or a bracketed IPv6 one, then a port of at most 65535.');
+  if (host && !validHost(host))
+    return refuse(
+      'The Host header is no host and port: a name, an IPv4 address or a bracketed IPv6 one, then a port of at most 65535.',
+    );
   return null;
 }
 
@@ -114,11 +119,20 @@ export async function encodedAnswer(incoming: IncomingMessage, answer: Answer): 
   const encoding = acceptedEncoding(accept);
   if (encoding === null) return answer;
   const body = answer.body;
-  const bytes = incoming.method === 'HEAD' || body === null ? null
-    : typeof body === 'string' ? utf8.encode(body) : body instanceof Uint8Array ? body : isPieces(body) ? concatBytes(body) : new Uint8Array(await body.arrayBuffer());
+  const bytes =
+    incoming.method === 'HEAD' || body === null
+      ? null
+      : typeof body === 'string'
+        ? utf8.encode(body)
+        : body instanceof Uint8Array
+          ? body
+          : isPieces(body)
+            ? concatBytes(body)
+            : new Uint8Array(await body.arrayBuffer());
   if ((bytes?.length ?? Number(headers['content-length'] ?? 0)) < COMPRESS_FROM) return answer;
   headers['content-encoding'] = encoding;
   delete headers['content-length'];
-  if (!/accept-encoding/i.test(headers.vary ?? '')) headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (!/accept-encoding/i.test(headers.vary ?? ''))
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
   return { status: answer.status, headers, body: bytes && (await compress(bytes, encoding)) };
 }

@@ -33,16 +33,27 @@ const wrongKey = (i: number): string => `igk_team_${String(i).padStart(32, 'x')}
  * Writes `paths` as pipelined GETs on one connection, each with its own Authorization, in one
  * write from `localAddress`, and reads every answer: the statuses and problem codes in order.
  */
-function pipelined(base: string, keys: readonly string[], localAddress = '127.0.0.1'): Promise<{ status: number; code: string | null }[]> {
+function pipelined(
+  base: string,
+  keys: readonly string[],
+  localAddress = '127.0.0.1',
+): Promise<{ status: number; code: string | null }[]> {
   const { port } = new URL(base);
-  const requests = keys.map((key, i) => `GET /api/v1/firms?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n${i === keys.length - 1 ? 'Connection: close\r\n' : ''}\r\n`);
+  const requests = keys.map(
+    (key, i) =>
+      `GET /api/v1/firms?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n${i === keys.length - 1 ? 'Connection: close\r\n' : ''}\r\n`,
+  );
   return new Promise((resolve, reject) => {
-    const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress }, () => socket.write(requests.join('')));
+    const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress }, () =>
+      socket.write(requests.join('')),
+    );
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (d: string) => (text += d));
     socket.on('error', reject);
-    socket.setTimeout(30_000, () => socket.destroy(new Error(`only part of the answers came in 30 s: ${text.length} bytes`)));
+    socket.setTimeout(30_000, () =>
+      socket.destroy(new Error(`only part of the answers came in 30 s: ${text.length} bytes`)),
+    );
     socket.on('close', () => {
       const answers = [...text.matchAll(/HTTP\/1\.1 (\d{3})[^]*?\r\n\r\n/g)].map((m) => {
         const after = text.slice(m.index + m[0].length, m.index + m[0].length + 4096);
@@ -67,7 +78,10 @@ describe('the budget of calls without a valid key holds under pipelining', () =>
   test('300 wrong keys pipelined on one connection: at most the budget of them are looked up, the rest are 429', async () => {
     const { url } = await mock();
     const started = performance.now();
-    const answers = await pipelined(url, Array.from({ length: 300 }, (_, i) => wrongKey(i)));
+    const answers = await pipelined(
+      url,
+      Array.from({ length: 300 }, (_, i) => wrongKey(i)),
+    );
     const { looked, refused, other } = tally(answers);
     expect(answers).toHaveLength(300);
     expect(other).toBe(0);
@@ -79,23 +93,45 @@ describe('the budget of calls without a valid key holds under pipelining', () =>
   test('wrong keys pipelined on four fresh connections at once spend one budget together', async () => {
     const { url } = await mock();
     const started = performance.now();
-    const answers = (await Promise.all([0, 1, 2, 3].map((c) => pipelined(url, Array.from({ length: 150 }, (_, i) => wrongKey(c * 1000 + i)))))).flat();
+    const answers = (
+      await Promise.all(
+        [0, 1, 2, 3].map((c) =>
+          pipelined(
+            url,
+            Array.from({ length: 150 }, (_, i) => wrongKey(c * 1000 + i)),
+          ),
+        ),
+      )
+    ).flat();
     const { looked, other } = tally(answers);
     expect(other).toBe(0);
     expect(looked).toBeLessThanOrEqual(allowedIn(performance.now() - started));
   });
 
-  test('a budget is an address\'s own: another loopback address is still looked up in full', async () => {
+  test("a budget is an address's own: another loopback address is still looked up in full", async () => {
     const { url } = await mock();
-    await pipelined(url, Array.from({ length: 150 }, (_, i) => wrongKey(i)), '127.0.0.1');
-    const other = tally(await pipelined(url, Array.from({ length: 50 }, (_, i) => wrongKey(1000 + i)), '127.0.0.2'));
+    await pipelined(
+      url,
+      Array.from({ length: 150 }, (_, i) => wrongKey(i)),
+      '127.0.0.1',
+    );
+    const other = tally(
+      await pipelined(
+        url,
+        Array.from({ length: 50 }, (_, i) => wrongKey(1000 + i)),
+        '127.0.0.2',
+      ),
+    );
     expect(other.looked).toBe(50);
   });
 
   test('a valid key never met before, pipelined 200 times at once, is never taken for a failure (no too_many_failures)', async () => {
     const key = newKeyText('enterprise');
     const { url } = await mock({ keys: [{ plan: 'enterprise', key }] });
-    const answers = await pipelined(url, Array.from({ length: 200 }, () => key));
+    const answers = await pipelined(
+      url,
+      Array.from({ length: 200 }, () => key),
+    );
     expect(answers).toHaveLength(200);
     expect(answers.filter((a) => a.code === 'too_many_failures')).toEqual([]);
     // Past its burst the key meets its own rate, as any client of the plan would.
@@ -106,7 +142,10 @@ describe('the budget of calls without a valid key holds under pipelining', () =>
     const key = newKeyText('team');
     const { url } = await mock({ keys: [{ plan: 'team', key }] });
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
-      expect((await fetch(`${url}/api/v1/firms?limit=1`, { headers: { authorization: `${scheme} ${key}` } })).status, scheme).toBe(200);
+      expect(
+        (await fetch(`${url}/api/v1/firms?limit=1`, { headers: { authorization: `${scheme} ${key}` } })).status,
+        scheme,
+      ).toBe(200);
     }
   });
 });
@@ -116,8 +155,18 @@ describe('mocks sharing a state database share every address budget', () => {
     const state = join(temp, 'shared-budget.db');
     const [a, b] = [await mock({ stateFile: state }), await mock({ stateFile: state })];
     const started = performance.now();
-    const first = tally(await pipelined(a.url, Array.from({ length: 150 }, (_, i) => wrongKey(i))));
-    const second = tally(await pipelined(b.url, Array.from({ length: 50 }, (_, i) => wrongKey(500 + i))));
+    const first = tally(
+      await pipelined(
+        a.url,
+        Array.from({ length: 150 }, (_, i) => wrongKey(i)),
+      ),
+    );
+    const second = tally(
+      await pipelined(
+        b.url,
+        Array.from({ length: 50 }, (_, i) => wrongKey(500 + i)),
+      ),
+    );
     expect(first.looked + second.looked).toBeLessThanOrEqual(allowedIn(performance.now() - started));
     expect(second.refused).toBeGreaterThan(0);
   });
@@ -130,9 +179,19 @@ describe('mocks sharing a state database share every address budget', () => {
       const cap = { perMinute: trialKeysPerMinute, at: 0 };
       for (let i = 0; i < trialKeysPerMinute; i++) {
         const store = i % 2 ? one : two;
-        expect(store.insertTrial(newRecord('trial', `igk_trial_${String(i).padStart(32, '0')}`, `hash-${i}`, now, `email-${i}`, 0), now, cap)).toBe('inserted');
+        expect(
+          store.insertTrial(
+            newRecord('trial', `igk_trial_${String(i).padStart(32, '0')}`, `hash-${i}`, now, `email-${i}`, 0),
+            now,
+            cap,
+          ),
+        ).toBe('inserted');
       }
-      const over = one.insertTrial(newRecord('trial', `igk_trial_${'z'.repeat(32)}`, 'hash-over', now, 'email-over', 0), now, cap);
+      const over = one.insertTrial(
+        newRecord('trial', `igk_trial_${'z'.repeat(32)}`, 'hash-over', now, 'email-over', 0),
+        now,
+        cap,
+      );
       expect(over).toEqual({ wait: expect.any(Number) });
       for (let i = 0; i < 3; i++) expect(one.buckets().take('admin-token', '10.0.0.9', 3, 0.01).wait).toBe(0);
       expect(two.buckets().take('admin-token', '10.0.0.9', 3, 0.01).wait).toBeGreaterThan(0);
@@ -143,18 +202,30 @@ describe('mocks sharing a state database share every address budget', () => {
   });
 
   const noRedis = missing('redis-server');
-  test.skipIf(noRedis !== null)(`two mocks on one Redis: wrong keys pipelined to both at once spend one budget${noRedis ? ` (skipped: ${noRedis})` : ''}`, async () => {
-    const redis = await startRedis();
-    try {
-      const [a, b] = [await mock({ stateFile: redis.url }), await mock({ stateFile: redis.url })];
-      const started = performance.now();
-      const answers = (await Promise.all([a, b].map((m, n) => pipelined(m.url, Array.from({ length: 150 }, (_, i) => wrongKey(n * 1000 + i)))))).flat();
-      const { looked, other } = tally(answers);
-      expect(other).toBe(0);
-      expect(looked).toBeLessThanOrEqual(allowedIn(performance.now() - started));
-    } finally {
-      await Promise.all(running.splice(0).map((m) => m.close()));
-      await redis.stop();
-    }
-  });
+  test.skipIf(noRedis !== null)(
+    `two mocks on one Redis: wrong keys pipelined to both at once spend one budget${noRedis ? ` (skipped: ${noRedis})` : ''}`,
+    async () => {
+      const redis = await startRedis();
+      try {
+        const [a, b] = [await mock({ stateFile: redis.url }), await mock({ stateFile: redis.url })];
+        const started = performance.now();
+        const answers = (
+          await Promise.all(
+            [a, b].map((m, n) =>
+              pipelined(
+                m.url,
+                Array.from({ length: 150 }, (_, i) => wrongKey(n * 1000 + i)),
+              ),
+            ),
+          )
+        ).flat();
+        const { looked, other } = tally(answers);
+        expect(other).toBe(0);
+        expect(looked).toBeLessThanOrEqual(allowedIn(performance.now() - started));
+      } finally {
+        await Promise.all(running.splice(0).map((m) => m.close()));
+        await redis.stop();
+      }
+    },
+  );
 });

@@ -15,8 +15,14 @@ export function start(...args: string[]): Promise<{ url: string; output: () => s
 }
 
 /** start, with variables added to the environment (KIT_CACHE, say). */
-export async function startWith(env: Record<string, string>, ...args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export async function startWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ url: string; output: () => string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [cli, ...args, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';

@@ -19,7 +19,8 @@ const team = 'igk_team_clitestclitestclitest000000';
 test('the CLI prints its base URL and a ready-made key per plan, serves preset keys and logs requests', async () => {
   const { url, output, child } = await start('--key', `team=${team}`, '--log');
   expect(output()).toContain(`team       ${team}`);
-  for (const plan of ['trial', 'business', 'enterprise', 'payg']) expect(output()).toMatch(new RegExp(`${plan}\\s+igk_${plan}_[A-Za-z0-9]{32}`));
+  for (const plan of ['trial', 'business', 'enterprise', 'payg'])
+    expect(output()).toMatch(new RegExp(`${plan}\\s+igk_${plan}_[A-Za-z0-9]{32}`));
   expect(output()).toContain('/__control');
   const answer = await fetch(`${url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${team}` } });
   expect(answer.status).toBe(200);
@@ -36,8 +37,11 @@ test('a leading -- (as `pnpm start -- --port N` passes it) is accepted', () => {
 
 test('bad flags exit with code 2 and say what is wrong', () => {
   for (const [args, says] of [
-    [['--port', 'eighty'], '--port must be'], [['--key', 'gold=abcdefghij'], '--key takes PLAN=KEY'], [['--scale', '12'], '--scale must be'],
-    [['--now', 'yesterday'], '--now must be'], [['--wat'], "Unknown option '--wat'"],
+    [['--port', 'eighty'], '--port must be'],
+    [['--key', 'gold=abcdefghij'], '--key takes PLAN=KEY'],
+    [['--scale', '12'], '--scale must be'],
+    [['--now', 'yesterday'], '--now must be'],
+    [['--wat'], "Unknown option '--wat'"],
   ] as const) {
     const run = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
     expect(run.status, args.join(' ')).toBe(2);
@@ -45,17 +49,30 @@ test('bad flags exit with code 2 and say what is wrong', () => {
   }
 });
 
-test('--seed and --scale serve a generated dataset, built once into the kit\'s cache and opened from it after; --now and --frozen set the clock', async () => {
+test("--seed and --scale serve a generated dataset, built once into the kit's cache and opened from it after; --now and --frozen set the clock", async () => {
   const env = { KIT_CACHE: join(temp, 'cache') };
-  const args = ['--seed', 'cli-test', '--scale', '2000', '--now', '2026-12-24T00:00:00Z', '--frozen', '--key', `team=${team}`];
+  const args = [
+    '--seed',
+    'cli-test',
+    '--scale',
+    '2000',
+    '--now',
+    '2026-12-24T00:00:00Z',
+    '--frozen',
+    '--key',
+    `team=${team}`,
+  ];
   const pages: unknown[] = [];
   for (const run of ['first', 'second']) {
     const { url, child, output } = await startWith(env, ...args);
-    if (run === 'first') expect(output()).toContain(`building the dataset once, into ${join(temp, 'cache', 'datasets')}`);
+    if (run === 'first')
+      expect(output()).toContain(`building the dataset once, into ${join(temp, 'cache', 'datasets')}`);
     else expect(output()).not.toContain('building');
     const state = await (await fetch(`${url}/__control/state`)).json();
     expect(state.clock).toEqual({ now: '2026-12-24T00:00:00.000Z', frozen: true });
-    const firms = await (await fetch(`${url}/api/v1/firms?limit=500`, { headers: { authorization: `Bearer ${team}` } })).json();
+    const firms = await (
+      await fetch(`${url}/api/v1/firms?limit=500`, { headers: { authorization: `Bearer ${team}` } })
+    ).json();
     expect(firms.data.length).toBeGreaterThan(10);
     expect(firms.data.length).toBeLessThan(60);
     pages.push(firms.data);
@@ -80,7 +97,9 @@ test('--data naming a file that is no dataset database is one line and exit 2', 
   const again = spawnSync(process.execPath, [cli, '--data', older], { encoding: 'utf8', timeout: 20_000 });
   expect(again.status).toBe(2);
   expect(again.stderr.trim().split('\n')).toHaveLength(1);
-  expect(again.stderr).toContain(`was written by another version of the kit (database layout 1; this one reads ${databaseLayout}): write it again`);
+  expect(again.stderr).toContain(
+    `was written by another version of the kit (database layout 1; this one reads ${databaseLayout}): write it again`,
+  );
 });
 
 test('a state file keeps every counted call and charged row across a crash, and holds no key', async () => {
@@ -89,10 +108,18 @@ test('a state file keeps every counted call and charged row across a crash, and 
   const first = await start('--state', stateFile, '--key', `payg=${payg}`, '--key', `team=${team}`);
   const calls = [3, 25, 12];
   for (const limit of calls) {
-    const answer = await fetch(`${first.url}/api/v1/firms?limit=${limit}`, { headers: { authorization: `Bearer ${payg}` } });
+    const answer = await fetch(`${first.url}/api/v1/firms?limit=${limit}`, {
+      headers: { authorization: `Bearer ${payg}` },
+    });
     expect(answer.status).toBe(200);
   }
-  const trial = await (await fetch(`${first.url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"ops@example.com"}' })).json();
+  const trial = await (
+    await fetch(`${first.url}/api/v1/keys/trial`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":"ops@example.com"}',
+    })
+  ).json();
   expect(await stop(first.child, 'SIGKILL')).toBeNull();
 
   // The database and its WAL: what a crash leaves is in the WAL until the next start checkpoints it.
@@ -103,22 +130,40 @@ test('a state file keeps every counted call and charged row across a crash, and 
   }
 
   const second = await start('--state', stateFile, '--key', `payg=${payg}`);
-  const account = await (await fetch(`${second.url}/api/v1/account`, { headers: { authorization: `Bearer ${payg}` } })).json();
+  const account = await (
+    await fetch(`${second.url}/api/v1/account`, { headers: { authorization: `Bearer ${payg}` } })
+  ).json();
   const charged = calls.reduce((n, l) => n + Math.max(l, 10), 0);
   expect(account.data.usage.calls_used).toBe(calls.length);
   expect(account.data.balance.prepaid_rows).toBe(100_000 - charged);
-  const trialAgain = await fetch(`${second.url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"OPS@example.com"}' });
+  const trialAgain = await fetch(`${second.url}/api/v1/keys/trial`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"email":"OPS@example.com"}',
+  });
   expect(trialAgain.status, 'one live trial per e-mail, also after a restart').toBe(409);
-  expect((await fetch(`${second.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${trial.key}` } })).status).toBe(200);
+  expect(
+    (await fetch(`${second.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${trial.key}` } })).status,
+  ).toBe(200);
   await stop(second.child);
 });
 
 test('proxy mode: clean traffic exits 0 with clean reports; a broken upstream exits 1 with the rule in JUnit, and no key in the log', async () => {
   const clean = await start('--key', 'team=igk_team_cleancleancleancleancleanclean12');
   const broken = await start('--key', 'team=igk_team_brokenbrokenbrokenbrokenbroken12', '--fault', 'leak-email');
-  for (const [upstream, key, name, code] of [[clean.url, 'igk_team_cleancleancleancleancleanclean12', 'clean', 0], [broken.url, 'igk_team_brokenbrokenbrokenbrokenbroken12', 'broken', 1]] as const) {
+  for (const [upstream, key, name, code] of [
+    [clean.url, 'igk_team_cleancleancleancleancleanclean12', 'clean', 0],
+    [broken.url, 'igk_team_brokenbrokenbrokenbrokenbroken12', 'broken', 1],
+  ] as const) {
     // The upstream as --upstream and, as prism proxy takes it, as the argument.
-    const proxy = await start('proxy', ...(code === 0 ? ['--upstream', upstream] : [upstream]), '--report', join(temp, `${name}.json`), '--junit', join(temp, `${name}.xml`));
+    const proxy = await start(
+      'proxy',
+      ...(code === 0 ? ['--upstream', upstream] : [upstream]),
+      '--report',
+      join(temp, `${name}.json`),
+      '--junit',
+      join(temp, `${name}.xml`),
+    );
     const answer = await fetch(`${proxy.url}/api/v1/firms?limit=2`, { headers: { authorization: `Bearer ${key}` } });
     expect(answer.status).toBe(200);
     expect(answer.headers.has('sl-violations')).toBe(code === 1);
@@ -169,7 +214,9 @@ test('SIGTERM lets a request in flight finish with its answer before the mock ex
   const body = '{"email":"drain-check@example.com"}';
   await new Promise((resolve) => socket.once('connect', resolve));
   // Headers and half the body: the request is in flight when the signal comes.
-  socket.write(`POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  socket.write(
+    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
   await new Promise((r) => setTimeout(r, 300));
   const exited = stop(mock.child);
   await new Promise((r) => setTimeout(r, 300));
@@ -179,7 +226,8 @@ test('SIGTERM lets a request in flight finish with its answer before the mock ex
 });
 
 test('Ctrl-C as a terminal and a runner send it (twice at once) is one clean stop with exit 0; a second Ctrl-C later stops at once with 130', async () => {
-  const exits = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exits = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // pnpm start: the terminal's SIGINT reaches the whole group, and pnpm passes it on to the mock.
   const mock = await start();
   const first = exits(mock.child);
@@ -193,7 +241,9 @@ test('Ctrl-C as a terminal and a runner send it (twice at once) is one clean sto
   const socket = connect(Number(port), '127.0.0.1');
   socket.on('error', () => {});
   await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"email"`);
+  socket.write(
+    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"email"`,
+  );
   await new Promise((r) => setTimeout(r, 300));
   const second = exits(held.child);
   held.child.kill('SIGINT');
@@ -205,13 +255,22 @@ test('Ctrl-C as a terminal and a runner send it (twice at once) is one clean sto
 });
 
 test('--data naming a folder that is not there is one line and exit 2', () => {
-  const run = spawnSync(process.execPath, [cli, '--data', join(temp, 'no-such-dataset')], { encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync(process.execPath, [cli, '--data', join(temp, 'no-such-dataset')], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(run.status).toBe(2);
-  expect(run.stderr.trim().split('\n')).toEqual([`[investor-graph mock] --data ${join(temp, 'no-such-dataset')}: no such folder or file`]);
+  expect(run.stderr.trim().split('\n')).toEqual([
+    `[investor-graph mock] --data ${join(temp, 'no-such-dataset')}: no such folder or file`,
+  ]);
 });
 
 test('listening beyond loopback with an admin token says, before anything else, who can then drive the control plane', async () => {
-  const child = spawn(process.execPath, [cli, '--host', '0.0.0.0', '--port', '0', '--admin-token', 'a-long-admin-token-for-the-test'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [cli, '--host', '0.0.0.0', '--port', '0', '--admin-token', 'a-long-admin-token-for-the-test'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   running.add(child);
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -224,7 +283,9 @@ test('listening beyond loopback with an admin token says, before anything else, 
       }
     });
   });
-  expect(err).toContain('warning: listening on 0.0.0.0 with --admin-token: anyone who can reach this address and has the token drives the control endpoints');
+  expect(err).toContain(
+    'warning: listening on 0.0.0.0 with --admin-token: anyone who can reach this address and has the token drives the control endpoints',
+  );
   expect(err).not.toContain('a-long-admin-token-for-the-test');
   await stop(child);
 });

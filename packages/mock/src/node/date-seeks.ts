@@ -29,9 +29,19 @@ export class DateSeeks {
   constructor(db: DatabaseSync, fewest = FEW) {
     this.fewest = fewest;
     // INDEXED BY: the planner cannot know how many rows a range holds, and a wrong guess is a scan.
-    this.counted = db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM round INDEXED BY round_announced WHERE announced_on >= ? AND announced_on <= ? LIMIT ?)');
-    this.byDate = arrays(db.prepare('SELECT key FROM round INDEXED BY round_announced WHERE announced_on >= ? AND announced_on <= ? AND key > ? ORDER BY key LIMIT ?'));
-    this.byKey = arrays(db.prepare('SELECT key FROM round INDEXED BY round_key_announced WHERE announced_on >= ? AND announced_on <= ? AND key > ? ORDER BY key LIMIT ?'));
+    this.counted = db.prepare(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM round INDEXED BY round_announced WHERE announced_on >= ? AND announced_on <= ? LIMIT ?)',
+    );
+    this.byDate = arrays(
+      db.prepare(
+        'SELECT key FROM round INDEXED BY round_announced WHERE announced_on >= ? AND announced_on <= ? AND key > ? ORDER BY key LIMIT ?',
+      ),
+    );
+    this.byKey = arrays(
+      db.prepare(
+        'SELECT key FROM round INDEXED BY round_key_announced WHERE announced_on >= ? AND announced_on <= ? AND key > ? ORDER BY key LIMIT ?',
+      ),
+    );
   }
 
   /** The keys of a range's rounds after a key, and a name for the range (its batches are remembered under it). */
@@ -40,7 +50,8 @@ export class DateSeeks {
     const to = range.to ?? LAST;
     const scope = `round\n${from}\n${to}`;
     let few = this.few.get(scope);
-    if (few === undefined) this.few.set(scope, (few = (this.counted.get(from, to, this.fewest) as { n: number }).n < this.fewest));
+    if (few === undefined)
+      this.few.set(scope, (few = (this.counted.get(from, to, this.fewest) as { n: number }).n < this.fewest));
     const statement = few ? this.byDate : this.byKey;
     return { scope, fetch: (after, n) => keysOf(statement.all(from, to, after, n)) };
   }

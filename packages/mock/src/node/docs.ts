@@ -14,7 +14,9 @@ import { pathUnder } from '../engine/request.ts';
 
 const shipped = new URL('./scalar/standalone.js', import.meta.url);
 // The package's exports name no browser bundle, so it is found beside its main entry.
-const bundleFile = existsSync(shipped) ? shipped : new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'));
+const bundleFile = existsSync(shipped)
+  ? shipped
+  : new URL('./browser/standalone.js', import.meta.resolve('@scalar/api-reference'));
 
 /**
  * Nothing but this origin: Scalar defaults to fonts, telemetry and a request proxy on scalar.com,
@@ -69,14 +71,22 @@ let bundle: Promise<Uint8Array> | undefined;
 const DOCS_URL = pathUnder('/docs');
 
 function asset(body: BodyInit, type: string, request: Request): Response {
-  const headers = { 'content-type': type, 'content-security-policy': policy, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };
+  const headers = {
+    'content-type': type,
+    'content-security-policy': policy,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-cache',
+  };
   return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
 }
 
 /** Answers `/docs` and its two scripts; everything else goes to `next`. */
-export function withDocs<C>(next: (request: Request, context?: C) => Promise<Response>): (request: Request, context?: C) => Promise<Response> {
+export function withDocs<C>(
+  next: (request: Request, context?: C) => Promise<Response>,
+): (request: Request, context?: C) => Promise<Response> {
   return async (request, context) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !DOCS_URL.test(request.url)) return next(request, context);
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !DOCS_URL.test(request.url))
+      return next(request, context);
     const path = new URL(request.url).pathname;
     if (path === '/docs' || path === '/docs/') return asset(page, 'text/html; charset=utf-8', request);
     if (path === '/docs/init.js') return asset(init, 'text/javascript; charset=utf-8', request);

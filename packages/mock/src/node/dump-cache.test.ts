@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -27,19 +36,31 @@ function opened(cacheDir: string) {
 }
 
 const listed = (dump: Dump) => dump.files.map(({ body: _body, ...file }) => file);
-const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')).sort() : []);
+const entries = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+    : [];
 
 test('a later start on the same database serves the dump files kept by an earlier one, not written again', async () => {
   const cacheDir = join(folder, 'kept');
   const first = opened(cacheDir);
   const written = await first.dumps.day('2026-11-20');
   // Each kept file's bytes are those the manifest lists (read while the mock runs: its files go with it).
-  for (const file of written.files) expect(createHash('sha256').update(new Uint8Array(await file.body.arrayBuffer())).digest('hex')).toBe(file.sha256);
+  for (const file of written.files)
+    expect(
+      createHash('sha256')
+        .update(new Uint8Array(await file.body.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(file.sha256);
   first.close();
   expect(entries(cacheDir)).toHaveLength(resources.length);
 
   // Swap a kept file's bytes (same size) and its meta's hash: a later start that served what it wrote itself would not show them.
-  const firms = readdirSync(cacheDir).find((name) => name.endsWith('.json') && JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).table === 'firm')!;
+  const firms = readdirSync(cacheDir).find(
+    (name) => name.endsWith('.json') && JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).table === 'firm',
+  )!;
   const key = firms.slice(0, -'.json'.length);
   const size = statSync(join(cacheDir, `${key}.jsonl.gz`)).size;
   const swapped = Buffer.alloc(size, 7);
@@ -53,7 +74,9 @@ test('a later start on the same database serves the dump files kept by an earlie
     const firmsFile = served.files.find((f) => f.resource === 'firm')!;
     expect(firmsFile.sha256).toBe('swapped');
     expect(Buffer.from(await firmsFile.body.arrayBuffer()).equals(swapped)).toBe(true);
-    expect(listed(served).filter((f) => f.resource !== 'firm')).toEqual(listed(written).filter((f) => f.resource !== 'firm'));
+    expect(listed(served).filter((f) => f.resource !== 'firm')).toEqual(
+      listed(written).filter((f) => f.resource !== 'firm'),
+    );
   } finally {
     second.close();
   }
@@ -65,7 +88,9 @@ test('rows changed by rebuilds make new files; the files with no overlay (every 
   const start = await atStart.dumps.day('2026-11-20');
   expect(atStart.store.applyDue(Date.parse('2026-11-24T00:00:00Z')).length).toBeGreaterThan(10);
   const later = await atStart.dumps.day('2026-11-23');
-  expect(listed(later).find((f) => f.resource === 'investment')!.sha256).not.toBe(listed(start).find((f) => f.resource === 'investment')!.sha256);
+  expect(listed(later).find((f) => f.resource === 'investment')!.sha256).not.toBe(
+    listed(start).find((f) => f.resource === 'investment')!.sha256,
+  );
   expect(atStart.store.applyDue(Date.parse('2026-11-28T00:00:00Z')).length).toBeGreaterThan(10);
   const latest = await atStart.dumps.day('2026-11-27');
   expect(atStart.store.applyDue(Date.parse('2026-12-02T00:00:00Z')).length).toBeGreaterThan(0);
@@ -73,10 +98,17 @@ test('rows changed by rebuilds make new files; the files with no overlay (every 
   // The two days a manifest lists now can still be downloaded, whole.
   for (const dump of [latest, newest]) {
     const file = dump.files.find((f) => f.resource === 'investment')!;
-    expect(createHash('sha256').update(new Uint8Array(await file.body.arrayBuffer())).digest('hex')).toBe(file.sha256);
+    expect(
+      createHash('sha256')
+        .update(new Uint8Array(await file.body.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(file.sha256);
   }
   atStart.close();
-  const kept = entries(cacheDir).map((name) => JSON.parse(readFileSync(join(cacheDir, name), 'utf8')) as { table: string; overlayRows: number; sha256: string });
+  const kept = entries(cacheDir).map(
+    (name) =>
+      JSON.parse(readFileSync(join(cacheDir, name), 'utf8')) as { table: string; overlayRows: number; sha256: string },
+  );
   const investments = kept.filter((m) => m.table === 'investment');
   const sha = (dump: Dump) => dump.files.find((f) => f.resource === 'investment')!.sha256;
   expect(investments.map((m) => m.sha256).sort()).toEqual([start, latest, newest].map(sha).sort());
@@ -119,19 +151,32 @@ test('a mock stopped while a dump is written leaves no half-written file in the 
   expect(readdirSync(cacheDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 });
 
-test('the server writes a database-backed dataset\'s dump ahead, at start; with dumpsAhead false, only when a manifest asks', async () => {
+test("the server writes a database-backed dataset's dump ahead, at start; with dumpsAhead false, only when a manifest asks", async () => {
   for (const ahead of [true, false]) {
     const cacheDir = join(folder, `server-${ahead}`);
-    const mock = await startMock({ port: 0, seed: dataset.seed, scale: dataset.scale, datasetCache: datasets, dumpCache: cacheDir, dumpsAhead: ahead, keys: [{ plan: 'enterprise', key: 'igk_enterprise_dumpcachetest0000000000000000' }] });
+    const mock = await startMock({
+      port: 0,
+      seed: dataset.seed,
+      scale: dataset.scale,
+      datasetCache: datasets,
+      dumpCache: cacheDir,
+      dumpsAhead: ahead,
+      keys: [{ plan: 'enterprise', key: 'igk_enterprise_dumpcachetest0000000000000000' }],
+    });
     try {
       // Bounded wait for what the start writes by itself (a few hundred ms at 2,000 rows).
-      for (let i = 0; i < 100 && entries(cacheDir).length < resources.length; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 100 && entries(cacheDir).length < resources.length; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(entries(cacheDir)).toHaveLength(ahead ? resources.length : 0);
-      const answer = await fetch(`${mock.url}/api/v1/exports`, { headers: { authorization: 'Bearer igk_enterprise_dumpcachetest0000000000000000' } });
+      const answer = await fetch(`${mock.url}/api/v1/exports`, {
+        headers: { authorization: 'Bearer igk_enterprise_dumpcachetest0000000000000000' },
+      });
       expect(answer.status).toBe(200);
       const body = (await answer.json()) as { data: { files: { sha256: string }[] }[] };
       expect(entries(cacheDir)).toHaveLength(resources.length);
-      const kept = entries(cacheDir).map((name) => JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).sha256 as string).sort();
+      const kept = entries(cacheDir)
+        .map((name) => JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).sha256 as string)
+        .sort();
       expect(body.data[0]!.files.map((f) => f.sha256).sort()).toEqual(kept);
     } finally {
       await mock.close();
@@ -145,7 +190,12 @@ test('a kept file another mock sweeps from the cache (or a rebuilt database take
   try {
     const day = await dumps.day('2026-11-20');
     for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name));
-    for (const file of day.files) expect(createHash('sha256').update(new Uint8Array(await file.body.arrayBuffer())).digest('hex')).toBe(file.sha256);
+    for (const file of day.files)
+      expect(
+        createHash('sha256')
+          .update(new Uint8Array(await file.body.arrayBuffer()))
+          .digest('hex'),
+      ).toBe(file.sha256);
   } finally {
     close();
   }

@@ -12,7 +12,16 @@
  * mocks building the same entry at once each leave the same bytes.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { databaseLayout, datasetCacheDir } from '@investor-graph/fixtures/node';
 
@@ -49,7 +58,8 @@ const ABANDONED_MS = 86_400_000;
 const DUMP_FORMAT = 1;
 
 /** Where dumps are kept: the kit's cache ($KIT_CACHE or ~/.cache/investor-graph-kit), under dumps/. */
-export const dumpCacheDir = (env: NodeJS.ProcessEnv = process.env): string => join(dirname(datasetCacheDir(env)), 'dumps');
+export const dumpCacheDir = (env: NodeJS.ProcessEnv = process.env): string =>
+  join(dirname(datasetCacheDir(env)), 'dumps');
 
 export class DumpCache {
   private made = 0;
@@ -63,7 +73,11 @@ export class DumpCache {
   entry(database: string, table: string, overlay: readonly unknown[]): { key: string; source: Source } {
     const path = realpathSync(database);
     const { size, mtimeMs } = statSync(path);
-    const key = createHash('sha256').update(JSON.stringify([DUMP_FORMAT, databaseLayout, path, size, mtimeMs, table])).update(JSON.stringify(overlay)).digest('hex').slice(0, 32);
+    const key = createHash('sha256')
+      .update(JSON.stringify([DUMP_FORMAT, databaseLayout, path, size, mtimeMs, table]))
+      .update(JSON.stringify(overlay))
+      .digest('hex')
+      .slice(0, 32);
     return { key, source: { database: path, size, mtimeMs, table, overlayRows: overlay.length } };
   }
 
@@ -137,7 +151,11 @@ export class DumpCache {
       const path = join(this.dir, name);
       try {
         // A builder's file, or a file whose meta never came (its builder killed between the two): gone after a day.
-        if (name.endsWith('.tmp') || name.endsWith('.tmp.json') || (name.endsWith('.jsonl.gz') && !metas.has(`${name.slice(0, -'.jsonl.gz'.length)}.json`))) {
+        if (
+          name.endsWith('.tmp') ||
+          name.endsWith('.tmp.json') ||
+          (name.endsWith('.jsonl.gz') && !metas.has(`${name.slice(0, -'.jsonl.gz'.length)}.json`))
+        ) {
           if (Date.now() - statSync(path).mtimeMs > ABANDONED_MS) rmSync(path, { force: true });
           continue;
         }
@@ -150,7 +168,10 @@ export class DumpCache {
         }
         const table = `${meta.database}\0${meta.table}`;
         // The file with no overlay first (every start wants it), then the newest.
-        byTable.set(table, [...(byTable.get(table) ?? []), { key, rank: meta.overlayRows === 0 ? Infinity : meta.made }]);
+        byTable.set(table, [
+          ...(byTable.get(table) ?? []),
+          { key, rank: meta.overlayRows === 0 ? Infinity : meta.made },
+        ]);
       } catch {
         // Gone meanwhile, or half-written by a builder that was killed: left to the next sweep.
       }

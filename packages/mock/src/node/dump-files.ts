@@ -98,7 +98,9 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
           running.delete(thread);
           if (!done) {
             rmSync(out, { force: true });
-            return reject(new Error(`[investor-graph] the dump worker for ${name} stopped (exit ${code}) before it finished`));
+            return reject(
+              new Error(`[investor-graph] the dump worker for ${name} stopped (exit ${code}) before it finished`),
+            );
           }
           const { rows, bytes, sha256 } = done;
           let path = out;

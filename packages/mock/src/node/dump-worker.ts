@@ -64,8 +64,13 @@ const push = async (line: string): Promise<void> => {
 };
 const overlay = new Map(job.overlay);
 const resource = resources.find((r) => tableOf(r.name) === job.table)!.name;
-const stored = db.prepare(`SELECT ${rowColumns(resource)} FROM ${job.table} ORDER BY key`).iterate() as Iterator<StoredRow>;
-const next = mergeByKey(storedRows(db).texts(resource, stored), { keys: job.overlay.map(([key]) => key), rows: overlay });
+const stored = db
+  .prepare(`SELECT ${rowColumns(resource)} FROM ${job.table} ORDER BY key`)
+  .iterate() as Iterator<StoredRow>;
+const next = mergeByKey(storedRows(db).texts(resource, stored), {
+  keys: job.overlay.map(([key]) => key),
+  rows: overlay,
+});
 for (let entry = next(); entry; entry = next()) await push(entry[1]);
 gzip.end(text);
 await ended;

@@ -14,14 +14,29 @@ import { loadInput } from './start.ts';
 const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
 const key = 'igk_enterprise_fast_path_key_0123456789';
 const servers: Server[] = [];
-afterAll(() => Promise.all(servers.map((s) => new Promise((done) => {
-  s.closeAllConnections();
-  s.close(done);
-}))));
+afterAll(() =>
+  Promise.all(
+    servers.map(
+      (s) =>
+        new Promise((done) => {
+          s.closeAllConnections();
+          s.close(done);
+        }),
+    ),
+  ),
+);
 
 /** Engines as alike as two can be: the same data, frozen clock, key, cursor secret and rate time (limits off: the time stands still). */
 function engine(): Engine {
-  return createEngine({ dataset: structuredClone(dataset), validator, frozen: true, keys: [{ plan: 'enterprise', key }], cursorSecret: 'fast-path-cursor-secret-0123456789', realNow: () => 0, rateLimit: false });
+  return createEngine({
+    dataset: structuredClone(dataset),
+    validator,
+    frozen: true,
+    keys: [{ plan: 'enterprise', key }],
+    cursorSecret: 'fast-path-cursor-secret-0123456789',
+    realNow: () => 0,
+    rateLimit: false,
+  });
 }
 
 async function serve(served: Served, options: NodeServerOptions = {}): Promise<string> {
@@ -37,16 +52,24 @@ interface Sent {
   body: string;
 }
 
-function send(base: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Sent> {
+function send(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const { date: _date, ...headers } = res.headers;
-        resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks).toString('base64') });
-      });
-    });
+    const req = httpRequest(
+      `${base}${path}`,
+      { method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const { date: _date, ...headers } = res.headers;
+          resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks).toString('base64') });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -68,11 +91,15 @@ test('a GET or HEAD of the data API answers the same through the fast path as th
   const fast = await serve(engine());
   const whatwg = await serve(engine(), { fastPath: false });
   const auth = { authorization: `Bearer ${key}` };
-  const first = JSON.parse(Buffer.from((await send(fast, '/api/v1/firms?limit=2', { headers: auth })).body, 'base64').toString()) as { data: { slug: string }[]; next_cursor: string };
+  const first = JSON.parse(
+    Buffer.from((await send(fast, '/api/v1/firms?limit=2', { headers: auth })).body, 'base64').toString(),
+  ) as { data: { slug: string }[]; next_cursor: string };
   await send(whatwg, '/api/v1/firms?limit=2', { headers: auth });
   const slug = first.data[0]!.slug;
   // A dump file: a Blob the fast path streams (hundreds of megabytes at scale), as the WHATWG path does.
-  const manifest = JSON.parse(Buffer.from((await send(fast, '/api/v1/exports', { headers: auth })).body, 'base64').toString()) as { data: { files: { url: string; name: string }[] }[] };
+  const manifest = JSON.parse(
+    Buffer.from((await send(fast, '/api/v1/exports', { headers: auth })).body, 'base64').toString(),
+  ) as { data: { files: { url: string; name: string }[] }[] };
   await send(whatwg, '/api/v1/exports', { headers: auth });
   const dumpFile = new URL(manifest.data[0]!.files.find((f) => f.name === 'investments.jsonl.gz')!.url).pathname;
   const record = await send(fast, `/api/v1/firms/${slug}`, { headers: auth });
@@ -91,7 +118,10 @@ test('a GET or HEAD of the data API answers the same through the fast path as th
     ['/api/v1/companies?limit=100', { headers: { ...auth, 'accept-encoding': 'gzip' } }],
     ['/api/v1/companies?limit=100', { headers: { ...auth, 'accept-encoding': 'br;q=0.5, gzip;q=0.4' } }],
     ['/api/v1/companies?limit=100', { method: 'HEAD', headers: { ...auth, 'accept-encoding': 'gzip' } }],
-    [`/api/v1/firms/${slug}`, { headers: { ...auth, 'accept-encoding': 'gzip', origin: 'https://app.example', 'x-request-id': 'trace-0123' } }],
+    [
+      `/api/v1/firms/${slug}`,
+      { headers: { ...auth, 'accept-encoding': 'gzip', origin: 'https://app.example', 'x-request-id': 'trace-0123' } },
+    ],
     ['/api/v1/openapi.json', {}],
     [dumpFile, { headers: auth }],
     [dumpFile, { method: 'HEAD', headers: auth }],
@@ -111,7 +141,8 @@ test('a plain GET or HEAD of the data API takes the fast path; other methods, ot
   };
   const base = await serve(served);
   const { port } = new URL(base);
-  const status = async (path: string, options: { method?: string; headers?: Record<string, string> } = {}) => (await send(base, path, options)).status;
+  const status = async (path: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
+    (await send(base, path, options)).status;
   expect(await status('/api/v1/firms?limit=5')).toBe(298);
   expect(await status('/api/v1/firms/some-firm', { method: 'HEAD' })).toBe(298);
   expect(await status('/api/v1/keys/trial', { method: 'POST' })).toBe(299);
@@ -126,12 +157,18 @@ test('a plain GET or HEAD of the data API takes the fast path; other methods, ot
   expect((await send(await serve(served, { fastPath: false }), '/api/v1/firms')).status).toBe(299);
 });
 
-test('the fast path keeps the adapter\'s refusal of two Hosts, and answers a failure past the engine as a 500 problem', async () => {
+test("the fast path keeps the adapter's refusal of two Hosts, and answers a failure past the engine as a 500 problem", async () => {
   const base = await serve(engine());
-  const twoHosts = await raw(base, 'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nhost: example.com\r\nconnection: close\r\n\r\n');
+  const twoHosts = await raw(
+    base,
+    'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nhost: example.com\r\nconnection: close\r\n\r\n',
+  );
   expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
   expect(twoHosts).toContain('"code":"invalid_request"');
-  const failing = await serve({ fetch: async () => new Response(null, { status: 299 }), answer: async () => Promise.reject(new Error('broken on purpose')) });
+  const failing = await serve({
+    fetch: async () => new Response(null, { status: 299 }),
+    answer: async () => Promise.reject(new Error('broken on purpose')),
+  });
   const failed = await send(failing, '/api/v1/firms');
   expect(failed.status).toBe(500);
   expect(failed.headers['content-type']).toBe('application/problem+json');
@@ -148,7 +185,11 @@ test('a file answer (a dump, hundreds of megabytes at scale) is streamed on the 
   const bytes = new Uint8Array(256 * 1024).map((_, i) => i % 251);
   const base = await serve({
     fetch: async () => new Response('whatwg', { status: 299 }),
-    answer: async () => ({ status: 200, headers: { 'content-type': 'application/gzip' }, body: new StreamOnly([bytes]) }),
+    answer: async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/gzip' },
+      body: new StreamOnly([bytes]),
+    }),
   });
   const got = await send(base, '/api/v1/exports/2026-11-19/firms.jsonl.gz');
   expect(got.status).toBe(200);

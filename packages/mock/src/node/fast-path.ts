@@ -70,7 +70,13 @@ function sentRequest(incoming: IncomingMessage): Request | null {
   const method = incoming.method;
   const target = incoming.url ?? '';
   // HTTP/1.0 answers are delimited another way by both, and worth no second path.
-  if ((method !== 'GET' && method !== 'HEAD') || incoming.httpVersion !== '1.1' || !PLAIN_TARGET.test(target) || DOT.test(target)) return null;
+  if (
+    (method !== 'GET' && method !== 'HEAD') ||
+    incoming.httpVersion !== '1.1' ||
+    !PLAIN_TARGET.test(target) ||
+    DOT.test(target)
+  )
+    return null;
   const host = incoming.headers.host;
   if (host === undefined || !PLAIN_HOST.test(host)) return null;
   const headers = SentHeaders.of(incoming.rawHeaders);
@@ -113,16 +119,21 @@ export async function write(res: ServerResponse, answer: Answer): Promise<void> 
  * path must. `context` is what the socket tells the engine; `failed` answers a throw past the engine.
  * The adapter's refusals (adapter-checks.ts) come before either path, in server.ts.
  */
-export function fastPath(answer: AnswerFunction, options: { context: (incoming: IncomingMessage) => RequestContext; failed: (error: unknown) => Answer }) {
+export function fastPath(
+  answer: AnswerFunction,
+  options: { context: (incoming: IncomingMessage) => RequestContext; failed: (error: unknown) => Answer },
+) {
   return (incoming: IncomingMessage, res: ServerResponse): boolean => {
     const request = sentRequest(incoming);
     if (request === null) return false;
     // Whatever throws on the way, here or in the engine, ends in the catch below: never a crash.
     const answered = (async () => encodedAnswer(incoming, await answer(request, options.context(incoming))))();
-    answered.then((a) => write(res, a)).catch((error: unknown) => {
-      if (res.headersSent) return res.destroy();
-      write(res, options.failed(error)).catch(() => res.destroy());
-    });
+    answered
+      .then((a) => write(res, a))
+      .catch((error: unknown) => {
+        if (res.headersSent) return res.destroy();
+        write(res, options.failed(error)).catch(() => res.destroy());
+      });
     return true;
   };
 }

@@ -9,7 +9,13 @@ export interface Flags<O extends ParseArgsOptionsConfig> extends KitFlags<O> {
   listenFailed(error: unknown, port: number, host: string): never;
 }
 
-export function readFlags<const O extends ParseArgsOptionsConfig>(name: string, usage: string, args: string[], options: O, extra: { positionals?: number } = {}): Flags<O> {
+export function readFlags<const O extends ParseArgsOptionsConfig>(
+  name: string,
+  usage: string,
+  args: string[],
+  options: O,
+  extra: { positionals?: number } = {},
+): Flags<O> {
   const { values, positionals, fail } = readKitFlags(name, usage, args, options, extra);
   return {
     values,

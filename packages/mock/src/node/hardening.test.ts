@@ -42,7 +42,9 @@ function raw(base: string, request: string): Promise<string> {
 }
 
 /** An upstream that answers every request with `answer`'s status, headers and body. */
-async function upstream(answer: () => { status: number; body: string; headers?: Record<string, string> }): Promise<string> {
+async function upstream(
+  answer: () => { status: number; body: string; headers?: Record<string, string> },
+): Promise<string> {
   const server: Server = createServer((_req, res) => {
     const a = answer();
     res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
@@ -56,15 +58,32 @@ async function upstream(answer: () => { status: number; body: string; headers?: 
 function proxyTo(url: string, more: Partial<Parameters<typeof createValidationProxy>[0]> = {}) {
   const records: ExchangeRecord[] = [];
   const report = new ProxyReport(url);
-  const proxy = createValidationProxy({ upstream: url, validator, timeoutMs: 20_000, onExchange: (r) => (records.push(r), report.add(r)), ...more });
-  const get = (path: string, headers: Record<string, string> = { authorization: `Bearer ${key}` }) => proxy.fetch(new Request(`http://proxy${path}`, { headers }));
+  const proxy = createValidationProxy({
+    upstream: url,
+    validator,
+    timeoutMs: 20_000,
+    onExchange: (r) => (records.push(r), report.add(r)),
+    ...more,
+  });
+  const get = (path: string, headers: Record<string, string> = { authorization: `Bearer ${key}` }) =>
+    proxy.fetch(new Request(`http://proxy${path}`, { headers }));
   return { records, report, get };
 }
 
 /** A page of `n` rows that are all the same row: every one after the first breaks a rule. */
 function repeatedRows(n: number): string {
-  const row = { slug: 'harbor-lane-capital', name: 'Harbor Lane Capital', service_url: 'https://api.example.com/api/v1/firms/harbor-lane-capital' };
-  return JSON.stringify({ data: Array.from({ length: n }, () => row), next_cursor: null, as_of: '2026-11-01T00:00:00Z', plan: { id: 'team' }, usage: {} });
+  const row = {
+    slug: 'harbor-lane-capital',
+    name: 'Harbor Lane Capital',
+    service_url: 'https://api.example.com/api/v1/firms/harbor-lane-capital',
+  };
+  return JSON.stringify({
+    data: Array.from({ length: n }, () => row),
+    next_cursor: null,
+    as_of: '2026-11-01T00:00:00Z',
+    plan: { id: 'team' },
+    usage: {},
+  });
 }
 
 describe('the validation proxy under a hostile upstream', () => {
@@ -91,7 +110,11 @@ describe('the validation proxy under a hostile upstream', () => {
   });
 
   test('the sl-violations header is built in one pass: 100,000 violations make the same bounded header', () => {
-    const violations = Array.from({ length: 100_000 }, (_, i) => ({ side: 'response' as const, rule: 'contract' as const, message: `row ${i} is wrong` }));
+    const violations = Array.from({ length: 100_000 }, (_, i) => ({
+      side: 'response' as const,
+      rule: 'contract' as const,
+      message: `row ${i} is wrong`,
+    }));
     const header = violationsHeader(violations, 5);
     expect(header.length).toBeLessThanOrEqual(8 * 1024);
     const items = JSON.parse(header) as { message: string }[];
@@ -104,7 +127,9 @@ describe('the validation proxy under a hostile upstream', () => {
     const strict = proxyTo(url, { maxValidatedBytes: 1_024 });
     const response = await strict.get('/api/v1/firms?limit=100');
     expect(await response.text(), 'passed on whole').toBe(body);
-    expect(strict.records[0]!.violations).toEqual([{ side: 'response', rule: 'not_validated', message: 'the body is over 1024 bytes: passed on unchecked' }]);
+    expect(strict.records[0]!.violations).toEqual([
+      { side: 'response', rule: 'not_validated', message: 'the body is over 1024 bytes: passed on unchecked' },
+    ]);
     expect(strict.report.responseViolations, 'the proxy exits 1').toBe(1);
     expect(strict.report.toJUnit()).toMatch(/name="every answer was checked \(none passed on unchecked\)">\s*<failure/);
     const allowed = proxyTo(url, { maxValidatedBytes: 1_024, allowUnvalidated: true });
@@ -114,7 +139,7 @@ describe('the validation proxy under a hostile upstream', () => {
     expect(allowed.report.responseViolations).toBe(0);
   });
 
-  test('an upstream status that is no HTTP status (999) is a 502 upstream_invalid, not the proxy\'s own 500', async () => {
+  test("an upstream status that is no HTTP status (999) is a 502 upstream_invalid, not the proxy's own 500", async () => {
     const url = await upstream(() => ({ status: 999, body: '{}' }));
     const { records, get } = proxyTo(url);
     const response = await get('/api/v1/firms?limit=1');
@@ -123,16 +148,25 @@ describe('the validation proxy under a hostile upstream', () => {
     expect(records[0]!.violations.map((v) => v.rule)).toEqual(['upstream']);
   });
 
-  test('a log line cannot be forged: the proxy CLI escapes the service\'s newline in a violation', async () => {
+  test("a log line cannot be forged: the proxy CLI escapes the service's newline in a violation", async () => {
     const forged = 'GET /api/v1/account 200 1ms';
     // Not JSON, under a JSON type: the violation quotes the body, newline and all.
     const url = await upstream(() => ({ status: 200, body: `{"data":[1]\n${forged}` }));
     const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-    const proxy = spawn(process.execPath, [cli, 'proxy', url, '--port', '0', '--report', join(temp, 'r.json'), '--junit', join(temp, 'j.xml')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proxy = spawn(
+      process.execPath,
+      [cli, 'proxy', url, '--port', '0', '--report', join(temp, 'r.json'), '--junit', join(temp, 'j.xml')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     closers.push(async () => proxy.kill('SIGKILL'));
     let out = '';
     proxy.stdout.on('data', (d) => (out += d));
-    const at = await new Promise<string>((resolve) => proxy.stdout.on('data', () => { const m = /proxy on (http:\/\/[^ ]+) ->/.exec(out); if (m) resolve(m[1]!); }));
+    const at = await new Promise<string>((resolve) =>
+      proxy.stdout.on('data', () => {
+        const m = /proxy on (http:\/\/[^ ]+) ->/.exec(out);
+        if (m) resolve(m[1]!);
+      }),
+    );
     await (await fetch(`${at}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } })).text();
     proxy.kill('SIGTERM');
     await new Promise((r) => proxy.once('exit', r));
@@ -161,33 +195,45 @@ describe('keys where keys do not go', () => {
     ['a key sent as the cursor', `/api/v1/firms?cursor=${key}`, []],
     ['a key percent-encoded twice', `/api/v1/firms?q=${encodeURIComponent(everyChar(key))}`, []],
     ['a key percent-encoded twice, in the path', `/api/v1/firms/${encodeURIComponent(everyChar(key))}`, []],
-    ['a key percent-encoded seven times', `/api/v1/firms/${Array.from({ length: 6 }).reduce<string>((t) => encodeURIComponent(t), everyChar('my-team-key-1234'))}`, []],
+    [
+      'a key percent-encoded seven times',
+      `/api/v1/firms/${Array.from({ length: 6 }).reduce<string>((t) => encodeURIComponent(t), everyChar('my-team-key-1234'))}`,
+      [],
+    ],
     ['a preset key under an unknown parameter', '/api/v1/firms?x=my-team-key-1234', ['my-team-key-1234']],
   ])('%s is blanked in what is logged', (_name, target, known) => {
     const shown = redactPath(target, known);
     expect(shown).toContain('***');
-    for (const part of [key, key.slice(4, 24), 'my-team-key-1234', 'team-key-1234', everyChar(key).slice(0, 30)]) expect(shown).not.toContain(part);
+    for (const part of [key, key.slice(4, 24), 'my-team-key-1234', 'team-key-1234', everyChar(key).slice(0, 30)])
+      expect(shown).not.toContain(part);
   });
 
-  test('a cursor of the kit\'s form still shows its start, to tell two apart; anything else sent as one is blanked', () => {
-    expect(redactPath('/api/v1/firms?cursor=eyJrIjoiZmlybXMiLCJhIjoiaGFy.c2lnbmF0dXJlc2lnbmF0dXJl')).toBe('/api/v1/firms?cursor=eyJrIjoiZm...');
+  test("a cursor of the kit's form still shows its start, to tell two apart; anything else sent as one is blanked", () => {
+    expect(redactPath('/api/v1/firms?cursor=eyJrIjoiZmlybXMiLCJhIjoiaGFy.c2lnbmF0dXJlc2lnbmF0dXJl')).toBe(
+      '/api/v1/firms?cursor=eyJrIjoiZm...',
+    );
     // Issue #51: a secret of another service sent as a cursor showed its first 16 characters.
     expect(redactPath('/api/v1/firms?cursor=sk_live_4eC39HqLyjWDarjtT1zdp7dc')).toBe('/api/v1/firms?cursor=***');
   });
 
-  test('a key sent as a path segment is not echoed in the problem\'s instance, in the kit\'s form or a preset one', async () => {
+  test("a key sent as a path segment is not echoed in the problem's instance, in the kit's form or a preset one", async () => {
     const preset = 'my-team-key-1234';
     const mock = await startMock({ port: 0, keys: [{ plan: 'team', key: preset }] });
     closers.push(() => mock.close());
     for (const sent of [key, preset]) {
-      const response = await fetch(`${mock.url}/api/v1/firms/${sent}`, { headers: { authorization: `Bearer ${preset}` } });
+      const response = await fetch(`${mock.url}/api/v1/firms/${sent}`, {
+        headers: { authorization: `Bearer ${preset}` },
+      });
       const text = await response.text();
       expect([400, 404]).toContain(response.status);
       expect(text).not.toContain(sent);
       expect(JSON.parse(text).instance).toBe('/api/v1/firms/***');
     }
     // TRACE is refused before the engine; its instance is blanked too.
-    const trace = await raw(mock.url, `TRACE /api/v1/firms/${preset} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`);
+    const trace = await raw(
+      mock.url,
+      `TRACE /api/v1/firms/${preset} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`,
+    );
     expect(trace).toMatch(/^HTTP\/1\.1 405/);
     expect(trace).not.toContain(preset);
   });
@@ -202,20 +248,51 @@ describe('the server under odd HTTP', () => {
     }
     return raw(mock.url, request);
   };
-  const problemOf = (answer: string) => ({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]), type: /content-type: ([^\r\n]+)/i.exec(answer)?.[1], body: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4) || 'null') });
+  const problemOf = (answer: string) => ({
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]),
+    type: /content-type: ([^\r\n]+)/i.exec(answer)?.[1],
+    body: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4) || 'null'),
+  });
 
   const odd: [string, string, number, string][] = [
     ['HTTP/1.1 without Host', 'GET /api/v1/firms HTTP/1.1\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
-    ['an Expect it cannot meet', 'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nexpect: 200-ok\r\nconnection: close\r\n\r\n', 417, 'expectation_failed'],
+    [
+      'an Expect it cannot meet',
+      'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nexpect: 200-ok\r\nconnection: close\r\n\r\n',
+      417,
+      'expectation_failed',
+    ],
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n', 405, 'method_not_allowed'],
-    ['a %2e%2e walk to the control plane', 'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}', 400, 'invalid_request'],
-    ['a plain .. walk', 'GET /api/v1/firms/../account HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
-    ['a ..# walk', 'GET /api/v1/firms/..#x HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
+    [
+      'a %2e%2e walk to the control plane',
+      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
+      400,
+      'invalid_request',
+    ],
+    [
+      'a plain .. walk',
+      'GET /api/v1/firms/../account HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n',
+      400,
+      'invalid_request',
+    ],
+    [
+      'a ..# walk',
+      'GET /api/v1/firms/..#x HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n',
+      400,
+      'invalid_request',
+    ],
     ['an empty Host', 'GET /api/v1/firms HTTP/1.1\r\nhost: \r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
-    ['two Hosts', 'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nhost: example.com\r\nconnection: close\r\n\r\n', 400, 'invalid_request'],
+    [
+      'two Hosts',
+      'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nhost: example.com\r\nconnection: close\r\n\r\n',
+      400,
+      'invalid_request',
+    ],
   ];
   test('a refused request closes its connection: a request pipelined after it is not served', async () => {
-    const answer = await send('GET /api/v1/%2e%2e/firms HTTP/1.1\r\nhost: localhost\r\n\r\nGET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\n\r\n');
+    const answer = await send(
+      'GET /api/v1/%2e%2e/firms HTTP/1.1\r\nhost: localhost\r\n\r\nGET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\n\r\n',
+    );
     expect(answer.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
     expect(answer).toMatch(/connection: close/i);
   });
@@ -230,7 +307,9 @@ describe('the server under odd HTTP', () => {
   }
 
   test('the %2e%2e walk made no key: the control plane was never reached', async () => {
-    await send('POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}');
+    await send(
+      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
+    );
     const state = (await (await fetch(`${mock.url}/__control/state`)).json()) as { keys: unknown[] };
     expect(state.keys).toHaveLength(0);
   });
@@ -240,7 +319,11 @@ describe('the server under odd HTTP', () => {
     const preset = 'my-team-key-1234';
     const logged = await startMock({ port: 0, keys: [{ plan: 'team', key: preset }], log: (line) => lines.push(line) });
     closers.push(() => logged.close());
-    await (await fetch(`${logged.url}/api/v1/firms?note=${encodeURIComponent('a\nb')}&x=${preset}`, { headers: { authorization: `Bearer ${preset}` } })).text();
+    await (
+      await fetch(`${logged.url}/api/v1/firms?note=${encodeURIComponent('a\nb')}&x=${preset}`, {
+        headers: { authorization: `Bearer ${preset}` },
+      })
+    ).text();
     await new Promise((r) => setTimeout(r, 50));
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain(preset);
@@ -252,27 +335,33 @@ describe('slow readers', () => {
     const { createNodeServer, listen } = await import('./server.ts');
     const body = new Uint8Array(12 * 1024 * 1024).fill(97);
     // The adapter is what is under test here: an engine that answers 12 MiB (one write) to anything.
-    const server = createNodeServer({ fetch: async () => new Response(body, { headers: { 'content-type': 'application/octet-stream' } }) }, { limits: { writeWindowMs: 1_000, minWriteBytes: 128 * 1024 } });
+    const server = createNodeServer(
+      { fetch: async () => new Response(body, { headers: { 'content-type': 'application/octet-stream' } }) },
+      { limits: { writeWindowMs: 1_000, minWriteBytes: 128 * 1024 } },
+    );
     const url = await listen(server, 0, '127.0.0.1');
     closers.push(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
     const { port } = new URL(url);
     /** Reads at `bytesPerSecond` (0: the first chunk, then nothing for 4 s); whether the server closed first, and how much came. */
-    const reader = (bytesPerSecond: number) => new Promise<{ closed: boolean; read: number }>((resolve) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /x HTTP/1.1\r\nhost: localhost\r\n\r\n'));
-      let read = 0;
-      let stalledOnce = false;
-      socket.on('data', (d) => {
-        read += d.length;
-        if (read >= body.length) return (socket.destroy(), resolve({ closed: false, read }));
-        // Stalled: one pause of 4 s (four windows), then it reads on, to see where the server ended it.
-        if (!bytesPerSecond && stalledOnce) return;
-        stalledOnce = true;
-        socket.pause();
-        setTimeout(() => socket.resume(), bytesPerSecond ? (d.length / bytesPerSecond) * 1000 : 4_000);
+    const reader = (bytesPerSecond: number) =>
+      new Promise<{ closed: boolean; read: number }>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write('GET /x HTTP/1.1\r\nhost: localhost\r\n\r\n'),
+        );
+        let read = 0;
+        let stalledOnce = false;
+        socket.on('data', (d) => {
+          read += d.length;
+          if (read >= body.length) return (socket.destroy(), resolve({ closed: false, read }));
+          // Stalled: one pause of 4 s (four windows), then it reads on, to see where the server ended it.
+          if (!bytesPerSecond && stalledOnce) return;
+          stalledOnce = true;
+          socket.pause();
+          setTimeout(() => socket.resume(), bytesPerSecond ? (d.length / bytesPerSecond) * 1000 : 4_000);
+        });
+        socket.on('close', () => resolve({ closed: true, read }));
+        setTimeout(() => (socket.destroy(), resolve({ closed: false, read })), 15_000);
       });
-      socket.on('close', () => resolve({ closed: true, read }));
-      setTimeout(() => (socket.destroy(), resolve({ closed: false, read })), 15_000);
-    });
     const stalled = await reader(0);
     expect(stalled.closed, 'the server ended the stalled connection').toBe(true);
     expect(stalled.read).toBeLessThan(body.length);

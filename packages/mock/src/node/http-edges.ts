@@ -28,9 +28,12 @@ export function answerEdges(server: Server, limits: EdgeLimits, bare: boolean): 
   if (!bare) answerExpectAndConnect(server);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const problem = error.code === 'HPE_HEADER_OVERFLOW' ? new ProblemError('headers_too_large', 'The request headers are over 16 KB.')
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ProblemError('request_timeout', 'The request did not arrive in time.')
-      : new ProblemError('invalid_request', 'The request could not be parsed as HTTP/1.1.');
+    const problem =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ProblemError('headers_too_large', 'The request headers are over 16 KB.')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ProblemError('request_timeout', 'The request did not arrive in time.')
+          : new ProblemError('invalid_request', 'The request could not be parsed as HTTP/1.1.');
     closeWith(socket, problem, bare);
   });
 }
@@ -43,10 +46,18 @@ export function answerEdges(server: Server, limits: EdgeLimits, bare: boolean): 
  */
 function closeWith(socket: Duplex, problem: ProblemError, bare: boolean): void {
   const answer = problem.toAnswer('/', 'req_adapter');
-  const body = bare ? `${problem.title}\n` : answer.body as string;
-  const headers = { ...(bare ? { 'content-type': 'text/plain' } : answer.headers), 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const body = bare ? `${problem.title}\n` : (answer.body as string);
+  const headers = {
+    ...(bare ? { 'content-type': 'text/plain' } : answer.headers),
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
   socket.on('error', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n${body}`,
+  );
   socket.resume();
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
@@ -70,8 +81,19 @@ function capConnections(server: Server, limits: EdgeLimits, bare: boolean): void
     if (total >= limits.maxConnections || mine >= limits.maxConnectionsPerAddress) {
       // The bare-limit-answers fault drops it unanswered, as Node's own maxConnections does.
       if (bare) return socket.destroy();
-      const whose = mine >= limits.maxConnectionsPerAddress ? `${limits.maxConnectionsPerAddress} from one address` : `${limits.maxConnections} in all`;
-      return closeWith(socket, new ProblemError('too_many_connections', `This server holds at most ${whose}; close an idle one, or retry later.`, { headers: { 'retry-after': '1' } }), false);
+      const whose =
+        mine >= limits.maxConnectionsPerAddress
+          ? `${limits.maxConnectionsPerAddress} from one address`
+          : `${limits.maxConnections} in all`;
+      return closeWith(
+        socket,
+        new ProblemError(
+          'too_many_connections',
+          `This server holds at most ${whose}; close an idle one, or retry later.`,
+          { headers: { 'retry-after': '1' } },
+        ),
+        false,
+      );
     }
     total++;
     open.set(client, mine + 1);
@@ -93,20 +115,41 @@ export function clientOf(address = 'unknown'): string {
   const [head = '', tail] = address.split('%')[0]!.toLowerCase().split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 function answerExpectAndConnect(server: Server): void {
   // Expect other than 100-continue: 417 (RFC 9110 10.1.1), as problem+json, not Node's bare one.
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const answer = new ProblemError('expectation_failed', 'The only expectation this server meets is 100-continue.').toAnswer('/', 'req_adapter');
-    res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body as string), connection: 'close' }).end(answer.body);
+    const answer = new ProblemError(
+      'expectation_failed',
+      'The only expectation this server meets is 100-continue.',
+    ).toAnswer('/', 'req_adapter');
+    res
+      .writeHead(answer.status, {
+        ...answer.headers,
+        'content-length': Buffer.byteLength(answer.body as string),
+        connection: 'close',
+      })
+      .end(answer.body);
   });
   // CONNECT never reaches the request listener in Node: without this, the socket is just closed.
   // 405 as for any other method the API does not take (DECISIONS.md, HTTP conventions).
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    closeWith(socket, new ProblemError('method_not_allowed', 'CONNECT is not allowed: this server is not a proxy.', { headers: { allow: 'GET, HEAD, OPTIONS' } }), false);
+    closeWith(
+      socket,
+      new ProblemError('method_not_allowed', 'CONNECT is not allowed: this server is not a proxy.', {
+        headers: { allow: 'GET, HEAD, OPTIONS' },
+      }),
+      false,
+    );
   });
 }
 
@@ -117,7 +160,8 @@ function answerExpectAndConnect(server: Server): void {
  * how far the queue fell, plus what was queued meanwhile.
  */
 function cutSlowReader(socket: Socket, windowMs: number, minBytes: number): void {
-  const queued = (): number => (socket as unknown as { _handle?: { writeQueueSize?: number } })._handle?.writeQueueSize ?? 0;
+  const queued = (): number =>
+    (socket as unknown as { _handle?: { writeQueueSize?: number } })._handle?.writeQueueSize ?? 0;
   let written = socket.bytesWritten;
   let pending = queued();
   const timer = setInterval(() => {

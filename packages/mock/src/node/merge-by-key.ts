@@ -15,7 +15,12 @@ export interface Overlaid<T> {
  * the keys the overlay has, and the overlay's from its key at `from` on that `keep` keeps (a nested
  * list's parent).
  */
-export function mergeByKey<T>(base: () => [string, T] | undefined, overlay: Overlaid<T>, from = 0, keep?: (row: T) => boolean): () => [string, T] | undefined {
+export function mergeByKey<T>(
+  base: () => [string, T] | undefined,
+  overlay: Overlaid<T>,
+  from = 0,
+  keep?: (row: T) => boolean,
+): () => [string, T] | undefined {
   let o = from;
   const nextOverlay = (): [string, T] | undefined => {
     while (o < overlay.keys.length) {

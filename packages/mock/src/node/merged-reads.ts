@@ -47,7 +47,13 @@ export class MergedReads {
    * parent), remembered: the database never changes, so neither does what it holds after a key,
    * and a page asked for again (a load test, a client re-reading) costs one look-up.
    */
-  private batch(resource: ResourceName, scope: string, after: string, n: number, fetch: (after: string, n: number) => string[]): BaseBatch {
+  private batch(
+    resource: ResourceName,
+    scope: string,
+    after: string,
+    n: number,
+    fetch: (after: string, n: number) => string[],
+  ): BaseBatch {
     const id = `${scope}\n${after}\n${n}`;
     let batch = this.batches.get(id);
     if (!batch) {
@@ -65,7 +71,14 @@ export class MergedReads {
    * the same key. Profiled, reading a page's JSON with its keys cost more than the rest of a page
    * call when the rows were remembered anyway: the keys come from the index alone.
    */
-  merged(resource: ResourceName, scope: string, afterKey: string | null, first: number, fetch: (after: string, n: number) => string[], belongs?: (row: Row) => boolean): () => [string, Row] | undefined {
+  merged(
+    resource: ResourceName,
+    scope: string,
+    afterKey: string | null,
+    first: number,
+    fetch: (after: string, n: number) => string[],
+    belongs?: (row: Row) => boolean,
+  ): () => [string, Row] | undefined {
     const over = this.overlay.get(resource);
     let batch: BaseBatch = { keys: [], rows: [] };
     let at = 0;
@@ -86,6 +99,11 @@ export class MergedReads {
       return [key, batch.rows[at++]!];
     };
     if (!over) return nextBase;
-    return mergeByKey(nextBase, { keys: over.keys.keys, rows: over.rows }, afterKey === null ? 0 : over.keys.after(afterKey), belongs);
+    return mergeByKey(
+      nextBase,
+      { keys: over.keys.keys, rows: over.rows },
+      afterKey === null ? 0 : over.keys.after(afterKey),
+      belongs,
+    );
   }
 }

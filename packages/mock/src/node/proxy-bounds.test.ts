@@ -36,19 +36,36 @@ async function upstream(answer: (req: IncomingMessage, res: ServerResponse) => v
 function proxyTo(url: string, more: Partial<ProxyOptions> = {}) {
   const records: ExchangeRecord[] = [];
   const report = new ProxyReport(url);
-  const proxy = createValidationProxy({ upstream: url, validator, timeoutMs: 20_000, onExchange: (r) => (records.push(r), report.add(r)), ...more });
-  const get = (path: string) => proxy.fetch(new Request(`http://proxy${path}`, { headers: { authorization: `Bearer ${key}` } }));
+  const proxy = createValidationProxy({
+    upstream: url,
+    validator,
+    timeoutMs: 20_000,
+    onExchange: (r) => (records.push(r), report.add(r)),
+    ...more,
+  });
+  const get = (path: string) =>
+    proxy.fetch(new Request(`http://proxy${path}`, { headers: { authorization: `Bearer ${key}` } }));
   return { proxy, records, report, get };
 }
 
 let made = 0;
 /** A firms page of `n` rows no page held before, handing out a cursor no page handed out before. */
 function newPage(n: number): string {
-  const data = Array.from({ length: n }, () => ({ slug: `firm-${++made}`, service_url: `https://api.example.com/api/v1/firms/firm-${made}` }));
-  return JSON.stringify({ data, next_cursor: `cursor-${++made}-${'c'.repeat(2_000)}`, as_of: '2026-11-01T00:00:00Z', plan: { id: 'team' }, usage: {} });
+  const data = Array.from({ length: n }, () => ({
+    slug: `firm-${++made}`,
+    service_url: `https://api.example.com/api/v1/firms/firm-${made}`,
+  }));
+  return JSON.stringify({
+    data,
+    next_cursor: `cursor-${++made}-${'c'.repeat(2_000)}`,
+    as_of: '2026-11-01T00:00:00Z',
+    plan: { id: 'team' },
+    usage: {},
+  });
 }
 
-const json = (res: ServerResponse, body: string) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+const json = (res: ServerResponse, body: string) =>
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 
 describe('memory bounded whatever the upstream sends', () => {
   test('a new cursor on every page: the walks stay within their bounds, and a page of a walk they pushed out is not_validated in the report', async () => {
@@ -63,7 +80,13 @@ describe('memory bounded whatever the upstream sends', () => {
     // The first walk, continued after thirty others pushed it out: said, not passed.
     await (await get(`/api/v1/firms?limit=40&cursor=${encodeURIComponent(firstCursor)}`)).arrayBuffer();
     const given = records.at(-1)!.violations.filter((v) => v.rule === 'not_validated');
-    expect(given).toEqual([{ side: 'response', rule: 'not_validated', message: expect.stringContaining('the walk this cursor continues was forgotten') }]);
+    expect(given).toEqual([
+      {
+        side: 'response',
+        rule: 'not_validated',
+        message: expect.stringContaining('the walk this cursor continues was forgotten'),
+      },
+    ]);
     expect(report.toJSON().by_rule.not_validated).toBe(1);
     expect(report.toJUnit()).toMatch(/name="every answer was checked \(none passed on unchecked\)">\s*<failure/);
   });
@@ -87,13 +110,31 @@ describe('memory bounded whatever the upstream sends', () => {
     expect(await other.text(), 'passed on unchanged').toBe(body);
     finishSlow();
     expect(await (await slow).text()).toBe(body);
-    const [first, second] = [records.find((r) => r.path.includes('limit=1'))!, records.find((r) => r.path.includes('slow'))!];
-    expect(first.violations.filter((v) => v.rule === 'not_validated')).toEqual([{ side: 'response', rule: 'not_validated', message: 'the proxy was already holding 600 bytes of other answers for checking (1000 at most): passed on unchecked' }]);
-    expect(second.violations.filter((v) => v.rule === 'not_validated'), 'the held answer was checked, and its bytes given back').toEqual([]);
+    const [first, second] = [
+      records.find((r) => r.path.includes('limit=1'))!,
+      records.find((r) => r.path.includes('slow'))!,
+    ];
+    expect(first.violations.filter((v) => v.rule === 'not_validated')).toEqual([
+      {
+        side: 'response',
+        rule: 'not_validated',
+        message:
+          'the proxy was already holding 600 bytes of other answers for checking (1000 at most): passed on unchecked',
+      },
+    ]);
+    expect(
+      second.violations.filter((v) => v.rule === 'not_validated'),
+      'the held answer was checked, and its bytes given back',
+    ).toEqual([]);
   });
 
-  test('a violation\'s message is kept to 500 characters, however long what it quotes', async () => {
-    const url = await upstream((_req, res) => json(res, JSON.stringify({ data: [{ service_url: 'https://x/a' }, { service_url: 'https://x/a' }], next_cursor: null })));
+  test("a violation's message is kept to 500 characters, however long what it quotes", async () => {
+    const url = await upstream((_req, res) =>
+      json(
+        res,
+        JSON.stringify({ data: [{ service_url: 'https://x/a' }, { service_url: 'https://x/a' }], next_cursor: null }),
+      ),
+    );
     const { records, get } = proxyTo(url);
     await (await get(`/api/v1/firms/${'a'.repeat(3_000)}`)).arrayBuffer();
     const repeat = records[0]!.violations.find((v) => v.rule === 'cursor-continuity')!;
@@ -102,13 +143,22 @@ describe('memory bounded whatever the upstream sends', () => {
   });
 
   test('a check that runs out of heap is not_validated, its answer passed on unchanged, and the next large answer is checked by a new process', async () => {
-    const big = JSON.stringify({ data: Array.from({ length: 400_000 }, (_, i) => ({ slug: `f-${i}`, n: [i, i, i] })), next_cursor: null });
+    const big = JSON.stringify({
+      data: Array.from({ length: 400_000 }, (_, i) => ({ slug: `f-${i}`, n: [i, i, i] })),
+      next_cursor: null,
+    });
     const url = await upstream((req, res) => json(res, req.url!.includes('big') ? big : newPage(2_000)));
     const checks = checkProcess({ maxHeapMb: 64 });
     closers.push(() => checks.close());
     const { records, get } = proxyTo(url, { checker: checks.check, offloadBytes: 1_000 });
     expect(await (await get('/api/v1/firms?big=1')).text()).toBe(big);
-    expect(records[0]!.violations.filter((v) => v.rule === 'not_validated')).toEqual([{ side: 'response', rule: 'not_validated', message: expect.stringMatching(/^the checks failed, so this answer was not checked: .*memory/) }]);
+    expect(records[0]!.violations.filter((v) => v.rule === 'not_validated')).toEqual([
+      {
+        side: 'response',
+        rule: 'not_validated',
+        message: expect.stringMatching(/^the checks failed, so this answer was not checked: .*memory/),
+      },
+    ]);
     await (await get('/api/v1/firms?limit=1')).arrayBuffer();
     // Checked: its rows lack what the contract asks of a firm.
     expect(records[1]!.violations.map((v) => v.rule)).not.toContain('not_validated');
@@ -141,16 +191,40 @@ describe('the reports written whatever ends the proxy', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1_000 });
       res.write('{"data":[', () => reached());
     });
-    const files = { report: join(temp, `${name}.json`), junit: join(temp, `${name}.xml`), html: join(temp, `${name}.html`) };
-    const args = [...(preload ? ['--import', preload] : []), cli, 'proxy', url, '--port', '0', '--report', files.report, '--junit', files.junit, '--html', files.html];
+    const files = {
+      report: join(temp, `${name}.json`),
+      junit: join(temp, `${name}.xml`),
+      html: join(temp, `${name}.html`),
+    };
+    const args = [
+      ...(preload ? ['--import', preload] : []),
+      cli,
+      'proxy',
+      url,
+      '--port',
+      '0',
+      '--report',
+      files.report,
+      '--junit',
+      files.junit,
+      '--html',
+      files.html,
+    ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     closers.push(async () => child.kill('SIGKILL'));
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((r) => child.once('exit', r));
-    const at = await new Promise<string>((resolve) => child.stdout.on('data', () => { const m = /proxy on (http:\/\/[^ ]+) ->/.exec(out); if (m) resolve(m[1]!); }));
-    void fetch(`${at}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text()).catch(() => undefined);
+    const at = await new Promise<string>((resolve) =>
+      child.stdout.on('data', () => {
+        const m = /proxy on (http:\/\/[^ ]+) ->/.exec(out);
+        if (m) resolve(m[1]!);
+      }),
+    );
+    void fetch(`${at}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } })
+      .then((r) => r.text())
+      .catch(() => undefined);
     await stalled;
     await new Promise((r) => setTimeout(r, 100));
     return { child, files, exited, output: () => out };
@@ -164,14 +238,23 @@ describe('the reports written whatever ends the proxy', () => {
       const report = JSON.parse(readFileSync(run.files.report, 'utf8'));
       expect(report.exchanges).toBe(1);
       expect(report.by_rule).toEqual({ not_validated: 1 });
-      expect(report.violations[0]).toMatchObject({ method: 'GET', path: '/api/v1/firms?limit=1', status: 200, violations: [{ rule: 'not_validated', message: `the proxy was stopped (${signal}) before this exchange was through` }] });
-      expect(readFileSync(run.files.junit, 'utf8')).toMatch(/name="every answer was checked \(none passed on unchecked\)">\s*<failure/);
+      expect(report.violations[0]).toMatchObject({
+        method: 'GET',
+        path: '/api/v1/firms?limit=1',
+        status: 200,
+        violations: [
+          { rule: 'not_validated', message: `the proxy was stopped (${signal}) before this exchange was through` },
+        ],
+      });
+      expect(readFileSync(run.files.junit, 'utf8')).toMatch(
+        /name="every answer was checked \(none passed on unchecked\)">\s*<failure/,
+      );
       expect(readFileSync(run.files.html, 'utf8')).toContain(`stopped (${signal})`);
       expect(run.output()).not.toContain(key);
     }, 30_000);
   }
 
-  test('a failure of the proxy\'s own: the reports are written, the exchange in flight in them, exit 70', async () => {
+  test("a failure of the proxy's own: the reports are written, the exchange in flight in them, exit 70", async () => {
     // The failure is injected: a preload that throws on the proxy's thread when asked (SIGUSR2).
     const preload = `data:text/javascript,${encodeURIComponent("process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));")}`;
     const run = await stalledRun('failure', preload);
@@ -179,16 +262,42 @@ describe('the reports written whatever ends the proxy', () => {
     expect(await run.exited).toBe(70);
     expect(run.output()).toContain('[investor-graph proxy] internal error, stopping: Error: injected failure');
     const report = JSON.parse(readFileSync(run.files.report, 'utf8'));
-    expect(report.violations[0].violations).toEqual([{ side: 'response', rule: 'not_validated', message: 'the proxy failed before this exchange was through: injected failure' }]);
+    expect(report.violations[0].violations).toEqual([
+      {
+        side: 'response',
+        rule: 'not_validated',
+        message: 'the proxy failed before this exchange was through: injected failure',
+      },
+    ]);
     expect(existsSync(run.files.junit) && existsSync(run.files.html)).toBe(true);
   }, 30_000);
 });
 
-describe('large pages checked off the proxy\'s thread', () => {
+describe("large pages checked off the proxy's thread", () => {
   test('while a page of 20,000 rows is checked, twenty small exchanges from another client are answered', async () => {
-    const row = (i: number) => ({ slug: `firm-${i}`, name: `Firm ${i}`, kind: 'venture_capital', hq_city: 'Singapore', hq_country: 'SG', website: `https://firm-${i}.example`, service_url: `https://api.example.com/api/v1/firms/firm-${i}` });
-    const large = JSON.stringify({ data: Array.from({ length: 20_000 }, (_, i) => row(i)), next_cursor: null, as_of: '2026-11-01T00:00:00Z', plan: { id: 'team' }, usage: {} });
-    const small = JSON.stringify({ data: [row(0)], next_cursor: null, as_of: '2026-11-01T00:00:00Z', plan: { id: 'team' }, usage: {} });
+    const row = (i: number) => ({
+      slug: `firm-${i}`,
+      name: `Firm ${i}`,
+      kind: 'venture_capital',
+      hq_city: 'Singapore',
+      hq_country: 'SG',
+      website: `https://firm-${i}.example`,
+      service_url: `https://api.example.com/api/v1/firms/firm-${i}`,
+    });
+    const large = JSON.stringify({
+      data: Array.from({ length: 20_000 }, (_, i) => row(i)),
+      next_cursor: null,
+      as_of: '2026-11-01T00:00:00Z',
+      plan: { id: 'team' },
+      usage: {},
+    });
+    const small = JSON.stringify({
+      data: [row(0)],
+      next_cursor: null,
+      as_of: '2026-11-01T00:00:00Z',
+      plan: { id: 'team' },
+      usage: {},
+    });
     const url = await upstream((req, res) => json(res, req.url!.includes('large') ? large : small));
     const checks = checkProcess();
     closers.push(() => checks.close());

@@ -15,7 +15,9 @@ export type CheckReply = CheckResult | { error: string };
 const ready = createContractValidator();
 const reply = (message: CheckReply): void => void process.send!(message);
 process.on('message', (job: CheckJob) => {
-  ready.then((validator) => checkExchange(validator, job)).then(reply, (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }));
+  ready
+    .then((validator) => checkExchange(validator, job))
+    .then(reply, (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }));
 });
 // The proxy gone (its channel closed), there is no one left to check for. A terminal's Ctrl-C
 // reaches this process too: the proxy decides when it ends, and records what it was checking.

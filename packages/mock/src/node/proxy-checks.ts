@@ -26,7 +26,9 @@ export interface CheckProcess {
   close(): Promise<void>;
 }
 
-const entry = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './proxy-check-process.ts' : './proxy-check-process.js', import.meta.url));
+const entry = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './proxy-check-process.ts' : './proxy-check-process.js', import.meta.url),
+);
 
 export function checkProcess(options: CheckProcessOptions = {}): CheckProcess {
   interface Queued {
@@ -55,8 +57,15 @@ export function checkProcess(options: CheckProcessOptions = {}): CheckProcess {
     }
   };
   const start = (): ChildProcess => {
-    const execArgv = [...process.execArgv.filter((a) => !a.startsWith('--max-old-space-size')), `--max-old-space-size=${options.maxHeapMb ?? 1_024}`];
-    const started = fork(entry, [], { serialization: 'advanced', execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const execArgv = [
+      ...process.execArgv.filter((a) => !a.startsWith('--max-old-space-size')),
+      `--max-old-space-size=${options.maxHeapMb ?? 1_024}`,
+    ];
+    const started = fork(entry, [], {
+      serialization: 'advanced',
+      execArgv,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     // The last of what it said, to tell why it stopped (V8 says "heap out of memory" as it aborts).
     let said = '';
     started.stderr!.on('data', (d: Buffer) => (said = (said + d).slice(-4_000)));
@@ -86,13 +95,15 @@ export function checkProcess(options: CheckProcessOptions = {}): CheckProcess {
   }
 
   return {
-    check: (job) => new Promise<CheckResult>((resolve, reject) => {
-      queue.push({ job, resolve, reject });
-      next();
-    }),
+    check: (job) =>
+      new Promise<CheckResult>((resolve, reject) => {
+        queue.push({ job, resolve, reject });
+        next();
+      }),
     async close() {
       clearTimeout(idle);
-      for (const queued of queue.splice(0)) queued.reject(new Error('the proxy stopped before this answer was checked'));
+      for (const queued of queue.splice(0))
+        queued.reject(new Error('the proxy stopped before this answer was checked'));
       const stopping = child;
       if (!stopping) return;
       await new Promise<void>((resolve) => {

@@ -33,33 +33,41 @@ const usage = `usage: investor-graph-mock proxy URL [options]     (as prism prox
   --help              this text (-h is the host, as in prism proxy)
   --version           the package and its version`;
 
-const flags = readFlags('investor-graph proxy', usage, process.argv.slice(3), {
-  upstream: { type: 'string' },
-  port: { type: 'string', short: 'p', default: '4011' },
-  host: { type: 'string', short: 'h', default: '127.0.0.1' },
-  errors: { type: 'boolean' },
-  timeout: { type: 'string', default: '30000' },
-  report: { type: 'string', default: 'proxy-results/report.json' },
-  junit: { type: 'string', default: 'proxy-results/junit.xml' },
-  html: { type: 'string' },
-  quiet: { type: 'boolean' },
-  'allow-unvalidated': { type: 'boolean' },
-  help: { type: 'boolean' },
-}, { positionals: 1 });
+const flags = readFlags(
+  'investor-graph proxy',
+  usage,
+  process.argv.slice(3),
+  {
+    upstream: { type: 'string' },
+    port: { type: 'string', short: 'p', default: '4011' },
+    host: { type: 'string', short: 'h', default: '127.0.0.1' },
+    errors: { type: 'boolean' },
+    timeout: { type: 'string', default: '30000' },
+    report: { type: 'string', default: 'proxy-results/report.json' },
+    junit: { type: 'string', default: 'proxy-results/junit.xml' },
+    html: { type: 'string' },
+    quiet: { type: 'boolean' },
+    'allow-unvalidated': { type: 'boolean' },
+    help: { type: 'boolean' },
+  },
+  { positionals: 1 },
+);
 const { values } = flags;
 // Annotated, so that TypeScript knows code after a call to either does not run.
 const fail: (message: string) => never = flags.fail;
 const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;
 const given = values.upstream ?? flags.positionals[0];
 if (!given) fail('give the upstream: investor-graph-mock proxy URL (or --upstream URL)');
-if (values.upstream && flags.positionals.length) fail('give the upstream once: as the argument or as --upstream, not both');
+if (values.upstream && flags.positionals.length)
+  fail('give the upstream once: as the argument or as --upstream, not both');
 let upstream: URL;
 try {
   upstream = new URL(given);
 } catch {
   fail(`the upstream is not a URL: ${given}`);
 }
-if (!['http:', 'https:'].includes(upstream.protocol)) fail(`--upstream must be http or https, got ${upstream.protocol}`);
+if (!['http:', 'https:'].includes(upstream.protocol))
+  fail(`--upstream must be http or https, got ${upstream.protocol}`);
 const port = flags.port(values.port);
 // Found out now, not on exit after hours of traffic whose findings would then go nowhere.
 for (const flag of ['report', 'junit', 'html'] as const) {
@@ -68,11 +76,17 @@ for (const flag of ['report', 'junit', 'html'] as const) {
   if (problem) fail(`--${flag} ${file}: ${problem}`);
 }
 // Written last, the page would overwrite the report it shares a file with.
-const sameAsHtml = values.html === undefined ? undefined : (['report', 'junit'] as const).find((flag) => resolve(values[flag]) === resolve(values.html!));
+const sameAsHtml =
+  values.html === undefined
+    ? undefined
+    : (['report', 'junit'] as const).find((flag) => resolve(values[flag]) === resolve(values.html!));
 if (sameAsHtml) fail(`--html ${values.html} is the file of --${sameAsHtml}: give the page a name of its own`);
-if (!/^\d+$/.test(values.timeout) || Number(values.timeout) < 1) fail(`--timeout must be a whole number of milliseconds, got ${values.timeout}`);
+if (!/^\d+$/.test(values.timeout) || Number(values.timeout) < 1)
+  fail(`--timeout must be a whole number of milliseconds, got ${values.timeout}`);
 if (!isLoopback(values.host) && values.host !== 'localhost') {
-  console.warn(`[investor-graph proxy] listening on ${values.host}: anyone who reaches it can spend the keys sent through it`);
+  console.warn(
+    `[investor-graph proxy] listening on ${values.host}: anyone who reaches it can spend the keys sent through it`,
+  );
 }
 
 const report = new ProxyReport(upstream.origin + upstream.pathname.replace(/\/+$/, ''));
@@ -89,7 +103,14 @@ const proxy = createValidationProxy({
     report.add(record);
     if (values.quiet && !record.violations.length) return;
     const more = Object.values(record.more ?? {}).reduce((sum, n) => sum + n, 0);
-    const summary = record.violations.length ? `  VIOLATIONS ${record.violations.map((v) => `[${v.rule}] ${v.message}`).join('; ').slice(0, 1000)}${more ? ` (and ${more} more)` : ''}` : record.notValidated ? `  NOT VALIDATED: ${record.notValidated}` : '';
+    const summary = record.violations.length
+      ? `  VIOLATIONS ${record.violations
+          .map((v) => `[${v.rule}] ${v.message}`)
+          .join('; ')
+          .slice(0, 1000)}${more ? ` (and ${more} more)` : ''}`
+      : record.notValidated
+        ? `  NOT VALIDATED: ${record.notValidated}`
+        : '';
     // Never headers: the key travels in Authorization and must not reach a log. The service's text
     // is escaped: a newline in it must not forge a line of this log.
     console.log(escapeControl(`${record.method} ${record.path} ${record.status} ${record.ms}ms${summary}`));
@@ -103,7 +124,9 @@ try {
 } catch (error) {
   listenFailed(error, port, values.host);
 }
-console.log(`Investor Graph validation proxy on ${url} -> ${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n  reports on exit: ${[values.report, values.junit, values.html].filter(Boolean).join(', ')}`);
+console.log(
+  `Investor Graph validation proxy on ${url} -> ${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n  reports on exit: ${[values.report, values.junit, values.html].filter(Boolean).join(', ')}`,
+);
 
 function write(file: string, text: string): void {
   mkdirSync(dirname(resolve(file)), { recursive: true });
@@ -120,15 +143,21 @@ function finish(why: string, failed = false): never {
   write(values.junit, report.toJUnit());
   if (values.html) write(values.html, renderProxyHtml(json));
   const broken = report.responseViolations;
-  console.log(`[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`);
+  console.log(
+    `[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`,
+  );
   process.exit(failed ? 70 : broken ? 1 : 0);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => finish(`the proxy was stopped (${signal}) before this exchange was through`));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => finish(`the proxy was stopped (${signal}) before this exchange was through`));
 // A failure of the proxy's own still leaves the reports of what it saw, and fails the step (70, EX_SOFTWARE).
 const failedSelf = (error: unknown): never => {
   console.error('[investor-graph proxy] internal error, stopping:', error);
-  return finish(`the proxy failed before this exchange was through: ${(error as Error)?.message ?? String(error)}`, true);
+  return finish(
+    `the proxy failed before this exchange was through: ${(error as Error)?.message ?? String(error)}`,
+    true,
+  );
 };
 process.once('uncaughtException', failedSelf);
 process.once('unhandledRejection', failedSelf);

@@ -58,7 +58,9 @@ const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-g
                       connections one client address may hold open (512 of the 2,048 in all; past
                       it, 503): raise it behind a balancer, whose address every client shares
   --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
-${Object.entries(faults).map(([n, d]) => `                        ${n}: ${d}`).join('\n')}
+${Object.entries(faults)
+  .map(([n, d]) => `                        ${n}: ${d}`)
+  .join('\n')}
   --help              this text (-h is the host, as in prism mock)
   --version           the package and its version`;
 
@@ -95,16 +97,26 @@ values['admin-token'] ??= process.env.INVESTOR_GRAPH_MOCK_ADMIN_TOKEN || undefin
 const fail: (message: string) => never = flags.fail;
 const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;
 const port = flags.port(values.port);
-if (values.scale !== undefined && (!/^\d+$/.test(values.scale) || Number(values.scale) < 100 || Number(values.scale) > 50_000_000)) fail('--scale must be a whole number from 100 to 50,000,000');
-if (values.now !== undefined && !Number.isFinite(Date.parse(values.now))) fail(`--now must be an ISO 8601 time, got ${values.now}`);
-if (values['public-url'] !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(values['public-url'])) fail(`--public-url must be an http or https base URL, got ${values['public-url']}`);
+if (
+  values.scale !== undefined &&
+  (!/^\d+$/.test(values.scale) || Number(values.scale) < 100 || Number(values.scale) > 50_000_000)
+)
+  fail('--scale must be a whole number from 100 to 50,000,000');
+if (values.now !== undefined && !Number.isFinite(Date.parse(values.now)))
+  fail(`--now must be an ISO 8601 time, got ${values.now}`);
+if (values['public-url'] !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(values['public-url']))
+  fail(`--public-url must be an http or https base URL, got ${values['public-url']}`);
 if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
 const badOrigin = (values['cors-origin'] ?? []).find((o) => !/^https?:\/\/[^/?#\s]+$/.test(o));
-if (badOrigin !== undefined) fail(`--cors-origin takes an origin such as https://app.example (scheme and host, no path), got ${badOrigin}`);
+if (badOrigin !== undefined)
+  fail(`--cors-origin takes an origin such as https://app.example (scheme and host, no path), got ${badOrigin}`);
 const perAddress = values['max-connections-per-address'];
-if (perAddress !== undefined && !(/^\d+$/.test(perAddress) && Number(perAddress) >= 1 && Number(perAddress) <= 2_048)) fail(`--max-connections-per-address must be a whole number from 1 to 2,048, got ${perAddress}`);
-if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync'])) fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
-if (values['state-sync'] !== undefined && (values.state === undefined || isRedisUrl(values.state))) fail('--state-sync goes with --state FILE (a Redis server keeps to its own appendfsync)');
+if (perAddress !== undefined && !(/^\d+$/.test(perAddress) && Number(perAddress) >= 1 && Number(perAddress) <= 2_048))
+  fail(`--max-connections-per-address must be a whole number from 1 to 2,048, got ${perAddress}`);
+if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync']))
+  fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
+if (values['state-sync'] !== undefined && (values.state === undefined || isRedisUrl(values.state)))
+  fail('--state-sync goes with --state FILE (a Redis server keeps to its own appendfsync)');
 if (values.state !== undefined && isRedisUrl(values.state)) {
   try {
     parseRedisUrl(values.state);
@@ -114,19 +126,28 @@ if (values.state !== undefined && isRedisUrl(values.state)) {
     process.exit(2);
   }
 }
-if (values.data !== undefined && !(existsSync(values.data) && statSync(values.data).isFile()) && !existsSync(join(values.data, 'manifest.json'))) {
+if (
+  values.data !== undefined &&
+  !(existsSync(values.data) && statSync(values.data).isFile()) &&
+  !existsSync(join(values.data, 'manifest.json'))
+) {
   // One line, not the usage: the flag is right, the folder is not.
-  console.error(`[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder or file'}`);
+  console.error(
+    `[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder or file'}`,
+  );
   process.exit(2);
 }
 if (!isLoopback(values.host) && values.host !== 'localhost') {
-  console.warn(values['admin-token']
-    ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach this address and has the token drives the control endpoints, over plain HTTP`
-    : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`);
+  console.warn(
+    values['admin-token']
+      ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach this address and has the token drives the control endpoints, over plain HTTP`
+      : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`,
+  );
 }
 
 const badFault = (values.fault ?? []).find((f) => !isFaultName(f));
-if (badFault !== undefined) fail(`--fault ${badFault} is not a fault; the faults are ${Object.keys(faults).join(', ')}`);
+if (badFault !== undefined)
+  fail(`--fault ${badFault} is not a fault; the faults are ${Object.keys(faults).join(', ')}`);
 
 let keys;
 try {
@@ -142,9 +163,14 @@ for (const plan of planIds) {
 /** The first start at a seed and scale builds its database: said on stderr, with progress on a terminal. */
 function building({ file, rows, done }: { file: string; rows: number; done: boolean }): void {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (rows === 0 && !done) console.error(`[investor-graph mock] building the dataset once, into ${file} (later starts open it at once)`);
-  else if (done) console.error(`${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] built ${rows.toLocaleString('en')} rows in ${seconds} s`);
-  else if (process.stderr.isTTY) process.stderr.write(`\r[investor-graph mock] ${rows.toLocaleString('en')} rows in ${seconds} s`);
+  if (rows === 0 && !done)
+    console.error(`[investor-graph mock] building the dataset once, into ${file} (later starts open it at once)`);
+  else if (done)
+    console.error(
+      `${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] built ${rows.toLocaleString('en')} rows in ${seconds} s`,
+    );
+  else if (process.stderr.isTTY)
+    process.stderr.write(`\r[investor-graph mock] ${rows.toLocaleString('en')} rows in ${seconds} s`);
 }
 
 const started = performance.now();
@@ -201,7 +227,9 @@ const stop = (signal: NodeJS.Signals): void => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-const counts = ['firm', 'company', 'round', 'investment'].map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`).join(', ');
+const counts = ['firm', 'company', 'round', 'investment']
+  .map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`)
+  .join(', ');
 console.log(`
 Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
   data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
@@ -219,7 +247,7 @@ Try:
 
 /** Where keys and counters live, as the banner says it. */
 function stateLine(info: StoreInfo): string {
-  if (info.store === 'memory') return 'in this process\'s memory (gone when it stops; --state keeps it)';
+  if (info.store === 'memory') return "in this process's memory (gone when it stops; --state keeps it)";
   if (info.store === 'sqlite') return `${info.location} (SQLite, shared by mocks on this machine)`;
   return `${info.location} (Redis, shared by every mock on it; ${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`;
 }

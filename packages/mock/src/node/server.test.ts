@@ -16,33 +16,51 @@ import { loadInput, startMock } from './start.ts';
 const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
 
 /** A fresh engine on the default dataset behind a real Node server on a free loopback port. */
-async function serve(now: string, extra: { adminToken?: string; keyStore?: KeyStore } = {}, options: NodeServerOptions = {}) {
+async function serve(
+  now: string,
+  extra: { adminToken?: string; keyStore?: KeyStore } = {},
+  options: NodeServerOptions = {},
+) {
   let baseUrl = '';
-  const engine = createEngine({ dataset: structuredClone(dataset), validator, now: Date.parse(now), frozen: true, publicUrl: () => baseUrl, ...extra });
+  const engine = createEngine({
+    dataset: structuredClone(dataset),
+    validator,
+    now: Date.parse(now),
+    frozen: true,
+    publicUrl: () => baseUrl,
+    ...extra,
+  });
   const server = createNodeServer(engine, options);
   baseUrl = await listen(server, 0, '127.0.0.1');
   return {
     baseUrl,
     engine,
     fetch: globalThis.fetch,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => {
-        extra.keyStore?.close();
-        resolve();
-      });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          extra.keyStore?.close();
+          resolve();
+        });
+      }),
   };
 }
 
 // A GET or HEAD of the data API takes the fast path (fast-path.ts); the rest, and everything with it off, the WHATWG one.
 runConformance({ name: 'node server', setup: ({ now }) => serve(now) });
-runConformance({ name: 'node server on its WHATWG path alone', setup: ({ now }) => serve(now, {}, { fastPath: false }) });
+runConformance({
+  name: 'node server on its WHATWG path alone',
+  setup: ({ now }) => serve(now, {}, { fastPath: false }),
+});
 
 // The same suite with the state in an SQLite database (--state), a new file for each case.
 const databases = mkdtempSync(join(tmpdir(), 'ig-state-conformance-'));
 let database = 0;
-runConformance({ name: 'node server on an SQLite state database', setup: ({ now }) => serve(now, { keyStore: SqliteKeyStore.open(join(databases, `state-${++database}.db`)) }) });
+runConformance({
+  name: 'node server on an SQLite state database',
+  setup: ({ now }) => serve(now, { keyStore: SqliteKeyStore.open(join(databases, `state-${++database}.db`)) }),
+});
 afterAll(() => rmSync(databases, { recursive: true, force: true }));
 
 test('control endpoints refuse a non-loopback client unless it brings the admin token', async () => {
@@ -51,18 +69,27 @@ test('control endpoints refuse a non-loopback client unless it brings the admin 
   const refused = await engine.fetch(new Request('http://mock/__control/state'), remote);
   expect(refused.status).toBe(403);
   expect((await refused.json()).code).toBe('control_forbidden');
-  const wrong = await engine.fetch(new Request('http://mock/__control/state', { headers: { authorization: 'Bearer nope' } }), remote);
+  const wrong = await engine.fetch(
+    new Request('http://mock/__control/state', { headers: { authorization: 'Bearer nope' } }),
+    remote,
+  );
   expect(wrong.status).toBe(403);
-  const admitted = await engine.fetch(new Request('http://mock/__control/state', { headers: { authorization: 'Bearer let-me-in-0123456789' } }), remote);
+  const admitted = await engine.fetch(
+    new Request('http://mock/__control/state', { headers: { authorization: 'Bearer let-me-in-0123456789' } }),
+    remote,
+  );
   expect(admitted.status).toBe(200);
   const open = createEngine({ dataset, validator });
-  expect((await open.fetch(new Request('http://mock/__control/state'), remote)).status, 'no token: loopback only').toBe(403);
+  expect((await open.fetch(new Request('http://mock/__control/state'), remote)).status, 'no token: loopback only').toBe(
+    403,
+  );
 });
 
-test('remembered request verdicts never change an answer: a bad query stays a 400 and a good one a 200, past the memory\'s bound', async () => {
+test("remembered request verdicts never change an answer: a bad query stays a 400 and a good one a 200, past the memory's bound", async () => {
   const key = 'igk_enterprise_verdict_memory_key_01';
   const engine = createEngine({ dataset, validator, keys: [{ plan: 'enterprise', key }], rateLimit: false });
-  const get = (path: string, headers: Record<string, string> = {}) => engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } }));
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } }));
   const bad = '/api/v1/firms?limit=0';
   const first = await get(bad);
   expect(first.status).toBe(400);
@@ -82,7 +109,12 @@ test('a path with characters a URI may not hold raw still gets a problem whose i
   const key = 'igk_team_instance_check_key_000001';
   const engine = createEngine({ dataset, validator, keys: [{ plan: 'team', key }] });
   // The first is the contract tests' own counterexample (seed 1492134806, bad-input).
-  for (const path of ['/api/v1/firms/[}p%?)@)w]</funds?b_i=iCSHTV%5DD%21', '/api/v1/firms/a|b^c', '/api/v1/firms/%ZZ', '/api/v1/firms/caf\u00e9']) {
+  for (const path of [
+    '/api/v1/firms/[}p%?)@)w]</funds?b_i=iCSHTV%5DD%21',
+    '/api/v1/firms/a|b^c',
+    '/api/v1/firms/%ZZ',
+    '/api/v1/firms/caf\u00e9',
+  ]) {
     const res = await engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}` } }));
     expect(res.status, path).toBeGreaterThanOrEqual(400);
     expect(res.status, path).toBeLessThan(500);
@@ -90,13 +122,19 @@ test('a path with characters a URI may not hold raw still gets a problem whose i
     expect(body.instance, path).toMatch(/^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/);
     const operationId = path.includes('/funds') ? 'listFirmFunds' : 'getFirm';
     const headers = Object.fromEntries(res.headers);
-    expect(validator.validateResponse(operationId, { status: res.status, headers, body }).filter((v) => v.path.includes('instance')), path).toEqual([]);
+    expect(
+      validator
+        .validateResponse(operationId, { status: res.status, headers, body })
+        .filter((v) => v.path.includes('instance')),
+      path,
+    ).toEqual([]);
   }
 });
 
 test('loopback means 127.0.0.0/8 and ::1, nothing else', () => {
   for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a), a).toBe(true);
-  for (const a of ['10.0.0.1', '192.168.1.1', '::ffff:10.0.0.1', '0.0.0.0', '', undefined]) expect(isLoopback(a), String(a)).toBe(false);
+  for (const a of ['10.0.0.1', '192.168.1.1', '::ffff:10.0.0.1', '0.0.0.0', '', undefined])
+    expect(isLoopback(a), String(a)).toBe(false);
 });
 
 test('a raw request the HTTP parser cannot read gets a 400 and the server keeps serving', async () => {
@@ -104,16 +142,21 @@ test('a raw request the HTTP parser cannot read gets a 400 and the server keeps 
   try {
     const { connect } = await import('node:net');
     const port = Number(new URL(mock.baseUrl).port);
-    const garbage = async (bytes: string): Promise<string> => new Promise((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
-      let out = '';
-      socket.on('data', (d) => (out += d));
-      socket.on('close', () => resolve(out));
-      socket.on('error', () => resolve(out));
-    });
+    const garbage = async (bytes: string): Promise<string> =>
+      new Promise((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+        let out = '';
+        socket.on('data', (d) => (out += d));
+        socket.on('close', () => resolve(out));
+        socket.on('error', () => resolve(out));
+      });
     expect(await garbage('GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
-    expect(await garbage(`GET /api/v1/firms HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/);
-    expect(await garbage('GET http://evil.example/api/v1/firms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await garbage(`GET /api/v1/firms HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(
+      /^HTTP\/1\.1 431/,
+    );
+    expect(
+      await garbage('GET http://evil.example/api/v1/firms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ).toMatch(/^HTTP\/1\.1 400/);
     // HTTP/1.0 may leave Host out: still answered (its URL names localhost), not refused.
     expect(await garbage('GET /api/v1/openapi.json HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200/);
     expect((await fetch(`${mock.baseUrl}/api/v1/openapi.json`)).status).toBe(200);
@@ -126,7 +169,13 @@ test('a raw request the HTTP parser cannot read gets a 400 and the server keeps 
  * A raw HTTP/1.1 exchange, so that Host, Origin, content type and Accept-Encoding are exactly what a
  * browser or curl would send, and the body is the bytes as sent (fetch would decompress them).
  */
-function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: Buffer }> {
+function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string; bytes: Buffer }> {
   const { port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: Number(port), method, path, headers }, (res) => {
@@ -145,23 +194,46 @@ function rawRequest(baseUrl: string, method: string, path: string, headers: Reco
 test('a web page cannot drive the control plane: cross-site POST, DNS-rebinding Host and preflight are refused (regression)', async () => {
   const mock = await serve('2026-11-20T03:00:00Z');
   try {
-    const keysBefore = (JSON.parse((await rawRequest(mock.baseUrl, 'GET', '/__control/state', {})).body) as { keys: unknown[] }).keys.length;
+    const keysBefore = (
+      JSON.parse((await rawRequest(mock.baseUrl, 'GET', '/__control/state', {})).body) as { keys: unknown[] }
+    ).keys.length;
     // The tester's reproduction: a page on evil.example posts a key for itself as text/plain.
-    const forged = await rawRequest(mock.baseUrl, 'POST', '/__control/keys', { origin: 'https://evil.example', 'content-type': 'text/plain' }, '{"plan":"enterprise","key":"attacker-key-0001"}');
+    const forged = await rawRequest(
+      mock.baseUrl,
+      'POST',
+      '/__control/keys',
+      { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      '{"plan":"enterprise","key":"attacker-key-0001"}',
+    );
     expect(forged.status).toBe(403);
     expect(JSON.parse(forged.body).code).toBe('control_forbidden');
     expect(forged.headers['access-control-allow-origin']).toBeUndefined();
-    const keysAfter = (JSON.parse((await rawRequest(mock.baseUrl, 'GET', '/__control/state', {})).body) as { keys: unknown[] }).keys.length;
+    const keysAfter = (
+      JSON.parse((await rawRequest(mock.baseUrl, 'GET', '/__control/state', {})).body) as { keys: unknown[] }
+    ).keys.length;
     expect(keysAfter).toBe(keysBefore);
-    expect((await rawRequest(mock.baseUrl, 'GET', '/api/v1/firms?limit=1', { authorization: 'Bearer attacker-key-0001' })).status).toBe(401);
+    expect(
+      (await rawRequest(mock.baseUrl, 'GET', '/api/v1/firms?limit=1', { authorization: 'Bearer attacker-key-0001' }))
+        .status,
+    ).toBe(401);
     // DNS rebinding: the page's own name resolving to 127.0.0.1.
     expect((await rawRequest(mock.baseUrl, 'GET', '/__control/state', { host: 'rebind.evil' })).status).toBe(403);
     // The preflight a browser sends before a JSON POST: refused, and no CORS header to read.
-    const preflight = await rawRequest(mock.baseUrl, 'OPTIONS', '/__control/keys', { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
+    const preflight = await rawRequest(mock.baseUrl, 'OPTIONS', '/__control/keys', {
+      origin: 'https://evil.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    });
     expect(preflight.status).toBe(403);
     expect(Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
     // What a developer sends from a terminal still works.
-    const made = await rawRequest(mock.baseUrl, 'POST', '/__control/keys', { 'content-type': 'application/json' }, '{"plan":"team"}');
+    const made = await rawRequest(
+      mock.baseUrl,
+      'POST',
+      '/__control/keys',
+      { 'content-type': 'application/json' },
+      '{"plan":"team"}',
+    );
     expect(made.status).toBe(201);
   } finally {
     await mock.close();
@@ -170,7 +242,12 @@ test('a web page cannot drive the control plane: cross-site POST, DNS-rebinding 
 
 test("the kit's own failure is a 500 internal_error that names the request id, never a 400 and never a path (regression)", async () => {
   const key = 'igk_team_internal_error_check_0001';
-  const broken = { ...validator, validateRequest: () => { throw new Error("ENOENT: no such file or directory, open '/home/dev/.mock/state.json.tmp'"); } };
+  const broken = {
+    ...validator,
+    validateRequest: () => {
+      throw new Error("ENOENT: no such file or directory, open '/home/dev/.mock/state.json.tmp'");
+    },
+  };
   const engine = createEngine({ dataset, validator: broken, keys: [{ plan: 'team', key }] });
   const server = createNodeServer(engine);
   const baseUrl = await listen(server, 0, '127.0.0.1');
@@ -196,15 +273,47 @@ test("the kit's own failure is a 500 internal_error that names the request id, n
 test('a clock set past what dates can hold is refused at the control call, and the API keeps answering (regression)', async () => {
   const mock = await serve('2026-11-20T03:00:00Z');
   try {
-    const far = await rawRequest(mock.baseUrl, 'PUT', '/__control/clock', { 'content-type': 'application/json' }, '{"now":"+275760-09-13T00:00:00Z"}');
+    const far = await rawRequest(
+      mock.baseUrl,
+      'PUT',
+      '/__control/clock',
+      { 'content-type': 'application/json' },
+      '{"now":"+275760-09-13T00:00:00Z"}',
+    );
     expect(far.status).toBe(400);
-    expect(JSON.parse(far.body).errors).toEqual([{ pointer: '/now', detail: 'must be between 1970-01-01 and 9999-12-31' }]);
-    const advance = await rawRequest(mock.baseUrl, 'PUT', '/__control/clock', { 'content-type': 'application/json' }, '{"now":"9999-12-31T00:00:00Z"}');
+    expect(JSON.parse(far.body).errors).toEqual([
+      { pointer: '/now', detail: 'must be between 1970-01-01 and 9999-12-31' },
+    ]);
+    const advance = await rawRequest(
+      mock.baseUrl,
+      'PUT',
+      '/__control/clock',
+      { 'content-type': 'application/json' },
+      '{"now":"9999-12-31T00:00:00Z"}',
+    );
     expect(advance.status).toBe(200);
-    const past = await rawRequest(mock.baseUrl, 'POST', '/__control/clock/advance', { 'content-type': 'application/json' }, '{"duration":"P2D"}');
+    const past = await rawRequest(
+      mock.baseUrl,
+      'POST',
+      '/__control/clock/advance',
+      { 'content-type': 'application/json' },
+      '{"duration":"P2D"}',
+    );
     expect(past.status).toBe(400);
-    const { key } = JSON.parse((await rawRequest(mock.baseUrl, 'POST', '/__control/keys', { 'content-type': 'application/json' }, '{"plan":"team"}')).body) as { key: string };
-    expect((await rawRequest(mock.baseUrl, 'GET', '/api/v1/firms?limit=1', { authorization: `Bearer ${key}` })).status).toBe(200);
+    const { key } = JSON.parse(
+      (
+        await rawRequest(
+          mock.baseUrl,
+          'POST',
+          '/__control/keys',
+          { 'content-type': 'application/json' },
+          '{"plan":"team"}',
+        )
+      ).body,
+    ) as { key: string };
+    expect(
+      (await rawRequest(mock.baseUrl, 'GET', '/api/v1/firms?limit=1', { authorization: `Bearer ${key}` })).status,
+    ).toBe(200);
   } finally {
     await mock.close();
   }
@@ -217,7 +326,8 @@ test('the request log never holds a key, whatever form it takes in the URL (regr
   const baseUrl = await listen(server, 0, '127.0.0.1');
   const key = 'igk_team_LeakLeakLeak0123456789abcdEF';
   try {
-    for (const query of [`api_key=${key}`, `x=${key.replace(/_/g, '%5F')}`, 'token=sk_live_4eC39HqLyjWDarjtT1zdp7dc']) await (await fetch(`${baseUrl}/api/v1/firms?${query}`)).arrayBuffer();
+    for (const query of [`api_key=${key}`, `x=${key.replace(/_/g, '%5F')}`, 'token=sk_live_4eC39HqLyjWDarjtT1zdp7dc'])
+      await (await fetch(`${baseUrl}/api/v1/firms?${query}`)).arrayBuffer();
     expect(lines).toHaveLength(3);
     expect(lines.join('\n')).not.toMatch(/LeakLeak|4eC39HqL/);
   } finally {
@@ -248,16 +358,24 @@ test('bodies over the bound are refused by what they declare, before a byte is s
   const mock = await serve('2026-11-20T03:00:00Z');
   try {
     for (const expect100 of [true, false]) {
-      const answer = await rawExchange(mock.baseUrl, `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 52428800\r\n${expect100 ? 'Expect: 100-continue\r\n' : ''}\r\n`);
+      const answer = await rawExchange(
+        mock.baseUrl,
+        `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 52428800\r\n${expect100 ? 'Expect: 100-continue\r\n' : ''}\r\n`,
+      );
       expect(answer, `expect100=${expect100}`).toMatch(/^HTTP\/1\.1 413 /);
       expect(answer).not.toContain('100 Continue');
     }
     // A chunked control body past the bound is a 413, not an empty object.
     const big = JSON.stringify({ plan: 'team', note: 'x'.repeat(70_000) });
-    const chunked = await rawExchange(mock.baseUrl, `POST /__control/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`);
+    const chunked = await rawExchange(
+      mock.baseUrl,
+      `POST /__control/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`,
+    );
     expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
     // A URL past 8 KB is 414, not 400.
-    expect((await rawRequest(mock.baseUrl, 'GET', `/api/v1/firms?limit=1&pad=${'a'.repeat(9_000)}`, {})).status).toBe(414);
+    expect((await rawRequest(mock.baseUrl, 'GET', `/api/v1/firms?limit=1&pad=${'a'.repeat(9_000)}`, {})).status).toBe(
+      414,
+    );
   } finally {
     await mock.close();
   }
@@ -280,12 +398,24 @@ test('a client that stalls its headers is answered 408 and closed (regression)',
 test("dump links are built from the mock's public URL, never from the Host a client sends (regression)", async () => {
   const key = 'igk_business_public_url_check_0001';
   const mock = await startMock({ port: 0, keys: [{ plan: 'business', key }] });
-  const behindProxy = await startMock({ port: 0, keys: [{ plan: 'business', key }], publicUrl: 'https://mock.example.test/base' });
+  const behindProxy = await startMock({
+    port: 0,
+    keys: [{ plan: 'business', key }],
+    publicUrl: 'https://mock.example.test/base',
+  });
   try {
-    for (const [running, expected] of [[mock, mock.url], [behindProxy, 'https://mock.example.test/base']] as const) {
-      const answer = await rawRequest(running.url, 'GET', '/api/v1/exports?limit=1', { host: 'attacker.example', authorization: `Bearer ${key}` });
+    for (const [running, expected] of [
+      [mock, mock.url],
+      [behindProxy, 'https://mock.example.test/base'],
+    ] as const) {
+      const answer = await rawRequest(running.url, 'GET', '/api/v1/exports?limit=1', {
+        host: 'attacker.example',
+        authorization: `Bearer ${key}`,
+      });
       expect(answer.status).toBe(200);
-      const urls = (JSON.parse(answer.body).data as { files: { url: string }[] }[]).flatMap((d) => d.files.map((f) => f.url));
+      const urls = (JSON.parse(answer.body).data as { files: { url: string }[] }[]).flatMap((d) =>
+        d.files.map((f) => f.url),
+      );
       expect(urls.length).toBeGreaterThan(0);
       for (const url of urls) expect(url.startsWith(`${expected}/api/v1/exports/`), url).toBe(true);
     }
@@ -296,7 +426,10 @@ test("dump links are built from the mock's public URL, never from the Host a cli
 
 test('a data call without a valid key is 401 whatever its query holds: who calls comes first (regression)', async () => {
   const engine = createEngine({ dataset, validator });
-  const answer = await engine.fetch(new Request('http://mock/api/v1/firms?limit=0&nope=1'), { clientAddress: '127.0.0.1', loopback: true });
+  const answer = await engine.fetch(new Request('http://mock/api/v1/firms?limit=0&nope=1'), {
+    clientAddress: '127.0.0.1',
+    loopback: true,
+  });
   expect(answer.status).toBe(401);
   expect((await answer.json()).code).toBe('missing_key');
 });
@@ -316,7 +449,11 @@ test('a call the kit fails to save is answered 500 and neither counted nor charg
   }
   const keyStore = new FailingStore();
   const engine = createEngine({ dataset, validator, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }], keyStore });
-  const get = (path: string) => engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}` } }), { clientAddress: '127.0.0.1', loopback: true });
+  const get = (path: string) =>
+    engine.fetch(new Request(`http://mock${path}`, { headers: { authorization: `Bearer ${key}` } }), {
+      clientAddress: '127.0.0.1',
+      loopback: true,
+    });
   const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
   try {
     const before = (await (await get('/api/v1/account')).json()).data;
@@ -343,7 +480,11 @@ test('the Node server compresses JSON as Accept-Encoding asks (br first, gzip, o
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/Accept-Encoding/);
     const data = JSON.parse(plain.body).data;
-    for (const [accept, encoding, decode] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync], ['br;q=0.5, gzip;q=0.9', 'gzip', gunzipSync]] as const) {
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+      ['br;q=0.5, gzip;q=0.9', 'gzip', gunzipSync],
+    ] as const) {
       const answer = await rawRequest(mock.baseUrl, 'GET', page, { ...auth, 'accept-encoding': accept });
       expect(answer.headers['content-encoding'], accept).toBe(encoding);
       expect(answer.bytes.length, `${accept}: smaller`).toBeLessThan(plain.bytes.length / 3);
@@ -382,15 +523,30 @@ test('TRACE, which a WHATWG Request cannot carry, is 405 with Allow from the Nod
 
 test('--cors-origin lets one origin in: it gets CORS, another gets none, and both answers vary by Origin', async () => {
   const key = 'igk_team_cors_origin_restricted_00001';
-  const engine = createEngine({ dataset, validator, keys: [{ plan: 'team', key }], corsOrigins: ['https://app.example'] });
-  const ask = (origin: string, init: RequestInit = {}) => engine.fetch(new Request('http://mock/api/v1/firms?limit=1', { ...init, headers: { origin, authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) } }), { clientAddress: '127.0.0.1', loopback: true });
+  const engine = createEngine({
+    dataset,
+    validator,
+    keys: [{ plan: 'team', key }],
+    corsOrigins: ['https://app.example'],
+  });
+  const ask = (origin: string, init: RequestInit = {}) =>
+    engine.fetch(
+      new Request('http://mock/api/v1/firms?limit=1', {
+        ...init,
+        headers: { origin, authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) },
+      }),
+      { clientAddress: '127.0.0.1', loopback: true },
+    );
   const allowed = await ask('https://app.example');
   expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
   expect(allowed.headers.get('vary')).toMatch(/Origin/);
   const other = await ask('https://elsewhere.example');
   expect(other.status).toBe(200); // CORS is the browser's to enforce: the answer itself is the same
   expect(other.headers.get('access-control-allow-origin')).toBeNull();
-  const preflight = await ask('https://elsewhere.example', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } });
+  const preflight = await ask('https://elsewhere.example', {
+    method: 'OPTIONS',
+    headers: { 'access-control-request-method': 'GET' },
+  });
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
 });

@@ -67,7 +67,15 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
  * minWriteBytes off it in writeWindowMs (4 KiB/s averaged over 10 s) is cut: a slow reader would
  * otherwise hold a connection (and the answer's memory) for as long as it likes.
  */
-export const defaultLimits = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, maxConnections: 2_048, maxConnectionsPerAddress: 512, writeWindowMs: 10_000, minWriteBytes: 40 * 1024 };
+export const defaultLimits = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  maxConnections: 2_048,
+  maxConnectionsPerAddress: 512,
+  writeWindowMs: 10_000,
+  minWriteBytes: 40 * 1024,
+};
 
 export function isLoopback(address: string | undefined): boolean {
   return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
@@ -75,8 +83,16 @@ export function isLoopback(address: string | undefined): boolean {
 
 /** The 413 for a body over the bound; the connection is closed with the rest unread. */
 function tooLarge(bare = false): Response {
-  if (bare) return new Response('Payload Too Large\n', { status: 413, headers: { 'content-type': 'text/plain', connection: 'close' } });
-  return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse('/', 'req_adapter', { connection: 'close' });
+  if (bare)
+    return new Response('Payload Too Large\n', {
+      status: 413,
+      headers: { 'content-type': 'text/plain', connection: 'close' },
+    });
+  return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse(
+    '/',
+    'req_adapter',
+    { connection: 'close' },
+  );
 }
 
 /** A body its client went away in the middle of: nobody to answer, nothing to count, no failure of the kit's. */
@@ -115,7 +131,8 @@ async function encoded(req: IncomingMessage, response: Response): Promise<Respon
   if (encoding === null) return response;
   const bytes = req.method === 'HEAD' ? null : new Uint8Array(await response.arrayBuffer());
   // Small bodies go as they are (COMPRESS_FROM).
-  if ((bytes?.length ?? Number(headers.get('content-length') ?? 0)) < COMPRESS_FROM) return bytes === null ? response : new Response(bytes as BodyInit, { status: response.status, headers });
+  if ((bytes?.length ?? Number(headers.get('content-length') ?? 0)) < COMPRESS_FROM)
+    return bytes === null ? response : new Response(bytes as BodyInit, { status: response.status, headers });
   headers.set('content-encoding', encoding);
   headers.delete('content-length');
   if (!/accept-encoding/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Accept-Encoding');
@@ -140,7 +157,10 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
     if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
       // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
       const path = target.split('?')[0]!;
-      return refusedRoute(method, path).toResponse(redactPath(path, options.known?.with(bearerOf(incoming.headers.authorization))), 'req_adapter');
+      return refusedRoute(method, path).toResponse(
+        redactPath(path, options.known?.with(bearerOf(incoming.headers.authorization))),
+        'req_adapter',
+      );
     }
     if (method !== 'GET' && method !== 'HEAD') {
       // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
@@ -150,8 +170,17 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
       const body = await readBody(incoming);
       if (body === null) return tooLarge(options.bareLimitAnswers);
       // Written to no one (the socket is gone), so never seen; the log line says aborted.
-      if (body === GONE) return new ProblemError('invalid_request', 'The connection closed before the body was whole.').toResponse('/', 'req_adapter', { connection: 'close' });
-      request = new Request(request.url, { method, headers: request.headers, body: body.length ? (body as BodyInit) : null });
+      if (body === GONE)
+        return new ProblemError('invalid_request', 'The connection closed before the body was whole.').toResponse(
+          '/',
+          'req_adapter',
+          { connection: 'close' },
+        );
+      request = new Request(request.url, {
+        method,
+        headers: request.headers,
+        body: body.length ? (body as BodyInit) : null,
+      });
     }
     return encoded(incoming, await engine.fetch(request, context(incoming)));
   };
@@ -166,7 +195,10 @@ function knownTo(options: NodeServerOptions, req: IncomingMessage): readonly str
 /** Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged. */
 function internalFailure(error: unknown): ProblemError {
   console.error('[investor-graph mock] internal error in the Node adapter:', error);
-  return new ProblemError('internal_error', '[investor-graph mock] internal error: the Node adapter failed on this request; the mock\'s log has the details.');
+  return new ProblemError(
+    'internal_error',
+    "[investor-graph mock] internal error: the Node adapter failed on this request; the mock's log has the details.",
+  );
 }
 const internalError = (error: unknown): Response => internalFailure(error).toResponse('/', 'req_adapter');
 
@@ -175,26 +207,39 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
   const serve = handler(engine, options);
   // A request the listener cannot make into a Request (a Host that is no host name) is the
   // client's: 400. Anything thrown past the engine, which answers its own failures, is ours: 500.
-  const errorHandler = (error: unknown): Response => (error instanceof Error && error.name === 'RequestError'
-    ? new ProblemError('invalid_request', 'The request\'s target or Host header is not a URL.').toResponse('/', 'req_adapter')
-    : internalError(error));
-  const listener = getRequestListener(async (request, env) => {
-    try {
-      return await serve(request, env as { incoming: IncomingMessage });
-    } catch (error) {
-      return internalError(error);
-    }
-  }, {
-    errorHandler,
-    // An HTTP/1.0 request may come without Host: its URL names localhost, as before (the control
-    // plane judges the Host header itself, never this URL).
-    hostname: 'localhost',
-    overrideGlobalObjects: options.globalFetchClasses === true,
-  });
-  const fast = engine.answer && options.fastPath !== false
-    ? fastPath(engine.answer, { context: socketContext(options), failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter') })
-    : null;
-  const either = fast ? (req: IncomingMessage, res: ServerResponse) => (fast(req, res) ? undefined : listener(req, res)) : listener;
+  const errorHandler = (error: unknown): Response =>
+    error instanceof Error && error.name === 'RequestError'
+      ? new ProblemError('invalid_request', "The request's target or Host header is not a URL.").toResponse(
+          '/',
+          'req_adapter',
+        )
+      : internalError(error);
+  const listener = getRequestListener(
+    async (request, env) => {
+      try {
+        return await serve(request, env as { incoming: IncomingMessage });
+      } catch (error) {
+        return internalError(error);
+      }
+    },
+    {
+      errorHandler,
+      // An HTTP/1.0 request may come without Host: its URL names localhost, as before (the control
+      // plane judges the Host header itself, never this URL).
+      hostname: 'localhost',
+      overrideGlobalObjects: options.globalFetchClasses === true,
+    },
+  );
+  const fast =
+    engine.answer && options.fastPath !== false
+      ? fastPath(engine.answer, {
+          context: socketContext(options),
+          failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter'),
+        })
+      : null;
+  const either = fast
+    ? (req: IncomingMessage, res: ServerResponse) => (fast(req, res) ? undefined : listener(req, res))
+    : listener;
   // A target or Host no request of this API has is refused before either path builds a URL of it.
   const checked = (req: IncomingMessage, res: ServerResponse) => {
     const refused = refusal(req, req.url ?? '/', options.bareLimitAnswers === true);
@@ -203,26 +248,36 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
   };
   const logged = options.log
     ? (req: IncomingMessage, res: ServerResponse) => {
-      const started = performance.now();
-      // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
-      // An answer not sent whole (its client went away, or was cut) is logged as aborted, not as the status it had.
-      res.once('close', () => options.log!(escapeControl(`${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ${res.writableFinished ? res.statusCode : 'aborted'} ${(performance.now() - started).toFixed(1)}ms`)));
-      return checked(req, res);
-    }
+        const started = performance.now();
+        // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
+        // An answer not sent whole (its client went away, or was cut) is logged as aborted, not as the status it had.
+        res.once('close', () =>
+          options.log!(
+            escapeControl(
+              `${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ${res.writableFinished ? res.statusCode : 'aborted'} ${(performance.now() - started).toFixed(1)}ms`,
+            ),
+          ),
+        );
+        return checked(req, res);
+      }
     : checked;
-  const server = createServer({
-    maxHeaderSize: 16 * 1024,
-    // Checked by the handler, which answers problem+json (Node's own check writes a bare 400).
-    requireHostHeader: false,
-    headersTimeout: limits.headersMs,
-    requestTimeout: limits.requestMs,
-    keepAliveTimeout: limits.keepAliveMs,
-    // How often Node looks for requests past their time: well inside the shortest bound.
-    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
-  }, logged);
+  const server = createServer(
+    {
+      maxHeaderSize: 16 * 1024,
+      // Checked by the handler, which answers problem+json (Node's own check writes a bare 400).
+      requireHostHeader: false,
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      keepAliveTimeout: limits.keepAliveMs,
+      // How often Node looks for requests past their time: well inside the shortest bound.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
+    },
+    logged,
+  );
   // Expect: 100-continue asks before sending the body: a body over the bound, or coded, is refused unsent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY && (options.passCodedBodies || !codingRefusal(req))) res.writeContinue();
+    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY && (options.passCodedBodies || !codingRefusal(req)))
+      res.writeContinue();
     void logged(req, res);
   });
   answerEdges(server, limits, options.bareLimitAnswers === true);

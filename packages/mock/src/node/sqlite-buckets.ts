@@ -26,8 +26,12 @@ export class SqliteBuckets implements RateLimiter {
 
   constructor(db: DatabaseSync, inTransaction: <T>(work: () => T) => T, enforce: boolean) {
     this.read = db.prepare('SELECT tokens, at FROM buckets WHERE kind = ? AND name = ?');
-    this.write = db.prepare('INSERT INTO buckets (kind, name, tokens, at, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET tokens = excluded.tokens, at = excluded.at, expires = excluded.expires');
-    this.sweep = db.prepare(`DELETE FROM buckets WHERE rowid IN (SELECT rowid FROM buckets WHERE expires < ? LIMIT ${SWEEP})`);
+    this.write = db.prepare(
+      'INSERT INTO buckets (kind, name, tokens, at, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET tokens = excluded.tokens, at = excluded.at, expires = excluded.expires',
+    );
+    this.sweep = db.prepare(
+      `DELETE FROM buckets WHERE rowid IN (SELECT rowid FROM buckets WHERE expires < ? LIMIT ${SWEEP})`,
+    );
     this.inTransaction = inTransaction;
     this.enforce = enforce;
   }
@@ -66,7 +70,13 @@ export class SqliteBuckets implements RateLimiter {
    * One bucket step in a transaction: refilled for the time since it was last touched (full when
    * new), then `change`d when a token is there to take; the same arithmetic as MemoryRateLimiter.
    */
-  private step(kind: BucketKind, name: string, capacity: number, perSecond: number, change: (tokens: number) => number): Taken {
+  private step(
+    kind: BucketKind,
+    name: string,
+    capacity: number,
+    perSecond: number,
+    change: (tokens: number) => number,
+  ): Taken {
     return this.inTransaction(() => {
       const now = Date.now();
       this.sweep.run(now);

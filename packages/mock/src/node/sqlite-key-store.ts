@@ -38,7 +38,20 @@ export type StateSync = 'normal' | 'full';
 
 export class SqliteKeyStore extends TransactionalKeyStore {
   private readonly db: DatabaseSync;
-  private readonly statements: Record<'begin' | 'commit' | 'rollback' | 'byHash' | 'byId' | 'byEmail' | 'insert' | 'save' | 'list' | 'getMeta' | 'setMeta', StatementSync>;
+  private readonly statements: Record<
+    | 'begin'
+    | 'commit'
+    | 'rollback'
+    | 'byHash'
+    | 'byId'
+    | 'byEmail'
+    | 'insert'
+    | 'save'
+    | 'list'
+    | 'getMeta'
+    | 'setMeta',
+    StatementSync
+  >;
   private depth = 0;
   private readonly file: string;
   private trialBuckets: SqliteBuckets | undefined;
@@ -51,16 +64,22 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     const kind = kindOf(file);
     if (kind === 'json') {
       if (migrateJsonState(file, (path) => new SqliteKeyStore(path, 'full'))) {
-        options.log?.(`[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json (mode 0600)`);
+        options.log?.(
+          `[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json (mode 0600)`,
+        );
       }
     } else if (kind === 'other') {
-      throw new StateFileError(file, 'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file');
+      throw new StateFileError(
+        file,
+        'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file',
+      );
     } else if (kind === 'none') {
       try {
         closeSync(openSync(file, 'wx', 0o600));
       } catch (error) {
         // Another mock started on the same new file a moment before: it is theirs to fill, and ours to share.
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(file, `cannot be created: ${(error as Error).message}`);
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+          throw new StateFileError(file, `cannot be created: ${(error as Error).message}`);
       }
     }
     return new SqliteKeyStore(file, options.synchronous ?? 'normal');
@@ -93,7 +112,14 @@ export class SqliteKeyStore extends TransactionalKeyStore {
         this.db.close();
         if (error instanceof StateFileError) throw error;
         const trouble = fileTrouble(error);
-        throw new StateFileError(file, isBusy(error) ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed` : trouble ? `${trouble}; nothing was changed` : `is damaged or not a database: ${(error as Error).message}`);
+        throw new StateFileError(
+          file,
+          isBusy(error)
+            ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed`
+            : trouble
+              ? `${trouble}; nothing was changed`
+              : `is damaged or not a database: ${(error as Error).message}`,
+        );
       }
     }
     const prepare = (sql: string) => this.db.prepare(sql);
@@ -104,11 +130,20 @@ export class SqliteKeyStore extends TransactionalKeyStore {
       byHash: prepare(`SELECT ${columns} FROM keys WHERE hash = ?`),
       byId: prepare(`SELECT ${columns} FROM keys WHERE key_id = ?`),
       byEmail: prepare(`SELECT ${columns} FROM keys WHERE email_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`),
-      insert: prepare(`INSERT INTO keys (${columns}) VALUES (${columns.split(', ').map((c) => `$${c}`).join(', ')}) ON CONFLICT (hash) DO NOTHING`),
-      save: prepare('UPDATE keys SET calls_used = ?, period_start = ?, period_end = ?, balance_rows = ?, revoked_at = ? WHERE key_id = ?'),
+      insert: prepare(
+        `INSERT INTO keys (${columns}) VALUES (${columns
+          .split(', ')
+          .map((c) => `$${c}`)
+          .join(', ')}) ON CONFLICT (hash) DO NOTHING`,
+      ),
+      save: prepare(
+        'UPDATE keys SET calls_used = ?, period_start = ?, period_end = ?, balance_rows = ?, revoked_at = ? WHERE key_id = ?',
+      ),
       list: prepare(`SELECT ${columns} FROM keys ORDER BY rowid`),
       getMeta: prepare('SELECT value FROM meta WHERE name = ?'),
-      setMeta: prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
+      setMeta: prepare(
+        'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      ),
     };
   }
 
@@ -137,7 +172,11 @@ export class SqliteKeyStore extends TransactionalKeyStore {
       console.warn(`[investor-graph mock] the state database ${this.file} ${trouble}: ${(error as Error).message}`);
     }
     // A disk is not freed in a second: clients are asked to wait ten.
-    throw new ProblemError('state_unavailable', `The mock's state database (--state) ${trouble.replace(/:.*$/, '')}; nothing was counted. Retry once it is writable again.`, { headers: { 'retry-after': '10' } });
+    throw new ProblemError(
+      'state_unavailable',
+      `The mock's state database (--state) ${trouble.replace(/:.*$/, '')}; nothing was counted. Retry once it is writable again.`,
+      { headers: { 'retry-after': '10' } },
+    );
   }
 
   transaction<T>(work: () => T): T {
@@ -148,7 +187,11 @@ export class SqliteKeyStore extends TransactionalKeyStore {
       // Locked longer than any call of a mock holds it: something else (a sqlite3 shell in a
       // transaction, a backup) holds the file. Not the client's fault, nor a failure of the mock.
       if (isBusy(error)) {
-        throw new ProblemError('state_busy', `The mock's state database (--state) stayed locked by another process for ${busyTimeoutMs / 1000} s; nothing was counted. Retry, or end what holds it.`, { headers: { 'retry-after': '1' } });
+        throw new ProblemError(
+          'state_busy',
+          `The mock's state database (--state) stayed locked by another process for ${busyTimeoutMs / 1000} s; nothing was counted. Retry, or end what holds it.`,
+          { headers: { 'retry-after': '1' } },
+        );
       }
       this.refuseForFile(error);
       throw error;
@@ -187,7 +230,14 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   }
 
   save(record: KeyRecord): void {
-    this.statements.save.run(record.callsUsed, record.periodStart, record.periodEnd, record.balanceRows, record.revokedAt, record.keyId);
+    this.statements.save.run(
+      record.callsUsed,
+      record.periodStart,
+      record.periodEnd,
+      record.balanceRows,
+      record.revokedAt,
+      record.keyId,
+    );
   }
 
   list(): KeyRecord[] {
@@ -203,7 +253,13 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   }
 
   pruneTrials(before: number): number {
-    return Number(this.transaction(() => this.db.prepare("DELETE FROM keys WHERE plan = 'trial' AND expires_at IS NOT NULL AND expires_at < ?").run(before)).changes);
+    return Number(
+      this.transaction(() =>
+        this.db
+          .prepare("DELETE FROM keys WHERE plan = 'trial' AND expires_at IS NOT NULL AND expires_at < ?")
+          .run(before),
+      ).changes,
+    );
   }
 
   describe(): StoreInfo {
@@ -219,4 +275,3 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     if (this.db.isOpen) this.db.close();
   }
 }
-

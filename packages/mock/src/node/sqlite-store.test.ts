@@ -33,7 +33,11 @@ function walk(page: (after: string | null) => Page): Row[] {
 async function everything(store: Store): Promise<string> {
   const out: unknown[] = [];
   for (const r of resources) {
-    out.push(r.name, store.count(r.name), walk((after) => store.page(r.name, after, 97)));
+    out.push(
+      r.name,
+      store.count(r.name),
+      walk((after) => store.page(r.name, after, 97)),
+    );
     const scan = await store.scan(r.name, async () => false);
     const lines: string[] = [];
     for (let batch = scan.next(500); batch.length; batch = scan.next(500)) lines.push(...batch);
@@ -42,17 +46,32 @@ async function everything(store: Store): Promise<string> {
   const recent = (row: Row) => (row.announced_on as string) >= '2025-01-01';
   out.push(walk((after) => store.page('round', after, 50, recent)));
   // A date range (announced_since and a lag): the SQLite store seeks it on the dates' index, rebuilt rounds merged in.
-  for (const [from, to] of [['2025-01-01', '2026-09-06'], ['2099-01-01', null], [null, '2026-12-01']] as const) {
-    const keep = (row: Row) => (from === null || (row.announced_on as string) >= from) && (to === null || (row.announced_on as string) <= to);
+  for (const [from, to] of [
+    ['2025-01-01', '2026-09-06'],
+    ['2099-01-01', null],
+    [null, '2026-12-01'],
+  ] as const) {
+    const keep = (row: Row) =>
+      (from === null || (row.announced_on as string) >= from) && (to === null || (row.announced_on as string) <= to);
     out.push(walk((after) => store.page('round', after, 50, keep, { column: 'announced_on', from, to })));
   }
   for (const [index, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
     for (const parent of walk((after) => store.page(spec.parent, after, 100)).slice(0, 40)) {
       const key = parent[spec.parent === 'firm' || spec.parent === 'company' ? 'slug' : 'id'] as string;
-      out.push(index, key, walk((after) => store.nestedPage(index, key, after, 7)), store.nestedRows(index, key).length);
+      out.push(
+        index,
+        key,
+        walk((after) => store.nestedPage(index, key, after, 7)),
+        store.nestedRows(index, key).length,
+      );
     }
   }
-  out.push(walk((after) => { const p = store.changePage('2026-11-01T00:00:00Z', after === null ? 0 : Number(after), 13); return { rows: p.items as unknown as Row[], nextKey: p.more ? String(p.items.at(-1)!.sequence) : null }; }));
+  out.push(
+    walk((after) => {
+      const p = store.changePage('2026-11-01T00:00:00Z', after === null ? 0 : Number(after), 13);
+      return { rows: p.items as unknown as Row[], nextKey: p.more ? String(p.items.at(-1)!.sequence) : null };
+    }),
+  );
   return JSON.stringify(out);
 }
 
@@ -65,7 +84,12 @@ test('the SQLite store serves what the memory store serves, byte for byte, befor
     const made = [memory.applyDue(Date.parse(at)), sqlite.applyDue(Date.parse(at))];
     expect(made[0]!.length).toBeGreaterThan(0);
     expect(made[1]).toEqual(made[0]);
-    expect([sqlite.pendingCount(), sqlite.changeCount(), sqlite.asOf, sqlite.version]).toEqual([memory.pendingCount(), memory.changeCount(), memory.asOf, memory.version]);
+    expect([sqlite.pendingCount(), sqlite.changeCount(), sqlite.asOf, sqlite.version]).toEqual([
+      memory.pendingCount(),
+      memory.changeCount(),
+      memory.asOf,
+      memory.version,
+    ]);
     expect(await everything(sqlite)).toBe(await everything(memory));
   }
   sqlite.close();
@@ -88,7 +112,7 @@ test('a generated dataset is built into the cache once, complete, and opened fro
   expect(again.manifest).toEqual(first.manifest);
   expect(statSync(again.file)).toMatchObject({ ino: written.ino, mtimeMs: written.mtimeMs });
   // Opened read-only: the cached dataset stays the dataset at its as-of, whatever a mock does.
-  expect(() => again.db.exec("DELETE FROM firm")).toThrow(/readonly/);
+  expect(() => again.db.exec('DELETE FROM firm')).toThrow(/readonly/);
   again.db.close();
   // Another seed, scale or time is another file.
   expect(cachedDatabaseFile({ ...options, scale: 2_001 }, cache)).not.toBe(first.file);
@@ -101,7 +125,8 @@ test('a dump written by the worker thread from the database file has the bytes t
   const sqlite = new SqliteStore(db, manifest);
   const memory = new MemoryStore(collectDataset(options));
   // Rebuilds over the following days: rows created, replaced and unpublished, in the overlay.
-  for (const store of [sqlite, memory]) expect(store.applyDue(Date.parse('2026-11-30T00:00:00Z')).length).toBeGreaterThan(10);
+  for (const store of [sqlite, memory])
+    expect(store.applyDue(Date.parse('2026-11-30T00:00:00Z')).length).toBeGreaterThan(10);
   const files = diskDumpFiles();
   try {
     const fromWorker = await new Dumps(sqlite, { files, writer: files.writer(sqlite) }).day('2026-11-29');
@@ -111,7 +136,11 @@ test('a dump written by the worker thread from the database file has the bytes t
     expect(fromWorker.files.every((f) => f.rows > 0 || f.resource === 'list')).toBe(true);
     // Served from disk: the Blob is the file the worker wrote.
     const investments = fromWorker.files.find((f) => f.resource === 'investment')!;
-    expect(createHash('sha256').update(new Uint8Array(await investments.body.arrayBuffer())).digest('hex')).toBe(investments.sha256);
+    expect(
+      createHash('sha256')
+        .update(new Uint8Array(await investments.body.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(investments.sha256);
     expect(readdirSync(files.dir).length).toBe(resources.length);
   } finally {
     files.close();

@@ -12,14 +12,37 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
-import { resources, type DatasetManifest, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { memoryDatabase, rowColumns, seekColumns, storedRows, tableOf, type StoredRow, type StoredRows } from '@investor-graph/fixtures/node';
+import {
+  resources,
+  type DatasetManifest,
+  type Observation,
+  type ResourceName,
+  type Row,
+} from '@investor-graph/fixtures';
+import {
+  memoryDatabase,
+  rowColumns,
+  seekColumns,
+  storedRows,
+  tableOf,
+  type StoredRow,
+  type StoredRows,
+} from '@investor-graph/fixtures/node';
 import { mergeByKey } from './merge-by-key.ts';
 import { arrays, keysOf, MAX_BATCH, MergedReads, type Overlay } from './merged-reads.ts';
 import { StoredRollups } from './stored-rollups.ts';
 import { SortedKeys } from '../engine/memory-store.ts';
 import { cutPage, RebuildingStore } from '../engine/rebuilding-store.ts';
-import { nested, type Change, type DateRange, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../engine/store.ts';
+import {
+  nested,
+  type Change,
+  type DateRange,
+  type IndexName,
+  type Page,
+  type RowScan,
+  type Store,
+  type StoreInput,
+} from '../engine/store.ts';
 import { DateSeeks } from './date-seeks.ts';
 
 /** Pending observations read at a time. */
@@ -64,33 +87,65 @@ export class SqliteStore extends RebuildingStore implements Store {
     this.rows = storedRows(db);
     this.reads = new MergedReads((resource, key) => this.base(resource, key), this.overlay);
     this.dates = new DateSeeks(db);
-    this.rollups = new StoredRollups(db, this.overlay, (resource, key) => this.base(resource, key), (resource, key) => this.get(resource, key), tuning.firmBatch);
+    this.rollups = new StoredRollups(
+      db,
+      this.overlay,
+      (resource, key) => this.base(resource, key),
+      (resource, key) => this.get(resource, key),
+      tuning.firmBatch,
+    );
     this.counts = { ...manifest.rows } as Record<ResourceName, number>;
     this.baseChanges = manifest.changes;
     this.pendingTotal = manifest.pending;
     for (const r of resources) {
       const table = tableOf(r.name);
       this.byKey.set(r.name, db.prepare(`SELECT ${rowColumns(r.name)} FROM ${table} WHERE key = ?`));
-      this.after.set(r.name, db.prepare(`SELECT ${rowColumns(r.name)} FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`));
+      this.after.set(
+        r.name,
+        db.prepare(`SELECT ${rowColumns(r.name)} FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`),
+      );
       this.keysAfter.set(r.name, arrays(db.prepare(`SELECT key FROM ${table} WHERE key > ? ORDER BY key LIMIT ?`)));
       this.counts[r.name] ??= 0;
     }
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
       // The fixtures' table layout and the engine's nested lists must agree on the columns sought.
-      if (!seekColumns[spec.child].includes(spec.field)) throw new Error(`[investor-graph] the dataset database has no ${spec.field} column on ${spec.child} for ${name}`);
-      this.nestedKeysAfter.set(name, arrays(db.prepare(`SELECT key FROM ${tableOf(spec.child)} WHERE ${spec.field} = ? AND key > ? ORDER BY key LIMIT ?`)));
+      if (!seekColumns[spec.child].includes(spec.field))
+        throw new Error(
+          `[investor-graph] the dataset database has no ${spec.field} column on ${spec.child} for ${name}`,
+        );
+      this.nestedKeysAfter.set(
+        name,
+        arrays(
+          db.prepare(`SELECT key FROM ${tableOf(spec.child)} WHERE ${spec.field} = ? AND key > ? ORDER BY key LIMIT ?`),
+        ),
+      );
     }
-    this.firstChangeFrom = db.prepare('SELECT sequence FROM changes WHERE changed_at >= ? ORDER BY changed_at, sequence LIMIT 1');
-    this.changesFrom = db.prepare('SELECT sequence, kind, resource, key, changed_at FROM changes WHERE sequence >= ? ORDER BY sequence LIMIT ?');
-    this.pendingAfter = db.prepare('SELECT seq, at, resource, key, json FROM pending WHERE (at, seq) > (?, ?) ORDER BY at, seq LIMIT ?');
+    this.firstChangeFrom = db.prepare(
+      'SELECT sequence FROM changes WHERE changed_at >= ? ORDER BY changed_at, sequence LIMIT 1',
+    );
+    this.changesFrom = db.prepare(
+      'SELECT sequence, kind, resource, key, changed_at FROM changes WHERE sequence >= ? ORDER BY sequence LIMIT ?',
+    );
+    this.pendingAfter = db.prepare(
+      'SELECT seq, at, resource, key, json FROM pending WHERE (at, seq) > (?, ?) ORDER BY at, seq LIMIT ?',
+    );
   }
 
   /** A store of rows given in memory (tests; a JSONL folder goes through memoryDatabase the same way). */
   static fromInput(input: StoreInput, tuning: { firmBatch?: number } = {}): SqliteStore {
-    const rows = Object.fromEntries(resources.map((r) => [r.name, input.rows[r.name]?.length ?? 0])) as Record<ResourceName, number>;
+    const rows = Object.fromEntries(resources.map((r) => [r.name, input.rows[r.name]?.length ?? 0])) as Record<
+      ResourceName,
+      number
+    >;
     const manifest: DatasetManifest = {
-      generator: 'rows given', seed: '', scale: 0, as_of: input.asOf, rows,
-      total_rows: Object.values(rows).reduce((a, b) => a + b, 0), changes: input.changes.length, pending: input.pending.length,
+      generator: 'rows given',
+      seed: '',
+      scale: 0,
+      as_of: input.asOf,
+      rows,
+      total_rows: Object.values(rows).reduce((a, b) => a + b, 0),
+      changes: input.changes.length,
+      pending: input.pending.length,
     };
     return new SqliteStore(memoryDatabase({ manifest, ...input }), manifest, tuning);
   }
@@ -152,7 +207,7 @@ export class SqliteStore extends RebuildingStore implements Store {
   /** The database's rows of a resource in key order, read a batch at a time (one query each, never one held open). */
   private *stored(resource: ResourceName): Generator<StoredRow> {
     const statement = this.after.get(resource)!;
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const batch = statement.all(after, MAX_BATCH) as unknown as StoredRow[];
       yield* batch;
       if (batch.length < MAX_BATCH) return;
@@ -160,22 +215,55 @@ export class SqliteStore extends RebuildingStore implements Store {
     }
   }
 
-  page(resource: ResourceName, afterKey: string | null, limit: number, keep?: (row: Row) => boolean, range?: DateRange): Page {
+  page(
+    resource: ResourceName,
+    afterKey: string | null,
+    limit: number,
+    keep?: (row: Row) => boolean,
+    range?: DateRange,
+  ): Page {
     const statement = this.keysAfter.get(resource)!;
-    const { scope, fetch } = range && resource === 'round' ? this.dates.keys(range) : { scope: resource, fetch: (after: string, n: number) => keysOf(statement.all(after, n)) };
+    const { scope, fetch } =
+      range && resource === 'round'
+        ? this.dates.keys(range)
+        : { scope: resource, fetch: (after: string, n: number) => keysOf(statement.all(after, n)) };
     return cutPage(this.reads.merged(resource, scope, afterKey, limit, fetch), limit, keep);
   }
 
-  nestedPage(index: IndexName, parentKey: string, afterKey: string | null, limit: number, keep?: (row: Row) => boolean): Page {
+  nestedPage(
+    index: IndexName,
+    parentKey: string,
+    afterKey: string | null,
+    limit: number,
+    keep?: (row: Row) => boolean,
+  ): Page {
     const { child, field } = nested[index];
     const statement = this.nestedKeysAfter.get(index)!;
-    return cutPage(this.reads.merged(child, `${index}\n${parentKey}`, afterKey, limit, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey), limit, keep);
+    return cutPage(
+      this.reads.merged(
+        child,
+        `${index}\n${parentKey}`,
+        afterKey,
+        limit,
+        (after, n) => keysOf(statement.all(parentKey, after, n)),
+        (row) => row[field] === parentKey,
+      ),
+      limit,
+      keep,
+    );
   }
 
   nestedRows(index: IndexName, parentKey: string): Row[] {
     const { child, field } = nested[index];
     const statement = this.nestedKeysAfter.get(index)!;
-    const next = this.reads.merged(child, `${index}\n${parentKey}`, null, MAX_BATCH, (after, n) => keysOf(statement.all(parentKey, after, n)), (row) => row[field] === parentKey);
+    const next = this.reads.merged(
+      child,
+      `${index}\n${parentKey}`,
+      null,
+      MAX_BATCH,
+      (after, n) => keysOf(statement.all(parentKey, after, n)),
+      (row) => row[field] === parentKey,
+    );
     const rows: Row[] = [];
     for (let entry = next(); entry; entry = next()) rows.push(entry[1]);
     return rows;
@@ -187,8 +275,12 @@ export class SqliteStore extends RebuildingStore implements Store {
     const inBase = this.firstChangeFrom.get(since) as { sequence: number } | undefined;
     const first = inBase?.sequence ?? this.appended.find((c) => c.changed_at >= since)?.sequence ?? this.sequence + 1;
     const start = Math.max(first, afterSequence + 1);
-    const items = start <= this.baseChanges ? (this.changesFrom.all(start, limit) as unknown as Change[]).map((c) => ({ ...c })) : [];
-    for (let i = Math.max(0, start - this.baseChanges - 1); items.length < limit && i < this.appended.length; i++) items.push(this.appended[i]!);
+    const items =
+      start <= this.baseChanges
+        ? (this.changesFrom.all(start, limit) as unknown as Change[]).map((c) => ({ ...c }))
+        : [];
+    for (let i = Math.max(0, start - this.baseChanges - 1); items.length < limit && i < this.appended.length; i++)
+      items.push(this.appended[i]!);
     return { items, more: start - 1 + limit < this.sequence };
   }
 
@@ -198,8 +290,23 @@ export class SqliteStore extends RebuildingStore implements Store {
 
   protected peekPending(): Observation | undefined {
     if (!this.pending.length && this.pendingTaken < this.pendingTotal) {
-      const batch = this.pendingAfter.all(this.lastPending.at, this.lastPending.seq, PENDING_BATCH) as unknown as { seq: number; at: string; resource: ResourceName; key: string; json: string | null }[];
-      this.pending = batch.map((p) => ({ at: p.at, seq: p.seq, observation: { at: p.at, resource: p.resource, key: p.key, row: p.json === null ? null : (JSON.parse(p.json) as Row) } }));
+      const batch = this.pendingAfter.all(this.lastPending.at, this.lastPending.seq, PENDING_BATCH) as unknown as {
+        seq: number;
+        at: string;
+        resource: ResourceName;
+        key: string;
+        json: string | null;
+      }[];
+      this.pending = batch.map((p) => ({
+        at: p.at,
+        seq: p.seq,
+        observation: {
+          at: p.at,
+          resource: p.resource,
+          key: p.key,
+          row: p.json === null ? null : (JSON.parse(p.json) as Row),
+        },
+      }));
     }
     return this.pending[0]?.observation;
   }
@@ -231,11 +338,19 @@ export class SqliteStore extends RebuildingStore implements Store {
    */
   async scan(resource: ResourceName): Promise<RowScan> {
     const overlay = new Map(this.overlayJson(resource));
-    const next = mergeByKey(this.rows.texts(resource, this.stored(resource)), { keys: [...overlay.keys()], rows: overlay });
+    const next = mergeByKey(this.rows.texts(resource, this.stored(resource)), {
+      keys: [...overlay.keys()],
+      rows: overlay,
+    });
     return {
       next: (max) => {
         const texts: string[] = [];
-        for (let entry = texts.length < max ? next() : undefined; entry; entry = texts.length < max ? next() : undefined) texts.push(entry[1]);
+        for (
+          let entry = texts.length < max ? next() : undefined;
+          entry;
+          entry = texts.length < max ? next() : undefined
+        )
+          texts.push(entry[1]);
         return texts;
       },
     };

@@ -4,7 +4,16 @@ import type { Server } from 'node:http';
 import { createContractValidator, isPlanId, planIds, type PlanId } from '@investor-graph/contract';
 import { collectDataset, datasetInput } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
-import { cachedDatabaseFile, databaseLayout, defaultDataset, layoutOf, loadDataset, memoryDatabase, openCachedDatabase, openDatabase } from '@investor-graph/fixtures/node';
+import {
+  cachedDatabaseFile,
+  databaseLayout,
+  defaultDataset,
+  layoutOf,
+  loadDataset,
+  memoryDatabase,
+  openCachedDatabase,
+  openDatabase,
+} from '@investor-graph/fixtures/node';
 import { createEngine, type Engine, type EngineOptions, type PresetKey } from '../engine/engine.ts';
 import { presetPrepaidRows } from '../engine/accounts.ts';
 import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
@@ -86,7 +95,11 @@ export interface RunningMock {
 /** The dataset as plain rows in memory (for an engine of one's own, as the tests and MSW make). */
 export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
   if (options.seed !== undefined) {
-    return collectDataset({ seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf });
+    return collectDataset({
+      seed: options.seed,
+      scale: options.scale ?? defaultDataset.scale,
+      asOf: defaultDataset.asOf,
+    });
   }
   return datasetInput(await loadDataset(options.data ?? datasetDir));
 }
@@ -96,20 +109,27 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
  * in the kit's cache (built there on first use), a database file given as --data, or a dataset
  * folder (the embedded one by default) read into an in-memory database.
  */
-export async function openStore(options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild'>): Promise<SqliteStore> {
+export async function openStore(
+  options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild'>,
+): Promise<SqliteStore> {
   if (options.seed !== undefined) {
     const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
     const file = cachedDatabaseFile(dataset, options.datasetCache);
-    const { db, manifest } = openCachedDatabase(dataset, { ...(options.datasetCache ? { dir: options.datasetCache } : {}), progress: (rows, done) => options.onBuild?.({ file, rows, done }) });
+    const { db, manifest } = openCachedDatabase(dataset, {
+      ...(options.datasetCache ? { dir: options.datasetCache } : {}),
+      progress: (rows, done) => options.onBuild?.({ file, rows, done }),
+    });
     return new SqliteStore(db, manifest);
   }
   if (options.data !== undefined && statSync(options.data).isFile()) {
     const opened = openDatabase(options.data);
     if (!opened) {
       const layout = layoutOf(options.data);
-      throw new DatasetFileError(layout !== null && layout !== databaseLayout
-        ? `[investor-graph mock] --data ${options.data} was written by another version of the kit (database layout ${layout}; this one reads ${databaseLayout}): write it again with npx investor-graph-fixtures --out FILE.sqlite`
-        : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx investor-graph-fixtures --out FILE.sqlite)`);
+      throw new DatasetFileError(
+        layout !== null && layout !== databaseLayout
+          ? `[investor-graph mock] --data ${options.data} was written by another version of the kit (database layout ${layout}; this one reads ${databaseLayout}): write it again with npx investor-graph-fixtures --out FILE.sqlite`
+          : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx investor-graph-fixtures --out FILE.sqlite)`,
+      );
     }
     return new SqliteStore(opened.db, opened.manifest);
   }
@@ -128,9 +148,14 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     if (options.stateFile && isRedisUrl(options.stateFile)) {
       // The Redis client is loaded only for a Redis URL (73 ms of every start otherwise).
       const { openRedisState } = await import('./redis/index.ts');
-      ({ keyStore, limiter: limiters.limiter } = await openRedisState(options.stateFile, { enforceLimits: options.rateLimit !== false }));
+      ({ keyStore, limiter: limiters.limiter } = await openRedisState(options.stateFile, {
+        enforceLimits: options.rateLimit !== false,
+      }));
     } else if (options.stateFile) {
-      keyStore = SqliteKeyStore.open(options.stateFile, { log: (line) => console.warn(line), ...(options.stateSync ? { synchronous: options.stateSync } : {}) });
+      keyStore = SqliteKeyStore.open(options.stateFile, {
+        log: (line) => console.warn(line),
+        ...(options.stateSync ? { synchronous: options.stateSync } : {}),
+      });
       limiters.addressLimiter = keyStore.buckets(options.rateLimit !== false);
     }
   } catch (error) {
@@ -165,11 +190,23 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     });
     await engine.ready;
     // Without faults (which wrap fetch), the data API's GETs take the Node fast path to the same engine (server.ts).
-    const served = { fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch), ...(options.faults?.length ? {} : { answer: engine.answer }) };
+    const served = {
+      fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch),
+      ...(options.faults?.length ? {} : { answer: engine.answer }),
+    };
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
-    const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) => h.toLowerCase());
-    server = createNodeServer(served, { allowedHosts, ...faultAdapterOptions(options.faults ?? []), known: engine.accounts.known, ...(options.log ? { log: options.log } : {}), ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+    const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) =>
+      h.toLowerCase(),
+    );
+    server = createNodeServer(served, {
+      allowedHosts,
+      ...faultAdapterOptions(options.faults ?? []),
+      known: engine.accounts.known,
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
     url = await listen(server, options.port ?? 4010, host);
   } catch (error) {
     await keyStore?.close();
@@ -182,8 +219,18 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   // done (or kept from an earlier start). The embedded dataset's, in memory, is written when asked.
   let stopped = false;
   // A mock stopping stops its dump too: that is no failure to report.
-  const dumpFailed = (date: string, error: unknown): void => void (stopped || console.error(`[investor-graph mock] the dump of ${date}, written ahead, failed (a manifest asked for it writes it again):`, error));
-  const dumpTick = store.file !== null && options.dumpsAhead !== false ? setInterval(() => dumpsAhead(engine, dumpFailed), DUMP_TICK_MS).unref() : undefined;
+  const dumpFailed = (date: string, error: unknown): void =>
+    void (
+      stopped ||
+      console.error(
+        `[investor-graph mock] the dump of ${date}, written ahead, failed (a manifest asked for it writes it again):`,
+        error,
+      )
+    );
+  const dumpTick =
+    store.file !== null && options.dumpsAhead !== false
+      ? setInterval(() => dumpsAhead(engine, dumpFailed), DUMP_TICK_MS).unref()
+      : undefined;
   if (dumpTick) dumpsAhead(engine, dumpFailed);
   // The database closes once the last answer is out.
   const closed = (resolve: () => void) => () => {
@@ -199,18 +246,20 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     url,
     engine,
     server,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(closed(resolve));
-    }),
-    drain: (graceMs = 10_000) => new Promise((resolve) => {
-      const force = setTimeout(() => server.closeAllConnections(), graceMs);
-      server.close(() => {
-        clearTimeout(force);
-        closed(resolve)();
-      });
-      server.closeIdleConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(closed(resolve));
+      }),
+    drain: (graceMs = 10_000) =>
+      new Promise((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(force);
+          closed(resolve)();
+        });
+        server.closeIdleConnections();
+      }),
   };
 }
 
@@ -240,7 +289,10 @@ function dumpsAhead(engine: Engine, failed: (date: string, error: unknown) => vo
 
 export function parseKeyFlag(flag: string): PresetKey {
   const m = /^([a-z]+)=([\x21-\x7e]{8,200})$/.exec(flag);
-  if (!m || !isPlanId(m[1])) throw new Error(`--key takes PLAN=KEY with PLAN one of ${planIds.join(', ')} and a key of 8+ printable characters; got "${flag}"`);
+  if (!m || !isPlanId(m[1]))
+    throw new Error(
+      `--key takes PLAN=KEY with PLAN one of ${planIds.join(', ')} and a key of 8+ printable characters; got "${flag}"`,
+    );
   return presetKey(m[1], m[2]!);
 }
 

@@ -3,7 +3,17 @@
  * the mock will not open, and the one-time migration of the JSON state file of earlier versions
  * into a database (sqlite-key-store.ts opens what this leaves).
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isPlanId } from '@investor-graph/contract/plans';
 import { keyPrefix } from '../engine/accounts/key-records.ts';
 import type { KeyRecord, MetaName } from '../engine/key-store.ts';
@@ -15,12 +25,10 @@ export class StateFileError extends Error {
   }
 }
 
-
 /** Sleeps this thread (opening is synchronous, as node:sqlite is). */
 export function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
-
 
 /** The database a migration builds: the key store, opened on a file of its own. */
 export interface MigrationTarget {
@@ -43,7 +51,8 @@ export function migrateJsonState(file: string, build: (path: string) => Migratio
   try {
     closeSync(openSync(building, 'wx', 0o600));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(file, `cannot be migrated: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new StateFileError(file, `cannot be migrated: ${(error as Error).message}`);
     return waitForMigration(file, building);
   }
   // The lock is ours. Another mock may have finished a moment before we took it: then the file
@@ -59,8 +68,12 @@ export function migrateJsonState(file: string, build: (path: string) => Migratio
     try {
       store.transaction(() => {
         // Earlier versions kept a preset key's text up to its last '_' as its prefix: no longer.
-        for (const { tokens: _t, filledAt: _f, ...record } of state.keys) store.insert({ ...record, prefix: keyPrefix(record.prefix) });
-        store.setMeta('clock', JSON.stringify({ at: Math.round(Date.parse(state.clock.now)), real: Date.now(), frozen: state.clock.frozen }));
+        for (const { tokens: _t, filledAt: _f, ...record } of state.keys)
+          store.insert({ ...record, prefix: keyPrefix(record.prefix) });
+        store.setMeta(
+          'clock',
+          JSON.stringify({ at: Math.round(Date.parse(state.clock.now)), real: Date.now(), frozen: state.clock.frozen }),
+        );
         store.setMeta('cursor_secret', state.cursorSecret);
       });
       // Back to a single file before the rename: the WAL's contents go into the database.
@@ -70,7 +83,9 @@ export function migrateJsonState(file: string, build: (path: string) => Migratio
     }
   } catch (error) {
     removeDatabase(building);
-    throw error instanceof StateFileError ? error : new StateFileError(file, `could not be migrated (${(error as Error).message}); nothing was changed`);
+    throw error instanceof StateFileError
+      ? error
+      : new StateFileError(file, `could not be migrated (${(error as Error).message}); nothing was changed`);
   }
   // Kept as it was but for what it should never have held (a preset key's text in its prefix),
   // and readable by its owner only: it holds the cursor secret. Written only once the database
@@ -82,7 +97,8 @@ export function migrateJsonState(file: string, build: (path: string) => Migratio
     renameSync(building, file);
   } catch (error) {
     // A mock starting meanwhile finished it for us (finishMigration).
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || kindOf(file) !== 'sqlite') throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || kindOf(file) !== 'sqlite')
+      throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
   }
   return true;
 }
@@ -132,25 +148,37 @@ function checkJson(file: string, text: string): JsonState {
   try {
     state = JSON.parse(text) as JsonState;
   } catch (error) {
-    throw new StateFileError(file, `looks like a JSON state file but is not valid JSON (${(error as Error).message}); nothing was changed`);
+    throw new StateFileError(
+      file,
+      `looks like a JSON state file but is not valid JSON (${(error as Error).message}); nothing was changed`,
+    );
   }
-  const wrong = (what: string) => new StateFileError(file, `is a JSON state file with ${what}; nothing was changed (fix or remove it)`);
+  const wrong = (what: string) =>
+    new StateFileError(file, `is a JSON state file with ${what}; nothing was changed (fix or remove it)`);
   if (state?.version !== 1) throw wrong(`version ${JSON.stringify(state?.version)}, not 1`);
-  if (!Number.isFinite(Date.parse(state.clock?.now)) || typeof state.clock?.frozen !== 'boolean') throw wrong('no valid clock');
+  if (!Number.isFinite(Date.parse(state.clock?.now)) || typeof state.clock?.frozen !== 'boolean')
+    throw wrong('no valid clock');
   if (typeof state.cursorSecret !== 'string' || !state.cursorSecret) throw wrong('no cursorSecret');
   if (!Array.isArray(state.keys)) throw wrong('no keys list');
   const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
   const time = (v: unknown) => v === null || Number.isSafeInteger(v);
   state.keys.forEach((k, i) => {
-    const field = (name: string, value: unknown) => wrong(`keys[${i}].${name} = ${JSON.stringify(value)?.slice(0, 40)}`);
+    const field = (name: string, value: unknown) =>
+      wrong(`keys[${i}].${name} = ${JSON.stringify(value)?.slice(0, 40)}`);
     // Named, not quoted: a prefix of earlier versions may hold most of a preset key's text.
     const textField = (name: string) => wrong(`a keys[${i}].${name} that is not one`);
     if (typeof k.keyId !== 'string' || !/^[0-9a-f]{64}$/.test(k.hash)) throw textField('keyId or hash');
     if (!isPlanId(k.plan)) throw field('plan', k.plan);
     if (!count(k.callsUsed)) throw field('callsUsed', k.callsUsed);
     if (k.balanceRows !== null && !count(k.balanceRows)) throw field('balanceRows', k.balanceRows);
-    for (const name of ['createdAt', 'expiresAt', 'revokedAt', 'periodStart', 'periodEnd'] as const) if (!time(k[name]) || (name === 'createdAt' && k[name] === null)) throw field(name, k[name]);
-    if (typeof k.prefix !== 'string' || typeof k.last4 !== 'string' || (k.emailHash !== null && typeof k.emailHash !== 'string')) throw textField('prefix, last4 or emailHash');
+    for (const name of ['createdAt', 'expiresAt', 'revokedAt', 'periodStart', 'periodEnd'] as const)
+      if (!time(k[name]) || (name === 'createdAt' && k[name] === null)) throw field(name, k[name]);
+    if (
+      typeof k.prefix !== 'string' ||
+      typeof k.last4 !== 'string' ||
+      (k.emailHash !== null && typeof k.emailHash !== 'string')
+    )
+      throw textField('prefix, last4 or emailHash');
   });
   return state;
 }
@@ -169,7 +197,8 @@ export function finishMigration(file: string): void {
     renameSync(building, file);
   } catch (error) {
     // Another mock finished it first.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StateFileError(file, `cannot finish its migration: ${(error as Error).message}`);
   }
 }
 
@@ -185,7 +214,10 @@ function waitForMigration(file: string, building: string): false {
     if (kindOf(file) === 'sqlite') return false;
     pause(100);
   }
-  throw new StateFileError(file, `is a JSON state file and ${building} is there: another mock is migrating it, or a migration stopped halfway. With no mock running on it, remove ${building} and start again; nothing was changed`);
+  throw new StateFileError(
+    file,
+    `is a JSON state file and ${building} is there: another mock is migrating it, or a migration stopped halfway. With no mock running on it, remove ${building} and start again; nothing was changed`,
+  );
 }
 
 function readState(file: string): string {
@@ -202,10 +234,15 @@ function readState(file: string): string {
  */
 export function fileTrouble(error: unknown): string | undefined {
   switch (((error as { errcode?: number }).errcode ?? -1) % 256) {
-    case 8: return 'is read-only (the file, its folder, or the disk): the mock writes keys and usage into it';
-    case 13: return 'is on a full disk (or at its size limit)';
-    case 10: return 'could not be read or written (an I/O error of the disk)';
-    case 3: return 'may not be opened: permission denied';
-    default: return undefined;
+    case 8:
+      return 'is read-only (the file, its folder, or the disk): the mock writes keys and usage into it';
+    case 13:
+      return 'is on a full disk (or at its size limit)';
+    case 10:
+      return 'could not be read or written (an I/O error of the disk)';
+    case 3:
+      return 'may not be opened: permission denied';
+    default:
+      return undefined;
   }
 }

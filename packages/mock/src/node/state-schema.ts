@@ -69,24 +69,49 @@ export interface KeyRow {
   balance_rows: number | null;
 }
 
-export const columns = 'key_id, hash, plan, prefix, last4, created_at, expires_at, revoked_at, email_hash, calls_used, period_start, period_end, balance_rows';
+export const columns =
+  'key_id, hash, plan, prefix, last4, created_at, expires_at, revoked_at, email_hash, calls_used, period_start, period_end, balance_rows';
 
 export function toRecord(row: KeyRow): KeyRecord {
-  if (!isPlanId(row.plan)) throw new Error(`[investor-graph mock] the state database holds key ${row.key_id} of an unknown plan "${row.plan}"`);
+  if (!isPlanId(row.plan))
+    throw new Error(
+      `[investor-graph mock] the state database holds key ${row.key_id} of an unknown plan "${row.plan}"`,
+    );
   return {
-    keyId: row.key_id, hash: row.hash, plan: row.plan, prefix: row.prefix, last4: row.last4, createdAt: row.created_at,
-    expiresAt: row.expires_at, revokedAt: row.revoked_at, emailHash: row.email_hash, callsUsed: row.calls_used,
-    periodStart: row.period_start, periodEnd: row.period_end, balanceRows: row.balance_rows,
+    keyId: row.key_id,
+    hash: row.hash,
+    plan: row.plan,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    emailHash: row.email_hash,
+    callsUsed: row.calls_used,
+    periodStart: row.period_start,
+    periodEnd: row.period_end,
+    balanceRows: row.balance_rows,
   };
 }
 
 export const toRow = (r: KeyRecord): KeyRow => ({
-  key_id: r.keyId, hash: r.hash, plan: r.plan, prefix: r.prefix, last4: r.last4, created_at: r.createdAt,
-  expires_at: r.expiresAt, revoked_at: r.revokedAt, email_hash: r.emailHash, calls_used: r.callsUsed,
-  period_start: r.periodStart, period_end: r.periodEnd, balance_rows: r.balanceRows,
+  key_id: r.keyId,
+  hash: r.hash,
+  plan: r.plan,
+  prefix: r.prefix,
+  last4: r.last4,
+  created_at: r.createdAt,
+  expires_at: r.expiresAt,
+  revoked_at: r.revokedAt,
+  email_hash: r.emailHash,
+  calls_used: r.callsUsed,
+  period_start: r.periodStart,
+  period_end: r.periodEnd,
+  balance_rows: r.balanceRows,
 });
 
-export const prefixed = (row: KeyRow): Record<string, string | number | null> => Object.fromEntries(Object.entries(row).map(([k, v]) => [`$${k}`, v]));
+export const prefixed = (row: KeyRow): Record<string, string | number | null> =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [`$${k}`, v]));
 
 /** A new file gets the schema; an existing one must be this mock's, of a version it reads, and whole. */
 export function prepareSchema(db: DatabaseSync, file: string): void {
@@ -100,7 +125,9 @@ export function prepareSchema(db: DatabaseSync, file: string): void {
   let tables: string[];
   let id: unknown;
   try {
-    tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+    tables = (
+      db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((t) => t.name);
     id = pragma('application_id');
     if (id === 0 && tables.length === 0) db.exec(schema);
     db.exec('COMMIT');
@@ -109,21 +136,36 @@ export function prepareSchema(db: DatabaseSync, file: string): void {
     throw error;
   }
   if (id === 0 && tables.length === 0) return;
-  if (id !== applicationId) throw new StateFileError(file, `is an SQLite database of something else (tables: ${tables.join(', ') || 'none'}), not the mock's state; name another file`);
+  if (id !== applicationId)
+    throw new StateFileError(
+      file,
+      `is an SQLite database of something else (tables: ${tables.join(', ') || 'none'}), not the mock's state; name another file`,
+    );
   const version = Number(pragma('user_version'));
-  if (version > schemaVersion) throw new StateFileError(file, `was written by a newer version of the mock (state schema ${version}; this one reads up to ${schemaVersion}); upgrade @investor-graph/mock or name another file`);
+  if (version > schemaVersion)
+    throw new StateFileError(
+      file,
+      `was written by a newer version of the mock (state schema ${version}; this one reads up to ${schemaVersion}); upgrade @investor-graph/mock or name another file`,
+    );
   const check = String(pragma('quick_check'));
   if (check !== 'ok') throw new StateFileError(file, `is damaged (SQLite quick_check: ${check}); nothing was changed`);
   if (version < schemaVersion) upgrade(db);
-  const clock = (db.prepare("SELECT value FROM meta WHERE name = 'clock'").get() as { value: string } | undefined)?.value;
-  if (clock !== undefined && !isSavedClock(clock)) throw new StateFileError(file, `holds a clock that is not one (${clock.slice(0, 80)}); nothing was changed`);
+  const clock = (db.prepare("SELECT value FROM meta WHERE name = 'clock'").get() as { value: string } | undefined)
+    ?.value;
+  if (clock !== undefined && !isSavedClock(clock))
+    throw new StateFileError(file, `holds a clock that is not one (${clock.slice(0, 80)}); nothing was changed`);
 }
 
 /** Brings a file of an older schema up to this one, under the write lock (another mock may be doing it too). */
 function upgrade(db: DatabaseSync): void {
   db.exec('BEGIN IMMEDIATE');
   try {
-    for (let version = Number(Object.values(db.prepare('PRAGMA user_version').get() ?? {})[0]); version < schemaVersion; version++) db.exec(upgrades[version]!);
+    for (
+      let version = Number(Object.values(db.prepare('PRAGMA user_version').get() ?? {})[0]);
+      version < schemaVersion;
+      version++
+    )
+      db.exec(upgrades[version]!);
     db.exec('COMMIT');
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');

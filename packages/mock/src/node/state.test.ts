@@ -4,7 +4,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +35,13 @@ afterAll(() => {
 
 const get = (url: string, key: string) => fetch(url, { headers: { authorization: `Bearer ${key}` } });
 const control = async (url: string, path: string, method: string, body: unknown) =>
-  (await fetch(`${url}/__control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  (
+    await fetch(`${url}/__control${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  ).json();
 const accountOf = async (url: string, key: string) => (await (await get(`${url}/api/v1/account`, key)).json()).data;
 
 test('two mocks on one database share a quota exactly: of 400 parallel calls with 100 left, 100 succeed', async () => {
@@ -42,10 +57,14 @@ test('two mocks on one database share a quota exactly: of 400 parallel calls wit
     const before = (await accountOf(b.url, key)).usage.calls_used;
     expect(before).toBe(limit - 100);
 
-    const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => get(`${i % 2 ? a.url : b.url}/api/v1/firms?limit=1`, key).then(async (r) => {
-      await r.arrayBuffer();
-      return r.status;
-    })));
+    const answers = await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        get(`${i % 2 ? a.url : b.url}/api/v1/firms?limit=1`, key).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
+    );
     expect(answers.filter((s) => s === 200)).toHaveLength(100);
     expect(answers.filter((s) => s === 402)).toHaveLength(300);
     expect((await accountOf(a.url, key)).usage.calls_used).toBe(before + 100);
@@ -55,7 +74,10 @@ test('two mocks on one database share a quota exactly: of 400 parallel calls wit
     await control(a.url, '/clock', 'PUT', { now: '2027-03-01T00:00:00Z', frozen: true });
     await new Promise((r) => setTimeout(r, 300));
     await get(`${b.url}/api/v1/account`, key);
-    expect(await (await fetch(`${b.url}/__control/clock`)).json()).toEqual({ now: '2027-03-01T00:00:00.000Z', frozen: true });
+    expect(await (await fetch(`${b.url}/__control/clock`)).json()).toEqual({
+      now: '2027-03-01T00:00:00.000Z',
+      frozen: true,
+    });
   } finally {
     await Promise.all([stop(a.child), stop(b.child)]);
   }
@@ -108,7 +130,13 @@ test('a new state database is readable by its owner alone (0600), with its WAL, 
   const key = 'igk_team_private_file_mode_check_0001';
   const mock = await start('--state', state, '--key', `team=${key}`);
   try {
-    const trial = await (await fetch(`${mock.url}/api/v1/keys/trial`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"ops@example.com"}' })).json();
+    const trial = await (
+      await fetch(`${mock.url}/api/v1/keys/trial`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"email":"ops@example.com"}',
+      })
+    ).json();
     expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
     const files = readdirSync(temp).filter((f) => f.startsWith('private.db'));
     expect(files).toEqual(expect.arrayContaining(['private.db', 'private.db-wal']));
@@ -132,26 +160,50 @@ const digest = (file: string) => createHash('sha256').update(readFileSync(file))
 
 test('a file that is not a state database of this mock is refused at start, named, and left as it was', () => {
   const cases: [string, (file: string) => void, RegExp][] = [
-    ['notes.txt', (f) => writeFileSync(f, 'my notes, not a database\n'), /neither a state database of the mock nor a JSON state file/],
-    ['foreign.db', (f) => {
-      const db = new DatabaseSync(f);
-      db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);');
-      db.close();
-    }, /an SQLite database of something else \(tables: invoices\)/],
-    ['newer.db', (f) => {
-      SqliteKeyStore.open(f).close();
-      const db = new DatabaseSync(f);
-      db.exec('PRAGMA user_version = 99');
-      db.close();
-    }, /written by a newer version of the mock \(state schema 99; this one reads up to 2\)/],
-    ['damaged.db', (f) => {
-      SqliteKeyStore.open(f).close();
-      const bytes = readFileSync(f);
-      bytes.fill(0x5a, 100); // the header survives, every page after it is garbage
-      writeFileSync(f, bytes);
-    }, /is damaged or not a database|is damaged/],
-    ['lots.json', (f) => writeFileSync(f, JSON.stringify(jsonState({ callsUsed: 'lots' }))), /keys\[0\]\.callsUsed = "lots"/],
-    ['negative.json', (f) => writeFileSync(f, JSON.stringify(jsonState({ callsUsed: -5 }))), /keys\[0\]\.callsUsed = -5/],
+    [
+      'notes.txt',
+      (f) => writeFileSync(f, 'my notes, not a database\n'),
+      /neither a state database of the mock nor a JSON state file/,
+    ],
+    [
+      'foreign.db',
+      (f) => {
+        const db = new DatabaseSync(f);
+        db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);');
+        db.close();
+      },
+      /an SQLite database of something else \(tables: invoices\)/,
+    ],
+    [
+      'newer.db',
+      (f) => {
+        SqliteKeyStore.open(f).close();
+        const db = new DatabaseSync(f);
+        db.exec('PRAGMA user_version = 99');
+        db.close();
+      },
+      /written by a newer version of the mock \(state schema 99; this one reads up to 2\)/,
+    ],
+    [
+      'damaged.db',
+      (f) => {
+        SqliteKeyStore.open(f).close();
+        const bytes = readFileSync(f);
+        bytes.fill(0x5a, 100); // the header survives, every page after it is garbage
+        writeFileSync(f, bytes);
+      },
+      /is damaged or not a database|is damaged/,
+    ],
+    [
+      'lots.json',
+      (f) => writeFileSync(f, JSON.stringify(jsonState({ callsUsed: 'lots' }))),
+      /keys\[0\]\.callsUsed = "lots"/,
+    ],
+    [
+      'negative.json',
+      (f) => writeFileSync(f, JSON.stringify(jsonState({ callsUsed: -5 }))),
+      /keys\[0\]\.callsUsed = -5/,
+    ],
     ['broken.json', (f) => writeFileSync(f, '{"version":1,"keys":['), /not valid JSON/],
   ];
   for (const [name, make, reason] of cases) {
@@ -174,11 +226,26 @@ function jsonState(key: Record<string, unknown> = {}) {
     version: 1,
     clock: { now: '2026-11-25T10:00:00.000Z', frozen: true },
     cursorSecret: 'a-cursor-secret-of-the-earlier-run-0000000000',
-    keys: [{
-      keyId: 'key_0123456789ab', hash: createHash('sha256').update('igk_payg_migrated_from_json_00000001').digest('hex'), plan: 'payg', prefix: 'igk_payg_migrated_from_json_', last4: '0001',
-      createdAt: Date.parse('2026-11-20T00:00:00Z'), expiresAt: null, revokedAt: null, emailHash: null, callsUsed: 7,
-      periodStart: null, periodEnd: null, balanceRows: 4_321, tokens: 10, filledAt: 123.4, ...key,
-    }],
+    keys: [
+      {
+        keyId: 'key_0123456789ab',
+        hash: createHash('sha256').update('igk_payg_migrated_from_json_00000001').digest('hex'),
+        plan: 'payg',
+        prefix: 'igk_payg_migrated_from_json_',
+        last4: '0001',
+        createdAt: Date.parse('2026-11-20T00:00:00Z'),
+        expiresAt: null,
+        revokedAt: null,
+        emailHash: null,
+        callsUsed: 7,
+        periodStart: null,
+        periodEnd: null,
+        balanceRows: 4_321,
+        tokens: 10,
+        filledAt: 123.4,
+        ...key,
+      },
+    ],
   };
 }
 
@@ -190,7 +257,10 @@ test('a JSON state file of earlier versions is migrated once: keys, counts, bala
     const account = await accountOf(mock.url, 'igk_payg_migrated_from_json_00000001');
     expect(account.usage.calls_used).toBe(7);
     expect(account.balance.prepaid_rows).toBe(4_321);
-    expect((await (await fetch(`${mock.url}/__control/clock`)).json())).toEqual({ now: '2026-11-25T10:00:00.000Z', frozen: true });
+    expect(await (await fetch(`${mock.url}/__control/clock`)).json()).toEqual({
+      now: '2026-11-25T10:00:00.000Z',
+      frozen: true,
+    });
   } finally {
     await stop(mock.child);
   }
@@ -214,19 +284,30 @@ test('a JSON state file of earlier versions is migrated once: keys, counts, bala
 function atOneInstant(count: number, code: string): Promise<string[]> {
   const store = fileURLToPath(new URL('./sqlite-key-store.ts', import.meta.url));
   const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};\nwhile (Date.now() < ${Date.now() + 1500}) {}\n${code}`;
-  return Promise.all(Array.from({ length: count }, () => new Promise<string>((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', () => resolve(out.trim()));
-  })));
+  return Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<string>((resolve) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (out += d));
+          child.on('exit', () => resolve(out.trim()));
+        }),
+    ),
+  );
 }
 
 test('processes opening one new state file at the same instant all open it (regression: a race on creating the schema)', async () => {
   const file = join(temp, 'raced.db');
   // The first creates the schema, the others share it.
-  const outputs = await atOneInstant(6, `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`);
+  const outputs = await atOneInstant(
+    6,
+    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`,
+  );
   expect(outputs).toEqual(Array(6).fill('opened'));
   const db = new DatabaseSync(file);
   expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(3);
@@ -260,11 +341,22 @@ test('a state file another process holds locked a little longer than the busy ti
   SqliteKeyStore.open(file).close();
   // Another process takes the write lock and keeps it 4 s. The opener starts 1.5 s in (atOneInstant),
   // so a single wait of the busy timeout (2 s) ends before the lock is released.
-  const holder = spawn(process.execPath, ['--input-type=module', '-e', `import { DatabaseSync } from 'node:sqlite';
+  const holder = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { DatabaseSync } from 'node:sqlite';
 const db = new DatabaseSync(${JSON.stringify(file)}); db.exec('BEGIN IMMEDIATE'); console.log('held');
-const until = Date.now() + 4000; while (Date.now() < until) {} db.exec('ROLLBACK'); db.close();`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const until = Date.now() + 4000; while (Date.now() < until) {} db.exec('ROLLBACK'); db.close();`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((resolve) => holder.stdout.once('data', resolve));
-  const outputs = await atOneInstant(1, `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`);
+  const outputs = await atOneInstant(
+    1,
+    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`,
+  );
   expect(outputs).toEqual(['opened']);
 });
 
@@ -278,7 +370,9 @@ test('two mocks started at the same moment on one database with the same --key b
   // both look for the key before either has added it.
   const stores = [SqliteKeyStore.open(state), SqliteKeyStore.open(state)];
   try {
-    const engines = stores.map((keyStore) => createEngine({ dataset, validator, keyStore, keys: [{ plan: 'team', key }] }));
+    const engines = stores.map((keyStore) =>
+      createEngine({ dataset, validator, keyStore, keys: [{ plan: 'team', key }] }),
+    );
     await Promise.all(engines.map((engine) => engine.ready));
     expect(stores[0]!.list()).toHaveLength(1);
   } finally {
@@ -292,11 +386,21 @@ test('advances of the clock made through two mocks at once all count (regression
   const a = await startMock({ port: 0, stateFile: state, now: '2027-01-01T00:00:00Z', frozen: true });
   const b = await startMock({ port: 0, stateFile: state });
   try {
-    await Promise.all(Array.from({ length: 10 }, (_, i) => control(i % 2 ? a.url : b.url, '/clock/advance', 'POST', { duration: 'PT1H' })));
-    for (const mock of [a, b]) expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0 })).toMatchObject({ now: '2027-01-01T10:00:00.000Z' });
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        control(i % 2 ? a.url : b.url, '/clock/advance', 'POST', { duration: 'PT1H' }),
+      ),
+    );
+    for (const mock of [a, b])
+      expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0 })).toMatchObject({
+        now: '2027-01-01T10:00:00.000Z',
+      });
     // Freezing through one just after the other advanced: at the time as stored, not a 400 "backwards".
     await control(a.url, '/clock/advance', 'POST', { duration: 'PT1H' });
-    expect(await control(b.url, '/clock', 'PUT', { frozen: true })).toMatchObject({ now: '2027-01-01T11:00:00.000Z', frozen: true });
+    expect(await control(b.url, '/clock', 'PUT', { frozen: true })).toMatchObject({
+      now: '2027-01-01T11:00:00.000Z',
+      frozen: true,
+    });
   } finally {
     await Promise.all([a.close(), b.close()]);
   }
@@ -304,9 +408,17 @@ test('advances of the clock made through two mocks at once all count (regression
 
 test('a clock moved by a fraction of a millisecond stays whole, and the calls after it are answered (regression: 500 on every later call)', async () => {
   const key = 'igk_team_fraction_of_a_millisecond_01';
-  const mock = await startMock({ port: 0, stateFile: join(temp, 'fraction.db'), keys: [{ plan: 'team', key }], now: '2027-01-01T00:00:00Z', frozen: true });
+  const mock = await startMock({
+    port: 0,
+    stateFile: join(temp, 'fraction.db'),
+    keys: [{ plan: 'team', key }],
+    now: '2027-01-01T00:00:00Z',
+    frozen: true,
+  });
   try {
-    expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0.0006 })).toMatchObject({ now: '2027-01-01T00:00:00.001Z' });
+    expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0.0006 })).toMatchObject({
+      now: '2027-01-01T00:00:00.001Z',
+    });
     expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
     expect((await accountOf(mock.url, key)).usage.calls_used).toBe(1);
   } finally {
@@ -314,13 +426,23 @@ test('a clock moved by a fraction of a millisecond stays whole, and the calls af
   }
   // A file an earlier version left with a fractional clock is read as whole ms, and served.
   const db = new DatabaseSync(join(temp, 'fraction.db'));
-  db.prepare("UPDATE meta SET value = ? WHERE name = 'clock'").run(JSON.stringify({ at: Date.parse('2027-01-02T00:00:00Z') + 0.5, real: 0, frozen: true }));
+  db.prepare("UPDATE meta SET value = ? WHERE name = 'clock'").run(
+    JSON.stringify({ at: Date.parse('2027-01-02T00:00:00Z') + 0.5, real: 0, frozen: true }),
+  );
   db.close();
   const again = await startMock({ port: 0, stateFile: join(temp, 'fraction.db') });
   try {
     expect((await get(`${again.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
     // A new key takes the clock's time as its creation time, an INTEGER column.
-    expect((await fetch(`${again.url}/__control/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"plan":"team"}' })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${again.url}/__control/keys`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"plan":"team"}',
+        })
+      ).status,
+    ).toBe(201);
   } finally {
     await again.close();
   }
@@ -338,7 +460,11 @@ test('a call that waits on a write lock held by something else gets 503 state_bu
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(await answer.json()).toMatchObject({ code: 'state_busy', status: 503 });
     // A control call meets the same 503, not a 400 blaming its body (regression).
-    const clock = await fetch(`${mock.url}/__control/clock`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"frozen":true}' });
+    const clock = await fetch(`${mock.url}/__control/clock`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"frozen":true}',
+    });
     expect(clock.status).toBe(503);
     shell.exec('ROLLBACK');
     const usage = (await accountOf(mock.url, key)).usage;
@@ -377,7 +503,10 @@ test('processes started together on one JSON state file migrate it once, and kee
   const file = join(temp, 'legacy-together');
   writeFileSync(file, JSON.stringify(jsonState()));
   // The first migrates; the others wait for its database and open it.
-  const outputs = await atOneInstant(4, `try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } catch (e) { console.log(e.message); }`);
+  const outputs = await atOneInstant(
+    4,
+    `try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } catch (e) { console.log(e.message); }`,
+  );
   expect(outputs).toEqual(Array(4).fill('1'));
   expect(existsSync(`${file}.migrating`)).toBe(false);
   const kept = readFileSync(`${file}.v1.json`, 'utf8');

@@ -14,14 +14,17 @@ const cutoffs = [null, '2026-09-06', '2019-06-30'];
 async function statistics(store: Store): Promise<string> {
   const stats = new Statistics(store, 1_000);
   const out: unknown[] = [];
-  for (const name of statisticNames) for (const cutoff of cutoffs) out.push(name, cutoff, await stats.rows(name as StatisticName, cutoff));
+  for (const name of statisticNames)
+    for (const cutoff of cutoffs) out.push(name, cutoff, await stats.rows(name as StatisticName, cutoff));
   return JSON.stringify(out, null, 1);
 }
 
 /** The rollups as computed before the counts, from the rows the memory store holds now. */
 async function reference(memory: MemoryStore): Promise<string> {
   const out: unknown[] = [];
-  for (const name of statisticNames) for (const cutoff of cutoffs) out.push(name, cutoff, await rollupFromRows(name, (r: ResourceName) => memory.all(r), cutoff));
+  for (const name of statisticNames)
+    for (const cutoff of cutoffs)
+      out.push(name, cutoff, await rollupFromRows(name, (r: ResourceName) => memory.all(r), cutoff));
   return JSON.stringify(out, null, 1);
 }
 
@@ -70,13 +73,36 @@ test('they follow a round unpublished, one moved past the lag, edges revised or 
     { at, resource: 'round', key: edges[0]!.round_id as string, row: null },
     // A round is re-dated inside the trial's lag, and another out of it.
     { at, resource: 'round', key: rounds[1]!.id as string, row: edit(rounds[1]!, { announced_on: '2026-11-01' }) },
-    { at, resource: 'round', key: rounds[2]!.id as string, row: edit(rounds[2]!, { announced_on: '2018-01-01', stage: 'seed', amount_usd: 777_000 }) },
+    {
+      at,
+      resource: 'round',
+      key: rounds[2]!.id as string,
+      row: edit(rounds[2]!, { announced_on: '2018-01-01', stage: 'seed', amount_usd: 777_000 }),
+    },
     // The busiest firm's edges: one now a lead, one gone, one naming no round.
-    { at, resource: 'investment', key: edges[1]!.id as string, row: edit(edges[1]!, { role: edges[1]!.role === 'lead' ? 'participant' : 'lead' }) },
+    {
+      at,
+      resource: 'investment',
+      key: edges[1]!.id as string,
+      row: edit(edges[1]!, { role: edges[1]!.role === 'lead' ? 'participant' : 'lead' }),
+    },
     { at, resource: 'investment', key: edges[2]!.id as string, row: null },
-    { at, resource: 'investment', key: 'inv_test_no_round', row: edit(edges[3]!, { id: 'inv_test_no_round', round_id: null }) },
+    {
+      at,
+      resource: 'investment',
+      key: 'inv_test_no_round',
+      row: edit(edges[3]!, { id: 'inv_test_no_round', round_id: null }),
+    },
     // A fund's returns revised, another fund gone.
-    ...[...memory.all('fund')].filter((f) => f.returns !== null).slice(0, 2).map((f, i): Observation => ({ at, resource: 'fund', key: f.id as string, row: i ? null : edit(f, { returns: { ...(f.returns as Row), irr: 0.5 } }) })),
+    ...[...memory.all('fund')]
+      .filter((f) => f.returns !== null)
+      .slice(0, 2)
+      .map((f, i): Observation => ({
+        at,
+        resource: 'fund',
+        key: f.id as string,
+        row: i ? null : edit(f, { returns: { ...(f.returns as Row), irr: 0.5 } }),
+      })),
   ];
   const gone = [...memory.all('round')].find((r) => r.id === edges[0]!.round_id)!;
   for (const o of observations) expect(sqlite.observe(structuredClone(o))).toEqual(memory.observe(structuredClone(o)));
@@ -95,7 +121,10 @@ test('firms tied on investments at the 25th place are told apart by leads and th
   const busiest = new Set(top.map((r) => r.firm_slug));
   // Three firms below the top each get edges naming no round until they tie the 25th on
   // investments, one with its leads too: a tie on both is broken by the slug.
-  const below = [...new Set([...memory.all('investment')].map((i) => i.firm_slug as string))].filter((f) => !busiest.has(f)).sort().slice(0, 3);
+  const below = [...new Set([...memory.all('investment')].map((i) => i.firm_slug as string))]
+    .filter((f) => !busiest.has(f))
+    .sort()
+    .slice(0, 3);
   const at = '2026-11-20T04:00:00Z';
   let n = 0;
   for (const [i, firm] of below.entries()) {
@@ -104,7 +133,12 @@ test('firms tied on investments at the 25th place are told apart by leads and th
     for (let k = mine.length; k < (last.investments as number); k++) {
       const id = `inv_tie_${n++}`;
       const role = i === 0 && leads + (k - mine.length) < (last.leads as number) ? 'lead' : 'participant';
-      const o: Observation = { at, resource: 'investment', key: id, row: { ...structuredClone(mine[0]!), id, round_id: null, role } };
+      const o: Observation = {
+        at,
+        resource: 'investment',
+        key: id,
+        row: { ...structuredClone(mine[0]!), id, round_id: null, role },
+      };
       for (const store of [sqlite, memory]) store.observe(structuredClone(o));
     }
   }

@@ -9,7 +9,15 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
-import { addRoundCounts, rollupCount as count, type FirmCount, type FundCounts, type ResourceName, type RoundCounts, type Row } from '@investor-graph/fixtures';
+import {
+  addRoundCounts,
+  rollupCount as count,
+  type FirmCount,
+  type FundCounts,
+  type ResourceName,
+  type RoundCounts,
+  type Row,
+} from '@investor-graph/fixtures';
 import type { RollupSource } from '../engine/rollups.ts';
 import { roundVisible } from '../engine/round-lag.ts';
 import { arrays, type Overlay } from './merged-reads.ts';
@@ -26,7 +34,19 @@ interface Lagged {
 }
 
 export class StoredRollups implements RollupSource {
-  private readonly statements: Record<'years' | 'stageAmounts' | 'laterRounds' | 'laterEdges' | 'edgesOfRound' | 'edgesOfMissingRound' | 'busiest' | 'firm' | 'vintages' | 'fundReturns', StatementSync>;
+  private readonly statements: Record<
+    | 'years'
+    | 'stageAmounts'
+    | 'laterRounds'
+    | 'laterEdges'
+    | 'edgesOfRound'
+    | 'edgesOfMissingRound'
+    | 'busiest'
+    | 'firm'
+    | 'vintages'
+    | 'fundReturns',
+    StatementSync
+  >;
   private readonly overlay: Map<ResourceName, Overlay>;
   private readonly base: Read;
   private readonly current: Read;
@@ -41,7 +61,13 @@ export class StoredRollups implements RollupSource {
    * `base` reads a row as the database has it, `current` as it is now (the overlay's when it has
    * it); `firmBatch`: busiest firms read at a time (tests set it low to reach the walk's end).
    */
-  constructor(db: DatabaseSync, overlay: Map<ResourceName, Overlay>, base: Read, current: Read, firmBatch = FIRM_BATCH) {
+  constructor(
+    db: DatabaseSync,
+    overlay: Map<ResourceName, Overlay>,
+    base: Read,
+    current: Read,
+    firmBatch = FIRM_BATCH,
+  ) {
     this.firmBatch = firmBatch;
     this.overlay = overlay;
     this.base = base;
@@ -55,7 +81,9 @@ export class StoredRollups implements RollupSource {
       // By the round's date on the index, then its id on the rows: only when a rebuild changes a round's visibility.
       edgesOfRound: s('SELECT firm_slug, role, key FROM investment WHERE round_on = ? AND round_id = ?'),
       edgesOfMissingRound: s('SELECT firm_slug, role, key FROM investment WHERE round_on IS NULL AND round_id = ?'),
-      busiest: s('SELECT firm_slug, firm_name, investments, leads FROM rollup_firm ORDER BY investments DESC, leads DESC, firm_slug LIMIT ? OFFSET ?'),
+      busiest: s(
+        'SELECT firm_slug, firm_name, investments, leads FROM rollup_firm ORDER BY investments DESC, leads DESC, firm_slug LIMIT ? OFFSET ?',
+      ),
       firm: s('SELECT firm_name, investments, leads FROM rollup_firm WHERE firm_slug = ?'),
       vintages: s('SELECT vintage_year, funds FROM rollup_vintage'),
       fundReturns: s('SELECT vintage_year, field, value, funds FROM rollup_fund_return'),
@@ -64,8 +92,13 @@ export class StoredRollups implements RollupSource {
 
   async rounds(cutoff: string | null): Promise<RoundCounts> {
     const counts: RoundCounts = { years: new Map(), stages: new Map() };
-    for (const [year, rounds, amount] of this.statements.years.all() as unknown as [number, number, number][]) counts.years.set(year, { rounds, amount });
-    for (const [stage, amount, n] of this.statements.stageAmounts.all() as unknown as [string, number | null, number][]) {
+    for (const [year, rounds, amount] of this.statements.years.all() as unknown as [number, number, number][])
+      counts.years.set(year, { rounds, amount });
+    for (const [stage, amount, n] of this.statements.stageAmounts.all() as unknown as [
+      string,
+      number | null,
+      number,
+    ][]) {
       let amounts = counts.stages.get(stage);
       if (!amounts) counts.stages.set(stage, (amounts = new Map()));
       amounts.set(amount, n);
@@ -97,8 +130,16 @@ export class StoredRollups implements RollupSource {
     // The others only lose: walk down the busiest until a firm's stored count is below the
     // top'th count found, which neither it nor any after it can reach.
     for (let offset = 0; ; offset += this.firmBatch) {
-      const threshold = nthLargest([...firms.values()].map((f) => f.investments), top);
-      const batch = this.statements.busiest.all(this.firmBatch, offset) as unknown as [string, string, number, number][];
+      const threshold = nthLargest(
+        [...firms.values()].map((f) => f.investments),
+        top,
+      );
+      const batch = this.statements.busiest.all(this.firmBatch, offset) as unknown as [
+        string,
+        string,
+        number,
+        number,
+      ][];
       for (const [slug, name, investments, leads] of batch) {
         if (investments < threshold) return firms;
         firms.set(slug, adjusted(slug, name, investments, leads));
@@ -111,7 +152,8 @@ export class StoredRollups implements RollupSource {
   private firmChanges(cutoff: string | null): Map<string, FirmCount> {
     const delta = new Map<string, FirmCount>();
     if (cutoff !== null) for (const [slug, f] of this.lag(cutoff).firms) delta.set(slug, { ...f });
-    const edge = (slug: string, name: string, role: string, by: 1 | -1) => count.edge(delta, slug, name, role === 'lead', by);
+    const edge = (slug: string, name: string, role: string, by: 1 | -1) =>
+      count.edge(delta, slug, name, role === 'lead', by);
     const visible = roundVisible(cutoff);
     const roundSeen = (read: Read, id: unknown): boolean => {
       if (id === null) return true;
@@ -121,8 +163,10 @@ export class StoredRollups implements RollupSource {
     const edges = this.overlay.get('investment')?.rows;
     for (const [key, now] of edges ?? []) {
       const was = this.base('investment', key);
-      if (was && roundSeen(this.base, was.round_id)) edge(was.firm_slug as string, was.firm_name as string, was.role as string, -1);
-      if (now && roundSeen(this.current, now.round_id)) edge(now.firm_slug as string, now.firm_name as string, now.role as string, 1);
+      if (was && roundSeen(this.base, was.round_id))
+        edge(was.firm_slug as string, was.firm_name as string, was.role as string, -1);
+      if (now && roundSeen(this.current, now.round_id))
+        edge(now.firm_slug as string, now.firm_name as string, now.role as string, 1);
     }
     // A round a rebuild published, unpublished or moved across the cutoff brings or takes the
     // database's edges naming it (those a rebuild changed too are counted above).
@@ -131,9 +175,12 @@ export class StoredRollups implements RollupSource {
       const after = roundSeen(this.current, id);
       if (before === after) continue;
       const was = this.base('round', id);
-      const named = (was ? this.statements.edgesOfRound.all(was.announced_on as string, id) : this.statements.edgesOfMissingRound.all(id)) as unknown as [string, string, string][];
+      const named = (was
+        ? this.statements.edgesOfRound.all(was.announced_on as string, id)
+        : this.statements.edgesOfMissingRound.all(id)) as unknown as [string, string, string][];
       for (const [slug, role, key] of named) {
-        if (!edges?.has(key)) edge(slug, after ? (this.base('investment', key)!.firm_name as string) : '', role, after ? 1 : -1);
+        if (!edges?.has(key))
+          edge(slug, after ? (this.base('investment', key)!.firm_name as string) : '', role, after ? 1 : -1);
       }
     }
     return delta;
@@ -144,16 +191,29 @@ export class StoredRollups implements RollupSource {
     let lagged = this.lagged.get(cutoff);
     if (lagged) return lagged;
     lagged = { rounds: { years: new Map(), stages: new Map() }, firms: new Map() };
-    for (const [announced_on, stage, amount_usd] of this.statements.laterRounds.all(cutoff) as unknown as [string, string, number | null][]) count.round(lagged.rounds, { announced_on, stage, amount_usd }, -1);
-    for (const [slug, role] of this.statements.laterEdges.all(cutoff) as unknown as [string, string][]) count.edge(lagged.firms, slug, '', role === 'lead', -1);
+    for (const [announced_on, stage, amount_usd] of this.statements.laterRounds.all(cutoff) as unknown as [
+      string,
+      string,
+      number | null,
+    ][])
+      count.round(lagged.rounds, { announced_on, stage, amount_usd }, -1);
+    for (const [slug, role] of this.statements.laterEdges.all(cutoff) as unknown as [string, string][])
+      count.edge(lagged.firms, slug, '', role === 'lead', -1);
     this.lagged.set(cutoff, lagged);
     return lagged;
   }
 
   async funds(): Promise<FundCounts> {
     const counts: FundCounts = new Map();
-    for (const [vintage, funds] of this.statements.vintages.all() as unknown as [number, number][]) counts.set(vintage, { funds, values: { irr: new Map(), tvpi: new Map(), dpi: new Map() } });
-    for (const [vintage, field, value, n] of this.statements.fundReturns.all() as unknown as [number, 'irr' | 'tvpi' | 'dpi', number, number][]) counts.get(vintage)!.values[field].set(value, n);
+    for (const [vintage, funds] of this.statements.vintages.all() as unknown as [number, number][])
+      counts.set(vintage, { funds, values: { irr: new Map(), tvpi: new Map(), dpi: new Map() } });
+    for (const [vintage, field, value, n] of this.statements.fundReturns.all() as unknown as [
+      number,
+      'irr' | 'tvpi' | 'dpi',
+      number,
+      number,
+    ][])
+      counts.get(vintage)!.values[field].set(value, n);
     for (const [key, now] of this.overlay.get('fund')?.rows ?? []) {
       const was = this.base('fund', key);
       if (was) count.fund(counts, was, -1);

@@ -8,7 +8,19 @@ import type { ProxyViolation } from './proxy.ts';
 import { violationsHeader } from './violations.ts';
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and what fetch sets itself are not forwarded. */
-export const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length', 'proxy-authorization', 'proxy-authenticate']);
+export const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'content-length',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
 
 /** Bytes of answers held for checking at once, across exchanges. */
 export class HeldBytes {
@@ -20,7 +32,9 @@ export class HeldBytes {
 }
 
 /** The body in hand (`release` gives its bytes back to the budget once checked), or what was read and the rest still to come. */
-export type BoundedBody = { bytes: Uint8Array; release: () => void } | { head: Uint8Array[]; rest: ReadableStreamDefaultReader<Uint8Array>; why: string };
+export type BoundedBody =
+  | { bytes: Uint8Array; release: () => void }
+  | { head: Uint8Array[]; rest: ReadableStreamDefaultReader<Uint8Array>; why: string };
 
 /** Reads the body while it fits `limit` and the budget; past either, stops holding it and says why. */
 export async function readBounded(response: Response, limit: number, held: HeldBytes): Promise<BoundedBody> {
@@ -41,7 +55,12 @@ export async function readBounded(response: Response, limit: number, held: HeldB
       size += value.length;
       held.used += value.length;
       // Past the budget is memory pressure made a number: answers held by other exchanges leave no room for this one.
-      const why = size > limit ? `the body is over ${limit} bytes` : held.used > held.max ? `the proxy was already holding ${held.used - size} bytes of other answers for checking (${held.max} at most)` : null;
+      const why =
+        size > limit
+          ? `the body is over ${limit} bytes`
+          : held.used > held.max
+            ? `the proxy was already holding ${held.used - size} bytes of other answers for checking (${held.max} at most)`
+            : null;
       if (why) {
         release();
         return { head: chunks, rest: reader, why };
@@ -55,7 +74,11 @@ export async function readBounded(response: Response, limit: number, held: HeldB
 }
 
 /** A body made of what was read and what is still to come, passed on as it arrives; `ended` once it is through, broke off or was dropped. */
-export function passOn(head: Uint8Array[], rest: ReadableStreamDefaultReader<Uint8Array>, ended: (error?: unknown) => void): ReadableStream<Uint8Array> {
+export function passOn(
+  head: Uint8Array[],
+  rest: ReadableStreamDefaultReader<Uint8Array>,
+  ended: (error?: unknown) => void,
+): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(controller) {
       for (const chunk of head) controller.enqueue(chunk);
@@ -76,11 +99,17 @@ export function passOn(head: Uint8Array[], rest: ReadableStreamDefaultReader<Uin
 }
 
 /** The service's headers as passed on: fetch has decoded the body, so its encoding and length no longer describe it. */
-export function passedOnHeaders(headers: Headers, violations: readonly ProxyViolation[], head = false, more = 0): Headers {
+export function passedOnHeaders(
+  headers: Headers,
+  violations: readonly ProxyViolation[],
+  head = false,
+  more = 0,
+): Headers {
   const out = new Headers(headers);
   // A HEAD's Content-Length is the GET's, which no decoding changed: it stays when nothing was encoded.
   const keepLength = head && !headers.has('content-encoding');
-  for (const name of ['content-encoding', 'transfer-encoding', 'connection', ...(keepLength ? [] : ['content-length'])]) out.delete(name);
+  for (const name of ['content-encoding', 'transfer-encoding', 'connection', ...(keepLength ? [] : ['content-length'])])
+    out.delete(name);
   if (violations.length) out.set('sl-violations', violationsHeader(violations, more));
   return out;
 }

@@ -5,7 +5,16 @@
  * either crosses to that process as it is. The walk's rule is not run here: the walks are the proxy's state,
  * kept on its thread (walks.ts); a check hands back the page it saw for them.
  */
-import { checkRule, operationFor, parseBody, queryOf, rules, see, type ContractValidator, type RuleId } from '@investor-graph/contract';
+import {
+  checkRule,
+  operationFor,
+  parseBody,
+  queryOf,
+  rules,
+  see,
+  type ContractValidator,
+  type RuleId,
+} from '@investor-graph/contract';
 import type { ProxyViolation } from './proxy.ts';
 import { pageOf, type WalkPage } from './walks.ts';
 
@@ -47,19 +56,38 @@ export function textOf(bytes: Uint8Array, type: string, limit = bytes.length): s
  * thread lets others in there; the checks' own process needs none); a rule not started within `timeoutMs` of the
  * start is not run, and that is reported as not_validated, never passed.
  */
-export async function checkExchange(validator: ContractValidator, job: CheckJob, pause?: () => Promise<void>): Promise<CheckResult> {
+export async function checkExchange(
+  validator: ContractValidator,
+  job: CheckJob,
+  pause?: () => Promise<void>,
+): Promise<CheckResult> {
   const type = job.headers['content-type'] ?? '';
   const parsed = parseBody(textOf(job.body, type), type);
   const url = new URL(job.url, 'http://api.invalid');
   const violations: ProxyViolation[] = [];
   const op = operationFor(job.method, url.pathname);
   if (op) {
-    const request = { method: job.method, path: url.pathname, query: queryOf(url.searchParams), headers: job.requestHeaders, ...(job.requestBody === undefined ? {} : { body: job.requestBody }) };
+    const request = {
+      method: job.method,
+      path: url.pathname,
+      query: queryOf(url.searchParams),
+      headers: job.requestHeaders,
+      ...(job.requestBody === undefined ? {} : { body: job.requestBody }),
+    };
     for (const v of validator.validateRequest(op.operationId, request)) {
-      if (v.severity === 'error') violations.push({ side: 'request', rule: 'request', message: `${v.path ? `${v.path}: ` : ''}${v.message}` });
+      if (v.severity === 'error')
+        violations.push({ side: 'request', rule: 'request', message: `${v.path ? `${v.path}: ` : ''}${v.message}` });
     }
   }
-  const exchange = { method: job.method, url: job.url, requestHeaders: job.requestHeaders, ...(job.requestBody === undefined ? {} : { requestBody: job.requestBody }), status: job.status, headers: job.headers, body: parsed };
+  const exchange = {
+    method: job.method,
+    url: job.url,
+    requestHeaders: job.requestHeaders,
+    ...(job.requestBody === undefined ? {} : { requestBody: job.requestBody }),
+    status: job.status,
+    headers: job.headers,
+    body: parsed,
+  };
   const seen = see(validator, exchange);
   const deadline = performance.now() + job.timeoutMs;
   let slice = performance.now();
@@ -73,7 +101,12 @@ export async function checkExchange(validator: ContractValidator, job: CheckJob,
     if (performance.now() > deadline) unchecked.push(rule);
     else for (const f of checkRule(seen, rule)) violations.push({ side: 'response', rule: f.rule, message: f.message });
   }
-  if (unchecked.length) violations.push({ side: 'response', rule: 'not_validated', message: `the checks took longer than the ${job.timeoutMs} ms timeout: ${unchecked.join(', ')} not checked` });
+  if (unchecked.length)
+    violations.push({
+      side: 'response',
+      rule: 'not_validated',
+      message: `the checks took longer than the ${job.timeoutMs} ms timeout: ${unchecked.join(', ')} not checked`,
+    });
   // Always handed back, whatever ran out: a page the walks skipped would make them misjudge the next.
   return { violations, page: pageOf(job.status, job.url, parsed, job.maxRows) };
 }

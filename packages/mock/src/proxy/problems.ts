@@ -14,6 +14,14 @@ export const proxyProblems = {
 
 export type ProxyProblemCode = keyof typeof proxyProblems;
 
-export function proxyProblem(code: ProxyProblemCode, detail: string, instance: string, requestId: string, extra: Record<string, unknown> = {}): Response {
-  return problemResponse(problemBody(code, proxyProblems[code], detail, instance, requestId, extra), { 'x-request-id': requestId });
+export function proxyProblem(
+  code: ProxyProblemCode,
+  detail: string,
+  instance: string,
+  requestId: string,
+  extra: Record<string, unknown> = {},
+): Response {
+  return problemResponse(problemBody(code, proxyProblems[code], detail, instance, requestId, extra), {
+    'x-request-id': requestId,
+  });
 }

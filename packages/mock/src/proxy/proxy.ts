@@ -118,7 +118,10 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
     let status = 0;
     let recorded = false;
     // Once per exchange, whatever ends it. Violation messages quote what they saw (a path, a value): keys in them are blanked too.
-    const record = (violations: ProxyViolation[], more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {}): void => {
+    const record = (
+      violations: ProxyViolation[],
+      more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {},
+    ): void => {
       if (recorded) return;
       recorded = true;
       inFlight.delete(abandon);
@@ -147,7 +150,8 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
     }
 
     async function forward(): Promise<Response> {
-      const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
+      const body =
+        request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
       const instance = redactPath(incoming.pathname, known);
       /** The service failed before its answer was whole: a recorded violation and the client's problem. */
       const upstreamFailed = (code: Exclude<ProxyProblemCode, 'contract_violation'>, message: string): Response => {
@@ -155,21 +159,33 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         record([{ side: 'response', rule: 'upstream', message }]);
         return proxyProblem(code, message, instance, requestId());
       };
-      const timedOut = (error: unknown): boolean => (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-      const causeOf = (error: unknown): string => (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      const timedOut = (error: unknown): boolean =>
+        (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+      const causeOf = (error: unknown): string =>
+        (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
 
       let response: Response;
       try {
-        response = await send(target, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        response = await send(target, {
+          method: request.method,
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (error) {
-        if (timedOut(error)) return upstreamFailed('upstream_timeout', `the service did not answer within ${timeoutMs} ms`);
+        if (timedOut(error))
+          return upstreamFailed('upstream_timeout', `the service did not answer within ${timeoutMs} ms`);
         return upstreamFailed('upstream_unreachable', `the service could not be reached: ${(error as Error).message}`);
       }
 
       // A status no HTTP client can pass on (999, 99): the service's failure, never this proxy's 500.
       if (response.status < 200 || response.status > 599) {
         await response.body?.cancel().catch(() => undefined);
-        return upstreamFailed('upstream_invalid', `the service answered with status ${response.status}, which is not an HTTP status`);
+        return upstreamFailed(
+          'upstream_invalid',
+          `the service answered with status ${response.status}, which is not an HTTP status`,
+        );
       }
       status = response.status;
 
@@ -179,16 +195,36 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       try {
         read = await readBounded(response, bound, held);
       } catch (error) {
-        if (timedOut(error)) return upstreamFailed('upstream_timeout', `the service's answer did not arrive whole within ${timeoutMs} ms`);
-        return upstreamFailed('upstream_incomplete', `the service's answer (${response.status}) broke off: ${causeOf(error)}`);
+        if (timedOut(error))
+          return upstreamFailed('upstream_timeout', `the service's answer did not arrive whole within ${timeoutMs} ms`);
+        return upstreamFailed(
+          'upstream_incomplete',
+          `the service's answer (${response.status}) broke off: ${causeOf(error)}`,
+        );
       }
       const init = { status: response.status, statusText: response.statusText };
       if ('head' in read) {
         // Passed on as it comes (the client gets it whole), but a check that did not happen is never
         // a pass; recorded once it is through, with a break in it if the service broke off.
         const { violations, note } = judged([gaveUp(`${read.why}: passed on unchecked`)], options.allowUnvalidated);
-        const ended = (error?: unknown): void => record(error ? [...violations, { side: 'response', rule: 'upstream', message: `the service's answer (${status}) broke off while passed on: ${causeOf(error)}` }] : violations, note);
-        return new Response(passOn(read.head, read.rest, ended), { ...init, headers: passedOnHeaders(response.headers, violations) });
+        const ended = (error?: unknown): void =>
+          record(
+            error
+              ? [
+                  ...violations,
+                  {
+                    side: 'response',
+                    rule: 'upstream',
+                    message: `the service's answer (${status}) broke off while passed on: ${causeOf(error)}`,
+                  },
+                ]
+              : violations,
+            note,
+          );
+        return new Response(passOn(read.head, read.rest, ended), {
+          ...init,
+          headers: passedOnHeaders(response.headers, violations),
+        });
       }
       const bytes = read.bytes;
       let result: CheckResult;
@@ -209,30 +245,50 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         result = large ? await options.checker!(job) : await checkExchange(options.validator, job, yieldToOthers);
       } catch (error) {
         // A check that failed (its process out of memory, a bug) is a check given up; the answer goes on as it came.
-        result = { violations: [gaveUp(`the checks failed, so this answer was not checked: ${(error as Error).message}`)], page: null };
+        result = {
+          violations: [gaveUp(`the checks failed, so this answer was not checked: ${(error as Error).message}`)],
+          page: null,
+        };
       } finally {
         read.release();
       }
       const found = [...result.violations];
       if (result.page) {
         const { repeats, untracked } = walks.observe(result.page);
-        found.push(...repeats.map((message): ProxyViolation => ({ side: 'response', rule: 'cursor-continuity', message })), ...untracked.map(gaveUp));
+        found.push(
+          ...repeats.map((message): ProxyViolation => ({ side: 'response', rule: 'cursor-continuity', message })),
+          ...untracked.map(gaveUp),
+        );
       }
       const { violations, note } = judged(found, options.allowUnvalidated);
       const { kept, more } = withinBudget(violations, options.maxViolations ?? 100);
       const left = Object.values(more ?? {}).reduce((sum, n) => sum + n, 0);
-      const brokenLeft = Object.entries(more ?? {}).filter(([rule]) => rule !== 'request').reduce((sum, [, n]) => sum + n, 0);
+      const brokenLeft = Object.entries(more ?? {})
+        .filter(([rule]) => rule !== 'request')
+        .reduce((sum, [, n]) => sum + n, 0);
       const broken = kept.filter((v) => v.side === 'response');
-      const excerpt = kept.length ? { excerpt: excerptOf(textOf(bytes, response.headers.get('content-type') ?? '', excerptBytes), known) } : {};
+      const excerpt = kept.length
+        ? { excerpt: excerptOf(textOf(bytes, response.headers.get('content-type') ?? '', excerptBytes), known) }
+        : {};
       record(kept, { ...excerpt, ...(more ? { more } : {}), ...note });
       if (broken.length && options.errors) {
         const times = broken.length + brokenLeft;
         const detail = `The answer (${response.status}) breaks the contract ${times} time${times === 1 ? '' : 's'}; see violations.`;
-        return proxyProblem('contract_violation', detail, instance, requestId(), { violations: broken.map((v) => ({ rule: v.rule, message: redact(v.message, known).slice(0, MESSAGE_MAX) })) });
+        return proxyProblem('contract_violation', detail, instance, requestId(), {
+          violations: broken.map((v) => ({ rule: v.rule, message: redact(v.message, known).slice(0, MESSAGE_MAX) })),
+        });
       }
       // The header quotes what the checks saw, as the record does: keys in it are blanked too.
-      const out = passedOnHeaders(response.headers, kept.map((v) => ({ ...v, message: redact(v.message, known) })), request.method === 'HEAD', left);
-      return new Response(response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit), { ...init, headers: out });
+      const out = passedOnHeaders(
+        response.headers,
+        kept.map((v) => ({ ...v, message: redact(v.message, known) })),
+        request.method === 'HEAD',
+        left,
+      );
+      return new Response(
+        response.status === 204 || response.status === 304 || request.method === 'HEAD' ? null : (bytes as BodyInit),
+        { ...init, headers: out },
+      );
     }
   }
 

@@ -82,8 +82,17 @@ export class ProxyReport {
       .map((c) => {
         const count = this.byRule.get(c.rule);
         if (!count) return `    <testcase classname="validation proxy" name="${xml(c.name)}"/>`;
-        const examples = this.kept.flatMap((r) => r.violations.filter((v) => v.rule === c.rule).map((v) => `${r.method} ${r.path} -> ${r.status}: ${v.message}`)).slice(0, 20);
-        const inner = c.rule === 'request' ? `<system-out>${xml(examples.join('\n'))}</system-out>` : `<failure message="${xml(`${count} violations in ${this.exchanges} exchanges`)}">${xml(examples.join('\n'))}</failure>`;
+        const examples = this.kept
+          .flatMap((r) =>
+            r.violations
+              .filter((v) => v.rule === c.rule)
+              .map((v) => `${r.method} ${r.path} -> ${r.status}: ${v.message}`),
+          )
+          .slice(0, 20);
+        const inner =
+          c.rule === 'request'
+            ? `<system-out>${xml(examples.join('\n'))}</system-out>`
+            : `<failure message="${xml(`${count} violations in ${this.exchanges} exchanges`)}">${xml(examples.join('\n'))}</failure>`;
         return `    <testcase classname="validation proxy" name="${xml(c.name)}">\n      ${inner}\n    </testcase>`;
       })
       .join('\n');

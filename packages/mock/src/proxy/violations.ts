@@ -26,13 +26,17 @@ export function excerptOf(text: string, known: readonly string[] = []): string {
  * the exchange's budget already left out).
  */
 export function violationsHeader(violations: readonly ProxyViolation[], more = 0): string {
-  const ascii = (text: string) => text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const note = (n: number) => ascii(JSON.stringify({ location: ['response'], severity: 'Error', code: 'truncated', message: `and ${n} more` }));
+  const ascii = (text: string) =>
+    text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const note = (n: number) =>
+    ascii(JSON.stringify({ location: ['response'], severity: 'Error', code: 'truncated', message: `and ${n} more` }));
   const room = HEADER_MAX - note(violations.length + more).length - 2;
   const items: string[] = [];
   let length = 0;
   for (const v of violations) {
-    const item = ascii(JSON.stringify({ location: [v.side], severity: 'Error', code: v.rule, message: v.message.slice(0, 500) }));
+    const item = ascii(
+      JSON.stringify({ location: [v.side], severity: 'Error', code: v.rule, message: v.message.slice(0, 500) }),
+    );
     if (length + item.length + 1 > room) break;
     items.push(item);
     length += item.length + 1;
@@ -43,10 +47,14 @@ export function violationsHeader(violations: readonly ProxyViolation[], more = 0
 }
 
 /** Which violations the budget keeps first: what went unchecked, the service's, the client's last. */
-const rank = (v: ProxyViolation): number => (v.rule === 'not_validated' || v.rule === 'upstream' ? 0 : v.side === 'response' ? 1 : 2);
+const rank = (v: ProxyViolation): number =>
+  v.rule === 'not_validated' || v.rule === 'upstream' ? 0 : v.side === 'response' ? 1 : 2;
 
 /** The first `max` violations by rank (the service's before the client's), and how many more of each rule. */
-export function withinBudget(violations: ProxyViolation[], max: number): { kept: ProxyViolation[]; more?: Record<string, number> } {
+export function withinBudget(
+  violations: ProxyViolation[],
+  max: number,
+): { kept: ProxyViolation[]; more?: Record<string, number> } {
   if (violations.length <= max) return { kept: violations };
   const ranked = [...violations].sort((a, b) => rank(a) - rank(b));
   const more: Record<string, number> = {};
@@ -58,7 +66,15 @@ export function withinBudget(violations: ProxyViolation[], max: number): { kept:
 export const gaveUp = (message: string): ProxyViolation => ({ side: 'response', rule: 'not_validated', message });
 
 /** Checks given up are violations, or, where the user allows them (--allow-unvalidated), one note saying why. */
-export function judged(violations: ProxyViolation[], allowUnvalidated = false): { violations: ProxyViolation[]; note?: { notValidated: string } } {
+export function judged(
+  violations: ProxyViolation[],
+  allowUnvalidated = false,
+): { violations: ProxyViolation[]; note?: { notValidated: string } } {
   const given = allowUnvalidated ? violations.filter((v) => v.rule === 'not_validated') : [];
-  return given.length ? { violations: violations.filter((v) => v.rule !== 'not_validated'), note: { notValidated: given.map((v) => v.message).join('; ') } } : { violations };
+  return given.length
+    ? {
+        violations: violations.filter((v) => v.rule !== 'not_validated'),
+        note: { notValidated: given.map((v) => v.message).join('; ') },
+      }
+    : { violations };
 }

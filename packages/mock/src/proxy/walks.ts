@@ -22,7 +22,12 @@ export interface WalkLimits {
 }
 
 /** 1,000 walks, 100,000 rows a walk, 500,000 rows in all (~20 MB): see the README's proxy section. */
-export const walkLimits: Readonly<WalkLimits> = { walks: 1_000, rowsPerWalk: 100_000, rows: 500_000, forgotten: 10_000 };
+export const walkLimits: Readonly<WalkLimits> = {
+  walks: 1_000,
+  rowsPerWalk: 100_000,
+  rows: 500_000,
+  forgotten: 10_000,
+};
 
 /** What the walk's rule needs of a page, and no more: plain data, so the checks' own process can hand it back. */
 export interface WalkPage {
@@ -99,19 +104,24 @@ export class WalkTracker {
     let walk = page.cursor === null ? undefined : this.#walks.get(page.cursor);
     if (walk) this.#walks.delete(page.cursor!);
     else if (page.cursor !== null && this.#forgotten.delete(page.cursor)) {
-      untracked.push(`the walk this cursor continues was forgotten to keep the proxy's memory bounded (${walks} walks, ${rows} rows at most): this page's rows were not checked against its earlier pages`);
+      untracked.push(
+        `the walk this cursor continues was forgotten to keep the proxy's memory bounded (${walks} walks, ${rows} rows at most): this page's rows were not checked against its earlier pages`,
+      );
     }
     walk ??= { rows: new Set(), full: false };
     const repeats: string[] = [];
     page.rows.forEach((id, i) => {
-      if (walk.rows.has(id)) repeats.push(`${page.path}: row ${page.shown[i]} came again on a later page of the same walk`);
+      if (walk.rows.has(id))
+        repeats.push(`${page.path}: row ${page.shown[i]} came again on a later page of the same walk`);
       else if (walk.rows.size < rowsPerWalk) walk.rows.add(id);
       else walk.full = true;
     });
     // From the page that passes the bound on, every page of the walk is checked against part of it.
     if (walk.full || page.total > page.rows.length) {
       walk.full = true;
-      untracked.push(`the walk is past the ${rowsPerWalk} rows the proxy remembers of one walk: rows past them are not checked for repeats`);
+      untracked.push(
+        `the walk is past the ${rowsPerWalk} rows the proxy remembers of one walk: rows past them are not checked for repeats`,
+      );
     }
     if (page.next !== null) this.#walks.set(page.next, walk);
     return { repeats, untracked };

@@ -33,7 +33,8 @@ async function run(): Promise<Record<string, unknown>> {
   let pages = 0;
   do {
     const url: string = `${base}/api/v1/firms?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page: { data: { slug: string }[]; next_cursor: string | null } = pages % 2 === 0 ? await (await fetch(url, { headers: team })).json() : (await xhr(url, api.keys.team)).body;
+    const page: { data: { slug: string }[]; next_cursor: string | null } =
+      pages % 2 === 0 ? await (await fetch(url, { headers: team })).json() : (await xhr(url, api.keys.team)).body;
     slugs.push(...page.data.map((f: { slug: string }) => f.slug));
     cursor = page.next_cursor;
     pages++;
@@ -43,14 +44,24 @@ async function run(): Promise<Record<string, unknown>> {
   const feed = await xhr(`${base}/api/v1/changes?since=2026-11-01T00:00:00Z`, api.keys.trial);
 
   // A burst past the trial's rate: 429 with Retry-After and actions.
-  const burst = await Promise.all(Array.from({ length: 30 }, () => fetch(`${base}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${api.keys.trial}` } })));
+  const burst = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      fetch(`${base}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${api.keys.trial}` } }),
+    ),
+  );
   const limited = burst.find((r) => r.status === 429);
 
   const account = await (await fetch(`${base}/api/v1/account`, { headers: team })).json();
 
   // The test clock through the control API, in-process as under Node: a day on, rebuilds applied.
   const before = await (await fetch(`${base}/__control/clock`)).json();
-  const advanced = await (await fetch(`${base}/__control/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ duration: 'P1D' }) })).json();
+  const advanced = await (
+    await fetch(`${base}/__control/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ duration: 'P1D' }),
+    })
+  ).json();
   // reset(): a fresh state in one call, the same keys, nothing counted.
   await api.reset();
   const afterReset = await (await fetch(`${base}/api/v1/account`, { headers: team })).json();
@@ -59,22 +70,39 @@ async function run(): Promise<Record<string, unknown>> {
   const started = performance.now();
   const generated = await createInvestorGraphApi({ baseUrl: 'https://generated.investorgraph.test', frozen: true });
   const generatedMs = Math.round(performance.now() - started);
-  const firstPage = async (of: typeof api) => (await of.engine.fetch(new Request(`${of === api ? base : 'https://generated.investorgraph.test'}/api/v1/rounds?limit=100`, { headers: { authorization: `Bearer ${of.keys.enterprise}` } }))).json();
+  const firstPage = async (of: typeof api) =>
+    (
+      await of.engine.fetch(
+        new Request(`${of === api ? base : 'https://generated.investorgraph.test'}/api/v1/rounds?limit=100`, {
+          headers: { authorization: `Bearer ${of.keys.enterprise}` },
+        }),
+      )
+    ).json();
   const [fetched, made] = await Promise.all([firstPage(api), firstPage(generated)]);
 
   const validator = await createBrowserValidator();
-  (window as any).verdicts = (cases: { operationId: string; request: Parameters<typeof validator.validateRequest>[1] }[]) => cases.map((c) => validator.validateRequest(c.operationId, c.request));
+  (window as any).verdicts = (
+    cases: { operationId: string; request: Parameters<typeof validator.validateRequest>[1] }[],
+  ) => cases.map((c) => validator.validateRequest(c.operationId, c.request));
 
   return {
     pages,
     slugs,
-    feed: { status: feed.status, code: feed.body.code, actions: feed.body.actions.map((a: { type: string }) => a.type) },
+    feed: {
+      status: feed.status,
+      code: feed.body.code,
+      actions: feed.body.actions.map((a: { type: string }) => a.type),
+    },
     burst: burst.map((r) => r.status),
     limited: limited ? { retryAfter: limited.headers.get('retry-after'), body: await limited.json() } : null,
     callsUsed: account.data.usage.calls_used,
     clock: { before: before.now, advanced: advanced.now, applied: advanced.applied, afterReset: clockAfterReset.now },
     callsUsedAfterReset: afterReset.data.usage.calls_used,
-    generated: { ms: generatedMs, sameRows: JSON.stringify(fetched.data) === JSON.stringify(made.data), rows: made.data.length },
+    generated: {
+      ms: generatedMs,
+      sameRows: JSON.stringify(fetched.data) === JSON.stringify(made.data),
+      rows: made.data.length,
+    },
   };
 }
 

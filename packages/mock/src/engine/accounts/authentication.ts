@@ -116,11 +116,13 @@ export class Authenticator {
   /** Why a record found for a presented key does not admit it at `now`, or null. */
   private refusal(record: KeyRecord | undefined, presented: string, now: number): ProblemError | null {
     // The map lookup finds a candidate; the comparison that decides is constant-time.
-    if (!record || !constantTimeEqual(record.hash, presented)) return new ProblemError('invalid_key', 'This API key is not known.');
+    if (!record || !constantTimeEqual(record.hash, presented))
+      return new ProblemError('invalid_key', 'This API key is not known.');
     // One revoked since it was met, by this or another process, is caught when the call is charged.
     if (record.revokedAt !== null) return new ProblemError('revoked_key', 'This API key has been revoked.');
     // A trial long past its end is forgotten (DECISIONS.md#trial-key-response), whether or not it is pruned yet.
-    if (record.plan === 'trial' && record.expiresAt !== null && now >= record.expiresAt + this.trialKeptMs) return new ProblemError('invalid_key', 'This API key is not known.');
+    if (record.plan === 'trial' && record.expiresAt !== null && now >= record.expiresAt + this.trialKeptMs)
+      return new ProblemError('invalid_key', 'This API key is not known.');
     return null;
   }
 
@@ -135,12 +137,18 @@ export class Authenticator {
 
 /** The SHA-256 of the key an Authorization header presents, or the 401 for a header that presents none. */
 async function presentedHash(header: string | null): Promise<string> {
-  if (!header) throw new ProblemError('missing_key', 'Send Authorization: Bearer <API_KEY>. A trial key is one call away.');
+  if (!header)
+    throw new ProblemError('missing_key', 'Send Authorization: Bearer <API_KEY>. A trial key is one call away.');
   const key = bearerOf(header);
-  if (key === undefined || !/^[\x21-\x7e]{1,200}$/.test(key)) throw new ProblemError('invalid_key', 'The Authorization header must be "Bearer <API_KEY>".');
+  if (key === undefined || !/^[\x21-\x7e]{1,200}$/.test(key))
+    throw new ProblemError('invalid_key', 'The Authorization header must be "Bearer <API_KEY>".');
   return await sha256Hex(key);
 }
 
 function tooManyFailures(wait: number): ProblemError {
-  return new ProblemError('too_many_failures', `Too many calls without a valid key from this address; retry after ${wait} second${wait === 1 ? '' : 's'}.`, { headers: { 'retry-after': String(wait) } });
+  return new ProblemError(
+    'too_many_failures',
+    `Too many calls without a valid key from this address; retry after ${wait} second${wait === 1 ? '' : 's'}.`,
+    { headers: { 'retry-after': String(wait) } },
+  );
 }

@@ -75,13 +75,31 @@ export function monthBounds(now: number): [number, number] {
 }
 
 /** A new key's record: nothing used yet, the period and lifetime its plan gives. */
-export function newRecord(plan: PlanId, key: string, hash: string, now: number, emailHash: string | null, prepaidRows: number): KeyRecord {
+export function newRecord(
+  plan: PlanId,
+  key: string,
+  hash: string,
+  now: number,
+  emailHash: string | null,
+  prepaidRows: number,
+): KeyRecord {
   const rule = plans[plan];
-  const [start, end] = rule.calls_period === 'P1M' ? monthBounds(now) : rule.calls_period === 'P7D' ? [now, now + 7 * DAY] : [null, null];
+  const [start, end] =
+    rule.calls_period === 'P1M' ? monthBounds(now) : rule.calls_period === 'P7D' ? [now, now + 7 * DAY] : [null, null];
   return {
-    keyId: `key_${randomToken(12, '0123456789abcdef')}`, hash, plan, prefix: keyPrefix(key), last4: key.slice(-4), createdAt: now,
-    expiresAt: rule.key_lifetime_days ? now + rule.key_lifetime_days * DAY : null, revokedAt: null, emailHash,
-    callsUsed: 0, periodStart: start, periodEnd: end, balanceRows: plan === 'payg' ? prepaidRows : null,
+    keyId: `key_${randomToken(12, '0123456789abcdef')}`,
+    hash,
+    plan,
+    prefix: keyPrefix(key),
+    last4: key.slice(-4),
+    createdAt: now,
+    expiresAt: rule.key_lifetime_days ? now + rule.key_lifetime_days * DAY : null,
+    revokedAt: null,
+    emailHash,
+    callsUsed: 0,
+    periodStart: start,
+    periodEnd: end,
+    balanceRows: plan === 'payg' ? prepaidRows : null,
   };
 }
 
@@ -97,15 +115,26 @@ export function keyStatus(record: KeyRecord, now: number): KeyStatus {
 /** A key as the account and the control API list it: never its text, only prefix and last four. */
 export function keySummary(record: KeyRecord, now: number): Record<string, unknown> {
   return {
-    key_id: record.keyId, plan: record.plan, prefix: record.prefix, last4: record.last4, status: keyStatus(record, now),
-    created_at: isoOrNull(record.createdAt), expires_at: isoOrNull(record.expiresAt), revoked_at: isoOrNull(record.revokedAt),
+    key_id: record.keyId,
+    plan: record.plan,
+    prefix: record.prefix,
+    last4: record.last4,
+    status: keyStatus(record, now),
+    created_at: isoOrNull(record.createdAt),
+    expires_at: isoOrNull(record.expiresAt),
+    revoked_at: isoOrNull(record.revokedAt),
   };
 }
 
 /** A plan as the envelope and the account show it. */
 export function planView(plan: PlanRule): Record<string, unknown> {
   return {
-    id: plan.id, name: plan.name, rows_per_page: plan.rows_per_page, rate_per_second: plan.rate_per_second,
-    round_lag_days: plan.round_lag_days, changes_feed: plan.changes_feed, exports: plan.exports,
+    id: plan.id,
+    name: plan.name,
+    rows_per_page: plan.rows_per_page,
+    rate_per_second: plan.rate_per_second,
+    round_lag_days: plan.round_lag_days,
+    changes_feed: plan.changes_feed,
+    exports: plan.exports,
   };
 }

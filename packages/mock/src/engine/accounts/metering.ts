@@ -30,7 +30,8 @@ export interface ChargeStep {
 export type Refusal = 'revoked_key' | 'trial_expired' | 'trial_exhausted' | 'quota_exhausted' | 'insufficient_balance';
 
 /** What a store answers for a step: the key as it now stands, and what the call cost or why it is refused. */
-export type ChargeOutcome = { record: KeyRecord; cost: number; refusal: null } | { record: KeyRecord; cost: number; refusal: Refusal };
+export type ChargeOutcome =
+  { record: KeyRecord; cost: number; refusal: null } | { record: KeyRecord; cost: number; refusal: Refusal };
 
 /** The part of a key store that admits and charges a call, and refunds one never answered. */
 export interface MeterStore {
@@ -55,7 +56,8 @@ export function decideCharge(record: KeyRecord, step: ChargeStep): ChargeOutcome
   const refusal = refusalOf(record, step.now, step.counted);
   const cost = costOf(record, step.rows, step.counted);
   if (refusal) return { record, cost: 0, refusal };
-  if (record.plan === 'payg' && cost > (record.balanceRows ?? 0)) return { record, cost, refusal: 'insufficient_balance' };
+  if (record.plan === 'payg' && cost > (record.balanceRows ?? 0))
+    return { record, cost, refusal: 'insufficient_balance' };
   if (step.counted) record.callsUsed++;
   if (record.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) - cost;
   return { record, cost, refusal: null };
@@ -78,7 +80,10 @@ export function refusalOf(record: KeyRecord, now: number, counted: boolean): Ref
 }
 
 /** A key store's admit-and-charge as one of its transactions (the memory and SQLite stores). */
-export function admitAndChargeIn(store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>, step: ChargeStep): ChargeOutcome {
+export function admitAndChargeIn(
+  store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>,
+  step: ChargeStep,
+): ChargeOutcome {
   return store.transaction(() => {
     const stored = store.byId(step.keyId);
     if (!stored) throw new Error(`[investor-graph mock] key ${step.keyId} is no longer in the state store`);
@@ -90,7 +95,12 @@ export function admitAndChargeIn(store: Pick<KeyTransactions, 'transaction' | 'b
 }
 
 /** A key store's refund as one of its transactions. */
-export function refundIn(store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>, keyId: string, counted: boolean, cost: number): void {
+export function refundIn(
+  store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>,
+  keyId: string,
+  counted: boolean,
+  cost: number,
+): void {
   store.transaction(() => {
     const stored = store.byId(keyId);
     if (!stored) return;
@@ -108,13 +118,28 @@ export function refusalProblem(refusal: Refusal, record: KeyRecord, cost: number
     case 'revoked_key':
       return new ProblemError('revoked_key', 'This API key has been revoked.');
     case 'trial_expired':
-      return new ProblemError('trial_expired', `The trial ended at ${isoOrNull(record.expiresAt)}.`, { plan: 'trial', suggested: nextPlanUp('trial') });
+      return new ProblemError('trial_expired', `The trial ended at ${isoOrNull(record.expiresAt)}.`, {
+        plan: 'trial',
+        suggested: nextPlanUp('trial'),
+      });
     case 'trial_exhausted':
-      return new ProblemError('trial_exhausted', `The trial's ${rule.calls_limit!.toLocaleString('en')} calls are used up.`, { plan: 'trial', suggested: nextPlanUp('trial') });
+      return new ProblemError(
+        'trial_exhausted',
+        `The trial's ${rule.calls_limit!.toLocaleString('en')} calls are used up.`,
+        { plan: 'trial', suggested: nextPlanUp('trial') },
+      );
     case 'quota_exhausted':
-      return new ProblemError('quota_exhausted', `The ${rule.name} plan includes ${rule.calls_limit!.toLocaleString('en')} calls a month; the quota renews at ${isoOrNull(record.periodEnd)}.`, { plan: record.plan });
+      return new ProblemError(
+        'quota_exhausted',
+        `The ${rule.name} plan includes ${rule.calls_limit!.toLocaleString('en')} calls a month; the quota renews at ${isoOrNull(record.periodEnd)}.`,
+        { plan: record.plan },
+      );
     case 'insufficient_balance':
-      return new ProblemError('insufficient_balance', `This call costs ${cost} rows; the prepaid balance is ${record.balanceRows ?? 0} rows.`, { plan: 'payg' });
+      return new ProblemError(
+        'insufficient_balance',
+        `This call costs ${cost} rows; the prepaid balance is ${record.balanceRows ?? 0} rows.`,
+        { plan: 'payg' },
+      );
   }
 }
 
@@ -122,9 +147,13 @@ export function refusalProblem(refusal: Refusal, record: KeyRecord, cost: number
 export function usageOf(record: KeyRecord, charged = 0): Usage {
   const limit = plans[record.plan].calls_limit;
   return {
-    period_start: isoOrNull(record.periodStart), period_end: isoOrNull(record.periodEnd), calls_used: record.callsUsed,
-    calls_limit: limit, calls_remaining: limit === null ? null : Math.max(0, limit - record.callsUsed),
-    rows_charged: charged, balance_rows: record.balanceRows,
+    period_start: isoOrNull(record.periodStart),
+    period_end: isoOrNull(record.periodEnd),
+    calls_used: record.callsUsed,
+    calls_limit: limit,
+    calls_remaining: limit === null ? null : Math.max(0, limit - record.callsUsed),
+    rows_charged: charged,
+    balance_rows: record.balanceRows,
   };
 }
 

@@ -35,7 +35,12 @@ export interface RateLimiter {
 const ADDRESSES = 10_000;
 
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly tables: Record<BucketKind, Map<string, Bucket>> = { key: new Map(), 'trial-call': new Map(), 'failed-auth': new Map(), 'admin-token': new Map() };
+  private readonly tables: Record<BucketKind, Map<string, Bucket>> = {
+    key: new Map(),
+    'trial-call': new Map(),
+    'failed-auth': new Map(),
+    'admin-token': new Map(),
+  };
 
   private readonly now: () => number;
   private readonly enforce: boolean;

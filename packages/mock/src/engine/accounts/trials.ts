@@ -7,7 +7,15 @@
 import { trialKeyKeptDays, trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
-import { DAY, keyStatus, newKeyText, newRecord, type IssuedKey, type KeyRecord, type KeyTransactions } from './key-records.ts';
+import {
+  DAY,
+  keyStatus,
+  newKeyText,
+  newRecord,
+  type IssuedKey,
+  type KeyRecord,
+  type KeyTransactions,
+} from './key-records.ts';
 
 /** The cap on trial keys a minute: null when not enforced; `at` is real time (ms). */
 export interface TrialCap {
@@ -38,7 +46,12 @@ export interface TrialStore {
  * A key store's insertTrial as one of its transactions (the memory and SQLite stores); `capped`
  * counts one against the minute's cap, or says how long to wait.
  */
-export function insertTrialIn(store: Pick<KeyTransactions, 'transaction' | 'trialByEmail' | 'insert'>, record: KeyRecord, now: number, capped: () => number): TrialInsert {
+export function insertTrialIn(
+  store: Pick<KeyTransactions, 'transaction' | 'trialByEmail' | 'insert'>,
+  record: KeyRecord,
+  now: number,
+  capped: () => number,
+): TrialInsert {
   return store.transaction(() => {
     const live = store.trialByEmail(record.emailHash!);
     if (live && keyStatus(live, now) === 'active') return 'live';
@@ -64,10 +77,21 @@ export class Trials {
     const emailHash = await sha256Hex(`trial-email:${email.trim().toLowerCase()}`);
     const key = newKeyText('trial');
     const record = newRecord('trial', key, await sha256Hex(key), now, emailHash, 0);
-    const inserted = await this.store.insertTrial(record, now, { perMinute: this.enforce ? trialKeysPerMinute : null, at: this.realNow() });
-    if (inserted === 'live') throw new ProblemError('trial_exists', 'This e-mail address already has a live trial key. Keys are shown only once, when issued.');
+    const inserted = await this.store.insertTrial(record, now, {
+      perMinute: this.enforce ? trialKeysPerMinute : null,
+      at: this.realNow(),
+    });
+    if (inserted === 'live')
+      throw new ProblemError(
+        'trial_exists',
+        'This e-mail address already has a live trial key. Keys are shown only once, when issued.',
+      );
     if (inserted !== 'inserted') {
-      throw new ProblemError('rate_limited', `The service issues at most ${trialKeysPerMinute} trial keys a minute; retry after ${inserted.wait} seconds.`, { headers: { 'retry-after': String(inserted.wait) } });
+      throw new ProblemError(
+        'rate_limited',
+        `The service issues at most ${trialKeysPerMinute} trial keys a minute; retry after ${inserted.wait} seconds.`,
+        { headers: { 'retry-after': String(inserted.wait) } },
+      );
     }
     return { key, record };
   }

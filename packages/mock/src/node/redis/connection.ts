@@ -19,7 +19,8 @@ const UNAVAILABLE_REPLY = /^(LOADING|MISCONF|OOM|BUSY|READONLY|MASTERDOWN|TRYAGA
 const NOT_SENT = /enableOfflineQueue/;
 
 /** ioredis's own errors for a server not reached or not answering, besides a socket's errno (ECONNREFUSED...). */
-const NOT_REACHED = /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries|connect ETIMEDOUT|Socket closed)/;
+const NOT_REACHED =
+  /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries|connect ETIMEDOUT|Socket closed)/;
 
 /**
  * Whether an error means the server was not reached or did not answer (the call may or may not
@@ -29,11 +30,19 @@ function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof ReplyError) return UNAVAILABLE_REPLY.test(error.message);
   const code = (error as NodeJS.ErrnoException).code;
-  return NOT_REACHED.test(error.message) || error.name === 'MaxRetriesPerRequestError' || (typeof code === 'string' && /^E[A-Z]+$/.test(code));
+  return (
+    NOT_REACHED.test(error.message) ||
+    error.name === 'MaxRetriesPerRequestError' ||
+    (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+  );
 }
 
 function unavailable(shown: string): ProblemError {
-  return new ProblemError('state_unavailable', `The mock's state store (${shown}) did not answer in time; nothing was served or counted. Retry shortly.`, { headers: { 'retry-after': '1' } });
+  return new ProblemError(
+    'state_unavailable',
+    `The mock's state store (${shown}) did not answer in time; nothing was served or counted. Retry shortly.`,
+    { headers: { 'retry-after': '1' } },
+  );
 }
 
 /** A connected client and the scripts run on it. */
@@ -46,7 +55,8 @@ export class RedisConnection {
 
   constructor(target: RedisTarget) {
     this.target = target;
-    for (const [name, lua] of Object.entries(scripts)) this.sha.set(name as ScriptName, createHash('sha1').update(lua).digest('hex'));
+    for (const [name, lua] of Object.entries(scripts))
+      this.sha.set(name as ScriptName, createHash('sha1').update(lua).digest('hex'));
     this.client = new Redis(target.url, {
       lazyConnect: true,
       connectionName: 'investor-graph-mock',
@@ -75,7 +85,9 @@ export class RedisConnection {
       if (Date.now() > until) {
         this.client.disconnect();
         const why = this.lastError ? ` (${this.lastError.replace(/\s+/g, ' ').slice(0, 200)})` : '';
-        throw new RedisStateError(`--state ${this.target.shown}: no Redis server answered there in ${Math.round(waitMs / 1000)} s${why}`);
+        throw new RedisStateError(
+          `--state ${this.target.shown}: no Redis server answered there in ${Math.round(waitMs / 1000)} s${why}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -16,7 +16,10 @@ export interface RedisState {
  * Connects to the server named by a `--state redis://...` URL, waiting up to `waitMs` for it (a
  * replica may start before its Redis), and checks what it holds is this mock's.
  */
-export async function openRedisState(url: string, options: { waitMs?: number; enforceLimits?: boolean } = {}): Promise<RedisState> {
+export async function openRedisState(
+  url: string,
+  options: { waitMs?: number; enforceLimits?: boolean } = {},
+): Promise<RedisState> {
   const redis = new RedisConnection(parseRedisUrl(url));
   await redis.connect(options.waitMs ?? 15_000);
   const keyStore = new RedisKeyStore(redis);

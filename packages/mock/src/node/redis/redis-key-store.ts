@@ -70,17 +70,23 @@ export class RedisKeyStore implements KeyStore {
     // SET ... NX GET (the clock, the secret, the layout) came with Redis 7.0.
     const info = await this.redis.call((c) => c.info('server'));
     const version = /redis_version:(\d+)\./.exec(info)?.[1];
-    if (Number(version) < 7) throw new RedisStateError(`--state ${this.redis.target.shown}: Redis ${/redis_version:(\S+)/.exec(info)?.[1]} is too old; the mock needs Redis 7.0 or later`);
+    if (Number(version) < 7)
+      throw new RedisStateError(
+        `--state ${this.redis.target.shown}: Redis ${/redis_version:(\S+)/.exec(info)?.[1]} is too old; the mock needs Redis 7.0 or later`,
+      );
     const kept = await this.redis.call((c) => c.set(this.k.version, String(redisLayoutVersion), 'NX', 'GET'));
     if (kept !== null && Number(kept) > redisLayoutVersion) {
-      throw new RedisStateError(`--state ${this.redis.target.shown} holds the state of a newer version of the mock (layout ${kept}; this one reads ${redisLayoutVersion}); upgrade @investor-graph/mock or use another database`);
+      throw new RedisStateError(
+        `--state ${this.redis.target.shown} holds the state of a newer version of the mock (layout ${kept}; this one reads ${redisLayoutVersion}); upgrade @investor-graph/mock or use another database`,
+      );
     }
     this.voiding = setInterval(() => void this.flushVoids(), 1000);
     this.voiding.unref();
   }
 
   async byHash(hash: string): Promise<KeyRecord | undefined> {
-    return fromFields(await this.redis.run<string[] | null>('byHash', [this.k.hash(hash)], [this.k.record('')]))?.record;
+    return fromFields(await this.redis.run<string[] | null>('byHash', [this.k.hash(hash)], [this.k.record('')]))
+      ?.record;
   }
 
   async byId(keyId: string): Promise<KeyRecord | undefined> {
@@ -95,7 +101,14 @@ export class RedisKeyStore implements KeyStore {
     const trial = record.plan === 'trial' && record.expiresAt !== null;
     const keep = trial ? Math.max(1, record.expiresAt! - record.createdAt + trialKeptAfterEnd) : '';
     const keys = [this.k.hash(record.hash), this.k.record(record.keyId), this.k.list, this.k.sequence, this.k.trials];
-    return (await this.redis.run<number>('insert', keys, [record.keyId, trial ? record.expiresAt! : '', keep, ...recordFields(record)])) === 1;
+    return (
+      (await this.redis.run<number>('insert', keys, [
+        record.keyId,
+        trial ? record.expiresAt! : '',
+        keep,
+        ...recordFields(record),
+      ])) === 1
+    );
   }
 
   async admitAndCharge(step: ChargeStep): Promise<ChargeOutcome> {
@@ -106,12 +119,26 @@ export class RedisKeyStore implements KeyStore {
     const [monthStart, monthEnd] = monthBounds(step.now);
     const chargeId = step.chargeId ?? `${step.keyId}.${step.now}.${Math.random()}`;
     const args = [
-      step.now, step.counted ? 1 : 0, step.rows ?? -1, monthStart, monthEnd, rule.calls_limit ?? -1, rule.calls_period === 'P1M' ? 1 : 0,
-      plan === 'trial' ? 1 : 0, plan === 'payg' ? 1 : 0, plans.payg.min_rows_per_call ?? 0, CHARGE_KEPT_MS,
+      step.now,
+      step.counted ? 1 : 0,
+      step.rows ?? -1,
+      monthStart,
+      monthEnd,
+      rule.calls_limit ?? -1,
+      rule.calls_period === 'P1M' ? 1 : 0,
+      plan === 'trial' ? 1 : 0,
+      plan === 'payg' ? 1 : 0,
+      plans.payg.min_rows_per_call ?? 0,
+      CHARGE_KEPT_MS,
     ];
     // Sent but not answered, it may have run: taken back (or barred) once the server is there again.
     const sentAt = Date.now();
-    const reply = await this.redis.run<[string, number?, string[]?]>('admitAndCharge', [this.k.record(step.keyId), this.k.charge(chargeId)], args, () => this.voidLater(step.keyId, chargeId, sentAt));
+    const reply = await this.redis.run<[string, number?, string[]?]>(
+      'admitAndCharge',
+      [this.k.record(step.keyId), this.k.charge(chargeId)],
+      args,
+      () => this.voidLater(step.keyId, chargeId, sentAt),
+    );
     const [refusal, cost = 0, fields] = reply;
     // Gone between its admission and its charge (a trial pruned, expired in Redis): unknown, as admission would say.
     if (refusal === 'missing') throw new ProblemError('invalid_key', 'This API key is not known.');
@@ -140,12 +167,41 @@ export class RedisKeyStore implements KeyStore {
     const keepMs = Math.max(1, (record.expiresAt ?? now + 7 * DAY) - now + trialKeptAfterEnd);
     // Issued but not answered, no one holds its key: taken back once the server is there again,
     // or the address would be told it has a live trial it never saw (409) for 7 days.
-    const takeBack = (): Promise<unknown> => this.redis.run('voidTrial',
-      [this.k.record(record.keyId), this.k.hash(record.hash), this.k.email(record.emailHash!), this.k.list, this.k.trials], [record.keyId]);
-    const reply = await this.redis.run<string | [string, number]>('insertTrial',
-      [this.k.email(record.emailHash!), this.k.hash(record.hash), this.k.record(record.keyId), this.k.list, this.k.sequence, this.k.trials, this.k.trialCap],
-      [now, plans.trial.calls_limit ?? 0, cap.perMinute ?? -1, keepMs, this.k.record(''), record.keyId, record.expiresAt ?? now, ...recordFields(record)],
-      () => this.takeBackLater(`trial:${record.keyId}`, takeBack, Date.now()));
+    const takeBack = (): Promise<unknown> =>
+      this.redis.run(
+        'voidTrial',
+        [
+          this.k.record(record.keyId),
+          this.k.hash(record.hash),
+          this.k.email(record.emailHash!),
+          this.k.list,
+          this.k.trials,
+        ],
+        [record.keyId],
+      );
+    const reply = await this.redis.run<string | [string, number]>(
+      'insertTrial',
+      [
+        this.k.email(record.emailHash!),
+        this.k.hash(record.hash),
+        this.k.record(record.keyId),
+        this.k.list,
+        this.k.sequence,
+        this.k.trials,
+        this.k.trialCap,
+      ],
+      [
+        now,
+        plans.trial.calls_limit ?? 0,
+        cap.perMinute ?? -1,
+        keepMs,
+        this.k.record(''),
+        record.keyId,
+        record.expiresAt ?? now,
+        ...recordFields(record),
+      ],
+      () => this.takeBackLater(`trial:${record.keyId}`, takeBack, Date.now()),
+    );
     if (Array.isArray(reply)) return { wait: Number(reply[1]) };
     if (reply !== 'inserted') return 'live';
     // Trials that expired in Redis by their TTL leave their ids listed: cleared as new ones come.
@@ -158,7 +214,14 @@ export class RedisKeyStore implements KeyStore {
       const read = fromFields(await this.redis.call((c) => c.hgetall(this.k.record(keyId))));
       if (!read) return undefined;
       edit(read.record);
-      if ((await this.redis.run<number>('updateIfUnchanged', [this.k.record(keyId)], [read.version, ...changedFields(read.record)])) === 1) return read.record;
+      if (
+        (await this.redis.run<number>(
+          'updateIfUnchanged',
+          [this.k.record(keyId)],
+          [read.version, ...changedFields(read.record)],
+        )) === 1
+      )
+        return read.record;
     }
     throw new Error(`[investor-graph mock] key ${keyId} kept changing under ${TRIES} tries to change it`);
   }
@@ -185,7 +248,14 @@ export class RedisKeyStore implements KeyStore {
     for (let i = 0; i < TRIES; i++) {
       const read = await this.getMeta(name);
       const next = edit(read);
-      if ((await this.redis.run<number>('setIfUnchanged', [this.k.meta(name)], [read ?? '', next, read === undefined ? 0 : 1])) === 1) return next;
+      if (
+        (await this.redis.run<number>(
+          'setIfUnchanged',
+          [this.k.meta(name)],
+          [read ?? '', next, read === undefined ? 0 : 1],
+        )) === 1
+      )
+        return next;
     }
     throw new Error(`[investor-graph mock] ${name} kept changing under ${TRIES} tries to change it`);
   }
@@ -193,7 +263,11 @@ export class RedisKeyStore implements KeyStore {
   async pruneTrials(before: number): Promise<number> {
     let pruned = 0;
     for (;;) {
-      const n = await this.redis.run<number>('pruneTrials', [this.k.trials, this.k.list], [before, this.k.record(''), this.k.hash(''), this.k.email('')]);
+      const n = await this.redis.run<number>(
+        'pruneTrials',
+        [this.k.trials, this.k.list],
+        [before, this.k.record(''), this.k.hash(''), this.k.email('')],
+      );
       pruned += n;
       if (n < 500) return pruned;
     }
@@ -210,7 +284,11 @@ export class RedisKeyStore implements KeyStore {
   }
 
   private voidLater(keyId: string, chargeId: string, sentAt: number): void {
-    this.takeBackLater(`charge:${chargeId}`, () => this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]), sentAt);
+    this.takeBackLater(
+      `charge:${chargeId}`,
+      () => this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]),
+      sentAt,
+    );
   }
 
   /**
@@ -222,7 +300,9 @@ export class RedisKeyStore implements KeyStore {
     if (this.voids.size >= PENDING) {
       const [oldest] = this.voids.keys();
       this.voids.delete(oldest!);
-      console.error(`[investor-graph mock] more than ${PENDING} calls cut off by the state store's outage are waiting to be taken back; the oldest (${oldest}) stays counted`);
+      console.error(
+        `[investor-graph mock] more than ${PENDING} calls cut off by the state store's outage are waiting to be taken back; the oldest (${oldest}) stays counted`,
+      );
     }
     this.voids.set(name, { step, at: sentAt });
   }

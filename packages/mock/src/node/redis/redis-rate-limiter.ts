@@ -18,18 +18,30 @@ export class RedisRateLimiter implements RateLimiter {
 
   async take(kind: BucketKind, name: string, capacity: number, perSecond: number): Promise<Taken> {
     if (!this.enforce) return { wait: 0, left: capacity - 1 };
-    const [wait, left] = await this.redis.run<[number, string]>('takeToken', [`${this.redis.target.prefix}bucket:${kind}:${name}`], [capacity, perSecond, 1]);
+    const [wait, left] = await this.redis.run<[number, string]>(
+      'takeToken',
+      [`${this.redis.target.prefix}bucket:${kind}:${name}`],
+      [capacity, perSecond, 1],
+    );
     return { wait: Number(wait), left: Number(left) };
   }
 
   async giveBack(kind: BucketKind, name: string, capacity: number, perSecond: number): Promise<void> {
     if (!this.enforce) return;
-    await this.redis.run<[number, string]>('takeToken', [`${this.redis.target.prefix}bucket:${kind}:${name}`], [capacity, perSecond, -1]);
+    await this.redis.run<[number, string]>(
+      'takeToken',
+      [`${this.redis.target.prefix}bucket:${kind}:${name}`],
+      [capacity, perSecond, -1],
+    );
   }
 
   async peek(kind: BucketKind, name: string, capacity: number, perSecond: number): Promise<number> {
     if (!this.enforce) return 0;
-    const [wait] = await this.redis.run<[number, string]>('takeToken', [`${this.redis.target.prefix}bucket:${kind}:${name}`], [capacity, perSecond, 0]);
+    const [wait] = await this.redis.run<[number, string]>(
+      'takeToken',
+      [`${this.redis.target.prefix}bucket:${kind}:${name}`],
+      [capacity, perSecond, 0],
+    );
     return Number(wait);
   }
 }

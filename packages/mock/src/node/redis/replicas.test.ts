@@ -20,13 +20,27 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startReplicas(state: string | null): Promise<{ replicas: Replica[]; balancer: Balancer }> {
   // The first takes its URL from the environment, as deploy/ gives it (off the command line).
-  const started = await Promise.all([1, 2, 3].map((n) => (state && n === 1 ? startWith({ INVESTOR_GRAPH_MOCK_STATE: state }) : startWith({}, ...(state ? ['--state', state] : [])))));
+  const started = await Promise.all(
+    [1, 2, 3].map((n) =>
+      state && n === 1
+        ? startWith({ INVESTOR_GRAPH_MOCK_STATE: state })
+        : startWith({}, ...(state ? ['--state', state] : [])),
+    ),
+  );
   return { replicas: started, balancer: await startHaproxy(started.map((r) => r.url.replace('http://', ''))) };
 }
 
 /** A control call to one replica, straight (control answers loopback clients). */
-async function control(replica: Replica, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
-  const response = await fetch(`${replica.url}/__control${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+async function control(
+  replica: Replica,
+  path: string,
+  body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
+): Promise<any> {
+  const response = await fetch(`${replica.url}/__control${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
   expect(response.status, `${method} /__control${path}`).toBeLessThan(300);
   return response.json();
 }
@@ -49,28 +63,36 @@ interface Tally {
  * `workers` clients calling through the balancer with `key` until `done` says so; a 429 waits a
  * moment (not its whole Retry-After second, so the bucket is kept busy) and tries again.
  */
-async function load(base: string, key: string, workers: number, done: (tally: Tally, status: number, elapsed: number) => boolean): Promise<Tally> {
+async function load(
+  base: string,
+  key: string,
+  workers: number,
+  done: (tally: Tally, status: number, elapsed: number) => boolean,
+): Promise<Tally> {
   const tally: Tally = { statuses: new Map(), codes: new Map(), dropped: 0, okAt: [] };
   const started = performance.now();
-  await Promise.all(Array.from({ length: workers }, async () => {
-    for (;;) {
-      let status = 0;
-      try {
-        const response = await fetch(`${base}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } });
-        status = response.status;
-        const body = await response.json().catch(() => null);
-        if (body?.code) tally.codes.set(body.code, (tally.codes.get(body.code) ?? 0) + 1);
-        if (status === 503 && body?.code === 'state_unavailable') expect(response.headers.get('retry-after')).toBe('1');
-      } catch {
-        tally.dropped++;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (;;) {
+        let status = 0;
+        try {
+          const response = await fetch(`${base}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+          status = response.status;
+          const body = await response.json().catch(() => null);
+          if (body?.code) tally.codes.set(body.code, (tally.codes.get(body.code) ?? 0) + 1);
+          if (status === 503 && body?.code === 'state_unavailable')
+            expect(response.headers.get('retry-after')).toBe('1');
+        } catch {
+          tally.dropped++;
+        }
+        tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
+        const elapsed = performance.now() - started;
+        if (status === 200) tally.okAt.push(elapsed);
+        if (done(tally, status, elapsed)) return;
+        if (status !== 200) await sleep(status === 429 ? 10 : 50);
       }
-      tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
-      const elapsed = performance.now() - started;
-      if (status === 200) tally.okAt.push(elapsed);
-      if (done(tally, status, elapsed)) return;
-      if (status !== 200) await sleep(status === 429 ? 10 : 50);
-    }
-  }));
+    }),
+  );
   return tally;
 }
 
@@ -97,11 +119,15 @@ describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? 
   test('every replica says its state is on Redis and reachable', async () => {
     for (const replica of replicas) {
       expect(replica.output()).toContain(`state:  ${redis.url} (Redis, shared by every mock on it; reachable)`);
-      expect((await control(replica, '/state')).state).toEqual({ store: 'redis', location: redis.url, reachable: true });
+      expect((await control(replica, '/state')).state).toEqual({
+        store: 'redis',
+        location: redis.url,
+        reachable: true,
+      });
     }
   });
 
-  test('a Team key\'s quota is exact at its edge: twelve calls left, twelve 200s across three replicas, then 402 for every client', async () => {
+  test("a Team key's quota is exact at its edge: twelve calls left, twelve 200s across three replicas, then 402 for every client", async () => {
     const { key, key_id } = await control(replicas[0]!, '/keys', { plan: 'team' });
     await control(replicas[1]!, `/keys/${key_id}/usage`, { calls_used: plans.team.calls_limit! - 12 }, 'PUT');
     const tally = await load(balancer.url, key, 6, (_, status) => status === 402);
@@ -110,21 +136,26 @@ describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? 
     expect((await usageOf(key_id)).calls_used).toBe(plans.team.calls_limit);
   }, 30_000);
 
-  test('a pay-as-you-go balance is exact at its edge: seven calls\' worth, seven 200s, and what is left stays', async () => {
+  test("a pay-as-you-go balance is exact at its edge: seven calls' worth, seven 200s, and what is left stays", async () => {
     const minimum = plans.payg.min_rows_per_call!;
-    const { key, key_id } = await control(replicas[2]!, '/keys', { plan: 'payg', prepaid_rows: 7 * minimum + minimum - 1 });
+    const { key, key_id } = await control(replicas[2]!, '/keys', {
+      plan: 'payg',
+      prepaid_rows: 7 * minimum + minimum - 1,
+    });
     const tally = await load(balancer.url, key, 6, (_, status) => status === 402);
     expect(count(tally, 200)).toBe(7);
     expect(tally.codes.get('insufficient_balance')).toBe(6);
     expect(await usageOf(key_id)).toMatchObject({ calls_used: 7, balance_rows: minimum - 1 });
   }, 30_000);
 
-  test('one Enterprise key hammered through all three replicas gets its plan\'s rate once, within 10%, not three times', async () => {
+  test("one Enterprise key hammered through all three replicas gets its plan's rate once, within 10%, not three times", async () => {
     const { key } = await control(replicas[0]!, '/keys', { plan: 'enterprise' });
     const rate = plans.enterprise.rate_per_second;
     const tally = await load(balancer.url, key, 24, (_, __, elapsed) => elapsed >= 4000);
     const got = rateOf(tally, 4, rate);
-    expect(Math.abs(got - rate) / rate, `${got.toFixed(1)} calls a second against a plan rate of ${rate}`).toBeLessThan(0.1);
+    expect(Math.abs(got - rate) / rate, `${got.toFixed(1)} calls a second against a plan rate of ${rate}`).toBeLessThan(
+      0.1,
+    );
     expect(count(tally, 429)).toBeGreaterThan(0);
   }, 30_000);
 
@@ -169,10 +200,18 @@ describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? 
     // The control API still answers, and says the store is away (its keys unknown meanwhile).
     expect(during).toMatchObject({ state: { store: 'redis', location: redis.url, reachable: false }, keys: null });
     expect(tally.codes.get('state_unavailable') ?? 0, 'answers while Redis was away').toBeGreaterThan(0);
-    expect(tally.okAt.some((at) => at > 4500), 'service after Redis came back').toBe(true);
-    expect([...tally.statuses.keys()].filter((s) => ![200, 429, 503].includes(s)), 'nothing but 200, 429 and 503').toEqual([]);
+    expect(
+      tally.okAt.some((at) => at > 4500),
+      'service after Redis came back',
+    ).toBe(true);
+    expect(
+      [...tally.statuses.keys()].filter((s) => ![200, 429, 503].includes(s)),
+      'nothing but 200, 429 and 503',
+    ).toEqual([]);
     // Charges whose answer was lost with the connection are taken back once Redis is there (within a second or two).
-    await expect.poll(async () => (await usageOf(key_id)).calls_used, { timeout: 10_000, interval: 250 }).toBe(count(tally, 200));
+    await expect
+      .poll(async () => (await usageOf(key_id)).calls_used, { timeout: 10_000, interval: 250 })
+      .toBe(count(tally, 200));
   }, 60_000);
 
   test('a replica killed (SIGKILL) mid-run loses nothing: every 200 is counted, and only calls cut off with it may be counted beside them', async () => {
@@ -187,7 +226,10 @@ describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? 
     const used = (await usageOf(key_id)).calls_used;
     expect(used).toBeGreaterThanOrEqual(count(tally, 200));
     expect(used).toBeLessThanOrEqual(count(tally, 200) + cutOff);
-    expect(tally.okAt.some((at) => at > 3000), 'the other two serve on').toBe(true);
+    expect(
+      tally.okAt.some((at) => at > 3000),
+      'the other two serve on',
+    ).toBe(true);
   }, 30_000);
 });
 

@@ -198,6 +198,17 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
 return {wait, string.format('%.6f', tokens)}
 `;
 
-export const scripts = { admitAndCharge, voidCharge, byHash, insert, voidTrial, insertTrial, updateIfUnchanged, setIfUnchanged, pruneTrials, takeToken } as const;
+export const scripts = {
+  admitAndCharge,
+  voidCharge,
+  byHash,
+  insert,
+  voidTrial,
+  insertTrial,
+  updateIfUnchanged,
+  setIfUnchanged,
+  pruneTrials,
+  takeToken,
+} as const;
 
 export type ScriptName = keyof typeof scripts;

@@ -13,7 +13,9 @@ const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${c
 
 /** Why the tests needing `command` cannot run here, or null. */
 export const missing = (command: 'redis-server' | 'haproxy'): string | null =>
-  has(command) ? null : `${command} is not installed (Debian's ${command === 'haproxy' ? 'haproxy' : 'redis-server'} package; .ci/run installs it)`;
+  has(command)
+    ? null
+    : `${command} is not installed (Debian's ${command === 'haproxy' ? 'haproxy' : 'redis-server'} package; .ci/run installs it)`;
 
 /** A port free on loopback now (the kernel's pick, released for the server to take). */
 export function freePort(): Promise<number> {
@@ -45,7 +47,9 @@ async function listening(port: number, ms: number): Promise<void> {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 }
 
 export interface RedisServer {
@@ -68,7 +72,28 @@ export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const run = async (): Promise<void> => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', join(dir, 'redis.log')], { stdio: 'ignore' });
+    child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--daemonize',
+        'no',
+        '--logfile',
+        join(dir, 'redis.log'),
+      ],
+      { stdio: 'ignore' },
+    );
     await listening(port, 10_000);
   };
   await run();
@@ -108,10 +133,20 @@ export async function startHaproxy(backends: string[]): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), 'ig-haproxy-'));
   const port = await freePort();
   const config = [
-    'global', '  maxconn 2000',
-    'defaults', '  mode http', '  timeout connect 1s', '  timeout client 30s', '  timeout server 30s', '  retries 2', '  option redispatch',
-    'frontend api', `  bind 127.0.0.1:${port}`, '  default_backend mocks',
-    'backend mocks', '  balance roundrobin',
+    'global',
+    '  maxconn 2000',
+    'defaults',
+    '  mode http',
+    '  timeout connect 1s',
+    '  timeout client 30s',
+    '  timeout server 30s',
+    '  retries 2',
+    '  option redispatch',
+    'frontend api',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend mocks',
+    'backend mocks',
+    '  balance roundrobin',
     ...backends.map((b, i) => `  server mock${i + 1} ${b} check inter 200 fall 1 rise 2`),
     '',
   ].join('\n');

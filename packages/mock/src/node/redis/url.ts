@@ -30,19 +30,27 @@ export function parseRedisUrl(text: string): RedisTarget {
     throw new RedisStateError(`--state ${redacted(text)} is not a URL: give redis://[user:password@]HOST:PORT[/DB]`);
   }
   const shown = `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-  if (!['redis:', 'rediss:'].includes(url.protocol) || !url.hostname) throw new RedisStateError(`--state ${shown}: give redis://[user:password@]HOST:PORT[/DB] (or rediss:// for TLS)`);
-  if (!/^(\/(\d|1[0-5]))?\/?$/.test(url.pathname)) throw new RedisStateError(`--state ${shown}: the path is a database number (0-15), as in redis://localhost:6379/0`);
+  if (!['redis:', 'rediss:'].includes(url.protocol) || !url.hostname)
+    throw new RedisStateError(`--state ${shown}: give redis://[user:password@]HOST:PORT[/DB] (or rediss:// for TLS)`);
+  if (!/^(\/(\d|1[0-5]))?\/?$/.test(url.pathname))
+    throw new RedisStateError(`--state ${shown}: the path is a database number (0-15), as in redis://localhost:6379/0`);
   let timeoutMs = defaultTimeoutMs;
   let prefix = 'igk:';
   for (const [name, value] of url.searchParams) {
     if (name === 'timeout') {
       timeoutMs = Number(value);
-      if (!Number.isInteger(timeoutMs) || timeoutMs < 10 || timeoutMs > 60_000) throw new RedisStateError(`--state ${shown}: timeout must be 10 to 60000 ms, got ${value}`);
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 10 || timeoutMs > 60_000)
+        throw new RedisStateError(`--state ${shown}: timeout must be 10 to 60000 ms, got ${value}`);
     } else if (name === 'prefix') {
-      if (!/^[\w:.-]{1,64}$/.test(value)) throw new RedisStateError(`--state ${shown}: prefix must be 1-64 letters, digits, '_', '-', '.' or ':', got ${value}`);
+      if (!/^[\w:.-]{1,64}$/.test(value))
+        throw new RedisStateError(
+          `--state ${shown}: prefix must be 1-64 letters, digits, '_', '-', '.' or ':', got ${value}`,
+        );
       prefix = value;
     } else {
-      throw new RedisStateError(`--state ${shown}: the query parameters are timeout=MS (how long a command may take) and prefix=P (what the mock's names start with), not ${name}`);
+      throw new RedisStateError(
+        `--state ${shown}: the query parameters are timeout=MS (how long a command may take) and prefix=P (what the mock's names start with), not ${name}`,
+      );
     }
   }
   url.search = '';
@@ -52,4 +60,3 @@ export function parseRedisUrl(text: string): RedisTarget {
 /** A text that may hold a password, shown without what lies between the scheme and an '@'. */
 // Up to the last '@': a password may hold '/' or '@' (then the URL does not parse, and is echoed).
 const redacted = (text: string): string => text.replace(/\/\/.*@/, '//***@');
-
