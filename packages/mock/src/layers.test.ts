@@ -86,6 +86,21 @@ function sources(dir: string): string[] {
   });
 }
 
+/** Every file of code of the repository (TypeScript and JavaScript), by its path from the root: no dependency, build or data. */
+function codeFiles(dir = root): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (['node_modules', 'dist', 'fixtures', 'test-results'].includes(name) && dir === root)
+      return name === 'fixtures' ? codeFiles(path).filter((f) => !f.includes('/default/')) : [];
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
+    if (statSync(path).isDirectory()) return codeFiles(path);
+    return /\.(ts|mts|js|mjs|cjs)$/.test(name) ? [relative(root, path).split(sep).join('/')] : [];
+  });
+}
+
+/** Over 120 characters: wider than the formatter's width, which it cannot fix (a string, a comment). */
+export const tooWide = (line: string): boolean => line.length > 120;
+
 /** Over 250 lines (a last line without its newline counts). */
 export const tooLong = (text: string): boolean => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 250;
 const isTest = (file: string): boolean => /\.test(-support)?\.ts$/.test(file);
@@ -174,6 +189,27 @@ describe('layers', () => {
       .map((file) => `${file}: ${readFileSync(join(root, file), 'utf8').split('\n').length - 1} lines`);
     expect(long).toEqual([]);
     expect(tooLong('x\n'.repeat(251)), 'a file of 251 lines').toBe(true);
+  });
+
+  test('no line of code in any package is over 120 characters, generated code aside', () => {
+    const wide = codeFiles()
+      .filter((file) => !file.includes('/generated/'))
+      .flatMap((file) =>
+        readFileSync(join(root, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (tooWide(line) ? [`${file}:${i + 1}: ${line.length} characters`] : [])),
+      );
+    expect(wide.slice(0, 50), `${wide.length} lines over 120 characters`).toEqual([]);
+    expect(tooWide('x'.repeat(121)), 'a line of 121 characters').toBe(true);
+  });
+
+  test('no source folder holds more than 25 files of code (tests aside): a room, not a drawer', () => {
+    const byFolder = new Map<string, number>();
+    for (const file of codeFiles().filter((f) => !isTest(f))) {
+      const folder = dirname(file);
+      byFolder.set(folder, (byFolder.get(folder) ?? 0) + 1);
+    }
+    expect([...byFolder].filter(([, n]) => n > 25).map(([folder, n]) => `${folder}: ${n} files`)).toEqual([]);
   });
 
   test('each check fails on an import against it', () => {
