@@ -769,7 +769,7 @@ export const claims: readonly Claim[] = [
     says: ['Held back are such a round, in `/rounds`'],
     checks: ['filters', 'derived', 'rule:round-lag'],
     faults: ['lag-ignored', 'lag-skips-edges'],
-    note: "a company's investors and a firm's portfolio against the rounds the trial sees; /investments is judged where a walk of it meets a round the trial does not see",
+    note: "a company's rounds and investors and a firm's portfolio against the rounds the trial sees; /investments itself is not walked against them yet",
   },
   {
     says: ['Every field made from rounds or edges is made as if'],
