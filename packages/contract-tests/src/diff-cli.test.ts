@@ -54,9 +54,12 @@ async function front(
         const given = contract(JSON.parse((await answer.text()).split(upstream).join(origin)));
         return void response.writeHead(given.status, { 'content-type': given.type }).end(given.body);
       }
-      // fetch has undone any compression and framing: those headers no longer hold.
+      // fetch has undone any compression and framing: those headers no longer hold, but a HEAD's
+      // Content-Length, which says the GET's size (the http-conventions property compares them).
       const kept = [...answer.headers].filter(
-        ([name]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name),
+        ([name]) =>
+          !['content-encoding', 'transfer-encoding', 'connection'].includes(name) &&
+          (name !== 'content-length' || request.method === 'HEAD'),
       );
       response.writeHead(answer.status, Object.fromEntries(kept)).end(Buffer.from(await answer.arrayBuffer()));
     });
@@ -112,7 +115,7 @@ const runArgs = (url: string, name: string) => [
   '--plan',
   'team',
   '--budget-calls',
-  '20',
+  '60',
   '--runs',
   '1',
   '--seed',

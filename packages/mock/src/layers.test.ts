@@ -98,11 +98,15 @@ function codeFiles(dir = root): string[] {
   });
 }
 
-/** Over 120 characters: wider than the formatter's width, which it cannot fix (a string, a comment). */
-export const tooWide = (line: string): boolean => line.length > 120;
-
-/** Over 250 lines (a last line without its newline counts). */
-export const tooLong = (text: string): boolean => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 250;
+/**
+ * The folders of source over 25 files when the house check came (#53), each with its count then: a
+ * count may fall, never rise, and a folder split under 25 leaves this table (the test says so).
+ */
+const folderDebt = new Map<string, number>([
+  ['packages/contract-tests/src', 36],
+  ['packages/fixtures/src', 27],
+  ['packages/mock/src/engine', 35],
+]);
 const isTest = (file: string): boolean => /\.test(-support)?\.ts$/.test(file);
 const layers = readLayers(readFileSync(join(src, '../README.md'), 'utf8'));
 
@@ -169,39 +173,23 @@ describe('layers', () => {
     for (const name of names.keys()) expect(cycle(name, []), 'a cycle between packages').toBeNull();
   });
 
-  test('no source file of any package is over 250 lines, but the tables (one row a rule, one claim a sentence) and generated code', () => {
-    const tables = new Set(['packages/contract/src/rules.ts', 'packages/contract-tests/src/claims.ts']);
-    const long = [
-      ...readdirSync(packages).map((p) => join(packages, p, 'src')),
-      join(root, 'load'),
-      join(root, 'examples'),
-    ]
-      .flatMap((dir) => {
-        try {
-          return sources(dir);
-        } catch {
-          return [];
-        }
-      })
-      .map((file) => relative(root, file).split(sep).join('/'))
-      .filter((file) => !isTest(file) && !file.includes('/generated/') && !tables.has(file))
-      .filter((file) => tooLong(readFileSync(join(root, file), 'utf8')))
-      .map((file) => `${file}: ${readFileSync(join(root, file), 'utf8').split('\n').length - 1} lines`);
-    expect(long).toEqual([]);
-    expect(tooLong('x\n'.repeat(251)), 'a file of 251 lines').toBe(true);
-  });
-
-  test('no line of code in any package is over 120 characters, generated code aside', () => {
-    const wide = codeFiles()
-      .filter((file) => !file.includes('/generated/'))
-      .flatMap((file) =>
-        readFileSync(join(root, file), 'utf8')
-          .split('\n')
-          .flatMap((line, i) => (tooWide(line) ? [`${file}:${i + 1}: ${line.length} characters`] : [])),
-      );
-    expect(wide.slice(0, 50), `${wide.length} lines over 120 characters`).toEqual([]);
-    expect(tooWide('x'.repeat(121)), 'a line of 121 characters').toBe(true);
-  });
+  // Width (120) and length (250 lines, tests and tables aside) are ESLint's rules (eslint.config.js),
+  // with today's debt in eslint-suppressions.json: a new line over either fails `pnpm lint`, and so
+  // does a suppression left after its line is fixed. This shows the rules fire where they should.
+  test('the linter fails a line of 121 characters anywhere and a source file of 251 lines, not a test of 251', async () => {
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({ cwd: root });
+    const rulesHit = async (file: string, text: string) =>
+      (await eslint.lintText(text, { filePath: join(root, file) })).flatMap((r) => r.messages.map((m) => m.ruleId));
+    const long = 'export const a = 1;\n'.repeat(251);
+    expect(await rulesHit('packages/mock/src/engine/clock.ts', long)).toContain('max-lines');
+    expect(await rulesHit('packages/mock/src/engine/clock.ts', 'export const a = 1;\n'.repeat(250))).toEqual([]);
+    expect(await rulesHit('packages/mock/src/engine/clock.test.ts', long)).not.toContain('max-lines');
+    const wide = `export const a = '${'x'.repeat(120 - 20)}';\n`;
+    expect(wide.length - 1).toBe(120);
+    expect(await rulesHit('packages/mock/src/engine/clock.ts', wide)).toEqual([]);
+    expect(await rulesHit('packages/mock/src/engine/clock.test.ts', wide.replace("'x", "'xx"))).toContain('max-len');
+  }, 60_000);
 
   test('no source folder holds more than 25 files of code (tests aside): a room, not a drawer', () => {
     const byFolder = new Map<string, number>();
@@ -209,7 +197,13 @@ describe('layers', () => {
       const folder = dirname(file);
       byFolder.set(folder, (byFolder.get(folder) ?? 0) + 1);
     }
-    expect([...byFolder].filter(([, n]) => n > 25).map(([folder, n]) => `${folder}: ${n} files`)).toEqual([]);
+    const over = [...byFolder].filter(([folder, n]) => n > 25 && n > (folderDebt.get(folder) ?? 25));
+    expect(over.map(([folder, n]) => `${folder}: ${n} files`)).toEqual([]);
+    const paid = [...folderDebt].filter(([folder]) => (byFolder.get(folder) ?? 0) <= 25);
+    expect(
+      paid.map(([folder]) => folder),
+      'folders now of 25 files or fewer: take their rows out of folderDebt',
+    ).toEqual([]);
   });
 
   test('each check fails on an import against it', () => {

@@ -92,14 +92,12 @@ test('in front of a clean service the page says so, every rule held', async () =
 
 test('a script and the key a hostile service sends back are text on the page, the key blanked', async () => {
   const hostile: Server = createServer((req, res) => {
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          data: [{ slug: '<script>alert(1)</script>', note: `you sent ${req.headers.authorization}` }],
-          as_of: 'now',
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        data: [{ slug: '<script>alert(1)</script>', note: `you sent ${req.headers.authorization}` }],
+        as_of: 'now',
+      }),
+    );
   });
   await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((r) => hostile.close(r)));
