@@ -129,7 +129,7 @@ test('the tarballs hold what runs, its declarations, README and LICENSE, and no 
   }
   // What each package is for is in it: built JavaScript with declarations, or the data and scripts.
   expect(filesOf('@investor-graph/mock')).toEqual(
-    expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/node/cli.js']),
+    expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js']),
   );
   expect(filesOf('@investor-graph/contract')).toEqual(
     expect.arrayContaining([
@@ -354,7 +354,7 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       const scalar = await fetch(`${mock.url}/docs/scalar.js`);
       expect(scalar.status).toBe(200);
       expect((await scalar.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
-      expect(existsSync(join(project, 'node_modules/@investor-graph/mock/dist/node/scalar/standalone.js'))).toBe(true);
+      expect(existsSync(join(project, 'node_modules/@investor-graph/mock/dist/scalar/standalone.js'))).toBe(true);
       expect(existsSync(join(project, 'node_modules/@scalar'))).toBe(false);
     } finally {
       mock.stop();

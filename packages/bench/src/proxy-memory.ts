@@ -50,7 +50,7 @@ await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
 const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'ig-proxy-memory-'));
-const cli = fileURLToPath(new URL('../../mock/src/node/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../../mock/src/cli/main.ts', import.meta.url));
 // On SIGUSR2 the proxy prints its heap after a full collection: what it keeps, apart from what V8 has not yet given back.
 const heapOnSignal = `process.on('SIGUSR2', () => { globalThis.gc(); process.stdout.write('HEAP ' + process.memoryUsage().heapUsed + '\\n'); });`;
 const preload = `data:text/javascript,${encodeURIComponent(heapOnSignal)}`;

@@ -30,7 +30,7 @@ test("every public package's engines says the same Node as the commands check", 
 
 test('an older Node gets one line naming the Node it needs, and exit 2, from every command of the workspace', () => {
   const entries = [
-    'packages/mock/src/node/cli.ts',
+    'packages/mock/src/cli/main.ts',
     'packages/contract-tests/src/bin.ts',
     'packages/contract-tests/src/check-api-bin.ts',
     'packages/fixtures/src/bin.ts',

@@ -4,8 +4,8 @@
  * importing engine.ts (which imports them all).
  */
 import type { PlanRule } from '@investor-graph/contract/plans';
-import type { KeyRecord } from './key-store.ts';
-import type { RouteMatch } from './router.ts';
+import type { KeyRecord } from './accounts/key-store.ts';
+import type { RouteMatch } from './request/router.ts';
 
 export interface RequestContext {
   /** The client's address, for the open trial call's rate bucket. */

@@ -7,25 +7,25 @@
 // Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.
 import type { PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
-import { Accounts } from './accounts.ts';
+import { Accounts } from './accounts/accounts.ts';
 import type { RateLimiter } from './accounts/rate-limiter.ts';
 import { toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
 import type { RequestContext } from './context.ts';
-import { handleControl } from './control.ts';
-import { ControlGuard } from './control-guard.ts';
-import { CursorCodec } from './cursor.ts';
-import { Dumps, type DumpFiles, type DumpWriter } from './exports.ts';
+import { handleControl } from './control/control.ts';
+import { ControlGuard } from './control/guard.ts';
+import { CursorCodec } from './data/cursor.ts';
+import { Dumps, type DumpFiles, type DumpWriter } from '../dumps/dumps.ts';
 import { randomToken, requestIds } from './hash.ts';
-import { echoedRequestId, finish, type CorsOrigins } from './http-conventions.ts';
-import { MemoryKeyStore, type KeyStore } from './key-store.ts';
-import { pathUnder } from './request.ts';
-import { answered, knownKeys, respond, type EngineParts } from './request-path.ts';
-import { BodySerialiser } from './serialise.ts';
-import { Statistics } from './statistics.ts';
-import { MemoryStore } from './memory-store.ts';
-import type { Store, StoreInput } from './store.ts';
-import { RequestValidation } from './validate.ts';
+import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
+import { MemoryKeyStore, type KeyStore } from './accounts/key-store.ts';
+import { pathUnder } from './request/query.ts';
+import { answered, knownKeys, respond, type EngineParts } from './request/steps.ts';
+import { BodySerialiser } from './request/serialise.ts';
+import { Statistics } from './data/statistics.ts';
+import { MemoryStore } from '../stores/memory/dataset-store.ts';
+import type { Store, StoreInput } from './data/store.ts';
+import { RequestValidation } from './request/validate.ts';
 
 export type { RequestContext } from './context.ts';
 

@@ -7,7 +7,7 @@
  */
 import type { RequestContext } from '../engine/context.ts';
 import type { Engine } from '../engine/engine.ts';
-import { pathUnder } from '../engine/request.ts';
+import { pathUnder } from '../engine/request/query.ts';
 import { billingFaults } from './billing.ts';
 import { acrossFaults } from './across.ts';
 import { derivedFaults } from './derived.ts';

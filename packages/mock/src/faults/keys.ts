@@ -1,6 +1,6 @@
 /** Faults of keys and plans: the refused key's answer, trials, quotas, the account, a plan's features and limits. */
 import { isPlanId, plans } from '@investor-graph/contract';
-import { planView } from '../engine/accounts.ts';
+import { planView } from '../engine/accounts/accounts.ts';
 import { boundedMap, onJson, untouched, withHeaders, type Fault } from './fault.ts';
 import { knownParameters } from './http.ts';
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { chromiumMissing, screenshotsDir, withPage } from '@investor-graph/cli/chromium';
 import { createContractValidator } from '@investor-graph/contract';
 import { newKeyText, type FaultName } from '../index.ts';
-import { cli, killAll, start, stop } from '../node/cli-process.test-support.ts';
+import { cli, killAll, start, stop } from '../cli/cli-process.test-support.ts';
 import { createNodeServer, listen, startMock } from '../node.ts';
 import { renderProxyHtml } from './html.ts';
 import { createValidationProxy } from './proxy.ts';

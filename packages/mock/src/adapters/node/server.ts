@@ -1,0 +1,299 @@
+/**
+ * The Node adapter: @hono/node-server's request listener (made to serve a `fetch(Request)` handler
+ * on node:http, with a Request that reads Node's headers lazily and a Response it writes without a
+ * web stream) wired to the engine. It adds only what the engine cannot know and a server left
+ * running needs: the client's address (loopback or not), the bounds (body size, refused by
+ * Content-Length before a byte is read; time to send headers and the whole request, 408; how many
+ * connections it holds, in all and from one address), compression as Accept-Encoding asks, the
+ * methods a WHATWG Request cannot carry (TRACE), and a problem+json wherever the listener would
+ * answer a bare status.
+ * Given the engine's `answer` too, a GET or HEAD of the data API takes the fast path beside it
+ * (fast-path.ts), which writes the same bytes from the engine's answer record; the checks and
+ * compression both paths share are in adapter-checks.ts.
+ * The mock's README ("How a request flows") says why this library.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import type { RequestContext } from '../../engine/context.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { ProblemError } from '../../engine/problems.ts';
+import { refusedRoute } from '../../engine/request/router.ts';
+import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '../../redact.ts';
+import { acceptedEncoding, codingRefusal, compress, COMPRESS_FROM, refusal } from './checks.ts';
+import { fastPath, write, type AnswerFunction } from './fast-path.ts';
+import { answerEdges } from './http-edges.ts';
+
+export interface NodeServerOptions {
+  /** Called once per request after the response is sent: method, path, status, ms. */
+  log?: (line: string) => void;
+  /** Keys of forms no pattern knows (presets, custom keys made through control): blanked in the log wherever a request sent them. */
+  known?: KnownKeys;
+  /** Host names besides the loopback ones that name this server, for the control plane. */
+  allowedHosts?: readonly string[];
+  /** Bounds (ms, count) for a server left running; the defaults suit a developer's machine. */
+  limits?: Partial<typeof defaultLimits>;
+  /**
+   * Let @hono/node-server make the process's global Request and Response its own light classes,
+   * which it writes without a web stream (the fast path BENCHMARKS.md measures). Native Responses
+   * then fail `instanceof Response` in this process (MSW's own checks among them), so only a
+   * process that is the mock's alone turns it on: the CLI does; a server started in a user's test
+   * process does not, and answers the same, slower.
+   */
+  globalFetchClasses?: boolean;
+  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line; Expect, CONNECT, Host and dot segments left to Node. */
+  bareLimitAnswers?: boolean;
+  /** false: every request takes the WHATWG path, even with the engine's `answer` given (the tests run both). */
+  fastPath?: boolean;
+  /** A body in a content coding is handed on as sent (the validation proxy: the service it forwards to decides), not refused 415. */
+  passCodedBodies?: boolean;
+}
+
+/** What the Node server serves: the engine's fetch (wrapped, maybe), and its answer for the fast path. */
+export type Served = Pick<Engine, 'fetch'> & { answer?: AnswerFunction };
+
+const MAX_BODY = 64 * 1024;
+/** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * A slow or idle client (one that sends nothing too) is answered 408 and closed after headersMs
+ * (headers) or requestMs (the whole request), and one idle between requests after keepAliveMs;
+ * past maxConnections in all, or maxConnectionsPerAddress from one client, a new connection is
+ * answered 503 and closed (http-edges.ts): neither held sockets nor one address can starve everyone
+ * else for long. The share of one address is above what the kit's own load tests open from
+ * 127.0.0.1 (k6 at Enterprise's rate, ~200 VUs).
+ * writeWindowMs and minWriteBytes: a client that, with an answer waiting for it, takes fewer than
+ * minWriteBytes off it in writeWindowMs (4 KiB/s averaged over 10 s) is cut: a slow reader would
+ * otherwise hold a connection (and the answer's memory) for as long as it likes.
+ */
+export const defaultLimits = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  maxConnections: 2_048,
+  maxConnectionsPerAddress: 512,
+  writeWindowMs: 10_000,
+  minWriteBytes: 40 * 1024,
+};
+
+export function isLoopback(address: string | undefined): boolean {
+  return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+}
+
+/** The 413 for a body over the bound; the connection is closed with the rest unread. */
+function tooLarge(bare = false): Response {
+  if (bare)
+    return new Response('Payload Too Large\n', {
+      status: 413,
+      headers: { 'content-type': 'text/plain', connection: 'close' },
+    });
+  return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse(
+    '/',
+    'req_adapter',
+    { connection: 'close' },
+  );
+}
+
+/** A body its client went away in the middle of: nobody to answer, nothing to count, no failure of the kit's. */
+const GONE = Symbol('gone');
+
+/** The body as sent, null past the bound (the rest drained unread), or GONE: never handed on cut short. */
+async function readBody(req: IncomingMessage): Promise<Uint8Array | null | typeof GONE> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || req.socket.destroyed) return GONE;
+    throw error;
+  }
+  return size > MAX_BODY ? null : new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * The answer as the client's Accept-Encoding takes it: JSON of COMPRESS_FROM bytes or more in br
+ * or gzip; for HEAD the GET's encoding without a length, which only compressing a body not sent
+ * would tell (RFC 9110 9.3.2). The engine says `Vary: Accept-Encoding` (told by the context that
+ * this server compresses). Without Accept-Encoding the answer goes on untouched, as the engine
+ * built it: the listener then writes it without a copy.
+ */
+async function encoded(req: IncomingMessage, response: Response): Promise<Response> {
+  const accept = req.headers['accept-encoding'];
+  if (!accept || response.status === 304 || response.status === 204) return response;
+  const headers = response.headers;
+  if (headers.has('content-encoding') || !/json/.test(headers.get('content-type') ?? '')) return response;
+  // A client that takes neither encoding gets the answer untouched, its body never read here.
+  const encoding = acceptedEncoding(accept);
+  if (encoding === null) return response;
+  const bytes = req.method === 'HEAD' ? null : new Uint8Array(await response.arrayBuffer());
+  // Small bodies go as they are (COMPRESS_FROM).
+  if ((bytes?.length ?? Number(headers.get('content-length') ?? 0)) < COMPRESS_FROM)
+    return bytes === null ? response : new Response(bytes as BodyInit, { status: response.status, headers });
+  headers.set('content-encoding', encoding);
+  headers.delete('content-length');
+  if (!/accept-encoding/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Accept-Encoding');
+  return new Response(bytes && ((await compress(bytes, encoding)) as BodyInit), { status: response.status, headers });
+}
+
+/** What only the socket knows, for the engine: where the request came from, and that this server compresses. */
+function socketContext(options: NodeServerOptions): (incoming: IncomingMessage) => RequestContext {
+  const allowedHosts = options.allowedHosts ? { allowedHosts: options.allowedHosts } : {};
+  return (incoming) => {
+    const address = incoming.socket.remoteAddress;
+    return { clientAddress: address ?? 'unknown', loopback: isLoopback(address), compresses: true, ...allowedHosts };
+  };
+}
+
+/** Where the listener hands a request to the engine, with what only the socket knows. */
+function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
+  const context = socketContext(options);
+  return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
+    const target = incoming.url ?? '/';
+    const method = request.method;
+    if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+      // 405 with Allow (404 off the API), as the router answers any other method a path does not take.
+      const path = target.split('?')[0]!;
+      return refusedRoute(method, path).toResponse(
+        redactPath(path, options.known?.with(bearerOf(incoming.headers.authorization))),
+        'req_adapter',
+      );
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      // Bodies are read here, bounded, and handed on whole; Content-Length over the bound is refused unread.
+      if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge(options.bareLimitAnswers);
+      const coded = options.passCodedBodies ? null : codingRefusal(incoming);
+      if (coded) return coded.toResponse('/', 'req_adapter');
+      const body = await readBody(incoming);
+      if (body === null) return tooLarge(options.bareLimitAnswers);
+      // Written to no one (the socket is gone), so never seen; the log line says aborted.
+      if (body === GONE)
+        return new ProblemError('invalid_request', 'The connection closed before the body was whole.').toResponse(
+          '/',
+          'req_adapter',
+          { connection: 'close' },
+        );
+      request = new Request(request.url, {
+        method,
+        headers: request.headers,
+        body: body.length ? (body as BodyInit) : null,
+      });
+    }
+    return encoded(incoming, await engine.fetch(request, context(incoming)));
+  };
+}
+
+/** The keys to blank in what is written down of a request: the known ones and the request's own. */
+function knownTo(options: NodeServerOptions, req: IncomingMessage): readonly string[] {
+  const own = bearerOf(req.headers.authorization);
+  return options.known?.with(own) ?? (own ? [own] : []);
+}
+
+/** Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged. */
+function internalFailure(error: unknown): ProblemError {
+  console.error('[investor-graph mock] internal error in the Node adapter:', error);
+  return new ProblemError(
+    'internal_error',
+    "[investor-graph mock] internal error: the Node adapter failed on this request; the mock's log has the details.",
+  );
+}
+const internalError = (error: unknown): Response => internalFailure(error).toResponse('/', 'req_adapter');
+
+export function createNodeServer(engine: Served, options: NodeServerOptions = {}): Server {
+  const limits = { ...defaultLimits, ...options.limits };
+  const serve = handler(engine, options);
+  // A request the listener cannot make into a Request (a Host that is no host name) is the
+  // client's: 400. Anything thrown past the engine, which answers its own failures, is ours: 500.
+  const errorHandler = (error: unknown): Response =>
+    error instanceof Error && error.name === 'RequestError'
+      ? new ProblemError('invalid_request', "The request's target or Host header is not a URL.").toResponse(
+          '/',
+          'req_adapter',
+        )
+      : internalError(error);
+  const listener = getRequestListener(
+    async (request, env) => {
+      try {
+        return await serve(request, env as { incoming: IncomingMessage });
+      } catch (error) {
+        return internalError(error);
+      }
+    },
+    {
+      errorHandler,
+      // An HTTP/1.0 request may come without Host: its URL names localhost, as before (the control
+      // plane judges the Host header itself, never this URL).
+      hostname: 'localhost',
+      overrideGlobalObjects: options.globalFetchClasses === true,
+    },
+  );
+  const fast =
+    engine.answer && options.fastPath !== false
+      ? fastPath(engine.answer, {
+          context: socketContext(options),
+          failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter'),
+        })
+      : null;
+  const either = fast
+    ? (req: IncomingMessage, res: ServerResponse) => (fast(req, res) ? undefined : listener(req, res))
+    : listener;
+  // A target or Host no request of this API has is refused before either path builds a URL of it.
+  const checked = (req: IncomingMessage, res: ServerResponse) => {
+    const refused = refusal(req, req.url ?? '/', options.bareLimitAnswers === true);
+    if (refused === null) return either(req, res);
+    write(res, refused.toAnswer('/', 'req_adapter')).catch(() => res.destroy());
+  };
+  const logged = options.log
+    ? (req: IncomingMessage, res: ServerResponse) => {
+        const started = performance.now();
+        // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
+        // An answer not sent whole (its client went away, or was cut) is logged as aborted, not as the status it had.
+        res.once('close', () =>
+          options.log!(
+            escapeControl(
+              `${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ${res.writableFinished ? res.statusCode : 'aborted'} ${(performance.now() - started).toFixed(1)}ms`,
+            ),
+          ),
+        );
+        return checked(req, res);
+      }
+    : checked;
+  const server = createServer(
+    {
+      maxHeaderSize: 16 * 1024,
+      // Checked by the handler, which answers problem+json (Node's own check writes a bare 400).
+      requireHostHeader: false,
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      keepAliveTimeout: limits.keepAliveMs,
+      // How often Node looks for requests past their time: well inside the shortest bound.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
+    },
+    logged,
+  );
+  // Expect: 100-continue asks before sending the body: a body over the bound, or coded, is refused unsent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY && (options.passCodedBodies || !codingRefusal(req)))
+      res.writeContinue();
+    void logged(req, res);
+  });
+  answerEdges(server, limits, options.bareLimitAnswers === true);
+  return server;
+}
+
+/** Starts listening and resolves with the base URL. */
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${shown}:${address.port}`;
+}

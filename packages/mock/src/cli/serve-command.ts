@@ -1,0 +1,253 @@
+/**
+ * `investor-graph-mock [serve]`: the stateful mock of the Investor Graph API on a real HTTP port.
+ *   investor-graph-mock [--port 4010] [--host 127.0.0.1] [--data DIR | --seed S --scale N]
+ *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
+ *                       [--fault NAME ...]
+ */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { constants as osConstants } from 'node:os';
+import { planIds, plans } from '@investor-graph/contract';
+import { newKeyText } from '../engine/accounts/accounts.ts';
+import { faults, isFaultName } from '../faults/index.ts';
+import { readFlags } from './flags.ts';
+import { isLoopback } from '../adapters/node/server.ts';
+import { StateFileError, type StateSync } from '../stores/sqlite/key-store.ts';
+import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.ts';
+import type { StoreInfo } from '../engine/accounts/key-store.ts';
+import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
+
+const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy URL, see proxy --help)
+  -p, --port N        port (4010; 0 picks a free one)
+  -h, --host H        address to listen on (127.0.0.1)
+  --data DIR|FILE     a dataset folder, or a database written by investor-graph-fixtures --out
+                      FILE.sqlite (the embedded @investor-graph/dataset)
+  --seed S --scale N  a generated dataset instead, up to 50,000,000 rows: built once into an
+                      SQLite database in the kit's cache ($KIT_CACHE or ~/.cache/investor-graph-kit),
+                      opened from there in well under two seconds afterwards
+  --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
+  --now ISO           start the simulated clock here (the dataset's as-of)
+  --frozen            the clock moves only through /__control/clock
+  --admin-token T     also admit control calls bearing Authorization: Bearer T, from any address
+                      (or $INVESTOR_GRAPH_MOCK_ADMIN_TOKEN, kept off the command line)
+  --public-url URL    the base URL clients use (behind a proxy, say), for links the mock writes
+                      (the listen address)
+  --allow-host NAME   a host name besides localhost and 127.0.0.1 under which loopback clients
+                      may reach /__control (repeatable), e.g. behind a local reverse proxy
+  --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
+  --cors-origin O     let browser apps call the data API from origin O only (repeatable; any
+                      origin by default, as prism mock; never the control endpoints)
+  --state FILE        keep keys, usage, balances and the clock in the SQLite database FILE,
+                      across restarts and shared by every mock started on it (made 0600)
+  --state redis://[user:password@]HOST:PORT[/DB][?timeout=MS&prefix=P]
+                      keep them, and every rate limit, on a Redis server (rediss:// for TLS),
+                      shared by every mock on it, on any machine (replicas behind a balancer);
+                      a command slower than the timeout (1000 ms) answers 503 state_unavailable;
+                      prefix (igk:) lets independent mocks share one server; Redis 7 or later,
+                      standalone, maxmemory-policy noeviction ($INVESTOR_GRAPH_MOCK_STATE, kept off
+                      the command line, gives the URL with its password too)
+  --state-sync full   fsync every counted call before answering it, so not even a power loss
+                      loses one (normal: a killed mock loses nothing; about twice as fast)
+  --no-dumps-ahead    write a generated or --data FILE dataset's nightly dump when a manifest
+                      first asks, not at start and each simulated 04:00 (as the real service does)
+  --no-dump-cache     keep no finished dump files in the kit's cache for later starts
+  --log               log one line per request
+  --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
+                      the mock itself or fuzz it; clients should meet the limits)
+  --max-connections-per-address N
+                      connections one client address may hold open (512 of the 2,048 in all; past
+                      it, 503): raise it behind a balancer, whose address every client shares
+  --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
+${Object.entries(faults)
+  .map(([n, d]) => `                        ${n}: ${d}`)
+  .join('\n')}
+  --help              this text (-h is the host, as in prism mock)
+  --version           the package and its version`;
+
+const flags = readFlags('investor-graph mock', usage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {
+  port: { type: 'string', short: 'p', default: '4010' },
+  host: { type: 'string', short: 'h', default: '127.0.0.1' },
+  data: { type: 'string' },
+  seed: { type: 'string' },
+  scale: { type: 'string' },
+  key: { type: 'string', multiple: true },
+  now: { type: 'string' },
+  frozen: { type: 'boolean' },
+  'admin-token': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'public-url': { type: 'string' },
+  'cursor-secret': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  state: { type: 'string' },
+  'state-sync': { type: 'string' },
+  log: { type: 'boolean' },
+  fault: { type: 'string', multiple: true },
+  'no-rate-limit': { type: 'boolean' },
+  'max-connections-per-address': { type: 'string' },
+  'no-dumps-ahead': { type: 'boolean' },
+  'no-dump-cache': { type: 'boolean' },
+  help: { type: 'boolean' },
+});
+const { values } = flags;
+// Secrets may come from the environment (a Kubernetes Secret, a Compose env file) instead of the
+// command line, which ps, docker inspect and /proc show to anyone on the host.
+values.state ??= process.env.INVESTOR_GRAPH_MOCK_STATE || undefined;
+values['admin-token'] ??= process.env.INVESTOR_GRAPH_MOCK_ADMIN_TOKEN || undefined;
+// Annotated, so that TypeScript knows code after a call to either does not run.
+const fail: (message: string) => never = flags.fail;
+const listenFailed: (error: unknown, port: number, host: string) => never = flags.listenFailed;
+const port = flags.port(values.port);
+if (
+  values.scale !== undefined &&
+  (!/^\d+$/.test(values.scale) || Number(values.scale) < 100 || Number(values.scale) > 50_000_000)
+)
+  fail('--scale must be a whole number from 100 to 50,000,000');
+if (values.now !== undefined && !Number.isFinite(Date.parse(values.now)))
+  fail(`--now must be an ISO 8601 time, got ${values.now}`);
+if (values['public-url'] !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(values['public-url']))
+  fail(`--public-url must be an http or https base URL, got ${values['public-url']}`);
+if (values.data !== undefined && values.seed !== undefined) fail('give --data or --seed, not both');
+const badOrigin = (values['cors-origin'] ?? []).find((o) => !/^https?:\/\/[^/?#\s]+$/.test(o));
+if (badOrigin !== undefined)
+  fail(`--cors-origin takes an origin such as https://app.example (scheme and host, no path), got ${badOrigin}`);
+const perAddress = values['max-connections-per-address'];
+if (perAddress !== undefined && !(/^\d+$/.test(perAddress) && Number(perAddress) >= 1 && Number(perAddress) <= 2_048))
+  fail(`--max-connections-per-address must be a whole number from 1 to 2,048, got ${perAddress}`);
+if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync']))
+  fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
+if (values['state-sync'] !== undefined && (values.state === undefined || isRedisUrl(values.state)))
+  fail('--state-sync goes with --state FILE (a Redis server keeps to its own appendfsync)');
+if (values.state !== undefined && isRedisUrl(values.state)) {
+  try {
+    parseRedisUrl(values.state);
+  } catch (error) {
+    // One line, not the usage: the flag is right, its URL is not.
+    console.error(`[investor-graph mock] ${(error as Error).message}`);
+    process.exit(2);
+  }
+}
+if (
+  values.data !== undefined &&
+  !(existsSync(values.data) && statSync(values.data).isFile()) &&
+  !existsSync(join(values.data, 'manifest.json'))
+) {
+  // One line, not the usage: the flag is right, the folder is not.
+  console.error(
+    `[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder or file'}`,
+  );
+  process.exit(2);
+}
+if (!isLoopback(values.host) && values.host !== 'localhost') {
+  console.warn(
+    values['admin-token']
+      ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach this address and has the token drives the control endpoints, over plain HTTP`
+      : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`,
+  );
+}
+
+const badFault = (values.fault ?? []).find((f) => !isFaultName(f));
+if (badFault !== undefined)
+  fail(`--fault ${badFault} is not a fault; the faults are ${Object.keys(faults).join(', ')}`);
+
+let keys;
+try {
+  keys = (values.key ?? []).map(parseKeyFlag);
+} catch (error) {
+  fail((error as Error).message);
+}
+// A ready-made key for every plan not preset, so the banner can print one of each.
+for (const plan of planIds) {
+  if (!keys.some((k) => k.plan === plan)) keys.push(presetKey(plan, newKeyText(plan)));
+}
+
+/** The first start at a seed and scale builds its database: said on stderr, with progress on a terminal. */
+function building({ file, rows, done }: { file: string; rows: number; done: boolean }): void {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (rows === 0 && !done)
+    console.error(`[investor-graph mock] building the dataset once, into ${file} (later starts open it at once)`);
+  else if (done)
+    console.error(
+      `${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] built ${rows.toLocaleString('en')} rows in ${seconds} s`,
+    );
+  else if (process.stderr.isTTY)
+    process.stderr.write(`\r[investor-graph mock] ${rows.toLocaleString('en')} rows in ${seconds} s`);
+}
+
+const started = performance.now();
+const options: StartOptions = {
+  port,
+  host: values.host,
+  keys,
+  ...(values.data ? { data: values.data } : {}),
+  ...(values.seed ? { seed: values.seed, scale: Number(values.scale ?? 8000), onBuild: building } : {}),
+  ...(values.now ? { now: values.now } : {}),
+  ...(values.frozen ? { frozen: true } : {}),
+  ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
+  ...(values['allow-host']?.length ? { allowHosts: values['allow-host'] } : {}),
+  ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+  ...(values['cursor-secret'] ? { cursorSecret: values['cursor-secret'] } : {}),
+  ...(values['cors-origin']?.length ? { corsOrigins: values['cors-origin'] } : {}),
+  ...(values.state ? { stateFile: values.state } : {}),
+  ...(values['state-sync'] ? { stateSync: values['state-sync'] as StateSync } : {}),
+  ...(values.log ? { log: (line: string) => console.log(line) } : {}),
+  ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
+  ...(values['no-rate-limit'] ? { rateLimit: false } : {}),
+  ...(perAddress ? { limits: { maxConnectionsPerAddress: Number(perAddress) } } : {}),
+  ...(values['no-dumps-ahead'] ? { dumpsAhead: false } : {}),
+  ...(values['no-dump-cache'] ? { dumpCache: false as const } : {}),
+  // This process is the mock's alone (server.ts, globalFetchClasses).
+  globalFetchClasses: true,
+};
+
+let mock;
+try {
+  mock = await startMock(options);
+} catch (error) {
+  if (error instanceof StateFileError || error instanceof DatasetFileError || error instanceof RedisStateError) {
+    // One line, not the usage: the flag is right, the file is not.
+    console.error(error.message);
+    process.exit(2);
+  }
+  listenFailed(error, port, values.host);
+}
+const { url, engine } = mock;
+
+// In-flight requests are answered before the process ends (a client never sees a dropped call),
+// then exit 0: a clean stop, which `pnpm start` does not call a failure. A terminal's Ctrl-C
+// reaches every process of its group and a runner (pnpm, npm) passes it on again, so a repeat
+// within a second is the same stop; a later one (a second Ctrl-C) stops at once, with 130.
+// Set before the banner, which a script reads as the sign that the mock is up and may be stopped.
+let stopping = 0;
+const stop = (signal: NodeJS.Signals): void => {
+  if (stopping && Date.now() - stopping > 1_000) process.exit(128 + osConstants.signals[signal]);
+  if (stopping) return;
+  stopping = Date.now();
+  void mock.drain().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+const counts = ['firm', 'company', 'round', 'investment']
+  .map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`)
+  .join(', ');
+console.log(`
+Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
+  data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
+  state:  ${stateLine(engine.accounts.store.describe())}
+  clock:  ${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}; control at ${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})
+  docs:   ${url}/docs  (the contract: ${url}/api/v1/openapi.json)
+${values.fault?.length ? `  FAULTS: ${values.fault.join(', ')} (this mock breaks the contract on purpose)\n` : ''}
+Ready-made keys (shown once, like the real service):
+${keys.map((k) => `  ${k.plan.padEnd(10)} ${k.key}   ${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`).join('\n')}
+
+Try:
+  curl -H 'Authorization: Bearer ${keys.find((k) => k.plan === 'team')!.key}' '${url}/api/v1/firms?limit=2'
+  curl -X POST -H 'content-type: application/json' -d '{"email":"you@example.com"}' ${url}/api/v1/keys/trial
+`);
+
+/** Where keys and counters live, as the banner says it. */
+function stateLine(info: StoreInfo): string {
+  if (info.store === 'memory') return "in this process's memory (gone when it stops; --state keeps it)";
+  if (info.store === 'sqlite') return `${info.location} (SQLite, shared by mocks on this machine)`;
+  return `${info.location} (Redis, shared by every mock on it; ${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`;
+}

@@ -1,0 +1,302 @@
+/** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
+import { statSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createContractValidator, isPlanId, planIds, type PlanId } from '@investor-graph/contract';
+import { collectDataset, datasetInput } from '@investor-graph/fixtures';
+import { datasetDir } from '@investor-graph/dataset';
+import {
+  cachedDatabaseFile,
+  databaseLayout,
+  defaultDataset,
+  layoutOf,
+  loadDataset,
+  memoryDatabase,
+  openCachedDatabase,
+  openDatabase,
+} from '@investor-graph/fixtures/node';
+import { createEngine, type Engine, type EngineOptions, type PresetKey } from '../engine/engine.ts';
+import { presetPrepaidRows } from '../engine/accounts/accounts.ts';
+import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
+import { withDocs } from '../docs-page.ts';
+import { DumpCache, dumpCacheDir } from '../dumps/disk/cache.ts';
+import { diskDumpFiles } from '../dumps/disk/files.ts';
+import { createNodeServer, listen, type NodeServerOptions } from '../adapters/node/server.ts';
+import { SqliteStore } from '../stores/sqlite/dataset-store.ts';
+import { SqliteKeyStore, type StateSync } from '../stores/sqlite/key-store.ts';
+import { isRedisUrl } from '../stores/redis/url.ts';
+import type { RedisKeyStore } from '../stores/redis/open.ts';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  /** A dataset folder, or a database investor-graph-fixtures wrote (the embedded `@investor-graph/dataset` when neither this nor seed is given). */
+  data?: string;
+  /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
+  seed?: string;
+  scale?: number;
+  /** Where generated datasets are cached (KIT_CACHE or ~/.cache/investor-graph-kit, under datasets/). */
+  datasetCache?: string;
+  /** Told while a generated dataset's database is being built (the first start at a seed and scale). */
+  onBuild?: (progress: { file: string; rows: number; done: boolean }) => void;
+  keys?: PresetKey[];
+  now?: string;
+  frozen?: boolean;
+  adminToken?: string;
+  /** The base URL clients use, for absolute URLs the mock writes (the listen address by default). */
+  publicUrl?: string;
+  /** Host names, besides loopback ones, under which loopback clients may reach /__control. */
+  allowHosts?: string[];
+  cursorSecret?: string;
+  /** Origins browser apps may call the data API from (any by default). */
+  corsOrigins?: readonly string[];
+  /**
+   * Keep keys, counters, balances, the clock and the cursor secret in this SQLite database, across
+   * restarts and shared with other mocks started on it on this machine; or, given a
+   * `redis://[user:password@]HOST:PORT[/DB]` (or `rediss://`) URL, on that Redis server, shared
+   * with every mock on it, on any machine, with the token buckets too (in memory when not given).
+   */
+  stateFile?: string;
+  /** With stateFile: 'full' fsyncs every commit before its answer (survives a power loss; slower). */
+  stateSync?: StateSync;
+  log?: (line: string) => void;
+  /** Deliberate faults to switch on (see src/faults/); none by default. */
+  faults?: FaultName[];
+  /** false: never answer 429; for benchmarking the mock itself. */
+  rateLimit?: boolean;
+  /** The process is the mock's alone: its global Request/Response may be the adapter's fast ones (server.ts). */
+  globalFetchClasses?: boolean;
+  /**
+   * A database-backed dataset's nightly dumps are written ahead, at start and as the clock passes
+   * each 04:00, as the real service writes them (true); false: when a manifest first asks.
+   */
+  dumpsAhead?: boolean;
+  /** Where a database's finished dump files are kept between starts (dumpCacheDir()); false: nowhere. */
+  dumpCache?: string | false;
+  /** The server's bounds (server.ts, defaultLimits): say, more connections from one address behind a balancer, whose address every client shares. */
+  limits?: NodeServerOptions['limits'];
+}
+
+/** How often (real ms) the server looks whether the clock has passed a dump's 04:00. */
+const DUMP_TICK_MS = 1_000;
+
+export interface RunningMock {
+  url: string;
+  engine: Engine;
+  server: Server;
+  /** Stops at once: every connection is closed, in flight or not (tests, benchmarks). */
+  close(): Promise<void>;
+  /**
+   * Stops as a server should on SIGINT or SIGTERM: no new connection, idle ones closed, the
+   * requests in flight answered; whatever is still open after `graceMs` is closed.
+   */
+  drain(graceMs?: number): Promise<void>;
+}
+
+/** The dataset as plain rows in memory (for an engine of one's own, as the tests and MSW make). */
+export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
+  if (options.seed !== undefined) {
+    return collectDataset({
+      seed: options.seed,
+      scale: options.scale ?? defaultDataset.scale,
+      asOf: defaultDataset.asOf,
+    });
+  }
+  return datasetInput(await loadDataset(options.data ?? datasetDir));
+}
+
+/**
+ * The store the server serves from, always an SQLite one: a generated dataset from its database
+ * in the kit's cache (built there on first use), a database file given as --data, or a dataset
+ * folder (the embedded one by default) read into an in-memory database.
+ */
+export async function openStore(
+  options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild'>,
+): Promise<SqliteStore> {
+  if (options.seed !== undefined) {
+    const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
+    const file = cachedDatabaseFile(dataset, options.datasetCache);
+    const { db, manifest } = openCachedDatabase(dataset, {
+      ...(options.datasetCache ? { dir: options.datasetCache } : {}),
+      progress: (rows, done) => options.onBuild?.({ file, rows, done }),
+    });
+    return new SqliteStore(db, manifest);
+  }
+  if (options.data !== undefined && statSync(options.data).isFile()) {
+    const opened = openDatabase(options.data);
+    if (!opened) {
+      const layout = layoutOf(options.data);
+      throw new DatasetFileError(
+        layout !== null && layout !== databaseLayout
+          ? `[investor-graph mock] --data ${options.data} was written by another version of the kit (database layout ${layout}; this one reads ${databaseLayout}): write it again with npx investor-graph-fixtures --out FILE.sqlite`
+          : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx investor-graph-fixtures --out FILE.sqlite)`,
+      );
+    }
+    return new SqliteStore(opened.db, opened.manifest);
+  }
+  const dataset = await loadDataset(options.data ?? datasetDir);
+  return new SqliteStore(memoryDatabase(dataset), dataset.manifest);
+}
+
+/** A --data file that is no dataset database: the flag is right, the file is not. */
+export class DatasetFileError extends Error {}
+
+export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
+  const [store, validator] = await Promise.all([openStore(options), createContractValidator()]);
+  let keyStore: SqliteKeyStore | RedisKeyStore | undefined;
+  const limiters: Pick<EngineOptions, 'limiter' | 'addressLimiter'> = {};
+  try {
+    if (options.stateFile && isRedisUrl(options.stateFile)) {
+      // The Redis client is loaded only for a Redis URL (73 ms of every start otherwise).
+      const { openRedisState } = await import('../stores/redis/open.ts');
+      ({ keyStore, limiter: limiters.limiter } = await openRedisState(options.stateFile, {
+        enforceLimits: options.rateLimit !== false,
+      }));
+    } else if (options.stateFile) {
+      keyStore = SqliteKeyStore.open(options.stateFile, {
+        log: (line) => console.warn(line),
+        ...(options.stateSync ? { synchronous: options.stateSync } : {}),
+      });
+      limiters.addressLimiter = keyStore.buckets(options.rateLimit !== false);
+    }
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const dumpFiles = diskDumpFiles(undefined, dumpCacheOf(options.dumpCache));
+  // The listen address is known once listening; links are built per request, so they see it.
+  let listening = '';
+  let engine: Engine;
+  let server: Server;
+  let url: string;
+  // Whatever fails from here on, the database is closed (its lock and WAL released) before the error goes up.
+  try {
+    engine = createEngine({
+      publicUrl: options.publicUrl ?? (() => listening),
+      dataset: store,
+      dumpFiles,
+      dumpWriter: dumpFiles.writer(store),
+      validator,
+      ...(keyStore ? { keyStore } : {}),
+      ...limiters,
+      ...(options.keys ? { keys: options.keys } : {}),
+      ...(options.now ? { now: Date.parse(options.now) } : {}),
+      ...(options.frozen ? { frozen: true } : {}),
+      ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+      ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+      ...(options.rateLimit === false ? { rateLimit: false } : {}),
+      // A fault that acts inside the engine reads it at call time, once it (and its clock) exists.
+      ...faultEngineOptions(options.faults ?? [], () => engine),
+    });
+    await engine.ready;
+    // Without faults (which wrap fetch), the data API's GETs take the Node fast path to the same engine (server.ts).
+    const served = {
+      fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch),
+      ...(options.faults?.length ? {} : { answer: engine.answer }),
+    };
+    const host = options.host ?? '127.0.0.1';
+    // The listen address names this mock too, unless it is a wildcard that names every interface.
+    const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) =>
+      h.toLowerCase(),
+    );
+    server = createNodeServer(served, {
+      allowedHosts,
+      ...faultAdapterOptions(options.faults ?? []),
+      known: engine.accounts.known,
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
+    url = await listen(server, options.port ?? 4010, host);
+  } catch (error) {
+    await keyStore?.close();
+    store.close();
+    dumpFiles.close();
+    throw error;
+  }
+  listening = url;
+  // A dump of a database takes seconds to minutes: written ahead in a worker, a manifest finds it
+  // done (or kept from an earlier start). The embedded dataset's, in memory, is written when asked.
+  let stopped = false;
+  // A mock stopping stops its dump too: that is no failure to report.
+  const dumpFailed = (date: string, error: unknown): void =>
+    void (
+      stopped ||
+      console.error(
+        `[investor-graph mock] the dump of ${date}, written ahead, failed (a manifest asked for it writes it again):`,
+        error,
+      )
+    );
+  const dumpTick =
+    store.file !== null && options.dumpsAhead !== false
+      ? setInterval(() => dumpsAhead(engine, dumpFailed), DUMP_TICK_MS).unref()
+      : undefined;
+  if (dumpTick) dumpsAhead(engine, dumpFailed);
+  // The database closes once the last answer is out.
+  const closed = (resolve: () => void) => () => {
+    stopped = true;
+    clearInterval(dumpTick);
+    void Promise.resolve(keyStore?.close()).finally(() => {
+      store.close();
+      dumpFiles.close();
+      resolve();
+    });
+  };
+  return {
+    url,
+    engine,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(closed(resolve));
+      }),
+    drain: (graceMs = 10_000) =>
+      new Promise((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(force);
+          closed(resolve)();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** The cache of finished dump files, or none where there is no home for it (no HOME, no passwd entry). */
+function dumpCacheOf(setting: string | false | undefined): DumpCache | null {
+  if (setting === false) return null;
+  try {
+    return new DumpCache(setting ?? dumpCacheDir());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the dumps a manifest now lists, with the rebuilds due by now applied first (as a call's
+ * first steps do), so a day's dump holds that day's 03:00 rebuild even when no call came since.
+ */
+function dumpsAhead(engine: Engine, failed: (date: string, error: unknown) => void): void {
+  try {
+    const now = engine.clock.now();
+    engine.store.applyDue(now);
+    engine.dumps.ahead(now, failed);
+  } catch (error) {
+    console.error('[investor-graph mock] internal error writing the nightly dump ahead:', error);
+  }
+}
+
+export function parseKeyFlag(flag: string): PresetKey {
+  const m = /^([a-z]+)=([\x21-\x7e]{8,200})$/.exec(flag);
+  if (!m || !isPlanId(m[1]))
+    throw new Error(
+      `--key takes PLAN=KEY with PLAN one of ${planIds.join(', ')} and a key of 8+ printable characters; got "${flag}"`,
+    );
+  return presetKey(m[1], m[2]!);
+}
+
+/** A key given at start, a pay-as-you-go one with presetPrepaidRows on it. */
+export function presetKey(plan: PlanId, key: string): PresetKey {
+  return { plan, key, ...(plan === 'payg' ? { prepaidRows: presetPrepaidRows } : {}) };
+}

@@ -1,0 +1,229 @@
+/**
+ * The steps of a request, as top-level functions over the engine's parts (as Prism's core takes
+ * `route`, `validateInput` and `mock`): each can be imported and tested on its own, with parts of
+ * a test's choosing. `respond` reads as the steps of a call (the mock's README draws them):
+ * OPTIONS (http-conventions.ts) -> route (router.ts) and query (request.ts) -> Prefer (prefer.ts)
+ * -> an operation without a key (the trial, the contract) -> authenticate (accounts/, budgeted per
+ * address) -> query names, timestamps (timestamps.ts), the operation's own check, validate
+ * (validate.ts) -> the data call: cursor (cursor.ts) -> prepare (operations.ts) -> rate -> admit
+ * (key state, quota) -> plan feature -> serve (operations.ts) -> entity tag -> admit and charge,
+ * one atomic step of the key store (balance, count) -> envelope (envelope.ts).
+ */
+import { plans } from '@investor-graph/contract/plans';
+import { bearerOf, redact, redactJson, redactPath, type KnownKeys } from '../../redact.ts';
+import type { Accounts } from '../accounts/accounts.ts';
+import type { Answer } from '../answer.ts';
+import type { Clock, SharedClock } from '../clock.ts';
+import type { Call, RequestContext } from '../context.ts';
+import type { CursorCodec } from '../data/cursor.ts';
+import { envelopeBody, entityTag, withQuota, type EnvelopeDeps } from './envelope.ts';
+import { preflight, type CorsOrigins } from './http-conventions.ts';
+import { checkFeature, operations, type KeyedOperation, type Operation, type OperationEnv } from '../operations/table.ts';
+import { preferredExample } from './prefer.ts';
+import { ProblemError } from '../problems.ts';
+import { requestIds } from '../hash.ts';
+import { checkQueryNames, filterDigest, parseQuery, parseUrl } from './query.ts';
+import { allowedMethods, matchRoute, notFound } from './router.ts';
+import type { BodySerialiser, Serialised } from './serialise.ts';
+import type { Store } from '../data/store.ts';
+import { utcInstants } from './timestamps.ts';
+import type { RequestValidation } from './validate.ts';
+
+/** What the steps work with: made once by createEngine, or by a test. */
+export interface EngineParts {
+  store: Store;
+  clock: Clock;
+  /** The clock as the key store holds it, shared by every process on it. */
+  shared: Pick<SharedClock, 'sync'>;
+  accounts: Accounts;
+  cursors: Pick<CursorCodec, 'decode' | 'encode'>;
+  validation: Pick<RequestValidation, 'check'>;
+  serialiser: Pick<BodySerialiser, 'serialise'>;
+  /** What operations read. */
+  env: OperationEnv;
+  envelope: EnvelopeDeps;
+  corsOrigins: CorsOrigins;
+  /** Settled once preset keys are in and the dataset is caught up with the clock. */
+  ready: Promise<void>;
+  /** The operation table (operations.ts unless a test gives another). */
+  operations?: Record<string, Operation>;
+  /** Keys of forms no pattern knows (presets, custom keys made through control): never echoed, wherever a request sends them. */
+  known: KnownKeys;
+}
+
+/**
+ * A problem's answer with every key blanked in every member it echoes of the request (detail,
+ * instance, each `errors` entry, the request id), as `redact` blanks them. A body with nothing
+ * key-like in it stands as written (profiled: parsing and writing it again was a sixth of a 401's time).
+ */
+function withoutKeys(answer: Answer, known: readonly string[]): Answer {
+  // The body is JSON text: a known key holding a quote or a backslash stands in it escaped.
+  const inText = [...known, ...known.map((k) => JSON.stringify(k).slice(1, -1))];
+  if (typeof answer.body !== 'string' || redact(answer.body, inText) === answer.body) return answer;
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  const shown = redactJson(body, known);
+  return shown === body ? answer : { ...answer, body: JSON.stringify(shown) };
+}
+
+/** Keys of forms no pattern knows: the presets, custom keys made through control, and the one this request sent. */
+export function knownKeys(parts: Pick<EngineParts, 'known'>, request: Request): readonly string[] {
+  return parts.known.with(bearerOf(request.headers.get('authorization')));
+}
+
+/**
+ * The steps every call starts with (the clock brought up to date, due rebuilds applied), then
+ * `step`; a problem it raises is answered as problem+json (made an A by `problem`), anything else
+ * is the kit's failure: a 500 that says so.
+ */
+export async function answered<A>(
+  parts: EngineParts,
+  request: Request,
+  requestId: string,
+  step: (url: URL) => Promise<A>,
+  problem: (answer: Answer) => A,
+): Promise<A> {
+  let path = '/';
+  // The path is echoed in problems' instance: a key sent in it (by mistake, or to probe) is not.
+  // Blanked only when a problem is answered (profiled: 4% of a served call's time when done for every call).
+  const instance = (): string => redactPath(path, knownKeys(parts, request));
+  try {
+    await parts.ready;
+    const url = parseUrl(request);
+    path = url.pathname;
+    await parts.shared.sync();
+    parts.store.applyDue(parts.clock.now());
+    return await step(url);
+  } catch (error) {
+    // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
+    if (error instanceof ProblemError)
+      return problem(withoutKeys(error.toAnswer(instance(), requestId), knownKeys(parts, request)));
+    // The kit's own failure, with the request id to find the stack in the log; no message or path
+    // in the answer, which is not the client's to read.
+    console.error(`[investor-graph mock] internal error in ${requestId}:`, error);
+    return problem(
+      new ProblemError(
+        'internal_error',
+        `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`,
+      ).toAnswer(instance(), requestId),
+    );
+  }
+}
+
+/** A call of the API, from its route to its answer. */
+export async function respond(
+  parts: EngineParts,
+  request: Request,
+  url: URL,
+  context: RequestContext,
+  requestId: string,
+): Promise<Answer> {
+  if (request.method === 'OPTIONS')
+    return preflight(
+      request,
+      allowedMethods(url.pathname) ?? throwing(notFound(url.pathname)),
+      parts.corsOrigins,
+      requestId,
+    );
+  const route = matchRoute(request.method, url.pathname);
+  const query = parseQuery(url.search);
+  const forced = preferredExample(request, route.operationId);
+  if (forced) return forced;
+  const table: Record<string, Operation> = parts.operations ?? operations;
+  const operation = table[route.operationId];
+  if (!operation) throw new ProblemError('route_not_found', `No handler for ${route.operationId}.`);
+  if (operation.open) {
+    checkQueryNames(route, query);
+    return await operation.open({ request, requestId, clientAddress: context.clientAddress ?? 'unknown' }, parts.env);
+  }
+  // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
+  const key = await parts.accounts.authenticateFrom(
+    request.headers.get('authorization'),
+    context.clientAddress ?? 'unknown',
+    parts.clock.now(),
+  );
+  const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
+  checkQueryNames(route, query);
+  // A timestamp not in UTC is refused saying how to write it; every UTC form is one text afterwards.
+  const instants = utcInstants(route, query);
+  operation.check?.(call);
+  // The contract judges the query as sent; the steps after it read the instants as one text, so
+  // equal instants get the same cursor, page and entity tag (DECISIONS.md#timestamps).
+  parts.validation.check(call, request);
+  call.query = instants;
+  return await dataCall(parts, operation, call, request);
+}
+
+/**
+ * A data call whose key and request are valid: refused before any work as the key stands, served,
+ * then admitted, counted and charged in one atomic step of the key store. A call whose answer
+ * cannot be made after that is taken back: never counted or charged for an answer not given.
+ */
+export async function dataCall(
+  parts: EngineParts,
+  operation: KeyedOperation,
+  call: Call,
+  request: Request,
+): Promise<Answer> {
+  const { accounts, env } = parts;
+  const cursor = call.query.get('cursor');
+  const afterKey =
+    cursor !== undefined
+      ? await parts.cursors.decode(cursor, call.route.operationId, filterDigest(call.route, call.query))
+      : null;
+  // Asynchronous work (gzipping dumps) is done first, and only for a plan that may have it.
+  const prepared =
+    operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : {};
+  const now = parts.clock.now();
+  const rateHeaders = await accounts.takeToken(call.key, '', call.plan.rate_per_second);
+  try {
+    await accounts.admit(call.key, now, operation.counted);
+    checkFeature(operation, call.plan);
+    const served = operation.serve({ call, afterKey, prepared }, env);
+    // The page is serialised once, for the entity tag here and the envelope below.
+    const data: Serialised = served.raw
+      ? { json: '', tag: '' }
+      : parts.serialiser.serialise(served.body, served.stored === true);
+    const { etag, notModified } = entityTag(served, data, parts.store.asOf, request.headers.get('if-none-match'));
+    const chargeId = nextChargeId();
+    const { record, cost, usage } = await accounts.admitAndCharge(
+      call.key,
+      now,
+      operation.counted,
+      notModified ? null : served.rows,
+      chargeId,
+    );
+    call.key = record;
+    try {
+      const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
+      if (notModified) return { status: 304, headers, body: null };
+      if (served.raw)
+        return {
+          status: 200,
+          headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.size) },
+          body: served.raw,
+        };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: await envelopeBody(call, served, data, usage, parts.envelope),
+      };
+    } catch (error) {
+      await accounts.refund(call.key, operation.counted, cost, chargeId);
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof ProblemError) for (const [k, v] of Object.entries(rateHeaders)) error.headers[k] ??= v;
+    throw error;
+  }
+}
+
+/**
+ * Names each charge once, across every mock on a shared store: a random part per process and a
+ * count (not the request id, which a client may send, and not random bytes a call: 2.6% of a call).
+ */
+const nextChargeId = requestIds();
+
+/** Throws `error` where an expression is expected. */
+function throwing(error: Error): never {
+  throw error;
+}

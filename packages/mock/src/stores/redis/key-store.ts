@@ -1,0 +1,327 @@
+/**
+ * The mock's state on a Redis server (`--state redis://...`), shared by every mock pointed at it:
+ * keys (hashes only), counters, balances, trial e-mail hashes, the clock and the cursor secret.
+ * Each step of Accounts is one script on the server (scripts.ts), so N replicas keep counts exact.
+ *
+ * Under a prefix (`igk:`, or the URL's `prefix=`, so several independent mocks can share one
+ * server): `key:<id>` a record (a hash), `hash:<sha256>` and `email:<sha256>` point at one,
+ * `keys` lists them in the order made, `trials` by the end of their trial, `charge:<id>` remembers
+ * a charge for a minute (so one never answered is taken back exactly once), `meta:<name>` the clock
+ * and the cursor secret, `bucket:<kind>:<name>` the token buckets (redis-rate-limiter.ts).
+ */
+import { LRUCache } from 'lru-cache';
+import { plans, type PlanId } from '@investor-graph/contract/plans';
+import { DAY, monthBounds } from '../../engine/accounts/key-records.ts';
+import { trialKeptAfterEnd, type TrialCap, type TrialInsert } from '../../engine/accounts/trials.ts';
+import type { ChargeOutcome, ChargeStep, Refusal } from '../../engine/accounts/metering.ts';
+import type { KeyRecord, KeyStore, MetaName, StoreInfo } from '../../engine/accounts/key-store.ts';
+import type { RedisConnection } from './connection.ts';
+import { ProblemError } from '../../engine/problems.ts';
+import { RedisStateError } from './url.ts';
+import { changedFields, fromFields, recordFields } from './record-fields.ts';
+
+/**
+ * How long a charge is remembered, to be taken back by its id: far longer than any call, and than
+ * an outage of a few seconds whose lost answers are voided once Redis is back. Not longer: a key a
+ * counted call (10,000 calls a second keep ~600,000 of them, ~55 MB). A call cut off by an outage
+ * longer than this may stay counted though its client got 503 (DECISIONS.md).
+ */
+const CHARGE_KEPT_MS = 60_000;
+/** The layout's version, kept at `igk:version`: a newer one is refused at start. */
+const redisLayoutVersion = 1;
+/** Steps waiting to be taken back at most (takeBackLater). */
+const PENDING = 100_000;
+/** Tries of a read-change-write step that met another mock's write in between. */
+const TRIES = 20;
+
+/** The names of what the store keeps, under its prefix (`igk:` unless the URL's `prefix=` says). */
+function names(prefix: string) {
+  return {
+    record: (id: string) => `${prefix}key:${id}`,
+    hash: (hash: string) => `${prefix}hash:${hash}`,
+    email: (emailHash: string) => `${prefix}email:${emailHash}`,
+    charge: (id: string) => `${prefix}charge:${id}`,
+    meta: (name: MetaName) => `${prefix}meta:${name}`,
+    list: `${prefix}keys`,
+    sequence: `${prefix}seq`,
+    trials: `${prefix}trials`,
+    trialCap: `${prefix}trial-cap`,
+    version: `${prefix}version`,
+  };
+}
+
+export class RedisKeyStore implements KeyStore {
+  private readonly redis: RedisConnection;
+  /** Charges whose answer never came (the server went away mid-call): taken back once it is there again. */
+  private readonly voids = new Map<string, { step: () => Promise<unknown>; at: number }>();
+  private voiding: ReturnType<typeof setInterval> | undefined;
+  /** Each key's plan, as last read (bounded: a plan is looked up again when forgotten). */
+  private readonly plans = new LRUCache<string, PlanId>({ max: 50_000 });
+
+  private readonly k: ReturnType<typeof names>;
+
+  constructor(redis: RedisConnection) {
+    this.redis = redis;
+    this.k = names(redis.target.prefix);
+  }
+
+  /** Checks the layout on the server is one this mock reads (and marks an empty server as this layout). */
+  async open(): Promise<void> {
+    // SET ... NX GET (the clock, the secret, the layout) came with Redis 7.0.
+    const info = await this.redis.call((c) => c.info('server'));
+    const version = /redis_version:(\d+)\./.exec(info)?.[1];
+    if (Number(version) < 7)
+      throw new RedisStateError(
+        `--state ${this.redis.target.shown}: Redis ${/redis_version:(\S+)/.exec(info)?.[1]} is too old; the mock needs Redis 7.0 or later`,
+      );
+    const kept = await this.redis.call((c) => c.set(this.k.version, String(redisLayoutVersion), 'NX', 'GET'));
+    if (kept !== null && Number(kept) > redisLayoutVersion) {
+      throw new RedisStateError(
+        `--state ${this.redis.target.shown} holds the state of a newer version of the mock (layout ${kept}; this one reads ${redisLayoutVersion}); upgrade @investor-graph/mock or use another database`,
+      );
+    }
+    this.voiding = setInterval(() => void this.flushVoids(), 1000);
+    this.voiding.unref();
+  }
+
+  async byHash(hash: string): Promise<KeyRecord | undefined> {
+    return fromFields(await this.redis.run<string[] | null>('byHash', [this.k.hash(hash)], [this.k.record('')]))
+      ?.record;
+  }
+
+  async byId(keyId: string): Promise<KeyRecord | undefined> {
+    const record = fromFields(await this.redis.call((c) => c.hgetall(this.k.record(keyId))))?.record;
+    if (record) this.plans.set(keyId, record.plan);
+    return record;
+  }
+
+  async insert(record: KeyRecord): Promise<boolean> {
+    // A trial made through the control API (no e-mail) ends too: listed by its end, and kept in
+    // real time at least as long as it is known (from its making, which is no later than the clock).
+    const trial = record.plan === 'trial' && record.expiresAt !== null;
+    const keep = trial ? Math.max(1, record.expiresAt! - record.createdAt + trialKeptAfterEnd) : '';
+    const keys = [this.k.hash(record.hash), this.k.record(record.keyId), this.k.list, this.k.sequence, this.k.trials];
+    return (
+      (await this.redis.run<number>('insert', keys, [
+        record.keyId,
+        trial ? record.expiresAt! : '',
+        keep,
+        ...recordFields(record),
+      ])) === 1
+    );
+  }
+
+  async admitAndCharge(step: ChargeStep): Promise<ChargeOutcome> {
+    // A key's plan never changes: known from its last read (the call's admission read it), one round trip saved.
+    const plan = this.plans.get(step.keyId) ?? (await this.byId(step.keyId))?.plan;
+    if (!plan) throw new ProblemError('invalid_key', 'This API key is not known.');
+    const rule = plans[plan];
+    const [monthStart, monthEnd] = monthBounds(step.now);
+    const chargeId = step.chargeId ?? `${step.keyId}.${step.now}.${Math.random()}`;
+    const args = [
+      step.now,
+      step.counted ? 1 : 0,
+      step.rows ?? -1,
+      monthStart,
+      monthEnd,
+      rule.calls_limit ?? -1,
+      rule.calls_period === 'P1M' ? 1 : 0,
+      plan === 'trial' ? 1 : 0,
+      plan === 'payg' ? 1 : 0,
+      plans.payg.min_rows_per_call ?? 0,
+      CHARGE_KEPT_MS,
+    ];
+    // Sent but not answered, it may have run: taken back (or barred) once the server is there again.
+    const sentAt = Date.now();
+    const reply = await this.redis.run<[string, number?, string[]?]>(
+      'admitAndCharge',
+      [this.k.record(step.keyId), this.k.charge(chargeId)],
+      args,
+      () => this.voidLater(step.keyId, chargeId, sentAt),
+    );
+    const [refusal, cost = 0, fields] = reply;
+    // Gone between its admission and its charge (a trial pruned, expired in Redis): unknown, as admission would say.
+    if (refusal === 'missing') throw new ProblemError('invalid_key', 'This API key is not known.');
+    if (refusal === 'seen') throw new Error(`[investor-graph mock] charge ${chargeId} was already made or taken back`);
+    const record = fromFields(fields)!.record;
+    return refusal === '' ? { record, cost, refusal: null } : { record, cost, refusal: refusal as Refusal };
+  }
+
+  async refund(keyId: string, _counted: boolean, _cost: number, chargeId?: string): Promise<void> {
+    // What the charge itself recorded is taken back, by its id: never twice, never one not made.
+    if (!chargeId) throw new Error('[investor-graph mock] a refund on the Redis store names its charge');
+    const sentAt = Date.now();
+    try {
+      await this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]);
+    } catch (error) {
+      // Whether it ran or not, running it again later is safe: it takes back a charge once.
+      this.voidLater(keyId, chargeId, sentAt);
+      throw error;
+    }
+  }
+
+  async insertTrial(record: KeyRecord, now: number, cap: TrialCap): Promise<TrialInsert> {
+    // Kept in Redis as long as the trial and the days after its end it is still told apart (real
+    // time, which the service clock never runs slower than unless frozen); pruneTrials drops it
+    // sooner when the clock is moved past that.
+    const keepMs = Math.max(1, (record.expiresAt ?? now + 7 * DAY) - now + trialKeptAfterEnd);
+    // Issued but not answered, no one holds its key: taken back once the server is there again,
+    // or the address would be told it has a live trial it never saw (409) for 7 days.
+    const takeBack = (): Promise<unknown> =>
+      this.redis.run(
+        'voidTrial',
+        [
+          this.k.record(record.keyId),
+          this.k.hash(record.hash),
+          this.k.email(record.emailHash!),
+          this.k.list,
+          this.k.trials,
+        ],
+        [record.keyId],
+      );
+    const reply = await this.redis.run<string | [string, number]>(
+      'insertTrial',
+      [
+        this.k.email(record.emailHash!),
+        this.k.hash(record.hash),
+        this.k.record(record.keyId),
+        this.k.list,
+        this.k.sequence,
+        this.k.trials,
+        this.k.trialCap,
+      ],
+      [
+        now,
+        plans.trial.calls_limit ?? 0,
+        cap.perMinute ?? -1,
+        keepMs,
+        this.k.record(''),
+        record.keyId,
+        record.expiresAt ?? now,
+        ...recordFields(record),
+      ],
+      () => this.takeBackLater(`trial:${record.keyId}`, takeBack, Date.now()),
+    );
+    if (Array.isArray(reply)) return { wait: Number(reply[1]) };
+    if (reply !== 'inserted') return 'live';
+    // Trials that expired in Redis by their TTL leave their ids listed: cleared as new ones come.
+    void this.pruneTrials(now - trialKeptAfterEnd).catch(() => undefined);
+    return 'inserted';
+  }
+
+  async update(keyId: string, edit: (current: KeyRecord) => void): Promise<KeyRecord | undefined> {
+    for (let i = 0; i < TRIES; i++) {
+      const read = fromFields(await this.redis.call((c) => c.hgetall(this.k.record(keyId))));
+      if (!read) return undefined;
+      edit(read.record);
+      if (
+        (await this.redis.run<number>(
+          'updateIfUnchanged',
+          [this.k.record(keyId)],
+          [read.version, ...changedFields(read.record)],
+        )) === 1
+      )
+        return read.record;
+    }
+    throw new Error(`[investor-graph mock] key ${keyId} kept changing under ${TRIES} tries to change it`);
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    const ids = await this.redis.call((c) => c.zrange(this.k.list, '0', '-1'));
+    const replies = await Promise.all(ids.map((id) => this.redis.call((c) => c.hgetall(this.k.record(id)))));
+    const records = replies.map((reply) => fromFields(reply)?.record);
+    // A trial that expired in Redis (its TTL) leaves its id in the list: dropped as met.
+    const gone = ids.filter((_, i) => !records[i]);
+    if (gone.length) await this.redis.call((c) => c.zrem(this.k.list, ...gone));
+    return records.filter((r): r is KeyRecord => r !== undefined);
+  }
+
+  async getMeta(name: MetaName): Promise<string | undefined> {
+    return (await this.redis.call((c) => c.get(this.k.meta(name)))) ?? undefined;
+  }
+
+  async claimMeta(name: MetaName, initial: string): Promise<string> {
+    return (await this.redis.call((c) => c.set(this.k.meta(name), initial, 'NX', 'GET'))) ?? initial;
+  }
+
+  async changeMeta(name: MetaName, edit: (current: string | undefined) => string): Promise<string> {
+    for (let i = 0; i < TRIES; i++) {
+      const read = await this.getMeta(name);
+      const next = edit(read);
+      if (
+        (await this.redis.run<number>(
+          'setIfUnchanged',
+          [this.k.meta(name)],
+          [read ?? '', next, read === undefined ? 0 : 1],
+        )) === 1
+      )
+        return next;
+    }
+    throw new Error(`[investor-graph mock] ${name} kept changing under ${TRIES} tries to change it`);
+  }
+
+  async pruneTrials(before: number): Promise<number> {
+    let pruned = 0;
+    for (;;) {
+      const n = await this.redis.run<number>(
+        'pruneTrials',
+        [this.k.trials, this.k.list],
+        [before, this.k.record(''), this.k.hash(''), this.k.email('')],
+      );
+      pruned += n;
+      if (n < 500) return pruned;
+    }
+  }
+
+  describe(): StoreInfo {
+    return { store: 'redis', location: this.redis.target.shown, reachable: this.redis.reachable };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.voiding);
+    await this.flushVoids();
+    await this.redis.close();
+  }
+
+  private voidLater(keyId: string, chargeId: string, sentAt: number): void {
+    this.takeBackLater(
+      `charge:${chargeId}`,
+      () => this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]),
+      sentAt,
+    );
+  }
+
+  /**
+   * Keeps a step to take back (a charge, a trial issued) whose answer never came, to run once the
+   * server is there again. Bounded: the calls in flight when it went away are a few (a call meets
+   * a server away at once, unsent); past the bound, the oldest is dropped and said so.
+   */
+  private takeBackLater(name: string, step: () => Promise<unknown>, sentAt: number): void {
+    if (this.voids.size >= PENDING) {
+      const [oldest] = this.voids.keys();
+      this.voids.delete(oldest!);
+      console.error(
+        `[investor-graph mock] more than ${PENDING} calls cut off by the state store's outage are waiting to be taken back; the oldest (${oldest}) stays counted`,
+      );
+    }
+    this.voids.set(name, { step, at: sentAt });
+  }
+
+  /** Takes back what waits to be (takeBackLater), now that the server may be there again. */
+  private async flushVoids(): Promise<void> {
+    if (!this.voids.size || !this.redis.reachable) return;
+    for (const [name, { step, at }] of [...this.voids]) {
+      // Past a charge's own life on the server there is nothing left to take back.
+      if (Date.now() - at > CHARGE_KEPT_MS) {
+        this.voids.delete(name);
+        continue;
+      }
+      try {
+        await step();
+        this.voids.delete(name);
+      } catch {
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * The mock's state in an SQLite database file (`--state FILE`), through Node's built-in node:sqlite:
+ * keys (hashes only), counters, balances, trial e-mail hashes, the clock and the cursor secret.
+ * Several mock processes may open one file: each call's admission and count are one `BEGIN
+ * IMMEDIATE` transaction, so SQLite's lock keeps quotas, balances and trials exact across them.
+ *
+ * Durability (the mock README, "State across restarts and processes"): WAL with synchronous=NORMAL by default. A
+ * transaction is in the WAL file before its call is answered, so a killed or crashed mock loses
+ * nothing it answered; a power loss or an OS crash may lose the last transactions since the WAL was
+ * last synced (at a checkpoint), never the database's consistency. `synchronous: 'full'` fsyncs the
+ * WAL at every commit, so not even a power loss loses an answered call, at about half the counted
+ * calls a second on this machine (BENCHMARKS.md).
+ */
+import { closeSync, openSync } from 'node:fs';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { ProblemError } from '../../engine/problems.ts';
+import { TransactionalKeyStore, type KeyRecord, type MetaName, type StoreInfo } from '../../engine/accounts/key-store.ts';
+import type { TrialCap } from '../../engine/accounts/trials.ts';
+import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
+import { SqliteBuckets } from './buckets.ts';
+import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
+
+export { StateFileError } from './state-file.ts';
+export { schemaVersion } from './state-schema.ts';
+
+/**
+ * How long a call waits for another process's write lock. Mocks hold it for well under a
+ * millisecond a call, so waiting this long means something else holds it: the call gets 503.
+ */
+const busyTimeoutMs = 2000;
+const SQLITE_BUSY = 5;
+
+/** SQLITE_BUSY, with or without an extended code (BUSY_RECOVERY, BUSY_SNAPSHOT...). */
+const isBusy = (error: unknown): boolean => ((error as { errcode?: number }).errcode ?? -1) % 256 === SQLITE_BUSY;
+
+/** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
+export type StateSync = 'normal' | 'full';
+
+export class SqliteKeyStore extends TransactionalKeyStore {
+  private readonly db: DatabaseSync;
+  private readonly statements: Record<
+    | 'begin'
+    | 'commit'
+    | 'rollback'
+    | 'byHash'
+    | 'byId'
+    | 'byEmail'
+    | 'insert'
+    | 'save'
+    | 'list'
+    | 'getMeta'
+    | 'setMeta',
+    StatementSync
+  >;
+  private depth = 0;
+  private readonly file: string;
+  private trialBuckets: SqliteBuckets | undefined;
+  /** When the last file trouble was logged. */
+  private warnedAt = 0;
+
+  /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
+  static open(file: string, options: { log?: (line: string) => void; synchronous?: StateSync } = {}): SqliteKeyStore {
+    finishMigration(file);
+    const kind = kindOf(file);
+    if (kind === 'json') {
+      if (migrateJsonState(file, (path) => new SqliteKeyStore(path, 'full'))) {
+        options.log?.(
+          `[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json (mode 0600)`,
+        );
+      }
+    } else if (kind === 'other') {
+      throw new StateFileError(
+        file,
+        'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file',
+      );
+    } else if (kind === 'none') {
+      try {
+        closeSync(openSync(file, 'wx', 0o600));
+      } catch (error) {
+        // Another mock started on the same new file a moment before: it is theirs to fill, and ours to share.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+          throw new StateFileError(file, `cannot be created: ${(error as Error).message}`);
+      }
+    }
+    return new SqliteKeyStore(file, options.synchronous ?? 'normal');
+  }
+
+  /** Use `open`: this opens a database file as it is (the migration builds one with it). */
+  constructor(file: string, synchronous: StateSync) {
+    super();
+    this.file = file;
+    try {
+      this.db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+    } catch (error) {
+      throw new StateFileError(file, `cannot be opened as a database: ${(error as Error).message}`);
+    }
+    // Mocks starting together on one file: some steps of opening (switching to WAL, a reader
+    // meeting another's recovery) answer SQLITE_BUSY at once, without waiting on the busy timeout.
+    // Opening is idempotent, so it is tried again until the timeout has passed twice.
+    const started = Date.now();
+    const until = started + 2 * busyTimeoutMs;
+    for (;;) {
+      try {
+        prepareSchema(this.db, file);
+        this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
+        break;
+      } catch (error) {
+        if (isBusy(error) && Date.now() < until) {
+          pause(10 + Math.floor(Math.random() * 40));
+          continue;
+        }
+        this.db.close();
+        if (error instanceof StateFileError) throw error;
+        const trouble = fileTrouble(error);
+        throw new StateFileError(
+          file,
+          isBusy(error)
+            ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed`
+            : trouble
+              ? `${trouble}; nothing was changed`
+              : `is damaged or not a database: ${(error as Error).message}`,
+        );
+      }
+    }
+    const prepare = (sql: string) => this.db.prepare(sql);
+    this.statements = {
+      begin: prepare('BEGIN IMMEDIATE'),
+      commit: prepare('COMMIT'),
+      rollback: prepare('ROLLBACK'),
+      byHash: prepare(`SELECT ${columns} FROM keys WHERE hash = ?`),
+      byId: prepare(`SELECT ${columns} FROM keys WHERE key_id = ?`),
+      byEmail: prepare(`SELECT ${columns} FROM keys WHERE email_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`),
+      insert: prepare(
+        `INSERT INTO keys (${columns}) VALUES (${columns
+          .split(', ')
+          .map((c) => `$${c}`)
+          .join(', ')}) ON CONFLICT (hash) DO NOTHING`,
+      ),
+      save: prepare(
+        'UPDATE keys SET calls_used = ?, period_start = ?, period_end = ?, balance_rows = ?, revoked_at = ? WHERE key_id = ?',
+      ),
+      list: prepare(`SELECT ${columns} FROM keys ORDER BY rowid`),
+      getMeta: prepare('SELECT value FROM meta WHERE name = ?'),
+      setMeta: prepare(
+        'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      ),
+    };
+  }
+
+  /** The buckets every mock on this file shares (a client address's budgets); `enforce` false: always full. */
+  buckets(enforce = true): SqliteBuckets {
+    return new SqliteBuckets(this.db, (work) => this.transaction(work), enforce);
+  }
+
+  /** The trial cap's window (a minute of wall-clock time), shared by every mock on this file. */
+  protected override countTrial(cap: TrialCap): number {
+    if (cap.perMinute === null) return 0;
+    this.trialBuckets ??= this.buckets();
+    return this.trialBuckets.countInWindow('trial-cap', '', cap.perMinute, 60_000);
+  }
+
+  /**
+   * The file, not the mock nor the client: a disk that filled, a file made read-only. As with a
+   * lock held elsewhere, 503 and nothing counted; the cause goes to the log, once a call.
+   */
+  private refuseForFile(error: unknown): void {
+    const trouble = fileTrouble(error);
+    if (!trouble) return;
+    // Once in ten seconds at most: the log may be on the disk that is full.
+    if (Date.now() - this.warnedAt > 10_000) {
+      this.warnedAt = Date.now();
+      console.warn(`[investor-graph mock] the state database ${this.file} ${trouble}: ${(error as Error).message}`);
+    }
+    // A disk is not freed in a second: clients are asked to wait ten.
+    throw new ProblemError(
+      'state_unavailable',
+      `The mock's state database (--state) ${trouble.replace(/:.*$/, '')}; nothing was counted. Retry once it is writable again.`,
+      { headers: { 'retry-after': '10' } },
+    );
+  }
+
+  transaction<T>(work: () => T): T {
+    if (this.depth > 0) return work();
+    try {
+      this.statements.begin.run();
+    } catch (error) {
+      // Locked longer than any call of a mock holds it: something else (a sqlite3 shell in a
+      // transaction, a backup) holds the file. Not the client's fault, nor a failure of the mock.
+      if (isBusy(error)) {
+        throw new ProblemError(
+          'state_busy',
+          `The mock's state database (--state) stayed locked by another process for ${busyTimeoutMs / 1000} s; nothing was counted. Retry, or end what holds it.`,
+          { headers: { 'retry-after': '1' } },
+        );
+      }
+      this.refuseForFile(error);
+      throw error;
+    }
+    this.depth++;
+    try {
+      const result = work();
+      this.statements.commit.run();
+      return result;
+    } catch (error) {
+      if (this.db.isTransaction) this.statements.rollback.run();
+      this.refuseForFile(error);
+      throw error;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  byHash(hash: string): KeyRecord | undefined {
+    const row = this.statements.byHash.get(hash) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  byId(keyId: string): KeyRecord | undefined {
+    const row = this.statements.byId.get(keyId) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  trialByEmail(emailHash: string): KeyRecord | undefined {
+    const row = this.statements.byEmail.get(emailHash) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  insert(record: KeyRecord): boolean {
+    return Number(this.statements.insert.run(prefixed(toRow(record))).changes) === 1;
+  }
+
+  save(record: KeyRecord): void {
+    this.statements.save.run(
+      record.callsUsed,
+      record.periodStart,
+      record.periodEnd,
+      record.balanceRows,
+      record.revokedAt,
+      record.keyId,
+    );
+  }
+
+  list(): KeyRecord[] {
+    return (this.statements.list.all() as unknown as KeyRow[]).map(toRecord);
+  }
+
+  getMeta(name: MetaName): string | undefined {
+    return (this.statements.getMeta.get(name) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(name: MetaName, value: string): void {
+    this.statements.setMeta.run(name, value);
+  }
+
+  pruneTrials(before: number): number {
+    return Number(
+      this.transaction(() =>
+        this.db
+          .prepare("DELETE FROM keys WHERE plan = 'trial' AND expires_at IS NOT NULL AND expires_at < ?")
+          .run(before),
+      ).changes,
+    );
+  }
+
+  describe(): StoreInfo {
+    return { store: 'sqlite', location: this.file, reachable: this.db.isOpen };
+  }
+
+  /** Moves what the WAL holds into the database file itself. */
+  checkpoint(): void {
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}
