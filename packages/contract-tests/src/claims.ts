@@ -424,17 +424,17 @@ export const claims: readonly Claim[] = [
     ],
     checks: ['failed-auth'],
     faults: ['failed-auth-unlimited'],
-    note: "calls in parallel on many connections; pipelined ones, and several mocks on one store, are the mock's own tests (node/admission.test.ts)",
+    note: "calls in parallel on many connections; pipelined ones, and several mocks on one store, are the mock's own tests (stores/address-budgets.test.ts)",
   },
   {
     says: ['Calls that send the same key while it is being looked up share'],
-    todo: "a new valid key sent many times at once meets no too_many_failures (the mock's own tests pipeline one 200 times: node/admission.test.ts); a run holds one key, met before its first burst",
+    todo: "a new valid key sent many times at once meets no too_many_failures (the mock's own tests pipeline one 200 times: stores/address-budgets.test.ts); a run holds one key, met before its first burst",
   },
   { says: ['A key met before and still valid needs no token'], notCheckable: internal('which keys a process has met') },
   {
     says: ['A header that is no `Bearer` key spends one like a wrong key'],
     checks: ['auth'],
-    note: "a malformed header's 401; the scheme in lower case is the mock's own test (node/admission.test.ts)",
+    note: "a malformed header's 401; the scheme in lower case is the mock's own test (stores/address-budgets.test.ts)",
   },
   { says: ['The address table is bounded'], notCheckable: internal('the address table') },
   // ---- Cursor
@@ -566,11 +566,11 @@ export const claims: readonly Claim[] = [
       'A connection past either is answered 503 `too_many_connections`',
       'Request headers must arrive within 10 s',
     ],
-    todo: "holding connections idle, or a share of them from one address, and seeing what the next meets (the mock's own tests do, with small bounds: node/adapter-hardening.test.ts); a run against a live service would hold hundreds of its connections, for seconds",
+    todo: "holding connections idle, or a share of them from one address, and seeing what the next meets (the mock's own tests do, with small bounds: adapters/node/bounds.test.ts); a run against a live service would hold hundreds of its connections, for seconds",
   },
   {
     says: ['A request body is at most 64 KiB as sent, and is never decoded'],
-    todo: "a trial call with a gzip body, to be refused 415 (the mock's own tests do: node/adapter-hardening.test.ts)",
+    todo: "a trial call with a gzip body, to be refused 415 (the mock's own tests do: adapters/node/bounds.test.ts)",
   },
   {
     says: ["The kit's validation proxy (no part of the API) bounds what it holds", 'What a bound leaves unchecked'],
@@ -690,11 +690,11 @@ export const claims: readonly Claim[] = [
   },
   {
     says: ['A connection that sends nothing is answered 408 after 10 s'],
-    todo: "a connection held idle past the header timeout (the mock's own tests do, with a small one: node/adapter-hardening.test.ts); a run against a live service would hold one 10 s",
+    todo: "a connection held idle past the header timeout (the mock's own tests do, with a small one: adapters/node/bounds.test.ts); a run against a live service would hold one 10 s",
   },
   {
     says: ['Closed with no answer, by decision: a connection whose client goes away'],
-    todo: "a reader that stops reading a large answer for a window (the mock's own tests do: node/hardening.test.ts); a run against a live service would hold one of its connections that long",
+    todo: "a reader that stops reading a large answer for a window (the mock's own tests do: adapters/node/hardening.test.ts); a run against a live service would hold one of its connections that long",
   },
   {
     says: [
@@ -703,12 +703,12 @@ export const claims: readonly Claim[] = [
       'What is echoed is cut between pieces',
       'An incoming `X-Request-Id` that holds a key is replaced',
     ],
-    todo: "a call that sends the run's key in a slug, a parameter or X-Request-Id and reads the problem (the mock's own tests do, in 37 places and 9 encodings: node/redaction.test.ts); the properties never hold the key itself",
+    todo: "a call that sends the run's key in a slug, a parameter or X-Request-Id and reads the problem (the mock's own tests do, in 37 places and 9 encodings: redaction.test.ts); the properties never hold the key itself",
   },
   { says: ["The log shows a cursor of the kit's form"], notCheckable: "the mock's own log" },
   {
     says: ["A JSON body (the trial call's, a control call's) that gives a member twice"],
-    todo: "a trial call with `email` twice is a 400 that makes no key (the mock's own test: engine/json-body.test.ts)",
+    todo: "a trial call with `email` twice is a 400 that makes no key (the mock's own test: engine/request/json-body.test.ts)",
   },
   { says: ['One that cannot write the file (a disk that filled'], notCheckable: "the mock's own state file" },
   {
@@ -808,7 +808,7 @@ export const claims: readonly Claim[] = [
     says: ['A timestamp parameter (`since`) takes every RFC 3339 form'],
     checks: ['timestamps'],
     faults: ['since-z-only'],
-    note: "the page (rows and whether there is more) is compared; next_cursor and ETag are compared by the mock's own tests (engine/timestamps.test.ts), a cursor being opaque to a client",
+    note: "the page (rows and whether there is more) is compared; next_cursor and ETag are compared by the mock's own tests (engine/request/timestamps.test.ts), a cursor being opaque to a client",
   },
   { says: ['Changes are stamped to the whole second'], checks: ['timestamps'] },
   { says: ['Another offset (`+02:00`) is a 400'], checks: ['timestamps'] },
@@ -861,7 +861,7 @@ export const claims: readonly Claim[] = [
       'Every budget is spent in one atomic step before what it guards is done',
     ],
     notCheckable:
-      "where the kit's mock keeps its buckets (the mock's tests run two mocks on one file and on one Redis: node/admission.test.ts)",
+      "where the kit's mock keeps its buckets (the mock's tests run two mocks on one file and on one Redis: stores/address-budgets.test.ts)",
   },
   {
     says: ['Mocks sharing a Redis store (`--state redis://`) share every bucket'],

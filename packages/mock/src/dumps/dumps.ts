@@ -7,7 +7,7 @@
  * A dump of a large dataset takes seconds to write (minutes at ten million rows). The engine writes
  * it a slice at a time, letting the event loop serve other requests between slices, so only the
  * calls that wait for the dump wait; the Node server hands a database-backed store's files to a
- * worker thread instead (src/node/dump-files.ts). Measured by `pnpm bench -- --only dumps` (p99
+ * worker thread instead (src/dumps/disk/files.ts). Measured by `pnpm bench -- --only dumps` (p99
  * of ordinary requests while one is built).
  */
 import { resources, type ResourceName } from '@investor-graph/fixtures';

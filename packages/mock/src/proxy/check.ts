@@ -1,6 +1,6 @@
 /**
  * The checks of one exchange, wherever they run: on the proxy's own thread, letting other exchanges
- * in between rules, or in a process of their own (node/proxy-checks.ts) for an answer large enough
+ * in between rules, or in a process of their own (proxy/checker/process.ts) for an answer large enough
  * that a single rule on it would stall everyone else. A job and its result are plain data, so
  * either crosses to that process as it is. The walk's rule is not run here: the walks are the proxy's state,
  * kept on its thread (walks.ts); a check hands back the page it saw for them.

@@ -56,7 +56,7 @@ export interface ProxyOptions {
   maxValidatedBytes?: number;
   /** Bytes held for checking across all exchanges at once; an answer past it streams on unchecked (twice maxValidatedBytes). */
   maxHeldBytes?: number;
-  /** Checks answers over `offloadBytes` (a process of their own: node/proxy-checks.ts); without it they are checked here, a rule at a time. */
+  /** Checks answers over `offloadBytes` (a process of their own: proxy/checker/process.ts); without it they are checked here, a rule at a time. */
   checker?: Checker;
   /** 256 KiB: a rule on a smaller answer takes a few ms at most. */
   offloadBytes?: number;

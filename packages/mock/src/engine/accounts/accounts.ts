@@ -14,14 +14,7 @@ import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
 import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
 import { Authenticator } from './authentication.ts';
-import {
-  keyStatus,
-  keySummary,
-  newKeyText,
-  newRecord,
-  type IssuedKey,
-  type KeyStatus,
-} from './key-records.ts';
+import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './metering.ts';
 import { keysApart, MemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { trialKeptAfterEnd, Trials } from './trials.ts';

@@ -2,18 +2,12 @@
  * Where keys, their counters and balances, trial e-mail hashes and a few named values (the clock,
  * the cursor secret) are kept: the one interface the engine reads and writes state through, so a
  * backend is one file. `MemoryKeyStore` (here, browser-safe) is the default for tests and MSW;
- * `SqliteKeyStore` (node/sqlite-key-store.ts) keeps them in a database file that several mock
+ * `SqliteKeyStore` (stores/sqlite/key-store.ts) keeps them in a database file that several mock
  * processes on one machine can share; `RedisKeyStore` (node/redis/) on a Redis server that mocks on
  * many machines share. Every step may answer later (a Promise): a store on a server is a round trip.
  */
 import type { KeyRecord, KeyTransactions } from './key-records.ts';
-import {
-  admitAndChargeIn,
-  refundIn,
-  type ChargeOutcome,
-  type ChargeStep,
-  type MeterStore,
-} from './metering.ts';
+import { admitAndChargeIn, refundIn, type ChargeOutcome, type ChargeStep, type MeterStore } from './metering.ts';
 import { insertTrialIn, type TrialCap, type TrialInsert, type TrialStore } from './trials.ts';
 import type { KeyDirectory } from './authentication.ts';
 

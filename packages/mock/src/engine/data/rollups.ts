@@ -1,7 +1,7 @@
 /**
  * The rollups, one entry each, named as the contract names them (the getStatistic path parameter's
  * enum): each reads counts from a `RollupSource` and writes the rows from them. Two sources give
- * the same counts: the SQLite store's (src/node/stored-rollups.ts: counts stored with the dataset,
+ * the same counts: the SQLite store's (src/stores/sqlite/stored-rollups.ts: counts stored with the dataset,
  * what a round lag leaves out sought by date, what rebuilds changed applied from the overlay), and
  * `scanningSource` here, which counts every row it is fed (the memory store's). The rows are written
  * from the counts by the same functions either way; both are held to the rollups as computed before

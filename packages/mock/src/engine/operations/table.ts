@@ -18,15 +18,7 @@ import { statisticNames, type StatisticName } from '../data/statistics.ts';
 import { nested, type DateRange, type Store } from '../data/store.ts';
 import { createTrialKey } from './trial-key.ts';
 
-export type {
-  KeyedOperation,
-  OpenInput,
-  Operation,
-  OperationEnv,
-  Prepared,
-  ServeInput,
-  Served,
-} from './types.ts';
+export type { KeyedOperation, OpenInput, Operation, OperationEnv, Prepared, ServeInput, Served } from './types.ts';
 
 /** The names of the plans with a feature, as a sentence writes them: "Business and Enterprise". */
 const plansWith = (feature: 'changes_feed' | 'exports'): string => {

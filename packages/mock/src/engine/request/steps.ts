@@ -18,7 +18,13 @@ import type { Call, RequestContext } from '../context.ts';
 import type { CursorCodec } from '../data/cursor.ts';
 import { envelopeBody, entityTag, withQuota, type EnvelopeDeps } from './envelope.ts';
 import { preflight, type CorsOrigins } from './http-conventions.ts';
-import { checkFeature, operations, type KeyedOperation, type Operation, type OperationEnv } from '../operations/table.ts';
+import {
+  checkFeature,
+  operations,
+  type KeyedOperation,
+  type Operation,
+  type OperationEnv,
+} from '../operations/table.ts';
 import { preferredExample } from './prefer.ts';
 import { ProblemError } from '../problems.ts';
 import { requestIds } from '../hash.ts';

@@ -26,9 +26,7 @@ export interface CheckProcess {
   close(): Promise<void>;
 }
 
-const entry = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? './child.ts' : './child.js', import.meta.url),
-);
+const entry = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './child.ts' : './child.js', import.meta.url));
 
 export function checkProcess(options: CheckProcessOptions = {}): CheckProcess {
   interface Queued {

@@ -5,7 +5,15 @@
  */
 import { resources, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { cutPage, RebuildingStore } from '../../engine/data/rebuilding-store.ts';
-import { nested, type Change, type IndexName, type Page, type RowScan, type Store, type StoreInput } from '../../engine/data/store.ts';
+import {
+  nested,
+  type Change,
+  type IndexName,
+  type Page,
+  type RowScan,
+  type Store,
+  type StoreInput,
+} from '../../engine/data/store.ts';
 
 /** Keys kept sorted (by code unit, the order the API documents) with binary-search seeks. */
 export class SortedKeys {

@@ -14,7 +14,12 @@
 import { closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { ProblemError } from '../../engine/problems.ts';
-import { TransactionalKeyStore, type KeyRecord, type MetaName, type StoreInfo } from '../../engine/accounts/key-store.ts';
+import {
+  TransactionalKeyStore,
+  type KeyRecord,
+  type MetaName,
+  type StoreInfo,
+} from '../../engine/accounts/key-store.ts';
 import type { TrialCap } from '../../engine/accounts/trials.ts';
 import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { SqliteBuckets } from './buckets.ts';
