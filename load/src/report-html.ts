@@ -285,19 +285,15 @@ export function renderReport(input: ReportInput): string {
 
   return page({
     title,
-    heading: html`${input.planName} plan (<code>${input.planId}</code>):
-    ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
+    heading: html`${input.planName} plan (<code>${input.planId}</code>): ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
     verdict: {
       ok: !failed.length,
       text: failed.length
         ? `FAILED: ${failed.length} of ${input.verdicts.length} thresholds`
         : `PASSED: ${input.verdicts.length} thresholds`,
     },
-    note: html`<span class="muted"
-      >${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from
-      ${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s; figures over every part's samples
-      (percentiles from one distribution, to 0.1%)</span
-    >`,
+    note: html`<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from ${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s;
+figures over every part's samples (percentiles from one distribution, to 0.1%)</span>`,
     css: chartCss,
     // Rows and charts are strings made here, every value in them through esc.
     body: new Html(`<h2>Thresholds</h2>

@@ -133,20 +133,10 @@ test.skipIf(noBrowser)(
       page({
         title: 'frame',
         verdict: { ok: true, text: 'PASSED' },
-        body: html`<section>
-          ${stateFilter('f', [
-            { state: 'held', count: 2 },
-            { state: 'broken', count: 1 },
-          ])}
-          <details open>
-            <summary>one</summary>
-            ${table(['x'], rows)}
-          </details>
-          <details open>
-            <summary>none broken</summary>
-            ${table(['x'], [rows[0]!])}
-          </details>
-        </section>`,
+        body: html`<section>${stateFilter('f', [
+          { state: 'held', count: 2 },
+          { state: 'broken', count: 1 },
+        ])}<details open><summary>one</summary>${table(['x'], rows)}</details><details open><summary>none broken</summary>${table(['x'], [rows[0]!])}</details></section>`,
       }),
     );
     await withPage(file, async (p) => {

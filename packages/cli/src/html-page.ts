@@ -72,16 +72,7 @@ export function badge(state: string, text: string = state): Html {
 
 /** A table: the header's cells, then rows of cells; `state` marks a row for the filter and its colour. */
 export function table(head: string[], rows: { cells: unknown[]; state?: string }[]): Html {
-  return html`<table>
-    <thead>
-      <tr>
-        ${head.map((h) => html`<th>${h}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.map((r) => html`<tr${r.state ? html` data-state="${stateClass(r.state)}"` : ''}>${r.cells.map((c) => html`<td>${c}</td>`)}</tr>`)}
-    </tbody>
-  </table>`;
+  return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map((r) => html`<tr${r.state ? html` data-state="${stateClass(r.state)}"` : ''}>${r.cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
 }
 
 /** A word for a shell command line a page shows: single-quoted unless plain, a quote in it closed, escaped and reopened. */
@@ -141,16 +132,10 @@ export function stateFilter(name: string, states: { state: string; count: number
       return `#${id(state)}:checked~* [data-state]:not([data-state="${s}"]),#${id(state)}:checked~details:not(:has([data-state="${s}"])){display:none}`;
     })
     .join('');
-  const all = html`<input type="radio" name="${name}" id="${name}-all" checked /><label for="${name}-all"
-      >all ${total}</label
-    >`;
+  const all = html`<input type="radio" name="${name}" id="${name}-all" checked><label for="${name}-all">all ${total}</label>`;
   const one = ({ state, count }: { state: string; count: number }) =>
-    html`<input type="radio" name="${name}" id="${id(state)}" /><label for="${id(state)}"
-        >${badge(state, `${state} ${count}`)}</label
-      >`;
-  return html`<style>
-      ${new Html(rules)}</style
-    >${all}${states.filter((s) => s.count).map(one)}`;
+    html`<input type="radio" name="${name}" id="${id(state)}"><label for="${id(state)}">${badge(state, `${state} ${count}`)}</label>`;
+  return html`<style>${new Html(rules)}</style>${all}${states.filter((s) => s.count).map(one)}`;
 }
 
 const css = `
@@ -192,8 +177,7 @@ export function page({ title, heading, verdict, note, body, css: own = '' }: Pag
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>${escapeHtml(title)}</title>
 <style>${css}${own}</style></head><body>
-${html`<h1>${heading ?? title}</h1>
-  <p><span class="verdict ${verdict.ok ? 'ok' : 'failed'}">${verdict.text}</span>${note ? html` ${note}` : ''}</p>`}
+${html`<h1>${heading ?? title}</h1><p><span class="verdict ${verdict.ok ? 'ok' : 'failed'}">${verdict.text}</span>${note ? html`\n${note}` : ''}</p>`}
 ${body}
 </body></html>
 `;

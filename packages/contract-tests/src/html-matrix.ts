@@ -34,8 +34,7 @@ function why(row: MatrixResult): Html {
     return html`${coverage}${checks}${row.faults.length ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>` : html` <span class="muted">(never shown to fail on a fault)</span>`}`;
   }
   if (row.outcome === 'skipped')
-    return html`not reached:
-    ${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
+    return html`not reached: ${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
   return html`${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
 }
 
@@ -43,22 +42,18 @@ function why(row: MatrixResult): Html {
 export function matrixSection(rows: MatrixResult[], score: MatrixScore): Html {
   const sections = new Map<string, MatrixResult[]>();
   for (const row of rows) sections.set(sectionOf(row), [...(sections.get(sectionOf(row)) ?? []), row]);
-  return html`<section id="matrix">
-    <h2>Rule matrix</h2>
-    <p>${scoreLine(score)}</p>
-    <div class="muted">
-      Each sentence of the spec and of DECISIONS.md, and each x-assumed spot of the contract, with its outcome in this
-      run and why a row was not checked. Show only:
-    </div>
-    ${stateFilter(
-      'matrix',
-      outcomes.map((state) => ({ state, count: rows.filter((r) => r.outcome === state).length })),
-    )}
-    ${[...sections].map(
-      ([
-        name,
-        group,
-      ]) => html`<details${group.some((r) => r.outcome === 'broken') ? html` open` : ''}><summary><b>${name}</b> ${tally(group)}</summary>
+  return html`<section id="matrix"><h2>Rule matrix</h2>
+<p>${scoreLine(score)}</p>
+<div class="muted">Each sentence of the spec and of DECISIONS.md, and each x-assumed spot of the contract, with its outcome in this run and why a row was not checked. Show only:</div>
+${stateFilter(
+  'matrix',
+  outcomes.map((state) => ({ state, count: rows.filter((r) => r.outcome === state).length })),
+)}
+${[...sections].map(
+  ([
+    name,
+    group,
+  ]) => html`<details${group.some((r) => r.outcome === 'broken') ? html` open` : ''}><summary><b>${name}</b> ${tally(group)}</summary>
 ${table(
   ['row', 'outcome', 'what it says', 'checked by, or why not'],
   group.map((r) => ({
@@ -66,6 +61,6 @@ ${table(
     cells: [html`<code class="wrap">${r.id}</code>`, badge(r.outcome), sentence.get(r.id) ?? '', why(r)],
   })),
 )}</details>`,
-    )}
-  </section>`;
+)}
+</section>`;
 }

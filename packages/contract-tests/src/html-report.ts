@@ -54,41 +54,11 @@ function verdict(report: Report | MergedReport): { ok: boolean; text: string } {
 /** One key's run: where, what plan, seed, budget and what it spent. */
 function runFacts(report: Report): Html {
   const s = report.summary;
-  return html`<dl class="facts">
-    <dt>base URL</dt>
-    <dd><code>${report.base_url}</code></dd>
-    <dt>plan</dt>
-    <dd>${report.plan}</dd>
-    <dt>seed</dt>
-    <dd>${report.seed}</dd>
-    <dt>budget</dt>
-    <dd>
-      ${report.budget.calls} calls, ${report.budget.rows}
-      rows${report.budget_why ? html` <span class="muted">(${report.budget_why})</span>` : ''}
-    </dd>
-    <dt>spent</dt>
-    <dd>
-      ${report.spent.calls} calls, ${report.spent.rows} rows (${plural(report.calls_checked, 'call')} checked against
-      every rule)${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}
-    </dd>
-    <dt>properties</dt>
-    <dd>
-      ${badge('passed', `checked on every case ${report.properties.filter((p) => p.status === 'passed' && p.coverage !== 'some cases').length}`)}
-      ${badge('passed', `on some cases ${report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').length}`)}
-      ${badge('failed', `broken ${report.properties.filter((p) => p.status === 'failed').length}`)}
-      ${badge('skipped', `not reached ${report.properties.filter((p) => p.status === 'skipped').length}`)}
-    </dd>
-    <dt>documented</dt>
-    <dd>${s.documented.passed} passed, ${s.documented.failed} failed</dd>
-    <dt>assumed (x-assumed)</dt>
-    <dd>${s.assumed.passed} passed, ${s.assumed.failed} failed</dd>
-    ${
-      report.use_control
-        ? html`<dt>control API</dt>
-            <dd>driven (--use-control)</dd>`
-        : ''
-    }
-  </dl>`;
+  return html`<dl class="facts"><dt>base URL</dt><dd><code>${report.base_url}</code></dd><dt>plan</dt><dd>${report.plan}</dd><dt>seed</dt><dd>${report.seed}</dd>
+<dt>budget</dt><dd>${report.budget.calls} calls, ${report.budget.rows} rows${report.budget_why ? html` <span class="muted">(${report.budget_why})</span>` : ''}</dd><dt>spent</dt><dd>${report.spent.calls} calls, ${report.spent.rows} rows (${plural(report.calls_checked, 'call')} checked against every rule)${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}</dd>
+<dt>properties</dt><dd>${badge('passed', `checked on every case ${report.properties.filter((p) => p.status === 'passed' && p.coverage !== 'some cases').length}`)} ${badge('passed', `on some cases ${report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').length}`)} ${badge('failed', `broken ${report.properties.filter((p) => p.status === 'failed').length}`)} ${badge('skipped', `not reached ${report.properties.filter((p) => p.status === 'skipped').length}`)}</dd>
+<dt>documented</dt><dd>${s.documented.passed} passed, ${s.documented.failed} failed</dd><dt>assumed (x-assumed)</dt><dd>${s.assumed.passed} passed, ${s.assumed.failed} failed</dd>
+${report.use_control ? html`<dt>control API</dt><dd>driven (--use-control)</dd>` : ''}</dl>`;
 }
 
 /** Each property: its outcome, cases, spending, and why it was skipped. */
@@ -114,34 +84,26 @@ function propertiesTable(report: Report): Html {
 function operationsSection(reports: Report[]): Html {
   // A report written before operations were counted has none: say so rather than show zeros.
   if (!reports.some((r) => r.operations))
-    return html`<section id="operations">
-      <h2>Operations covered</h2>
-      <p class="muted">This report does not count calls by operation.</p>
-    </section>`;
+    return html`<section id="operations"><h2>Operations covered</h2><p class="muted">This report does not count calls by operation.</p></section>`;
   const calls = (id: string) => reports.reduce((sum, r) => sum + (r.operations?.[id] ?? 0), 0);
   const covered = operations.filter((o) => calls(o.operationId) > 0).length;
   const without = reports.reduce((sum, r) => sum + (r.calls_without_operation ?? 0), 0);
-  return html`<section id="operations">
-    <h2>Operations covered</h2>
-    <p>
-      ${covered} of ${operations.length} operations of the contract
-      called${without ? `; ${plural(without, 'call')} for no operation of the contract (paths and methods it does not have, checked for their error)` : ''}.
-    </p>
-    ${table(
-      ['operation', 'method and path', 'calls'],
-      operations.map((o) => {
-        const n = calls(o.operationId);
-        return {
-          state: n ? 'held' : 'skipped',
-          cells: [
-            html`<code>${o.operationId}</code>`,
-            html`<code>${o.method} ${o.path}</code>`,
-            n ? String(n) : badge('skipped', 'not called'),
-          ],
-        };
-      }),
-    )}
-  </section>`;
+  return html`<section id="operations"><h2>Operations covered</h2>
+<p>${covered} of ${operations.length} operations of the contract called${without ? `; ${plural(without, 'call')} for no operation of the contract (paths and methods it does not have, checked for their error)` : ''}.</p>
+${table(
+  ['operation', 'method and path', 'calls'],
+  operations.map((o) => {
+    const n = calls(o.operationId);
+    return {
+      state: n ? 'held' : 'skipped',
+      cells: [
+        html`<code>${o.operationId}</code>`,
+        html`<code>${o.method} ${o.path}</code>`,
+        n ? String(n) : badge('skipped', 'not called'),
+      ],
+    };
+  }),
+)}</section>`;
 }
 
 /** The served contract's changes against the kit's (or a baseline): breaking first. */
@@ -153,8 +115,7 @@ function diffSection(diff: DiffSection): Html {
   });
   const changes = (title: string, list: DiffChange[], state: string) =>
     list.length
-      ? html`<h3>${title} (${list.length})</h3>
-          ${table(['change', 'operation', 'what changed'], list.map(row(state)))}`
+      ? html`<h3>${title} (${list.length})</h3>${table(['change', 'operation', 'what changed'], list.map(row(state)))}`
       : '';
   const ran = diff.status !== 'not-run';
   // A served contract that could not be read was compared with nothing: its reason is the whole
@@ -167,14 +128,9 @@ function diffSection(diff: DiffSection): Html {
     : unreadable
       ? html`no contract to compare: ${diff.reason ?? ''}`
       : `${plural(diff.breaking.length, 'breaking change')}, ${plural(diff.non_breaking.length, 'other change')}`;
-  return html`<section id="diff">
-    <h2>The served contract against ${against}</h2>
-    <p>
-      ${badge(diff.status, ran ? diff.status : 'not run')}
-      ${counts}${ran && !unreadable && diff.reason ? html` <span class="muted">${diff.reason}</span>` : ''}
-    </p>
-    ${unreadable ? '' : changes('Breaking', diff.breaking, 'broken')}${changes('Not breaking', diff.non_breaking, 'held')}
-  </section>`;
+  return html`<section id="diff"><h2>The served contract against ${against}</h2>
+<p>${badge(diff.status, ran ? diff.status : 'not run')} ${counts}${ran && !unreadable && diff.reason ? html` <span class="muted">${diff.reason}</span>` : ''}</p>
+${unreadable ? '' : changes('Breaking', diff.breaking, 'broken')}${changes('Not breaking', diff.non_breaking, 'held')}</section>`;
 }
 
 /** What a run of several keys says of them: how many, which wrote no report, how many rows need another plan's key. */
@@ -185,10 +141,7 @@ function keysLine(r: MergedReport): Html {
   const missing = r.missing.length
     ? ` ${plural(r.missing.length, 'row')} of the matrix need${r.missing.length === 1 ? 's' : ''} a key of another plan.`
     : '';
-  return html`<p>
-    ${plural(r.reports.length, 'key')} (${r.plans.join(', ')}), each with an even share of the
-    budget.${failed}${missing}
-  </p>`;
+  return html`<p>${plural(r.reports.length, 'key')} (${r.plans.join(', ')}), each with an even share of the budget.${failed}${missing}</p>`;
 }
 
 /** The whole page for a report: one key's, or the merged one of several keys. */
@@ -207,32 +160,17 @@ export function renderHtmlReport(r: Report | MergedReport): string {
   const nav = sections
     .filter((x) => x !== null)
     .map(([id, name], i) => html`${i ? ' · ' : ''}<a href="${`#${id}`}">${name}</a>`);
-  const body = html`<p class="muted">
-      Contract tests of ${plans.join(', ')} key${plans.length > 1 ? 's' : ''} at <code>${base}</code>. Every call's key
-      is blanked; a replay reads it from INVESTOR_GRAPH_KEY.
-    </p>
-    <nav>${nav}</nav>
-    <section id="run">
-      <h2>The run</h2>
-      ${isMerged(r) ? keysLine(r) : ''}
-      <p><b>Score:</b> ${scoreLine(r.score)}</p>
-      ${reports.map((k) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${runFacts(k)}`)}
-    </section>
-    ${r.diff ? diffSection(r.diff) : ''}
-    ${
-      failures.length
-        ? html`<section id="failures">
-            <h2>Failures</h2>
-            ${failures.map(([k, f]) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${f}`)}
-          </section>`
-        : ''
-    }
-    ${matrixSection(r.matrix, r.score)} ${operationsSection(reports)}
-    <section id="properties">
-      <h2>Properties</h2>
-      ${reports.map((k) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${propertiesTable(k)}`)}
-    </section>
-    <p class="muted">Written by investor-graph-contract-tests from its JSON report.</p>`;
+  const body = html`<p class="muted">Contract tests of ${plans.join(', ')} key${plans.length > 1 ? 's' : ''} at <code>${base}</code>. Every call's key is blanked; a replay reads it from INVESTOR_GRAPH_KEY.</p>
+<nav>${nav}</nav>
+<section id="run"><h2>The run</h2>${isMerged(r) ? keysLine(r) : ''}
+<p><b>Score:</b> ${scoreLine(r.score)}</p>
+${reports.map((k) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${runFacts(k)}`)}</section>
+${r.diff ? diffSection(r.diff) : ''}
+${failures.length ? html`<section id="failures"><h2>Failures</h2>${failures.map(([k, f]) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${f}`)}</section>` : ''}
+${matrixSection(r.matrix, r.score)}
+${operationsSection(reports)}
+<section id="properties"><h2>Properties</h2>${reports.map((k) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${propertiesTable(k)}`)}</section>
+<p class="muted">Written by investor-graph-contract-tests from its JSON report.</p>`;
   return page({ title: `Contract tests: ${plans.join(', ')} at ${base}`, verdict: verdict(r), body });
 }
 
