@@ -887,10 +887,14 @@ export const claims: readonly Claim[] = [
   { says: ['It is counted and charged as the GET'], checks: ['billing'], faults: ['head-counted-twice'] },
   { says: ['Another method is 405 with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
   { says: ['401 carries `WWW-Authenticate'], checks: ['http-conventions'], faults: ['drop-www-authenticate'] },
-  { says: ['Data answers carry `Cache-Control: private'], checks: ['http-conventions'], faults: ['shared-cache'] },
+  {
+    says: ['Data answers carry `Cache-Control: private'],
+    checks: ['http-conventions', 'rule:cache-headers'],
+    faults: ['shared-cache'],
+  },
   {
     says: ['CORS: any origin by default', 'A preflight from an allowed origin'],
-    checks: ['http-conventions'],
+    checks: ['http-conventions', 'rule:cache-headers'],
     faults: ['cors-closed'],
   },
   { says: ['An incoming `X-Request-Id` of'], checks: ['http-conventions'], faults: ['drop-request-id'] },

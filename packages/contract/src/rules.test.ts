@@ -16,7 +16,7 @@ const dataHeaders = {
   'ratelimit-policy': '"default";q=5;w=1, "quota";q=50000;w=2592000',
   ratelimit: '"default";r=4;t=1, "quota";r=49000;t=86400',
   etag: 'W/"1"',
-  'cache-control': 'private, max-age=0',
+  'cache-control': 'private, no-cache',
   vary: 'Authorization',
 };
 
@@ -39,6 +39,7 @@ function problem(status: number, code: string, more: Record<string, unknown> = {
   if (status === 429)
     Object.assign(headers, { 'retry-after': '1', ...dataHeaders, 'content-type': 'application/problem+json' });
   if (status === 401) headers['www-authenticate'] = 'Bearer realm="investor-graph"';
+  headers['cache-control'] = 'no-store';
   return { method: 'GET', url, status, headers, body };
 }
 
@@ -182,6 +183,38 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
         answer('/api/v1/firms', example('listFirms'), {
           requestHeaders: { Authorization: `Bearer igk_team_${'b'.repeat(32)}` },
           headers: { ...dataHeaders, 'x-debug-key': `igk_team_${'b'.repeat(32)}` },
+        }),
+    ],
+  },
+  'cache-headers': {
+    keeps: () =>
+      answer('/api/v1/firms', example('listFirms'), {
+        headers: {
+          ...dataHeaders,
+          'access-control-allow-origin': '*',
+          'access-control-expose-headers':
+            'ETag, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Preference-Applied, WWW-Authenticate',
+        },
+      }),
+    breaks: [
+      () =>
+        answer('/api/v1/firms', example('listFirms'), {
+          headers: { ...dataHeaders, 'cache-control': 'public, max-age=60' },
+        }),
+      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, 'cache-control': 'private' } }),
+      () => answer('/api/v1/firms', example('listFirms'), { headers: { ...dataHeaders, vary: 'Accept-Encoding' } }),
+      () => answer('/api/v1/account', example('getAccount'), { headers: { ...dataHeaders, vary: 'Accept-Encoding' } }),
+      () => {
+        const refused = problem(401, 'invalid_key');
+        return { ...refused, headers: { ...refused.headers, 'cache-control': 'private, no-cache' } };
+      },
+      () =>
+        answer('/api/v1/firms', example('listFirms'), {
+          headers: {
+            ...dataHeaders,
+            'access-control-allow-origin': '*',
+            'access-control-expose-headers': 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, WWW-Authenticate',
+          },
         }),
     ],
   },

@@ -28,7 +28,8 @@ export type RuleId =
   | 'bad-input-no-5xx'
   | 'cursor-continuity'
   | 'key-not-echoed'
-  | 'rate-limit-headers';
+  | 'rate-limit-headers'
+  | 'cache-headers';
 
 export interface RuleInfo {
   title: string;
@@ -395,7 +396,65 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       return out;
     },
   },
+  'cache-headers': {
+    title:
+      'a data answer may be kept by its client alone and revalidated (Cache-Control private and no-cache, ' +
+      'Vary: Authorization), an error not at all (no-store), and an answer to a cross-origin call exposes ' +
+      'the headers a client reads',
+    spec: null,
+    assumed: ['http-conventions'],
+    check({ op, exchange, headers }) {
+      // A forced example is the contract's example, not the service's answer.
+      if (!op || headers['preference-applied'] !== undefined) return [];
+      const out: string[] = [];
+      const stated = JSON.stringify(headers['cache-control'] ?? null);
+      const directives = new Set(tokens(headers['cache-control']));
+      const { status } = exchange;
+      if (op.security && (status === 200 || status === 304)) {
+        // private: no shared cache may keep one key's answer for another; no-cache (or max-age=0):
+        // the client revalidates with the ETag before reusing it.
+        if (
+          !directives.has('private') ||
+          directives.has('public') ||
+          [...directives].some((d) => d.startsWith('s-maxage'))
+        )
+          out.push(`a data answer with Cache-Control ${stated}: a shared cache may keep it (it must be private)`);
+        if (!directives.has('no-cache') && !directives.has('max-age=0') && !directives.has('no-store'))
+          out.push(`a data answer with Cache-Control ${stated}: a client may reuse it without revalidating (no-cache)`);
+        const vary = tokens(headers.vary);
+        const varies = JSON.stringify(headers.vary ?? null);
+        if (!vary.includes('authorization') && !vary.includes('*'))
+          out.push(`a data answer with Vary ${varies}: not by Authorization, while each key is answered differently`);
+      }
+      if (status >= 400 && !directives.has('no-store'))
+        out.push(`a ${status} with Cache-Control ${stated}: an error is not to be kept (no-store)`);
+      if (headers['access-control-allow-origin'] !== undefined && exchange.method.toUpperCase() !== 'OPTIONS') {
+        const exposed = tokens(headers['access-control-expose-headers']);
+        const missing = exposedHeaders.filter(
+          (name) => !exposed.includes(name.toLowerCase()) && !exposed.includes('*'),
+        );
+        const said = JSON.stringify(headers['access-control-expose-headers'] ?? null);
+        if (missing.length)
+          out.push(
+            `a cross-origin answer that does not expose ${missing.join(', ')} (Access-Control-Expose-Headers ${said})`,
+          );
+      }
+      return out;
+    },
+  },
 };
+
+/** What an answer to a cross-origin call exposes to the script that made it (DECISIONS.md#http-conventions). */
+const exposedHeaders = ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'WWW-Authenticate'];
+
+/** The comma-separated items of a header, in lower case, spaces around them trimmed. */
+function tokens(value: string | undefined): string[] {
+  return (value ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
 
 /** The items of a structured header (RFC 9651 list of `"name";param=value`), by name. */
 function headerItems(value: string | undefined): Map<string, Record<string, string>> {

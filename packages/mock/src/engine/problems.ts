@@ -264,9 +264,13 @@ export function problemAnswer(body: Record<string, unknown>, headers: Record<str
   return problemText(body.status as number, JSON.stringify(body), headers);
 }
 
-/** A problem+json answer whose body is already written. */
+/** A problem+json answer whose body is already written; not to be kept by any cache (an error is of its moment). */
 function problemText(status: number, text: string, headers: Record<string, string>): Answer {
-  return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: text };
+  return {
+    status,
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
+    body: text,
+  };
 }
 
 export function problemResponse(body: Record<string, unknown>, headers: Record<string, string> = {}): Response {
