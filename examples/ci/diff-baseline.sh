@@ -4,9 +4,9 @@
 # next run to compare with.
 set -e
 BASE_URL="${BASE_URL:-https://api.example.com}"
-npx --no investor-graph-contract-tests diff --base-url "$BASE_URL"
+npx --no -- investor-graph-contract-tests diff --base-url "$BASE_URL"
 if [ -f last-contract.json ]; then
-  npx --no investor-graph-contract-tests diff --base-url "$BASE_URL" --baseline last-contract.json
+  npx --no -- investor-graph-contract-tests diff --base-url "$BASE_URL" --baseline last-contract.json
 fi
 curl -sS --fail -o last-contract.json.new "$BASE_URL/api/v1/openapi.json"
 mv last-contract.json.new last-contract.json

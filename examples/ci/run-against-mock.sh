@@ -4,6 +4,6 @@ MOCK=$!
 curl -sS -o /dev/null --retry 30 --retry-connrefused --retry-delay 1 "http://127.0.0.1:${PORT:-4010}/api/v1/openapi.json"
 # --no: the project's own command, never a package of that name fetched from npm.
 INVESTOR_GRAPH_KEY=igk_team_ci_example_key_00001 \
-  npx --no investor-graph-check-api "http://127.0.0.1:${PORT:-4010}" --budget-calls 60
+  npx --no -- investor-graph-check-api "http://127.0.0.1:${PORT:-4010}" --budget-calls 60
 echo "check-api exit code: $?"
 kill "$MOCK"

@@ -308,7 +308,7 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   /** Starts the installed mock through npx and waits for its banner. */
   async function startInstalledMock(args: string[]): Promise<{ url: string; banner: string; stop(): void }> {
     // Its own process group, so that stopping it stops npx and the node it started.
-    const child = spawn('npx', ['investor-graph-mock', '--port', '0', ...args], {
+    const child = spawn('npx', ['--no', '--', 'investor-graph-mock', '--port', '0', ...args], {
       cwd: project,
       env: onNode,
       detached: true,
@@ -334,7 +334,7 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     throw new Error(`the installed mock did not start:\n${banner}`);
   }
 
-  test('npx investor-graph-mock --port 0 starts on the embedded dataset and answers a firm with a key from its banner', async () => {
+  test('npx --no -- investor-graph-mock --port 0 starts on the embedded dataset and answers a firm with a key from its banner', async () => {
     const mock = await startInstalledMock([]);
     try {
       expect(mock.banner).toMatch(/data: +98 firms/);
@@ -400,7 +400,7 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     expect(broken.out).toContain('ig-paths-under-api-v1');
   });
 
-  test('npx investor-graph-contract-tests holds against the installed mock and writes its JUnit file', async () => {
+  test('npx --no -- investor-graph-contract-tests holds against the installed mock, with its JUnit', async () => {
     const key = 'igk_enterprise_installed_check_01';
     const mock = await startInstalledMock(['--key', `enterprise=${key}`]);
     try {
@@ -409,6 +409,8 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       const check = inProject(
         'npx',
         [
+          '--no',
+          '--',
           'investor-graph-contract-tests',
           '--base-url',
           mock.url,
@@ -530,13 +532,14 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
       ['investor-graph-load', ['merge']],
       ['investor-graph-load', ['run']],
     ] as const) {
-      const version = inProject('npx', [command, ...args, '--version']);
+      // The form the READMEs give: --no never asks the registry, -- passes every flag on to the command.
+      const version = inProject('npx', ['--no', '--', command, ...args, '--version']);
       expect(version.status, version.out).toBe(0);
       expect(version.out).toMatch(/^@investor-graph\/[\w-]+ \d+\.\d+\.\d+/m);
-      const help = inProject('npx', [command, ...args, '--help']);
+      const help = inProject('npx', ['--no', '--', command, ...args, '--help']);
       expect(help.status, help.out).toBe(0);
       expect(help.out).toContain('usage:');
-      const bad = inProject('npx', [command, ...args, '--no-such-flag']);
+      const bad = inProject('npx', ['--no', '--', command, ...args, '--no-such-flag']);
       expect(bad.status, `${command} ${args.join(' ')}\n${bad.out}`).toBe(2);
       expect(bad.out.trim().split('\n'), 'one line, pointing to --help').toEqual([
         expect.stringMatching(/--no-such-flag.*--help/),

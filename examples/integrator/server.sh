@@ -1,5 +1,5 @@
 # The mock on port 4010 with a key your app's config can keep, then your app's first call.
-# (In a terminal of its own it is just `npx investor-graph-mock --key team=...`; a script that
+# (In a terminal of its own it is just `npx --no -- investor-graph-mock --key team=...`; a script that
 # stops it again runs the bin itself, since stopping npx leaves what it started running.)
 PORT="${PORT:-4010}"
 node_modules/.bin/investor-graph-mock --port "$PORT" --key team=igk_team_local_development_key0 &

@@ -66,7 +66,7 @@ export function planTest(planId) {
     const folder = exec.test.options.ext.investorGraph.resultsFolder;
     if (folder === 'missing' || folder === 'file') {
       stop(
-        `the results folder ${results} ${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: mkdir -p ${results}, or -e RESULTS_DIR=DIR, or run it with npx --no investor-graph-load run ${planId}, which makes it`,
+        `the results folder ${results} ${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: mkdir -p ${results}, or -e RESULTS_DIR=DIR, or run it with npx --no -- investor-graph-load run ${planId}, which makes it`,
       );
     }
     const res = http.get(`${base}/api/v1/openapi.json`, {
@@ -76,7 +76,7 @@ export function planTest(planId) {
     });
     if (res.status === 0)
       stop(
-        `cannot reach ${base} (${res.error}): start the service (npx --no investor-graph-mock for the mock) or set -e BASE_URL=...`,
+        `cannot reach ${base} (${res.error}): start the service (npx --no -- investor-graph-mock for the mock) or set -e BASE_URL=...`,
       );
   }
 

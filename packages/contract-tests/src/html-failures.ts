@@ -25,7 +25,7 @@ export function curlLine(baseUrl: string, x: ShownExchange): string {
 /** The contract tests' command that runs the failing case again (`replay` is the failure's own: --only, --seed, --path). */
 export function rerunLine(report: Pick<Report, 'base_url' | 'plan' | 'use_control'>, replay: string): string {
   return withoutKeys(
-    `npx investor-graph-contract-tests --base-url ${shellWord(report.base_url)} --plan ${report.plan} ${replay}${report.use_control ? ' --use-control' : ''}`,
+    `npx --no -- investor-graph-contract-tests --base-url ${shellWord(report.base_url)} --plan ${report.plan} ${replay}${report.use_control ? ' --use-control' : ''}`,
   );
 }
 

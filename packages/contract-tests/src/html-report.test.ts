@@ -129,7 +129,7 @@ test("a broken run's page names what broke and shows each failure with its call,
   );
   expect(failure).toMatch(
     new RegExp(
-      `npx investor-graph-contract-tests --base-url ${mock.url} --plan team --only bad-input --seed 3( --path \\S+)?</pre>`,
+      `npx --no -- investor-graph-contract-tests --base-url ${mock.url} --plan team --only bad-input --seed 3( --path \\S+)?</pre>`,
     ),
   );
   expect(page).not.toContain(key);

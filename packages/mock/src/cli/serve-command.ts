@@ -133,7 +133,7 @@ if (
 ) {
   // One line, not the usage: the flag is right, the folder is not.
   console.error(
-    `[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx investor-graph-fixtures --out DIR)' : 'no such folder or file'}`,
+    `[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx --no -- investor-graph-fixtures --out DIR)' : 'no such folder or file'}`,
   );
   process.exit(2);
 }

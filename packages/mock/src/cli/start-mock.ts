@@ -127,8 +127,8 @@ export async function openStore(
       const layout = layoutOf(options.data);
       throw new DatasetFileError(
         layout !== null && layout !== databaseLayout
-          ? `[investor-graph mock] --data ${options.data} was written by another version of the kit (database layout ${layout}; this one reads ${databaseLayout}): write it again with npx investor-graph-fixtures --out FILE.sqlite`
-          : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx investor-graph-fixtures --out FILE.sqlite)`,
+          ? `[investor-graph mock] --data ${options.data} was written by another version of the kit (database layout ${layout}; this one reads ${databaseLayout}): write it again with npx --no -- investor-graph-fixtures --out FILE.sqlite`
+          : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx --no -- investor-graph-fixtures --out FILE.sqlite)`,
       );
     }
     return new SqliteStore(opened.db, opened.manifest);
