@@ -101,7 +101,7 @@ describe('the CI check (investor-graph-check-api)', () => {
     },
   );
 
-  test('bad usage is exit 2 with a reason, before any test runs', async () => {
+  test('bad usage is exit 2 and a set-up that stops the check exit 3, each saying why, before any test', async () => {
     const noUrl = await checkApi([], { INVESTOR_GRAPH_KEY: key });
     expect(noUrl.code).toBe(2);
     expect(noUrl.out).toContain("give the API's base URL");
@@ -112,13 +112,13 @@ describe('the CI check (investor-graph-check-api)', () => {
     });
     expect(taken.status).toBe(201);
     const again = await checkApi([mock.url], { INVESTOR_GRAPH_EMAIL: 'taken@example.com' });
-    expect(again.code, 'one live trial per address').toBe(2);
+    expect(again.code, 'one live trial per address').toBe(3);
     expect(again.out).toMatch(/no trial key from .*: .*trial/);
     const noKey = await checkApi([mock.url], {});
     expect(noKey.code).toBe(2);
     expect(noKey.out).toContain('set INVESTOR_GRAPH_KEY');
     const wrongKey = await checkApi([mock.url], { INVESTOR_GRAPH_KEY: 'igk_team_not_a_key_anyone_has_00' });
-    expect(wrongKey.code).toBe(2);
+    expect(wrongKey.code).toBe(3);
     expect(wrongKey.out).toContain('did not accept the key');
     expect(wrongKey.out).not.toContain('igk_team_not_a_key_anyone_has_00');
     // Run from a project without the tools it drives: one line naming what to install.
@@ -127,7 +127,7 @@ describe('the CI check (investor-graph-check-api)', () => {
       cwd: bare,
       env: { ...clean(), INVESTOR_GRAPH_KEY: key },
     });
-    expect(noTools.code).toBe(2);
+    expect(noTools.code).toBe(3);
     expect(noTools.out).toContain(
       'npm i -D @stoplight/spectral-cli @investor-graph/spectral-ruleset @investor-graph/load',
     );
@@ -146,7 +146,7 @@ describe('the CI check (investor-graph-check-api)', () => {
       BUDGET_CALLS: '',
       SMOKE_DURATION: '',
     });
-    expect(empty.code, empty.out).toBe(2);
+    expect(empty.code, empty.out).toBe(3);
     // The URL came from BASE_URL and the empty numbers were not refused: the key was the one thing wrong.
     expect(empty.out).toContain(`${mock.url}/api/v1/account did not accept the key`);
   });

@@ -6,7 +6,8 @@
  *      contract against the kit's by oasdiff (diff.ts), a change that breaks clients (or a served
  *      contract it cannot read) failing them;
  *   3. a short k6 run at the key's plan rate (the at_rate scenario only).
- * Exit 0 when all three held, 1 when one failed, 2 on bad usage (before any step runs).
+ * Exit 0 when all three held, 1 when one failed, 2 on bad usage, 3 when the set-up keeps it from
+ * starting (the exit codes of investor-graph-contract-tests), 130 when interrupted.
  *
  * The tools come from the project it runs in (the README's install line for CI): Spectral's CLI,
  * the kit's ruleset and @investor-graph/load, resolved from the current folder as npx would.
@@ -36,9 +37,17 @@ The contract tests start with a diff of the served contract against the kit's, b
 ($OASDIFF_BIN; otherwise built once with Go, as k6 is; without either the diff is noted as not run):
 a change that breaks clients, or a served contract it cannot read, fails them.
 Writes lint.xml, contract-tests.xml, .json and .html, PLAN.junit.xml, PLAN.summary.json,
-PLAN.samples.json.gz and PLAN.report.html. Exit 0 when all held, 1 when a step failed, 2 on bad
-usage (a tool not installed, the key refused, the key of another plan than --plan), 130 when
-interrupted.`;
+PLAN.samples.json.gz and PLAN.report.html.
+
+exit codes (as investor-graph-contract-tests):
+  0    every step held
+  1    a step failed (its JUnit says which check)
+  2    bad usage: a flag, argument or variable is missing or wrong, or the results folder cannot be
+       made (one line)
+  3    the check could not start: the service is unreachable, the key was refused or is of another
+       plan than --plan, no trial key was given, or a tool it drives is not installed (one line
+       says what to fix)
+  130  interrupted`;
 
 const flags = readFlags(
   name,
@@ -103,8 +112,7 @@ for (const [tool, find] of Object.entries(tools)) {
     );
   }
 }
-if (missing.length)
-  flags.fail(`install ${missing.join(' and ')} in this project first (npm i -D ${missing.join(' ')})`);
+if (missing.length) stop(`install ${missing.join(' and ')} in this project first (npm i -D ${missing.join(' ')})`);
 
 // The folder before the key: a trial key is one per address, and must not be spent on a run that cannot write.
 try {
@@ -114,7 +122,7 @@ try {
 }
 const key = env.INVESTOR_GRAPH_KEY || (await trialKey(env.INVESTOR_GRAPH_EMAIL));
 const plan = await planOf(key);
-if (wanted && plan !== wanted) flags.fail(`the key is a ${plan} key, but --plan says ${wanted}`);
+if (wanted && plan !== wanted) stop(`the key is a ${plan} key, but --plan says ${wanted}`);
 say(`${baseUrl}, a ${plan} key; reports in ${out}`);
 
 // The steps: each a command, its output passed through, a non-zero exit a failed step. Ctrl-C or
@@ -211,7 +219,7 @@ if (failed.length === 0) {
   process.exitCode = 1;
 }
 
-/** A trial key for the address, or one line saying why there is none (exit 2). */
+/** A trial key for the address, or one line saying why there is none (exit 2 without an address, 3 refused). */
 async function trialKey(email: string | undefined): Promise<string> {
   if (!email) flags.fail('set INVESTOR_GRAPH_KEY, or INVESTOR_GRAPH_EMAIL for a trial key');
   const answer = await call(`${baseUrl}/api/v1/keys/trial`, {
@@ -220,9 +228,8 @@ async function trialKey(email: string | undefined): Promise<string> {
     body: JSON.stringify({ email }),
   });
   const body = (await answer.json().catch(() => ({}))) as { key?: string; detail?: string };
-  if (!body.key)
-    flags.fail(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`);
-  return body.key!;
+  if (!body.key) stop(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`);
+  return body.key;
 }
 
 /** The key's plan, which picks the k6 script (its rate). */
@@ -231,10 +238,10 @@ async function planOf(key: string): Promise<string> {
   const body = (await answer.json().catch(() => ({}))) as { data?: { plan?: { id?: string } } };
   const plan = body.data?.plan?.id;
   if (answer.status === 401 || answer.status === 403)
-    flags.fail(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`);
+    stop(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`);
   if (!answer.ok || !plan || !/^[a-z]+$/.test(plan))
-    flags.fail(`${baseUrl}/api/v1/account answered ${answer.status} without the key's plan`);
-  return plan!;
+    stop(`${baseUrl}/api/v1/account answered ${answer.status} without the key's plan`);
+  return plan;
 }
 
 /** The served contract into the results folder; false (the step failed, said why) when there is none. */
@@ -255,14 +262,20 @@ function say(line: string): void {
   console.log(`[${name}] ${line}`);
 }
 
-/** fetch, where a service that cannot be reached is bad usage said in one line (the cause only: never the request's headers). */
+/** The check cannot start for a reason of the set-up, not of its flags: one line saying what to fix, and exit 3. */
+function stop(line: string): never {
+  console.error(`[${name}] ${line}`);
+  process.exit(3);
+}
+
+/** fetch, where a service that cannot be reached stops the check in one line (the cause only: never the request's headers). */
 async function call(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
   } catch (error) {
     const cause = ((error as Error).cause as Error | undefined)?.message;
     const timedOut = (error as Error).name === 'TimeoutError';
-    return flags.fail(
+    return stop(
       `cannot reach ${url}: ${cause ?? (timedOut ? 'no answer within 30 s' : 'the request could not be made')}`,
     );
   }
