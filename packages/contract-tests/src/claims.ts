@@ -897,7 +897,11 @@ export const claims: readonly Claim[] = [
     checks: ['http-conventions', 'rule:cache-headers'],
     faults: ['cors-closed'],
   },
-  { says: ['An incoming `X-Request-Id` of'], checks: ['http-conventions'], faults: ['drop-request-id'] },
+  {
+    says: ['An incoming `X-Request-Id` of'],
+    checks: ['http-conventions', 'rule:request-id'],
+    faults: ['drop-request-id'],
+  },
   {
     says: ['The quota is a second item of the rate-limit headers'],
     checks: ['rule:rate-limit-headers', 'rule:usage-counters'],

@@ -128,6 +128,8 @@ export class ApiClient {
   /** The run's own calls on their way, and a count moving whenever two are at once (judges.ts: the order of counting is unknown). */
   #ownInFlight = 0;
   #overlaps = 0;
+  /** Calls sent so far: each carries its number in X-Request-Id, as a client tracing its calls would. */
+  #sent = 0;
   readonly answers: Answers;
   #nextSlot = 0;
   #spacing: number;
@@ -192,7 +194,10 @@ export class ApiClient {
   async #send(path: string, init: CallOptions): Promise<Answer> {
     const { baseUrl, validator, ledger } = this.options;
     const key = init.key === undefined ? this.options.key : init.key;
-    const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+    // Every call names itself (rule:request-id holds each answer to echo it), unless it sends an id of its own.
+    const requestId = `igct-${++this.#sent}`;
+    const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId, ...init.headers };
+    const ownId = headers['x-request-id'] === requestId;
     if (key) headers.authorization = `Bearer ${key}`;
     const method = init.method ?? 'GET';
     const own = key === this.options.key;
@@ -255,6 +260,7 @@ export class ApiClient {
       body,
       ...(bodyError ? { bodyError } : {}),
       ...(key === this.options.key ? { plan: this.options.plan } : {}),
+      ...(ownId ? { requestId } : {}),
     };
     const judged = {
       method,

@@ -54,7 +54,7 @@ export const catchers: Record<FaultName, Catcher> = {
   'unknown-evidence-tier': { property: 'conforms', rule: 'contract' },
   'cors-closed': { property: 'http-conventions', propertyFails: true },
   'shared-cache': { property: 'http-conventions', rule: 'cache-headers', propertyFails: true },
-  'drop-request-id': { property: 'http-conventions', propertyFails: true },
+  'drop-request-id': { property: 'http-conventions', rule: 'request-id', propertyFails: true },
   'drop-www-authenticate': { property: 'http-conventions', propertyFails: true },
   'delete-not-405': { property: 'http-conventions', propertyFails: true },
   'plan-mislabelled': { property: 'envelope', propertyFails: true },

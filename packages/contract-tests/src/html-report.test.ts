@@ -124,7 +124,9 @@ test("a broken run's page names what broke and shows each failure with its call,
   expect(failure).toContain(`<code>${call.method} ${call.path.replace(/&/g, '&amp;')}</code>`);
   expect(failure).toContain('content-type: application/problem+json');
   expect(failure).toContain('authorization: Bearer &lt;key&gt;');
-  expect(failure).toContain(
+  // The call exactly as made, its X-Request-Id too (the id to look for in the service's logs).
+  expect(failure).toMatch(/-H &#39;x-request-id: igct-\d+&#39;/);
+  expect(failure.replace(/ -H &#39;x-request-id: igct-\d+&#39;/, '')).toContain(
     `curl -i -H &#39;accept: application/json&#39; -H &quot;authorization: Bearer $INVESTOR_GRAPH_KEY&quot; &#39;${mock.url}${call.path.replace(/&/g, '&amp;')}&#39;`,
   );
   expect(failure).toMatch(

@@ -218,6 +218,25 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
         }),
     ],
   },
+  'request-id': {
+    keeps: () =>
+      answer('/api/v1/firms', example('listFirms'), {
+        requestId: 'igct-7',
+        headers: { ...dataHeaders, 'x-request-id': 'igct-7' },
+      }),
+    breaks: [
+      () =>
+        answer('/api/v1/firms', example('listFirms'), {
+          requestId: 'igct-7',
+          headers: { ...dataHeaders, 'x-request-id': 'igct-6' },
+        }),
+      () => answer('/api/v1/firms', example('listFirms'), { requestId: 'igct-7' }),
+      () => {
+        const refused = problem(401, 'invalid_key');
+        return { ...refused, headers: { ...refused.headers, 'x-request-id': 'req_2' } };
+      },
+    ],
+  },
   'rate-limit-headers': {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
     breaks: [
@@ -276,6 +295,15 @@ describe('every rule carries a check that holds on a good answer and fails on a 
         expect(onRule(id, broken(), walks()).length, `${id} saw nothing in break ${i}`).toBeGreaterThan(0);
     });
   }
+});
+
+test('an X-Request-Id the caller did not make is not held to an echo (a service replaces a key it knows)', () => {
+  const sent = answer('/api/v1/firms', example('listFirms'), {
+    requestHeaders: { 'x-request-id': 'trace.my-own-preset-key-9876' },
+    headers: { ...dataHeaders, 'x-request-id': 'req_9' },
+  });
+  expect(onRule('request-id', sent)).toEqual([]);
+  expect(onRule('request-id', { ...sent, requestId: 'two words' }), 'not an id a service echoes').toEqual([]);
 });
 
 test('the rules that span answers are checked only when given the walks', () => {

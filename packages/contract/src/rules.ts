@@ -29,7 +29,8 @@ export type RuleId =
   | 'cursor-continuity'
   | 'key-not-echoed'
   | 'rate-limit-headers'
-  | 'cache-headers';
+  | 'cache-headers'
+  | 'request-id';
 
 export interface RuleInfo {
   title: string;
@@ -63,6 +64,11 @@ export interface Exchange {
   bodyError?: string;
   /** The key's plan when the caller knows it; otherwise the envelope's `plan.id` is used. */
   plan?: PlanId;
+  /**
+   * The X-Request-Id the caller made for this request and knows to hold no key: the answer echoes
+   * it (an id that holds a key the service knows is replaced, and only the service knows its keys).
+   */
+  requestId?: string;
 }
 
 /**
@@ -442,7 +448,31 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       return out;
     },
   },
+  'request-id': {
+    title:
+      'an answer echoes the well-formed X-Request-Id its caller made for it, and a problem names in request_id ' +
+      'the id its X-Request-Id header gives',
+    spec: null,
+    assumed: ['http-conventions'],
+    check({ op, exchange, headers, object, type }) {
+      if (!op || headers['preference-applied'] !== undefined) return [];
+      const out: string[] = [];
+      const sent = exchange.requestId;
+      const answered = headers['x-request-id'];
+      if (sent !== undefined && wellFormedRequestId.test(sent) && answered !== sent)
+        out.push(`the request sent X-Request-Id ${sent}; the answer's is ${JSON.stringify(answered ?? null)}`);
+      const named = object?.request_id;
+      if (type.includes('problem') && typeof named === 'string' && answered !== undefined && named !== answered)
+        out.push(
+          `the problem's request_id ${JSON.stringify(named)} is not its X-Request-Id ${JSON.stringify(answered)}`,
+        );
+      return out;
+    },
+  },
 };
+
+/** An X-Request-Id a service echoes (DECISIONS.md#http-conventions): 1 to 128 of `A-Z a-z 0-9 . _ : -`. */
+const wellFormedRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** What an answer to a cross-origin call exposes to the script that made it (DECISIONS.md#http-conventions). */
 const exposedHeaders = ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'WWW-Authenticate'];
