@@ -51,6 +51,8 @@ const anAction = {
   title: 'Get a trial key',
   href: 'https://investorgraph.example/api/v1/keys/trial',
   method: 'POST',
+  content_type: 'application/json',
+  body: { email: '{email}' },
 };
 const onRule = (rule: RuleId, exchange: Exchange, walks?: PageTracker) =>
   checkExchange(validator, exchange, walks)
@@ -215,6 +217,40 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
             'access-control-allow-origin': '*',
             'access-control-expose-headers': 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, WWW-Authenticate',
           },
+        }),
+    ],
+  },
+  'action-shapes': {
+    keeps: () =>
+      problem(402, 'quota_exhausted', {
+        actions: [
+          anAction,
+          {
+            type: 'subscribe',
+            title: 'x',
+            href: 'https://investorgraph.example/pricing',
+            method: 'GET',
+            plan: 'business',
+          },
+          {
+            type: 'buy_prepaid_rows',
+            title: 'x',
+            href: 'https://investorgraph.example/buy',
+            method: 'GET',
+            rows: 10000,
+          },
+        ],
+      }),
+    breaks: [
+      () => problem(401, 'missing_key', { actions: [{ ...anAction, body: {} }] }),
+      () => problem(401, 'missing_key', { actions: [{ ...anAction, method: 'GET' }] }),
+      () =>
+        problem(402, 'quota_exhausted', {
+          actions: [{ type: 'subscribe', title: 'x', href: 'https://investorgraph.example/pricing', method: 'GET' }],
+        }),
+      () =>
+        problem(402, 'quota_exhausted', {
+          actions: [{ type: 'buy_prepaid_rows', title: 'x', href: 'https://investorgraph.example/buy', method: 'GET' }],
         }),
     ],
   },

@@ -30,7 +30,8 @@ export type RuleId =
   | 'key-not-echoed'
   | 'rate-limit-headers'
   | 'cache-headers'
-  | 'request-id';
+  | 'request-id'
+  | 'action-shapes';
 
 export interface RuleInfo {
   title: string;
@@ -244,6 +245,40 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       return Array.isArray(object?.actions) && object.actions.length > 0
         ? []
         : [`a ${exchange.status} without actions`];
+    },
+  },
+  'action-shapes': {
+    title:
+      'each action says what its type needs: get_trial_key the trial call (POST, its JSON content type, a body ' +
+      'template with the e-mail), buy_prepaid_rows its smallest pack, subscribe its plan',
+    spec: null,
+    assumed: ['actions'],
+    check({ object, bodiless }) {
+      if (bodiless || !Array.isArray(object?.actions)) return [];
+      return (object.actions as Record<string, unknown>[]).flatMap((action, i) => {
+        const at = `actions[${i}] (${String(action?.type)})`;
+        switch (action?.type) {
+          case 'get_trial_key': {
+            const body = action.body as Record<string, unknown> | undefined;
+            const wrong = [
+              action.method !== 'POST' && `method ${JSON.stringify(action.method)}`,
+              !String(action.href).endsWith('/api/v1/keys/trial') && `href ${JSON.stringify(action.href)}`,
+              action.content_type !== 'application/json' && `content_type ${JSON.stringify(action.content_type)}`,
+              !(typeof body?.email === 'string' && body.email.includes('{email}')) &&
+                `body ${JSON.stringify(body ?? null)} (no "email" template)`,
+            ].filter((w): w is string => typeof w === 'string');
+            return wrong.length ? [`${at}: ${wrong.join(', ')}`] : [];
+          }
+          case 'buy_prepaid_rows':
+            return Number.isInteger(action.rows) && (action.rows as number) > 0
+              ? []
+              : [`${at}: rows ${JSON.stringify(action.rows ?? null)}, not the smallest pack`];
+          case 'subscribe':
+            return isPlanId(action.plan) ? [] : [`${at}: plan ${JSON.stringify(action.plan ?? null)}, no plan named`];
+          default:
+            return [];
+        }
+      });
     },
   },
   'retry-after': {
