@@ -342,6 +342,20 @@ test('an X-Request-Id the caller did not make is not held to an echo (a service 
   expect(onRule('request-id', { ...sent, requestId: 'two words' }), 'not an id a service echoes').toEqual([]);
 });
 
+test('the contract document is not held to the caching and request-id rules (a service may serve it as a file)', () => {
+  const document = {
+    method: 'GET',
+    url: '/api/v1/openapi.json',
+    status: 503,
+    headers: { 'content-type': 'text/html' },
+    body: '<html>down</html>',
+    requestId: 'igct-1',
+  };
+  expect(onRule('cache-headers', document)).toEqual([]);
+  expect(onRule('request-id', document)).toEqual([]);
+  expect(onRule('request-id', { ...document, url: '/api/v1/firms' })).toHaveLength(1);
+});
+
 test('the rules that span answers are checked only when given the walks', () => {
   const walks = new PageTracker();
   const first = answer('/api/v1/firms', { ...example('listFirms'), next_cursor: 'next' });

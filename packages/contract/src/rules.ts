@@ -445,8 +445,9 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     spec: null,
     assumed: ['http-conventions'],
     check({ op, exchange, headers }) {
-      // A forced example is the contract's example, not the service's answer.
-      if (!op || headers['preference-applied'] !== undefined) return [];
+      // A forced example is the contract's example, not the service's answer; the contract document
+      // is a file a service may serve from a static host or CDN, with headers of its own.
+      if (!op || headers['preference-applied'] !== undefined || op.operationId === 'getOpenApiDocument') return [];
       const out: string[] = [];
       const stated = JSON.stringify(headers['cache-control'] ?? null);
       const directives = new Set(tokens(headers['cache-control']));
@@ -490,7 +491,8 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
     spec: null,
     assumed: ['http-conventions'],
     check({ op, exchange, headers, object, type }) {
-      if (!op || headers['preference-applied'] !== undefined) return [];
+      // As cache-headers: the service's own answers, not a forced example or the contract document's file.
+      if (!op || headers['preference-applied'] !== undefined || op.operationId === 'getOpenApiDocument') return [];
       const out: string[] = [];
       const sent = exchange.requestId;
       const answered = headers['x-request-id'];
