@@ -64,7 +64,8 @@ const tally = (list: readonly MutantSpec[]) =>
 
 export async function main(argv: string[], options: Partial<RunOptions> = {}): Promise<number> {
   const { values } = parseArgs({
-    args: argv,
+    // `pnpm mutation -- --list`, as the README gives it: pnpm 10 passes the `--` on.
+    args: argv[0] === '--' ? argv.slice(1) : argv,
     options: {
       sample: { type: 'string', default: '100' },
       'pick-seed': { type: 'string', default: '1' },
