@@ -25,7 +25,10 @@ const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s
 function prepare(name, work) {
   const started = performance.now();
   console.log(`[kit] ${name}: started`);
-  return work().then((result) => console.log(`[kit] ${name}: ${result} in ${seconds(started)}`));
+  return work().then((result) => {
+    console.log(`[kit] ${name}: ${result} in ${seconds(started)}`);
+    return result;
+  });
 }
 
 /** A Go tool: $ENV as given, else built (or found) into the kit's cache; the tests that need it skip without Go. */
@@ -90,14 +93,8 @@ if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)
 // The type-check and the lint run while the preparations do: they wait mostly on the network and on
 // go build. The lint is ESLint (with its suppressions file: today's debt may shrink, never grow) and
 // Prettier's check, as `pnpm lint` runs them.
-const checked = (name, args) => {
-  const started = performance.now();
-  console.log(`[kit] ${name}: started`);
-  return runAsync(args).then((code) => {
-    console.log(`[kit] ${name}: ${code === 0 ? 'clean' : 'FAILED'} in ${seconds(started)}`);
-    return code;
-  });
-};
+/** The type-check or the lint, as a preparation: 'clean' or 'FAILED'. */
+const checked = (name, args) => prepare(name, async () => ((await runAsync(args)) === 0 ? 'clean' : 'FAILED'));
 const [typecheck, lint] = await Promise.all([
   checked('type-check', ['run', 'typecheck']),
   checked('lint', ['run', 'lint']),
@@ -116,11 +113,11 @@ try {
 } catch {
   failed += 1; // vitest wrote no report: count the run itself as a failure
 }
-if (typecheck !== 0) {
+if (typecheck !== 'clean') {
   console.error('typecheck failed');
   failed += 1;
 }
-if (lint !== 0) {
+if (lint !== 'clean') {
   console.error('lint failed (pnpm lint says where)');
   failed += 1;
 }
