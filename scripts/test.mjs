@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { goToolAsync } from '../packages/cli/src/go-tool.ts';
 import { k6Tool } from '../load/src/k6-tool.ts';
-import { oasdiffTool } from '../packages/contract-tests/src/oasdiff-tool.ts';
+import { oasdiffTool } from '../packages/contract-tests/src/diff/oasdiff-tool.ts';
 
 // Re-enter the pnpm that runs this script (npm_execpath), so no global pnpm is needed.
 const pnpm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['pnpm'];

@@ -5,4 +5,4 @@ import { hideSqliteWarning, requireNode } from '@investor-graph/cli/node-version
 
 requireNode('investor-graph-contract-tests');
 hideSqliteWarning();
-await import('./cli.ts');
+await import('./cli/cli.ts');

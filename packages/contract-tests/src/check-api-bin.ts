@@ -5,4 +5,4 @@ import { hideSqliteWarning, requireNode } from '@investor-graph/cli/node-version
 
 requireNode('investor-graph-check-api');
 hideSqliteWarning();
-await import('./check-api.ts');
+await import('./cli/check-api.ts');

@@ -4,11 +4,11 @@
  */
 import fc from 'fast-check';
 import { failedAuth } from '@investor-graph/contract';
-import { rawExchange, rawRequest, stalledHeaders, type RawAnswer } from '../raw-http.ts';
-import { cutBody } from '../cut-body.ts';
-import { answerShown, valueShown } from '../failure-text.ts';
+import { rawExchange, rawRequest, stalledHeaders, type RawAnswer } from '../client/raw-http.ts';
+import { cutBody } from '../client/cut-body.ts';
+import { answerShown, valueShown } from '../report/failure-text.ts';
 import { type Property, assert, codeShown, expectActions, expectStatus, keylessElsewhere } from './support.ts';
-import type { SuiteContext } from '../context.ts';
+import type { SuiteContext } from '../core/context.ts';
 
 /** The decided bounds (DECISIONS.md#status-codes): headers 16 KiB, a body 64 KiB, headers in within 10 s. */
 const HEADERS_BYTES = 16 * 1024;

@@ -1,9 +1,9 @@
 /** Requests the contract rejects, and ones it accepts, never answered 5xx. */
 import fc from 'fast-check';
 import { openapiDocument, operationById, operationFor, queryOf } from '@investor-graph/contract';
-import { dataOperations, fillPath } from '../context.ts';
-import { cutBody } from '../cut-body.ts';
-import { answerShown, valueShown } from '../failure-text.ts';
+import { dataOperations, fillPath } from '../core/context.ts';
+import { cutBody } from '../client/cut-body.ts';
+import { answerShown, valueShown } from '../report/failure-text.ts';
 import { type Property, DAY, assert, codeShown, expectStatus, cap, planServes, isoSecond } from './support.ts';
 
 /** A parameter's bounds as the contract declares them (DECISIONS.md#bounds). */

@@ -1,9 +1,9 @@
 /** HTTP as DECISIONS.md writes it: stable records, conditional requests, HEAD, methods and headers. */
 import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
-import { type Answer } from '../client.ts';
-import { valueShown } from '../failure-text.ts';
-import { planRule } from '../context.ts';
+import { type Answer } from '../client/client.ts';
+import { valueShown } from '../report/failure-text.ts';
+import { planRule } from '../core/context.ts';
 import {
   type Property,
   DAY,

@@ -1,7 +1,7 @@
 /** The changes feed, and what it says seen in the resources: changed records as they are now, unpublished ones gone from every list. */
 import fc from 'fast-check';
-import { planRule } from '../context.ts';
-import { valueShown } from '../failure-text.ts';
+import { planRule } from '../core/context.ts';
+import { valueShown } from '../report/failure-text.ts';
 import { type Property, DAY, assert, expectStatus, isoSecond, keyOf, pageOf, walk } from './support.ts';
 
 export const changes: Property = {

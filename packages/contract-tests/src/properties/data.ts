@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { operations } from '@investor-graph/contract';
-import { planRule } from '../context.ts';
-import { cutBody } from '../cut-body.ts';
-import { answerShown, valueShown } from '../failure-text.ts';
+import { planRule } from '../core/context.ts';
+import { cutBody } from '../client/cut-body.ts';
+import { answerShown, valueShown } from '../report/failure-text.ts';
 import { type Property, assert, expectStatus, keylessElsewhere, smallestFiles } from './support.ts';
 
 export const nightlyDumps: Property = {

@@ -6,10 +6,10 @@
  * first: that is where a rebuild, or a round lag, has something to keep in step.
  */
 import fc from 'fast-check';
-import { planRule } from '../context.ts';
-import { valueShown } from '../failure-text.ts';
+import { planRule } from '../core/context.ts';
+import { valueShown } from '../report/failure-text.ts';
 import { type Property, assert, expectStatus, isoDay, pageOf, sameData, walk, DAY } from './support.ts';
-import type { SuiteContext } from '../context.ts';
+import type { SuiteContext } from '../core/context.ts';
 
 /** The top-level lists walked for candidates: two pages of up to 250 (every record at the kit's default scale). */
 const CANDIDATE_PAGES = 2;

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
-import { listOperations, planRule, type SuiteContext } from '../context.ts';
+import { listOperations, planRule, type SuiteContext } from '../core/context.ts';
 import { type Property, DAY, assert, requestFor } from './support.ts';
 
 /** Monthly periods run from the first of a month, UTC, to the first of the next; the trial's is its 7 days; pay as you go has none. */

@@ -1,9 +1,9 @@
 /** Keys and what they may do: a missing or wrong key, plan features, a trial running out, used-up, revoked and unpaid keys, the trial call. */
 import fc from 'fast-check';
 import { operationById, planIds, plans, trialKeyKeptDays } from '@investor-graph/contract';
-import { type Answer } from '../client.ts';
-import { valueShown } from '../failure-text.ts';
-import { dataOperations, planRule } from '../context.ts';
+import { type Answer } from '../client/client.ts';
+import { valueShown } from '../report/failure-text.ts';
+import { dataOperations, planRule } from '../core/context.ts';
 import {
   type Property,
   DAY,

@@ -1,8 +1,8 @@
 /** What every read answers: the contract, and a filter's rows. */
 import fc from 'fast-check';
 import { defaultLimit, operationById, plans } from '@investor-graph/contract';
-import { dataOperations, fillPath, planRule } from '../context.ts';
-import { answerShown } from '../failure-text.ts';
+import { dataOperations, fillPath, planRule } from '../core/context.ts';
+import { answerShown } from '../report/failure-text.ts';
 import { type Property, DAY, assert, expectStatus, cap, planServes, isoDay, walk, requestFor } from './support.ts';
 
 export const conforms: Property = {

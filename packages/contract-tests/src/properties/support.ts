@@ -3,10 +3,10 @@
  * requests, walk lists and call the mock's control API.
  */
 import fc from 'fast-check';
-import { type Answer, type Spending } from '../client.ts';
-import { dataOperations, fillPath, planRule, type SuiteContext } from '../context.ts';
-import { cutBody } from '../cut-body.ts';
-import { answerShown, expectedGot, hideKey, valueShown } from '../failure-text.ts';
+import { type Answer, type Spending } from '../client/client.ts';
+import { dataOperations, fillPath, planRule, type SuiteContext } from '../core/context.ts';
+import { cutBody } from '../client/cut-body.ts';
+import { answerShown, expectedGot, hideKey, valueShown } from '../report/failure-text.ts';
 
 export interface Property {
   id: string;
@@ -135,7 +135,7 @@ export async function walk(
 export const sameData = (...answers: (Answer | undefined | null)[]): boolean =>
   new Set(answers.filter(Boolean).map((a) => a!.body?.as_of)).size <= 1;
 
-export { keyOf } from '../judges.ts';
+export { keyOf } from '../core/judges.ts';
 
 /**
  * A call of the kit's mock's control API (only with --use-control): JSON in, its answer out. A key

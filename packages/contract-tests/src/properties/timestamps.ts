@@ -4,8 +4,8 @@
  * instant as its `Z` form and must get the same page. Another offset is refused.
  */
 import fc from 'fast-check';
-import { planRule } from '../context.ts';
-import { valueShown } from '../failure-text.ts';
+import { planRule } from '../core/context.ts';
+import { valueShown } from '../report/failure-text.ts';
 import { type Property, DAY, assert, codeShown, expectStatus, isoSecond } from './support.ts';
 
 /** The forms of an instant written with `Z` (`YYYY-MM-DDTHH:MM:SSZ`), and how each reads. */

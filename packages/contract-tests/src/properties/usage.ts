@@ -1,8 +1,8 @@
 /** What calls spend: the rate, the account, what each call costs. */
 import fc from 'fast-check';
 import { operationById, plans } from '@investor-graph/contract';
-import { listOperations, planRule } from '../context.ts';
-import { valueShown } from '../failure-text.ts';
+import { listOperations, planRule } from '../core/context.ts';
+import { valueShown } from '../report/failure-text.ts';
 import {
   type Property,
   DAY,

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
-import { listOperations, planRule } from '../context.ts';
-import { cutBody } from '../cut-body.ts';
+import { listOperations, planRule } from '../core/context.ts';
+import { cutBody } from '../client/cut-body.ts';
 import {
   type Property,
   DAY,

@@ -1,0 +1,282 @@
+/**
+ * investor-graph-check-api: checks a live Investor Graph API the way a CI pipeline would, in three
+ * steps that each write JUnit into one folder and each run even when an earlier one failed:
+ *   1. lint the contract the service serves (GET /api/v1/openapi.json) with the kit's Spectral ruleset;
+ *   2. the property-based contract tests within a budget of calls, which start with the served
+ *      contract against the kit's by oasdiff (diff.ts), a change that breaks clients (or a served
+ *      contract it cannot read) failing them;
+ *   3. a short k6 run at the key's plan rate (the at_rate scenario only).
+ * Exit 0 when all three held, 1 when one failed, 2 on bad usage, 3 when the set-up keeps it from
+ * starting (the exit codes of investor-graph-contract-tests), 130 when interrupted.
+ *
+ * The tools come from the project it runs in (the README's install line for CI): Spectral's CLI,
+ * the kit's ruleset and @investor-graph/load, resolved from the current folder as npx would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { isKeyText, readFlags } from '@investor-graph/cli';
+import { isPlanId, planIds } from '@investor-graph/contract/plans';
+
+const name = 'investor-graph-check-api';
+const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
+  BASE_URL              the API, e.g. https://api.example.com (or $BASE_URL)
+  --results DIR         where the reports go ($RESULTS_DIR, else ./api-check-results)
+  --plan PLAN           the key's plan, checked against what the service says ($INVESTOR_GRAPH_PLAN;
+                        else read from /api/v1/account): ${planIds.join(', ')}
+  --budget-calls N      most calls the contract tests may make ($BUDGET_CALLS, else the plan's
+                        default from its quota: 1% of a month's calls, 30% of a trial's)
+  --smoke-duration D    length of the k6 run ($SMOKE_DURATION, else 10s)
+  --k6 BIN              a k6 binary ($K6_BIN); otherwise built once with Go by @investor-graph/load
+  -h, --help            this text
+  --version             the package and its version
+Environment: INVESTOR_GRAPH_KEY, the key to test with (a key of its own: the tests count its
+calls), or INVESTOR_GRAPH_EMAIL to get a trial key for that address. The key is never printed.
+The contract tests start with a diff of the served contract against the kit's, by oasdiff
+($OASDIFF_BIN; otherwise built once with Go, as k6 is; without either the diff is noted as not run):
+a change that breaks clients, or a served contract it cannot read, fails them.
+Writes lint.xml, contract-tests.xml, .json and .html, PLAN.junit.xml, PLAN.summary.json,
+PLAN.samples.json.gz and PLAN.report.html.
+
+exit codes (as investor-graph-contract-tests):
+  0    every step held
+  1    a step failed (its JUnit says which check)
+  2    bad usage: a flag, argument or variable is missing or wrong, or the results folder cannot be
+       made (one line)
+  3    the check could not start: the service is unreachable, the key was refused or is of another
+       plan than --plan, no trial key was given, or a tool it drives is not installed (one line
+       says what to fix)
+  130  interrupted`;
+
+const flags = readFlags(
+  name,
+  usage,
+  process.argv.slice(2),
+  {
+    results: { type: 'string' },
+    plan: { type: 'string' },
+    'budget-calls': { type: 'string' },
+    'smoke-duration': { type: 'string' },
+    k6: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  { positionals: 1 },
+);
+
+// An empty variable is an unset one (a CI system writes an unset variable as ""), as in a shell's ${X:-default}.
+const env = process.env;
+const baseUrl = (flags.positionals[0] || env.BASE_URL || '').replace(/\/+$/, '');
+if (!/^https?:\/\/[^/]+/.test(baseUrl)) flags.fail(`give the API's base URL (http or https), got '${baseUrl}'`);
+const wanted = flags.values.plan || env.INVESTOR_GRAPH_PLAN;
+if (wanted && !isPlanId(wanted)) flags.fail(`--plan must be one of ${planIds.join(', ')}, got '${wanted}'`);
+// Before a trial key is asked for: one address gets one.
+if (wanted && wanted !== 'trial' && !env.INVESTOR_GRAPH_KEY && env.INVESTOR_GRAPH_EMAIL)
+  flags.fail(`INVESTOR_GRAPH_EMAIL gets a trial key, but --plan says ${wanted}`);
+const budget = flags.values['budget-calls'] || env.BUDGET_CALLS || '';
+if (budget && !/^[1-9]\d*$/.test(budget)) flags.fail(`--budget-calls takes a whole number of calls, got '${budget}'`);
+const out = resolve(flags.values.results || env.RESULTS_DIR || 'api-check-results');
+const smoke = flags.values['smoke-duration'] || env.SMOKE_DURATION || '10s';
+if (!/^\d+(ms|s|m)$/.test(smoke)) flags.fail(`--smoke-duration takes a k6 duration such as 10s, got '${smoke}'`);
+const k6 = flags.values.k6 || env.K6_BIN;
+// A key is printable ASCII; anything else (a secret pasted with its line break) would be echoed by
+// fetch's error about the header it cannot build, so it is refused here without being shown.
+if (env.INVESTOR_GRAPH_KEY && !isKeyText(env.INVESTOR_GRAPH_KEY)) {
+  flags.fail('INVESTOR_GRAPH_KEY holds a character no key has (a space or a line break?)');
+}
+
+// Step 0, before anything runs: every tool is in the project, the key is accepted, its plan known.
+const fromProject = createRequire(join(process.cwd(), 'package.json'));
+const binOf = (pkg: string, bin: string): string => {
+  const manifest = fromProject.resolve(`${pkg}/package.json`);
+  const bins = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> }).bin ?? {};
+  return join(dirname(manifest), bins[bin]!);
+};
+const tools: Record<string, () => string> = {
+  spectral: () => binOf('@stoplight/spectral-cli', 'spectral'),
+  ruleset: () => fromProject.resolve('@investor-graph/spectral-ruleset'),
+  load: () => binOf('@investor-graph/load', 'investor-graph-load'),
+};
+const found: Record<string, string> = {};
+const missing: string[] = [];
+for (const [tool, find] of Object.entries(tools)) {
+  try {
+    found[tool] = find();
+  } catch {
+    missing.push(
+      tool === 'spectral'
+        ? '@stoplight/spectral-cli'
+        : tool === 'ruleset'
+          ? '@investor-graph/spectral-ruleset'
+          : '@investor-graph/load',
+    );
+  }
+}
+if (missing.length) stop(`install ${missing.join(' and ')} in this project first (npm i -D ${missing.join(' ')})`);
+
+// The folder before the key: a trial key is one per address, and must not be spent on a run that cannot write.
+try {
+  mkdirSync(out, { recursive: true });
+} catch (error) {
+  flags.fail(`cannot create ${out}: ${(error as Error).message}`);
+}
+const key = env.INVESTOR_GRAPH_KEY || (await trialKey(env.INVESTOR_GRAPH_EMAIL));
+const plan = await planOf(key);
+if (wanted && plan !== wanted) stop(`the key is a ${plan} key, but --plan says ${wanted}`);
+say(`${baseUrl}, a ${plan} key; reports in ${out}`);
+
+// The steps: each a command, its output passed through, a non-zero exit a failed step. Ctrl-C or
+// SIGTERM reaches the step running and ends the check once it has stopped, with 130.
+const children = { ...env, INVESTOR_GRAPH_KEY: key };
+let running: ChildProcess | undefined;
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    interrupted = true;
+    running?.kill(signal);
+  });
+}
+const step = (command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<boolean> => {
+  if (interrupted) process.exit(130);
+  running = spawn(process.execPath, [command, ...args], { stdio: 'inherit', env: { ...children, ...extraEnv } });
+  return new Promise((done) =>
+    running!.once('exit', (code) => {
+      running = undefined;
+      if (interrupted) process.exit(130);
+      done(code === 0);
+    }),
+  );
+};
+const failed: string[] = [];
+
+say('1/3 lint the served contract');
+let lintHeld = await fetchContract();
+// The ruleset by its installed path, so the ruleset file may sit anywhere (here: with the reports).
+if (lintHeld) writeFileSync(join(out, '.spectral.yaml'), `extends: [${JSON.stringify(found.ruleset)}]\n`);
+lintHeld &&= await step(found.spectral!, [
+  'lint',
+  join(out, 'openapi.json'),
+  '--ruleset',
+  join(out, '.spectral.yaml'),
+  '--fail-severity=warn',
+  '-f',
+  'stylish',
+  '-f',
+  'junit',
+  '--output.junit',
+  join(out, 'lint.xml'),
+]);
+if (!lintHeld) failed.push('lint');
+
+say('2/3 contract tests');
+const contractTests = join(import.meta.dirname, '..', import.meta.filename.endsWith('.ts') ? 'bin.ts' : 'bin.js');
+if (
+  !(await step(contractTests, [
+    '--base-url',
+    baseUrl,
+    '--plan',
+    plan,
+    ...(budget ? ['--budget-calls', budget] : []),
+    '--junit',
+    join(out, 'contract-tests.xml'),
+    '--report',
+    join(out, 'contract-tests.json'),
+    '--html',
+    join(out, 'contract-tests.html'),
+  ]))
+)
+  failed.push('contract-tests');
+
+say(`3/3 k6 smoke at the ${plan} rate`);
+// API_KEY reaches k6 from the environment, not the command line (no key in `ps`).
+if (
+  !(await step(
+    found.load!,
+    [
+      'run',
+      plan,
+      '--results',
+      out,
+      ...(k6 ? ['--k6', k6] : []),
+      '--',
+      '-q',
+      '-e',
+      `BASE_URL=${baseUrl}`,
+      '-e',
+      'SCENARIOS=at_rate',
+      '-e',
+      `DURATION=${smoke}`,
+    ],
+    { API_KEY: key },
+  ))
+)
+  failed.push('k6');
+
+if (failed.length === 0) {
+  say('all held: lint, contract tests, k6 smoke');
+} else {
+  say(`FAILED: ${failed.join(' ')} (JUnit in ${out})`);
+  process.exitCode = 1;
+}
+
+/** A trial key for the address, or one line saying why there is none (exit 2 without an address, 3 refused). */
+async function trialKey(email: string | undefined): Promise<string> {
+  if (!email) flags.fail('set INVESTOR_GRAPH_KEY, or INVESTOR_GRAPH_EMAIL for a trial key');
+  const answer = await call(`${baseUrl}/api/v1/keys/trial`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  const body = (await answer.json().catch(() => ({}))) as { key?: string; detail?: string };
+  if (!body.key) stop(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`);
+  return body.key;
+}
+
+/** The key's plan, which picks the k6 script (its rate). */
+async function planOf(key: string): Promise<string> {
+  const answer = await call(`${baseUrl}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+  const body = (await answer.json().catch(() => ({}))) as { data?: { plan?: { id?: string } } };
+  const plan = body.data?.plan?.id;
+  if (answer.status === 401 || answer.status === 403)
+    stop(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`);
+  if (!answer.ok || !plan || !/^[a-z]+$/.test(plan))
+    stop(`${baseUrl}/api/v1/account answered ${answer.status} without the key's plan`);
+  return plan;
+}
+
+/** The served contract into the results folder; false (the step failed, said why) when there is none. */
+async function fetchContract(): Promise<boolean> {
+  try {
+    const answer = await fetch(`${baseUrl}/api/v1/openapi.json`, { signal: AbortSignal.timeout(30_000) });
+    if (!answer.ok) throw new Error(`status ${answer.status}`);
+    writeFileSync(join(out, 'openapi.json'), Buffer.from(await answer.arrayBuffer()));
+    return true;
+  } catch (error) {
+    say(`no contract at ${baseUrl}/api/v1/openapi.json: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** A line of the check's own, with the prefix its errors have too. */
+function say(line: string): void {
+  console.log(`[${name}] ${line}`);
+}
+
+/** The check cannot start for a reason of the set-up, not of its flags: one line saying what to fix, and exit 3. */
+function stop(line: string): never {
+  console.error(`[${name}] ${line}`);
+  process.exit(3);
+}
+
+/** fetch, where a service that cannot be reached stops the check in one line (the cause only: never the request's headers). */
+async function call(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  } catch (error) {
+    const cause = ((error as Error).cause as Error | undefined)?.message;
+    const timedOut = (error as Error).name === 'TimeoutError';
+    return stop(
+      `cannot reach ${url}: ${cause ?? (timedOut ? 'no answer within 30 s' : 'the request could not be made')}`,
+    );
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * What the contract-tests CLI is asked for: its usage and its flags, read and checked. A wrong
+ * flag is one line pointing at --help, and exit 2 (readFlags of @investor-graph/cli).
+ */
+import { resolve } from 'node:path';
+import { isPlanId, planIds, plans, type PlanId } from '@investor-graph/contract';
+import { isKeyText, readFlags, whyUnwritable } from '@investor-graph/cli';
+import { contractFileProblem } from '../diff/diff.ts';
+import { properties } from '../properties.ts';
+
+/** The prefix of the CLI's own lines, and the command its usage errors point at. */
+export const command = 'investor-graph-contract-tests';
+
+export const usage = `usage: investor-graph-contract-tests --base-url URL (--key KEY --plan PLAN | --key PLAN=KEY ... | --email ADDRESS --plan trial) [options]
+       investor-graph-contract-tests diff (--base-url URL | --contract FILE) [--baseline FILE] [options]
+  --base-url URL       the API, e.g. https://api.example.com or http://127.0.0.1:4010
+  --key KEY            the key to test with, of the plan --plan names; better the INVESTOR_GRAPH_KEY
+                       environment variable, since a command line shows in ps, shell history and CI logs
+  --key PLAN=KEY       a key of a plan, repeatable (one per plan): the run checks the rules that
+                       need each plan in one go, sharing the budget; INVESTOR_GRAPH_KEYS may hold
+                       them instead, comma-separated (PLAN=KEY,PLAN=KEY)
+  --email ADDRESS      get a trial key for this address instead (with --plan trial)
+  --plan PLAN          the plan of a plain --key: ${planIds.join(', ')}
+  --budget-calls N     never make more than N calls, 2 or more; shared evenly between the keys
+                       (by default each key's plan sets its own: 1% of a month's calls, 30% of a
+                       trial's, 500 on pay as you go; the run prints it)
+  --budget-rows N      never be served more than N rows; pay as you go bills at least its minimum a
+                       call (by default 20,000, pay as you go 5,000: $25 of rows)
+  --failed-auth-burst  send admission's 110 calls with keys that are not valid, which lock the run's
+                       address (and every client behind it) out for ten seconds, to a service that
+                       is not on this machine too (by default only to loopback)
+  --seed N             fast-check's seed (random; printed so a run can be replayed)
+  --runs N             generated cases per property, at most, after its boundary cases (25)
+  --only IDS           run only these properties, comma-separated: ${properties.map((p) => p.id).join(', ')}
+  --path P             with --seed and one --only: replay the failing case fast-check printed
+  --no-rate-burst      leave out the short burst above the plan's rate (three seconds' worth of
+                       calls) that shows the 429, Retry-After and the limiter; on by default, so
+                       that a default run checks every rule the key's plan can show (--allow-rate,
+                       which turned it on before, is still accepted)
+  --use-control        against the kit's mock: drive its control API to reach more rules (a trial
+                       key's usage, an hour of rebuilds per stability case); it moves the mock's
+                       simulated clock forward, which cannot be undone. Off by default. Given no
+                       key, it makes a key of every plan through the control API and runs them all
+  --exhaust-trial      allow spending a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls to see it run out (the mock needs no flag)
+  --baseline FILE      the run starts with the contract the service serves against the kit's
+                       (oasdiff; a change that breaks clients, or a served contract that cannot be
+                       read, fails the run): against this contract file instead (the last one
+                       seen); see investor-graph-contract-tests diff --help
+  --no-diff            leave that comparison out (a run with --only or --path, as a replay is,
+                       leaves it out too: it is about the properties it names)
+  --junit FILE         JUnit XML (contract-test-results/junit.xml)
+  --report FILE        JSON report (contract-test-results/report.json)
+  --html FILE          also a page to read the run in a browser, offline: the rule matrix, the
+                       operations called, each failure with its call and replay lines (none by default)
+  --verbose            also vitest's own report: its tree of every test, and each failure with its
+                       stack (by default a line per property as it finishes, and a summary)
+  -h, --help           this text
+  --version            the package and its version
+
+exit codes:
+  0  every property and rule held
+  1  a property or rule broke (the report says which, with the line that replays it)
+  2  bad usage: a flag is missing or wrong, or a report or page cannot be written where it names (one line)
+  3  the run could not start: the service is unreachable, TLS failed, the key was refused, or the
+     key is of another plan than --plan, --use-control meets no control API, or vitest could
+     not start the suite (one line says what to fix)`;
+
+/** The run the flags ask for. */
+export interface CliOptions {
+  /** Without a trailing slash. */
+  baseUrl: string;
+  /** One key per plan; a key absent when --email gets a trial key. Empty with keysFromControl. */
+  keys: { plan: PlanId; key?: string }[];
+  /** --use-control with no key: the mock's control API makes a key of every plan. */
+  keysFromControl: boolean;
+  email?: string;
+  /** Undefined: each key's plan's default (budgets.ts). */
+  budgetCalls?: number;
+  budgetRows?: number;
+  failedAuthBurst: boolean;
+  seed: number;
+  runs: number;
+  only?: string[];
+  path?: string;
+  rateBurst: boolean;
+  useControl: boolean;
+  exhaustTrial: boolean;
+  /** Start with the served contract against the kit's (or baseline), by oasdiff (diff.ts). */
+  diff: boolean;
+  baseline?: string;
+  junit: string;
+  report: string;
+  /** The HTML page of the run, when asked for. */
+  html?: string;
+  verbose: boolean;
+  /** A key came on the command line (a warning says where that shows). */
+  keyInArgs: boolean;
+}
+
+/** What is wrong with a --base-url (the run's and the diff's), or null: a URL, http or https. */
+export function baseUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `--base-url is not a URL: ${text}`;
+  }
+  return ['http:', 'https:'].includes(url.protocol) ? null : `--base-url must be http or https, got ${url.protocol}`;
+}
+
+export function readCliOptions(args: string[]): CliOptions {
+  const flags = readFlags(command, usage, args, {
+    'base-url': { type: 'string' },
+    key: { type: 'string', multiple: true },
+    email: { type: 'string' },
+    plan: { type: 'string' },
+    'budget-calls': { type: 'string' },
+    'budget-rows': { type: 'string' },
+    'failed-auth-burst': { type: 'boolean' },
+    seed: { type: 'string' },
+    runs: { type: 'string', default: '25' },
+    only: { type: 'string' },
+    path: { type: 'string' },
+    'allow-rate': { type: 'boolean' },
+    'no-rate-burst': { type: 'boolean' },
+    'use-control': { type: 'boolean' },
+    'exhaust-trial': { type: 'boolean' },
+    baseline: { type: 'string' },
+    'no-diff': { type: 'boolean' },
+    junit: { type: 'string', default: 'contract-test-results/junit.xml' },
+    report: { type: 'string', default: 'contract-test-results/report.json' },
+    html: { type: 'string' },
+    verbose: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  const { values } = flags;
+  // Annotated, so that TypeScript knows code after a call does not run.
+  const fail: (message: string) => never = flags.fail;
+
+  const whole = (name: string, text: string, min: number): number => {
+    if (!/^\d+$/.test(text) || Number(text) < min)
+      fail(`--${name} must be a whole number of at least ${min}, got ${text}`);
+    return Number(text);
+  };
+  const baseUrl = values['base-url'];
+  if (!baseUrl) fail('--base-url is required');
+  const urlProblem = baseUrlProblem(baseUrl);
+  if (urlProblem) fail(urlProblem);
+  // The keys of the run: one per plan, from --key PLAN=KEY, INVESTOR_GRAPH_KEYS, or a plain key with --plan.
+  // `s`: a key with a line break is still PLAN=KEY, to be refused below as a key, not as a plan.
+  const planned = /^([a-z]+)=(.+)$/s;
+  // INVESTOR_GRAPH_KEYS counts only when neither --key nor --plan says otherwise.
+  const fromEnv =
+    values.plan === undefined
+      ? (process.env.INVESTOR_GRAPH_KEYS ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean)
+      : [];
+  const given = values.key?.length ? values.key : fromEnv;
+  const withPlans = given.filter((k) => planned.test(k) && isPlanId(planned.exec(k)![1]));
+  // A misspelt plan (tema=...) would otherwise go out whole as a plain key.
+  const misspelt = values.key?.map((k) => planned.exec(k)?.[1]).find((plan) => plan !== undefined && !isPlanId(plan));
+  if (misspelt)
+    fail(
+      `--key ${misspelt}=...: ${misspelt} is no plan (${planIds.join(', ')}); a key of your own form goes in INVESTOR_GRAPH_KEY with --plan`,
+    );
+  const keys: CliOptions['keys'] = [];
+  let keysFromControl = false;
+  if (withPlans.length) {
+    if (withPlans.length !== given.length) fail('give every --key as PLAN=KEY, or one plain --key with --plan');
+    if (values.plan !== undefined) fail('--plan goes with a plain --key; with PLAN=KEY each key names its plan');
+    for (const k of withPlans) {
+      const [, plan, key] = planned.exec(k)! as unknown as [string, PlanId, string];
+      if (keys.some((p) => p.plan === plan)) fail(`--key ${plan}= is given twice: one key per plan`);
+      keys.push({ plan, key });
+    }
+  } else if (
+    values['use-control'] &&
+    given.length === 0 &&
+    values.plan === undefined &&
+    !process.env.INVESTOR_GRAPH_KEY &&
+    !values.email
+  ) {
+    // Against the kit's mock with no key given: a key of every plan from its control API (cli.ts).
+    keysFromControl = true;
+  } else {
+    if (!isPlanId(values.plan)) fail(`--plan must be one of ${planIds.join(', ')} (or give each key as PLAN=KEY)`);
+    if (given.length > 1) fail('several keys are given as PLAN=KEY, one per plan');
+    const key = given[0] ?? process.env.INVESTOR_GRAPH_KEY;
+    if (!key && !values.email) fail('give --key (or INVESTOR_GRAPH_KEY) or --email');
+    if (!key && values.plan !== 'trial')
+      fail('--email gets a trial key: use --plan trial, or give the key of your plan');
+    keys.push({ plan: values.plan, ...(key ? { key } : {}) });
+  }
+  // A key is printable ASCII. Anything else (a secret pasted with its line break) makes fetch throw
+  // an error that quotes the whole header, key and all: refused here, without being shown.
+  const source = values.key?.length ? '--key' : fromEnv.length ? 'INVESTOR_GRAPH_KEYS' : 'INVESTOR_GRAPH_KEY';
+  const badKey = keys.find(({ key }) => key !== undefined && !isKeyText(key));
+  if (badKey)
+    fail(
+      `${source}: the ${badKey.plan} key holds a character no key has (a space or a line break?); it is not shown here`,
+    );
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const badOnly = only?.filter((id) => !properties.some((p) => p.id === id));
+  if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
+  if (values.path && (only?.length !== 1 || values.seed === undefined))
+    fail('--path replays one case: give it with --seed and a single --only');
+  // At least two calls: the preflight spends one of the budget before the properties share the rest.
+  const budgetCalls =
+    values['budget-calls'] === undefined ? undefined : whole('budget-calls', values['budget-calls'], 2);
+  const budgetRows = values['budget-rows'] === undefined ? undefined : whole('budget-rows', values['budget-rows'], 0);
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole('seed', values.seed, 0);
+  const runs = whole('runs', values.runs, 1);
+  const suites = keysFromControl ? planIds.length : keys.length;
+  if (budgetCalls !== undefined && budgetCalls < 2 * suites)
+    fail(`--budget-calls must be at least ${2 * suites} for ${suites} keys (a preflight and a call each)`);
+  const baseline = values.baseline;
+  if (baseline !== undefined && values['no-diff'])
+    fail('--baseline is what the diff compares with: leave out --no-diff, or --baseline');
+  const baselineProblem = baseline === undefined ? null : contractFileProblem('baseline', baseline);
+  if (baselineProblem) fail(baselineProblem);
+  // Found out now, not after a run of minutes whose results then go nowhere.
+  for (const flag of ['junit', 'report', 'html'] as const) {
+    if (values[flag] === undefined) continue;
+    const problem = whyUnwritable(resolve(values[flag]));
+    if (problem) fail(`--${flag} ${values[flag]}: ${problem}`);
+  }
+  if (
+    values.html !== undefined &&
+    [values.junit, values.report].some((file) => resolve(file) === resolve(values.html!))
+  )
+    fail(`--html ${values.html} is the file of --junit or --report: give the page a name of its own`);
+
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    keys,
+    keysFromControl,
+    ...(values.email ? { email: values.email } : {}),
+    ...(budgetCalls === undefined ? {} : { budgetCalls }),
+    ...(budgetRows === undefined ? {} : { budgetRows }),
+    failedAuthBurst: !!values['failed-auth-burst'],
+    seed,
+    runs,
+    ...(only?.length ? { only } : {}),
+    ...(values.path ? { path: values.path } : {}),
+    // The burst is on by default: a run without it leaves the rate's rows unchecked.
+    rateBurst: !values['no-rate-burst'] || !!values['allow-rate'],
+    useControl: !!values['use-control'],
+    exhaustTrial: !!values['exhaust-trial'],
+    // A replay (--only, --path) is about the properties it names: the diff, which its run had, is left out.
+    diff: !values['no-diff'] && !only?.length && !values.path,
+    ...(baseline !== undefined ? { baseline } : {}),
+    junit: values.junit,
+    report: values.report,
+    ...(values.html === undefined ? {} : { html: values.html }),
+    verbose: !!values.verbose,
+    keyInArgs: !!values.key?.length,
+  };
+}

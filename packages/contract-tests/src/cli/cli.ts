@@ -1,0 +1,305 @@
+#!/usr/bin/env node
+/**
+ * investor-graph-contract-tests: the property-based contract tests against any base URL.
+ * Exit 0 when everything held, 1 when a property or rule broke, 2 on bad usage, 3 when the run
+ * could not start for a reason of the set-up (preflight.ts). What it prints: a line per property
+ * as it finishes (property-lines.ts) and a summary at the end (report.ts); vitest's own report
+ * only with --verbose. Anything that keeps it from starting is one line.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { startVitest, type Vitest } from 'vitest/node';
+import { planIds, type PlanId } from '@investor-graph/contract';
+import { command, readCliOptions, type CliOptions } from './cli-options.ts';
+import { contractDiff } from '../diff/diff.ts';
+import { withDiffSuite } from '../diff/diff-junit.ts';
+import { diffSummaryLines } from '../diff/diff-lines.ts';
+import type { SuiteConfig } from '../core/context.ts';
+import { defaultBudget, keylessCalls } from '../core/budgets.ts';
+import { exitCodes, preflight } from './preflight.ts';
+import { hideKey } from '../report/failure-text.ts';
+import { writeHtmlReport } from '../report/html-report.ts';
+import { annotationsAsOutput } from '../report/junit.ts';
+import { PropertyLines } from '../report/property-lines.ts';
+import { formatReport, mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
+import { scoreLine, unreachedLines } from '../rule-matrix/rule-matrix.ts';
+
+// `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of its own (diff-cli.ts).
+if (process.argv[2] === 'diff')
+  process.exit(await (await import('../diff/diff-cli.ts')).diffCommand(process.argv.slice(3)));
+const options = readCliOptions(process.argv.slice(2));
+function say(line: string): void {
+  console.error(`[${command}] ${line}`);
+}
+/** The run cannot start for a reason of the set-up: one line saying what to fix, and exit 3. */
+function stop(line: string): never {
+  say(line);
+  process.exit(exitCodes.environment);
+}
+
+if (options.keyInArgs)
+  say(
+    'warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY (or INVESTOR_GRAPH_KEYS)',
+  );
+// What vitest itself says on stderr without --verbose: kept, to say in one line why a run that
+// wrote no report could not start, when the progress lines (which hear of module, suite and
+// unhandled errors) have nothing to say.
+const vitestErrors: string[] = [];
+let configs: SuiteConfig[];
+let vitest: Vitest;
+let lines: PropertyLines;
+let drift: DiffSection | undefined;
+try {
+  configs = await prepareRun(options);
+  // The run starts with the served contract against the kit's (or --baseline), once whatever the keys;
+  // a served contract it cannot read fails it; without oasdiff it is noted as not run, and the run goes on.
+  if (options.diff)
+    drift = await contractDiff({
+      served: { baseUrl: options.baseUrl },
+      ...(options.baseline ? { baseline: options.baseline } : {}),
+    });
+  [vitest, lines] = await runSuites(configs, options, vitestErrors);
+} catch (error) {
+  // Whatever else keeps the run from starting: one line, not a stack.
+  stop(`the run could not start: ${(error as Error).message.split('\n')[0]}`);
+}
+await vitest.close();
+const junitFile = resolve(options.junit);
+// Only a file vitest wrote: the path is checked before the run, but something may have put a folder there since.
+if (statSync(junitFile, { throwIfNoEntry: false })?.isFile())
+  writeFileSync(junitFile, withDiffSuite(annotationsAsOutput(readFileSync(junitFile, 'utf8')), drift));
+const summarised = printSummary(configs, options);
+// A change in the served contract that breaks clients, or no contract to compare, fails the run, whatever the properties said.
+if (drift?.status === 'failed') process.exitCode = 1;
+if (summarised && options.html) writeHtml(options.html);
+const startError = summarised ? null : (lines.startProblem(suiteFile()) ?? firstError(vitestErrors.join('')));
+if (startError) stop(`the run could not start: ${startError}`);
+process.exit(process.exitCode ?? 0);
+
+/** The page of the run (--html), from the report it wrote; the run's keys blanked in it as in the report. */
+function writeHtml(file: string): void {
+  for (const { key } of options.keys) if (key) hideKey(key);
+  try {
+    writeHtmlReport(resolve(options.report), resolve(file));
+  } catch (error) {
+    // A broken run's verdict stands (its report and JUnit are written); one that held still fails, for the set-up.
+    say(`the HTML page could not be written to ${file}: ${(error as Error).message.split('\n')[0]}`);
+    process.exitCode ||= exitCodes.environment;
+  }
+}
+
+/** The first `Error: ...` line of what vitest printed, its colours taken out; null when there is none. */
+function firstError(text: string): string | null {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  return /^\s*\w*Error: (.+)$/m.exec(plain)?.[1]?.trim() ?? null;
+}
+
+/**
+ * The suite file vitest runs: beside this one (src/cli/*.ts in the kit's clone, dist/cli/*.js when
+ * installed). INVESTOR_GRAPH_CONTRACT_TESTS_SUITE replaces it for the CLI's own tests only, which
+ * show what a user sees when the suite cannot load (cli.test.ts); it is no option of the command.
+ */
+function suiteFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  return process.env.INVESTOR_GRAPH_CONTRACT_TESTS_SUITE
+    ? resolve(process.env.INVESTOR_GRAPH_CONTRACT_TESTS_SUITE)
+    : join(dirname(here), `cli-suite.contract${extname(here)}`);
+}
+
+/** The keys (from the mock's control API if asked), each checked by a preflight, as one suite config each. */
+async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
+  const { baseUrl: base, keys } = options;
+  if (options.keysFromControl) {
+    for (const plan of planIds) keys.push({ plan, key: await controlKey(base, plan) });
+    say(`--use-control without a key: the mock's control API made a key of each plan (${planIds.join(', ')})`);
+  }
+  for (const { plan, key } of keys) {
+    const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan, useControl: options.useControl });
+    if (problem) stop(`${keys.length > 1 ? `the ${plan} key: ` : ''}${problem}`);
+  }
+  // One suite per key, each with an even share of the budget (after one preflight call each). With
+  // several keys each writes a report of its own, merged into --report when they are done.
+  const parts = keys.length > 1 ? mkdtempSync(join(tmpdir(), 'investor-graph-contract-tests-')) : null;
+  return keys.map(({ plan, key }, i) =>
+    withBudget(
+      {
+        baseUrl: base,
+        ...(key ? { key } : { email: options.email! }),
+        plan,
+        budget: { calls: 0, rows: 0 },
+        // What does not depend on the key runs once a run: with the last key, admission's probes last of all.
+        keylessChecks: i === keys.length - 1,
+        ...(options.failedAuthBurst ? { failedAuthBurst: true } : {}),
+        seed: options.seed,
+        runs: options.runs,
+        ...(options.rateBurst ? { allowRate: true } : {}),
+        ...(options.useControl ? { useControl: true } : {}),
+        ...(options.exhaustTrial ? { exhaustTrial: true } : {}),
+        ...(options.only ? { only: options.only } : {}),
+        ...(options.path ? { path: options.path } : {}),
+        reportFile: parts ? join(parts, `${plan}.json`) : resolve(options.report),
+      },
+      options,
+      keys.length,
+    ),
+  );
+}
+
+/** A key's budget: its share of --budget-calls and --budget-rows (after a preflight call each), else its plan's default (budgets.ts). */
+function withBudget(config: SuiteConfig, options: CliOptions, keys: number): SuiteConfig {
+  const own = defaultBudget(config.plan, keylessCalls(config));
+  const calls = options.budgetCalls === undefined ? own.calls : Math.floor((options.budgetCalls - keys) / keys);
+  const rows = options.budgetRows === undefined ? own.rows : Math.floor(options.budgetRows / keys);
+  const given = [
+    options.budgetCalls === undefined ? '' : '--budget-calls',
+    options.budgetRows === undefined ? '' : '--budget-rows',
+  ].filter(Boolean);
+  const share = keys > 1 ? 'an even share of ' : '';
+  const why =
+    given.length === 2
+      ? keys > 1
+        ? `${share}${given.join(' and ')}`
+        : ''
+      : given.length
+        ? `${share}${given[0]}, the rest ${own.why}`
+        : own.why;
+  return { ...config, budget: { calls, rows }, ...(why ? { budgetWhy: why } : {}) };
+}
+
+/** The suites in vitest, a line per property as it finishes; vitest's own output only with --verbose. */
+async function runSuites(
+  configs: SuiteConfig[],
+  options: CliOptions,
+  errors: string[],
+): Promise<[Vitest, PropertyLines]> {
+  const base = options.baseUrl;
+  const plans = configs.map((c) => c.plan).join(', ');
+  // The totals given, or each key's own (its plan's default from its quota, budgets.ts).
+  const given = options.budgetCalls !== undefined && options.budgetRows !== undefined;
+  const budgets = given
+    ? `${options.budgetCalls} calls and ${options.budgetRows} rows`
+    : configs
+        .map(
+          (c) =>
+            `${configs.length > 1 ? `${c.plan} ` : ''}${options.budgetCalls ?? c.budget.calls} calls and ${options.budgetRows ?? c.budget.rows} rows`,
+        )
+        .join(', ');
+  const header = `contract tests: ${plans} key${configs.length > 1 ? 's' : ''} at ${base}, seed ${options.seed}, budget ${budgets}`;
+  if (options.useControl) {
+    const { clock } = (await (await fetch(`${base}/__control/state`)).json()) as { clock?: { now?: string } };
+    say(
+      `--use-control: this run drives the mock's control API at ${new URL(base).origin}; its simulated clock (now ${clock?.now ?? 'unknown'}) will move forward and cannot be moved back`,
+    );
+  }
+  // A report left from an earlier run must not pass for this one's.
+  rmSync(resolve(options.report), { force: true });
+  // The package's root, so that vitest finds the suite's imports; the suite's folder for a test's own suite.
+  const suite = suiteFile();
+  const here = fileURLToPath(import.meta.url);
+  const root = dirname(suite) === dirname(here) ? resolve(dirname(here), '../..') : dirname(suite);
+  // Without --verbose vitest's own output (its banner, its tree, each failure with a stack, where
+  // it wrote the JUnit) goes nowhere: the progress lines and the summary say it once.
+  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const kept = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (errors.length < 100) errors.push(String(chunk));
+      done();
+    },
+  });
+  const lines = new PropertyLines({ header, plans: configs.length > 1, viaVitest: options.verbose });
+  const vitest = await startVitest(
+    [],
+    {
+      root,
+      config: false,
+      include: [relative(root, suite).split(sep).join('/')],
+      // Installed, root is inside node_modules: nothing of vitest's default exclusions applies here.
+      exclude: [],
+      watch: false,
+      fileParallelism: false,
+      // Vitest keeps transformed modules under node_modules/.vitest-cache by default: inside the
+      // installed package. A run writes nothing but its reports.
+      fsModuleCache: false,
+      testTimeout: 60 * 60_000,
+      hookTimeout: 5 * 60_000,
+      reporters: [
+        ...(options.verbose ? ['verbose'] : []),
+        lines,
+        ['junit', { suiteName: 'investor-graph contract tests' }],
+      ],
+      outputFile: { junit: resolve(options.junit) },
+      provide: { contractSuites: configs },
+    },
+    {
+      // Vite's cache would land under root, inside the installed package: keep it in the OS temp folder.
+      cacheDir: join(tmpdir(), 'investor-graph-contract-tests', 'vite'),
+    },
+    options.verbose ? {} : { stdout: quiet, stderr: kept },
+  );
+  return [vitest, lines];
+}
+
+/** The summary: each key's report (merged over the keys when there are several), written to --report. False when no suite wrote one. */
+function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
+  const reportFile = resolve(options.report);
+  const files = `  JUnit: ${join(options.junit)}  report: ${join(options.report)}${options.html ? `  page: ${join(options.html)}` : ''}`;
+  const parts = configs.length > 1 ? dirname(configs[0]!.reportFile!) : null;
+  try {
+    if (parts) {
+      // Only the reports of the suites that got to write one: the progress lines said why another did not.
+      const written = configs.filter((c) => existsSync(c.reportFile!));
+      const reports = written.map((c) => JSON.parse(readFileSync(c.reportFile!, 'utf8')) as Report);
+      const merged = {
+        ...mergeReports(
+          reports,
+          written.map((c) => c.plan),
+          configs.filter((c) => !written.includes(c)).map((c) => c.plan),
+        ),
+        ...(drift ? { diff: drift } : {}),
+      };
+      mkdirSync(dirname(reportFile), { recursive: true });
+      writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
+      if (!reports.length) return false;
+      console.log(
+        `\n${reports.map((r) => formatReport(r, { matrix: false })).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${unreachedLines(
+          merged.matrix,
+        )
+          .map((line) => `\n  ${line}`)
+          .join(
+            '',
+          )}${drift ? `\n${diffSummaryLines(drift).join('\n')}` : ''}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; its line above says why)` : ''}\n${files}`,
+      );
+    } else {
+      const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
+      if (drift) writeReport(reportFile, { ...report, diff: drift });
+      console.log(`\n${formatReport({ ...report, ...(drift ? { diff: drift } : {}) })}\n${files}`);
+    }
+    return true;
+  } catch {
+    // The suite could not start (a bad key, an unreachable URL): the progress lines have said why.
+    return false;
+  } finally {
+    if (parts) rmSync(parts, { recursive: true, force: true });
+  }
+}
+
+/** A key of a plan from the mock's control API (pay as you go with prepaid rows), or exit 3 saying why not. */
+async function controlKey(base: string, plan: PlanId): Promise<string> {
+  const answer = await fetch(`${base}/__control/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ plan, ...(plan === 'payg' ? { prepaid_rows: 100_000 } : {}) }),
+  }).catch(() => null);
+  const body = (await answer?.json().catch(() => null)) as { key?: unknown } | null;
+  if (answer?.status !== 201 || typeof body?.key !== 'string') {
+    return stop(
+      `--use-control without a key asks the mock's control API for a key of each plan; ${new URL(base).origin} answered ${answer?.status ?? 'nothing'}: give keys with --key PLAN=KEY, or point --base-url at the kit's mock`,
+    );
+  }
+  // The run's key: blanked in this process's texts too (the page), as the suite blanks it in its own.
+  hideKey(body.key);
+  return body.key;
+}

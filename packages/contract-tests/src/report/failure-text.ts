@@ -1,0 +1,57 @@
+/**
+ * How every failure of the contract tests is said: what the rule expects, then what the service
+ * did, after where it happened. "Content-Length is the length of the GET's body" read as a
+ * statement, so that a reader could not tell the rule from the finding. Every such text passes
+ * through here, and so does the blanking of keys: a service that echoes the request (a gateway's
+ * debug page, a problem quoting its header) must not put the run's key into stdout, JUnit or the report.
+ */
+import { escapeBidi } from '@investor-graph/cli';
+import { cutBody } from '../client/cut-body.ts';
+
+/** The run's keys, as the suites learn them (context.ts): blanked wherever failure text is made. */
+const runKeys = new Set<string>();
+
+/** Adds `key` to the keys no failure text may show. */
+export function hideKey(key: string): void {
+  if (key) runKeys.add(key);
+}
+
+/**
+ * `text` with the run's keys, any key of the kit's form (igk_...) and any bearer credential
+ * replaced by `<key>`. The run's own keys go first: a key of the service's own form has no look to
+ * find it by. Bidirectional controls are shown as their escapes here too, since every failure text
+ * passes through: a served name holding one would reorder the line it is shown in.
+ */
+export function withoutKeys(text: string): string {
+  let out = escapeBidi(text);
+  for (const key of runKeys) out = out.split(key).join('<key>');
+  return out.replace(/igk_[A-Za-z0-9_]+/g, '<key>').replace(/(Bearer\s+)(?!<key>)[^\s"',;]+/gi, '$1<key>');
+}
+
+/** `where: expected <what the rule says>, got <what the service did>` (no `where: ` without one). */
+export function expectedGot(where: string, expected: string, got: string): string {
+  return withoutKeys(`${where ? `${where}: ` : ''}expected ${expected}, got ${got}`);
+}
+
+/**
+ * An answer as a failure shows it: its status, and its body cut at a JSON boundary (cut-body.ts).
+ * A body read as bytes (a dump file, `raw`) has no text: it is decoded when it says it is JSON or
+ * text, else only counted.
+ */
+export function answerShown(
+  answer: { status: number; text: string; bytes?: Uint8Array; headers?: Headers },
+  max = 300,
+): string {
+  const type = answer.headers?.get('content-type') ?? '';
+  const bytes = answer.bytes ?? new Uint8Array();
+  const text = answer.text || (bytes.length && /json|^text\//i.test(type) ? Buffer.from(bytes).toString('utf8') : '');
+  if (text) return `${answer.status} ${cutBody(withoutKeys(text), max)}`;
+  return bytes.length
+    ? `${answer.status} with a body of ${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${type ? ` (${type})` : ''}`
+    : `${answer.status} with no body`;
+}
+
+/** A value as a failure shows it: JSON, cut the same way. */
+export function valueShown(value: unknown, max = 200): string {
+  return value === undefined ? 'nothing' : cutBody(withoutKeys(JSON.stringify(value) ?? String(value)), max);
+}

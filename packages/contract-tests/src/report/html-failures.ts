@@ -1,0 +1,73 @@
+/**
+ * The failures of a run as the HTML report shows them: each broken property and rule with what
+ * it expected and got, the calls that show it (request, answer, headers, body cut), and the two
+ * command lines that replay it: curl for the call, the contract tests for the case. The key is
+ * never in either: curl reads it from $INVESTOR_GRAPH_KEY, the contract tests too.
+ */
+import { badge, curlLine as curlOf, html, pre, shellWord, type Html } from '@investor-graph/cli/html-page';
+import type { ShownExchange } from './calls-shown.ts';
+import { withoutKeys } from './failure-text.ts';
+import type { Report } from './report.ts';
+import type { PropertyResult, RuleResult } from '../core/run.ts';
+
+/** The curl line that makes the call again: the run's key from $INVESTOR_GRAPH_KEY, a key a check chose left blanked. */
+export function curlLine(baseUrl: string, x: ShownExchange): string {
+  // Each value blanked before the line is made: blanking the line would take $INVESTOR_GRAPH_KEY after Bearer for a key.
+  return curlOf({
+    method: x.method,
+    url: withoutKeys(`${baseUrl}${x.path}`),
+    headers: Object.fromEntries(Object.entries(x.request_headers).map(([name, value]) => [name, withoutKeys(value)])),
+    ...(x.request_body === undefined ? {} : { body: withoutKeys(x.request_body) }),
+    keyFromEnv: x.key === 'run',
+  });
+}
+
+/** The contract tests' command that runs the failing case again (`replay` is the failure's own: --only, --seed, --path). */
+export function rerunLine(report: Pick<Report, 'base_url' | 'plan' | 'use_control'>, replay: string): string {
+  return withoutKeys(
+    `npx --no -- investor-graph-contract-tests --base-url ${shellWord(report.base_url)} --plan ${report.plan} ${replay}${report.use_control ? ' --use-control' : ''}`,
+  );
+}
+
+/** A call as it went and came back, in the order HTTP writes it (folded but for `open`), and its curl line. */
+export function exchangeBlock(baseUrl: string, x: ShownExchange, open = true): Html {
+  const lines = [
+    `${x.method} ${x.path}`,
+    ...Object.entries(x.request_headers).map(([name, value]) => `${name}: ${value}`),
+    ...(x.request_body === undefined ? [] : ['', x.request_body]),
+    '',
+    `-> ${x.status}`,
+    ...Object.entries(x.headers).map(([name, value]) => `${name}: ${value}`),
+    ...(x.body ? ['', x.body] : []),
+  ];
+  const status = badge(x.status >= 400 ? 'failed' : 'passed', String(x.status));
+  const other =
+    x.key === 'other' ? html` <span class="muted">(sent another key than the run's, chosen by the check)</span>` : '';
+  return html`<details class="exchange"${open ? html` open` : ''}><summary><code>${x.method} ${x.path}</code> -> ${status}${other}</summary>
+${pre(withoutKeys(lines.join('\n')))}<div class="muted">replay the call:</div>${pre(curlLine(baseUrl, x), 'command')}</details>`;
+}
+
+function propertyFailure(report: Report, p: PropertyResult): Html {
+  const f = p.failure!;
+  return html`<div class="failure" id="${`property-${p.id}`}"><h3>${badge('broken')} property <code>${p.id}</code>: ${p.title}</h3>
+${pre(withoutKeys(f.message))}
+${f.counterexample ? html`<div class="muted">the case that broke it:</div>${pre(withoutKeys(f.counterexample))}` : ''}
+${(f.exchanges ?? []).length ? html`<div class="muted">${f.exchanges!.length === 1 ? 'its call' : `its calls (the last ${f.exchanges!.length})`}:</div>${f.exchanges!.map((x, i) => exchangeBlock(report.base_url, x, i === 0))}` : ''}
+${f.replay ? html`<div class="muted">run the case again (the key in INVESTOR_GRAPH_KEY):</div>${pre(rerunLine(report, f.replay), 'command')}` : ''}</div>`;
+}
+
+function ruleFailure(report: Report, r: RuleResult): Html {
+  return html`<div class="failure" id="${`rule-${r.id}`}"><h3>${badge('broken')} rule <code>${r.id}</code>: ${r.title}</h3>
+<p>${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}${r.violations > r.examples.length ? `; the first ${r.examples.length}` : ''}:</p>
+${r.examples.map((example, i) => html`${pre(withoutKeys(example))}${r.exchanges?.[i] ? exchangeBlock(report.base_url, r.exchanges[i], i === 0) : ''}`)}</div>`;
+}
+
+/** Every failure of one key's run, the set-up's first; null when nothing broke. */
+export function failuresOf(report: Report): Html | null {
+  // After a failed set-up every property fails with it: said once.
+  const properties = report.properties.filter((p) => p.failure && p.failure.message !== report.setup_error);
+  const rules = report.rules.filter((r) => r.violations > 0);
+  if (!properties.length && !rules.length && !report.setup_error) return null;
+  return html`${report.setup_error ? html`<div class="failure"><h3>${badge('broken')} the run could not get ready</h3>${pre(withoutKeys(report.setup_error))}</div>` : ''}
+${properties.map((p) => propertyFailure(report, p))}${rules.map((r) => ruleFailure(report, r))}`;
+}

@@ -1,0 +1,198 @@
+/**
+ * The rule matrix holds every sentence: each sentence of contracts/SPEC.md and contracts/DECISIONS.md
+ * and each x-assumed spot of the contract has a row; each row names checks that exist and faults
+ * that those checks are shown to catch, or says why it cannot be checked, or what is missing.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { faultNames } from '@investor-graph/mock';
+import { claims } from './claims.ts';
+import { catchers, catchingChecks } from '../core/fault-catchers.test-support.ts';
+import { sentences } from './generated/sentences.ts';
+import {
+  checkExists,
+  matrix,
+  matrixResults,
+  matrixScore,
+  mergeMatrix,
+  renderMatrix,
+  scoreLine,
+  unreachedLines,
+  type MatrixResult,
+} from './rule-matrix.ts';
+import { anchorOf, decisionSentences, specSentences, splitSentences } from './sentences.ts';
+
+const contracts = new URL('../../../../contracts/', import.meta.url);
+const spec = readFileSync(new URL('SPEC.md', contracts), 'utf8');
+const decisions = readFileSync(new URL('DECISIONS.md', contracts), 'utf8');
+const anchors = [...decisions.matchAll(/^## (.+)$/gm)].map((m) => anchorOf(m[1]!));
+
+test('sentences end at a full stop before a capital, never inside 1.5 or a quoted one', () => {
+  expect(splitSentences('Dates: `YYYY-MM-DD`. Files: `a.jsonl.gz`. Not `1.5` or `1e3`, here.')).toEqual([
+    'Dates: `YYYY-MM-DD`.',
+    'Files: `a.jsonl.gz`.',
+    'Not `1.5` or `1e3`, here.',
+  ]);
+  expect(splitSentences('Spec: "Rows: not shown." Trial 2 a second.')).toEqual([
+    'Spec: "Rows: not shown."',
+    'Trial 2 a second.',
+  ]);
+});
+
+test('the shipped sentences are the documents as they are now (node rule-matrix-readme.ts rewrites them)', () => {
+  const parsed = [...specSentences(spec), ...decisionSentences(decisions)];
+  expect(parsed.length).toBeGreaterThan(200);
+  expect(sentences).toEqual(parsed);
+  // Every table row and list item of the spec is in some sentence, whatever the parser does with prose.
+  const lines = spec
+    .split('\n')
+    .filter((line, i, all) => /^(- |\d+\. )/.test(line) || (line.startsWith('| ') && !all[i + 1]?.startsWith('|---')));
+  expect(
+    lines.filter((line) => !sentences.some((s) => line.includes(s.text.slice(0, 40)))),
+    'spec lines in no sentence',
+  ).toEqual([]);
+  // Every heading of DECISIONS.md has sentences of its own.
+  expect(
+    anchors.filter((a) => !sentences.some((s) => s.section === a)),
+    'decisions without a sentence',
+  ).toEqual([]);
+});
+
+test('every sentence is found by exactly one claim, and every fragment of a claim finds exactly one sentence', () => {
+  const fragments = claims.flatMap((c) => c.says);
+  const finders = (text: string) => fragments.filter((f) => text.includes(f));
+  expect(
+    sentences.filter((s) => finders(s.text).length === 0).map((s) => `${s.id}: ${s.text}`),
+    'sentences without a row',
+  ).toEqual([]);
+  expect(
+    sentences.filter((s) => finders(s.text).length > 1).map((s) => `${s.id}: ${finders(s.text).join(' / ')}`),
+    'sentences found twice',
+  ).toEqual([]);
+  expect(
+    fragments.filter((f) => sentences.filter((s) => s.text.includes(f)).length !== 1),
+    'fragments that find no sentence or several',
+  ).toEqual([]);
+});
+
+test('every row is checked by properties and rules that exist, or says why not, or is decided elsewhere', () => {
+  const ids = matrix.map((row) => row.id);
+  expect(new Set(ids).size, 'row ids are unique').toBe(ids.length);
+  for (const row of matrix) {
+    expect(
+      [!!row.checks?.length, !!row.notCheckable, !!row.todo, !!row.decided?.length].filter(Boolean),
+      `${row.id}: checks, a reason, what is missing or the decisions: one of them`,
+    ).toHaveLength(1);
+    expect(
+      (row.checks ?? []).filter((c) => !checkExists(c)),
+      `${row.id} names checks that do not exist`,
+    ).toEqual([]);
+    expect(
+      (row.decided ?? []).filter((a) => !anchors.includes(a)),
+      `${row.id} names decisions that do not exist`,
+    ).toEqual([]);
+    if (!row.checks) expect(row.faults ?? [], `${row.id}: a row without checks shows no fault`).toEqual([]);
+  }
+  expect(matrix.filter((r) => r.id.startsWith('contract ')).length, 'a row for every x-assumed spot').toBeGreaterThan(
+    60,
+  );
+});
+
+test("each fault a row names is a fault of the mock that one of the row's own checks catches", () => {
+  for (const row of matrix) {
+    for (const fault of row.faults ?? []) {
+      expect(faultNames as readonly string[], `${row.id} names fault ${fault}`).toContain(fault);
+      const catching = catchingChecks(catchers[fault as keyof typeof catchers]);
+      expect(
+        catching.some((c) => row.checks!.includes(c)),
+        `${row.id}: ${fault} is caught by ${catching.join(', ')}, none of them a check of the row (${row.checks!.join(', ')})`,
+      ).toBe(true);
+    }
+  }
+});
+
+test('the README holds the matrix as the rows say it', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /<!-- rule-matrix:start -->\n([^]*)<!-- rule-matrix:end -->/.exec(readme)?.[1];
+  expect(block, 'run: node rule-matrix-readme.ts').toBe(renderMatrix());
+});
+
+test('a row no key of the run can check says which plan it needs, and the runs of several keys merge: broken by any, else held by any', () => {
+  const passed = new Map(
+    ['conforms', 'envelope', 'auth', 'plan-features', 'filters', 'bad-input'].map((id) => [id, { status: 'passed' }]),
+  );
+  const feedRow = matrix.find((r) => r.checks?.length === 1 && r.checks[0] === 'changes')!.id;
+  const trial = matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' });
+  const feed = (results: MatrixResult[]) => results.find((r) => r.id === feedRow)!;
+  expect(feed(trial)).toMatchObject({
+    outcome: 'skipped',
+    reason: 'needs a key of team or business or enterprise or payg',
+  });
+  const team = matrixResults({
+    properties: new Map([...passed, ['changes', { status: 'passed' }]]),
+    rules: new Map(),
+    calls: 30,
+    plan: 'team',
+  });
+  expect(feed(mergeMatrix([trial, team], ['trial', 'team'])).outcome).toBe('held');
+  expect(feed(mergeMatrix([trial], ['trial'])).reason).toMatch(/^needs a key of/);
+  // A rule broken under one key breaks the row whatever the other key saw.
+  const peopleRow = matrix.find((r) => r.checks?.join() === 'rule:no-people')!.id;
+  const broken = matrixResults({ properties: passed, rules: new Map([['no-people', 2]]), calls: 30, plan: 'team' });
+  expect(mergeMatrix([trial, broken], ['trial', 'team']).find((r) => r.id === peopleRow)!.outcome).toBe('broken');
+  expect(matrixScore(mergeMatrix([trial, broken], ['trial', 'team'])).held).toBeLessThan(
+    matrixScore(mergeMatrix([trial, team], ['trial', 'team'])).held,
+  );
+});
+
+test('the score counts sentences: a "not shown" sentence of the spec points at its decisions and is not counted', () => {
+  const results = matrixResults({ properties: new Map(), rules: new Map(), calls: 0, plan: 'team' });
+  const score = matrixScore(results);
+  expect(score.rows).toBe(matrix.filter((r) => !r.decided).length);
+  expect(score.rows).toBeGreaterThan(250);
+  expect(results.find((r) => r.id === matrix.find((m) => m.decided)!.id)!.outcome).toBe('decided elsewhere');
+});
+
+test('the rows a run did not reach are listed by why, so a user knows what to add', () => {
+  const passed = new Map(
+    ['conforms', 'envelope', 'auth', 'plan-features', 'filters', 'bad-input'].map((id) => [id, { status: 'passed' }]),
+  );
+  passed.set('rate', { status: 'skipped', reason: 'the burst above the rate was left out (--no-rate-burst)' } as never);
+  const lines = unreachedLines(matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' }));
+  expect(
+    lines.some((l) => /^not reached: \d+ rows? \(.+\): needs a key of team or business or enterprise or payg$/.test(l)),
+    lines.join('\n'),
+  ).toBe(true);
+  expect(lines.join('\n')).not.toMatch(/undefined/);
+  const total = lines.reduce((sum, l) => sum + Number(/^not reached: (\d+)/.exec(l)![1]), 0);
+  expect(total).toBe(
+    matrixScore(matrixResults({ properties: passed, rules: new Map(), calls: 30, plan: 'trial' })).skipped,
+  );
+});
+
+test('a row is checked on every case when every property of it that ran ran every case, on some cases when one was cut; merged, the widest a key gave', () => {
+  const feedRow = matrix.find((r) => r.checks?.length === 1 && r.checks[0] === 'changes')!.id;
+  const run = (coverage: string) =>
+    matrixResults({
+      properties: new Map([['changes', { status: 'passed', coverage }]]),
+      rules: new Map(),
+      calls: 30,
+      plan: 'team',
+    });
+  const [every, some] = [run('every case'), run('some cases')];
+  const row = (results: MatrixResult[]) => results.find((r) => r.id === feedRow)!;
+  expect([row(every).coverage, row(some).coverage]).toEqual(['every case', 'some cases']);
+  expect(row(mergeMatrix([some, every], ['team', 'business'])).coverage).toBe('every case');
+  expect(row(mergeMatrix([some], ['team'])).coverage).toBe('some cases');
+  // A row only rules judge is judged on every call the run made.
+  const peopleRow = matrix.find((r) => r.checks?.join() === 'rule:no-people')!.id;
+  expect(some.find((r) => r.id === peopleRow)!.coverage).toBe('every case');
+  const score = matrixScore(some);
+  expect(score.every_case + score.some_cases).toBe(score.checked);
+  expect(score.some_cases).toBeGreaterThan(0);
+  expect(scoreLine(score)).toMatch(/held of \d+ checked \(\d+ checked on every case, \d+ on some cases\)/);
+  expect(
+    matrixResults({ properties: new Map(), rules: new Map(), calls: 0, plan: 'team' }).find((r) => r.id === feedRow)!
+      .coverage,
+  ).toBe('not reached');
+});
