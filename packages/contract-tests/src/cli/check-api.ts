@@ -268,7 +268,10 @@ function stop(line: string): never {
   process.exit(3);
 }
 
-/** fetch, where a service that cannot be reached stops the check in one line (the cause only: never the request's headers). */
+/**
+ * fetch, where a service that cannot be reached stops the check in one line (the cause only: never
+ * the request's headers).
+ */
 async function call(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });

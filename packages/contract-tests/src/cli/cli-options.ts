@@ -135,7 +135,7 @@ export function readCliOptions(args: string[]): CliOptions {
   });
   const { values } = flags;
   // Annotated, so that TypeScript knows code after a call does not run.
-  const fail: (message: string) => never = flags.fail;
+  const fail: (message: string) => never = (message) => flags.fail(message);
 
   const whole = (name: string, text: string, min: number): number => {
     if (!/^\d+$/.test(text) || Number(text) < min)
@@ -163,7 +163,8 @@ export function readCliOptions(args: string[]): CliOptions {
   const misspelt = values.key?.map((k) => planned.exec(k)?.[1]).find((plan) => plan !== undefined && !isPlanId(plan));
   if (misspelt)
     fail(
-      `--key ${misspelt}=...: ${misspelt} is no plan (${planIds.join(', ')}); a key of your own form goes in INVESTOR_GRAPH_KEY with --plan`,
+      `--key ${misspelt}=...: ${misspelt} is no plan (${planIds.join(', ')}); a key of your ` +
+        `own form goes in INVESTOR_GRAPH_KEY with --plan`,
     );
   const keys: CliOptions['keys'] = [];
   let keysFromControl = false;

@@ -450,7 +450,8 @@ test('a misspelt flag is exactly one line naming the flag meant, pointing at --h
   });
   expect(code).toBe(2);
   expect(out).toBe(
-    "[investor-graph-contract-tests] Unknown option '--bugdet'. Did you mean --budget-calls? (see investor-graph-contract-tests --help)\n",
+    "[investor-graph-contract-tests] Unknown option '--bugdet'. Did you mean --budget-calls? " +
+      '(see investor-graph-contract-tests --help)\n',
   );
 });
 
@@ -460,7 +461,8 @@ test('a report it cannot write is one line and exit 2, before any call', async (
   });
   expect(code).toBe(2);
   expect(out).toBe(
-    `[investor-graph-contract-tests] --report ${join(cli, 'report.json')}: cannot be written (${cli} is a file, not a folder) (see investor-graph-contract-tests --help)\n`,
+    `[investor-graph-contract-tests] --report ${join(cli, 'report.json')}: cannot be written ` +
+      `(${cli} is a file, not a folder) (see investor-graph-contract-tests --help)\n`,
   );
 });
 
@@ -487,7 +489,8 @@ test('a --junit or --report path that is a folder is one line and exit 2, before
     );
     expect(code, out).toBe(2);
     expect(out).toBe(
-      `[investor-graph-contract-tests] ${flag} ${dir}: is a folder, not a file (see investor-graph-contract-tests --help)\n`,
+      `[investor-graph-contract-tests] ${flag} ${dir}: is a folder, not a file (see ` +
+        `investor-graph-contract-tests --help)\n`,
     );
   }
 }, 60_000);
@@ -524,7 +527,8 @@ test('a key left as a stray argument is said to be there, never shown (regressio
   const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', key]);
   expect(code, out).toBe(2);
   expect(out).toBe(
-    `[investor-graph-contract-tests] unexpected argument of ${key.length} characters (not shown: it may be a key) (see investor-graph-contract-tests --help)\n`,
+    `[investor-graph-contract-tests] unexpected argument of ${key.length} characters (not ` +
+      `shown: it may be a key) (see investor-graph-contract-tests --help)\n`,
   );
 });
 
@@ -573,7 +577,8 @@ test('a suite file that is missing is said to be missing, one line and exit 3', 
   );
   expect(code, out).toBe(3);
   expect(out).toBe(
-    `[investor-graph-contract-tests] the run could not start: the suite file ${suite} is missing (a broken install? reinstall @investor-graph/contract-tests)\n`,
+    `[investor-graph-contract-tests] the run could not start: the suite file ${suite} is ` +
+      `missing (a broken install? reinstall @investor-graph/contract-tests)\n`,
   );
 }, 60_000);
 

@@ -27,7 +27,8 @@ import { PropertyLines } from '../report/property-lines.ts';
 import { formatReport, mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
 import { scoreLine, unreachedLines } from '../rule-matrix/rule-matrix.ts';
 
-// `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of its own (diff-cli.ts).
+// `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of
+// its own (diff-cli.ts).
 if (process.argv[2] === 'diff')
   process.exit(await (await import('../diff/diff-cli.ts')).diffCommand(process.argv.slice(3)));
 const options = readCliOptions(process.argv.slice(2));
@@ -42,7 +43,8 @@ function stop(line: string): never {
 
 if (options.keyInArgs)
   say(
-    'warning: a key on the command line shows in ps, shell history and CI logs; pass it in INVESTOR_GRAPH_KEY (or INVESTOR_GRAPH_KEYS)',
+    'warning: a key on the command line shows in ps, shell history and CI logs; pass it in ' +
+      'INVESTOR_GRAPH_KEY (or INVESTOR_GRAPH_KEYS)',
   );
 // What vitest itself says on stderr without --verbose: kept, to say in one line why a run that
 // wrote no report could not start, when the progress lines (which hear of module, suite and
@@ -72,7 +74,8 @@ const junitFile = resolve(options.junit);
 if (statSync(junitFile, { throwIfNoEntry: false })?.isFile())
   writeFileSync(junitFile, withDiffSuite(annotationsAsOutput(readFileSync(junitFile, 'utf8')), drift));
 const summarised = printSummary(configs, options);
-// A change in the served contract that breaks clients, or no contract to compare, fails the run, whatever the properties said.
+// A change in the served contract that breaks clients, or no contract to compare, fails the run,
+// whatever the properties said.
 if (drift?.status === 'failed') process.exitCode = 1;
 if (summarised && options.html) writeHtml(options.html);
 const startError = summarised ? null : (lines.startProblem(suiteFile()) ?? firstError(vitestErrors.join('')));
@@ -148,7 +151,10 @@ async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
   );
 }
 
-/** A key's budget: its share of --budget-calls and --budget-rows (after a preflight call each), else its plan's default (budgets.ts). */
+/**
+ * A key's budget: its share of --budget-calls and --budget-rows (after a preflight call each),
+ * else its plan's default (budgets.ts).
+ */
 function withBudget(config: SuiteConfig, options: CliOptions, keys: number): SuiteConfig {
   const own = defaultBudget(config.plan, keylessCalls(config));
   const calls = options.budgetCalls === undefined ? own.calls : Math.floor((options.budgetCalls - keys) / keys);
@@ -184,14 +190,18 @@ async function runSuites(
     : configs
         .map(
           (c) =>
-            `${configs.length > 1 ? `${c.plan} ` : ''}${options.budgetCalls ?? c.budget.calls} calls and ${options.budgetRows ?? c.budget.rows} rows`,
+            `${configs.length > 1 ? `${c.plan} ` : ''}${options.budgetCalls ?? c.budget.calls} calls ` +
+            `and ${options.budgetRows ?? c.budget.rows} rows`,
         )
         .join(', ');
-  const header = `contract tests: ${plans} key${configs.length > 1 ? 's' : ''} at ${base}, seed ${options.seed}, budget ${budgets}`;
+  const header =
+    `contract tests: ${plans} key${configs.length > 1 ? 's' : ''} at ${base}, seed ` +
+    `${options.seed}, budget ${budgets}`;
   if (options.useControl) {
     const { clock } = (await (await fetch(`${base}/__control/state`)).json()) as { clock?: { now?: string } };
     say(
-      `--use-control: this run drives the mock's control API at ${new URL(base).origin}; its simulated clock (now ${clock?.now ?? 'unknown'}) will move forward and cannot be moved back`,
+      `--use-control: this run drives the mock's control API at ${new URL(base).origin}; its ` +
+        `simulated clock (now ${clock?.now ?? 'unknown'}) will move forward and cannot be moved back`,
     );
   }
   // A report left from an earlier run must not pass for this one's.
@@ -242,10 +252,15 @@ async function runSuites(
   return [vitest, lines];
 }
 
-/** The summary: each key's report (merged over the keys when there are several), written to --report. False when no suite wrote one. */
+/**
+ * The summary: each key's report (merged over the keys when there are several), written to
+ * --report. False when no suite wrote one.
+ */
 function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
   const reportFile = resolve(options.report);
-  const files = `  JUnit: ${join(options.junit)}  report: ${join(options.report)}${options.html ? `  page: ${join(options.html)}` : ''}`;
+  const files =
+    `  JUnit: ${join(options.junit)}  report: ` +
+    `${join(options.report)}${options.html ? `  page: ${join(options.html)}` : ''}`;
   const parts = configs.length > 1 ? dirname(configs[0]!.reportFile!) : null;
   try {
     if (parts) {
@@ -270,7 +285,7 @@ function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
           .map((line) => `\n  ${line}`)
           .join(
             '',
-          )}${drift ? `\n${diffSummaryLines(drift).join('\n')}` : ''}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; its line above says why)` : ''}\n${files}`,
+          )}${drift ? `\n${diffSummaryLines(drift).join('\n')}` : ''}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; ` + `its line above says why)` : ''}\n${files}`,
       );
     } else {
       const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
@@ -296,7 +311,9 @@ async function controlKey(base: string, plan: PlanId): Promise<string> {
   const body = (await answer?.json().catch(() => null)) as { key?: unknown } | null;
   if (answer?.status !== 201 || typeof body?.key !== 'string') {
     return stop(
-      `--use-control without a key asks the mock's control API for a key of each plan; ${new URL(base).origin} answered ${answer?.status ?? 'nothing'}: give keys with --key PLAN=KEY, or point --base-url at the kit's mock`,
+      `--use-control without a key asks the mock's control API for a key of each plan; ` +
+        `${new URL(base).origin} answered ${answer?.status ?? 'nothing'}: give keys with --key ` +
+        `PLAN=KEY, or point --base-url at the kit's mock`,
     );
   }
   // The run's key: blanked in this process's texts too (the page), as the suite blanks it in its own.

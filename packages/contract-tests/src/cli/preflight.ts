@@ -34,10 +34,16 @@ function unreachable(error: unknown, baseUrl: string, timeoutMs: number): string
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? '';
   if (tlsCodes.test(code))
-    return `TLS with ${origin} failed (${code}): a self-signed or private certificate authority needs NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
+    return (
+      `TLS with ${origin} failed (${code}): a self-signed or private certificate authority ` +
+      `needs NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+    );
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return `cannot resolve the host of ${origin} (${code}): check --base-url`;
-  return `cannot connect to ${origin} (${code || cause?.message || (error as Error).message}): is the service up, and --base-url right?`;
+  return (
+    `cannot connect to ${origin} (${code || cause?.message || (error as Error).message}): is ` +
+    `the service up, and --base-url right?`
+  );
 }
 
 /**
@@ -68,7 +74,10 @@ export async function preflight({
       () => 0,
     );
     if (control !== 200)
-      return `--use-control: ${new URL(baseUrl).origin} has no control API for this client (${control || 'no answer'}); only the kit's mock has one, and it answers loopback clients`;
+      return (
+        `--use-control: ${new URL(baseUrl).origin} has no control API for this client ` +
+        `(${control || 'no answer'}); only the kit's mock has one, and it answers loopback clients`
+      );
   }
   if (!key) return null;
   if (response.status === 401)

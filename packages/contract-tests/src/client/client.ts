@@ -32,6 +32,8 @@ export class BudgetExhausted extends Error {
 export interface Answer {
   status: number;
   headers: Headers;
+  // As it came: the properties, which read untyped JSON (eslint.config.js), assert each field they read.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what a service sent has no type until a check reads it
   body: any;
   text: string;
   /** The body's bytes as served, when asked for with `raw` (a dump file). */
@@ -125,7 +127,10 @@ export class ApiClient {
   readonly options: ClientOptions;
   readonly pages = new PageTracker();
   readonly judges = { usage: new UsageJudge(), walks: new WalkJudge() };
-  /** The run's own calls on their way, and a count moving whenever two are at once (judges.ts: the order of counting is unknown). */
+  /**
+   * The run's own calls on their way, and a count moving whenever two are at once (judges.ts: the
+   * order of counting is unknown).
+   */
   #ownInFlight = 0;
   #overlaps = 0;
   /** Calls sent so far: each carries its number in X-Request-Id, as a client tracing its calls would. */
@@ -219,9 +224,12 @@ export class ApiClient {
       if (init.raw) bytes = new Uint8Array(await response.arrayBuffer());
       else text = await response.text();
     } catch (error) {
-      const { message, cause } = error as Error & { cause?: { message?: string } };
+      const { message, cause } = error as Error;
+      const causeSaid = String((cause as { message?: unknown } | undefined)?.message ?? cause);
       const encoding = JSON.stringify(response.headers.get('content-encoding'));
-      bodyError = `the body could not be read as its headers say (Content-Encoding ${encoding}): ${message}${cause ? ` (${cause.message ?? String(cause)})` : ''}`;
+      bodyError =
+        `the body could not be read as its headers say (Content-Encoding ${encoding}): ` +
+        `${message}${cause ? ` (${causeSaid})` : ''}`;
     }
     const body = bytes ? '' : parseBody(text, response.headers.get('content-type'));
     const operationId = operationFor(method, new URL(path, 'http://service.invalid').pathname)?.operationId;
@@ -236,13 +244,14 @@ export class ApiClient {
       this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
     // A HEAD is charged as its GET (DECISIONS.md#http-conventions) without showing the rows: count the most it can be.
     const headed = method === 'HEAD' && response.status === 200;
-    // The account call is free (DECISIONS.md#account); pay as you go's minimum a call is the run's own key's bill, not another key's.
+    // The account call is free (DECISIONS.md#account); pay as you go's minimum a call is the run's
+    // own key's bill, not another key's.
     const free = operationId === 'getAccount';
     const rowsOf = (n: number) => (own ? this.rowCost(n) : n);
     const charged = free
       ? 0
       : billed
-        ? (served!.usage!.rows_charged as number)
+        ? (served.usage!.rows_charged as number)
         : served
           ? rowsOf(Array.isArray(served.data) ? served.data.length : 1)
           : headed

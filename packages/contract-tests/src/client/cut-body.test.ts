@@ -12,7 +12,8 @@ test('a body that fits is shown whole, with no note', () => {
 
 test('a nested JSON page is cut after the last whole row that fits, its brackets closed, saying how many bytes were left out', () => {
   const kept =
-    '{"data":[{"slug":"firm-0","name":"Firm 0","tags":["vc","seed"]},{"slug":"firm-1","name":"Firm 1","tags":["vc","seed"]}';
+    '{"data":[{"slug":"firm-0","name":"Firm ' +
+    '0","tags":["vc","seed"]},{"slug":"firm-1","name":"Firm 1","tags":["vc","seed"]}';
   expect(page.startsWith(kept)).toBe(true);
   expect(cutBody(page, 120)).toBe(`${kept},…]} (${(page.length - kept.length).toLocaleString('en')} more bytes)`);
 });

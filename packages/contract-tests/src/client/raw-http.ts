@@ -54,7 +54,9 @@ export function rawRequest(
       agent: false,
       timeout: options.timeoutMs ?? 15_000,
     });
-    req.on('response', (response) => collect(response).then(resolve, reject));
+    req.on('response', (response) => {
+      collect(response).then(resolve, reject);
+    });
     req.on('continue', () => req.end(' '.repeat(options.declaredBody ?? 0)));
     req.on('timeout', () =>
       req.destroy(

@@ -9,7 +9,7 @@ import { defaultBudget } from './budgets.ts';
 import { prepare, type SuiteConfig } from './context.ts';
 import { catchers } from './fault-catchers.test-support.ts';
 import { properties } from '../properties.ts';
-import { ruleResults, runProperty, type PropertyResult } from './run.ts';
+import { ruleResults, runProperty } from './run.ts';
 
 const running: RunningMock[] = [];
 afterAll(async () => {
@@ -92,7 +92,7 @@ describe('every deliberate fault is caught', () => {
   });
 
   test('a failure replays from its seed and path alone', async () => {
-    const first = (await runAgainst('repeat-row', 'pagination')).result as PropertyResult;
+    const first = (await runAgainst('repeat-row', 'pagination')).result;
     expect(first.failure?.path).toBeTruthy();
     const again = (await runAgainst('repeat-row', 'pagination', { path: first.failure!.path! })).result;
     expect(again.status).toBe('failed');

@@ -18,7 +18,10 @@ const SHARE_OF_TRIAL = 0.3;
 const PAYG_ROWS = 8_000;
 const ROWS = 50_000;
 
-/** The calls of the checks that use no key of the run's, as this run's flags let them run (their boundary cases: they run once). */
+/**
+ * The calls of the checks that use no key of the run's, as this run's flags let them run (their
+ * boundary cases: they run once).
+ */
 export function keylessCalls(config: SuiteConfig): number {
   const rowCost = (rows: number) => (config.plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : rows);
   const ctx = { config, control: !!config.useControl, client: { rowCost } } as unknown as SuiteContext;
@@ -39,7 +42,10 @@ export function defaultBudget(plan: PlanId, keyless = 0): Budget & { why: string
     return {
       calls: calls + keyless,
       rows: PAYG_ROWS,
-      why: `pay as you go's default: ${PAYG_ROWS.toLocaleString('en')} rows ($${(PAYG_ROWS * rule.price_usd_per_row!).toFixed(0)}), ${calls} calls with the key${beside}`,
+      why:
+        `pay as you go's default: ${PAYG_ROWS.toLocaleString('en')} rows ` +
+        `($${(PAYG_ROWS * rule.price_usd_per_row!).toFixed(0)}), ${calls} calls with the ` +
+        `key${beside}`,
     };
   }
   if (limit === null)
@@ -49,6 +55,8 @@ export function defaultBudget(plan: PlanId, keyless = 0): Budget & { why: string
   return {
     calls: Math.floor(limit * share) + keyless,
     rows: ROWS,
-    why: `the ${plan} plan's default: ${share * 100}% of its ${limit.toLocaleString('en')} calls${trial ? '' : ' a month'} with the key${beside}`,
+    why:
+      `the ${plan} plan's default: ${share * 100}% of its ${limit.toLocaleString('en')} ` +
+      `calls${trial ? '' : ' a month'} with the key${beside}`,
   };
 }

@@ -128,7 +128,8 @@ async function trialKey(baseUrl: string, email: string): Promise<string> {
     // A refusal that still carries a key (a 200, a 202) would print it: the run never made it one of its own to hide.
     const shown = typeof body?.key === 'string' ? { ...body, key: `<a key of ${body.key.length} characters>` } : body;
     throw new Error(
-      `[contract-tests] no trial key for ${email}: ${expectedGot('POST /api/v1/keys/trial', '201 with a key', `${response.status} ${valueShown(shown, 300)}`)}`,
+      `[contract-tests] no trial key for ${email}: ` +
+        `${expectedGot('POST /api/v1/keys/trial', '201 with a key', `${response.status} ${valueShown(shown, 300)}`)}`,
     );
   }
   return body.key;
@@ -161,7 +162,8 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     : false;
   if (config.useControl && !control)
     throw new Error(
-      `[contract-tests] useControl: ${config.baseUrl} has no control API (only the kit's mock has one, to loopback clients)`,
+      `[contract-tests] useControl: ${config.baseUrl} has no control API (only the kit's mock ` +
+        `has one, to loopback clients)`,
     );
 
   // A handful of real records: every sample costs budget, so a few of each is all.
@@ -183,13 +185,15 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     const broken = sampleProblem(answer);
     if (broken) {
       // The body shown may echo the request (a gateway's debug page): expectedGot blanks the key.
-      ctx.setupError = `[contract-tests] the run could not get ready: ${expectedGot(`GET ${path}`, 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from', broken)}`;
+      ctx.setupError =
+        `[contract-tests] the run could not get ready: ` +
+        `${expectedGot(`GET ${path}`, 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from', broken)}`;
       return ctx;
     }
-    samples[kind] = (answer.body.data as Record<string, unknown>[])
-      .map((r) => r[field])
-      .filter((v): v is string => typeof v === 'string' && v !== '');
-    ctx.asOf ||= answer.body.as_of;
+    // sampleProblem found no fault with it: a 200 JSON envelope of records.
+    const envelope = answer.body as { data: Record<string, unknown>[]; as_of: string };
+    samples[kind] = envelope.data.map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');
+    ctx.asOf ||= envelope.as_of;
   }
   return ctx;
 }

@@ -91,7 +91,8 @@ test('walk-order: pages in ascending key order, each after the page before; a cu
   expect(judge.observe(firms(null, ['b', 'a'], null))).toEqual(['row a after b: not in ascending order of its key']);
   const last = new WalkJudge();
   expect([firms(null, ['a', 'b'], 'c1'), firms('c1', [], null)].flatMap((c) => last.observe(c))).toEqual([
-    'a page reached by the cursor the page before handed out holds no row: that page was the last, and its next_cursor should have been null',
+    'a page reached by the cursor the page before handed out holds no row: that page was the ' +
+      'last, and its next_cursor should have been null',
   ]);
   const back = new WalkJudge();
   expect([firms(null, ['c', 'd'], 'c1'), firms('c1', ['a', 'b'], null)].flatMap((c) => back.observe(c))).toEqual([

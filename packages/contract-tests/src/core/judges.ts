@@ -6,9 +6,15 @@
  */
 import { rules, type RuleId, type RuleInfo } from '@investor-graph/contract';
 
+/** A JSON object's members, or undefined for anything else: what the judges read of answers they did not write. */
+type Members = Partial<Record<string, unknown>>;
+const membersOf = (value: unknown): Members | undefined =>
+  typeof value === 'object' && value !== null ? value : undefined;
+
 /** A row's key, as its list is ordered by: slug, id, accession number or private fund id (null for a dump day). */
-export const keyOf = (row: any): string | null => {
-  const key = row?.slug ?? row?.id ?? row?.accession_number ?? row?.private_fund_id;
+export const keyOf = (row: unknown): string | null => {
+  const of = membersOf(row);
+  const key = of?.slug ?? of?.id ?? of?.accession_number ?? of?.private_fund_id;
   return typeof key === 'string' ? key : null;
 };
 
@@ -18,13 +24,15 @@ export type AnyRuleId = RuleId | JudgeId;
 export const judges: Record<JudgeId, RuleInfo> = {
   'usage-counters': {
     title:
-      "usage and the RateLimit quota move with the calls made: calls_used up one for each call counted, the quota's remaining down one, a pay-as-you-go balance down by what each call charged",
+      'usage and the RateLimit quota move with the calls made: calls_used up one for each call ' +
+      "counted, the quota's remaining down one, a pay-as-you-go balance down by what each call charged",
     spec: '2. Response envelope',
     assumed: ['plan-and-usage-in-the-envelope', 'pay-as-you-go-billing', 'http-conventions'],
   },
   'walk-order': {
     title:
-      'a walk goes on in order and ends: each page after the last row of the page before, a cursor never handed back unchanged, none leading to an empty page',
+      'a walk goes on in order and ends: each page after the last row of the page before, a ' +
+      'cursor never handed back unchanged, none leading to an empty page',
     spec: '4. Endpoints',
     assumed: ['cursor', 'filters-and-sort-order'],
   },
@@ -44,7 +52,7 @@ export interface Judged {
   overlapped: boolean;
   status: number;
   headers: Headers;
-  body: any;
+  body: unknown;
 }
 
 const quotaLeft = (headers: Headers): number | null => {
@@ -52,7 +60,10 @@ const quotaLeft = (headers: Headers): number | null => {
   return item ? Number(item[1]) : null;
 };
 
-/** What the calls since the last figures add up to: calls counted, rows charged (null when a call's charge cannot be known). */
+/**
+ * What the calls since the last figures add up to: calls counted, rows charged (null when a call's
+ * charge cannot be known).
+ */
 interface Since {
   counted: number;
   charged: number | null;
@@ -71,8 +82,14 @@ export class UsageJudge {
       return [];
     }
     const counted = (call.status === 200 || call.status === 304) && call.operationId !== 'getAccount' ? 1 : 0;
-    const usage =
-      call.status === 200 ? (call.operationId === 'getAccount' ? call.body?.data?.usage : call.body?.usage) : undefined;
+    const body = membersOf(call.body);
+    const usage = membersOf(
+      call.status === 200
+        ? call.operationId === 'getAccount'
+          ? membersOf(body?.data)?.usage
+          : body?.usage
+        : undefined,
+    );
     // A HEAD is charged as its GET, whose rows it does not show; a 304 charges none.
     const charged = !counted
       ? 0
@@ -92,7 +109,9 @@ export class UsageJudge {
       const before = this.#used;
       if (before && before.period === usage.period_start && usage.calls_used !== before.value + before.since.counted) {
         out.push(
-          `calls_used ${usage.calls_used}, where ${before.value} and the ${before.since.counted} call${before.since.counted === 1 ? '' : 's'} counted since make ${before.value + before.since.counted}`,
+          `calls_used ${usage.calls_used}, where ${before.value} and the ${before.since.counted} ` +
+            `call${before.since.counted === 1 ? '' : 's'} counted since make ` +
+            `${before.value + before.since.counted}`,
         );
       }
       this.#used = { value: usage.calls_used, period: usage.period_start, since: fresh() };
@@ -101,7 +120,8 @@ export class UsageJudge {
       const before = this.#balance;
       if (before && before.since.charged !== null && usage.balance_rows !== before.value - before.since.charged) {
         out.push(
-          `balance_rows ${usage.balance_rows}, where ${before.value} less the ${before.since.charged} rows charged since make ${before.value - before.since.charged}`,
+          `balance_rows ${usage.balance_rows}, where ${before.value} less the ` +
+            `${before.since.charged} rows charged since make ${before.value - before.since.charged}`,
         );
       }
       this.#balance = { value: usage.balance_rows, since: fresh() };
@@ -111,7 +131,8 @@ export class UsageJudge {
       const before = this.#left;
       if (before && left !== before.value - before.since.counted)
         out.push(
-          `the RateLimit quota's ${left} calls left, where ${before.value} less the ${before.since.counted} counted since make ${before.value - before.since.counted}`,
+          `the RateLimit quota's ${left} calls left, where ${before.value} less the ` +
+            `${before.since.counted} counted since make ${before.value - before.since.counted}`,
         );
       this.#left = { value: left, since: fresh() };
     }
@@ -119,15 +140,15 @@ export class UsageJudge {
   }
 }
 
-/** Lists whose pages run in ascending order of the row's key (the feed by sequence; the dump manifest, newest first, is not one). */
-const orderOf = (operationId: string | undefined, row: any): string | number | null =>
-  operationId === 'listChanges'
-    ? typeof row?.sequence === 'number'
-      ? row.sequence
-      : null
-    : operationId === 'getExportManifest'
-      ? null
-      : keyOf(row);
+/**
+ * Lists whose pages run in ascending order of the row's key (the feed by sequence; the dump
+ * manifest, newest first, is not one).
+ */
+const orderOf = (operationId: string | undefined, row: unknown): string | number | null => {
+  if (operationId !== 'listChanges') return operationId === 'getExportManifest' ? null : keyOf(row);
+  const sequence = membersOf(row)?.sequence;
+  return typeof sequence === 'number' ? sequence : null;
+};
 
 export class WalkJudge {
   /** By the cursor a page handed out: that page's list, last key and data time. */
@@ -139,22 +160,24 @@ export class WalkJudge {
   }
 
   observe(call: Judged): string[] {
-    const data = call.body?.data;
-    if (call.status !== 200 || call.method !== 'GET' || !Array.isArray(data) || !('next_cursor' in (call.body ?? {})))
+    const body = membersOf(call.body);
+    const data = body?.data;
+    if (call.status !== 200 || call.method !== 'GET' || !body || !Array.isArray(data) || !('next_cursor' in body))
       return [];
     const out: string[] = [];
     const cursor = call.url.searchParams.get('cursor');
-    const next = call.body.next_cursor;
+    const next = body.next_cursor;
     const before = cursor ? this.#issued.get(cursor) : undefined;
     if (cursor !== null && next === cursor)
       out.push('the page hands back the cursor it was asked with: a walk never ends');
-    if (before && before.path === call.url.pathname && data.length === 0 && before.asOf === call.body.as_of)
+    if (before && before.path === call.url.pathname && data.length === 0 && before.asOf === body.as_of)
       out.push(
-        'a page reached by the cursor the page before handed out holds no row: that page was the last, and its next_cursor should have been null',
+        'a page reached by the cursor the page before handed out holds no row: that page was the ' +
+          'last, and its next_cursor should have been null',
       );
     const keys = data.map((row) => orderOf(call.operationId, row));
     if (keys.every((k) => k !== null)) {
-      const back = keys.findIndex((k, i) => i > 0 && !(k! > keys[i - 1]!));
+      const back = keys.findIndex((k, i) => i > 0 && !(k > keys[i - 1]!));
       if (back > 0) out.push(`row ${keys[back]} after ${keys[back - 1]}: not in ascending order of its key`);
       if (
         before &&
@@ -170,7 +193,7 @@ export class WalkJudge {
       this.#issued.set(next, {
         path: call.url.pathname,
         last: keys.length ? (keys.at(-1) ?? null) : (before?.last ?? null),
-        asOf: call.body.as_of,
+        asOf: body.as_of,
       });
     }
     return out;

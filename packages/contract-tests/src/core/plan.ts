@@ -109,7 +109,9 @@ export function planRun(ctx: SuiteContext, properties: readonly Property[], left
       const one = caseCost(ctx, e.property, boundaryCases(ctx, e.property)[0]);
       return {
         ...base,
-        skip: `the budget left (${left.calls} calls, ${left.rows} rows) does not cover one case (${one.calls} calls, ${one.rows} rows) beside the others' boundary cases`,
+        skip:
+          `the budget left (${left.calls} calls, ${left.rows} rows) does not cover one case ` +
+          `(${one.calls} calls, ${one.rows} rows) beside the others' boundary cases`,
       };
     }
     return base;

@@ -61,7 +61,10 @@ export function coverageOf(
     : 'some cases';
 }
 
-/** Runs `property` as the plan made now says (plan.ts); `later` are the properties the run takes after it, whose boundary cases are kept for them. */
+/**
+ * Runs `property` as the plan made now says (plan.ts); `later` are the properties the run takes
+ * after it, whose boundary cases are kept for them.
+ */
 export async function runProperty(
   ctx: SuiteContext,
   property: Property,
@@ -181,7 +184,10 @@ export async function runProperty(
   return result;
 }
 
-/** A rule's finding in a property's failure: the rule and the call, then what the rule expects and what the call got. */
+/**
+ * A rule's finding in a property's failure: the rule and the call, then what the rule expects and
+ * what the call got.
+ */
 export function findingText(f: { rule: AnyRuleId; call: string; message: string }): string {
   return `[${f.rule}] ${expectedGot(f.call, allRules[f.rule].title, f.message)}`;
 }
@@ -194,15 +200,18 @@ export function findingText(f: { rule: AnyRuleId; call: string; message: string 
 export function failureMessage(property: Pick<Property, 'title'>, error: Error | null): string {
   if (!error) return expectedGot('', property.title, 'a failure fast-check gave no error for');
   if (error instanceof PropertyFailure) return error.message;
-  const firstLine = (text: unknown): string => String(text ?? '').split('\n')[0]!;
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const firstLine = (text: string): string => text.split('\n')[0]!;
+  // Anything may be thrown as a cause: undici's are errors with a code.
+  const cause: unknown = error.cause;
+  const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+  const causeSaid = String(message ?? cause);
   // undici's errors: `fetch failed` (no answer) and `terminated` (the answer cut off), the reason in their cause.
   if (
     error.name === 'TimeoutError' ||
     (error.name === 'TypeError' && /^(fetch failed|terminated)$/.test(error.message))
   ) {
     const why = cause
-      ? `${typeof cause.code === 'string' ? `${cause.code}: ` : ''}${firstLine(cause.message ?? cause)}`
+      ? `${typeof code === 'string' ? `${code}: ` : ''}${firstLine(causeSaid)}`
       : firstLine(error.message);
     return expectedGot('', property.title, `no answer: the call failed: ${why}`);
   }
@@ -248,6 +257,7 @@ function named(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(named);
   if (!value || typeof value !== 'object') return value;
   const entry = value as { operationId?: unknown; method?: unknown; path?: unknown };
-  if (typeof entry.operationId === 'string' && typeof entry.path === 'string') return `${entry.method} ${entry.path}`;
+  if (typeof entry.operationId === 'string' && typeof entry.path === 'string')
+    return `${String(entry.method)} ${entry.path}`;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, named(v)]));
 }

@@ -36,7 +36,8 @@ export function defineContractSuite(
       const unknown = (resolved.only ?? []).filter((id) => !properties.some((p) => p.id === id));
       if (unknown.length)
         throw new Error(
-          `[contract-tests] no property ${unknown.join(', ')}; the properties are ${properties.map((p) => p.id).join(', ')}`,
+          `[contract-tests] no property ${unknown.join(', ')}; the properties are ` +
+            `${properties.map((p) => p.id).join(', ')}`,
         );
       selected = properties.map((p) => p.id).filter((id) => !resolved.only?.length || resolved.only.includes(id));
       started = performance.now();
@@ -69,7 +70,8 @@ export function defineContractSuite(
         const result = await runProperty(ctx, property, later);
         results.push(result);
         await t.annotate(
-          `${coverageText(result)}, ${result.spent.calls} calls, ${result.spent.rows} rows; ${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`,
+          `${coverageText(result)}, ${result.spent.calls} calls, ${result.spent.rows} rows; ` +
+            `${result.basis}${result.assumed.length ? ` (${result.assumed.join(', ')})` : ''}`,
         );
         // The CLI's progress line (property-lines.ts) reads it.
         Object.assign(t.task.meta, { [outcomeKey]: propertyOutcome(result, ctx.config.plan) });
@@ -93,7 +95,8 @@ export function defineContractSuite(
             expectedGot(
               '',
               allRules[id].title,
-              `${result.violations} violation${result.violations === 1 ? '' : 's'}, for example:\n${result.examples.join('\n')}`,
+              `${result.violations} violation${result.violations === 1 ? '' : 's'}, for ` +
+                `example:\n${result.examples.join('\n')}`,
             ),
           );
       });

@@ -21,11 +21,20 @@ interface Front {
   url: string;
   server: Server;
 }
-/** The clean mock behind a front whose contract's address answers a 503 page: the API works, its contract cannot be had. */
+/**
+ * The clean mock behind a front whose contract's address answers a 503 page: the API works, its
+ * contract cannot be had.
+ */
 let noContract: Front;
-/** The clean mock behind a front serving its contract with the Firm schema a $ref to another file, which the diff refuses to follow. */
+/**
+ * The clean mock behind a front serving its contract with the Firm schema a $ref to another file,
+ * which the diff refuses to follow.
+ */
 let externalRef: Front;
-/** The clean mock behind a front serving its contract with Firm's website taken out: a change that breaks clients, which no property sees. */
+/**
+ * The clean mock behind a front serving its contract with Firm's website taken out: a change that
+ * breaks clients, which no property sees.
+ */
 let noWebsite: Front;
 let dir: string;
 
@@ -41,7 +50,8 @@ async function front(
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
+    // The relay's failure is the test's: an unhandled rejection, as from an async listener.
+    const relay = async (): Promise<void> => {
       const headers = Object.entries(request.headers).filter(
         ([name]) => !['host', 'connection', 'content-length'].includes(name),
       ) as [string, string][];
@@ -62,7 +72,8 @@ async function front(
           (name !== 'content-length' || request.method === 'HEAD'),
       );
       response.writeHead(answer.status, Object.fromEntries(kept)).end(Buffer.from(await answer.arrayBuffer()));
-    });
+    };
+    request.on('end', () => void relay());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -153,12 +164,14 @@ describe.skipIf(!oasdiff.bin)(`with oasdiff${oasdiff.skip ? ` (skipped: ${oasdif
     const { code, out } = await run(['diff', '--base-url', clean.url, '--junit', junit, '--report', report]);
     expect(code, out).toBe(0);
     expect(out).toBe(
-      `contract diff: ${clean.url}/api/v1/openapi.json against the kit's contract (oasdiff)\n  held: no change that breaks clients, and no other change\n`,
+      `contract diff: ${clean.url}/api/v1/openapi.json against the kit's contract (oasdiff)\n  ` +
+        `held: no change that breaks clients, and no other change\n`,
     );
     expect(await json(report)).toEqual({ status: 'passed', against: 'kit', breaking: [], non_breaking: [] });
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain(
-      `<testcase classname="contract diff" name="the served contract has no change that breaks clients from the kit's contract"`,
+      `<testcase classname="contract diff" name="the served contract has no change that breaks ` +
+        `clients from the kit's contract"`,
     );
     expect(xml).not.toContain('<failure');
   });
@@ -197,7 +210,12 @@ describe.skipIf(!oasdiff.bin)(`with oasdiff${oasdiff.skip ? ` (skipped: ${oasdif
     expect(out).toMatch(/^ {2}held {5}openapi /m);
     expect(out).not.toMatch(/^ {2}broken (?!diff)/m);
     expect(out).toContain(
-      "  broken diff: expected no change that breaks clients from the kit's contract, got 3:\n      GET /api/v1/changes: removed the required property `data/items/row/oneOf[#/components/schemas/Firm]/website` from the response with the `200` status [response-required-property-removed]\n      GET /api/v1/firms: removed the required property `data/items/website` from the response with the `200` status [response-required-property-removed]\n",
+      "  broken diff: expected no change that breaks clients from the kit's contract, got " +
+        '3:\n      GET /api/v1/changes: removed the required property ' +
+        '`data/items/row/oneOf[#/components/schemas/Firm]/website` from the response with the ' +
+        '`200` status [response-required-property-removed]\n      GET /api/v1/firms: removed the ' +
+        'required property `data/items/website` from the response with the `200` status ' +
+        '[response-required-property-removed]\n',
     );
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(/<testsuites [^>]*failures="1"/);
@@ -242,7 +260,8 @@ describe.skipIf(!oasdiff.bin)(`with oasdiff${oasdiff.skip ? ` (skipped: ${oasdif
     expect(code, out).toBe(1);
     const reason = `${noContract.url}/api/v1/openapi.json answered 503, not the contract`;
     expect(out).toBe(
-      `contract diff: ${noContract.url}/api/v1/openapi.json against the kit's contract (oasdiff)\n  FAILED: no contract to compare: ${reason}\n`,
+      `contract diff: ${noContract.url}/api/v1/openapi.json against the kit's contract ` +
+        `(oasdiff)\n  FAILED: no contract to compare: ${reason}\n`,
     );
     expect(await json(report)).toEqual({
       status: 'failed',
@@ -262,7 +281,9 @@ describe.skipIf(!oasdiff.bin)(`with oasdiff${oasdiff.skip ? ` (skipped: ${oasdif
     expect(out).toMatch(/^ {2}held {5}openapi /m);
     expect(out).not.toMatch(/^ {2}broken (?!diff)/m);
     expect(out).toContain(
-      `  broken diff: the served contract could not be compared with the kit's contract: oasdiff: failed to load revision spec from "${externalRef.url}/api/v1/openapi.json": encountered disallowed external reference: "schemas.json#/Firm"\n`,
+      `  broken diff: the served contract could not be compared with the kit's contract: ` +
+        `oasdiff: failed to load revision spec from "${externalRef.url}/api/v1/openapi.json": ` +
+        `encountered disallowed external reference: "schemas.json#/Firm"\n`,
     );
     expect((await json(join(dir, 'ref-run.json'))).diff).toMatchObject({
       status: 'failed',
@@ -280,7 +301,9 @@ test('without oasdiff and without Go to build it, diff says so in one line namin
   const { code, out } = await run(['diff', '--base-url', clean.url, '--report', report], env);
   expect(code, out).toBe(3);
   expect(out).toBe(
-    '[investor-graph-contract-tests] the diff could not run: oasdiff is not installed, and there is no Go to build it: set OASDIFF_BIN to an oasdiff binary, or install Go 1.26 or later and the kit builds it once from the Go module proxy\n',
+    '[investor-graph-contract-tests] the diff could not run: oasdiff is not installed, and ' +
+      'there is no Go to build it: set OASDIFF_BIN to an oasdiff binary, or install Go 1.26 or ' +
+      'later and the kit builds it once from the Go module proxy\n',
   );
   expect(await json(report)).toMatchObject({ status: 'not-run', reason: expect.stringContaining('OASDIFF_BIN') });
   const named = await run(['diff', '--base-url', clean.url], { OASDIFF_BIN: join(dir, 'no-such-oasdiff') });
@@ -299,7 +322,9 @@ test('a run without oasdiff notes it in one line and the report says not-run, wi
   const { code, out } = await run(runArgs(clean.url, 'run-no-oasdiff'), env);
   expect(code, out).toBe(0);
   expect(out.split('\n').filter((line) => /(held|broken) diff|diff not run/.test(line))).toEqual([
-    "  diff not run (the kit's contract): oasdiff is not installed, and there is no Go to build it: set OASDIFF_BIN to an oasdiff binary, or install Go 1.26 or later and the kit builds it once from the Go module proxy",
+    "  diff not run (the kit's contract): oasdiff is not installed, and there is no Go to " +
+      'build it: set OASDIFF_BIN to an oasdiff binary, or install Go 1.26 or later and the kit ' +
+      'builds it once from the Go module proxy',
   ]);
   expect((await json(report)).diff).toEqual({
     status: 'not-run',

@@ -51,7 +51,7 @@ export async function diffCommand(args: string[]): Promise<number> {
   });
   const { values } = flags;
   // Annotated, so that TypeScript knows code after a call does not run.
-  const fail: (message: string) => never = flags.fail;
+  const fail: (message: string) => never = (message) => flags.fail(message);
 
   const baseUrl = values['base-url'];
   if ((baseUrl === undefined) === (values.contract === undefined))

@@ -21,7 +21,8 @@ function diffSuite(section: DiffSection, indent: string): string {
       ? [`${inner}<failure message="no contract to compare" type="UnreadableContract">${xml(section.reason)}</failure>`]
       : section.status === 'failed'
         ? [
-            `${inner}<failure message="${xml(section.breaking.length === 1 ? '1 change that breaks clients' : `${section.breaking.length} changes that break clients`)}" type="BreakingChange">${xml(section.breaking.map(changeLine).join('\n'))}</failure>`,
+            `${inner}<failure message="${xml(section.breaking.length === 1 ? '1 change that breaks clients' : `${section.breaking.length} changes that break clients`)}" ` +
+              `type="BreakingChange">${xml(section.breaking.map(changeLine).join('\n'))}</failure>`,
           ]
         : section.status === 'not-run'
           ? [`${inner}<skipped message="${xml(`not run: ${section.reason ?? ''}`)}"/>`]
@@ -30,7 +31,9 @@ function diffSuite(section: DiffSection, indent: string): string {
     ? [`${inner}<system-out>${xml(`non-breaking:\n${section.non_breaking.map(changeLine).join('\n')}`)}</system-out>`]
     : [];
   return [
-    `${indent}<testsuite name="contract diff" tests="1" failures="${section.status === 'failed' ? 1 : 0}" errors="0" skipped="${section.status === 'not-run' ? 1 : 0}" time="0">`,
+    `${indent}<testsuite name="contract diff" tests="1" ` +
+      `failures="${section.status === 'failed' ? 1 : 0}" errors="0" ` +
+      `skipped="${section.status === 'not-run' ? 1 : 0}" time="0">`,
     `${indent}    <testcase classname="contract diff" name="${xml(diffCaseName(section))}" time="0">`,
     ...result,
     ...out,
@@ -41,10 +44,17 @@ function diffSuite(section: DiffSection, indent: string): string {
 
 /** The `diff` command's JUnit file. */
 export function diffJunit(section: DiffSection): string {
-  return `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="investor-graph contract diff" tests="1" failures="${section.status === 'failed' ? 1 : 0}" errors="0" time="0">\n${diffSuite(section, '    ')}\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="investor-graph contract ` +
+    `diff" tests="1" failures="${section.status === 'failed' ? 1 : 0}" errors="0" ` +
+    `time="0">\n${diffSuite(section, '    ')}\n</testsuites>\n`
+  );
 }
 
-/** The run's JUnit (vitest's) with the diff as its first test suite, and the totals counting it; as it was without a diff. */
+/**
+ * The run's JUnit (vitest's) with the diff as its first test suite, and the totals counting it; as
+ * it was without a diff.
+ */
 export function withDiffSuite(report: string, section: DiffSection | undefined): string {
   const root = section && /<testsuites\b(?:[^>"]|"[^"]*")*>/.exec(report);
   if (!section || !root) return report;

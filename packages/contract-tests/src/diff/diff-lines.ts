@@ -54,7 +54,9 @@ export function diffCommandLines(section: DiffSection, served: string): string[]
     ...group('breaking', section.breaking),
     ...group('non-breaking', section.non_breaking),
     section.status === 'failed'
-      ? `  FAILED: ${count(section.breaking.length, 'change')} that break${section.breaking.length === 1 ? 's' : ''} clients`
-      : `  held: no change that breaks clients${section.non_breaking.length ? `, ${count(section.non_breaking.length, 'non-breaking change')}` : ', and no other change'}`,
+      ? `  FAILED: ${count(section.breaking.length, 'change')} that ` +
+        `break${section.breaking.length === 1 ? 's' : ''} clients`
+      : `  held: no change that breaks ` +
+        `clients${section.non_breaking.length ? `, ${count(section.non_breaking.length, 'non-breaking change')}` : ', and no other change'}`,
   ];
 }

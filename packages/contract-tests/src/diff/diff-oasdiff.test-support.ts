@@ -8,7 +8,10 @@ import { canRun } from '@investor-graph/cli';
 import { goTool } from '@investor-graph/cli/go-tool';
 import { oasdiffTool } from './oasdiff-tool.ts';
 
-/** Why the tests that need oasdiff cannot have it here (skipped, saying so), or null; throws in CI, as chromiumMissing does. */
+/**
+ * Why the tests that need oasdiff cannot have it here (skipped, saying so), or null; throws in CI,
+ * as chromiumMissing does.
+ */
 export function oasdiffMissing(
   what: string,
   { haveGo = canRun('go', ['version']), env = process.env } = {},

@@ -227,7 +227,10 @@ describe.skipIf(!oasdiff.bin)(
     });
 
     describe("a contract of the user's own in two files (--contract, --baseline): its relative $refs are followed", () => {
-      /** The kit's contract with its schemas in schemas.json beside openapi.json, changed by `change`; the main file's path. */
+      /**
+       * The kit's contract with its schemas in schemas.json beside openapi.json, changed by
+       * `change`; the main file's path.
+       */
       function twoFiles(name: string, change: (schemas: Contract['components']['schemas']) => void = () => {}): string {
         const contract = JSON.parse(readFileSync(kitContract(), 'utf8')) as Contract;
         const folder = join(dir, name);

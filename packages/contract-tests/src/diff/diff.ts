@@ -139,7 +139,10 @@ function kitFile(): string {
   return file;
 }
 
-/** What is wrong with a contract file given as `--FLAG FILE` (missing, or no OpenAPI 3 document), as the usage error says it; null when nothing is. */
+/**
+ * What is wrong with a contract file given as `--FLAG FILE` (missing, or no OpenAPI 3 document),
+ * as the usage error says it; null when nothing is.
+ */
 export function contractFileProblem(flag: string, file: string): string | null {
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return `--${flag} ${file}: no such file`;
   const problem = contractProblem(readFileSync(file, 'utf8'));
@@ -160,7 +163,8 @@ async function fetchContract(baseUrl: string, file: string): Promise<string> {
   try {
     answer = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
   } catch (error) {
-    const cause = (error as Error).cause as { code?: unknown; message?: unknown } | undefined;
+    // undici's cause: a system error with its code (ECONNREFUSED), or a message.
+    const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
     const why =
       (error as Error).name === 'TimeoutError'
         ? 'no answer within 30 s'

@@ -1,4 +1,7 @@
-/** oasdiff as the kit builds it: github.com/oasdiff/oasdiff, pinned in oasdiff-build/go.mod with every module in go.sum. */
+/**
+ * oasdiff as the kit builds it: github.com/oasdiff/oasdiff, pinned in oasdiff-build/go.mod with
+ * every module in go.sum.
+ */
 import { join, resolve } from 'node:path';
 import type { GoTool } from '@investor-graph/cli/go-tool';
 

@@ -63,7 +63,9 @@ const stall = (ctx: SuiteContext): Promise<RawAnswer | null> => {
 export const admission: Property = {
   id: 'admission',
   title:
-    'before an operation: headers over 16 KiB a 431, a body declared over 64 KiB a 413 unread, headers not in within 10 s a 408, HTTP/1.1 without Host a 400, an Expect it cannot meet a 417, CONNECT a 405, a dot segment a 400, each a problem',
+    'before an operation: headers over 16 KiB a 431, a body declared over 64 KiB a 413 ' +
+    'unread, headers not in within 10 s a 408, HTTP/1.1 without Host a 400, an Expect it ' +
+    'cannot meet a 417, CONNECT a 405, a dot segment a 400, each a problem',
   spec: ['7. Errors'],
   assumed: ['status-codes'],
   keyless: true,
@@ -121,7 +123,8 @@ export const admission: Property = {
 export const failedAuthBudget: Property = {
   id: 'failed-auth',
   title:
-    'an address past its budget of calls without a valid key is a 429 too_many_failures with Retry-After and actions, until it refills',
+    'an address past its budget of calls without a valid key is a 429 too_many_failures with ' +
+    'Retry-After and actions, until it refills',
   spec: ['7. Errors', '5. Authentication'],
   assumed: ['status-codes', 'failed-authentication'],
   keyless: true,
@@ -129,8 +132,11 @@ export const failedAuthBudget: Property = {
     keylessElsewhere(ctx) ??
     (sendsFailedAuthBurst(ctx)
       ? null
-      : `sends ${failedAuth.burst + Math.ceil(failedAuth.perSecond)} calls with keys that are not valid, which lock this address (and every client behind it) out for ten seconds: only to a service on this machine, or with --failed-auth-burst`),
-  // The budget's worth of refused calls and a tenth more (all sent at once), and one call with the run's key once it refilled.
+      : `sends ${failedAuth.burst + Math.ceil(failedAuth.perSecond)} calls with keys that are ` +
+        `not valid, which lock this address (and every client behind it) out for ten seconds: ` +
+        `only to a service on this machine, or with --failed-auth-burst`),
+  // The budget's worth of refused calls and a tenth more (all sent at once), and one call with the
+  // run's key once it refilled.
   cost: (ctx) => ({ calls: failedAuth.burst + Math.ceil(failedAuth.perSecond) + 1, rows: ctx.client.rowCost(1) }),
   arbitrary: () => fc.constant(null),
   once: true,

@@ -175,7 +175,9 @@ export const badInput: Property = {
       expectStatus(
         answer,
         200,
-        `${cutBody(url, 200)}, whose limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} is capped at the plan's ${cap(ctx)} rows, not refused`,
+        `${cutBody(url, 200)}, whose ` +
+          `limit=${value.length > 12 ? `${value.slice(0, 12)}... (${value.length} digits)` : value} ` +
+          `is capped at the plan's ${cap(ctx)} rows, not refused`,
       );
       assert(
         answer.body.data.length <= cap(ctx),

@@ -25,14 +25,15 @@ export const stability: Property = {
   assumed: [],
   skip: () => null,
   cost: (ctx) => ({ calls: 2, rows: 2 * ctx.client.rowCost(10) }),
-  arbitrary: (ctx) =>
+  arbitrary: () =>
     fc.record({
       op: fc.constantFrom(...readOperations),
       pick: fc.nat(),
       limit: fc.integer({ min: 1, max: 10 }),
       rebuild: fc.boolean(),
     }),
-  // A record, a page of rounds (rebuilt hourly) and a page of firms; on the mock the first two across an hour of rebuilds.
+  // A record, a page of rounds (rebuilt hourly) and a page of firms; on the mock the first two
+  // across an hour of rebuilds.
   examples: () => [
     { op: operationById('getCompany'), pick: 0, limit: 1, rebuild: true },
     { op: operationById('listRounds'), pick: 0, limit: 10, rebuild: true },
@@ -97,7 +98,8 @@ export const stability: Property = {
 export const conditional: Property = {
   id: 'conditional',
   title:
-    'a record or page asked again with its ETag in If-None-Match is a 304 with no body, counted as a call and charging no rows',
+    'a record or page asked again with its ETag in If-None-Match is a 304 with no body, ' +
+    'counted as a call and charging no rows',
   spec: [],
   assumed: ['conditional-requests', 'plan-and-usage-in-the-envelope'],
   skip: () => null,
@@ -168,7 +170,9 @@ export const conditional: Property = {
 export const httpConventions: Property = {
   id: 'http-conventions',
   title:
-    'HEAD answers as GET without a body, OPTIONS and a browser preflight are answered, another method is 405 with Allow, caching and CORS headers are on data, a request id is echoed, a refused key says WWW-Authenticate',
+    'HEAD answers as GET without a body, OPTIONS and a browser preflight are answered, ' +
+    'another method is 405 with Allow, caching and CORS headers are on data, a request id is ' +
+    'echoed, a refused key says WWW-Authenticate',
   spec: [],
   assumed: ['http-conventions'],
   skip: () => null,

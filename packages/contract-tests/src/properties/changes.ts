@@ -1,4 +1,7 @@
-/** The changes feed, and what it says seen in the resources: changed records as they are now, unpublished ones gone from every list. */
+/**
+ * The changes feed, and what it says seen in the resources: changed records as they are now,
+ * unpublished ones gone from every list.
+ */
 import fc from 'fast-check';
 import { planRule } from '../core/context.ts';
 import { valueShown } from '../report/failure-text.ts';
@@ -86,8 +89,9 @@ export const changes: Property = {
             `first_seen_at before its update at ${item.changed_at} (an update does not move it)`,
             `${now.first_seen_at}`,
           );
-        // The row that came with the change is the record, as the record's own endpoint serves it while unchanged since.
-        // (A record's own endpoint may add to the row, as a list adds its members: the row's fields are compared.)
+        // The row that came with the change is the record, as the record's own endpoint serves it
+        // while unchanged since. (A record's own endpoint may add to the row, as a list adds its
+        // members: the row's fields are compared.)
         if (withRows && item.row && item.row.updated_at === now.updated_at) {
           const differs = Object.keys(item.row).find(
             (field) => JSON.stringify(item.row[field]) !== JSON.stringify(now[field]),
@@ -120,7 +124,8 @@ const PAGES = 8;
 export const unpublished: Property = {
   id: 'unpublished',
   title:
-    'a record the changes feed last says was unpublished is in no list: its list is walked, in keyset order, to where the record would be',
+    'a record the changes feed last says was unpublished is in no list: its list is walked, ' +
+    'in keyset order, to where the record would be',
   spec: ['3. States and transitions', '6. Events'],
   assumed: ['record-and-key-states', 'changes-feed', 'filters-and-sort-order'],
   skip: (ctx) =>

@@ -11,7 +11,8 @@ import { type Property, assert, expectStatus, keylessElsewhere, smallestFiles } 
 export const nightlyDumps: Property = {
   id: 'exports',
   title:
-    "the dump manifest's files are served as it says: their size, sha256 and row count, gzip JSONL, a strong ETag; malformed dates and files refused",
+    "the dump manifest's files are served as it says: their size, sha256 and row count, gzip " +
+    'JSONL, a strong ETag; malformed dates and files refused',
   spec: ['1. What the service does', '4. Endpoints'],
   assumed: ['exports-manifest-and-files', 'path-formats', 'conditional-requests'],
   skip: (ctx) =>
@@ -117,7 +118,7 @@ export const openapi: Property = {
     // the /api/v1 prefix to its server URL.
     const resolved = (p: Parameter): Parameter =>
       p.$ref?.startsWith('#/components/parameters/')
-        ? (served!.components?.parameters?.[p.$ref.split('/').at(-1)!] ?? p)
+        ? (served.components?.parameters?.[p.$ref.split('/').at(-1)!] ?? p)
         : p;
     const prefix = (() => {
       try {
@@ -143,8 +144,8 @@ export const openapi: Property = {
     );
     for (const op of operations) {
       const item =
-        served.paths![op.path] ??
-        (prefix && op.path.startsWith(prefix) ? served.paths![op.path.slice(prefix.length)] : undefined);
+        served.paths[op.path] ??
+        (prefix && op.path.startsWith(prefix) ? served.paths[op.path.slice(prefix.length)] : undefined);
       const entry = item?.[op.method.toLowerCase()];
       assert(
         item && entry,

@@ -18,7 +18,10 @@ const NESTED_PAGES = 2;
 const listLimit = (ctx: SuiteContext) => pageOf(ctx, 250);
 const nestedLimit = (ctx: SuiteContext) => pageOf(ctx, 50);
 
-/** The records of a resource the run holds or reads, most recently changed first (ties by key), each with the as_of of its page. */
+/**
+ * The records of a resource the run holds or reads, most recently changed first (ties by key),
+ * each with the as_of of its page.
+ */
 async function candidates(ctx: SuiteContext, resource: 'companies' | 'firms'): Promise<{ row: any; asOf: string }[]> {
   const { answers } = await walk(ctx, `/api/v1/${resource}`, listLimit(ctx), CANDIDATE_PAGES);
   const rows = answers.flatMap((a) => (a.body.data as any[]).map((row) => ({ row, asOf: a.body.as_of as string })));
@@ -140,7 +143,9 @@ async function firm(ctx: SuiteContext, row: any, listedAsOf: string): Promise<vo
 export const derived: Property = {
   id: 'derived',
   title:
-    "a record agrees with the lists it is made from, as the key sees them: a company's total raised and last round with its rounds, its investors with its rounds, a firm's portfolio count with its portfolio, a record with its row in its list",
+    "a record agrees with the lists it is made from, as the key sees them: a company's total " +
+    "raised and last round with its rounds, its investors with its rounds, a firm's " +
+    'portfolio count with its portfolio, a record with its row in its list',
   spec: ['2. Resources and their fields', '8. Limits'],
   assumed: ['resource-fields', 'round-lag'],
   skip: () => null,

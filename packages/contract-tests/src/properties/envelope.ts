@@ -9,7 +9,10 @@ import { operationById } from '@investor-graph/contract';
 import { listOperations, planRule, type SuiteContext } from '../core/context.ts';
 import { type Property, DAY, assert, requestFor } from './support.ts';
 
-/** Monthly periods run from the first of a month, UTC, to the first of the next; the trial's is its 7 days; pay as you go has none. */
+/**
+ * Monthly periods run from the first of a month, UTC, to the first of the next; the trial's is its
+ * 7 days; pay as you go has none.
+ */
 function periodAsDecided(
   period: string | null,
   usage: { period_start: string | null; period_end: string | null },
@@ -69,7 +72,8 @@ function judgeEnvelope(ctx: SuiteContext, path: string, body: any): void {
     assert(
       usage.calls_remaining === usage.calls_limit - usage.calls_used,
       path,
-      `calls_remaining ${usage.calls_limit - usage.calls_used} (calls_limit ${usage.calls_limit} less calls_used ${usage.calls_used})`,
+      `calls_remaining ${usage.calls_limit - usage.calls_used} (calls_limit ` +
+        `${usage.calls_limit} less calls_used ${usage.calls_used})`,
       `${usage.calls_remaining}`,
     );
   if (ctx.config.plan === 'payg') {
@@ -160,7 +164,8 @@ export const envelope: Property = {
           assert(
             usage.balance_rows === before.usage.balance_rows - usage.rows_charged,
             path,
-            `balance_rows ${before.usage.balance_rows - usage.rows_charged} (${before.usage.balance_rows} less the ${usage.rows_charged} charged)`,
+            `balance_rows ${before.usage.balance_rows - usage.rows_charged} ` +
+              `(${before.usage.balance_rows} less the ${usage.rows_charged} charged)`,
             `${usage.balance_rows}`,
           );
       }

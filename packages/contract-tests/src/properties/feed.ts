@@ -66,11 +66,14 @@ function heldRows(ctx: SuiteContext): { resource: string; row: any; answer: Answ
 export const feed: Property = {
   id: 'feed',
   title:
-    "the changes feed against the records: a record's updated_at is its latest change's time and first_seen_at its create's, every record read that changed inside the window is in the feed at that time, and an unpublished record is gone, also from under its parent",
+    "the changes feed against the records: a record's updated_at is its latest change's time " +
+    "and first_seen_at its create's, every record read that changed inside the window is in " +
+    'the feed at that time, and an unpublished record is gone, also from under its parent',
   spec: ['6. Events', '1. What the service does', '3. States and transitions'],
   assumed: ['changes-feed', 'record-and-key-states'],
   skip: (ctx) => (planRule(ctx).changes_feed ? null : `the ${ctx.config.plan} plan has no changes feed`),
-  // A page of firms and of companies, the feed walked, a few records read, and two parents' nested lists walked (two pages of 50).
+  // A page of firms and of companies, the feed walked, a few records read, and two parents' nested
+  // lists walked (two pages of 50).
   cost: (ctx) => ({
     calls: 2 + PAGES + RECORDS + 4,
     rows:
@@ -101,7 +104,8 @@ export const feed: Property = {
     const feedAsOf = walked.answers.at(-1)!.body.as_of;
     // A feed may keep a limited history: judged from its first item on (or since, when that is later).
     const from = Math.max(Date.parse(since), items.length ? Date.parse(items[0].changed_at) : Infinity);
-    // Every record the run holds, read no later than the feed, that changed inside the window: in the feed at that time.
+    // Every record the run holds, read no later than the feed, that changed inside the window: in
+    // the feed at that time.
     for (const { resource, row, answer } of heldRows(ctx)) {
       const key = keyOf(row);
       if (

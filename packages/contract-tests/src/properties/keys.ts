@@ -1,4 +1,7 @@
-/** Keys and what they may do: a missing or wrong key, plan features, a trial running out, used-up, revoked and unpaid keys, the trial call. */
+/**
+ * Keys and what they may do: a missing or wrong key, plan features, a trial running out, used-up,
+ * revoked and unpaid keys, the trial call.
+ */
 import fc from 'fast-check';
 import { operationById, planIds, plans, trialKeyKeptDays } from '@investor-graph/contract';
 import { type Answer } from '../client/client.ts';
@@ -78,7 +81,8 @@ export const planFeatures: Property = {
       expectStatus(
         answer,
         200,
-        `${path}: the ${ctx.config.plan} plan includes ${feature === 'changes' ? 'the changes feed' : 'the nightly dumps'}`,
+        `${path}: the ${ctx.config.plan} plan includes ` +
+          `${feature === 'changes' ? 'the changes feed' : 'the nightly dumps'}`,
       );
       return;
     }
@@ -97,7 +101,8 @@ export const trialRunsOut: Property = {
     keylessElsewhere(ctx) ??
     (ctx.control || ctx.config.exhaustTrial
       ? null
-      : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ${plans.trial.calls_limit!.toLocaleString('en')} calls`),
+      : `needs --use-control against the kit's mock, or --exhaust-trial to spend a fresh trial's ` +
+        `${plans.trial.calls_limit!.toLocaleString('en')} calls`),
   cost: (ctx) => ({
     calls: ctx.control ? 4 : plans.trial.calls_limit! + 3,
     rows: ctx.control ? 0 : plans.trial.calls_limit!,
@@ -133,7 +138,8 @@ export const trialRunsOut: Property = {
       key = ((await made.json()) as { key: string }).key;
     } else {
       const domain = ctx.config.email?.split('@')[1] ?? 'example.com';
-      // The case's tag, the key's plan and the seed: a replay asks for the same address, which a live trial may still hold (409).
+      // The case's tag, the key's plan and the seed: a replay asks for the same address, which a
+      // live trial may still hold (409).
       const issued = await ctx.client.call('/api/v1/keys/trial', {
         method: 'POST',
         key: null,
@@ -185,7 +191,8 @@ export const trialRunsOut: Property = {
     expectStatus(
       account,
       200,
-      `/api/v1/account of ${how === 'expired' ? 'an' : 'a'} ${how} trial (DECISIONS.md#account: it can still read its account)`,
+      `/api/v1/account of ${how === 'expired' ? 'an' : 'a'} ${how} trial ` +
+        `(DECISIONS.md#account: it can still read its account)`,
     );
   },
 };
@@ -193,7 +200,11 @@ export const trialRunsOut: Property = {
 export const keyStates: Property = {
   id: 'key-states',
   title:
-    "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted offering a plan up, prepaid rows and a call, its account still read; a revoked key is a 401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 insufficient_balance that costs nothing; an ended trial's key is a 402 trial_expired for trial_key_kept_days, then a 401 invalid_key",
+    "with the mock's control API: a paid plan's used-up quota is a 402 quota_exhausted " +
+    'offering a plan up, prepaid rows and a call, its account still read; a revoked key is a ' +
+    '401 revoked_key, and stays one; a call a pay-as-you-go balance cannot cover is a 402 ' +
+    "insufficient_balance that costs nothing; an ended trial's key is a 402 trial_expired " +
+    'for trial_key_kept_days, then a 401 invalid_key',
   spec: ['3. States and transitions', '7. Errors', '8. Limits'],
   assumed: [
     'exhausted-quota',
@@ -278,7 +289,8 @@ export const keyStates: Property = {
       `${balance.body.data.balance?.prepaid_rows}`,
     );
 
-    // An ended trial's key is known for trial_key_kept_days past its end (402 trial_expired), then not (401 invalid_key).
+    // An ended trial's key is known for trial_key_kept_days past its end (402 trial_expired), then
+    // not (401 invalid_key).
     const clock = await control(ctx, '/clock');
     assert(clock.status === 200, "the mock's control API, asked for the clock", '200 with the time', `${clock.status}`);
     const now = Date.parse(((await clock.json()) as { now: string }).now);
@@ -319,7 +331,8 @@ export const keyStates: Property = {
 export const trialCall: Property = {
   id: 'trial-call',
   title:
-    'the trial call refuses what is not one JSON e-mail: another content type 415, over 4 KiB 413, anything but one valid email 400; an address with a live trial 409',
+    'the trial call refuses what is not one JSON e-mail: another content type 415, over 4 ' +
+    'KiB 413, anything but one valid email 400; an address with a live trial 409',
   spec: ['5. Authentication', '4. Endpoints'],
   assumed: ['trial-key-response', 'status-codes'],
   keyless: true,

@@ -91,7 +91,7 @@ export const filters: Property = {
   assumed: [],
   skip: () => null,
   cost: (ctx) => ({ calls: 3, rows: 2 * ctx.client.rowCost(20) + ctx.client.rowCost(5) }),
-  arbitrary: (ctx) =>
+  arbitrary: () =>
     fc.record({
       daysBack: fc.integer({ min: -30, max: 3 * 365 }),
       limit: fc.integer({ min: 1, max: 20 }),

@@ -16,7 +16,8 @@ async function clockNow(ctx: Parameters<Property['check']>[0]): Promise<number> 
 export const serviceClock: Property = {
   id: 'service-clock',
   title:
-    "with the mock's control API: a pay-as-you-go key made two years ago keeps its prepaid rows; a key's rate limiter runs on real time, so moving the service's clock refills no bucket",
+    "with the mock's control API: a pay-as-you-go key made two years ago keeps its prepaid " +
+    "rows; a key's rate limiter runs on real time, so moving the service's clock refills no bucket",
   spec: ['8. Limits'],
   assumed: ['pay-as-you-go-billing', 'rate-limit-headers'],
   keyless: true,
@@ -24,8 +25,10 @@ export const serviceClock: Property = {
     keylessElsewhere(ctx) ??
     (ctx.control
       ? null
-      : "needs --use-control against the kit's mock (a key made years ago, and a clock to move, are the service's to give)"),
-  // The old key's account and one call; up to three bursts of three seconds' worth of the trial's rate and a call after each.
+      : "needs --use-control against the kit's mock (a key made years ago, and a clock to move, " +
+        "are the service's to give)"),
+  // The old key's account and one call; up to three bursts of three seconds' worth of the trial's
+  // rate and a call after each.
   cost: () => ({
     calls: 2 + 3 * (Math.ceil(plans.trial.rate_per_second * 3) + 1),
     rows: 2 + 3 * (Math.ceil(plans.trial.rate_per_second * 3) + 1),
@@ -93,7 +96,9 @@ export const serviceClock: Property = {
       if (after.status === 429) return;
       assert(
         waited >= 1000 / rate,
-        `a trial key whose bucket emptied ${waited.toFixed(0)} ms before (less than the ${(1000 / rate).toFixed(0)} ms a token takes at ${rate} a second), after the service's clock moved 2 s`,
+        `a trial key whose bucket emptied ${waited.toFixed(0)} ms before (less than the ` +
+          `${(1000 / rate).toFixed(0)} ms a token takes at ${rate} a second), after the service's ` +
+          `clock moved 2 s`,
         'a 429 still (the limiter runs on real time, not the service clock)',
         `${after.status}`,
       );

@@ -19,7 +19,10 @@ const YEAR_PAGES = 2;
 const WHOLE_PAGES = 10;
 const yearPage = (ctx: SuiteContext) => pageOf(ctx, 250);
 const wholePage = (ctx: SuiteContext) => Math.min(cap(ctx), 1000);
-/** Whole lists are recomputed where a page holds 500 rows or more and rows are not billed: 10 pages hold 5,000 or more. */
+/**
+ * Whole lists are recomputed where a page holds 500 rows or more and rows are not billed: 10 pages
+ * hold 5,000 or more.
+ */
 const walksWhole = (ctx: SuiteContext) => cap(ctx) >= 500 && !planRule(ctx).min_rows_per_call;
 const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } })
   .properties.stage.enum;
@@ -72,7 +75,9 @@ function years(
 export const statistics: Property = {
   id: 'statistics',
   title:
-    'a rollup agrees with the rows it counts, as the key sees them: rounds-by-year year by year (the as-of year included), and where every round and edge can be walked, every year, rounds-by-stage and most-active-investors; an unknown name is a 404 listing the names',
+    'a rollup agrees with the rows it counts, as the key sees them: rounds-by-year year by ' +
+    'year (the as-of year included), and where every round and edge can be walked, every ' +
+    'year, rounds-by-stage and most-active-investors; an unknown name is a 404 listing the names',
   spec: ['1. What the service does', '4. Endpoints'],
   assumed: ['statistics-shapes', 'round-lag'],
   skip: () => null,

@@ -27,7 +27,10 @@ export interface Property {
    */
   examples?(ctx: SuiteContext): any[];
   check(ctx: SuiteContext, input: any): Promise<void>;
-  /** One case a run: what it reads is the same every time (the account, the description), and each read spends the budget. */
+  /**
+   * One case a run: what it reads is the same every time (the account, the description), and each
+   * read spends the budget.
+   */
   once?: boolean;
   /**
    * It does not use the run's key (the address's admission, the description, the trial call, keys
@@ -131,7 +134,10 @@ export async function walk(
   return { rows, ended: false, answers };
 }
 
-/** Whether answers show the same data (one as_of): what is compared across them holds only then, a rebuild between them changes it rightly. */
+/**
+ * Whether answers show the same data (one as_of): what is compared across them holds only then, a
+ * rebuild between them changes it rightly.
+ */
 export const sameData = (...answers: (Answer | undefined | null)[]): boolean =>
   new Set(answers.filter(Boolean).map((a) => a!.body?.as_of)).size <= 1;
 
@@ -184,7 +190,10 @@ export function requestFor(
   return q ? `${path}?${q}` : path;
 }
 
-/** Operations any key can read twice alike: not the account (its usage moves), the feed or the dumps (plan features). */
+/**
+ * Operations any key can read twice alike: not the account (its usage moves), the feed or the
+ * dumps (plan features).
+ */
 export const readOperations = dataOperations.filter(
   (o) => o.operationId !== 'getAccount' && o.operationId !== 'listChanges' && !o.path.includes('exports'),
 );

@@ -28,7 +28,8 @@ const pageOf = (answer: { body: any; headers: Headers }) => ({
 export const timestamps: Property = {
   id: 'timestamps',
   title:
-    'a timestamp is read in any RFC 3339 form of a UTC instant, the same page as its Z form, and another offset is a 400',
+    'a timestamp is read in any RFC 3339 form of a UTC instant, the same page as its Z form, ' +
+    'and another offset is a 400',
   spec: ['6. Events'],
   assumed: ['timestamps'],
   skip: (ctx) => (planRule(ctx).changes_feed ? null : `the ${ctx.config.plan} plan has no changes feed`),

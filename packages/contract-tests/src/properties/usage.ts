@@ -155,7 +155,8 @@ export const account: Property = {
 export const billing: Property = {
   id: 'billing',
   title:
-    'what a call costs, as the free account shows it: an error nothing, a HEAD what its GET would, the feed a row an item (pay as you go), a dump download one call',
+    'what a call costs, as the free account shows it: an error nothing, a HEAD what its GET ' +
+    'would, the feed a row an item (pay as you go), a dump download one call',
   spec: ['8. Limits'],
   assumed: [
     'pay-as-you-go-billing',

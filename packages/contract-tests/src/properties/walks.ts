@@ -25,7 +25,8 @@ import {
 export const pagination: Property = {
   id: 'pagination',
   title:
-    'walking a list with any limit gives no duplicate and no gap, no page over the limit, and next_cursor null exactly at the end',
+    'walking a list with any limit gives no duplicate and no gap, no page over the limit, ' +
+    'and next_cursor null exactly at the end',
   spec: ['4. Endpoints'],
   // Only the cursor parameter's name is the kit's: no gap, no duplicate and the cap are the spec's.
   assumed: ['cursor'],
@@ -89,7 +90,8 @@ export const pagination: Property = {
       differs < 0,
       `walking ${path} with limit=${limit}`,
       `the first ${ids.length} rows of one page of ${pages * limit}, in order`,
-      `${cutBody(ids[differs] ?? '', 200)} at row ${differs + 1}, where the page has ${want[differs] === undefined ? 'no row' : cutBody(want[differs]!, 200)}`,
+      `${cutBody(ids[differs] ?? '', 200)} at row ${differs + 1}, where the page has ` +
+        `${want[differs] === undefined ? 'no row' : cutBody(want[differs], 200)}`,
     );
     // From any start: the walk's second cursor, asked again, gives the page it gave.
     const second = answers[0]!.body.next_cursor;
@@ -98,7 +100,7 @@ export const pagination: Property = {
         rows: limit,
       });
       expectStatus(again, 200, `page 2 of ${path} with limit=${limit}, asked again with the same cursor`);
-      const [was, is] = [answers[1]!.body.data.map(keyOf), again.body.data.map(keyOf)];
+      const [was, is] = [answers[1].body.data.map(keyOf), again.body.data.map(keyOf)];
       if (sameData(again, answers[1]))
         assert(
           JSON.stringify(is) === JSON.stringify(was),

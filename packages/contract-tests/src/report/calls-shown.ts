@@ -12,7 +12,10 @@ export interface ShownExchange {
   method: string;
   /** Path and query as sent, keys blanked (cursors kept whole, so that the call replays). */
   path: string;
-  /** The key it sent: the run's own (a replay reads it from $INVESTOR_GRAPH_KEY), another a check chose (a wrong one, shown blanked), or none. */
+  /**
+   * The key it sent: the run's own (a replay reads it from $INVESTOR_GRAPH_KEY), another a check
+   * chose (a wrong one, shown blanked), or none.
+   */
   key: 'run' | 'other' | 'none';
   request_headers: Record<string, string>;
   request_body?: string;

@@ -47,11 +47,15 @@ export function answerShown(
   const text = answer.text || (bytes.length && /json|^text\//i.test(type) ? Buffer.from(bytes).toString('utf8') : '');
   if (text) return `${answer.status} ${cutBody(withoutKeys(text), max)}`;
   return bytes.length
-    ? `${answer.status} with a body of ${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${type ? ` (${type})` : ''}`
+    ? `${answer.status} with a body of ${bytes.length.toLocaleString('en')} ` +
+        `byte${bytes.length === 1 ? '' : 's'}${type ? ` (${type})` : ''}`
     : `${answer.status} with no body`;
 }
 
 /** A value as a failure shows it: JSON, cut the same way. */
 export function valueShown(value: unknown, max = 200): string {
-  return value === undefined ? 'nothing' : cutBody(withoutKeys(JSON.stringify(value) ?? String(value)), max);
+  return value === undefined ? 'nothing' : cutBody(withoutKeys(asText(value)), max);
 }
+
+/** JSON, or for what JSON has no text for (a function, a symbol) the value as JavaScript writes it. */
+const asText = (value: unknown): string => JSON.stringify(value) ?? String(value);

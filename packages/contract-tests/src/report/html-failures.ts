@@ -10,9 +10,13 @@ import { withoutKeys } from './failure-text.ts';
 import type { Report } from './report.ts';
 import type { PropertyResult, RuleResult } from '../core/run.ts';
 
-/** The curl line that makes the call again: the run's key from $INVESTOR_GRAPH_KEY, a key a check chose left blanked. */
+/**
+ * The curl line that makes the call again: the run's key from $INVESTOR_GRAPH_KEY, a key a check
+ * chose left blanked.
+ */
 export function curlLine(baseUrl: string, x: ShownExchange): string {
-  // Each value blanked before the line is made: blanking the line would take $INVESTOR_GRAPH_KEY after Bearer for a key.
+  // Each value blanked before the line is made: blanking the line would take $INVESTOR_GRAPH_KEY
+  // after Bearer for a key.
   return curlOf({
     method: x.method,
     url: withoutKeys(`${baseUrl}${x.path}`),
@@ -22,10 +26,14 @@ export function curlLine(baseUrl: string, x: ShownExchange): string {
   });
 }
 
-/** The contract tests' command that runs the failing case again (`replay` is the failure's own: --only, --seed, --path). */
+/**
+ * The contract tests' command that runs the failing case again (`replay` is the failure's own:
+ * --only, --seed, --path).
+ */
 export function rerunLine(report: Pick<Report, 'base_url' | 'plan' | 'use_control'>, replay: string): string {
   return withoutKeys(
-    `npx --no -- investor-graph-contract-tests --base-url ${shellWord(report.base_url)} --plan ${report.plan} ${replay}${report.use_control ? ' --use-control' : ''}`,
+    `npx --no -- investor-graph-contract-tests --base-url ${shellWord(report.base_url)} ` +
+      `--plan ${report.plan} ${replay}${report.use_control ? ' --use-control' : ''}`,
   );
 }
 

@@ -48,7 +48,8 @@ beforeAll(async () => {
   });
   // Every answer a valid envelope whose record, and a header, carry a script and the key it was sent.
   hostile = createServer((req, res) => {
-    // Keys of the service's own form, minted for anyone who asks (a trial, a control API's key): no look to find them by.
+    // Keys of the service's own form, minted for anyone who asks (a trial, a control API's key): no
+    // look to find them by.
     const minted =
       req.method === 'POST' && req.url === '/api/v1/keys/trial'
         ? mintedKey
@@ -127,11 +128,13 @@ test("a broken run's page names what broke and shows each failure with its call,
   // The call exactly as made, its X-Request-Id too (the id to look for in the service's logs).
   expect(failure).toMatch(/-H &#39;x-request-id: igct-\d+&#39;/);
   expect(failure.replace(/ -H &#39;x-request-id: igct-\d+&#39;/, '')).toContain(
-    `curl -i -H &#39;accept: application/json&#39; -H &quot;authorization: Bearer $INVESTOR_GRAPH_KEY&quot; &#39;${mock.url}${call.path.replace(/&/g, '&amp;')}&#39;`,
+    `curl -i -H &#39;accept: application/json&#39; -H &quot;authorization: Bearer ` +
+      `$INVESTOR_GRAPH_KEY&quot; &#39;${mock.url}${call.path.replace(/&/g, '&amp;')}&#39;`,
   );
   expect(failure).toMatch(
     new RegExp(
-      `npx --no -- investor-graph-contract-tests --base-url ${mock.url} --plan team --only bad-input --seed 3( --path \\S+)?</pre>`,
+      `npx --no -- investor-graph-contract-tests --base-url ${mock.url} --plan team --only ` +
+        `bad-input --seed 3( --path \\S+)?</pre>`,
     ),
   );
   expect(page).not.toContain(key);
@@ -182,7 +185,8 @@ test('a script and the key served back by a hostile server are text on the page,
     /www-authenticate: Bearer &lt;key&gt;[^\n]*&lt;script&gt;alert\(1\)&lt;\/script&gt;[^\n]*echo=&quot;Bearer &lt;key&gt;&quot;\n/,
   );
   expect(page).not.toMatch(/<[^>]*\s(?:src|href)\s*=\s*(?!["']?#)/i);
-  // The page blanks the run's keys itself too: a report that held one (written by hand, or by an older kit) does not pass it on.
+  // The page blanks the run's keys itself too: a report that held one (written by hand, or by an
+  // older kit) does not pass it on.
   expect(renderHtmlReport({ ...report, setup_error: `the service said: ${ownFormKey}` })).toContain(
     'the service said: &lt;key&gt;',
   );
@@ -303,7 +307,8 @@ test('an --html path that cannot be written is one line and exit 2, before any c
   );
   expect(code).toBe(2);
   expect(out).toBe(
-    `[investor-graph-contract-tests] --html ${join(file, 'report.html')}: cannot be written (${file} is a file, not a folder) (see investor-graph-contract-tests --help)\n`,
+    `[investor-graph-contract-tests] --html ${join(file, 'report.html')}: cannot be written ` +
+      `(${file} is a file, not a folder) (see investor-graph-contract-tests --help)\n`,
   );
 });
 
@@ -349,14 +354,16 @@ test.skipIf(noBrowser)(
       await page.evaluate(`document.getElementById('matrix-broken').click()`);
       expect(
         await page.evaluate(
-          `[...document.querySelectorAll('#matrix tr[data-state]')].filter((r) => r.checkVisibility()).map((r) => r.dataset.state).filter((s, i, all) => all.indexOf(s) === i)`,
+          `[...document.querySelectorAll('#matrix tr[data-state]')].filter((r) => ` +
+            `r.checkVisibility()).map((r) => r.dataset.state).filter((s, i, all) => all.indexOf(s) === i)`,
         ),
       ).toEqual(['broken']);
       // The screenshot as a reader would first look: the broken rows alone (the whole matrix is some 300 rows).
       const shot = join(screenshotsDir, 'contract-tests-html-report.png');
       await page.screenshot(shot);
       await annotate(
-        `the HTML report of a run against the mock with server-error-on-bad-input, in headless Chromium, its matrix showing the broken rows (${relative(process.cwd(), shot)})`,
+        `the HTML report of a run against the mock with server-error-on-bad-input, in headless ` +
+          `Chromium, its matrix showing the broken rows (${relative(process.cwd(), shot)})`,
         { path: shot, contentType: 'image/png' },
       );
       expect(page.problems).toEqual([]);

@@ -56,7 +56,7 @@ function runFacts(report: Report): Html {
   const s = report.summary;
   return html`<dl class="facts"><dt>base URL</dt><dd><code>${report.base_url}</code></dd><dt>plan</dt><dd>${report.plan}</dd><dt>seed</dt><dd>${report.seed}</dd>
 <dt>budget</dt><dd>${report.budget.calls} calls, ${report.budget.rows} rows${report.budget_why ? html` <span class="muted">(${report.budget_why})</span>` : ''}</dd><dt>spent</dt><dd>${report.spent.calls} calls, ${report.spent.rows} rows (${plural(report.calls_checked, 'call')} checked against every rule)${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}</dd>
-<dt>properties</dt><dd>${badge('passed', `checked on every case ${report.properties.filter((p) => p.status === 'passed' && p.coverage !== 'some cases').length}`)} ${badge('passed', `on some cases ${report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').length}`)} ${badge('failed', `broken ${report.properties.filter((p) => p.status === 'failed').length}`)} ${badge('skipped', `not reached ${report.properties.filter((p) => p.status === 'skipped').length}`)}</dd>
+<dt>properties</dt><dd>${badge('passed', `checked on every case ` + `${report.properties.filter((p) => p.status === 'passed' && p.coverage !== 'some cases').length}`)} ${badge('passed', `on some cases ${report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').length}`)} ${badge('failed', `broken ${report.properties.filter((p) => p.status === 'failed').length}`)} ${badge('skipped', `not reached ${report.properties.filter((p) => p.status === 'skipped').length}`)}</dd>
 <dt>documented</dt><dd>${s.documented.passed} passed, ${s.documented.failed} failed</dd><dt>assumed (x-assumed)</dt><dd>${s.assumed.passed} passed, ${s.assumed.failed} failed</dd>
 ${report.use_control ? html`<dt>control API</dt><dd>driven (--use-control)</dd>` : ''}</dl>`;
 }
@@ -89,7 +89,7 @@ function operationsSection(reports: Report[]): Html {
   const covered = operations.filter((o) => calls(o.operationId) > 0).length;
   const without = reports.reduce((sum, r) => sum + (r.calls_without_operation ?? 0), 0);
   return html`<section id="operations"><h2>Operations covered</h2>
-<p>${covered} of ${operations.length} operations of the contract called${without ? `; ${plural(without, 'call')} for no operation of the contract (paths and methods it does not have, checked for their error)` : ''}.</p>
+<p>${covered} of ${operations.length} operations of the contract called${without ? `; ${plural(without, 'call')} for no operation of the contract (paths and methods it ` + `does not have, checked for their error)` : ''}.</p>
 ${table(
   ['operation', 'method and path', 'calls'],
   operations.map((o) => {
@@ -139,7 +139,8 @@ function keysLine(r: MergedReport): Html {
     ? ` No report from the ${r.failed_keys.join(', ')} key: its suite could not start.`
     : '';
   const missing = r.missing.length
-    ? ` ${plural(r.missing.length, 'row')} of the matrix need${r.missing.length === 1 ? 's' : ''} a key of another plan.`
+    ? ` ${plural(r.missing.length, 'row')} of the matrix ` +
+      `need${r.missing.length === 1 ? 's' : ''} a key of another plan.`
     : '';
   return html`<p>${plural(r.reports.length, 'key')} (${r.plans.join(', ')}), each with an even share of the budget.${failed}${missing}</p>`;
 }

@@ -18,7 +18,9 @@ test("a testcase's annotations become its system-out, and nothing else moves", (
   const out = annotationsAsOutput(vitestJunit);
   expect(out).not.toContain('<properties>');
   expect(out).toContain(
-    '<testcase classname="c" name="a &gt; conforms" time="0.9">\n            <system-out>notice: 4 cases, 4 calls, 42 rows; assumed (limit)</system-out>\n        </testcase>',
+    '<testcase classname="c" name="a &gt; conforms" time="0.9">\n            ' +
+      '<system-out>notice: 4 cases, 4 calls, 42 rows; assumed (limit)</system-out>\n        ' +
+      '</testcase>',
   );
   expect(out).toContain('<testcase classname="c" name="rule x" time="0"/>');
   expect(out).toContain('<failure message="broke">why</failure>');

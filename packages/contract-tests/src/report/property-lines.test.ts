@@ -3,7 +3,9 @@ import type { PropertyResult } from '../core/run.ts';
 import { errorText, propertyOutcome } from './property-lines.ts';
 
 test("a long failure's progress line keeps what the service did, cutting what was expected first (regression: the got part cut off)", () => {
-  const message = `[contract-tests] the run could not get ready: GET /api/v1/firms?limit=5: expected ${'a 200 JSON envelope of records '.repeat(8)}, got 502 (text/html): bad gateway`;
+  const message =
+    `[contract-tests] the run could not get ready: GET /api/v1/firms?limit=5: expected ` +
+    `${'a 200 JSON envelope of records '.repeat(8)}, got 502 (text/html): bad gateway`;
   const result = {
     id: 'conforms',
     status: 'failed',
@@ -18,9 +20,11 @@ test("a long failure's progress line keeps what the service did, cutting what wa
 
 test("an error is shown by its first non-empty lines, up to about 300 characters: esbuild's says where on its second (regression: only 'Transform failed with 1 error:')", () => {
   const esbuild =
-    'Transform failed with 1 error:\n\n/x/suite.ts:3:8: ERROR: Expected identifier but found "="\n    at failureErrorWithLog (esbuild)';
+    'Transform failed with 1 error:\n\n/x/suite.ts:3:8: ERROR: Expected identifier but found ' +
+    '"="\n    at failureErrorWithLog (esbuild)';
   expect(errorText([{ message: esbuild }])).toBe(
-    'Transform failed with 1 error: /x/suite.ts:3:8: ERROR: Expected identifier but found "=" at failureErrorWithLog (esbuild)',
+    'Transform failed with 1 error: /x/suite.ts:3:8: ERROR: Expected identifier but found ' +
+      '"=" at failureErrorWithLog (esbuild)',
   );
   expect(errorText([{ message: 'x'.repeat(400) }, { message: 'second' }])).toMatch(/^x{299}… \(and 1 more\)$/);
 });

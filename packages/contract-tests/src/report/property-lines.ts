@@ -47,7 +47,9 @@ export function coverageText(result: Pick<PropertyResult, 'coverage' | 'cases' |
   // A result of a run that could not get ready ran no case (and one from an older report counts only its runs).
   if (!result.cases) return count(result.runs, 'case');
   const { boundary, boundaryTotal, generated } = result.cases;
-  const cases = `${boundary === boundaryTotal ? count(boundary, 'boundary case') : `${boundary} of ${count(boundaryTotal, 'boundary case')}`}, ${generated} generated`;
+  const cases =
+    `${boundary === boundaryTotal ? count(boundary, 'boundary case') : `${boundary} of ${count(boundaryTotal, 'boundary case')}`}, ` +
+    `${generated} generated`;
   if (result.status === 'failed') return result.runs ? `broken on case ${result.runs} (${cases})` : '0 cases';
   return `${result.coverage === 'every case' ? 'checked on every case' : 'checked on some cases'}: ${cases}`;
 }
@@ -59,13 +61,22 @@ export function planOutcome(plan: RunPlan, config: Pick<SuiteConfig, 'plan' | 'b
   const all = running.reduce((n, p) => n + p.boundaryTotal, 0);
   const generated = running.reduce((n, p) => n + p.generated, 0);
   const cut = running.filter((p) => p.boundary < p.boundaryTotal).map((p) => p.id);
-  const budget = `${count(config.budget.calls, 'call')} and ${count(config.budget.rows, 'row')}${config.budgetWhy ? ` (${config.budgetWhy})` : ''}`;
-  const detail = `${running.length} propert${running.length === 1 ? 'y' : 'ies'}, ${boundary === all ? `every boundary case (${boundary})` : `${boundary} of ${all} boundary cases (cut: ${cut.join(', ')})`} and ${generated} generated, at most ${count(plan.spend.calls, 'call')} and ${count(plan.spend.rows, 'row')} of the budget of ${budget}; ${plan.properties.length - running.length} not reached`;
+  const budget =
+    `${count(config.budget.calls, 'call')} and ` +
+    `${count(config.budget.rows, 'row')}${config.budgetWhy ? ` (${config.budgetWhy})` : ''}`;
+  const detail =
+    `${running.length} propert${running.length === 1 ? 'y' : 'ies'}, ` +
+    `${boundary === all ? `every boundary case (${boundary})` : `${boundary} of ${all} boundary cases (cut: ${cut.join(', ')})`} ` +
+    `and ${generated} generated, at most ${count(plan.spend.calls, 'call')} and ` +
+    `${count(plan.spend.rows, 'row')} of the budget of ${budget}; ` +
+    `${plan.properties.length - running.length} not reached`;
   return { status: 'plan', id: 'plan', plan: config.plan, detail };
 }
 
 export function propertyOutcome(result: PropertyResult, plan: string): Outcome {
-  const spent = `${coverageText(result)}, ${count(result.spent.calls, 'call')}, ${count(result.spent.rows, 'row')}${result.stoppedByBudget ? ' (stopped by the budget)' : ''}`;
+  const spent =
+    `${coverageText(result)}, ${count(result.spent.calls, 'call')}, ` +
+    `${count(result.spent.rows, 'row')}${result.stoppedByBudget ? ' (stopped by the budget)' : ''}`;
   if (result.status === 'skipped')
     return { status: 'skipped', id: result.id, plan, detail: result.reason ?? 'skipped' };
   if (result.failure)
@@ -114,7 +125,8 @@ export class PropertyLines implements Reporter {
     if (outcome) this.results += 1;
     // A rule is judged over every call at the end: only a broken one is worth a line of its own.
     if (outcome && !(outcome.id.startsWith('rule ') && outcome.status === 'held')) this.line(outcome);
-    // No outcome: not selected with --only (no line), or it failed before it got one (its suite's error says why, once).
+    // No outcome: not selected with --only (no line), or it failed before it got one (its suite's
+    // error says why, once).
     else if (!outcome && state === 'failed' && !testCase.parent.errors?.().length)
       this.line({
         status: 'broken',
@@ -124,7 +136,10 @@ export class PropertyLines implements Reporter {
       });
   }
 
-  /** A hook that failed (a suite that could not get ready, or could not write its report) fails its tests with no outcome. */
+  /**
+   * A hook that failed (a suite that could not get ready, or could not write its report) fails its
+   * tests with no outcome.
+   */
   onTestSuiteResult(testSuite: TestSuite): void {
     if (testSuite.errors().length)
       this.problems.push(`could not run ${testSuite.name}: ${errorText(testSuite.errors())}`);

@@ -61,7 +61,10 @@ export interface Report {
   diff?: DiffSection;
 }
 
-/** One change between two contracts, as oasdiff names it: its check's id, the operation (`GET /api/v1/firms`) and what changed. */
+/**
+ * One change between two contracts, as oasdiff names it: its check's id, the operation (`GET
+ * /api/v1/firms`) and what changed.
+ */
 export interface DiffChange {
   id: string;
   operation?: string;
@@ -75,7 +78,8 @@ export interface DiffChange {
  */
 export interface DiffSection {
   status: 'passed' | 'failed' | 'not-run';
-  against: 'kit' | string;
+  /** `kit`, or the baseline file's path. */
+  against: string;
   reason?: string;
   breaking: DiffChange[];
   non_breaking: DiffChange[];
@@ -181,13 +185,17 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
   // Held properties by how much of them ran; a report from before coverage was counted says held alone.
   const held = report.properties.filter((p) => p.status === 'passed');
   const heldText = held.some((p) => p.coverage)
-    ? `${held.filter((p) => p.coverage === 'every case').length} checked on every case, ${held.filter((p) => p.coverage === 'some cases').length} on some cases`
+    ? `${held.filter((p) => p.coverage === 'every case').length} checked on every case, ` +
+      `${held.filter((p) => p.coverage === 'some cases').length} on some cases`
     : `${held.length} held`;
-  const propertiesLine = `${heldText}, ${report.properties.filter((p) => p.status === 'failed').length} broken, ${report.properties.filter((p) => p.status === 'skipped').length} not reached`;
+  const propertiesLine =
+    `${heldText}, ${report.properties.filter((p) => p.status === 'failed').length} broken, ` +
+    `${report.properties.filter((p) => p.status === 'skipped').length} not reached`;
   const indent = (text: string): string => text.split('\n').join('\n      ');
   const broken = [
     // After a failed set-up every property fails with it: said once, below the tally.
-    // The case that broke it, cut (a long path or body in it would push the rest off the screen), then the line that replays it.
+    // The case that broke it, cut (a long path or body in it would push the rest off the screen),
+    // then the line that replays it.
     ...report.properties
       .filter((p) => p.failure && p.failure.message !== report.setup_error)
       .map(
@@ -198,7 +206,8 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
       .filter((r) => r.violations)
       .map(
         (r) =>
-          `  broken rule ${r.id}: ${indent(expectedGot('', r.title, `${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}, for example:\n${r.examples.join('\n')}`))}`,
+          `  broken rule ${r.id}: ` +
+          `${indent(expectedGot('', r.title, `${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}, for example:\n${r.examples.join('\n')}`))}`,
       ),
   ];
   return [
@@ -208,16 +217,22 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
       .filter((p) => p.status === 'passed' && p.coverage === 'some cases')
       .map(
         (p) =>
-          `  some cases of ${p.id}: ${p.cases.boundary} of ${p.cases.boundaryTotal} boundary, ${p.cases.generated} generated${p.stoppedByBudget ? ' (stopped by the budget)' : ''}`,
+          `  some cases of ${p.id}: ${p.cases.boundary} of ${p.cases.boundaryTotal} boundary, ` +
+          `${p.cases.generated} generated${p.stoppedByBudget ? ' (stopped by the budget)' : ''}`,
       ),
     // The served contract against the kit's, which the run started with (diff.ts).
     ...(report.diff ? diffSummaryLines(report.diff) : []),
     ...(report.setup_error ? [`  broken setup: ${report.setup_error}`] : []),
     ...broken,
-    `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} of ${report.budget.rows} rows${report.budget_why ? ` (${report.budget_why})` : ''}${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}${report.answers_shared ? `; ${report.answers_shared} reads answered from what the run held` : ''}`,
+    `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} ` +
+      `of ${report.budget.rows} ` +
+      `rows${report.budget_why ? ` (${report.budget_why})` : ''}${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}${report.answers_shared ? `; ${report.answers_shared} reads answered from what the run held` : ''}`,
     // A run of several keys says the score once, over all of them.
     ...(matrix ? [`  ${scoreLine(report.score)}`, ...unreachedLines(report.matrix).map((line) => `  ${line}`)] : []),
-    `  documented: ${report.summary.documented.passed} passed, ${report.summary.documented.failed} failed; assumed (x-assumed): ${report.summary.assumed.passed} passed, ${report.summary.assumed.failed} failed; ${report.summary.skipped} skipped`,
+    `  documented: ${report.summary.documented.passed} passed, ` +
+      `${report.summary.documented.failed} failed; assumed (x-assumed): ` +
+      `${report.summary.assumed.passed} passed, ${report.summary.assumed.failed} failed; ` +
+      `${report.summary.skipped} skipped`,
   ].join('\n');
 }
 

@@ -342,7 +342,9 @@ export const claims: readonly Claim[] = [
   {
     says: ['A rebuild that adds, changes or removes a round or an edge updates the record'],
     checks: ['derived', 'feed'],
-    note: 'judged on records a rebuild changed when the run moves the clock (--use-control) or meets a rebuild: their fields against their lists, their updated_at against the feed',
+    note:
+      'judged on records a rebuild changed when the run moves the clock (--use-control) or ' +
+      'meets a rebuild: their fields against their lists, their updated_at against the feed',
   },
   { says: ['No schema has a field about a person'], checks: ['rule:no-people'], faults: ['leak-email'] },
   {
@@ -360,7 +362,10 @@ export const claims: readonly Claim[] = [
     says: ['A record is published or unpublished'],
     checks: ['changes', 'unpublished', 'feed'],
     faults: ['unpublished-still-listed'],
-    note: "the 404 after an unpublish, the record gone from its resource's own list (walked to where keyset order puts it), and from the list nested under its parent when the run knows the parent (from the feed's rows or a list it read)",
+    note:
+      "the 404 after an unpublish, the record gone from its resource's own list (walked to " +
+      'where keyset order puts it), and from the list nested under its parent when the run ' +
+      "knows the parent (from the feed's rows or a list it read)",
   },
   { says: ['A key is `active`, `expired`'], checks: ['account', 'trial-runs-out'], faults: ['expired-trial-as-401'] },
   // ---- Transitions
@@ -373,7 +378,9 @@ export const claims: readonly Claim[] = [
     says: ['Key: active → expired'],
     checks: ['trial-runs-out', 'key-states'],
     faults: ['quota-as-429', 'revocation-forgotten'],
-    note: 'a revoked key called again after its first refusal; an expired or used-up trial is seen refused, not called for long after',
+    note:
+      'a revoked key called again after its first refusal; an expired or used-up trial is seen ' +
+      'refused, not called for long after',
   },
   // ---- Trial key response
   { says: ['201 with `{key, key_id'], checks: ['trial-runs-out', 'rule:contract'], faults: ['trial-key-cacheable'] },
@@ -424,11 +431,16 @@ export const claims: readonly Claim[] = [
     ],
     checks: ['failed-auth'],
     faults: ['failed-auth-unlimited'],
-    note: "calls in parallel on many connections; pipelined ones, and several mocks on one store, are the mock's own tests (stores/address-budgets.test.ts)",
+    note:
+      'calls in parallel on many connections; pipelined ones, and several mocks on one store, ' +
+      "are the mock's own tests (stores/address-budgets.test.ts)",
   },
   {
     says: ['Calls that send the same key while it is being looked up share'],
-    todo: "a new valid key sent many times at once meets no too_many_failures (the mock's own tests pipeline one 200 times: stores/address-budgets.test.ts); a run holds one key, met before its first burst",
+    todo:
+      "a new valid key sent many times at once meets no too_many_failures (the mock's own " +
+      'tests pipeline one 200 times: stores/address-budgets.test.ts); a run holds one key, met ' +
+      'before its first burst',
   },
   { says: ['A key met before and still valid needs no token'], notCheckable: internal('which keys a process has met') },
   {
@@ -484,7 +496,9 @@ export const claims: readonly Claim[] = [
     says: ['Every list is in ascending order of its key'],
     checks: ['pagination', 'changes', 'rule:walk-order'],
     faults: ['unsorted-pages', 'unordered-changes'],
-    note: "every page any property reads, and across its walk; the dump manifest's newest-first order is not checked yet",
+    note:
+      "every page any property reads, and across its walk; the dump manifest's newest-first " +
+      'order is not checked yet',
   },
   {
     says: ['A query parameter the operation does not define'],
@@ -504,7 +518,9 @@ export const claims: readonly Claim[] = [
     says: ['It still obeys the request rate and needs a key that is not revoked'],
     checks: ['trial-runs-out', 'key-states'],
     faults: ['revoked-as-403'],
-    note: 'a used-up or expired trial and a used-up quota read their account, a revoked key cannot; the rate on /account is not driven',
+    note:
+      'a used-up or expired trial and a used-up quota read their account, a revoked key ' +
+      'cannot; the rate on /account is not driven',
   },
   // ---- Exports manifest and files
   {
@@ -527,7 +543,11 @@ export const claims: readonly Claim[] = [
     says: ['They are computed over what the key may see'],
     checks: ['statistics'],
     faults: ['statistics-off-by-one', 'stage-median-as-mean'],
-    note: "rounds-by-year year by year against the rounds the key sees, the as-of year and the one before on every plan (the trial's lag on both sides); every year, rounds-by-stage and most-active-investors where pages of 500 rows or more walk them whole and rows are not billed; fund-returns-by-vintage is not recomputed yet",
+    note:
+      'rounds-by-year year by year against the rounds the key sees, the as-of year and the one ' +
+      "before on every plan (the trial's lag on both sides); every year, rounds-by-stage and " +
+      'most-active-investors where pages of 500 rows or more walk them whole and rows are not ' +
+      'billed; fund-returns-by-vintage is not recomputed yet',
   },
   { says: ['An unknown name is a 404 `unknown_statistic`'], checks: ['statistics'], faults: ['unknown-statistic-400'] },
   { says: ['A rollup reads every round'], notCheckable: internal('how a rollup is computed') },
@@ -547,7 +567,9 @@ export const claims: readonly Claim[] = [
     says: ['Every string, array and integer the API reads or serves has a bound'],
     checks: ['bad-input', 'rule:contract'],
     faults: ['server-error-on-bad-input', 'bounds-ignored'],
-    note: "limit at its maximum (capped) and one past it (a 400), since past its length (a 400); every answer is held to the contract's bounds",
+    note:
+      'limit at its maximum (capped) and one past it (a 400), since past its length (a 400); ' +
+      "every answer is held to the contract's bounds",
   },
   {
     says: [
@@ -566,7 +588,10 @@ export const claims: readonly Claim[] = [
       'A connection past either is answered 503 `too_many_connections`',
       'Request headers must arrive within 10 s',
     ],
-    todo: "holding connections idle, or a share of them from one address, and seeing what the next meets (the mock's own tests do, with small bounds: adapters/node/bounds.test.ts); a run against a live service would hold hundreds of its connections, for seconds",
+    todo:
+      'holding connections idle, or a share of them from one address, and seeing what the next ' +
+      "meets (the mock's own tests do, with small bounds: adapters/node/bounds.test.ts); a run " +
+      'against a live service would hold hundreds of its connections, for seconds',
   },
   {
     says: ['A request body is at most 64 KiB as sent, and is never decoded'],
@@ -584,7 +609,8 @@ export const claims: readonly Claim[] = [
       'Each server says its audience',
     ],
     notCheckable:
-      "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks",
+      "the servers of the kit's contract file: a service's served contract names the service " +
+      'itself, which the openapi property checks',
   },
   // ---- Key scopes, expiry and revocation
   {
@@ -686,15 +712,22 @@ export const claims: readonly Claim[] = [
     says: ['Every error answer is problem+json, those HTTP parsing makes too'],
     checks: ['admission'],
     faults: ['bare-limit-answers'],
-    note: 'HTTP/1.1 without Host, Expect 200-ok, CONNECT and a %2e%2e segment are probed; a request that is not HTTP at all is not',
+    note:
+      'HTTP/1.1 without Host, Expect 200-ok, CONNECT and a %2e%2e segment are probed; a ' +
+      'request that is not HTTP at all is not',
   },
   {
     says: ['A connection that sends nothing is answered 408 after 10 s'],
-    todo: "a connection held idle past the header timeout (the mock's own tests do, with a small one: adapters/node/bounds.test.ts); a run against a live service would hold one 10 s",
+    todo:
+      "a connection held idle past the header timeout (the mock's own tests do, with a small " +
+      'one: adapters/node/bounds.test.ts); a run against a live service would hold one 10 s',
   },
   {
     says: ['Closed with no answer, by decision: a connection whose client goes away'],
-    todo: "a reader that stops reading a large answer for a window (the mock's own tests do: adapters/node/hardening.test.ts); a run against a live service would hold one of its connections that long",
+    todo:
+      "a reader that stops reading a large answer for a window (the mock's own tests do: " +
+      'adapters/node/hardening.test.ts); a run against a live service would hold one of its ' +
+      'connections that long',
   },
   {
     says: [
@@ -703,12 +736,17 @@ export const claims: readonly Claim[] = [
       'What is echoed is cut between pieces',
       'An incoming `X-Request-Id` that holds a key is replaced',
     ],
-    todo: "a call that sends the run's key in a slug, a parameter or X-Request-Id and reads the problem (the mock's own tests do, in 37 places and 9 encodings: redaction.test.ts); the properties never hold the key itself",
+    todo:
+      "a call that sends the run's key in a slug, a parameter or X-Request-Id and reads the " +
+      "problem (the mock's own tests do, in 37 places and 9 encodings: redaction.test.ts); the " +
+      'properties never hold the key itself',
   },
   { says: ["The log shows a cursor of the kit's form"], notCheckable: "the mock's own log" },
   {
     says: ["A JSON body (the trial call's, a control call's) that gives a member twice"],
-    todo: "a trial call with `email` twice is a 400 that makes no key (the mock's own test: engine/request/json-body.test.ts)",
+    todo:
+      "a trial call with `email` twice is a 400 that makes no key (the mock's own test: " +
+      'engine/request/json-body.test.ts)',
   },
   { says: ['One that cannot write the file (a disk that filled'], notCheckable: "the mock's own state file" },
   {
@@ -769,7 +807,9 @@ export const claims: readonly Claim[] = [
     says: ['Held back are such a round, in `/rounds`'],
     checks: ['filters', 'derived', 'rule:round-lag'],
     faults: ['lag-ignored', 'lag-skips-edges'],
-    note: "a company's rounds and investors and a firm's portfolio against the rounds the trial sees; /investments itself is not walked against them yet",
+    note:
+      "a company's rounds and investors and a firm's portfolio against the rounds the trial " +
+      'sees; /investments itself is not walked against them yet',
   },
   {
     says: ['Every field made from rounds or edges is made as if'],
@@ -789,7 +829,9 @@ export const claims: readonly Claim[] = [
   {
     says: ['As the lag passes a round'],
     checks: ['stability'],
-    note: "a permission: a trial's view of a company may change as the cutoff moves while its updated_at stays, and the stability property allows that change alone",
+    note:
+      "a permission: a trial's view of a company may change as the cutoff moves while its " +
+      'updated_at stays, and the stability property allows that change alone',
   },
   // ---- Changes feed
   {
@@ -808,7 +850,10 @@ export const claims: readonly Claim[] = [
     says: ['A timestamp parameter (`since`) takes every RFC 3339 form'],
     checks: ['timestamps'],
     faults: ['since-z-only'],
-    note: "the page (rows and whether there is more) is compared; next_cursor and ETag are compared by the mock's own tests (engine/request/timestamps.test.ts), a cursor being opaque to a client",
+    note:
+      'the page (rows and whether there is more) is compared; next_cursor and ETag are ' +
+      "compared by the mock's own tests (engine/request/timestamps.test.ts), a cursor being " +
+      'opaque to a client',
   },
   { says: ['Changes are stamped to the whole second'], checks: ['timestamps'] },
   { says: ['Another offset (`+02:00`) is a 400'], checks: ['timestamps'] },
@@ -835,7 +880,9 @@ export const claims: readonly Claim[] = [
     says: ['They state the bucket a call was counted against'],
     checks: ['rule:rate-limit-headers'],
     faults: ['rate-limit-policy-wrong'],
-    note: "every data answer's and every 429's headers; that a 304, 402 or 404 carries them, and that a refused call's answer does not, is not asserted yet",
+    note:
+      "every data answer's and every 429's headers; that a 304, 402 or 404 carries them, and " +
+      "that a refused call's answer does not, is not asserted yet",
   },
   { says: ['The limiter is a token bucket per key'], checks: ['rate'], faults: ['drop-retry-after'] },
   {
@@ -861,12 +908,14 @@ export const claims: readonly Claim[] = [
       'Every budget is spent in one atomic step before what it guards is done',
     ],
     notCheckable:
-      "where the kit's mock keeps its buckets (the mock's tests run two mocks on one file and on one Redis: stores/address-budgets.test.ts)",
+      "where the kit's mock keeps its buckets (the mock's tests run two mocks on one file and " +
+      'on one Redis: stores/address-budgets.test.ts)',
   },
   {
     says: ['Mocks sharing a Redis store (`--state redis://`) share every bucket'],
     notCheckable:
-      "where the kit's mock keeps its buckets: through one URL a client sees one rate, which `rate` checks whichever replica answers (the mock's tests run three behind haproxy)",
+      "where the kit's mock keeps its buckets: through one URL a client sees one rate, which " +
+      "`rate` checks whichever replica answers (the mock's tests run three behind haproxy)",
   },
   {
     says: ['The unauthenticated trial call has a bucket per client address'],
@@ -980,7 +1029,8 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
     at: /^\/servers\/\d+$/,
     claim: {
       notCheckable:
-        "the servers of the kit's contract file: a service's served contract names the service itself, which the openapi property checks",
+        "the servers of the kit's contract file: a service's served contract names the service " +
+        'itself, which the openapi property checks',
     },
   },
   {

@@ -105,7 +105,8 @@ test("each fault a row names is a fault of the mock that one of the row's own ch
       const catching = catchingChecks(catchers[fault as keyof typeof catchers]);
       expect(
         catching.some((c) => row.checks!.includes(c)),
-        `${row.id}: ${fault} is caught by ${catching.join(', ')}, none of them a check of the row (${row.checks!.join(', ')})`,
+        `${row.id}: ${fault} is caught by ${catching.join(', ')}, none of them a check of the ` +
+          `row (${row.checks!.join(', ')})`,
       ).toBe(true);
     }
   }

@@ -129,7 +129,9 @@ export function renderMatrix(): string {
     '|---|---|---|---|---|---|---|',
     ...matrix.map(
       (row) =>
-        `| ${cell(row.id)} | ${cell(row.rule)} | ${source(row)} | ${checked(row)} | ${faults(row)} | ${row.checks ? plansCell(row) : ''} | ${row.checks ? rowCalls(row) : ''} |`,
+        `| ${cell(row.id)} | ${cell(row.rule)} | ${source(row)} | ${checked(row)} | ` +
+        `${faults(row)} | ${row.checks ? plansCell(row) : ''} | ` +
+        `${row.checks ? rowCalls(row) : ''} |`,
     ),
     '',
   ].join('\n');
@@ -276,7 +278,10 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
   };
 }
 
-/** The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line a reason: what a user adds to check them. */
+/**
+ * The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line
+ * a reason: what a user adds to check them.
+ */
 export function unreachedLines(results: MatrixResult[]): string[] {
   const byReason = new Map<string, string[]>();
   for (const r of results)
@@ -289,7 +294,8 @@ export function unreachedLines(results: MatrixResult[]): string[] {
     .sort((a, b) => b[1].length - a[1].length)
     .map(
       ([reason, ids]) =>
-        `not reached: ${ids.length} row${ids.length === 1 ? '' : 's'} (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}): ${reason}`,
+        `not reached: ${ids.length} row${ids.length === 1 ? '' : 's'} ` +
+        `(${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}): ${reason}`,
     );
 }
 
@@ -299,5 +305,12 @@ export function scoreLine(score: MatrixScore): string {
     score.every_case === undefined
       ? ''
       : ` (${score.every_case} checked on every case, ${score.some_cases} on some cases)`;
-  return `rules: ${score.held} held of ${score.checked} checked${coverage}, of ${score.rows} sentences and contract spots (documented ${score.documented.held}/${score.documented.checked}, assumed ${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked shown to fail on a fault; ${score.skipped} not reached by this run, ${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`;
+  return (
+    `rules: ${score.held} held of ${score.checked} checked${coverage}, of ${score.rows} ` +
+    `sentences and contract spots (documented ` +
+    `${score.documented.held}/${score.documented.checked}, assumed ` +
+    `${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked ` +
+    `shown to fail on a fault; ${score.skipped} not reached by this run, ` +
+    `${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`
+  );
 }

@@ -8,7 +8,10 @@
  */
 
 export interface Sentence {
-  /** Stable within a version of the documents: `spec 4.3` (section 4, third sentence), `cursor.2` (DECISIONS.md#cursor, second). */
+  /**
+   * Stable within a version of the documents: `spec 4.3` (section 4, third sentence), `cursor.2`
+   * (DECISIONS.md#cursor, second).
+   */
   id: string;
   /** `spec` or `decisions`. */
   source: 'spec' | 'decisions';
