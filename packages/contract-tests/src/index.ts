@@ -1,6 +1,7 @@
 export { defineContractSuite, type SuiteOptions } from './core/suite.ts';
 export { properties, type Property } from './properties.ts';
 export { prepare, type SuiteConfig, type SuiteContext } from './core/context.ts';
-export { runProperty, ruleResults, type PropertyResult, type RuleResult } from './core/run.ts';
+export { runProperty, type PropertyResult } from './core/run.ts';
+export { ruleResults, type RuleResult } from './core/rule-results.ts';
 export { buildReport, formatReport, type Report } from './report/report.ts';
 export { ApiClient, BudgetExhausted, Ledger, type Budget, type Spending } from './client/client.ts';

@@ -9,9 +9,11 @@
 import { conforms, filters } from './properties/reading.ts';
 import { envelope } from './properties/envelope.ts';
 import { pagination, cursorTamper } from './properties/walks.ts';
-import { auth, planFeatures, trialRunsOut, keyStates, trialCall } from './properties/keys.ts';
+import { auth, planFeatures, keyStates } from './properties/keys.ts';
+import { trialRunsOut, trialCall } from './properties/trial.ts';
 import { rate, account, billing } from './properties/usage.ts';
-import { stability, conditional, httpConventions } from './properties/caching.ts';
+import { stability, conditional } from './properties/caching.ts';
+import { httpConventions } from './properties/http-conventions.ts';
 import { nightlyDumps, openapi } from './properties/data.ts';
 import { statistics } from './properties/statistics.ts';
 import { changes, unpublished } from './properties/changes.ts';

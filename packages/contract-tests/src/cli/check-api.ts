@@ -18,8 +18,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { isKeyText, readFlags } from '@investor-graph/cli';
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
+import { fetchContract, name, planOf, say, stop, trialKey } from './check-api-calls.ts';
 
-const name = 'investor-graph-check-api';
 const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
   BASE_URL              the API, e.g. https://api.example.com (or $BASE_URL)
   --results DIR         where the reports go ($RESULTS_DIR, else ./api-check-results)
@@ -120,8 +120,9 @@ try {
 } catch (error) {
   flags.fail(`cannot create ${out}: ${(error as Error).message}`);
 }
-const key = env.INVESTOR_GRAPH_KEY || (await trialKey(env.INVESTOR_GRAPH_EMAIL));
-const plan = await planOf(key);
+const key =
+  env.INVESTOR_GRAPH_KEY || (await trialKey(baseUrl, env.INVESTOR_GRAPH_EMAIL, (message) => flags.fail(message)));
+const plan = await planOf(baseUrl, key);
 if (wanted && plan !== wanted) stop(`the key is a ${plan} key, but --plan says ${wanted}`);
 say(`${baseUrl}, a ${plan} key; reports in ${out}`);
 
@@ -150,7 +151,7 @@ const step = (command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {})
 const failed: string[] = [];
 
 say('1/3 lint the served contract');
-let lintHeld = await fetchContract();
+let lintHeld = await fetchContract(baseUrl, out);
 // The ruleset by its installed path, so the ruleset file may sit anywhere (here: with the reports).
 if (lintHeld) writeFileSync(join(out, '.spectral.yaml'), `extends: [${JSON.stringify(found.ruleset)}]\n`);
 lintHeld &&= await step(found.spectral!, [
@@ -217,69 +218,4 @@ if (failed.length === 0) {
 } else {
   say(`FAILED: ${failed.join(' ')} (JUnit in ${out})`);
   process.exitCode = 1;
-}
-
-/** A trial key for the address, or one line saying why there is none (exit 2 without an address, 3 refused). */
-async function trialKey(email: string | undefined): Promise<string> {
-  if (!email) flags.fail('set INVESTOR_GRAPH_KEY, or INVESTOR_GRAPH_EMAIL for a trial key');
-  const answer = await call(`${baseUrl}/api/v1/keys/trial`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email }),
-  });
-  const body = (await answer.json().catch(() => ({}))) as { key?: string; detail?: string };
-  if (!body.key) stop(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`);
-  return body.key;
-}
-
-/** The key's plan, which picks the k6 script (its rate). */
-async function planOf(key: string): Promise<string> {
-  const answer = await call(`${baseUrl}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } });
-  const body = (await answer.json().catch(() => ({}))) as { data?: { plan?: { id?: string } } };
-  const plan = body.data?.plan?.id;
-  if (answer.status === 401 || answer.status === 403)
-    stop(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`);
-  if (!answer.ok || !plan || !/^[a-z]+$/.test(plan))
-    stop(`${baseUrl}/api/v1/account answered ${answer.status} without the key's plan`);
-  return plan;
-}
-
-/** The served contract into the results folder; false (the step failed, said why) when there is none. */
-async function fetchContract(): Promise<boolean> {
-  try {
-    const answer = await fetch(`${baseUrl}/api/v1/openapi.json`, { signal: AbortSignal.timeout(30_000) });
-    if (!answer.ok) throw new Error(`status ${answer.status}`);
-    writeFileSync(join(out, 'openapi.json'), Buffer.from(await answer.arrayBuffer()));
-    return true;
-  } catch (error) {
-    say(`no contract at ${baseUrl}/api/v1/openapi.json: ${(error as Error).message}`);
-    return false;
-  }
-}
-
-/** A line of the check's own, with the prefix its errors have too. */
-function say(line: string): void {
-  console.log(`[${name}] ${line}`);
-}
-
-/** The check cannot start for a reason of the set-up, not of its flags: one line saying what to fix, and exit 3. */
-function stop(line: string): never {
-  console.error(`[${name}] ${line}`);
-  process.exit(3);
-}
-
-/**
- * fetch, where a service that cannot be reached stops the check in one line (the cause only: never
- * the request's headers).
- */
-async function call(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-  } catch (error) {
-    const cause = ((error as Error).cause as Error | undefined)?.message;
-    const timedOut = (error as Error).name === 'TimeoutError';
-    return stop(
-      `cannot reach ${url}: ${cause ?? (timedOut ? 'no answer within 30 s' : 'the request could not be made')}`,
-    );
-  }
 }

@@ -6,40 +6,31 @@
  * as it finishes (property-lines.ts) and a summary at the end (report.ts); vitest's own report
  * only with --verbose. Anything that keeps it from starting is one line.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startVitest, type Vitest } from 'vitest/node';
-import { planIds, type PlanId } from '@investor-graph/contract';
-import { command, readCliOptions, type CliOptions } from './cli-options.ts';
+import { readCliOptions, type CliOptions } from './cli-options.ts';
 import { contractDiff } from '../diff/diff.ts';
 import { withDiffSuite } from '../diff/diff-junit.ts';
 import { diffSummaryLines } from '../diff/diff-lines.ts';
 import type { SuiteConfig } from '../core/context.ts';
-import { defaultBudget, keylessCalls } from '../core/budgets.ts';
-import { exitCodes, preflight } from './preflight.ts';
+import { exitCodes } from './preflight.ts';
+import { prepareRun, say, stop } from './prepare-run.ts';
 import { hideKey } from '../report/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { annotationsAsOutput } from '../report/junit.ts';
 import { PropertyLines } from '../report/property-lines.ts';
 import { formatReport, mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
-import { scoreLine, unreachedLines } from '../rule-matrix/rule-matrix.ts';
+import { scoreLine, unreachedLines } from '../rule-matrix/matrix-results.ts';
 
 // `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of
 // its own (diff-cli.ts).
 if (process.argv[2] === 'diff')
   process.exit(await (await import('../diff/diff-cli.ts')).diffCommand(process.argv.slice(3)));
 const options = readCliOptions(process.argv.slice(2));
-function say(line: string): void {
-  console.error(`[${command}] ${line}`);
-}
-/** The run cannot start for a reason of the set-up: one line saying what to fix, and exit 3. */
-function stop(line: string): never {
-  say(line);
-  process.exit(exitCodes.environment);
-}
 
 if (options.keyInArgs)
   say(
@@ -110,69 +101,6 @@ function suiteFile(): string {
   return process.env.INVESTOR_GRAPH_CONTRACT_TESTS_SUITE
     ? resolve(process.env.INVESTOR_GRAPH_CONTRACT_TESTS_SUITE)
     : join(dirname(here), `cli-suite.contract${extname(here)}`);
-}
-
-/** The keys (from the mock's control API if asked), each checked by a preflight, as one suite config each. */
-async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
-  const { baseUrl: base, keys } = options;
-  if (options.keysFromControl) {
-    for (const plan of planIds) keys.push({ plan, key: await controlKey(base, plan) });
-    say(`--use-control without a key: the mock's control API made a key of each plan (${planIds.join(', ')})`);
-  }
-  for (const { plan, key } of keys) {
-    const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan, useControl: options.useControl });
-    if (problem) stop(`${keys.length > 1 ? `the ${plan} key: ` : ''}${problem}`);
-  }
-  // One suite per key, each with an even share of the budget (after one preflight call each). With
-  // several keys each writes a report of its own, merged into --report when they are done.
-  const parts = keys.length > 1 ? mkdtempSync(join(tmpdir(), 'investor-graph-contract-tests-')) : null;
-  return keys.map(({ plan, key }, i) =>
-    withBudget(
-      {
-        baseUrl: base,
-        ...(key ? { key } : { email: options.email! }),
-        plan,
-        budget: { calls: 0, rows: 0 },
-        // What does not depend on the key runs once a run: with the last key, admission's probes last of all.
-        keylessChecks: i === keys.length - 1,
-        ...(options.failedAuthBurst ? { failedAuthBurst: true } : {}),
-        seed: options.seed,
-        runs: options.runs,
-        ...(options.rateBurst ? { allowRate: true } : {}),
-        ...(options.useControl ? { useControl: true } : {}),
-        ...(options.exhaustTrial ? { exhaustTrial: true } : {}),
-        ...(options.only ? { only: options.only } : {}),
-        ...(options.path ? { path: options.path } : {}),
-        reportFile: parts ? join(parts, `${plan}.json`) : resolve(options.report),
-      },
-      options,
-      keys.length,
-    ),
-  );
-}
-
-/**
- * A key's budget: its share of --budget-calls and --budget-rows (after a preflight call each),
- * else its plan's default (budgets.ts).
- */
-function withBudget(config: SuiteConfig, options: CliOptions, keys: number): SuiteConfig {
-  const own = defaultBudget(config.plan, keylessCalls(config));
-  const calls = options.budgetCalls === undefined ? own.calls : Math.floor((options.budgetCalls - keys) / keys);
-  const rows = options.budgetRows === undefined ? own.rows : Math.floor(options.budgetRows / keys);
-  const given = [
-    options.budgetCalls === undefined ? '' : '--budget-calls',
-    options.budgetRows === undefined ? '' : '--budget-rows',
-  ].filter(Boolean);
-  const share = keys > 1 ? 'an even share of ' : '';
-  const why =
-    given.length === 2
-      ? keys > 1
-        ? `${share}${given.join(' and ')}`
-        : ''
-      : given.length
-        ? `${share}${given[0]}, the rest ${own.why}`
-        : own.why;
-  return { ...config, budget: { calls, rows }, ...(why ? { budgetWhy: why } : {}) };
 }
 
 /** The suites in vitest, a line per property as it finishes; vitest's own output only with --verbose. */
@@ -299,24 +227,4 @@ function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
   } finally {
     if (parts) rmSync(parts, { recursive: true, force: true });
   }
-}
-
-/** A key of a plan from the mock's control API (pay as you go with prepaid rows), or exit 3 saying why not. */
-async function controlKey(base: string, plan: PlanId): Promise<string> {
-  const answer = await fetch(`${base}/__control/keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ plan, ...(plan === 'payg' ? { prepaid_rows: 100_000 } : {}) }),
-  }).catch(() => null);
-  const body = (await answer?.json().catch(() => null)) as { key?: unknown } | null;
-  if (answer?.status !== 201 || typeof body?.key !== 'string') {
-    return stop(
-      `--use-control without a key asks the mock's control API for a key of each plan; ` +
-        `${new URL(base).origin} answered ${answer?.status ?? 'nothing'}: give keys with --key ` +
-        `PLAN=KEY, or point --base-url at the kit's mock`,
-    );
-  }
-  // The run's key: blanked in this process's texts too (the page), as the suite blanks it in its own.
-  hideKey(body.key);
-  return body.key;
 }

@@ -13,21 +13,12 @@ import {
   type PlanId,
 } from '@investor-graph/contract';
 import { Answers } from '../core/answers.ts';
-import { MadeCall, operationOf, redact, type ShownExchange } from '../report/calls-shown.ts';
-import { hideKey } from '../report/failure-text.ts';
+import { MadeCall, operationOf, redact } from '../report/calls-shown.ts';
+import { hideKey, keyHandedOut } from '../report/failure-text.ts';
 import { judge, UsageJudge, WalkJudge, type AnyRuleId } from '../core/judges.ts';
+import { BudgetExhausted, Ledger, rowsCharged, type Budget, type Spending } from './ledger.ts';
 
-export interface Budget {
-  calls: number;
-  rows: number;
-}
-
-export class BudgetExhausted extends Error {
-  constructor(detail: string) {
-    super(`[contract-tests] the budget does not cover this call: ${detail}`);
-    this.name = 'BudgetExhausted';
-  }
-}
+export { BudgetExhausted, Ledger, type Budget, type Spending };
 
 export interface Answer {
   status: number;
@@ -55,56 +46,6 @@ export interface CallOptions {
   unpaced?: boolean;
   /** Keep the body's bytes (a dump file) instead of reading it as text. */
   raw?: boolean;
-}
-
-export interface Spending {
-  calls: number;
-  rows: number;
-}
-
-/** Spending and findings attributed to whatever check is running. */
-export class Ledger {
-  readonly total: Spending = { calls: 0, rows: 0 };
-  readonly byCheck = new Map<string, Spending>();
-  /** Calls whose answers went through every single-response rule. */
-  exchanges = 0;
-  readonly findings: ({ rule: AnyRuleId; message: string } & {
-    check: string;
-    call: string;
-    exchange: ShownExchange;
-  })[] = [];
-  current = 'setup';
-  /** Calls by the operation of the contract they are for (null: none). */
-  readonly operations = new Map<string | null, number>();
-  /** The last calls of the case running (a property clears it as a case starts): what its failure shows. */
-  recent: MadeCall[] = [];
-
-  /** A call made: counted for its operation, kept among the case's last five. */
-  record(operationId: string | null, exchange: MadeCall): void {
-    this.operations.set(operationId, (this.operations.get(operationId) ?? 0) + 1);
-    this.recent.push(exchange);
-    if (this.recent.length > 5) this.recent.shift();
-  }
-
-  spend(calls: number, rows: number): void {
-    this.total.calls += calls;
-    this.total.rows += rows;
-    const mine = this.byCheck.get(this.current) ?? { calls: 0, rows: 0 };
-    mine.calls += calls;
-    mine.rows += rows;
-    this.byCheck.set(this.current, mine);
-  }
-}
-
-/**
- * The key in an answer of the call that hands keys out (the trial call's), whatever its status. It
- * is hidden from every later text at once, whatever its form, since the run cannot tell it by its
- * look. A key under 8 characters (no real one) is left: blanking it would blank every word holding it.
- */
-function keyHandedOut(operationId: string | undefined, body: unknown): string | null {
-  if (operationId !== 'createTrialKey' || !body || typeof body !== 'object') return null;
-  const key = (body as { key?: unknown }).key;
-  return typeof key === 'string' && key.length >= 8 ? key : null;
 }
 
 export interface ClientOptions {
@@ -235,28 +176,10 @@ export class ApiClient {
     const operationId = operationFor(method, new URL(path, 'http://service.invalid').pathname)?.operationId;
     const handedOut = keyHandedOut(operationId, body);
     if (handedOut) hideKey(handedOut);
-    const served =
-      response.status === 200 && body && typeof body === 'object' && 'data' in body
-        ? (body as { data: unknown; usage?: { rows_charged?: unknown } })
-        : null;
-    // What it cost: the service's own figure when it gives one (pay as you go), else the rows served.
-    const billed =
-      this.options.plan === 'payg' && key === this.options.key && typeof served?.usage?.rows_charged === 'number';
-    // A HEAD is charged as its GET (DECISIONS.md#http-conventions) without showing the rows: count the most it can be.
-    const headed = method === 'HEAD' && response.status === 200;
-    // The account call is free (DECISIONS.md#account); pay as you go's minimum a call is the run's
-    // own key's bill, not another key's.
-    const free = operationId === 'getAccount';
-    const rowsOf = (n: number) => (own ? this.rowCost(n) : n);
-    const charged = free
-      ? 0
-      : billed
-        ? (served.usage!.rows_charged as number)
-        : served
-          ? rowsOf(Array.isArray(served.data) ? served.data.length : 1)
-          : headed
-            ? rowsOf(init.rows ?? 0)
-            : 0;
+    const charged = rowsCharged(
+      { method, status: response.status, operationId, body, rows: init.rows ?? 0 },
+      { billed: this.options.plan === 'payg' && own, rowsOf: (n) => (own ? this.rowCost(n) : n) },
+    );
     ledger.spend(1, charged);
 
     const exchange = {

@@ -9,7 +9,8 @@ import { defaultBudget } from './budgets.ts';
 import { prepare, type SuiteConfig } from './context.ts';
 import { catchers } from './fault-catchers.test-support.ts';
 import { properties } from '../properties.ts';
-import { ruleResults, runProperty } from './run.ts';
+import { runProperty } from './run.ts';
+import { ruleResults } from './rule-results.ts';
 
 const running: RunningMock[] = [];
 afterAll(async () => {

@@ -218,36 +218,6 @@ export function failureMessage(property: Pick<Property, 'title'>, error: Error |
   return expectedGot('', property.title, `no verdict: the check threw ${error.name}: ${firstLine(error.message)}`);
 }
 
-export interface RuleResult {
-  id: AnyRuleId;
-  title: string;
-  basis: 'documented' | 'assumed';
-  spec: string | null;
-  assumed: string[];
-  violations: number;
-  examples: string[];
-  /** The call of each example, in the same order. */
-  exchanges?: ShownExchange[];
-}
-
-/** Every single-response rule over every call the run made. */
-export function ruleResults(ctx: SuiteContext): RuleResult[] {
-  return (Object.keys(allRules) as AnyRuleId[]).map((id) => {
-    const found = ctx.ledger.findings.filter((f) => f.rule === id);
-    const info = allRules[id];
-    return {
-      id,
-      title: info.title,
-      basis: info.spec ? basisOf(info.assumed) : 'assumed',
-      spec: info.spec,
-      assumed: info.assumed,
-      violations: found.length,
-      examples: found.slice(0, 5).map((f) => withoutKeys(`${f.call} (during ${f.check}): ${f.message}`)),
-      exchanges: found.slice(0, 5).map((f) => f.exchange),
-    };
-  });
-}
-
 /**
  * A counterexample with each operation by its method and path: its contract entry (parameters,
  * responses, links) is long, says nothing the name does not, and pushed the values that matter

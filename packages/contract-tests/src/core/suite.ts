@@ -11,7 +11,8 @@ import { properties } from '../properties.ts';
 import { planRun } from './plan.ts';
 import { coverageText, outcomeKey, planOutcome, propertyOutcome, ruleOutcome } from '../report/property-lines.ts';
 import { buildReport, formatReport, writeReport, type Report } from '../report/report.ts';
-import { ruleResults, runProperty, type PropertyResult } from './run.ts';
+import { runProperty, type PropertyResult } from './run.ts';
+import { ruleResults } from './rule-results.ts';
 
 export interface SuiteOptions {
   /** A name for the describe block (the JUnit suite). */

@@ -11,7 +11,8 @@ import { contractDiff, contractFileProblem, servedAt } from './diff.ts';
 import { diffJunit } from './diff-junit.ts';
 import { diffCommandLines } from './diff-lines.ts';
 
-export const diffUsage = `usage: investor-graph-contract-tests diff (--base-url URL | --contract FILE) [--baseline FILE] [options]
+export const diffUsage = `\
+usage: investor-graph-contract-tests diff (--base-url URL | --contract FILE) [--baseline FILE] [options]
 Compares the contract a service serves with the kit's contract, or with the last one seen, by
 oasdiff, and lists the changes that break clients and the others, a line each.
   --base-url URL       the API: its contract is read from URL/api/v1/openapi.json (no key is sent)

@@ -17,6 +17,17 @@ export function hideKey(key: string): void {
 }
 
 /**
+ * The key in an answer of the call that hands keys out (the trial call's), whatever its status. It
+ * is hidden from every later text at once, whatever its form, since the run cannot tell it by its
+ * look. A key under 8 characters (no real one) is left: blanking it would blank every word holding it.
+ */
+export function keyHandedOut(operationId: string | undefined, body: unknown): string | null {
+  if (operationId !== 'createTrialKey' || !body || typeof body !== 'object') return null;
+  const key = (body as { key?: unknown }).key;
+  return typeof key === 'string' && key.length >= 8 ? key : null;
+}
+
+/**
  * `text` with the run's keys, any key of the kit's form (igk_...) and any bearer credential
  * replaced by `<key>`. The run's own keys go first: a key of the service's own form has no look to
  * find it by. Bidirectional controls are shown as their escapes here too, since every failure text

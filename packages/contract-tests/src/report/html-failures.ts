@@ -8,7 +8,8 @@ import { badge, curlLine as curlOf, html, pre, shellWord, type Html } from '@inv
 import type { ShownExchange } from './calls-shown.ts';
 import { withoutKeys } from './failure-text.ts';
 import type { Report } from './report.ts';
-import type { PropertyResult, RuleResult } from '../core/run.ts';
+import type { PropertyResult } from '../core/run.ts';
+import type { RuleResult } from '../core/rule-results.ts';
 
 /**
  * The curl line that makes the call again: the run's key from $INVESTOR_GRAPH_KEY, a key a check

@@ -6,7 +6,8 @@
  */
 import { badge, html, stateFilter, table, type Html } from '@investor-graph/cli/html-page';
 import { withoutKeys } from './failure-text.ts';
-import { matrix, scoreLine, type MatrixResult, type MatrixScore, type RowOutcome } from '../rule-matrix/rule-matrix.ts';
+import { matrix } from '../rule-matrix/rule-matrix.ts';
+import { scoreLine, type MatrixResult, type MatrixScore, type RowOutcome } from '../rule-matrix/matrix-results.ts';
 
 const outcomes: RowOutcome[] = ['broken', 'held', 'skipped', 'not checkable', 'not checked yet', 'decided elsewhere'];
 const sentence = new Map(matrix.map((row) => [row.id, row.rule]));

@@ -15,7 +15,7 @@ import { failuresOf } from './html-failures.ts';
 import { matrixSection } from './html-matrix.ts';
 import { coverageText } from './property-lines.ts';
 import { duration, type DiffChange, type DiffSection, type MergedReport, type Report } from './report.ts';
-import { scoreLine } from '../rule-matrix/rule-matrix.ts';
+import { scoreLine } from '../rule-matrix/matrix-results.ts';
 
 const isMerged = (report: Report | MergedReport): report is MergedReport => 'reports' in report;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

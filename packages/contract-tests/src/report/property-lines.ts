@@ -7,7 +7,8 @@
 import type { Reporter, SerializedError, TestCase, TestModule, TestSuite, Vitest } from 'vitest/node';
 import type { SuiteConfig } from '../core/context.ts';
 import type { RunPlan } from '../core/plan.ts';
-import type { PropertyResult, RuleResult } from '../core/run.ts';
+import type { PropertyResult } from '../core/run.ts';
+import type { RuleResult } from '../core/rule-results.ts';
 
 /** What a test's progress line says, carried from the suite to this reporter in the test's meta. */
 export interface Outcome {

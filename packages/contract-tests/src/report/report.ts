@@ -16,9 +16,10 @@ import {
   unreachedLines,
   type MatrixResult,
   type MatrixScore,
-} from '../rule-matrix/rule-matrix.ts';
+} from '../rule-matrix/matrix-results.ts';
 import type { RunPlan } from '../core/plan.ts';
-import { ruleResults, type Coverage, type PropertyResult, type RuleResult } from '../core/run.ts';
+import type { Coverage, PropertyResult } from '../core/run.ts';
+import { ruleResults, type RuleResult } from '../core/rule-results.ts';
 
 export interface Report {
   base_url: string;
@@ -46,7 +47,7 @@ export interface Report {
   setup_error?: string;
   properties: PropertyResult[];
   rules: RuleResult[];
-  /** Every rule of the spec and of DECISIONS.md (src/rule-matrix.ts) with its outcome in this run. */
+  /** Every rule of the spec and of DECISIONS.md (rule-matrix/rule-matrix.ts) with its outcome in this run. */
   matrix: MatrixResult[];
   /** Rules checked and held, as a score to track from run to run. */
   score: MatrixScore;

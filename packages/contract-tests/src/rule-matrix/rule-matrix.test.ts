@@ -9,17 +9,15 @@ import { faultNames } from '@investor-graph/mock';
 import { claims } from './claims.ts';
 import { catchers, catchingChecks } from '../core/fault-catchers.test-support.ts';
 import { sentences } from './generated/sentences.ts';
+import { checkExists, matrix, renderMatrix } from './rule-matrix.ts';
 import {
-  checkExists,
-  matrix,
   matrixResults,
   matrixScore,
   mergeMatrix,
-  renderMatrix,
   scoreLine,
   unreachedLines,
   type MatrixResult,
-} from './rule-matrix.ts';
+} from './matrix-results.ts';
 import { anchorOf, decisionSentences, specSentences, splitSentences } from './sentences.ts';
 
 const contracts = new URL('../../../../contracts/', import.meta.url);

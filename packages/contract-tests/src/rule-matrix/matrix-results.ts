@@ -1,0 +1,184 @@
+/**
+ * The rule matrix in a run: each row's outcome from the run's properties and rules, merged over
+ * the keys of a run, the score that counts them, and the lines that say what a run did not reach.
+ */
+import type { PlanId } from '@investor-graph/contract';
+import { matrix, rowPlans, type MatrixRow } from './rule-matrix.ts';
+
+export type RowOutcome = 'held' | 'broken' | 'skipped' | 'not checkable' | 'not checked yet' | 'decided elsewhere';
+
+/** How much of a row's checks a run ran (run.ts's coverage): all their cases, some, or none. */
+export type RowCoverage = 'every case' | 'some cases' | 'not reached';
+
+export interface MatrixResult {
+  id: string;
+  source: string;
+  basis: 'documented' | 'assumed';
+  outcome: RowOutcome;
+  /** For a row with checks: held or broken on every case of its checks that ran, on some of them, or not reached. */
+  coverage?: RowCoverage;
+  checks: string[];
+  /** The faults of the kit's mock its checks are shown to catch (none: checked, but never shown to fail). */
+  faults: string[];
+  /** Why it was skipped, cannot be checked, or is not checked yet; for a "not shown" sentence, the decisions. */
+  reason?: string;
+}
+
+export interface MatrixScore {
+  /** Rows that state a rule: sentences and contract spots, less the spec's "not shown" sentences. */
+  rows: number;
+  checked: number;
+  held: number;
+  /** Checked rows whose checks that ran ran every case, and those of which some ran only some cases. */
+  every_case: number;
+  some_cases: number;
+  /** Checked rows whose checks are shown to fail on a fault of the mock made for them. */
+  shown_to_fail: number;
+  documented: { checked: number; held: number };
+  assumed: { checked: number; held: number };
+  not_checkable: number;
+  not_checked_yet: number;
+  /** Rows of this run's matrix that no check of the run reached (another key, a flag, the budget). */
+  skipped: number;
+}
+
+/**
+ * Each row's outcome in a run: broken when one of its checks failed; held when one ran and none
+ * failed; skipped when none of its checks ran.
+ */
+export function matrixResults(outcomes: {
+  properties: Map<string, { status: string; reason?: string; coverage?: string }>;
+  rules: Map<string, number>;
+  calls: number;
+  plan: PlanId;
+}): MatrixResult[] {
+  return matrix.map((row) => {
+    const base = rowBase(row);
+    if (row.decided)
+      return {
+        ...base,
+        outcome: 'decided elsewhere' as const,
+        reason: `decided in ${row.decided.map((d) => `DECISIONS.md#${d}`).join(', ')}`,
+      };
+    if (row.notCheckable) return { ...base, outcome: 'not checkable' as const, reason: row.notCheckable };
+    if (row.todo) return { ...base, outcome: 'not checked yet' as const, reason: row.todo };
+    // A rule that found nothing may have met nothing it applies to (no 429, no rounds): beside a
+    // property it only breaks a row; alone it holds one when the run made calls.
+    const own = row.checks!.filter((c) => !c.startsWith('rule:'));
+    const results = row.checks!.map((check) => {
+      if (!check.startsWith('rule:')) return outcomes.properties.get(check)?.status ?? 'skipped';
+      if ((outcomes.rules.get(check.slice(5)) ?? 0) > 0) return 'failed';
+      return own.length === 0 && outcomes.calls > 0 ? 'passed' : 'skipped';
+    });
+    // Rules judge every call: only a property that ran part of its cases makes a row "some cases".
+    const ran = own.map((c) => outcomes.properties.get(c)).filter((p) => p && p.status !== 'skipped');
+    const coverage: RowCoverage = ran.some((p) => p!.coverage === 'some cases') ? 'some cases' : 'every case';
+    if (results.includes('failed')) return { ...base, outcome: 'broken' as const, coverage };
+    if (results.includes('passed')) return { ...base, outcome: 'held' as const, coverage };
+    const reasons = row.checks!.map((c) => outcomes.properties.get(c)?.reason).filter(Boolean);
+    return {
+      ...base,
+      outcome: 'skipped' as const,
+      coverage: 'not reached' as const,
+      reason: wantOfKey(row, [outcomes.plan]) ?? reasons[0] ?? 'none of its checks ran in this run',
+    };
+  });
+}
+
+/** What a row's result says of the row itself, whatever the run. */
+function rowBase(row: MatrixRow): Pick<MatrixResult, 'id' | 'source' | 'basis' | 'checks' | 'faults'> {
+  return {
+    id: row.id,
+    source: row.source,
+    basis: row.basis,
+    checks: row.checks ?? [],
+    faults: row.checks ? (row.faults ?? []) : [],
+  };
+}
+
+/** "needs a key of ...", when none of the run's plans lets the row's checks run. */
+function wantOfKey(row: MatrixRow, plansGiven: readonly PlanId[]): string | null {
+  const can = rowPlans(row);
+  return can.some((p) => plansGiven.includes(p)) ? null : `needs a key of ${can.join(' or ')}`;
+}
+
+/** One matrix from the runs of several keys: a row broken by any, else held by any, else skipped. */
+export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[]): MatrixResult[] {
+  return matrix
+    .map((row, i) => {
+      const seen = runs.map((results) => results[i]!);
+      const first = seen[0] ?? { ...rowBase(row), outcome: 'skipped' as const };
+      for (const outcome of ['broken', 'held'] as const) {
+        const hits = seen.filter((r) => r.outcome === outcome);
+        // The widest coverage any key gave it: a row checked on every case by one key was checked on every case.
+        const hit = hits.find((r) => r.coverage !== 'some cases') ?? hits[0];
+        if (hit) return { ...hit, reason: undefined };
+      }
+      if (first.outcome !== 'skipped') return first;
+      // A key was given that could check it: why that run did not (a flag, --only, the budget).
+      const why = seen.find((r) => r.reason && !r.reason.startsWith('needs a key of'))?.reason;
+      return { ...first, reason: wantOfKey(row, plansGiven) ?? why ?? 'none of its checks ran in this run' };
+    })
+    .map(({ reason, ...rest }) => (reason === undefined ? rest : { ...rest, reason }));
+}
+
+export function matrixScore(results: MatrixResult[]): MatrixScore {
+  const counted = results.filter((r) => r.outcome !== 'decided elsewhere');
+  const isChecked = (r: MatrixResult) => r.outcome === 'held' || r.outcome === 'broken';
+  const count = (basis: 'documented' | 'assumed') => ({
+    checked: counted.filter((r) => r.basis === basis && isChecked(r)).length,
+    held: counted.filter((r) => r.basis === basis && r.outcome === 'held').length,
+  });
+  const documented = count('documented');
+  const assumed = count('assumed');
+  return {
+    rows: counted.length,
+    checked: documented.checked + assumed.checked,
+    held: documented.held + assumed.held,
+    every_case: counted.filter((r) => isChecked(r) && r.coverage !== 'some cases').length,
+    some_cases: counted.filter((r) => isChecked(r) && r.coverage === 'some cases').length,
+    shown_to_fail: counted.filter((r) => isChecked(r) && r.faults.length > 0).length,
+    documented,
+    assumed,
+    not_checkable: counted.filter((r) => r.outcome === 'not checkable').length,
+    not_checked_yet: counted.filter((r) => r.outcome === 'not checked yet').length,
+    skipped: counted.filter((r) => r.outcome === 'skipped').length,
+  };
+}
+
+/**
+ * The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line
+ * a reason: what a user adds to check them.
+ */
+export function unreachedLines(results: MatrixResult[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const r of results)
+    if (r.outcome === 'skipped')
+      byReason.set(r.reason ?? 'none of its checks ran', [
+        ...(byReason.get(r.reason ?? 'none of its checks ran') ?? []),
+        r.id,
+      ]);
+  return [...byReason]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(
+      ([reason, ids]) =>
+        `not reached: ${ids.length} row${ids.length === 1 ? '' : 's'} ` +
+        `(${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}): ${reason}`,
+    );
+}
+
+/** The score in a line, as the CLI closes with it. */
+export function scoreLine(score: MatrixScore): string {
+  const coverage =
+    score.every_case === undefined
+      ? ''
+      : ` (${score.every_case} checked on every case, ${score.some_cases} on some cases)`;
+  return (
+    `rules: ${score.held} held of ${score.checked} checked${coverage}, of ${score.rows} ` +
+    `sentences and contract spots (documented ` +
+    `${score.documented.held}/${score.documented.checked}, assumed ` +
+    `${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked ` +
+    `shown to fail on a fault; ${score.skipped} not reached by this run, ` +
+    `${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`
+  );
+}
