@@ -117,7 +117,12 @@ test('against a clean service it exits 0 and writes JUnit and a report within it
   expect(lines[0]).toBe(`contract tests: team key at ${clean.url}, seed 5, budget 60 calls and 50000 rows`);
   // The plan before any call: what each property will run and the most it can spend.
   expect(lines[1]).toMatch(
-    /^ {2}plan {5}plan {14}3 properties, every boundary case \(\d+\) and \d+ generated, at most \d+ calls and [\d,]+ rows of the budget of 59 calls and 50,000 rows \(--budget-calls, the rest the team plan's default/,
+    new RegExp(
+      /^ {2}plan {5}plan {14}3 properties, every boundary case \(\d+\) and /.source +
+        /\d+ generated, at most \d+ calls and [\d,]+ rows of the budget of 59 /.source +
+        /calls and 50,000 rows \(--budget-calls, the rest the team plan's /.source +
+        /default/.source,
+    ),
   );
   expect(lines.slice(2, 5).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
     'held conforms',
@@ -192,10 +197,21 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   expect(out).toContain('replay: --only conforms --seed 5');
   // The failure says what the rule expects and what the service did, on the property's line and in the summary.
   expect(out).toMatch(
-    /^ {2}broken {3}conforms .*\[no-people\] GET \/api\/v1\/[a-z-]+\?limit=\d+ -> 200: expected no e-mail, phone, profile URL, photo or person field anywhere, got body\.data\[0\]\.contact_email/m,
+    new RegExp(
+      /^ {2}broken {3}conforms .*\[no-people\] GET /.source +
+        /\/api\/v1\/[a-z-]+\?limit=\d+ -> 200: expected no e-mail, phone, /.source +
+        /profile URL, photo or person field anywhere, got /.source +
+        /body\.data\[0\]\.contact_email/.source,
+      'm',
+    ),
   );
   expect(out).toMatch(
-    /^ {2}broken rule no-people: expected no e-mail, phone, profile URL, photo or person field anywhere, got \d+ violations in \d+ calls, for example:$/m,
+    new RegExp(
+      /^ {2}broken rule no-people: expected no e-mail, phone, profile URL, /.source +
+        /photo or person field anywhere, got \d+ violations in \d+ calls, for /.source +
+        /example:$/.source,
+      'm',
+    ),
   );
   const json = JSON.parse(await readFile(join(dir, 'broken.json'), 'utf8'));
   expect(json.matrix.find((r: { id: string }) => r.id === rowSaying('People are excluded on every plan')).outcome).toBe(
@@ -204,7 +220,7 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   expect(json.score.held).toBeLessThan(json.score.checked);
 }, 120_000);
 
-test("a property broken by the service says what the rule expects and what the service did, with the answer's status and body", async () => {
+test("a broken property says what the rule expects and what the service did: the answer's status, body", async () => {
   const headless = await startMock({ port: 0, keys: [{ plan: 'team', key }], faults: ['refuse-head'] });
   try {
     const { code, out } = await run(
@@ -241,7 +257,7 @@ test("a property broken by the service says what the rule expects and what the s
   }
 }, 120_000);
 
-test('against a service whose data answers are not JSON it exits 1 with a report naming what broke, never a crash (regression)', async () => {
+test('data answers that are not JSON: exit 1, a report naming what broke, never a crash (regression)', async () => {
   const plain = await startMock({ port: 0, keys: [{ plan: 'team', key }], faults: ['wrong-content-type'] });
   try {
     const junit = join(dir, 'plain.xml');
@@ -269,7 +285,11 @@ test('against a service whose data answers are not JSON it exits 1 with a report
     expect(out).not.toMatch(/TypeError/);
     const json = JSON.parse(await readFile(report, 'utf8'));
     expect(json.setup_error).toMatch(
-      /could not get ready: GET \/api\/v1\/firms\?limit=5: expected a 200 JSON envelope of records \(data and as_of\), which every property takes its samples from, got 200 \(text\/plain/,
+      new RegExp(
+        /could not get ready: GET \/api\/v1\/firms\?limit=5: expected a 200 /.source +
+          /JSON envelope of records \(data and as_of\), which every property /.source +
+          /takes its samples from, got 200 \(text\/plain/.source,
+      ),
     );
     expect(json.rules.find((r: { id: string }) => r.id === 'contract').violations).toBeGreaterThan(0);
     expect(out).toContain('broken setup:');
@@ -279,7 +299,7 @@ test('against a service whose data answers are not JSON it exits 1 with a report
   }
 }, 120_000);
 
-test('one run with a key per plan checks what each plan allows and merges the matrix; a rule no key can reach says which plan it needs', async () => {
+test('a key per plan checks what its plan allows, matrix merged; a rule no key reaches names its plan', async () => {
   const business = newKeyText('business');
   const mock = await startMock({
     port: 0,
@@ -332,7 +352,7 @@ test('one run with a key per plan checks what each plan allows and merges the ma
   }
 }, 120_000);
 
-test('--use-control with no key makes a key of every plan through the mock and checks them all in one run', async () => {
+test('--use-control with no key makes a key of every plan through the mock and checks all in one run', async () => {
   const mock = await startMock({ port: 0 });
   try {
     const report = join(dir, 'every-plan.json');
@@ -373,7 +393,7 @@ test('--use-control with no key makes a key of every plan through the mock and c
   }
 }, 120_000);
 
-test("a default run bursts above the plan's rate to check the limiter, and --no-rate-burst leaves it out, saying so", async () => {
+test("a default run bursts past the plan's rate to test the limiter; --no-rate-burst skips it, saying so", async () => {
   const mock = await startMock({ port: 0, keys: [{ plan: 'team', key }] });
   try {
     const status = async (extra: string[]) => {
@@ -466,7 +486,7 @@ test('a report it cannot write is one line and exit 2, before any call', async (
   );
 });
 
-test('a --junit or --report path that is a folder is one line and exit 2, before any call (regression: EISDIR, a stack trace)', async () => {
+test('a --junit or --report path that is a folder: one line, exit 2, before a call (regression: EISDIR)', async () => {
   for (const flag of ['--junit', '--report']) {
     const { code, out } = await run(
       [
@@ -495,7 +515,7 @@ test('a --junit or --report path that is a folder is one line and exit 2, before
   }
 }, 60_000);
 
-test('a key with a line break or a space is refused in one line that never shows it, whether in INVESTOR_GRAPH_KEY, --key or INVESTOR_GRAPH_KEYS', async () => {
+test('a key with whitespace in it is refused unshown: INVESTOR_GRAPH_KEY, --key, INVESTOR_GRAPH_KEYS', async () => {
   const pasted = `${key}\nigk_team_second_line`;
   const cases: [string[], Record<string, string>, RegExp][] = [
     [
@@ -523,7 +543,7 @@ test('a key with a line break or a space is refused in one line that never shows
   }
 }, 60_000);
 
-test('a key left as a stray argument is said to be there, never shown (regression: "unexpected argument igk_...")', async () => {
+test('a key left as a stray argument is said to be there, unshown (regression: it was printed)', async () => {
   const { code, out } = await run(['--base-url', clean.url, '--plan', 'team', key]);
   expect(code, out).toBe(2);
   expect(out).toBe(
@@ -532,7 +552,7 @@ test('a key left as a stray argument is said to be there, never shown (regressio
   );
 });
 
-test('a suite that fails to load is one line of what failed and where, and exit 3, without --verbose (regression: exit 1 and silence)', async () => {
+test('a suite failing to load is a line of what and where, exit 3, without --verbose (regression)', async () => {
   const suite = join(dir, 'broken-suite.contract.ts');
   await writeFile(suite, "import { test } from 'vitest';\ntest('x', () => {\n  const = 1;\n});\n");
   const { code, out } = await run(
@@ -554,7 +574,10 @@ test('a suite that fails to load is one line of what failed and where, and exit 
   expect(out.trim().split('\n'), out).toHaveLength(1);
   // What failed, and the next line of the error: the file and the place in it.
   expect(out).toMatch(
-    /^\[investor-graph-contract-tests\] the run could not start: could not load the suite: .*broken-suite\.contract\.ts:3/,
+    new RegExp(
+      /^\[investor-graph-contract-tests\] the run could not start: could not /.source +
+        /load the suite: .*broken-suite\.contract\.ts:3/.source,
+    ),
   );
 }, 60_000);
 
@@ -635,7 +658,7 @@ test('a key given on the command line works, with a warning that says where it s
   );
 }, 60_000);
 
-test("a developer's running mock keeps its clock unless --use-control asks to drive it, which the run says first", async () => {
+test("a developer's running mock keeps its clock unless --use-control drives it, as the run says first", async () => {
   const clockOf = async () =>
     ((await (await fetch(`${clean.url}/__control/state`)).json()) as { clock: { now: string } }).clock.now;
   const args = [
@@ -666,7 +689,11 @@ test("a developer's running mock keeps its clock unless --use-control asks to dr
   const driven = await run([...args, '--use-control'], { INVESTOR_GRAPH_KEY: key });
   expect(driven.code, driven.out).toBe(0);
   expect(driven.out).toMatch(
-    /--use-control: this run drives the mock's control API at http:\/\/127\.0\.0\.1:\d+; its simulated clock \(now [0-9T:.Z-]+\) will move forward and cannot be moved back/,
+    new RegExp(
+      /--use-control: this run drives the mock's control API at /.source +
+        /http:\/\/127\.0\.0\.1:\d+; its simulated clock \(now [0-9T:.Z-]+\) /.source +
+        /will move forward and cannot be moved back/.source,
+    ),
   );
   expect(Date.parse(await clockOf()) - before).toBeGreaterThanOrEqual(60 * 60_000);
 }, 120_000);
@@ -691,8 +718,11 @@ test.skipIf(!canRun('script', ['--version']))(
       '--report',
       join(dir, 'tty.json'),
     ];
-    const held =
-      /^ {2}held {5}conforms {10}checked on (every|some) cases?: \d+ (of \d+ )?boundary cases?, \d+ generated, \d+ calls, \d+ rows/m;
+    const held = new RegExp(
+      /^ {2}held {5}conforms {10}checked on (every|some) cases?: \d+ /.source +
+        /(of \d+ )?boundary cases?, \d+ generated, \d+ calls, \d+ rows/.source,
+      'm',
+    );
     const verbose = await run([...args, '--verbose'], { INVESTOR_GRAPH_KEY: key }, true);
     expect(verbose.code, verbose.out).toBe(0);
     // vitest's live summary: redrawn in place, with the count of tests done so far.

@@ -10,7 +10,7 @@ test('a body that fits is shown whole, with no note', () => {
   expect(cutBody('{"data":[]}', 300)).toBe('{"data":[]}');
 });
 
-test('a nested JSON page is cut after the last whole row that fits, its brackets closed, saying how many bytes were left out', () => {
+test('a nested JSON page is cut after the last whole row that fits, brackets closed, counting bytes left out', () => {
   const kept =
     '{"data":[{"slug":"firm-0","name":"Firm ' +
     '0","tags":["vc","seed"]},{"slug":"firm-1","name":"Firm 1","tags":["vc","seed"]}';

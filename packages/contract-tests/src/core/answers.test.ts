@@ -12,7 +12,7 @@ const validator = await createContractValidator();
 
 const answer = (text: string): Answer => ({ status: 200, headers: new Headers(), body: null, text, findings: [] });
 
-test('the memory of answers is bounded by count and by the size of the bodies, the least recently used dropped first', () => {
+test('the memory of answers is bounded by count and by body size, the least recently used dropped first', () => {
   const held = new Answers({ entries: 3, chars: 10 });
   held.remember('/a', answer('aaa'), 1);
   held.remember('/b', answer('bbb'), 2);
@@ -30,7 +30,7 @@ test('the memory of answers is bounded by count and by the size of the bodies, t
   expect(held.get('/f')).toBeUndefined();
 });
 
-test("a read answered from memory is no call; a read nothing answered yet is one, remembered only as a plain GET with the run's key", async () => {
+test("a read from memory is no call; any other is one, remembered if a plain GET with the run's key", async () => {
   const ledger = new Ledger();
   const client = new ApiClient({
     baseUrl: mock.url,

@@ -53,7 +53,7 @@ describe('every deliberate fault is caught', () => {
     expect(Object.keys(catchers).sort()).toEqual([...faultNames].sort());
   });
 
-  test('every property is shown to fail on some fault (and every rule on a broken answer, in rules.test.ts): so is every row of the rule matrix', () => {
+  test('every property fails on some fault (every rule on a broken answer: rules.test.ts), so every matrix row', () => {
     const caught = new Set(
       Object.values(catchers)
         .filter((c) => c.propertyFails)
@@ -66,7 +66,8 @@ describe('every deliberate fault is caught', () => {
   // gate a CI job can trust (the boundary cases that open each run make it every seed).
   for (const fault of faultNames) {
     const { property, rule, propertyFails } = catchers[fault];
-    test(`${fault} is caught by ${[propertyFails ? `the ${property} property` : '', rule ? `the ${rule} rule` : ''].filter(Boolean).join(' and ')}, on every seed`, async () => {
+    const by = [propertyFails ? `the ${property} property` : '', rule ? `the ${rule} rule` : ''].filter(Boolean);
+    test(`${fault} is caught by ${by.join(' and ')}, on every seed`, async () => {
       for (const seed of [4242, 1, 2]) {
         const { result, rules } = await runAgainst(fault, property, { seed });
         if (propertyFails) {
@@ -83,7 +84,7 @@ describe('every deliberate fault is caught', () => {
     });
   }
 
-  test('coverage first: a broken server is caught on every seed, by the boundary cases that open each run', async () => {
+  test('coverage first: a broken server is caught on every seed by the boundary cases opening each run', async () => {
     for (const seed of [1, 2, 3]) {
       const { result } = await runAgainst('server-error-on-bad-input', 'bad-input', { seed, runs: 1 });
       expect(result.status, `seed ${seed}`).toBe('failed');

@@ -28,7 +28,7 @@ const page = (used: number, extra: object = {}) => ({
   usage: { calls_used: used, calls_limit: 100, period_start: '2026-11-01T00:00:00Z', ...extra },
 });
 
-test('usage-counters: calls_used and the quota move by one for each call counted, an error and the account by none', () => {
+test('usage-counters: calls_used and the quota move by one a call counted, an error and the account by none', () => {
   const judge = new UsageJudge();
   const held = [
     call('/api/v1/firms', 200, page(1), 99),
@@ -51,7 +51,7 @@ test('usage-counters: calls_used and the quota move by one for each call counted
   ]);
 });
 
-test('usage-counters: a pay-as-you-go balance falls by what each call charged; calls at once, or another key, start the figures again', () => {
+test("usage-counters: a pay-as-you-go balance falls by each call's charge; overlaps or another key reset it", () => {
   const payg = (balance: number, charged: number) => ({
     data: [],
     next_cursor: null,
@@ -72,7 +72,7 @@ test('usage-counters: a pay-as-you-go balance falls by what each call charged; c
   expect(judge.observe(call('/api/v1/firms', 200, payg(10, 10), undefined, { own: false }))).toEqual([]);
 });
 
-test('walk-order: pages in ascending key order, each after the page before; a cursor never handed back; none leading to no rows', () => {
+test('walk-order: pages in ascending key order, each after the last; no cursor handed back; none to no rows', () => {
   const judge = new WalkJudge();
   const firms = (cursor: string | null, slugs: string[], next: string | null) =>
     call(`/api/v1/firms?limit=2${cursor ? `&cursor=${cursor}` : ''}`, 200, {

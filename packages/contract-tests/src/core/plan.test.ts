@@ -24,7 +24,7 @@ const property = (
 const ctx = {} as SuiteContext;
 const counts = (plan: ReturnType<typeof planRun>) => plan.properties.map((p) => [p.id, p.boundary, p.generated]);
 
-test('every boundary case of every property is planned first; generated cases then share what is left, a property at a time in turn', () => {
+test('every boundary case of every property is planned first; generated ones share the rest in turn', () => {
   const all = [property('a', 1, 10), property('b', 5, 2), property('c', 20, 0, { once: true })];
   // Boundary: 10 + 10 + 20 = 40 calls; 30 left: a turn costs 1 + 5 = 6 (c is checked once), five turns.
   const plan = planRun(ctx, all, { calls: 70, rows: 70 }, 25);
@@ -42,7 +42,7 @@ test('every boundary case of every property is planned first; generated cases th
   ]);
 });
 
-test("a budget short of every boundary case cuts the dearest property's last cases first, down to one case each, then the last property's one", () => {
+test("a budget short of the boundary cases cuts the dearest property's last first, to one each, then the last", () => {
   const all = [property('a', 1, 10), property('b', 5, 4), property('c', 20, 0, { once: true })];
   // 10 + 20 + 20 = 50 wanted, 40 given: b, planned dearest, loses cases until it fits.
   const plan = planRun(ctx, all, { calls: 40, rows: 40 }, 25);

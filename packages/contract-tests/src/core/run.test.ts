@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
 import { failureMessage } from './run.ts';
 
-test('a call that got no answer is said as the call failing, with its cause, not as an answer the check could not read', async () => {
+test('a call that got no answer is said as the call failing, with its cause, not as a misread answer', async () => {
   const port = await freePort();
   const error = await fetch(`http://127.0.0.1:${port}/api/v1/firms`).then(
     () => null,

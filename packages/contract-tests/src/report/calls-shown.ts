@@ -26,8 +26,23 @@ export interface ShownExchange {
   body: string;
 }
 
-const headersShown =
-  /^(content-(type|length|encoding)|cache-control|etag|last-modified|location|retry-after|(x-)?ratelimit(-.+)?|www-authenticate|allow|vary|deprecation|sunset|link)$/;
+const headersShown = new RegExp(
+  `^(${[
+    'content-(type|length|encoding)',
+    'cache-control',
+    'etag',
+    'last-modified',
+    'location',
+    'retry-after',
+    '(x-)?ratelimit(-.+)?',
+    'www-authenticate',
+    'allow',
+    'vary',
+    'deprecation',
+    'sunset',
+    'link',
+  ].join('|')})$`,
+);
 
 /** What a report keeps of a call. */
 export function shownExchange(

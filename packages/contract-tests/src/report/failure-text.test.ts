@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { prepare } from '../core/context.ts';
 import { answerShown, expectedGot, hideKey, valueShown } from './failure-text.ts';
 
-test("a body that echoes the run's key, of any form, is shown with <key> in its place, and so is any bearer credential", () => {
+test("a body echoing the run's key, of any form, shows <key> in its place, and so does any bearer credential", () => {
   const own = 'acme-live-7f3c9a1e5b2d4f60';
   hideKey(own);
   const echoed = JSON.stringify({
@@ -21,7 +21,7 @@ test("a body that echoes the run's key, of any form, is shown with <key> in its 
   expect(shown).toContain('Bearer <key>');
 });
 
-test('a body read as bytes (raw) is decoded when it says it is JSON, else counted, never said to be no body (regression: "404 with no body")', () => {
+test('a raw body is decoded if it says it is JSON, else counted, never said to be none (regression: "no body")', () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
   const problem = {
     status: 404,
@@ -40,7 +40,7 @@ test('a body read as bytes (raw) is decoded when it says it is JSON, else counte
   expect(answerShown({ status: 404, text: '', bytes: new Uint8Array() })).toBe('404 with no body');
 });
 
-test('a trial-key answer that is no 201 but carries a key never shows the key (regression: printed whole)', async () => {
+test('a trial-key answer that is no 201 but carries a key never shows it (regression: printed whole)', async () => {
   // Of the service's own form: no look of a key would find it.
   const key = 'trial-ZZZZ-qSzop-J4daG';
   const server = createServer((_request, response) =>
@@ -69,7 +69,7 @@ test('a trial-key answer that is no 201 but carries a key never shows the key (r
   }
 });
 
-test('a served name holding a bidirectional control is shown with the control escaped: it cannot reorder the failure around it', () => {
+test('a served name holding a bidirectional control is shown escaped: it cannot reorder the failure around it', () => {
   expect(expectedGot('GET /api/v1/firms/a\u202egpj', 'a 200', 'slug "a\u202egpj"')).toBe(
     'GET /api/v1/firms/a\\u202egpj: expected a 200, got slug "a\\u202egpj"',
   );

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import type { PropertyResult } from '../core/run.ts';
 import { errorText, propertyOutcome } from './property-lines.ts';
 
-test("a long failure's progress line keeps what the service did, cutting what was expected first (regression: the got part cut off)", () => {
+test("a long failure's progress line keeps what the service did, cutting the expected first (regression)", () => {
   const message =
     `[contract-tests] the run could not get ready: GET /api/v1/firms?limit=5: expected ` +
     `${'a 200 JSON envelope of records '.repeat(8)}, got 502 (text/html): bad gateway`;
@@ -18,7 +18,7 @@ test("a long failure's progress line keeps what the service did, cutting what wa
   expect(detail.length).toBeLessThan(260);
 });
 
-test("an error is shown by its first non-empty lines, up to about 300 characters: esbuild's says where on its second (regression: only 'Transform failed with 1 error:')", () => {
+test("an error shows its first non-empty lines, to ~300 characters: esbuild's second says where (regression)", () => {
   const esbuild =
     'Transform failed with 1 error:\n\n/x/suite.ts:3:8: ERROR: Expected identifier but found ' +
     '"="\n    at failureErrorWithLog (esbuild)';

@@ -116,7 +116,7 @@ test('the README holds the matrix as the rows say it', () => {
   expect(block, 'run: node rule-matrix-readme.ts').toBe(renderMatrix());
 });
 
-test('a row no key of the run can check says which plan it needs, and the runs of several keys merge: broken by any, else held by any', () => {
+test('a row no key can check names the plan it needs; several keys merge: broken by any, else held by any', () => {
   const passed = new Map(
     ['conforms', 'envelope', 'auth', 'plan-features', 'filters', 'bad-input'].map((id) => [id, { status: 'passed' }]),
   );
@@ -144,7 +144,7 @@ test('a row no key of the run can check says which plan it needs, and the runs o
   );
 });
 
-test('the score counts sentences: a "not shown" sentence of the spec points at its decisions and is not counted', () => {
+test('the score counts sentences: a "not shown" sentence of the spec points at its decisions, uncounted', () => {
   const results = matrixResults({ properties: new Map(), rules: new Map(), calls: 0, plan: 'team' });
   const score = matrixScore(results);
   expect(score.rows).toBe(matrix.filter((r) => !r.decided).length);
@@ -169,7 +169,7 @@ test('the rows a run did not reach are listed by why, so a user knows what to ad
   );
 });
 
-test('a row is checked on every case when every property of it that ran ran every case, on some cases when one was cut; merged, the widest a key gave', () => {
+test('a row is checked on every case if its properties that ran all did, on some if one was cut; merged: max', () => {
   const feedRow = matrix.find((r) => r.checks?.length === 1 && r.checks[0] === 'changes')!.id;
   const run = (coverage: string) =>
     matrixResults({
