@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { canRun, freePort } from '@investor-graph/cli';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
-import { formatReport } from '../report/report.ts';
+import { formatReport } from '../report/report-text.ts';
 import { matrix } from '../rule-matrix/rule-matrix.ts';
 
 const cli = join(import.meta.dirname, 'cli.ts');

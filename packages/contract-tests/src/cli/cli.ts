@@ -23,7 +23,8 @@ import { hideKey } from '../report/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { annotationsAsOutput } from '../report/junit.ts';
 import { PropertyLines } from '../report/property-lines.ts';
-import { formatReport, mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
+import { mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
+import { formatReport } from '../report/report-text.ts';
 import { scoreLine, unreachedLines } from '../rule-matrix/matrix-results.ts';
 
 // `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of
@@ -206,14 +207,18 @@ function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
       mkdirSync(dirname(reportFile), { recursive: true });
       writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
       if (!reports.length) return false;
+      const each = reports.map((r) => formatReport(r, { matrix: false })).join('\n\n');
+      const unreached = unreachedLines(merged.matrix)
+        .map((line) => `\n  ${line}`)
+        .join('');
+      const diffLines = drift ? `\n${diffSummaryLines(drift).join('\n')}` : '';
+      const noReport = merged.failed_keys.length
+        ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; ` +
+          `its line above says why)`
+        : '';
       console.log(
-        `\n${reports.map((r) => formatReport(r, { matrix: false })).join('\n\n')}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}${unreachedLines(
-          merged.matrix,
-        )
-          .map((line) => `\n  ${line}`)
-          .join(
-            '',
-          )}${drift ? `\n${diffSummaryLines(drift).join('\n')}` : ''}${merged.failed_keys.length ? `\n  no report from the ${merged.failed_keys.join(', ')} key (its suite could not start; ` + `its line above says why)` : ''}\n${files}`,
+        `\n${each}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}` +
+          `${unreached}${diffLines}${noReport}\n${files}`,
       );
     } else {
       const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;

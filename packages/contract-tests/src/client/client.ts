@@ -24,7 +24,7 @@ export interface Answer {
   status: number;
   headers: Headers;
   // As it came: the properties, which read untyped JSON (eslint.config.js), assert each field they read.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what a service sent has no type until a check reads it
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what a service sent, untyped until read
   body: any;
   text: string;
   /** The body's bytes as served, when asked for with `raw` (a dump file). */

@@ -185,9 +185,8 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     const broken = sampleProblem(answer);
     if (broken) {
       // The body shown may echo the request (a gateway's debug page): expectedGot blanks the key.
-      ctx.setupError =
-        `[contract-tests] the run could not get ready: ` +
-        `${expectedGot(`GET ${path}`, 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from', broken)}`;
+      const wanted = 'a 200 JSON envelope of records (data and as_of), which every property takes its samples from';
+      ctx.setupError = `[contract-tests] the run could not get ready: ${expectedGot(`GET ${path}`, wanted, broken)}`;
       return ctx;
     }
     // sampleProblem found no fault with it: a 200 JSON envelope of records.

@@ -10,7 +10,8 @@ import { allRules, type AnyRuleId } from './judges.ts';
 import { properties } from '../properties.ts';
 import { planRun } from './plan.ts';
 import { coverageText, outcomeKey, planOutcome, propertyOutcome, ruleOutcome } from '../report/property-lines.ts';
-import { buildReport, formatReport, writeReport, type Report } from '../report/report.ts';
+import { buildReport, writeReport, type Report } from '../report/report.ts';
+import { formatReport } from '../report/report-text.ts';
 import { runProperty, type PropertyResult } from './run.ts';
 import { ruleResults } from './rule-results.ts';
 

@@ -13,6 +13,10 @@ export function diffCaseName(section: DiffSection): string {
   return `the served contract has no change that breaks clients from ${againstText(section.against)}`;
 }
 
+/** The failure's message: how many changes break clients. */
+const breakingCount = (n: number): string =>
+  n === 1 ? '1 change that breaks clients' : `${n} changes that break clients`;
+
 /** The diff as a <testsuite> of one test case, indented by `indent`. */
 function diffSuite(section: DiffSection, indent: string): string {
   const inner = `${indent}        `;
@@ -21,7 +25,7 @@ function diffSuite(section: DiffSection, indent: string): string {
       ? [`${inner}<failure message="no contract to compare" type="UnreadableContract">${xml(section.reason)}</failure>`]
       : section.status === 'failed'
         ? [
-            `${inner}<failure message="${xml(section.breaking.length === 1 ? '1 change that breaks clients' : `${section.breaking.length} changes that break clients`)}" ` +
+            `${inner}<failure message="${xml(breakingCount(section.breaking.length))}" ` +
               `type="BreakingChange">${xml(section.breaking.map(changeLine).join('\n'))}</failure>`,
           ]
         : section.status === 'not-run'

@@ -56,7 +56,9 @@ export function diffCommandLines(section: DiffSection, served: string): string[]
     section.status === 'failed'
       ? `  FAILED: ${count(section.breaking.length, 'change')} that ` +
         `break${section.breaking.length === 1 ? 's' : ''} clients`
-      : `  held: no change that breaks ` +
-        `clients${section.non_breaking.length ? `, ${count(section.non_breaking.length, 'non-breaking change')}` : ', and no other change'}`,
+      : `  held: no change that breaks clients` +
+        (section.non_breaking.length
+          ? `, ${count(section.non_breaking.length, 'non-breaking change')}`
+          : ', and no other change'),
   ];
 }

@@ -75,11 +75,12 @@ export function oasdiffChanges(
         }
         // Only a list of changes is an answer: with a .oasdiff.yaml asking for fail-on, a list comes with exit 1.
         if (Array.isArray(changes)) return done(changes as OasdiffChange[]);
-        fail(
-          new Error(
-            `oasdiff: ${said || (error ? (error.killed ? 'took over 5 minutes' : `exited ${error.code ?? error.signal}`) : 'printed no list of changes')}`,
-          ),
-        );
+        const ended = error
+          ? error.killed
+            ? 'took over 5 minutes'
+            : `exited ${error.code ?? error.signal}`
+          : 'printed no list of changes';
+        fail(new Error(`oasdiff: ${said || ended}`));
       },
     );
   });

@@ -120,7 +120,9 @@ export const feed: Property = {
         at.has(`${resource}/${key}@${Date.parse(row.updated_at)}`),
         `${resource} ${key}, updated_at ${row.updated_at}`,
         `a create or update of it at ${row.updated_at} in the feed since ${since} (it lists every one)`,
-        `${latest.get(`${resource}/${key}`) ? `its latest change ${valueShown(latest.get(`${resource}/${key}`), 160)}` : 'none of it'}`,
+        latest.get(`${resource}/${key}`)
+          ? `its latest change ${valueShown(latest.get(`${resource}/${key}`), 160)}`
+          : 'none of it',
       );
       if (typeof row.first_seen_at === 'string' && Date.parse(row.first_seen_at) >= from) {
         const made = created.get(`${resource}/${key}`);

@@ -14,7 +14,8 @@ import { withoutKeys } from './failure-text.ts';
 import { failuresOf } from './html-failures.ts';
 import { matrixSection } from './html-matrix.ts';
 import { coverageText } from './property-lines.ts';
-import { duration, type DiffChange, type DiffSection, type MergedReport, type Report } from './report.ts';
+import type { DiffChange, DiffSection, MergedReport, Report } from './report.ts';
+import { duration } from './report-text.ts';
 import { scoreLine } from '../rule-matrix/matrix-results.ts';
 
 const isMerged = (report: Report | MergedReport): report is MergedReport => 'reports' in report;

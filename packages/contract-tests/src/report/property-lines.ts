@@ -48,9 +48,11 @@ export function coverageText(result: Pick<PropertyResult, 'coverage' | 'cases' |
   // A result of a run that could not get ready ran no case (and one from an older report counts only its runs).
   if (!result.cases) return count(result.runs, 'case');
   const { boundary, boundaryTotal, generated } = result.cases;
-  const cases =
-    `${boundary === boundaryTotal ? count(boundary, 'boundary case') : `${boundary} of ${count(boundaryTotal, 'boundary case')}`}, ` +
-    `${generated} generated`;
+  const boundaries =
+    boundary === boundaryTotal
+      ? count(boundary, 'boundary case')
+      : `${boundary} of ${count(boundaryTotal, 'boundary case')}`;
+  const cases = `${boundaries}, ${generated} generated`;
   if (result.status === 'failed') return result.runs ? `broken on case ${result.runs} (${cases})` : '0 cases';
   return `${result.coverage === 'every case' ? 'checked on every case' : 'checked on some cases'}: ${cases}`;
 }
@@ -65,9 +67,13 @@ export function planOutcome(plan: RunPlan, config: Pick<SuiteConfig, 'plan' | 'b
   const budget =
     `${count(config.budget.calls, 'call')} and ` +
     `${count(config.budget.rows, 'row')}${config.budgetWhy ? ` (${config.budgetWhy})` : ''}`;
+  const boundaries =
+    boundary === all
+      ? `every boundary case (${boundary})`
+      : `${boundary} of ${all} boundary cases (cut: ${cut.join(', ')})`;
   const detail =
     `${running.length} propert${running.length === 1 ? 'y' : 'ies'}, ` +
-    `${boundary === all ? `every boundary case (${boundary})` : `${boundary} of ${all} boundary cases (cut: ${cut.join(', ')})`} ` +
+    `${boundaries} ` +
     `and ${generated} generated, at most ${count(plan.spend.calls, 'call')} and ` +
     `${count(plan.spend.rows, 'row')} of the budget of ${budget}; ` +
     `${plan.properties.length - running.length} not reached`;
