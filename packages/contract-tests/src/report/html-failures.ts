@@ -52,23 +52,42 @@ export function exchangeBlock(baseUrl: string, x: ShownExchange, open = true): H
   const status = badge(x.status >= 400 ? 'failed' : 'passed', String(x.status));
   const other =
     x.key === 'other' ? html` <span class="muted">(sent another key than the run's, chosen by the check)</span>` : '';
-  return html`<details class="exchange"${open ? html` open` : ''}><summary><code>${x.method} ${x.path}</code> -> ${status}${other}</summary>
-${pre(withoutKeys(lines.join('\n')))}<div class="muted">replay the call:</div>${pre(curlLine(baseUrl, x), 'command')}</details>`;
+  const summary = html`<summary><code>${x.method} ${x.path}</code> -> ${status}${other}</summary>`;
+  const replay = html`<div class="muted">replay the call:</div>${pre(curlLine(baseUrl, x), 'command')}`;
+  return html`<details class="exchange"${open ? html` open` : ''}>${summary}
+${pre(withoutKeys(lines.join('\n')))}${replay}</details>`;
 }
 
 function propertyFailure(report: Report, p: PropertyResult): Html {
   const f = p.failure!;
-  return html`<div class="failure" id="${`property-${p.id}`}"><h3>${badge('broken')} property <code>${p.id}</code>: ${p.title}</h3>
+  const heading = html`<h3>${badge('broken')} property <code>${p.id}</code>: ${p.title}</h3>`;
+  const calls = f.exchanges ?? [];
+  const said = calls.length === 1 ? 'its call' : `its calls (the last ${calls.length})`;
+  const shown = calls.length
+    ? html`<div class="muted">${said}:</div>${calls.map((x, i) => exchangeBlock(report.base_url, x, i === 0))}`
+    : '';
+  const again = f.replay
+    ? html`<div class="muted">run the case again (the key in INVESTOR_GRAPH_KEY):</div>\
+${pre(rerunLine(report, f.replay), 'command')}`
+    : '';
+  return html`<div class="failure" id="${`property-${p.id}`}">${heading}
 ${pre(withoutKeys(f.message))}
 ${f.counterexample ? html`<div class="muted">the case that broke it:</div>${pre(withoutKeys(f.counterexample))}` : ''}
-${(f.exchanges ?? []).length ? html`<div class="muted">${f.exchanges!.length === 1 ? 'its call' : `its calls (the last ${f.exchanges!.length})`}:</div>${f.exchanges!.map((x, i) => exchangeBlock(report.base_url, x, i === 0))}` : ''}
-${f.replay ? html`<div class="muted">run the case again (the key in INVESTOR_GRAPH_KEY):</div>${pre(rerunLine(report, f.replay), 'command')}` : ''}</div>`;
+${shown}
+${again}</div>`;
 }
 
 function ruleFailure(report: Report, r: RuleResult): Html {
-  return html`<div class="failure" id="${`rule-${r.id}`}"><h3>${badge('broken')} rule <code>${r.id}</code>: ${r.title}</h3>
-<p>${r.violations} violation${r.violations === 1 ? '' : 's'} in ${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}${r.violations > r.examples.length ? `; the first ${r.examples.length}` : ''}:</p>
-${r.examples.map((example, i) => html`${pre(withoutKeys(example))}${r.exchanges?.[i] ? exchangeBlock(report.base_url, r.exchanges[i], i === 0) : ''}`)}</div>`;
+  const heading = html`<h3>${badge('broken')} rule <code>${r.id}</code>: ${r.title}</h3>`;
+  const calls = `${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}`;
+  const first = r.violations > r.examples.length ? `; the first ${r.examples.length}` : '';
+  const examples = r.examples.map((example, i) => {
+    const call = r.exchanges?.[i];
+    return html`${pre(withoutKeys(example))}${call ? exchangeBlock(report.base_url, call, i === 0) : ''}`;
+  });
+  return html`<div class="failure" id="${`rule-${r.id}`}">${heading}
+<p>${r.violations} violation${r.violations === 1 ? '' : 's'} in ${calls}${first}:</p>
+${examples}</div>`;
 }
 
 /** Every failure of one key's run, the set-up's first; null when nothing broke. */
@@ -77,6 +96,10 @@ export function failuresOf(report: Report): Html | null {
   const properties = report.properties.filter((p) => p.failure && p.failure.message !== report.setup_error);
   const rules = report.rules.filter((r) => r.violations > 0);
   if (!properties.length && !rules.length && !report.setup_error) return null;
-  return html`${report.setup_error ? html`<div class="failure"><h3>${badge('broken')} the run could not get ready</h3>${pre(withoutKeys(report.setup_error))}</div>` : ''}
+  const setup = report.setup_error
+    ? html`<div class="failure"><h3>${badge('broken')} the run could not get ready</h3>\
+${pre(withoutKeys(report.setup_error))}</div>`
+    : '';
+  return html`${setup}
 ${properties.map((p) => propertyFailure(report, p))}${rules.map((r) => ruleFailure(report, r))}`;
 }

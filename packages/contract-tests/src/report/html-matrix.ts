@@ -32,11 +32,14 @@ function why(row: MatrixResult): Html {
     const coverage = row.coverage
       ? html`${row.coverage === 'some cases' ? 'checked on some cases' : 'checked on every case'}: `
       : '';
-    return html`${coverage}${checks}${row.faults.length ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>` : html` <span class="muted">(never shown to fail on a fault)</span>`}`;
+    const shown = row.faults.length
+      ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>`
+      : html` <span class="muted">(never shown to fail on a fault)</span>`;
+    return html`${coverage}${checks}${shown}`;
   }
-  if (row.outcome === 'skipped')
-    return html`not reached: ${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
-  return html`${withoutKeys(row.reason ?? '')}${checks ? html` <span class="muted">checks:</span> ${checks}` : ''}`;
+  const listed = checks ? html` <span class="muted">checks:</span> ${checks}` : '';
+  if (row.outcome === 'skipped') return html`not reached: ${withoutKeys(row.reason ?? '')}${listed}`;
+  return html`${withoutKeys(row.reason ?? '')}${listed}`;
 }
 
 /** The matrix section: the score, the filter, then a collapsible table per section. */
@@ -45,23 +48,25 @@ export function matrixSection(rows: MatrixResult[], score: MatrixScore): Html {
   for (const row of rows) sections.set(sectionOf(row), [...(sections.get(sectionOf(row)) ?? []), row]);
   return html`<section id="matrix"><h2>Rule matrix</h2>
 <p>${scoreLine(score)}</p>
-<div class="muted">Each sentence of the spec and of DECISIONS.md, and each x-assumed spot of the contract, with its outcome in this run and why a row was not checked. Show only:</div>
+<div class="muted">Each sentence of the spec and of DECISIONS.md, and each x-assumed spot of the contract, \
+with its outcome in this run and why a row was not checked. Show only:</div>
 ${stateFilter(
   'matrix',
   outcomes.map((state) => ({ state, count: rows.filter((r) => r.outcome === state).length })),
 )}
-${[...sections].map(
-  ([
-    name,
-    group,
-  ]) => html`<details${group.some((r) => r.outcome === 'broken') ? html` open` : ''}><summary><b>${name}</b> ${tally(group)}</summary>
+${[...sections].map(([name, group]) => sectionDetails(name, group))}
+</section>`;
+}
+
+/** A section of the matrix as a table that folds, open when a row of it broke. */
+function sectionDetails(name: string, group: MatrixResult[]): Html {
+  const open = group.some((r) => r.outcome === 'broken') ? html` open` : '';
+  return html`<details${open}><summary><b>${name}</b> ${tally(group)}</summary>
 ${table(
   ['row', 'outcome', 'what it says', 'checked by, or why not'],
   group.map((r) => ({
     state: r.outcome,
     cells: [html`<code class="wrap">${r.id}</code>`, badge(r.outcome), sentence.get(r.id) ?? '', why(r)],
   })),
-)}</details>`,
-)}
-</section>`;
+)}</details>`;
 }

@@ -55,10 +55,21 @@ function verdict(report: Report | MergedReport): { ok: boolean; text: string } {
 /** One key's run: where, what plan, seed, budget and what it spent. */
 function runFacts(report: Report): Html {
   const s = report.summary;
-  return html`<dl class="facts"><dt>base URL</dt><dd><code>${report.base_url}</code></dd><dt>plan</dt><dd>${report.plan}</dd><dt>seed</dt><dd>${report.seed}</dd>
-<dt>budget</dt><dd>${report.budget.calls} calls, ${report.budget.rows} rows${report.budget_why ? html` <span class="muted">(${report.budget_why})</span>` : ''}</dd><dt>spent</dt><dd>${report.spent.calls} calls, ${report.spent.rows} rows (${plural(report.calls_checked, 'call')} checked against every rule)${report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`}</dd>
-<dt>properties</dt><dd>${badge('passed', `checked on every case ` + `${report.properties.filter((p) => p.status === 'passed' && p.coverage !== 'some cases').length}`)} ${badge('passed', `on some cases ${report.properties.filter((p) => p.status === 'passed' && p.coverage === 'some cases').length}`)} ${badge('failed', `broken ${report.properties.filter((p) => p.status === 'failed').length}`)} ${badge('skipped', `not reached ${report.properties.filter((p) => p.status === 'skipped').length}`)}</dd>
-<dt>documented</dt><dd>${s.documented.passed} passed, ${s.documented.failed} failed</dd><dt>assumed (x-assumed)</dt><dd>${s.assumed.passed} passed, ${s.assumed.failed} failed</dd>
+  const why = report.budget_why ? html` <span class="muted">(${report.budget_why})</span>` : '';
+  const took = report.wall_ms === undefined ? '' : `, in ${duration(report.wall_ms)}`;
+  const passed = (coverage: boolean) =>
+    report.properties.filter((p) => p.status === 'passed' && (p.coverage === 'some cases') === coverage).length;
+  const of = (status: string) => report.properties.filter((p) => p.status === status).length;
+  return html`<dl class="facts"><dt>base URL</dt><dd><code>${report.base_url}</code></dd>\
+<dt>plan</dt><dd>${report.plan}</dd><dt>seed</dt><dd>${report.seed}</dd>
+<dt>budget</dt><dd>${report.budget.calls} calls, ${report.budget.rows} rows${why}</dd>\
+<dt>spent</dt><dd>${report.spent.calls} calls, ${report.spent.rows} rows \
+(${plural(report.calls_checked, 'call')} checked against every rule)${took}</dd>
+<dt>properties</dt><dd>${badge('passed', `checked on every case ${passed(false)}`)} \
+${badge('passed', `on some cases ${passed(true)}`)} ${badge('failed', `broken ${of('failed')}`)} \
+${badge('skipped', `not reached ${of('skipped')}`)}</dd>
+<dt>documented</dt><dd>${s.documented.passed} passed, ${s.documented.failed} failed</dd>\
+<dt>assumed (x-assumed)</dt><dd>${s.assumed.passed} passed, ${s.assumed.failed} failed</dd>
 ${report.use_control ? html`<dt>control API</dt><dd>driven (--use-control)</dd>` : ''}</dl>`;
 }
 
@@ -85,12 +96,17 @@ function propertiesTable(report: Report): Html {
 function operationsSection(reports: Report[]): Html {
   // A report written before operations were counted has none: say so rather than show zeros.
   if (!reports.some((r) => r.operations))
-    return html`<section id="operations"><h2>Operations covered</h2><p class="muted">This report does not count calls by operation.</p></section>`;
+    return html`<section id="operations"><h2>Operations covered</h2>\
+<p class="muted">This report does not count calls by operation.</p></section>`;
   const calls = (id: string) => reports.reduce((sum, r) => sum + (r.operations?.[id] ?? 0), 0);
   const covered = operations.filter((o) => calls(o.operationId) > 0).length;
   const without = reports.reduce((sum, r) => sum + (r.calls_without_operation ?? 0), 0);
+  const elsewhere = without
+    ? `; ${plural(without, 'call')} for no operation of the contract ` +
+      '(paths and methods it does not have, checked for their error)'
+    : '';
   return html`<section id="operations"><h2>Operations covered</h2>
-<p>${covered} of ${operations.length} operations of the contract called${without ? `; ${plural(without, 'call')} for no operation of the contract (paths and methods it ` + `does not have, checked for their error)` : ''}.</p>
+<p>${covered} of ${operations.length} operations of the contract called${elsewhere}.</p>
 ${table(
   ['operation', 'method and path', 'calls'],
   operations.map((o) => {
@@ -129,9 +145,11 @@ function diffSection(diff: DiffSection): Html {
     : unreadable
       ? html`no contract to compare: ${diff.reason ?? ''}`
       : `${plural(diff.breaking.length, 'breaking change')}, ${plural(diff.non_breaking.length, 'other change')}`;
+  const note = ran && !unreadable && diff.reason ? html` <span class="muted">${diff.reason}</span>` : '';
+  const breaking = unreadable ? '' : changes('Breaking', diff.breaking, 'broken');
   return html`<section id="diff"><h2>The served contract against ${against}</h2>
-<p>${badge(diff.status, ran ? diff.status : 'not run')} ${counts}${ran && !unreadable && diff.reason ? html` <span class="muted">${diff.reason}</span>` : ''}</p>
-${unreadable ? '' : changes('Breaking', diff.breaking, 'broken')}${changes('Not breaking', diff.non_breaking, 'held')}</section>`;
+<p>${badge(diff.status, ran ? diff.status : 'not run')} ${counts}${note}</p>
+${breaking}${changes('Not breaking', diff.non_breaking, 'held')}</section>`;
 }
 
 /** What a run of several keys says of them: how many, which wrote no report, how many rows need another plan's key. */
@@ -143,7 +161,8 @@ function keysLine(r: MergedReport): Html {
     ? ` ${plural(r.missing.length, 'row')} of the matrix ` +
       `need${r.missing.length === 1 ? 's' : ''} a key of another plan.`
     : '';
-  return html`<p>${plural(r.reports.length, 'key')} (${r.plans.join(', ')}), each with an even share of the budget.${failed}${missing}</p>`;
+  const keys = `${plural(r.reports.length, 'key')} (${r.plans.join(', ')})`;
+  return html`<p>${keys}, each with an even share of the budget.${failed}${missing}</p>`;
 }
 
 /** The whole page for a report: one key's, or the merged one of several keys. */
@@ -162,16 +181,21 @@ export function renderHtmlReport(r: Report | MergedReport): string {
   const nav = sections
     .filter((x) => x !== null)
     .map(([id, name], i) => html`${i ? ' · ' : ''}<a href="${`#${id}`}">${name}</a>`);
-  const body = html`<p class="muted">Contract tests of ${plans.join(', ')} key${plans.length > 1 ? 's' : ''} at <code>${base}</code>. Every call's key is blanked; a replay reads it from INVESTOR_GRAPH_KEY.</p>
+  const keyHeading = (k: Report) => (isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : '');
+  const failuresPart = failures.length
+    ? html`<section id="failures"><h2>Failures</h2>${failures.map(([k, f]) => html`${keyHeading(k)}${f}`)}</section>`
+    : '';
+  const body = html`<p class="muted">Contract tests of ${plans.join(', ')} key${plans.length > 1 ? 's' : ''} \
+at <code>${base}</code>. Every call's key is blanked; a replay reads it from INVESTOR_GRAPH_KEY.</p>
 <nav>${nav}</nav>
 <section id="run"><h2>The run</h2>${isMerged(r) ? keysLine(r) : ''}
 <p><b>Score:</b> ${scoreLine(r.score)}</p>
-${reports.map((k) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${runFacts(k)}`)}</section>
+${reports.map((k) => html`${keyHeading(k)}${runFacts(k)}`)}</section>
 ${r.diff ? diffSection(r.diff) : ''}
-${failures.length ? html`<section id="failures"><h2>Failures</h2>${failures.map(([k, f]) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${f}`)}</section>` : ''}
+${failuresPart}
 ${matrixSection(r.matrix, r.score)}
 ${operationsSection(reports)}
-<section id="properties"><h2>Properties</h2>${reports.map((k) => html`${isMerged(r) ? html`<h3>The ${k.plan} key</h3>` : ''}${propertiesTable(k)}`)}</section>
+<section id="properties"><h2>Properties</h2>${reports.map((k) => html`${keyHeading(k)}${propertiesTable(k)}`)}</section>
 <p class="muted">Written by investor-graph-contract-tests from its JSON report.</p>`;
   return page({ title: `Contract tests: ${plans.join(', ')} at ${base}`, verdict: verdict(r), body });
 }
