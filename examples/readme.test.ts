@@ -1,3 +1,4 @@
+// @module-tag servers
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag servers
 // One verdict for a split load run, with real k6 against the real mock: investor-graph-load run (whole
 // and in parts) and merge, the merged figures against an unsplit run's, a rate limit held per
 // replica caught only once the parts are merged, parts that are not one run refused, and the HTML

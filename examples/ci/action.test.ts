@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The repository's composite action (action.yml), its steps run as GitHub's runner runs them: each
  * `run:` step a bash script (`bash --noprofile --norc -eo pipefail`), its `${{ }}` expressions

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The README's baseline example (diff-baseline.sh) as a CI job runs it, night after night, from a
  * project that has the kit's packages (this clone's, linked): real mocks on loopback serving their

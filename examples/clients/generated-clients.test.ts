@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * Clients generated from the contract a running mock serves (GET /api/v1/openapi.json), used as an
  * integrator would: a TypeScript one (openapi-typescript's types, openapi-fetch's calls:

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * deploy/ as a reader applies it: the Kubernetes manifests against the Kubernetes schemas, the
  * Compose file against the Compose Specification's schema, and what no schema sees (named ports,

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The kit installed as a user installs it, by both documented routes before the release, from one
  * packing: `pnpm kit-pack` builds and packs every package as the release does into a folder, and

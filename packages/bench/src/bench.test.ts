@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The benchmark's smoke form, as CI runs it: short runs on small datasets, to show that the script
  * still starts every server, drives them, and writes every figure. The figures are not judged here.

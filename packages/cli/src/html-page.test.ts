@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The frame of the kit's report pages: whatever a value holds, it is text on the page, never
  * markup; the page loads nothing and runs nothing; its state filter works without a script, as

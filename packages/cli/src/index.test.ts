@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { build } from 'esbuild';
 import { expect, test } from 'vitest';
 

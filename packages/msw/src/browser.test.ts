@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * @investor-graph/msw/browser in a real browser: the published bundle (built as `pnpm build`
  * builds it), a page bundled from it with esbuild as an app's bundler would, the worker script

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
 import type { PlanId } from '@investor-graph/contract';

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { createServer, connect, type Socket } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, expect, test } from 'vitest';
