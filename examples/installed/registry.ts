@@ -18,7 +18,10 @@ const kitCache =
 
 export interface Registry {
   url: string;
-  /** Environment for npm and pnpm: the kit's scope from this registry, with its token; the rest upstream; the kept npm cache; no telemetry. */
+  /**
+   * Environment for npm and pnpm: the kit's scope from this registry, with its token; the rest upstream; the kept npm
+   * cache; no telemetry.
+   */
   env: NodeJS.ProcessEnv;
   close(): Promise<void>;
 }

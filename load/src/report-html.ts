@@ -85,12 +85,14 @@ function chart(
   const x = (t: number) => m.l + ((t + interval / 2) / span) * w;
   const y = (v: number) => m.t + h - (v / yMax) * h;
   const parts: string[] = [
-    `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(title)}" xmlns="http://www.w3.org/2000/svg">`,
+    `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(title)}" ` +
+      `xmlns="http://www.w3.org/2000/svg">`,
     `<text x="${m.l}" y="16" class="t">${esc(title)}</text>`,
   ];
   for (let v = 0; v <= yMax + 1e-9; v += step) {
     parts.push(
-      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${m.l - 6}" y="${(y(v) + 4).toFixed(1)}" class="ya">${esc(short(v))}</text>`,
+      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" ` +
+        `class="grid"/><text x="${m.l - 6}" y="${(y(v) + 4).toFixed(1)}" class="ya">${esc(short(v))}</text>`,
     );
   }
   const tickEvery = niceStep(span / 8, [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]);
@@ -100,11 +102,14 @@ function chart(
   const above = guides.filter((g) => g.value > yMax);
   if (above.length)
     parts.push(
-      `<text x="${W - m.r - 70}" y="16" class="ya">${esc(above.map((g) => `${g.label} (above the chart)`).join('; '))}</text>`,
+      `<text x="${W - m.r - 70}" y="16" ` +
+        `class="ya">${esc(above.map((g) => `${g.label} (above the chart)`).join('; '))}</text>`,
     );
   for (const g of guides.filter((g) => g.value <= yMax))
     parts.push(
-      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(g.value).toFixed(1)}" y2="${y(g.value).toFixed(1)}" class="guide"/><text x="${W - m.r - 4}" y="${(y(g.value) - 4).toFixed(1)}" class="gl">${esc(g.label)}</text>`,
+      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(g.value).toFixed(1)}" y2="${y(g.value).toFixed(1)}" ` +
+        `class="guide"/><text x="${W - m.r - 4}" y="${(y(g.value) - 4).toFixed(1)}" ` +
+        `class="gl">${esc(g.label)}</text>`,
     );
   series.forEach((s, i) => {
     const color = s.color ?? palette[i % palette.length]!;
@@ -128,7 +133,8 @@ function chart(
       parts.push(`<circle cx="${x(xs[j]!).toFixed(1)}" cy="${y(s.values[j]!).toFixed(1)}" r="3" fill="${color}"/>`);
     }
     parts.push(
-      `<rect x="${m.l + 8 + i * 150}" y="${m.t + 4}" width="10" height="10" fill="${color}"/><text x="${m.l + 22 + i * 150}" y="${m.t + 13}" class="lg">${esc(s.name)}</text>`,
+      `<rect x="${m.l + 8 + i * 150}" y="${m.t + 4}" width="10" height="10" fill="${color}"/><text ` +
+        `x="${m.l + 22 + i * 150}" y="${m.t + 13}" class="lg">${esc(s.name)}</text>`,
     );
   });
   // A hover strip per interval: the browser shows its <title> with every series' figure there.
@@ -138,7 +144,9 @@ function chart(
       ...series.map((s) => `${s.name}: ${s.values[j] === null ? '—' : short(s.values[j]!)}${unit ? ` ${unit}` : ''}`),
     ];
     parts.push(
-      `<rect x="${(m.l + (t / span) * w).toFixed(1)}" y="${m.t}" width="${((interval / span) * w).toFixed(1)}" height="${h}" class="hover"><title>${esc(lines.join('\n'))}</title></rect>`,
+      `<rect x="${(m.l + (t / span) * w).toFixed(1)}" y="${m.t}" ` +
+        `width="${((interval / span) * w).toFixed(1)}" height="${h}" ` +
+        `class="hover"><title>${esc(lines.join('\n'))}</title></rect>`,
     );
   });
   parts.push('</svg>');
@@ -264,7 +272,8 @@ export function renderReport(input: ReportInput): string {
     .sort()
     .map(
       (n) =>
-        `<tr><td><code>${esc(n)}</code></td><td>${esc(input.data.metrics[n]!.type)}</td><td>${esc(metricValues(input.data.metrics[n]!))}</td></tr>`,
+        `<tr><td><code>${esc(n)}</code></td><td>${esc(input.data.metrics[n]!.type)}</` +
+        `td><td>${esc(metricValues(input.data.metrics[n]!))}</td></tr>`,
     )
     .join('');
   const checkRows = (input.data.root_group?.checks ?? [])
@@ -276,23 +285,29 @@ export function renderReport(input: ReportInput): string {
   const partRows = input.parts
     .map(
       (p) =>
-        `<tr><td><code>${esc(p.segment)}</code></td><td>${p.requests.toLocaleString('en-US')}</td><td><code>${esc(basename(p.samplesFile))}</code></td><td><code>${esc(basename(p.summaryFile))}</code></td></tr>`,
+        `<tr><td><code>${esc(p.segment)}</code></td><td>${p.requests.toLocaleString('en-US')}</` +
+        `td><td><code>${esc(basename(p.samplesFile))}</code></` +
+        `td><td><code>${esc(basename(p.summaryFile))}</code></td></tr>`,
     )
     .join('');
   const requests = input.data.metrics.http_reqs?.values.count ?? 0;
   const seconds = ((input.data.state?.testRunDurationMs as number | undefined) ?? 0) / 1000;
-  const title = `k6 ${input.planId}: ${failed.length ? `${failed.length} threshold${failed.length > 1 ? 's' : ''} failed` : 'every threshold passed'}`;
+  const title =
+    `k6 ${input.planId}: ` +
+    `${failed.length ? `${failed.length} threshold${failed.length > 1 ? 's' : ''} failed` : 'every threshold passed'}`;
 
   return page({
     title,
-    heading: html`${input.planName} plan (<code>${input.planId}</code>): ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
+    heading: html`${input.planName} plan (<code>${input.planId}</code>): \
+${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
     verdict: {
       ok: !failed.length,
       text: failed.length
         ? `FAILED: ${failed.length} of ${input.verdicts.length} thresholds`
         : `PASSED: ${input.verdicts.length} thresholds`,
     },
-    note: html`<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from ${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s;
+    note: html`<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from \
+${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s;
 figures over every part's samples (percentiles from one distribution, to 0.1%)</span>`,
     css: chartCss,
     // Rows and charts are strings made here, every value in them through esc.
@@ -317,5 +332,6 @@ tr.fail td:first-child{color:#b91c1c;font-weight:600}tr.ok td:first-child{color:
 svg{display:block;margin:10px 0 2px;background:#fafafa;border:1px solid #e5e7eb}
 svg text{font:11px system-ui,sans-serif;fill:#374151}svg .t{font-weight:600;font-size:13px}
 svg .ya{text-anchor:end}svg .xa{text-anchor:middle}svg .gl{text-anchor:end;fill:#6b7280}
-svg .grid{stroke:#e5e7eb}svg .guide{stroke:#6b7280;stroke-dasharray:6 4}svg .hover{fill:transparent}svg .hover:hover{fill:rgba(37,99,235,.07)}
+svg .grid{stroke:#e5e7eb}svg .guide{stroke:#6b7280;stroke-dasharray:6 4}svg .hover{fill:transparent}svg \
+.hover:hover{fill:rgba(37,99,235,.07)}
 `;

@@ -132,7 +132,8 @@ try {
     default_rss_mb: mock.rssMb(),
   };
   log(
-    `mock on the default dataset: up in ${startup.default_ms} ms (median of ${cached.join(', ')}; ${startup.no_code_cache_ms} ms without the code cache), ${startup.default_rss_mb} MB resident`,
+    `mock on the default dataset: up in ${startup.default_ms} ms (median of ${cached.join(', ')}; ` +
+      `${startup.no_code_cache_ms} ms without the code cache), ${startup.default_rss_mb} MB resident`,
   );
 
   // ------------------------------------------------------------ the same requests, three servers

@@ -1,4 +1,6 @@
-/** Start-up, memory, pages and every reading operation at each scale: first calls, a mixed load, the statistics' bytes. */
+/**
+ * Start-up, memory, pages and every reading operation at each scale: first calls, a mixed load, the statistics' bytes.
+ */
 import { statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { mintCursor, newKeyText, statisticNames } from '@investor-graph/mock';
@@ -47,7 +49,9 @@ export interface ScaleFigures {
   same_bytes: SameBytes;
 }
 
-/** The p50 latency of `url`, asked `n` times one after another on one kept-alive connection, in ms to the microsecond. */
+/**
+ * The p50 latency of `url`, asked `n` times one after another on one kept-alive connection, in ms to the microsecond.
+ */
 export async function probeP50(url: string, n: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < n + 50; i++) {
@@ -61,7 +65,9 @@ export async function probeP50(url: string, n: number): Promise<number> {
   return Math.round(spread(times).median * 1000) / 1000;
 }
 
-/** Rounds of every operation in the mixed load: a thousand calls each, so its p99 is the 11th slowest (nearest rank). */
+/**
+ * Rounds of every operation in the mixed load: a thousand calls each, so its p99 is the 11th slowest (nearest rank).
+ */
 const perOperation = smoke ? 60 : 1_000;
 /** Trial keys preset for the load, each kept under half its quota of 1,000 calls. */
 const trialKeys = Array.from({ length: Math.ceil(((perOperation + 1) * statisticNames.length) / 500) }, () =>
@@ -101,7 +107,8 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
     await manifestAnswer.arrayBuffer();
     const dump_s = Math.round((performance.now() - dumpStarted) / 100) / 10;
     await server.stop();
-    // The rows asked for, from the database the mock opens (a walk to the deep page would take minutes at ten million rows).
+    // The rows asked for, from the database the mock opens (a walk to the deep page would take minutes at ten million
+    // rows).
     const db = new DatabaseSync(file, { readOnly: true });
     const manifest = readManifest(db)!;
     const picked = pickRows(db, manifest.rows, manifest.as_of);
@@ -138,7 +145,8 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
       const probes = smoke ? 100 : 1_000;
       const [first_p50_ms, deep_p50_ms] = [await probeP50(firstUrl, probes), await probeP50(deepUrl, probes)];
       log(
-        `scale ${scale.toLocaleString('en')}: a mixed load, ${perOperation.toLocaleString('en')} calls of each operation`,
+        `scale ${scale.toLocaleString('en')}: a mixed load, ${perOperation.toLocaleString('en')} calls of ` +
+          `each operation`,
       );
       const loaded = await operationLoad(server.url, operations, { enterprise: key, trials: trialKeys }, perOperation);
       f = {
@@ -166,7 +174,8 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
       await server.stop();
     }
     log(
-      `scale ${scale.toLocaleString('en')}: each statistic as served against the rollup from the rows of the database file, computed here (a few minutes at ten million rows)`,
+      `scale ${scale.toLocaleString('en')}: each statistic as served against the rollup from the rows of ` +
+        `the database file, computed here (a few minutes at ten million rows)`,
     );
     const figure = { ...f, same_bytes: await sameBytes(file, statisticNames, bodies, log) };
     figures.push(figure);
@@ -176,10 +185,18 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
 }
 
 export const scaleLines = (f: ScaleFigures): string[] => [
-  `scale ${f.scale.toLocaleString('en')} (${f.rows.toLocaleString('en')} rows, ${f.database_mb} MB${f.build_s === null ? '' : `, built in ${f.build_s} s`}, its dump ready ${f.dump_s} s after the first start): up in ${f.start_ms.median} ms, ${f.rss_start_mb} MB, ${f.rss_after_first_calls_mb} MB after the first calls, ${f.rss_after_mixed_mb} MB after ${f.mixed.requests.toLocaleString('en')} mixed requests (${f.mixed.rps} req/s, ${f.mixed.non2xx} not 2xx), ${f.rss_peak_mb} MB at the most; first page p50 ${f.first_p50_ms} ms one at a time (${f.first.p50} ms under load), ${f.first.rps} req/s; page nine tenths deep p50 ${f.deep_p50_ms} ms (${f.deep.p50} ms), ${f.deep.rps} req/s`,
+  `scale ${f.scale.toLocaleString('en')} (${f.rows.toLocaleString('en')} rows, ${f.database_mb} ` +
+    `MB${f.build_s === null ? '' : `, built in ${f.build_s} s`}, its dump ready ${f.dump_s} s after the ` +
+    `first start): up in ${f.start_ms.median} ms, ${f.rss_start_mb} MB, ${f.rss_after_first_calls_mb} MB ` +
+    `after the first calls, ${f.rss_after_mixed_mb} MB after ${f.mixed.requests.toLocaleString('en')} mixed ` +
+    `requests (${f.mixed.rps} req/s, ${f.mixed.non2xx} not 2xx), ${f.rss_peak_mb} MB at the most; first page ` +
+    `p50 ${f.first_p50_ms} ms one at a time (${f.first.p50} ms under load), ${f.first.rps} req/s; page nine ` +
+    `tenths deep p50 ${f.deep_p50_ms} ms (${f.deep.p50} ms), ${f.deep.rps} req/s`,
   ...Object.entries(f.operations).map(
     ([name, o]) =>
-      `  ${name}: first call ${o.first.ms} ms (${o.first.status}); under load p50 ${o.loaded.p50} ms, p99 ${o.loaded.p99} ms (${o.loaded.requests} calls${o.loaded.non2xx ? `, ${o.loaded.non2xx} not 2xx` : ''})`,
+      `  ${name}: first call ${o.first.ms} ms (${o.first.status}); under load p50 ${o.loaded.p50} ms, p99 ` +
+      `${o.loaded.p99} ms (${o.loaded.requests} ` +
+      `calls${o.loaded.non2xx ? `, ${o.loaded.non2xx} not 2xx` : ''})`,
   ),
 ];
 

@@ -170,7 +170,9 @@ function buildPlan(tool: GoTool, env: NodeJS.ProcessEnv): BuildPlan | { missing:
     args: ['build', '-trimpath', ...(ldflags ? ['-ldflags', ldflags] : []), '-o', partial, tool.module],
     // -mod=readonly after the user's own GOFLAGS (-p=1 on a small machine, say), which it joins, not replaces.
     env: { ...env, GOFLAGS: `${env.GOFLAGS ? `${env.GOFLAGS} ` : ''}-mod=readonly` },
-    starting: `[kit] building ${tool.name} ${version} with ${goVersion} from the Go module proxy, once, into ${dirname(bin)} (about ${tool.firstBuild} on two CPUs; ${tool.env} names a binary of your own instead)`,
+    starting:
+      `[kit] building ${tool.name} ${version} with ${goVersion} from the Go module proxy, once, into ` +
+      `${dirname(bin)} (about ${tool.firstBuild} on two CPUs; ${tool.env} names a binary of your own instead)`,
   };
 }
 
@@ -192,6 +194,9 @@ function finish(
   rmSync(plan.partial, { force: true });
   const last = output.trim().split('\n').slice(-3).join(' / ');
   return {
-    missing: `${plan.tool.name} could not be built (${timedOut ? `over ${BUILD_TIMEOUT_MS / 60_000} minutes` : `go build failed after ${seconds} s: ${last}`}; the whole output is in ${plan.log}): ${howToGet(plan.tool)}`,
+    missing:
+      `${plan.tool.name} could not be built ` +
+      `(${timedOut ? `over ${BUILD_TIMEOUT_MS / 60_000} minutes` : `go build failed after ${seconds} s: ${last}`}; ` +
+      `the whole output is in ${plan.log}): ${howToGet(plan.tool)}`,
   };
 }

@@ -28,7 +28,10 @@ export function supportsNode(version: string): boolean {
 
 /** The one line an unsupported Node gets. */
 export function unsupportedNodeLine(command: string, version: string): string {
-  return `[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ${nodeFloor.major + 2}); this is Node.js ${version}`;
+  return (
+    `[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ` +
+    `${nodeFloor.major + 2}); this is Node.js ${version}`
+  );
 }
 
 /** Exits 2 with that line unless this Node is one the kit runs on. */

@@ -303,7 +303,8 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
   },
 };
 
-test("the actions rule is the API's: a control endpoint's 429 without actions keeps it, the same answer from the API breaks it", () => {
+test(`the actions rule is the API's: a control endpoint's 429 without actions keeps it, the same answer from the API \
+breaks it`, () => {
   const throttled = (url: string) =>
     (({ actions, ...body }) => ({ ...problem(429, 'control_throttled', {}, url), body }))(
       problem(429, 'control_throttled', {}, url).body as Record<string, unknown>,

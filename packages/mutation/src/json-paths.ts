@@ -44,7 +44,10 @@ export function kindOf(value: Json): ValueKind {
   return typeof value as 'boolean' | 'number' | 'object';
 }
 
-/** Every path in a JSON value (objects' members and arrays' elements as '[]'), down to `depth`, with the kinds seen there. */
+/**
+ * Every path in a JSON value (objects' members and arrays' elements as '[]'), down to `depth`, with the kinds seen
+ * there.
+ */
 export function pathsOf(
   root: Json,
   depth = 12,
