@@ -805,8 +805,10 @@ caught`, () => {
   };
   envVar(mock, 'INVESTOR_GRAPH_MOCK_STATE').value = 'redis://default:hunter2@investor-graph-redis:6379/0';
   expect(literalSecretProblems(containerUses(manifests), kubernetesReference)).toEqual([
-    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (s3cr...) where a reference belongs',
-    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (hunt...) where a reference belongs',
+    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (s3cr...) ' +
+      'where a reference belongs',
+    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (hunt...) ' +
+      'where a reference belongs',
   ]);
   (compose.services.mock!.environment as Record<string, string>).INVESTOR_GRAPH_MOCK_ADMIN_TOKEN =
     '${MOCK_ADMIN_TOKEN:-letmein}';

@@ -26,7 +26,8 @@ import { freePort } from '@investor-graph/cli';
 import { enginesNode, nodeFloor } from '@investor-graph/cli/node-version';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
-import { binOf, projectEnv, publicPackages, run } from './registry.ts';
+import { binOf, projectEnv, run } from './registry.ts';
+import { publicPackages } from './kit-release.ts';
 import { onRuntime, runtime, supported, tooOld } from './runtimes.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'ig-installed-'));
@@ -119,10 +120,10 @@ secret`, () => {
     expect(files, name).toContain('package.json');
     expect(files, name).toContain('LICENSE');
     expect(files, name).toContain('README.md');
-    const unwanted = files.filter((f) =>
-      /\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$|(^|\/)vitest\.config|(^|\/)\.(env|npmrc)|\.(pem|key)$|(^|\/)src\//.test(
-        f,
-      ),
+    const unwanted = files.filter(
+      (f) =>
+        /\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$|(^|\/)vitest\.config/.test(f) ||
+        /(^|\/)\.(env|npmrc)|\.(pem|key)$|(^|\/)src\//.test(f),
     );
     expect(unwanted, name).toEqual([]);
     const text = run('tar', ['-xzOf', tarballOf(name)], { cwd: tarballs, env: process.env }).out;

@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { readFlags } from '@investor-graph/cli';
 import { root } from '../readme.ts';
 import { readers, closure } from './readers.ts';
-import { kitDependencies, packKit } from './registry.ts';
+import { kitDependencies, packKit } from './kit-release.ts';
 
 const name = 'investor-graph-kit-pack';
 const usage = `usage: pnpm kit-pack [--out DIR]

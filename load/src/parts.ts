@@ -173,7 +173,8 @@ async function firstMarker(file: string): Promise<SummaryMeta> {
   }
   if (!found?.plan || !found.segment || !found.fingerprint)
     throw new PartsError(
-      `${file} has no ${partMetric} sample: not written by an @investor-graph/load script, or the part ran no iteration`,
+      `${file} has no ${partMetric} sample: not written by an @investor-graph/load script, ` +
+        'or the part ran no iteration',
     );
   return found;
 }

@@ -15,7 +15,8 @@ import { spread } from './state.ts';
 import { dumpLine, dumpsSection } from './dumps-section.ts';
 import { refreshDumps, refreshMarkdown, refreshMerge, refreshScale, refreshThroughput } from './markdown.ts';
 import { mergeLine, mergeSection, mergeTargets } from './merge-section.ts';
-import { missLines, scaleSection, scaleTargets } from './scale-section.ts';
+import { scaleSection } from './scale-section.ts';
+import { missLines, scaleTargets } from './scale-targets.ts';
 import {
   cleanUp,
   connections,

@@ -33,8 +33,11 @@ function page(): string {
   const rows = Array.from({ length: rowsPerPage }, (_, i) => {
     const slug = `firm-${n}-${i}`;
     return (
-      `{"slug":"${slug}","name":"Firm ${n} ` +
-      `${i}","kind":"venture_capital","hq_city":"Singapore","hq_country":"SG","website":"https://${slug}.example","founded_year":2002,"aum_usd":null,"stages":["seed","series_a"],"sectors":["fintech","climate"],"sec_cik":null,"crd_number":null,"portfolio_count":18,${bare ? '' : `"service_url":"https://investorgraph.example/firms/${slug}",`}"updated_at":"2025-10-17T03:00:00Z","first_seen_at":"2005-01-01T03:00:00Z"}`
+      `{"slug":"${slug}","name":"Firm ${n} ${i}","kind":"venture_capital","hq_city":"Singapore","hq_country":"SG",` +
+      `"website":"https://${slug}.example","founded_year":2002,"aum_usd":null,"stages":["seed","series_a"],` +
+      `"sectors":["fintech","climate"],"sec_cik":null,"crd_number":null,"portfolio_count":18,` +
+      `${bare ? '' : `"service_url":"https://investorgraph.example/firms/${slug}",`}` +
+      `"updated_at":"2025-10-17T03:00:00Z","first_seen_at":"2005-01-01T03:00:00Z"}`
     );
   });
   const plan =

@@ -112,7 +112,8 @@ export async function withPage<T>(
       const p = m.params;
       if (m.method === 'Runtime.consoleAPICalled' && ['error', 'warning', 'assert'].includes(p.type))
         problems.push(
-          `${p.type}: ${p.args.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' ')}`,
+          `${p.type}: ` +
+            p.args.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' '),
         );
       if (m.method === 'Runtime.exceptionThrown')
         problems.push(`uncaught: ${p.exceptionDetails.exception?.description ?? p.exceptionDetails.text}`);

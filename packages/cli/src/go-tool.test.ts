@@ -109,7 +109,11 @@ left`, async () => {
     const found = await build(tool, undefined, env);
     expect(found).toEqual({
       missing: expect.stringMatching(
-        /^demo could not be built \(go build failed after \d+ s: verifying example\.com\/demo\/v2@v2\.3\.4: checksum mismatch; the whole output is in .*demo\.build\.log\)/,
+        new RegExp(
+          String.raw`^demo could not be built \(go build failed after \d+ s: ` +
+            String.raw`verifying example\.com/demo/v2@v2\.3\.4: checksum mismatch; ` +
+            String.raw`the whole output is in .*demo\.build\.log\)`,
+        ),
       ),
     });
     expect(readdirSync(dirname(builtPath(tool, env)))).toEqual(['demo.build.log']);

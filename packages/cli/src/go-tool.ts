@@ -55,7 +55,9 @@ export function builtPath(tool: GoTool, env: NodeJS.ProcessEnv = process.env): s
 export function howToGet(tool: GoTool): string {
   const binary =
     tool.name === 'k6' ? 'a k6 v2 binary' : `${/^[aeiou]/.test(tool.name) ? 'an' : 'a'} ${tool.name} binary`;
-  return `set ${tool.env} to ${binary}, or install Go 1.26 or later and the kit builds it once from the Go module proxy`;
+  return (
+    `set ${tool.env} to ${binary}, or install Go 1.26 or later ` + 'and the kit builds it once from the Go module proxy'
+  );
 }
 
 /**

@@ -6,8 +6,9 @@ import { helpCommand } from './index.ts';
 /** A command of two flags, run as its own process: readFlags exits. */
 function runTool(...args: string[]) {
   const tool = `import { readFlags } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
-    const { fail } = readFlags('tool', 'usage: investor-graph-tool [options]\\n  --budget-calls N  calls\\n  --seed N  \
-seed', process.argv.slice(1), { 'budget-calls': { type: 'string' }, seed: { type: 'string' } });
+    const { fail } = readFlags(\
+'tool', 'usage: investor-graph-tool [options]\\n  --budget-calls N  calls\\n  --seed N  seed', process.argv.slice(1),\
+ { 'budget-calls': { type: 'string' }, seed: { type: 'string' } });
     fail('--seed must be a\\nwhole number');`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', tool, '--', ...args], {
     encoding: 'utf8',

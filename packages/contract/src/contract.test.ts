@@ -106,8 +106,11 @@ test('every x-assumed marker points at a heading of DECISIONS.md, and every head
 });
 
 test('no schema property describes a person', () => {
-  const personal =
-    /^(first_?name|last_?name|full_?name|person|people|founders?|partners?|team|roster|email|e_mail|phone|mobile|linkedin|twitter|photo|avatar|headshot|contact)s?$/i;
+  const personal = new RegExp(
+    '^(first_?name|last_?name|full_?name|person|people|founders?|partners?|team|roster|' +
+      'email|e_mail|phone|mobile|linkedin|twitter|photo|avatar|headshot|contact)s?$',
+    'i',
+  );
   const found: string[] = [];
   const walk = (node: unknown, at: string): void => {
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}.${i}`));

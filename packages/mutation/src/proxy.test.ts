@@ -71,8 +71,9 @@ const page = JSON.stringify({
 });
 const chunked = (body: string) =>
   Buffer.from(
-    `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-request-id: req_1\r\ntransfer-encoding: ` +
-      `chunked\r\n\r\n${(5).toString(16)}\r\n${body.slice(0, 5)}\r\n${(body.length - 5).toString(16)}\r\n${body.slice(5)}\r\n0\r\n\r\n`,
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-request-id: req_1\r\ntransfer-encoding: chunked\r\n\r\n' +
+      `${(5).toString(16)}\r\n${body.slice(0, 5)}\r\n` +
+      `${(body.length - 5).toString(16)}\r\n${body.slice(5)}\r\n0\r\n\r\n`,
   );
 const gzipped = (body: string) => {
   const zipped = gzipSync(body);

@@ -77,11 +77,10 @@ export async function sampleAnswers(
     const day = manifest?.data?.[0];
     const fill = (path: string, missing = false) =>
       path
-        .replace(
-          /\/(firms|companies|lists)\/\{slug\}/,
-          (_, r: string) =>
-            `/${r}/${missing ? 'no-such-record-zz' : values[{ firms: 'firm', companies: 'company', lists: 'list' }[r]!]}`,
-        )
+        .replace(/\/(firms|companies|lists)\/\{slug\}/, (_, r: string) => {
+          const kind = { firms: 'firm', companies: 'company', lists: 'list' }[r]!;
+          return `/${r}/${missing ? 'no-such-record-zz' : values[kind]}`;
+        })
         .replace('{id}', missing ? 'fund_0000000000000000' : values.fund!)
         .replace('{date}', day?.date ?? '2026-01-01')
         .replace('{file}', missing ? 'nothing.jsonl.gz' : (day?.files[0]?.name ?? 'firms.jsonl.gz'))
