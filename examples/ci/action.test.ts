@@ -391,7 +391,7 @@ writes`, () => {
   ).toEqual([]);
   expect(check.with!.key).toBe('${{ secrets.INVESTOR_GRAPH_KEY }}');
   // The reports' folder the later steps upload and show is the one the action writes.
-  const folder = String(check.with!.results ?? action.inputs.results!.default);
+  const folder = String((check.with!.results as string | undefined) ?? action.inputs.results!.default);
   for (const step of steps.filter((s) => s.if === 'always()'))
     expect(JSON.stringify(step.with), step.name).toContain(`${folder}/`);
   // Every other action it names is pinned as the action's own are.

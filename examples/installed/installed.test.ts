@@ -65,10 +65,10 @@ async function startKitRegistry(): Promise<typeof registry> {
   const [command, args] = rootScript('registry', ['--port', '0', '--from', tarballs]);
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       const ready = /ready: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
       if (ready) resolve(ready[1]!);
     });

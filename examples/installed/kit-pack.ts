@@ -27,7 +27,7 @@ const { values } = readFlags(name, usage, process.argv.slice(2), {
   out: { type: 'string', default: resolve(root, 'kit-packages') },
   help: { type: 'boolean', short: 'h' },
 });
-const out = resolve(values.out!);
+const out = resolve(values.out);
 console.log(`[${name}] building and packing the kit's packages into ${out} ...`);
 const { tarballs, failed } = packKit(out);
 if (failed) {

@@ -69,7 +69,7 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
   for (const file of summaries) {
     let summary: SummaryData & { investor_graph?: SummaryMeta };
     try {
-      summary = JSON.parse(readFileSync(file, 'utf8'));
+      summary = JSON.parse(readFileSync(file, 'utf8')) as typeof summary;
     } catch (error) {
       throw new PartsError(`${file}: not a k6 summary (${(error as Error).message})`);
     }

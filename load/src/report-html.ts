@@ -186,7 +186,7 @@ export function renderReport(input: ReportInput): string {
     )
     .join('');
   const requests = input.data.metrics.http_reqs?.values.count ?? 0;
-  const seconds = ((input.data.state?.testRunDurationMs as number | undefined) ?? 0) / 1000;
+  const seconds = (input.data.state?.testRunDurationMs ?? 0) / 1000;
   const title =
     `k6 ${input.planId}: ` +
     `${failed.length ? `${failed.length} threshold${failed.length > 1 ? 's' : ''} failed` : 'every threshold passed'}`;

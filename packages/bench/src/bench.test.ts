@@ -48,10 +48,10 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
       expect(s[rss], rss).toBeGreaterThan(0);
     // Every reading operation: a first call answered 200, then its share of the mixed load, every answer 2xx and put
     // down to it (60 each: 10 connections each cycle through all of them six times, from places of their own).
-    const operations = Object.entries(s.operations) as [
-      string,
-      { first: { ms: number; status: number }; loaded: { requests: number; non2xx: number; p99: number } },
-    ][];
+    const operations = Object.entries<{
+      first: { ms: number; status: number };
+      loaded: { requests: number; non2xx: number; p99: number };
+    }>(s.operations);
     expect(operations.map(([name]) => name)).toEqual(
       expect.arrayContaining([
         '/account',

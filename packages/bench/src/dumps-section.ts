@@ -57,7 +57,7 @@ export async function dumpsSection(): Promise<DumpFigures> {
       const loaded = new Promise<Load>((resolve, reject) => {
         const instance = autocannon(
           { url: `${server.url}${request}`, connections, duration: windowMs / 1000, headers: auth, sampleInt: 100 },
-          (error, result) =>
+          (error: Error | null, result) =>
             // requests.average is per sample (100 ms here), so the rate is the total over the time.
             error ? reject(error) : resolve(loadOf(result, result.requests.total / Math.max(0.001, result.duration))),
         );

@@ -196,7 +196,7 @@ export async function mergeSection(): Promise<MergeFigures> {
   mkdirSync(dir, { recursive: true });
   const bytes = await Promise.all([writePart(dir, '0:1/2', samples, 1), writePart(dir, '1/2:1', samples, 2)]);
   log(
-    `merge: two parts of ${samples.toLocaleString('en')} samples written (${Math.round(bytes[0]! / 1e6)} ` +
+    `merge: two parts of ${samples.toLocaleString('en')} samples written (${Math.round(bytes[0] / 1e6)} ` +
       `MB of gzip each)`,
   );
   const merges: { ms: number; rssMb: number }[] = [];
@@ -216,7 +216,7 @@ export async function mergeSection(): Promise<MergeFigures> {
   return {
     samples_per_part: samples,
     parts: 2,
-    bytes_per_part: bytes[0]!,
+    bytes_per_part: bytes[0],
     rounds,
     merge: { ms: mergeMs, rss_mb: spread(merges.map((m) => m.rssMb)) },
     peer: { ms: peerMs, rss_mb: spread(peers.map((p) => p.rssMb)) },

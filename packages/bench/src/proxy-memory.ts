@@ -93,7 +93,7 @@ function heapMb(): Promise<number> {
   return new Promise((resolve) => {
     let said = '';
     const listen = (data: Buffer): void => {
-      said += data;
+      said += data.toString();
       const m = /HEAP (\d+)\n/.exec(said);
       if (!m) return;
       proxy.child.stdout!.off('data', listen);

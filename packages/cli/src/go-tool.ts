@@ -100,7 +100,7 @@ export function goTool(tool: GoTool, notes?: BuildNotes, env: NodeJS.ProcessEnv 
     timeout: BUILD_TIMEOUT_MS,
     maxBuffer: 64 * 1024 * 1024,
   });
-  const timedOut = (run.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
+  const timedOut = run.error !== undefined && 'code' in run.error && run.error.code === 'ETIMEDOUT';
   return finish(
     plan,
     run.status === 0 && !timedOut,

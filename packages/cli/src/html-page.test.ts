@@ -106,7 +106,7 @@ as it went`, () => {
 
 test('a browser that cannot start is an error of the helper, not a wait without end', async () => {
   const missing = join(dir, 'no-such-chromium');
-  await expect(withPage(join(dir, 'none.html'), async () => null, { bin: missing })).rejects.toThrow(
+  await expect(withPage(join(dir, 'none.html'), () => Promise.resolve(null), { bin: missing })).rejects.toThrow(
     `[chromium] ${missing} could not start: spawn ${missing} ENOENT`,
   );
 });
@@ -119,7 +119,7 @@ test('a browser that ignores SIGTERM is killed, and the helper returns', async (
     `#!/bin/sh\ntrap '' TERM\necho 'DevTools listening on ws://127.0.0.1:9/devtools/browser/x' >&2\nexec sleep 600\n`,
     { mode: 0o755 },
   );
-  await expect(withPage(join(dir, 'none.html'), async () => null, { bin: stubborn })).rejects.toThrow(
+  await expect(withPage(join(dir, 'none.html'), () => Promise.resolve(null), { bin: stubborn })).rejects.toThrow(
     '[chromium] the DevTools socket did not open',
   );
   // Its SIGKILL comes 5 s after the SIGTERM it ignored.
@@ -169,15 +169,14 @@ test.skipIf(noBrowser)(
     const file = join(dir, 'broken.html');
     writeFileSync(
       file,
-      `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src ` +
-        `'none'"></head><body><img ` +
-        `src="http://127.0.0.1:9/x.png"><script>console.error('boom')</script></body></html>`,
+      `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head>` +
+        `<body><img src="http://127.0.0.1:9/x.png"><script>console.error('boom')</script></body></html>`,
     );
-    const problems = await withPage(file, async (p) => p.problems);
+    const problems = await withPage(file, (p) => Promise.resolve(p.problems));
     expect(problems.some((line) => line.startsWith('requested http://127.0.0.1:9/x.png'))).toBe(true);
     expect(problems.some((line) => /inline script/.test(line))).toBe(true);
     // Without the policy the script runs, and its console error is caught.
     writeFileSync(file, `<!doctype html><html><body><script>console.error('boom')</script></body></html>`);
-    expect(await withPage(file, async (p) => p.problems)).toEqual(['error: boom']);
+    expect(await withPage(file, (p) => Promise.resolve(p.problems))).toEqual(['error: boom']);
   },
 );

@@ -47,6 +47,7 @@ export function requireNode(command: string): void {
  * user can do nothing about the line. Every other warning is printed as before.
  */
 export function hideSqliteWarning(): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with .call(this), as Node calls it
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === 'string' ? warning : warning.message;
@@ -56,5 +57,5 @@ export function hideSqliteWarning(): void {
         : ((rest[0] as { type?: string } | undefined)?.type ?? (warning as Error).name);
     if (type === 'ExperimentalWarning' && /\bSQLite\b/i.test(text)) return;
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
-  } as typeof process.emitWarning;
+  };
 }

@@ -73,10 +73,10 @@ ${s.sampled} of ${s.enumerated.toLocaleString('en')} mutants enumerated, picked 
 against the contract tests' CLI with its default flags on seeds ${run.seeds.join(', ')}, ${run.jobs} at a time; \
 ${(run.ms / 60_000).toFixed(0)} min in all. Baseline (the unmutated proxy): ${baseline}.
 
-**Score: ${s.score ?? '-'}%** of the mutants reached (${s.killed} killed of ${s.killed + s.survived}),
-*${s.scoreWithEquivalent ?? '-'}% counting the ${s.equivalent} candidate equivalents as survivors. Killed ${s.killed}
-*(${s.killedOnAll} on every seed, ${s.killedOnSome} on some), survived ${s.survived}, candidate equivalents
-*${s.equivalent}, not reached ${s.notReached}, harness errors ${s.errors}.
+**Score: ${s.score ?? '-'}%** of the mutants reached (${s.killed} killed of ${s.killed + s.survived}), \
+${s.scoreWithEquivalent ?? '-'}% counting the ${s.equivalent} candidate equivalents as survivors. Killed ${s.killed} \
+(${s.killedOnAll} on every seed, ${s.killedOnSome} on some), survived ${s.survived}, candidate equivalents \
+${s.equivalent}, not reached ${s.notReached}, harness errors ${s.errors}.
 
 | family | enumerated | run | killed (every seed / some) | survived | equivalent? | not reached | harness errors |
 |---|---|---|---|---|---|---|---|

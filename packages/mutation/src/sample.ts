@@ -63,7 +63,8 @@ export async function sampleAnswers(
   for (const [plan, key] of Object.entries(keys) as [PlanId, string][]) {
     const first = async (path: string, field: string) => {
       const s = await call(plan, 'discover', { path, key });
-      return String(((s.json as { data?: Record<string, unknown>[] })?.data?.[0] ?? {})[field] ?? 'none');
+      const row = (s.json as { data?: Record<string, string | number | boolean | null>[] } | null)?.data?.[0];
+      return String(row?.[field] ?? 'none');
     };
     const values: Record<string, string> = {
       firm: await first('/api/v1/firms?limit=1', 'slug'),
