@@ -81,8 +81,8 @@ req/s`, async () => {
       const data = summary(run.dir, plan);
       expect(data.metrics.rate_limited.values.count, 'the over-rate scenario met 429s').toBeGreaterThan(0);
       expect(readFileSync(join(run.dir, `${plan}.junit.xml`), 'utf8')).toContain('failures="0"');
-      // k6's end-of-test summary as k6 users know it (checks, every metric with its figures), then the kit's threshold
-      // list.
+      // k6's end-of-test summary as k6 users know it (checks, every metric with its figures),
+      // then the kit's threshold list.
       expect(run.out).toMatch(/✓ status 200/);
       expect(run.out).toMatch(/✓ http_req_duration\{scenario:at_rate\} \.+: avg=[\d.]+(µs|ms|s) min=.* p\(95\)=/);
       expect(run.out).toMatch(/ {5}http_reqs \.+: \d+ [\d.]+\/s/);

@@ -56,8 +56,8 @@ interface Context {
 }
 
 /**
- * `${{ EXPRESSION }}` as the runner evaluates the ones this action uses; any other fails the test, which could not run
- * it faithfully.
+ * `${{ EXPRESSION }}` as the runner evaluates the ones this action uses; any other fails the test,
+ * which could not run it faithfully.
  */
 function evaluate(text: string, c: Context): string {
   return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_all, expression: string) => {

@@ -12,8 +12,8 @@ import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
 
 /**
- * Why the example cannot run here (skipped, saying so), or null; in CI it must run: a skipped drift gate hides a broken
- * one.
+ * Why the example cannot run here (skipped, saying so), or null; in CI it must run: a skipped
+ * drift gate hides a broken one.
  */
 function oasdiffMissing(): string | null {
   if (process.env.OASDIFF_BIN || haveGo) return null;

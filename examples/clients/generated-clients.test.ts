@@ -96,8 +96,8 @@ describe('a TypeScript client generated with openapi-typescript and called with 
     });
     expect(made.code, made.out + made.err).toBe(0);
     copyFileSync(join(here, 'typescript/client.ts'), join(folder(), 'client.ts'));
-    // openapi-fetch from the examples' own dependencies; the kit's strict settings, no Node types (a client runs
-    // anywhere).
+    // openapi-fetch from the examples' own dependencies; the kit's strict settings, no Node
+    // types (a client runs anywhere).
     symlinkSync(join(here, '../node_modules'), join(folder(), 'node_modules'), 'dir');
     const options = {
       extends: join(here, '../../tsconfig.base.json'),

@@ -274,8 +274,8 @@ function unknownFlagProblems(uses: Use[], known: Set<string>): string[] {
 }
 
 /**
- * Named and numbered ports: each Service's targetPort and each probe's port is a port of the pods, and --port N is
- * declared.
+ * Named and numbered ports: each Service's targetPort and each probe's port is a port of the
+ * pods, and --port N is declared.
  */
 function portProblems(manifests: Manifest[]): string[] {
   const problems: string[] = [];
@@ -370,8 +370,8 @@ const urlPassword = (url: string | undefined): string | undefined =>
   /^rediss?:\/\/[^:@/]*:(.*)@[^@]*$/.exec(url ?? '')?.[1];
 
 /**
- * The secrets written in an argument list, each with the flag that carries it: the secret flags, and a --state URL's
- * password.
+ * The secrets written in an argument list, each with the flag that carries it: the secret
+ * flags, and a --state URL's password.
  */
 function argumentSecrets(args: readonly string[]): [flag: string, value: string][] {
   const secrets = secretFlags.flatMap((flag): [string, string][] => {

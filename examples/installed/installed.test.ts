@@ -200,8 +200,8 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   let onNode: NodeJS.ProcessEnv;
 
   /**
-   * The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the registry, as after the
-   * release.
+   * The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the
+   * registry, as after the release.
    */
   const fromFolder = version === supported.at(-1);
   /** The kit's part of the install: kit-pack's lines' tarballs (every reader's together), or the packages by name. */

@@ -38,8 +38,8 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   expect(results.throughput.mock.page.non2xx).toBe(0);
   expect(results.throughput.mock.error.non2xx).toBeGreaterThan(0);
   expect(results.bytes.page).toBeGreaterThan(results.bytes.record);
-  // The scale section: two generated datasets opened from their databases, pages, first calls and mixed requests
-  // answered.
+  // The scale section: two generated datasets opened from their databases, pages, first
+  // calls and mixed requests answered.
   expect(results.scale.map((s: { scale: number }) => s.scale)).toEqual([2_000, 20_000]);
   expect(results.scale[1].rows).toBeGreaterThan(results.scale[0].rows);
   for (const s of results.scale) {
@@ -86,8 +86,8 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   for (const config of ['memory', 'database', 'database_large', 'database_full_sync'])
     expect(results.state.rps[config].median, config).toBeGreaterThan(0);
   expect(results.state.keys.large).toBeGreaterThan(results.state.keys.small * 100);
-  // On Redis (one replica, and three behind haproxy) where redis-server and haproxy are installed; said why not where
-  // they are not.
+  // On Redis (one replica, and three behind haproxy) where redis-server and haproxy are installed;
+  // said why not where they are not.
   if (results.state.redis_skipped === null)
     for (const config of ['redis', 'redis_three_replicas', 'memory_three_replicas'])
       expect(results.state.rps[config].median, config).toBeGreaterThan(0);

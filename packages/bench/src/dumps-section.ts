@@ -33,8 +33,8 @@ export async function dumpsSection(): Promise<DumpFigures> {
   const during: Load[] = [];
   const builds: number[] = [];
   for (let round = 0; round < dumpRounds; round++) {
-    // Written when the manifest asks, from the rows (not ahead at start, not from the cache): the build is what is
-    // measured.
+    // Written when the manifest asks, from the rows (not ahead at start, not from the cache):
+    // the build is what is measured.
     const server = await startMock([
       '--seed',
       'bench',

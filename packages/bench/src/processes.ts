@@ -30,8 +30,8 @@ export function rssOf(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 export function cpuMsOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command's name, which may hold spaces and ends at the last ')': utime and stime are the 12th
-    // and 13th.
+    // The fields after the command's name, which may hold spaces and ends at the last ')': utime
+    // and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {

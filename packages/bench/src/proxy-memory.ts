@@ -62,8 +62,8 @@ const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number })
 
 const dir = mkdtempSync(join(tmpdir(), 'ig-proxy-memory-'));
 const cli = fileURLToPath(new URL('../../mock/src/cli/main.ts', import.meta.url));
-// On SIGUSR2 the proxy prints its heap after a full collection: what it keeps, apart from what V8 has not yet given
-// back.
+// On SIGUSR2 the proxy prints its heap after a full collection: what it keeps, apart from
+// what V8 has not yet given back.
 const heapOnSignal =
   `process.on('SIGUSR2', () => { globalThis.gc(); process.stdout.write('HEAP ' + ` +
   `process.memoryUsage().heapUsed + '\\n'); });`;

@@ -107,8 +107,8 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
     await manifestAnswer.arrayBuffer();
     const dump_s = Math.round((performance.now() - dumpStarted) / 100) / 10;
     await server.stop();
-    // The rows asked for, from the database the mock opens (a walk to the deep page would take minutes at ten million
-    // rows).
+    // The rows asked for, from the database the mock opens (a walk to the deep page would
+    // take minutes at ten million rows).
     const db = new DatabaseSync(file, { readOnly: true });
     const manifest = readManifest(db)!;
     const picked = pickRows(db, manifest.rows, manifest.as_of);

@@ -38,8 +38,8 @@ export function chromiumMissing(what: string): string | null {
 
 export interface OpenedPage {
   /**
-   * Console errors and warnings, uncaught exceptions, the browser's own errors (a blocked load) and any request but the
-   * page's own.
+   * Console errors and warnings, uncaught exceptions, the browser's own errors (a blocked load) and
+   * any request but the page's own.
    */
   problems: string[];
   /** Every URL the page asked for, its own first. */

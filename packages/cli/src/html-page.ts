@@ -179,8 +179,8 @@ tr[data-state="broken"] td,tr[data-state="failed"] td{background:#fef2f2}
 `;
 
 /**
- * What a page is made of: its tab's title, its heading (the title unless given), a verdict with an optional note beside
- * it, its body.
+ * What a page is made of: its tab's title, its heading (the title unless given), a verdict with an
+ * optional note beside it, its body.
  */
 export interface PageParts {
   title: string;

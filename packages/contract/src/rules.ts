@@ -192,8 +192,8 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
         headers,
         body: exchange.body,
       })) {
-        // prism-http rates an undocumented status or content type a warning; the spec's "documented" makes it an error
-        // here.
+        // prism-http rates an undocumented status or content type a warning; the spec's
+        // "documented" makes it an error here.
         if (v.severity === 'error' || /^Unable to match/.test(v.message))
           out.push(`${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);
       }

@@ -198,8 +198,8 @@ burst, calls counted, the test clock and reset`,
       expect([...seen.slugs].sort()).toEqual(seen.slugs);
       expect(seen.feed).toMatchObject({ status: 402, code: 'plan_feature_unavailable' });
       expect(seen.feed.actions).toContain('subscribe');
-      // The trial's bucket lets a few through (how many depends on how fast the page sends); most of the burst is
-      // refused.
+      // The trial's bucket lets a few through (how many depends on how fast the page
+      // sends); most of the burst is refused.
       expect(seen.burst.filter((s: number) => s === 200).length).toBeGreaterThan(0);
       expect(seen.burst.filter((s: number) => s === 429).length).toBeGreaterThan(30 - 10 * plans.trial.rate_per_second);
       expect(Number(seen.limited.retryAfter)).toBeGreaterThan(0);

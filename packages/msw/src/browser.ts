@@ -29,8 +29,8 @@ export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'datase
 }
 
 /**
- * The engine, its MSW handlers and a key per plan, in the browser; state lives in memory and `reset()` starts it
- * afresh.
+ * The engine, its MSW handlers and a key per plan, in the browser; state lives in memory
+ * and `reset()` starts it afresh.
  */
 export async function createInvestorGraphApi(options: BrowserApiOptions): Promise<InvestorGraphApi> {
   const given = options.dataset ?? collectDataset(defaultDataset);

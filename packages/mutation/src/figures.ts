@@ -96,8 +96,8 @@ Harness errors: ${errors.join('; ') || 'none'}.`;
 }
 
 /**
- * Writes the block between `<!-- mutation:start -->` and `<!-- mutation:end -->` of a file; false when it has no
- * markers.
+ * Writes the block between `<!-- mutation:start -->` and `<!-- mutation:end -->` of a
+ * file; false when it has no markers.
  */
 export function refreshBenchmarks(file: string, run: RunFigures): boolean {
   const text = readFileSync(file, 'utf8');

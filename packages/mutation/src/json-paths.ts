@@ -49,8 +49,8 @@ export function kindOf(value: Json): ValueKind {
 }
 
 /**
- * Every path in a JSON value (objects' members and arrays' elements as '[]'), down to `depth`, with the kinds seen
- * there.
+ * Every path in a JSON value (objects' members and arrays' elements as '[]'), down to
+ * `depth`, with the kinds seen there.
  */
 export function pathsOf(
   root: Json,
