@@ -29,6 +29,7 @@ import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
 import { binOf, projectEnv, run } from './registry.ts';
 import { publicPackages } from './kit-release.ts';
+import { commandsOf, readmeCommands, unknownFlags } from './readme-commands.ts';
 import { onRuntime, runtime, supported, tooOld } from './runtimes.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'ig-installed-'));
@@ -553,6 +554,28 @@ banner`, async () => {
         expect.stringMatching(/--no-such-flag.*--help/),
       ]);
     }
+  });
+
+  test('every command line of the READMEs runs an installed command, with only flags its --help names', () => {
+    const lines = readmeCommands(root);
+    expect(lines.length).toBeGreaterThan(20);
+    const helps = new Map<string, string>();
+    const problems: string[] = [];
+    for (const line of lines) {
+      const key = [line.command, line.subcommand].filter(Boolean).join(' ');
+      if (!helps.has(key)) {
+        const help = inProject('npx', ['--no', '--', ...key.split(' '), '--help']);
+        if (help.status !== 0) problems.push(`${line.readme}: ${key} --help exits ${help.status}: ${help.out}`);
+        helps.set(key, help.out);
+      }
+      problems.push(...unknownFlags(line, helps.get(key)!));
+    }
+    expect(problems).toEqual([]);
+    // The check itself: a README line passing a flag its command lacks is caught.
+    const [taught] = commandsOf('README.md', '```\nnpx --no -- investor-graph-mock --port 1 --no-such-flag\n```');
+    expect(unknownFlags(taught!, helps.get('investor-graph-mock')!)).toEqual([
+      expect.stringContaining('--no-such-flag'),
+    ]);
   });
 
   test.runIf(version === supported[0])(
