@@ -34,9 +34,12 @@ export default tseslint.config(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // Each package's tsconfig.json for its files; the root's vitest config, which none
-        // includes, is checked with the base options every package extends.
-        projectService: { allowDefaultProject: ['vitest.config.ts'], defaultProject: 'tsconfig.base.json' },
+        // Each package's tsconfig.json for its files; the root's vitest config and scripts/' TypeScript
+        // (the unit tier's guard and its test), which none includes, get the base options.
+        projectService: {
+          allowDefaultProject: ['vitest.config.ts', 'scripts/*.ts'],
+          defaultProject: 'tsconfig.base.json',
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -19,6 +19,7 @@ export default defineConfig({
       'packages/*',
       'load',
       'examples',
+      'scripts',
       // The README's MSW example again where front-end tests run it, with the XHR example beside it
       // (*.dom-test.ts: it needs a DOM, so the node project's default include leaves it out).
       ...(['jsdom', 'happy-dom'] as const).map((environment) => ({
@@ -31,7 +32,15 @@ export default defineConfig({
         },
       })),
     ],
+    // A test file that starts a server, a process, a browser or a registry says so in its first line
+    // (`// @module-tag servers`); `pnpm test:unit` leaves those out and its guard (scripts/unit-tier.ts)
+    // fails a file that starts one without saying so.
+    tags: [{ name: 'servers', description: 'starts a server, a process, a browser or a registry' }],
     sequence: { sequencer: InstallTestFirst },
+    // vitest's default is one worker fewer than the CPUs: one file at a time on a 2-CPU machine. Most
+    // files wait on what they start (servers, k6, Chromium, a registry, Go and npm), not on the CPU,
+    // so three side by side fill the wait (CONTRIBUTING "Where the suite's minutes go" has the times).
+    maxWorkers: 3,
     // Screenshots and other files tests attach (context.annotate) land beside the JUnit file.
     attachmentsDir: 'test-results/attachments',
     reporters: [

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -21,7 +22,8 @@ test('every example in the README is a verbatim copy of a file the tests run, an
   for (const section of sections) expect(section, section.split('\n')[0]).toContain('<!-- example: ');
 });
 
-test("each reader's install line in the README is the readers table's, and installs every kit package that reader's example starts", () => {
+test(`each reader's install line in the README is the readers table's, and installs every kit package that reader's \
+example starts`, () => {
   const rows = [...readme.matchAll(/^\| ([^|]+?) \| `(npm i -D [^`]+)`/gm)].map((m) => [m[1]!, m[2]!]);
   expect(rows).toEqual(readers.map((reader) => [reader.who, installLine(reader)]));
   // What each reader's example runs is in their line: the CI and load examples start the mock.

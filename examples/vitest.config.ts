@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'examples', testTimeout: 180_000, hookTimeout: 600_000 },
+  test: { name: 'examples', setupFiles: ['../scripts/unit-tier.ts'], testTimeout: 180_000, hookTimeout: 600_000 },
 });

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -74,13 +75,15 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
   afterAll(() => mock?.close());
 
   for (const plan of planIds) {
-    test(`the ${plan} script holds its thresholds against the mock at ${plans[plan].rate_per_second} req/s`, async () => {
+    test(`the ${plan} script holds its thresholds against the mock at ${plans[plan].rate_per_second} \
+req/s`, async () => {
       const run = await k6(bin, `${plan}.js`, { BASE_URL: mock.url, DURATION: '4s' });
       expect(run.code, run.out).toBe(0);
       const data = summary(run.dir, plan);
       expect(data.metrics.rate_limited.values.count, 'the over-rate scenario met 429s').toBeGreaterThan(0);
       expect(readFileSync(join(run.dir, `${plan}.junit.xml`), 'utf8')).toContain('failures="0"');
-      // k6's end-of-test summary as k6 users know it (checks, every metric with its figures), then the kit's threshold list.
+      // k6's end-of-test summary as k6 users know it (checks, every metric with its figures),
+      // then the kit's threshold list.
       expect(run.out).toMatch(/✓ status 200/);
       expect(run.out).toMatch(/✓ http_req_duration\{scenario:at_rate\} \.+: avg=[\d.]+(µs|ms|s) min=.* p\(95\)=/);
       expect(run.out).toMatch(/ {5}http_reqs \.+: \d+ [\d.]+\/s/);
@@ -90,7 +93,8 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     });
   }
 
-  test('API_KEY alone, as the README documents it, runs every scenario in turn and holds every threshold against a correct server (regression)', async () => {
+  test(`API_KEY alone, as the README documents it, runs every scenario in turn and holds every threshold against a \
+correct server (regression)`, async () => {
     const res = await fetch(`${mock.url}/__control/keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -100,7 +104,8 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     const run = await k6(bin, 'team.js', { BASE_URL: mock.url, DURATION: '2s', API_KEY: key });
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain(
-      '[investor-graph k6] one key for 4 scenarios: they run one after another (at_rate, changes_poll, cursor_walk, above_rate)',
+      '[investor-graph k6] one key for 4 scenarios: they run one after another (at_rate, changes_poll, ' +
+        'cursor_walk, above_rate)',
     );
     const data = summary(run.dir, 'team');
     expect(data.metrics['unexpected_429{scenario:at_rate}'].values.count).toBe(0);
@@ -110,7 +115,8 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     ).toBeGreaterThan(0);
   });
 
-  test("the cursor walk syncs a whole resource at the plan's page size and says how many rows a second that took", async () => {
+  test(`the cursor walk syncs a whole resource at the plan's page size and says how many rows a second that \
+took`, async () => {
     const run = await k6(bin, 'enterprise.js', {
       BASE_URL: mock.url,
       SCENARIOS: 'cursor_walk',
@@ -136,7 +142,8 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     expect(run.out).toContain('answered 404');
   });
 
-  test('plain k6 run without its results folder stops at once, non-zero, its first line saying so, and writes nothing half', async () => {
+  test(`plain k6 run without its results folder stops at once, non-zero, its first line saying so, and writes nothing \
+half`, async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ig-k6-plain-'));
     const run = await k6Plain(bin, 'team.js', { BASE_URL: mock.url, DURATION: '2s' }, cwd);
     expect(run.code, run.out).toBe(108);
@@ -147,7 +154,8 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     expect(existsSync(join(cwd, 'load-results'))).toBe(false);
   });
 
-  test('plain k6 run with no service says so first, stops non-zero, and its JUnit fails the run and judges no threshold', async () => {
+  test(`plain k6 run with no service says so first, stops non-zero, and its JUnit fails the run and judges no \
+threshold`, async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ig-k6-plain-'));
     mkdirSync(join(cwd, 'load-results'));
     const run = await k6Plain(bin, 'team.js', { BASE_URL: 'http://127.0.0.1:9', DURATION: '2s' }, cwd);
@@ -164,7 +172,8 @@ describe.skipIf(!haveGo)('k6 scripts against the mock (they need Go: k6 is built
     expect(xml).toMatch(/failures="1"/);
   });
 
-  test('SCENARIOS=at_rate runs only the at-rate scenario and its thresholds, so one key is enough for a smoke run', async () => {
+  test(`SCENARIOS=at_rate runs only the at-rate scenario and its thresholds, so one key is enough for a smoke \
+run`, async () => {
     const res = await fetch(`${mock.url}/__control/keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -4,6 +4,10 @@
 // test-results/junit.xml. Each preparation prints a line as it starts and one with the time it took,
 // so a slow fresh machine shows where its minutes went, and no test spends its own timeout building
 // a tool. Arguments after `pnpm test` go to vitest (`pnpm test --project mock`).
+//
+// `pnpm test:unit` (this script with --unit) is the inner loop: the type-check, the lint and the test
+// files that start nothing (no server, process, browser or registry: those carry `@module-tag
+// servers`), with no preparation, so it needs neither Go nor Python nor the network.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { goToolAsync } from '../packages/cli/src/go-tool.ts';
@@ -14,11 +18,21 @@ import { oasdiffTool } from '../packages/contract-tests/src/diff/oasdiff-tool.ts
 const pnpm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['pnpm'];
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 const run = (args) => spawnSync(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).status ?? 1;
-/** As run, without blocking: the preparations beside it are timed as they end, not when it does. */
-const runAsync = (args) =>
-  new Promise((resolve) =>
-    spawn(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).on('close', (code) => resolve(code ?? 1)),
-  );
+/**
+ * As run, without blocking: the preparations beside it are timed as they end, not when it does.
+ * Held, its output is kept and printed only if it fails (the inner loop runs it beside vitest).
+ */
+const runAsync = (args, { held = false } = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(pnpm[0], [...pnpm.slice(1), ...args], { stdio: held ? 'pipe' : 'inherit', env });
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      if (held && code !== 0) process.stdout.write(out);
+      resolve(code ?? 1);
+    });
+  });
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 /** Starts one preparation in the background: a line now, and one with its outcome and time when it ends. */
@@ -63,44 +77,65 @@ const venv = (variable, script, skipped) => () => {
   });
 };
 
+const unit = process.argv.includes('--unit');
+const vitestArgs = process.argv.slice(2).filter((a) => a !== '--unit');
+if (unit) {
+  // The guard (scripts/unit-tier.ts) fails a file that starts a process or listens without the tag.
+  env.KIT_TIER = 'unit';
+  // The files to run are named up front: a tag filter alone would still import every servers file
+  // (and run what it does at its top) only to skip its tests.
+  const listed = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '*.test.ts', '*.dom-test.ts'], {
+    encoding: 'utf8',
+  });
+  if (listed.status !== 0) throw new Error(`pnpm test:unit lists the test files with git: ${listed.stderr}`);
+  const files = listed.stdout.split('\n').filter((f) => f && !/@module-tag\s+servers\b/.test(readFileSync(f, 'utf8')));
+  vitestArgs.unshift('--tags-filter', '!servers', ...files);
+}
+
 rmSync('test-results', { recursive: true, force: true });
 console.log(`[kit] node ${process.version} at ${process.execPath}`);
-const preparing = Promise.all([
-  prepare('k6', goBuild(k6Tool, 'the k6 tests will be skipped')),
-  prepare('oasdiff', goBuild(oasdiffTool, "the diff's tests will be skipped")),
-  prepare(
-    'schemathesis',
-    venv('SCHEMATHESIS_BIN', 'packages/mock/schemathesis/install.sh', 'its test will be skipped'),
-  ),
-  prepare(
-    'openapi-python-client',
-    venv(
-      'OPENAPI_PYTHON_CLIENT_BIN',
-      'examples/clients/python/install.sh',
-      "the Python client's tests will be skipped",
-    ),
-  ),
-]);
+const preparing = unit
+  ? Promise.resolve()
+  : Promise.all([
+      prepare('k6', goBuild(k6Tool, 'the k6 tests will be skipped')),
+      prepare('oasdiff', goBuild(oasdiffTool, "the diff's tests will be skipped")),
+      prepare(
+        'schemathesis',
+        venv('SCHEMATHESIS_BIN', 'packages/mock/schemathesis/install.sh', 'its test will be skipped'),
+      ),
+      prepare(
+        'openapi-python-client',
+        venv(
+          'OPENAPI_PYTHON_CLIENT_BIN',
+          'examples/clients/python/install.sh',
+          "the Python client's tests will be skipped",
+        ),
+      ),
+    ]);
 // What some tests need from the machine and cannot install themselves: say so before they skip.
 const chromium = env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-if (!existsSync(chromium))
+if (!unit && !existsSync(chromium))
   console.log(
     `[kit] chromium: not at ${chromium}: the browser tests (/docs, MSW setupWorker) will be skipped (.ci/run installs Debian's chromium)`,
   );
-if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)
+if (!unit && spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)
   console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");
 
 // The type-check and the lint run while the preparations do: they wait mostly on the network and on
 // go build. The lint is ESLint (with its suppressions file: today's debt may shrink, never grow) and
 // Prettier's check, as `pnpm lint` runs them.
 /** The type-check or the lint, as a preparation: 'clean' or 'FAILED'. */
-const checked = (name, args) => prepare(name, async () => ((await runAsync(args)) === 0 ? 'clean' : 'FAILED'));
-const [typecheck, lint] = await Promise.all([
-  checked('type-check', ['run', 'typecheck']),
-  checked('lint', ['run', 'lint']),
-]);
+const checked = (name, args) =>
+  prepare(name, async () => ((await runAsync(args, { held: unit })) === 0 ? 'clean' : 'FAILED'));
+const checks = Promise.all([checked('type-check', ['run', 'typecheck']), checked('lint', ['run', 'lint'])]);
+// The inner loop needs no preparation, so its tests run beside the checks (their output held until
+// the end, and shown only if they fail); the full run waits for its tools first.
+if (!unit) await checks;
 await preparing;
-const vitest = run(['exec', 'vitest', 'run', ...process.argv.slice(2)]);
+const vitest = unit
+  ? await runAsync(['exec', 'vitest', 'run', ...vitestArgs])
+  : run(['exec', 'vitest', 'run', ...vitestArgs]);
+const [typecheck, lint] = await checks;
 
 let passed = 0;
 let failed = 0;

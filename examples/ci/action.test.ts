@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The repository's composite action (action.yml), its steps run as GitHub's runner runs them: each
  * `run:` step a bash script (`bash --noprofile --norc -eo pipefail`), its `${{ }}` expressions
@@ -55,7 +56,10 @@ interface Context {
   steps: Record<string, Record<string, string>>;
 }
 
-/** `${{ EXPRESSION }}` as the runner evaluates the ones this action uses; any other fails the test, which could not run it faithfully. */
+/**
+ * `${{ EXPRESSION }}` as the runner evaluates the ones this action uses; any other fails the test,
+ * which could not run it faithfully.
+ */
 function evaluate(text: string, c: Context): string {
   return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_all, expression: string) => {
     const input = /^inputs\.([\w-]+)$/.exec(expression);
@@ -108,7 +112,9 @@ async function runAction(inputs: Record<string, string>): Promise<ActionRun> {
   for (const d of [workspace!, runnerTemp!, shims!]) mkdirSync(d);
   writeFileSync(
     join(shims!, 'npm'),
-    `#!/usr/bin/env bash\n# npm for this test: what the step asks for, recorded; the workspace's installed packages linked in their place.\nprintf '%s\\n' "$@" > "${home}/npm-asked"\nln -sfn "${join(root, 'node_modules')}" node_modules\n`,
+    `#!/usr/bin/env bash\n# npm for this test: what the step asks for, recorded; the workspace's ` +
+      `installed packages linked in their place.\nprintf '%s\\n' "$@" > "${home}/npm-asked"\nln -sfn ` +
+      `"${join(root, 'node_modules')}" node_modules\n`,
   );
   chmodSync(join(shims!, 'npm'), 0o755);
   // The runner's environment: a machine's, without the kit's variables; Node 24 first, as setup-node leaves it.
@@ -170,12 +176,16 @@ const formsOf = (key: string) => [key, encodeURIComponent(key), Buffer.from(key)
 const text = (file: string) =>
   file.endsWith('.gz') ? gunzipSync(readFileSync(file)).toString('utf8') : readFileSync(file, 'utf8');
 
-/** Why the runs of the action cannot happen here (skipped, saying so), or null; in CI a machine without Go fails them, as a skipped run would hide a broken action. */
+/**
+ * Why the runs of the action cannot happen here (skipped, saying so), or null; in CI a machine without Go fails them,
+ * as a skipped run would hide a broken action.
+ */
 function goMissing(): string | null {
   if (haveGo) return null;
   if (process.env.CI)
     throw new Error(
-      'CI needs Go to run the action: it builds k6 and oasdiff with it (@investor-graph/cli/go-tool), and there is no go on PATH',
+      'CI needs Go to run the action: it builds k6 and oasdiff with it (@investor-graph/cli/go-tool), and ' +
+        'there is no go on PATH',
     );
   return 'no go on PATH: k6 and oasdiff, which the check runs, are built with Go';
 }
@@ -197,7 +207,8 @@ describe.skipIf(noGo !== null)(
       await Promise.all([clean?.close(), stale?.close()]);
     });
 
-    test("every step holds, the outputs name the reports it wrote, and the key is in none of them nor in any step's output", async () => {
+    test(`every step holds, the outputs name the reports it wrote, and the key is in none of them nor in any step's \
+output`, async () => {
       const run = await runAction({ 'base-url': clean.url, key, plan: 'team', budget: '40' });
       expect(
         run.steps.map((s) => [s.name, s.code]),
@@ -239,7 +250,8 @@ describe.skipIf(noGo !== null)(
       }
     }, 600_000);
 
-    test('a served contract that dropped an operation fails the check step, and the outputs still name the reports, for the steps that keep them', async () => {
+    test(`a served contract that dropped an operation fails the check step, and the outputs still name the reports, \
+for the steps that keep them`, async () => {
       const run = await runAction({ 'base-url': stale.url, key, budget: '40' });
       const check = run.steps.at(-1)!;
       expect(check.name).toBe('Lint, contract tests, k6 smoke');
@@ -278,7 +290,8 @@ test('every action the action uses is pinned to a full commit, with its release 
   expect(actionText).not.toMatch(/uses: [^\n]*@(v\d+|main|master)\s*$/m);
 });
 
-test("k6 and oasdiff are restored before the check and saved after it even when it failed, under a key of the machine (os and arch) and the kit's version, by one commit of actions/cache", () => {
+test(`k6 and oasdiff are restored before the check and saved after it even when it failed, under a key of the machine \
+(os and arch) and the kit's version, by one commit of actions/cache`, () => {
   const steps = action.runs.steps;
   const restore = steps.find((s) => s.uses?.startsWith('actions/cache/restore@'))!;
   const save = steps.find((s) => s.uses?.startsWith('actions/cache/save@'))!;
@@ -314,10 +327,12 @@ test('a results input with a line break is refused before anything runs, and set
   expect(run.outputs).toEqual({ results: '', junit: '', report: '', html: '' });
 }, 120_000);
 
-test('the key reaches the check only through env: no run script holds an expression, and only the check step gets the key', () => {
+test(`the key reaches the check only through env: no run script holds an expression, and only the check step gets the \
+key`, () => {
   expect(action.runs.using).toBe('composite');
   for (const step of action.runs.steps) {
-    // The runner pastes ${{ }} into a script before bash reads it: an input there is a script injection, and the key would sit in the script file.
+    // The runner pastes ${{ }} into a script before bash reads it: an input there is a script injection, and the key
+    // would sit in the script file.
     if (step.run) expect(step.run, step.name).not.toContain('${{');
     for (const [name, value] of Object.entries(step.env ?? {}))
       if (String(value).includes('inputs.key')) expect([step.id, name]).toEqual(['check', 'INVESTOR_GRAPH_KEY']);
@@ -325,7 +340,8 @@ test('the key reaches the check only through env: no run script holds an express
   expect(actionText.match(/inputs\.key\b/g)).toHaveLength(1);
 });
 
-test('the check step passes only variables investor-graph-check-api reads (its --help names them), besides its own', () => {
+test(`the check step passes only variables investor-graph-check-api reads (its --help names them), besides its \
+own`, () => {
   const check = action.runs.steps.find((s) => s.id === 'check')!;
   const help = spawnSync(process.execPath, [join(root, 'packages/contract-tests/src/check-api-bin.ts'), '--help'], {
     encoding: 'utf8',
@@ -355,7 +371,8 @@ test("the action installs the README's CI packages but the mock, with the Spectr
   expect(install).toContain(`@stoplight/spectral-cli@${spectral}`);
 });
 
-test('the workflow example uses the action with inputs it has, every one it requires, and keeps the reports the action writes', () => {
+test(`the workflow example uses the action with inputs it has, every one it requires, and keeps the reports the action \
+writes`, () => {
   const workflow = parse(readFileSync(join(import.meta.dirname, 'github-actions.yml'), 'utf8')) as {
     jobs: Record<string, { steps: Step[] }>;
   };
@@ -375,7 +392,7 @@ test('the workflow example uses the action with inputs it has, every one it requ
   ).toEqual([]);
   expect(check.with!.key).toBe('${{ secrets.INVESTOR_GRAPH_KEY }}');
   // The reports' folder the later steps upload and show is the one the action writes.
-  const folder = String(check.with!.results ?? action.inputs.results!.default);
+  const folder = String((check.with!.results as string | undefined) ?? action.inputs.results!.default);
   for (const step of steps.filter((s) => s.if === 'always()'))
     expect(JSON.stringify(step.with), step.name).toContain(`${folder}/`);
   // Every other action it names is pinned as the action's own are.

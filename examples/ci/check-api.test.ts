@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +13,19 @@ import { junitProblems } from './junit-shape.ts';
 /** The command as the clone's install links it (@investor-graph/contract-tests' bin). */
 const command = join(root, 'packages/contract-tests/src/check-api-bin.ts');
 
-/** The environment without the kit's variables, and without NODE_PATH (pnpm's bins set it to the clone's packages, which would answer for a project's missing ones). */
+/**
+ * The environment without the kit's variables, and without NODE_PATH (pnpm's bins set it to the clone's packages, which
+ * would answer for a project's missing ones).
+ */
 const clean = () =>
   Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('INVESTOR_GRAPH_') && k !== 'NODE_PATH'),
   );
 
-/** Runs investor-graph-check-api as CI would, from a project that has the kit's packages (this clone), with its reports in a folder of its own. */
+/**
+ * Runs investor-graph-check-api as CI would, from a project that has the kit's packages (this clone), with its reports
+ * in a folder of its own.
+ */
 async function checkApi(
   args: string[],
   env: Record<string, string>,
@@ -47,7 +54,8 @@ describe('the CI check (investor-graph-check-api)', () => {
   });
 
   test.skipIf(!haveGo)(
-    'against the mock: lint, contract tests and the k6 smoke all hold, with three JUnit files and the key never printed',
+    `against the mock: lint, contract tests and the k6 smoke all hold, with three JUnit files and the key never \
+printed`,
     async () => {
       const run = await checkApi([mock.url], { INVESTOR_GRAPH_KEY: key, BUDGET_CALLS: '40' });
       expect(run.code, run.out).toBe(0);

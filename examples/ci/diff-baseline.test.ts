@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The README's baseline example (diff-baseline.sh) as a CI job runs it, night after night, from a
  * project that has the kit's packages (this clone's, linked): real mocks on loopback serving their
@@ -11,7 +12,10 @@ import { startMock, type RunningMock } from '@investor-graph/mock/node';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
 
-/** Why the example cannot run here (skipped, saying so), or null; in CI it must run: a skipped drift gate hides a broken one. */
+/**
+ * Why the example cannot run here (skipped, saying so), or null; in CI it must run: a skipped
+ * drift gate hides a broken one.
+ */
 function oasdiffMissing(): string | null {
   if (process.env.OASDIFF_BIN || haveGo) return null;
   if (process.env.CI)
@@ -67,7 +71,8 @@ describe.skipIf(missing !== null)(`the README's baseline example${missing ? ` (s
     expect(next.out.match(/held: no change that breaks clients/g)).toHaveLength(2);
   }, 120_000);
 
-  test("a service that dropped what the kept contract had fails against it, though the kit's contract never had it, and the kept one stays", async () => {
+  test(`a service that dropped what the kept contract had fails against it, though the kit's contract never had it, \
+and the kept one stays`, async () => {
     const dir = project();
     // Kept last time from a service that also had a widgets list: not in the kit's contract.
     const before = await (await fetch(`${mock.url}/api/v1/openapi.json`)).json();

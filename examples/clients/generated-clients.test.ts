@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * Clients generated from the contract a running mock serves (GET /api/v1/openapi.json), used as an
  * integrator would: a TypeScript one (openapi-typescript's types, openapi-fetch's calls:
@@ -26,7 +27,9 @@ const havePython = canRun(process.env.PYTHON ?? 'python3', [
   'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))',
 ]);
 const newKey = (plan: string) => `igk_${plan}_${randomBytes(16).toString('hex')}`;
-/** A key each for paging (Enterprise: 50 calls a second, so paging never meets the rate) and for the burst (Team: 5). */
+/**
+ * A key each for paging (Enterprise: 50 calls a second, so paging never meets the rate) and for the burst (Team: 5).
+ */
 const keys = {
   tsPaid: newKey('enterprise'),
   tsBurst: newKey('team'),
@@ -94,7 +97,8 @@ describe('a TypeScript client generated with openapi-typescript and called with 
     });
     expect(made.code, made.out + made.err).toBe(0);
     copyFileSync(join(here, 'typescript/client.ts'), join(folder(), 'client.ts'));
-    // openapi-fetch from the examples' own dependencies; the kit's strict settings, no Node types (a client runs anywhere).
+    // openapi-fetch from the examples' own dependencies; the kit's strict settings, no Node
+    // types (a client runs anywhere).
     symlinkSync(join(here, '../node_modules'), join(folder(), 'node_modules'), 'dir');
     const options = {
       extends: join(here, '../../tsconfig.base.json'),
@@ -105,7 +109,8 @@ describe('a TypeScript client generated with openapi-typescript and called with 
     writeFileSync(join(folder(), 'package.json'), JSON.stringify({ type: 'module', private: true }));
   }, 120_000);
 
-  test('its code type-checks against the types generated from the served contract, and a parameter the contract does not have does not', async () => {
+  test(`its code type-checks against the types generated from the served contract, and a parameter the contract does \
+not have does not`, async () => {
     expect(readFileSync(join(folder(), 'api.ts'), 'utf8')).toContain('"/api/v1/changes"');
     const clean = await tsc('tsconfig.json');
     expect(clean.code, clean.out + clean.err).toBe(0);
@@ -139,7 +144,8 @@ describe('a TypeScript client generated with openapi-typescript and called with 
     });
   });
 
-  test(`reads the changes feed with a paid key from since=${since}: the whole feed the mock holds from that instant`, async () => {
+  test(`reads the changes feed with a paid key from since=${since}: the whole feed the mock holds from that \
+instant`, async () => {
     const read = await feed(mock.url, keys.tsPaid, since);
     expect(
       read.urls.every((url) => url.includes(sinceOnTheWire)),
@@ -244,7 +250,8 @@ describe.skipIf(!havePython)(
       expect(pages).toBe(Math.ceil(firmsHeld() / 30));
     });
 
-    test('reads the changes feed with a paid key from a timezone-aware since, which it sends with +00:00: the whole feed the mock holds from that instant', (ctx) => {
+    test(`reads the changes feed with a paid key from a timezone-aware since, which it sends with +00:00: the whole \
+feed the mock holds from that instant`, (ctx) => {
       if (unavailable) return ctx.skip(unavailable);
       expect(seen.feed).not.toHaveProperty('error');
       const { sequences, urls } = seen.feed as { sequences: number[]; urls: string[] };

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * deploy/ as a reader applies it: the Kubernetes manifests against the Kubernetes schemas, the
  * Compose file against the Compose Specification's schema, and what no schema sees (named ports,
@@ -273,7 +274,10 @@ function unknownFlagProblems(uses: Use[], known: Set<string>): string[] {
   );
 }
 
-/** Named and numbered ports: each Service's targetPort and each probe's port is a port of the pods, and --port N is declared. */
+/**
+ * Named and numbered ports: each Service's targetPort and each probe's port is a port of the
+ * pods, and --port N is declared.
+ */
 function portProblems(manifests: Manifest[]): string[] {
   const problems: string[] = [];
   const has = (c: Container, port: number | string) =>
@@ -366,7 +370,10 @@ const secretVariables = ['INVESTOR_GRAPH_MOCK_ADMIN_TOKEN', 'REDISCLI_AUTH'];
 const urlPassword = (url: string | undefined): string | undefined =>
   /^rediss?:\/\/[^:@/]*:(.*)@[^@]*$/.exec(url ?? '')?.[1];
 
-/** The secrets written in an argument list, each with the flag that carries it: the secret flags, and a --state URL's password. */
+/**
+ * The secrets written in an argument list, each with the flag that carries it: the secret
+ * flags, and a --state URL's password.
+ */
 function argumentSecrets(args: readonly string[]): [flag: string, value: string][] {
   const secrets = secretFlags.flatMap((flag): [string, string][] => {
     const value = after(args, flag);
@@ -376,7 +383,10 @@ function argumentSecrets(args: readonly string[]): [flag: string, value: string]
   return password === undefined ? secrets : [...secrets, ['--state', password]];
 }
 
-/** The secrets written in an environment: the secret variables (one filled in from a Secret is written nowhere), and INVESTOR_GRAPH_MOCK_STATE's password. */
+/**
+ * The secrets written in an environment: the secret variables (one filled in from a Secret is written nowhere), and
+ * INVESTOR_GRAPH_MOCK_STATE's password.
+ */
 function environmentSecrets(env: Use['env']): [variable: string, value: string][] {
   const secrets = secretVariables.flatMap((name): [string, string][] => {
     const value = env[name];
@@ -482,7 +492,10 @@ function balancerProblems(haproxy: string, compose: Compose): string[] {
   return problems;
 }
 
-/** The state URL of each mock (--state, else INVESTOR_GRAPH_MOCK_STATE) names a Redis of the same deployment: a Service (Kubernetes) or a service (Compose) running redis. */
+/**
+ * The state URL of each mock (--state, else INVESTOR_GRAPH_MOCK_STATE) names a Redis of the same deployment: a Service
+ * (Kubernetes) or a service (Compose) running redis.
+ */
 function stateTargetProblems(uses: Use[], redisAt: (host: string, port: number) => boolean): string[] {
   return uses.flatMap((use) => {
     const state = stateOf(use);
@@ -521,7 +534,10 @@ function redisSettingProblems(uses: Use[]): string[] {
   ]);
 }
 
-/** The mock's three probes ask for the contract, which waits at most 50 ms on Redis, and allow it 3 s (the default 1 s is tight on a busy node). */
+/**
+ * The mock's three probes ask for the contract, which waits at most 50 ms on Redis, and allow it 3 s (the default 1 s
+ * is tight on a busy node).
+ */
 function mockProbeProblems(manifests: Manifest[]): string[] {
   return workloads(manifests).flatMap((pod) =>
     containersOf(pod)
@@ -582,10 +598,12 @@ test('a Service port given as a name, a memory limit of "lots" and a kind withou
   expect(problems).toContain('mock.yaml: Service investor-graph-mock: data/spec/ports/0/port must be integer');
   const memory = 'data/spec/template/spec/containers/0/resources/limits/memory';
   expect(problems).toContain(
-    `redis.yaml: StatefulSet investor-graph-redis: ${memory} must be number, ${memory} must match format "quantity", ${memory} must match exactly one schema in "oneOf"`,
+    `redis.yaml: StatefulSet investor-graph-redis: ${memory} must be number, ${memory} must match format ` +
+      `"quantity", ${memory} must match exactly one schema in "oneOf"`,
   );
   expect(problems).toContain(
-    'mock.yaml: Ingress investor-graph-mock: no schema for extensions/v1beta1 Ingress here (add a row to kubernetesModels)',
+    'mock.yaml: Ingress investor-graph-mock: no schema for extensions/v1beta1 Ingress here (add a row to ' +
+      'kubernetesModels)',
   );
 });
 
@@ -593,7 +611,8 @@ test('every Service and probe points at a port its pods have, and the mock decla
   expect(portProblems(setup().manifests)).toEqual([]);
 });
 
-test('a Service whose targetPort names a port no pod has is caught, as are a wrong probe port and an undeclared --port', () => {
+test(`a Service whose targetPort names a port no pod has is caught, as are a wrong probe port and an undeclared \
+--port`, () => {
   const { manifests } = setup();
   manifests.find(
     (m) => m.metadata.name === 'investor-graph-mock' && m.kind === 'Service',
@@ -610,7 +629,8 @@ test('a Service whose targetPort names a port no pod has is caught, as are a wro
   expect(portProblems(manifests)[0]).toBe('mock.yaml: Service investor-graph-mock: selects no pod of these manifests');
 });
 
-test("the mock's pods run as a non-root user on a read-only file system, with resources and a rollout that keeps all 3 ready", () => {
+test(`the mock's pods run as a non-root user on a read-only file system, with resources and a rollout that keeps all 3 \
+ready`, () => {
   const deployment = setup().manifests.find((m) => m.kind === 'Deployment')!.spec!;
   expect(deployment.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
   expect(deployment.template!.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
@@ -630,7 +650,8 @@ test("the mock's startup, readiness and liveness probes ask for the contract and
   expect(mockProbeProblems(setup().manifests)).toEqual([]);
 });
 
-test('a probe left at the default 1 s timeout, one asking for a path that needs a key, and a missing one are caught', () => {
+test(`a probe left at the default 1 s timeout, one asking for a path that needs a key, and a missing one are \
+caught`, () => {
   const { manifests } = setup();
   const mock = first(manifests, 'Deployment');
   delete mock.readinessProbe!.timeoutSeconds;
@@ -639,7 +660,8 @@ test('a probe left at the default 1 s timeout, one asking for a path that needs 
   expect(mockProbeProblems(manifests)).toEqual([
     'mock.yaml: Deployment investor-graph-mock container mock: startupProbe is missing',
     'mock.yaml: Deployment investor-graph-mock container mock: readinessProbe gives up after 1 s, under 3 s',
-    'mock.yaml: Deployment investor-graph-mock container mock: livenessProbe asks for /api/v1/investors, not /api/v1/openapi.json',
+    'mock.yaml: Deployment investor-graph-mock container mock: livenessProbe asks for /api/v1/investors, ' +
+      'not /api/v1/openapi.json',
   ]);
 });
 
@@ -658,7 +680,8 @@ test('a misspelt compose key and a depends_on condition Compose does not know br
   );
 });
 
-test('every flag the Dockerfile, the manifests and the compose file pass to investor-graph-mock is one its --help lists', () => {
+test(`every flag the Dockerfile, the manifests and the compose file pass to investor-graph-mock is one its --help \
+lists`, () => {
   const known = flagsOfHelp(mockHelp);
   // The parser reads the option column: what deploy/ relies on is there, a flag of another command is not.
   for (const flag of ['--host', '--port', '--state', '--admin-token', '--public-url', '-p'])
@@ -686,7 +709,8 @@ test('an unknown flag given to the mock is caught, written either way', () => {
   ]);
 });
 
-test('every $(NAME) in the args and env is an env var the kubelet has by then, and every Secret key named exists', () => {
+test(`every $(NAME) in the args and env is an env var the kubelet has by then, and every Secret key named \
+exists`, () => {
   expect(envReferenceProblems(setup().manifests)).toEqual([]);
 });
 
@@ -701,13 +725,17 @@ test('a misspelt $(NAME), one listed after the env var that uses it, and a missi
   delete secret['redis.conf'];
   expect(envReferenceProblems(manifests)).toEqual([
     'mock.yaml: Deployment investor-graph-mock container mock: $(MOCK_ADMIN_TOKN) is not one of its env vars',
-    'mock.yaml: Deployment investor-graph-mock container mock: $(REDIS_PASSWORD) in INVESTOR_GRAPH_MOCK_STATE is no env var listed before it',
-    'mock.yaml: Deployment investor-graph-mock container mock: no Secret key investor-graph-mock/admin-token in these manifests',
-    'redis.yaml: StatefulSet investor-graph-redis: volume config: no Secret key investor-graph-mock/redis.conf in these manifests',
+    'mock.yaml: Deployment investor-graph-mock container mock: $(REDIS_PASSWORD) in ' +
+      'INVESTOR_GRAPH_MOCK_STATE is no env var listed before it',
+    'mock.yaml: Deployment investor-graph-mock container mock: no Secret key ' +
+      'investor-graph-mock/admin-token in these manifests',
+    'redis.yaml: StatefulSet investor-graph-redis: volume config: no Secret key ' +
+      'investor-graph-mock/redis.conf in these manifests',
   ]);
 });
 
-test("no secret is on the mock's command line, nor on Redis's in Kubernetes: the mock takes its Redis URL and admin token from the environment", () => {
+test(`no secret is on the mock's command line, nor on Redis's in Kubernetes: the mock takes its Redis URL and admin \
+token from the environment`, () => {
   const given = setup();
   const mock = first(given.manifests, 'Deployment');
   expect(mock.env).toContainEqual({
@@ -768,7 +796,8 @@ test('secrets reach the mock and Redis by reference only, and the checked-in val
   expect(read('.gitignore')).toMatch(/^\.env$/m);
 });
 
-test('an admin token or a Redis password written out in the environment, or a Compose secret with a default, is caught', () => {
+test(`an admin token or a Redis password written out in the environment, or a Compose secret with a default, is \
+caught`, () => {
   const { manifests, compose } = setup();
   const mock = first(manifests, 'Deployment');
   mock.env![mock.env!.indexOf(envVar(mock, 'INVESTOR_GRAPH_MOCK_ADMIN_TOKEN'))] = {
@@ -777,8 +806,10 @@ test('an admin token or a Redis password written out in the environment, or a Co
   };
   envVar(mock, 'INVESTOR_GRAPH_MOCK_STATE').value = 'redis://default:hunter2@investor-graph-redis:6379/0';
   expect(literalSecretProblems(containerUses(manifests), kubernetesReference)).toEqual([
-    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (s3cr...) where a reference belongs',
-    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (hunt...) where a reference belongs',
+    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (s3cr...) ' +
+      'where a reference belongs',
+    'mock.yaml: Deployment investor-graph-mock container mock: a secret written out (hunt...) ' +
+      'where a reference belongs',
   ]);
   (compose.services.mock!.environment as Record<string, string>).INVESTOR_GRAPH_MOCK_ADMIN_TOKEN =
     '${MOCK_ADMIN_TOKEN:-letmein}';
@@ -795,8 +826,10 @@ test("a redis.conf whose requirepass differs from the Secret's redis-password is
   const { manifests } = setup();
   manifests.find((m) => m.kind === 'Secret')!.stringData!['redis.conf'] = 'requirepass CHANGE-ME-another-password';
   expect(redisPasswordProblems(manifests)).toEqual([
-    'redis.yaml: StatefulSet investor-graph-redis container redis: REDISCLI_AUTH is not the password Redis requires, so its probes fail',
-    'mock.yaml: Deployment investor-graph-mock container mock: the password in its state URL is not the one redis.yaml: StatefulSet investor-graph-redis container redis requires',
+    'redis.yaml: StatefulSet investor-graph-redis container redis: REDISCLI_AUTH is not the password ' +
+      'Redis requires, so its probes fail',
+    'mock.yaml: Deployment investor-graph-mock container mock: the password in its state URL is not the ' +
+      'one redis.yaml: StatefulSet investor-graph-redis container redis requires',
   ]);
   first(manifests, 'StatefulSet').args!.shift();
   expect(redisPasswordProblems(manifests)[0]).toBe(
@@ -819,12 +852,14 @@ test('the mock runs as 3 replicas sharing one Redis, in Kubernetes and in Compos
   expect(balancerProblems(given.haproxy, given.compose)).toEqual([]);
 });
 
-test('a state URL that reaches no Redis, in the environment or in a --state that wins over it, and a balancer with fewer slots than replicas, are caught', () => {
+test(`a state URL that reaches no Redis, in the environment or in a --state that wins over it, and a balancer with \
+fewer slots than replicas, are caught`, () => {
   const given = setup();
   envVar(first(given.manifests, 'Deployment'), 'INVESTOR_GRAPH_MOCK_STATE').value =
     'redis://default:$(REDIS_PASSWORD)@redis:6379/0';
   expect(stateTargetProblems(containerUses(given.manifests), redisInKubernetes(given.manifests))).toEqual([
-    'mock.yaml: Deployment investor-graph-mock container mock: its state redis://redis:6379 reaches no Redis of this deployment',
+    'mock.yaml: Deployment investor-graph-mock container mock: its state redis://redis:6379 reaches no ' +
+      'Redis of this deployment',
   ]);
   (given.compose.services.mock!.command as string[]).push('--state', 'redis://cache:6379/0');
   expect(stateTargetProblems(serviceUses(given.compose), redisInCompose(given.compose))).toEqual([

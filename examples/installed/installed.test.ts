@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The kit installed as a user installs it, by both documented routes before the release, from one
  * packing: `pnpm kit-pack` builds and packs every package as the release does into a folder, and
@@ -26,7 +27,9 @@ import { freePort } from '@investor-graph/cli';
 import { enginesNode, nodeFloor } from '@investor-graph/cli/node-version';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
-import { binOf, projectEnv, publicPackages, run } from './registry.ts';
+import { binOf, projectEnv, run } from './registry.ts';
+import { publicPackages } from './kit-release.ts';
+import { commandsOf, readmeCommands, unknownFlags } from './readme-commands.ts';
 import { onRuntime, runtime, supported, tooOld } from './runtimes.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'ig-installed-'));
@@ -64,10 +67,10 @@ async function startKitRegistry(): Promise<typeof registry> {
   const [command, args] = rootScript('registry', ['--port', '0', '--from', tarballs]);
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       const ready = /ready: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
       if (ready) resolve(ready[1]!);
     });
@@ -112,16 +115,17 @@ const manifestOf = (name: string) =>
     run('tar', ['-xzOf', tarballOf(name), 'package/package.json'], { cwd: tarballs, env: process.env }).out,
   ) as Record<string, any>;
 
-test('the tarballs hold what runs, its declarations, README and LICENSE, and no test, tsconfig, cache or secret', () => {
+test(`the tarballs hold what runs, its declarations, README and LICENSE, and no test, tsconfig, cache or \
+secret`, () => {
   for (const { name } of kit) {
     const files = filesOf(name);
     expect(files, name).toContain('package.json');
     expect(files, name).toContain('LICENSE');
     expect(files, name).toContain('README.md');
-    const unwanted = files.filter((f) =>
-      /\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$|(^|\/)vitest\.config|(^|\/)\.(env|npmrc)|\.(pem|key)$|(^|\/)src\//.test(
-        f,
-      ),
+    const unwanted = files.filter(
+      (f) =>
+        /\.test\.|(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$|(^|\/)vitest\.config/.test(f) ||
+        /(^|\/)\.(env|npmrc)|\.(pem|key)$|(^|\/)src\//.test(f),
     );
     expect(unwanted, name).toEqual([]);
     const text = run('tar', ['-xzOf', tarballOf(name)], { cwd: tarballs, env: process.env }).out;
@@ -197,7 +201,10 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
   /** The project's environment with this Node first on PATH: npm, npx and every bin run on it. */
   let onNode: NodeJS.ProcessEnv;
 
-  /** The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the registry, as after the release. */
+  /**
+   * The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the
+   * registry, as after the release.
+   */
   const fromFolder = version === supported.at(-1);
   /** The kit's part of the install: kit-pack's lines' tarballs (every reader's together), or the packages by name. */
   const kitSpecs = (): string[] =>
@@ -260,7 +267,8 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     expect(said.out.trim()).toBe(`v${version}`);
   });
 
-  test("the install is clean on this Node: no package in it asks for another Node (EBADENGINE), nothing deprecated of the kit's own", () => {
+  test(`the install is clean on this Node: no package in it asks for another Node (EBADENGINE), nothing deprecated of \
+the kit's own`, () => {
     // engine-strict would make each of these fatal: every package the kit brings must run where its engines say.
     expect(installOutput.split('\n').filter((line) => /EBADENGINE|Unsupported engine/.test(line))).toEqual([]);
     expect(installOutput).not.toMatch(/npm warn deprecated @investor-graph\//);
@@ -334,7 +342,8 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     throw new Error(`the installed mock did not start:\n${banner}`);
   }
 
-  test('npx --no -- investor-graph-mock --port 0 starts on the embedded dataset and answers a firm with a key from its banner', async () => {
+  test(`npx --no -- investor-graph-mock --port 0 starts on the embedded dataset and answers a firm with a key from its \
+banner`, async () => {
     const mock = await startInstalledMock([]);
     try {
       expect(mock.banner).toMatch(/data: +98 firms/);
@@ -547,6 +556,28 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
     }
   });
 
+  test('every command line of the READMEs runs an installed command, with only flags its --help names', () => {
+    const lines = readmeCommands(root);
+    expect(lines.length).toBeGreaterThan(20);
+    const helps = new Map<string, string>();
+    const problems: string[] = [];
+    for (const line of lines) {
+      const key = [line.command, line.subcommand].filter(Boolean).join(' ');
+      if (!helps.has(key)) {
+        const help = inProject('npx', ['--no', '--', ...key.split(' '), '--help']);
+        if (help.status !== 0) problems.push(`${line.readme}: ${key} --help exits ${help.status}: ${help.out}`);
+        helps.set(key, help.out);
+      }
+      problems.push(...unknownFlags(line, helps.get(key)!));
+    }
+    expect(problems).toEqual([]);
+    // The check itself: a README line passing a flag its command lacks is caught.
+    const [taught] = commandsOf('README.md', '```\nnpx --no -- investor-graph-mock --port 1 --no-such-flag\n```');
+    expect(unknownFlags(taught!, helps.get('investor-graph-mock')!)).toEqual([
+      expect.stringContaining('--no-such-flag'),
+    ]);
+  });
+
   test.runIf(version === supported[0])(
     `on Node ${tooOld} every installed command says in one line which Node it needs, and exits 2`,
     () => {
@@ -555,7 +586,8 @@ describe.each(supported)('installed with npm on Node %s', (version) => {
         const ran = run('npx', [command, '--help'], { cwd: project, env: old, timeout: 60_000 });
         expect(ran.status, `${command}\n${ran.out}`).toBe(2);
         expect(ran.out.trim().split('\n'), command).toEqual([
-          `[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ${nodeFloor.major + 2}); this is Node.js ${tooOld}`,
+          `[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} ` +
+            `LTS or ${nodeFloor.major + 2}); this is Node.js ${tooOld}`,
         ]);
       }
     },

@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { readFlags } from '@investor-graph/cli';
 import { root } from '../readme.ts';
 import { readers, closure } from './readers.ts';
-import { kitDependencies, packKit } from './registry.ts';
+import { kitDependencies, packKit } from './kit-release.ts';
 
 const name = 'investor-graph-kit-pack';
 const usage = `usage: pnpm kit-pack [--out DIR]
@@ -27,7 +27,7 @@ const { values } = readFlags(name, usage, process.argv.slice(2), {
   out: { type: 'string', default: resolve(root, 'kit-packages') },
   help: { type: 'boolean', short: 'h' },
 });
-const out = resolve(values.out!);
+const out = resolve(values.out);
 console.log(`[${name}] building and packing the kit's packages into ${out} ...`);
 const { tarballs, failed } = packKit(out);
 if (failed) {

@@ -16,7 +16,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFlags } from '@investor-graph/cli';
-import { publicPackages, publishKit, publishTarballs, startRegistry, tarballName } from './registry.ts';
+import { startRegistry } from './registry.ts';
+import { publicPackages, publishKit, publishTarballs, tarballName } from './kit-release.ts';
 
 const name = 'investor-graph-registry';
 const usage = `usage: pnpm registry [--port N] [--from DIR]

@@ -162,7 +162,8 @@ test('each runner pod writes its summary and its samples on the shared claim, na
   }
 });
 
-test("the merge Job reads the same claim with the scripts' own version and reports the verdict as its exit code", () => {
+test(`the merge Job reads the same claim with the scripts' own version and reports the verdict as its exit \
+code`, () => {
   expect(mergeProblems(mergeJob(), documents())).toEqual([]);
   const other = mergeJob();
   other.spec.template.spec.volumes[0].persistentVolumeClaim.claimName = 'elsewhere';

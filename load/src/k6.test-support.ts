@@ -1,4 +1,7 @@
-/** The k6 the tests run: $K6_BIN (`pnpm test` builds it first), else the kit's build, made here with Go as a user's first run makes it. */
+/**
+ * The k6 the tests run: $K6_BIN (`pnpm test` builds it first), else the kit's build, made here with Go as a user's
+ * first run makes it.
+ */
 import { goTool } from '@investor-graph/cli/go-tool';
 import { k6Tool } from './k6-tool.ts';
 

@@ -59,7 +59,8 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
             (s.tags.segment !== part.segment || s.tags.fingerprint !== part.fingerprint || s.tags.plan !== part.plan)
           ) {
             throw new PartsError(
-              `${part.samplesFile} holds samples of two parts (${part.plan} ${part.segment} and ${s.tags.plan} ${s.tags.segment}): give each part its own file`,
+              `${part.samplesFile} holds samples of two parts (${part.plan} ${part.segment} and ` +
+                `${s.tags.plan} ${s.tags.segment}): give each part its own file`,
             );
           }
           if (s.metric === 'http_reqs') requests += s.value;
@@ -77,7 +78,9 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
     const iterated = part.summary.metrics.iterations?.values.count ?? 0;
     if (requests !== counted || iterations !== iterated) {
       throw new PartsError(
-        `${part.samplesFile} holds ${requests} requests and ${iterations} iterations where its summary ${part.summaryFile} counts ${counted} and ${iterated}: the samples file is incomplete or from another run`,
+        `${part.samplesFile} holds ${requests} requests and ${iterations} iterations where its summary ` +
+          `${part.summaryFile} counts ${counted} and ${iterated}: the samples file is incomplete or from ` +
+          `another run`,
       );
     }
     perPart.push(requests);

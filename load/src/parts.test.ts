@@ -33,7 +33,10 @@ test('a gap is a part missing, named by its segment', () => {
 
 test('overlapping parts are refused, naming both files and what they both ran', () => {
   expect(refusal('0:1', '0:1/2')).toMatch(
-    /^parts overlap: team\.0:1\/2\.samples\.json\.gz \(segment 0:1\/2\) and team\.0:1\.samples\.json\.gz \(segment 0:1\) both ran 0:1\/2/,
+    new RegExp(
+      String.raw`^parts overlap: team\.0:1/2\.samples\.json\.gz \(segment 0:1/2\) and ` +
+        String.raw`team\.0:1\.samples\.json\.gz \(segment 0:1\) both ran 0:1/2`,
+    ),
   );
   expect(refusal('0:2/3', '1/2:1')).toMatch(/both ran 1\/2:2\/3/);
 });

@@ -61,27 +61,30 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
   }
   if (!summaries.length && !samples.length)
     throw new PartsError(
-      `no *.summary.json or *.samples.json.gz in ${paths.join(', ')}: run the plan's script with investor-graph-load run (or k6 run --out json=DIR/PLAN.samples.json.gz -e RESULTS_DIR=DIR)`,
+      `no *.summary.json or *.samples.json.gz in ${paths.join(', ')}: run the plan's script with ` +
+        `investor-graph-load run (or k6 run --out json=DIR/PLAN.samples.json.gz -e RESULTS_DIR=DIR)`,
     );
 
   const bySummary = new Map<string, { file: string; meta: SummaryMeta; summary: SummaryData }>();
   for (const file of summaries) {
     let summary: SummaryData & { investor_graph?: SummaryMeta };
     try {
-      summary = JSON.parse(readFileSync(file, 'utf8'));
+      summary = JSON.parse(readFileSync(file, 'utf8')) as typeof summary;
     } catch (error) {
       throw new PartsError(`${file}: not a k6 summary (${(error as Error).message})`);
     }
     const meta = summary.investor_graph;
     if (!meta?.plan || !meta.segment || !meta.fingerprint)
       throw new PartsError(
-        `${file}: a summary without the kit's part record (investor_graph): not written by an @investor-graph/load script`,
+        `${file}: a summary without the kit's part record (investor_graph): not written by an ` +
+          `@investor-graph/load script`,
       );
     const key = partKey(meta);
     const twin = bySummary.get(key);
     if (twin)
       throw new PartsError(
-        `${twin.file} and ${file} are the same part (${meta.plan} ${meta.segment}): give each run its own results folder`,
+        `${twin.file} and ${file} are the same part (${meta.plan} ${meta.segment}): give each run its own ` +
+          `results folder`,
       );
     bySummary.set(key, { file, meta, summary });
   }
@@ -94,11 +97,13 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
     const summary = bySummary.get(key);
     if (!summary)
       throw new PartsError(
-        `${file} (${marker.plan}, segment ${marker.segment}) has no summary beside it: that part did not finish (k6 writes the summary at a part's end), or its summary is in another folder`,
+        `${file} (${marker.plan}, segment ${marker.segment}) has no summary beside it: that part did not ` +
+          `finish (k6 writes the summary at a part's end), or its summary is in another folder`,
       );
     if (matched.has(key))
       throw new PartsError(
-        `${file} and ${parts.find((p) => partKey(p) === key)!.samplesFile} hold the same part (${marker.plan} ${marker.segment})`,
+        `${file} and ${parts.find((p) => partKey(p) === key)!.samplesFile} hold the same part ` +
+          `(${marker.plan} ${marker.segment})`,
       );
     matched.add(key);
     parts.push({ ...summary.meta, summaryFile: summary.file, samplesFile: file, summary: summary.summary });
@@ -106,7 +111,9 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
   for (const [key, { file, meta }] of bySummary) {
     if (!matched.has(key))
       throw new PartsError(
-        `${file} (${meta.plan}, segment ${meta.segment}) has no samples file: run each part with --out json=DIR/${basename(file).replace(/\.summary\.json$/, '')}.samples.json.gz (investor-graph-load run does)`,
+        `${file} (${meta.plan}, segment ${meta.segment}) has no samples file: run each part with --out ` +
+          `json=DIR/${basename(file).replace(/\.summary\.json$/, '')}.samples.json.gz (investor-graph-load ` +
+          `run does)`,
       );
   }
 
@@ -114,11 +121,13 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
   for (const part of parts) {
     if (part.plan !== first.plan)
       throw new PartsError(
-        `${part.summaryFile} is a ${part.plan} run and ${first.summaryFile} a ${first.plan} run: merge one plan's parts at a time`,
+        `${part.summaryFile} is a ${part.plan} run and ${first.summaryFile} a ${first.plan} run: merge ` +
+          `one plan's parts at a time`,
       );
     if (part.fingerprint !== first.fingerprint)
       throw new PartsError(
-        `${part.summaryFile} and ${first.summaryFile} come from different scripts or settings (DURATION, SCENARIOS, P95_MS, keys): every part of a run must run the same script the same way`,
+        `${part.summaryFile} and ${first.summaryFile} come from different scripts or settings (DURATION, ` +
+          `SCENARIOS, P95_MS, keys): every part of a run must run the same script the same way`,
       );
   }
   // The fingerprint is of what the script built; rebuilt here from the same inputs, it must match,
@@ -128,7 +137,8 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
     rebuilt = planOptions(table, first.plan, first.inputs);
   } catch (error) {
     throw new PartsError(
-      `${first.summaryFile}: ${(error as Error).message.replace(/^\[investor-graph k6\] /, '')} (a part of another @investor-graph/load version?)`,
+      `${first.summaryFile}: ${(error as Error).message.replace(/^\[investor-graph k6\] /, '')} (a part ` +
+        `of another @investor-graph/load version?)`,
     );
   }
   const expected = fingerprint(first.plan, rebuilt.scenarios, rebuilt.thresholds, (text) =>
@@ -136,7 +146,8 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
   );
   if (expected !== first.fingerprint)
     throw new PartsError(
-      `${first.summaryFile} was written by a script other than this kit's ${first.plan}.js (its options differ): merge it with the @investor-graph/load version that ran it`,
+      `${first.summaryFile} was written by a script other than this kit's ${first.plan}.js (its options ` +
+        `differ): merge it with the @investor-graph/load version that ran it`,
     );
 
   return inSegmentOrder(parts);
@@ -162,7 +173,8 @@ async function firstMarker(file: string): Promise<SummaryMeta> {
   }
   if (!found?.plan || !found.segment || !found.fingerprint)
     throw new PartsError(
-      `${file} has no ${partMetric} sample: not written by an @investor-graph/load script, or the part ran no iteration`,
+      `${file} has no ${partMetric} sample: not written by an @investor-graph/load script, ` +
+        'or the part ran no iteration',
     );
   return found;
 }
@@ -213,7 +225,9 @@ export function inSegmentOrder<P extends Pick<Part, 'plan' | 'segment' | 'summar
     if (gap > 0) missing.push(`${show(at)}:${show(span.from)}`);
     if (gap < 0)
       throw new PartsError(
-        `parts overlap: ${last!.part.samplesFile} (segment ${last!.part.segment}) and ${span.part.samplesFile} (segment ${span.part.segment}) both ran ${show(span.from)}:${show(compare(span.to, at) < 0 ? span.to : at)}`,
+        `parts overlap: ${last!.part.samplesFile} (segment ${last!.part.segment}) and ` +
+          `${span.part.samplesFile} (segment ${span.part.segment}) both ran ` +
+          `${show(span.from)}:${show(compare(span.to, at) < 0 ? span.to : at)}`,
       );
     at = span.to;
     last = span;
@@ -221,7 +235,9 @@ export function inSegmentOrder<P extends Pick<Part, 'plan' | 'segment' | 'summar
   if (compare(at, { n: 1n, d: 1n }) < 0) missing.push(`${show(at)}:1`);
   if (missing.length)
     throw new PartsError(
-      `part${missing.length > 1 ? 's' : ''} missing: segment ${missing.join(' and ')} of the ${parts[0]!.plan} run (found ${spans.map((s) => s.part.segment).join(', ')}); a run's verdict needs every part`,
+      `part${missing.length > 1 ? 's' : ''} missing: segment ${missing.join(' and ')} of the ` +
+        `${parts[0]!.plan} run (found ${spans.map((s) => s.part.segment).join(', ')}); a run's verdict needs ` +
+        `every part`,
     );
   return spans.map((s) => s.part);
 }

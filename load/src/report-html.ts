@@ -12,6 +12,7 @@ import { partMetric } from './parts.ts';
 import type { Second } from './figures.ts';
 import { histogram, SCALE } from './sinks.ts';
 import type { Verdict } from './thresholds.ts';
+import { chart, chartCss, short } from './report-chart.ts';
 
 export interface ReportInput {
   planId: string;
@@ -27,8 +28,6 @@ export interface ReportInput {
   first: number;
   last: number;
 }
-
-const palette = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
 
 function figure(value: number | undefined, contains: SummaryMetric['contains'] | undefined, aggregation = ''): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
@@ -53,106 +52,6 @@ function metricValues(metric: SummaryMetric): string {
     )
     .join(' ');
 }
-
-interface Series {
-  name: string;
-  values: (number | null)[];
-  color?: string;
-  dash?: boolean;
-}
-
-/** A line chart: one x per interval of the run, y from 0; guide lines (a plan's rate) drawn dashed. */
-/** A guide that would flatten the data (a latency bound far above every latency) is named, not drawn. */
-function chart(
-  title: string,
-  unit: string,
-  xs: number[],
-  interval: number,
-  series: Series[],
-  guides: { value: number; label: string; scale?: boolean }[] = [],
-): string {
-  const W = 920;
-  const H = 250;
-  const m = { l: 56, r: 16, t: 28, b: 30 };
-  const w = W - m.l - m.r;
-  const h = H - m.t - m.b;
-  const dataTop = Math.max(1e-9, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null)));
-  const top =
-    Math.max(dataTop, ...guides.filter((g) => g.scale !== false || g.value <= dataTop * 3).map((g) => g.value)) * 1.12;
-  const step = niceStep(top / 5);
-  const yMax = Math.ceil(top / step) * step;
-  const span = Math.max(1, (xs.at(-1) ?? 0) + interval);
-  const x = (t: number) => m.l + ((t + interval / 2) / span) * w;
-  const y = (v: number) => m.t + h - (v / yMax) * h;
-  const parts: string[] = [
-    `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(title)}" xmlns="http://www.w3.org/2000/svg">`,
-    `<text x="${m.l}" y="16" class="t">${esc(title)}</text>`,
-  ];
-  for (let v = 0; v <= yMax + 1e-9; v += step) {
-    parts.push(
-      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${m.l - 6}" y="${(y(v) + 4).toFixed(1)}" class="ya">${esc(short(v))}</text>`,
-    );
-  }
-  const tickEvery = niceStep(span / 8, [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]);
-  for (let t = 0; t <= span; t += tickEvery)
-    parts.push(`<text x="${(m.l + (t / span) * w).toFixed(1)}" y="${H - 10}" class="xa">${esc(clock(t))}</text>`);
-  parts.push(`<text x="${W - m.r}" y="16" class="ya">${esc(unit)}</text>`);
-  const above = guides.filter((g) => g.value > yMax);
-  if (above.length)
-    parts.push(
-      `<text x="${W - m.r - 70}" y="16" class="ya">${esc(above.map((g) => `${g.label} (above the chart)`).join('; '))}</text>`,
-    );
-  for (const g of guides.filter((g) => g.value <= yMax))
-    parts.push(
-      `<line x1="${m.l}" x2="${W - m.r}" y1="${y(g.value).toFixed(1)}" y2="${y(g.value).toFixed(1)}" class="guide"/><text x="${W - m.r - 4}" y="${(y(g.value) - 4).toFixed(1)}" class="gl">${esc(g.label)}</text>`,
-    );
-  series.forEach((s, i) => {
-    const color = s.color ?? palette[i % palette.length]!;
-    const runs: string[] = [];
-    let path = '';
-    s.values.forEach((v, j) => {
-      if (v === null) {
-        if (path) runs.push(path);
-        path = '';
-        return;
-      }
-      path += `${path ? 'L' : 'M'}${x(xs[j]!).toFixed(1)},${y(v).toFixed(1)}`;
-    });
-    if (path) runs.push(path);
-    for (const d of runs)
-      parts.push(
-        `<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"${s.dash ? ' stroke-dasharray="5 3"' : ''}/>`,
-      );
-    if (s.values.filter((v) => v !== null).length === 1) {
-      const j = s.values.findIndex((v) => v !== null);
-      parts.push(`<circle cx="${x(xs[j]!).toFixed(1)}" cy="${y(s.values[j]!).toFixed(1)}" r="3" fill="${color}"/>`);
-    }
-    parts.push(
-      `<rect x="${m.l + 8 + i * 150}" y="${m.t + 4}" width="10" height="10" fill="${color}"/><text x="${m.l + 22 + i * 150}" y="${m.t + 13}" class="lg">${esc(s.name)}</text>`,
-    );
-  });
-  // A hover strip per interval: the browser shows its <title> with every series' figure there.
-  xs.forEach((t, j) => {
-    const lines = [
-      `${clock(t)} to ${clock(t + interval)}`,
-      ...series.map((s) => `${s.name}: ${s.values[j] === null ? '—' : short(s.values[j]!)}${unit ? ` ${unit}` : ''}`),
-    ];
-    parts.push(
-      `<rect x="${(m.l + (t / span) * w).toFixed(1)}" y="${m.t}" width="${((interval / span) * w).toFixed(1)}" height="${h}" class="hover"><title>${esc(lines.join('\n'))}</title></rect>`,
-    );
-  });
-  parts.push('</svg>');
-  return parts.join('');
-}
-
-function niceStep(raw: number, steps?: number[]): number {
-  if (steps) return steps.find((s) => s >= raw) ?? steps.at(-1)!;
-  const p = 10 ** Math.floor(Math.log10(raw || 1));
-  return ([1, 2, 2.5, 5, 10].find((k) => k * p >= raw) ?? 10) * p;
-}
-const short = (v: number) =>
-  Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(Math.abs(v) >= 10 ? 1 : 2);
-const clock = (t: number) => (t < 60 ? `${t}s` : `${Math.floor(t / 60)}m${t % 60 ? `${t % 60}s` : ''}`);
 
 /** The run's seconds gathered into at most about 120 intervals, for the charts. */
 function intervals(input: ReportInput) {
@@ -256,7 +155,11 @@ export function renderReport(input: ReportInput): string {
     .map((v) => {
       const metric = input.data.metrics[v.metric];
       const aggregation = /^\s*([a-z]+(?:\([\d.]+\))?)/i.exec(v.expression)?.[1] ?? '';
-      return `<tr class="${v.ok ? 'ok' : 'fail'}"><td>${v.ok ? 'passed' : 'FAILED'}</td><td><code>${esc(v.metric)}</code></td><td><code>${esc(v.expression)}</code></td><td>${esc(v.figure === undefined ? 'no sample' : figure(v.figure, metric?.contains, aggregation))}</td></tr>`;
+      const shown = v.figure === undefined ? 'no sample' : figure(v.figure, metric?.contains, aggregation);
+      return (
+        `<tr class="${v.ok ? 'ok' : 'fail'}"><td>${v.ok ? 'passed' : 'FAILED'}</td>` +
+        `<td><code>${esc(v.metric)}</code></td><td><code>${esc(v.expression)}</code></td><td>${esc(shown)}</td></tr>`
+      );
     })
     .join('');
   const metricRows = Object.keys(input.data.metrics)
@@ -264,7 +167,8 @@ export function renderReport(input: ReportInput): string {
     .sort()
     .map(
       (n) =>
-        `<tr><td><code>${esc(n)}</code></td><td>${esc(input.data.metrics[n]!.type)}</td><td>${esc(metricValues(input.data.metrics[n]!))}</td></tr>`,
+        `<tr><td><code>${esc(n)}</code></td><td>${esc(input.data.metrics[n]!.type)}</td>` +
+        `<td>${esc(metricValues(input.data.metrics[n]!))}</td></tr>`,
     )
     .join('');
   const checkRows = (input.data.root_group?.checks ?? [])
@@ -276,23 +180,29 @@ export function renderReport(input: ReportInput): string {
   const partRows = input.parts
     .map(
       (p) =>
-        `<tr><td><code>${esc(p.segment)}</code></td><td>${p.requests.toLocaleString('en-US')}</td><td><code>${esc(basename(p.samplesFile))}</code></td><td><code>${esc(basename(p.summaryFile))}</code></td></tr>`,
+        `<tr><td><code>${esc(p.segment)}</code></td><td>${p.requests.toLocaleString('en-US')}</td>` +
+        `<td><code>${esc(basename(p.samplesFile))}</code></td>` +
+        `<td><code>${esc(basename(p.summaryFile))}</code></td></tr>`,
     )
     .join('');
   const requests = input.data.metrics.http_reqs?.values.count ?? 0;
-  const seconds = ((input.data.state?.testRunDurationMs as number | undefined) ?? 0) / 1000;
-  const title = `k6 ${input.planId}: ${failed.length ? `${failed.length} threshold${failed.length > 1 ? 's' : ''} failed` : 'every threshold passed'}`;
+  const seconds = (input.data.state?.testRunDurationMs ?? 0) / 1000;
+  const title =
+    `k6 ${input.planId}: ` +
+    `${failed.length ? `${failed.length} threshold${failed.length > 1 ? 's' : ''} failed` : 'every threshold passed'}`;
 
   return page({
     title,
-    heading: html`${input.planName} plan (<code>${input.planId}</code>): ${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
+    heading: html`${input.planName} plan (<code>${input.planId}</code>): \
+${input.parts.length > 1 ? `${input.parts.length} parts merged` : 'one run'}`,
     verdict: {
       ok: !failed.length,
       text: failed.length
         ? `FAILED: ${failed.length} of ${input.verdicts.length} thresholds`
         : `PASSED: ${input.verdicts.length} thresholds`,
     },
-    note: html`<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from ${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s;
+    note: html`<span class="muted">${requests.toLocaleString('en-US')} requests in ${seconds.toFixed(1)} s, from \
+${new Date(input.first).toISOString()}; plan rate ${input.rate} req/s;
 figures over every part's samples (percentiles from one distribution, to 0.1%)</span>`,
     css: chartCss,
     // Rows and charts are strings made here, every value in them through esc.
@@ -310,12 +220,3 @@ ${charts.join('\n')}
 <p class="muted">Written by investor-graph-load from k6's samples.</p>`),
   });
 }
-
-/** The charts' rules, and a threshold's outcome coloured, beside the frame's. */
-const chartCss = `
-tr.fail td:first-child{color:#b91c1c;font-weight:600}tr.ok td:first-child{color:#15803d}
-svg{display:block;margin:10px 0 2px;background:#fafafa;border:1px solid #e5e7eb}
-svg text{font:11px system-ui,sans-serif;fill:#374151}svg .t{font-weight:600;font-size:13px}
-svg .ya{text-anchor:end}svg .xa{text-anchor:middle}svg .gl{text-anchor:end;fill:#6b7280}
-svg .grid{stroke:#e5e7eb}svg .guide{stroke:#6b7280;stroke-dasharray:6 4}svg .hover{fill:transparent}svg .hover:hover{fill:rgba(37,99,235,.07)}
-`;

@@ -24,7 +24,10 @@ export function partSegment(index: number, count: number): { segment: string; se
 }
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
-/** The k6 binary: --k6, else $K6_BIN, the kit's build or one of the pinned version on PATH, else built once with Go (saying so). */
+/**
+ * The k6 binary: --k6, else $K6_BIN, the kit's build or one of the pinned version on PATH, else
+ * built once with Go (saying so).
+ */
 export function findK6(given: string | undefined): string {
   if (given) return given;
   const found = goTool(k6Tool, (line) => console.error(line));

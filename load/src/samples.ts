@@ -45,7 +45,7 @@ export async function readSamples(file: string, visitor: SampleVisitor): Promise
     if (!text) return true;
     let entry: { type?: string; metric?: string; data?: Record<string, unknown> };
     try {
-      entry = JSON.parse(text);
+      entry = JSON.parse(text) as typeof entry;
     } catch {
       throw new SamplesError(`${file}, line ${line}: not a JSON line of k6's --out json (${text.slice(0, 60)}...)`);
     }

@@ -46,7 +46,8 @@ test('as in k6 v2, a rate no sample reached passes its threshold, and a metric t
   expect(verdicts[1]!.figure).toBeUndefined();
 });
 
-test("no threshold of a plan's script holds whatever happens: each can fail (count>=0 and the like are refused)", async () => {
+test(`no threshold of a plan's script holds whatever happens: each can fail (count>=0 and the like are \
+refused)`, async () => {
   const { planOptions, runInputs } = await import('../lib/plan-options.js');
   const table = JSON.parse(readFileSync(new URL('../lib/plans.json', import.meta.url), 'utf8'));
   for (const plan of Object.keys(table.plans)) {

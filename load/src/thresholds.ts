@@ -11,8 +11,10 @@ export interface Threshold {
   bound: number;
 }
 
-const pattern =
-  /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/i;
+const aggregationPattern = String.raw`(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))`;
+const operatorPattern = '(<=|>=|===|==|!=|<|>)';
+const numberPattern = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
+const pattern = new RegExp(String.raw`^\s*${aggregationPattern}\s*${operatorPattern}\s*${numberPattern}\s*$`, 'i');
 
 export function parseThreshold(expression: string): Threshold {
   const m = pattern.exec(expression);

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'bench', testTimeout: 180_000, hookTimeout: 60_000 },
+  test: { name: 'bench', setupFiles: ['../../scripts/unit-tier.ts'], testTimeout: 180_000, hookTimeout: 60_000 },
 });

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'mock', testTimeout: 60_000, hookTimeout: 60_000 },
+  test: { name: 'mock', setupFiles: ['../../scripts/unit-tier.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
 });

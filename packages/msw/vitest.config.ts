@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'msw', testTimeout: 60_000, hookTimeout: 60_000 },
+  test: { name: 'msw', setupFiles: ['../../scripts/unit-tier.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
 });

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'mutation', testTimeout: 120_000, hookTimeout: 60_000 },
+  test: { name: 'mutation', setupFiles: ['../../scripts/unit-tier.ts'], testTimeout: 120_000, hookTimeout: 60_000 },
 });

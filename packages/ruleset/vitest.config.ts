@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'ruleset', testTimeout: 60_000 },
+  test: { name: 'ruleset', setupFiles: ['../../scripts/unit-tier.ts'], testTimeout: 60_000 },
 });

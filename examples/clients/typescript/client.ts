@@ -46,7 +46,10 @@ export async function allFirms(baseUrl: string, key: string, limit: number) {
   }
 }
 
-/** The whole changes feed from `since` (a UTC instant in any RFC 3339 form), page by page: the sequences, and each URL sent. */
+/**
+ * The whole changes feed from `since` (a UTC instant in any RFC 3339 form), page by page:
+ * the sequences, and each URL sent.
+ */
 export async function feed(baseUrl: string, key: string, since: string) {
   const client = investorGraph(baseUrl, key);
   const sequences: number[] = [];

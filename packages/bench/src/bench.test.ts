@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The benchmark's smoke form, as CI runs it: short runs on small datasets, to show that the script
  * still starts every server, drives them, and writes every figure. The figures are not judged here.
@@ -38,19 +39,20 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   expect(results.throughput.mock.page.non2xx).toBe(0);
   expect(results.throughput.mock.error.non2xx).toBeGreaterThan(0);
   expect(results.bytes.page).toBeGreaterThan(results.bytes.record);
-  // The scale section: two generated datasets opened from their databases, pages, first calls and mixed requests answered.
+  // The scale section: two generated datasets opened from their databases, pages, first
+  // calls and mixed requests answered.
   expect(results.scale.map((s: { scale: number }) => s.scale)).toEqual([2_000, 20_000]);
   expect(results.scale[1].rows).toBeGreaterThan(results.scale[0].rows);
   for (const s of results.scale) {
     expect([s.first.non2xx, s.deep.non2xx, s.mixed.non2xx, s.mixed.errors]).toEqual([0, 0, 0, 0]);
     for (const rss of ['rss_start_mb', 'rss_after_first_calls_mb', 'rss_after_mixed_mb', 'rss_peak_mb'])
       expect(s[rss], rss).toBeGreaterThan(0);
-    // Every reading operation: a first call answered 200, then its share of the mixed load, every answer 2xx and put down to it
-    // (60 each: 10 connections each cycle through all of them six times, from places of their own).
-    const operations = Object.entries(s.operations) as [
-      string,
-      { first: { ms: number; status: number }; loaded: { requests: number; non2xx: number; p99: number } },
-    ][];
+    // Every reading operation: a first call answered 200, then its share of the mixed load, every answer 2xx and put
+    // down to it (60 each: 10 connections each cycle through all of them six times, from places of their own).
+    const operations = Object.entries<{
+      first: { ms: number; status: number };
+      loaded: { requests: number; non2xx: number; p99: number };
+    }>(s.operations);
     expect(operations.map(([name]) => name)).toEqual(
       expect.arrayContaining([
         '/account',
@@ -85,12 +87,14 @@ test('pnpm bench -- --smoke drives the mock, prism and bare node and writes ever
   for (const config of ['memory', 'database', 'database_large', 'database_full_sync'])
     expect(results.state.rps[config].median, config).toBeGreaterThan(0);
   expect(results.state.keys.large).toBeGreaterThan(results.state.keys.small * 100);
-  // On Redis (one replica, and three behind haproxy) where redis-server and haproxy are installed; said why not where they are not.
+  // On Redis (one replica, and three behind haproxy) where redis-server and haproxy are installed;
+  // said why not where they are not.
   if (results.state.redis_skipped === null)
     for (const config of ['redis', 'redis_three_replicas', 'memory_three_replicas'])
       expect(results.state.rps[config].median, config).toBeGreaterThan(0);
   else expect(results.state.redis_skipped).toMatch(/not installed/);
-  // Every target judged: five of throughput (two against prism, three against bare node), seven of scale, start-up, dumps, two of the state database, one of Redis and two of the merge.
+  // Every target judged: five of throughput (two against prism, three against bare node), seven of scale, start-up,
+  // dumps, two of the state database, one of Redis and two of the merge.
   expect(Object.keys(results.targets)).toHaveLength(19);
   // The merge of a split load run: two generated parts merged, and read alone beside it.
   expect(results.merge.parts).toBe(2);

@@ -15,7 +15,8 @@ import { spread } from './state.ts';
 import { dumpLine, dumpsSection } from './dumps-section.ts';
 import { refreshDumps, refreshMarkdown, refreshMerge, refreshScale, refreshThroughput } from './markdown.ts';
 import { mergeLine, mergeSection, mergeTargets } from './merge-section.ts';
-import { missLines, scaleSection, scaleTargets } from './scale-section.ts';
+import { scaleSection } from './scale-section.ts';
+import { missLines, scaleTargets } from './scale-targets.ts';
 import {
   cleanUp,
   connections,
@@ -132,7 +133,8 @@ try {
     default_rss_mb: mock.rssMb(),
   };
   log(
-    `mock on the default dataset: up in ${startup.default_ms} ms (median of ${cached.join(', ')}; ${startup.no_code_cache_ms} ms without the code cache), ${startup.default_rss_mb} MB resident`,
+    `mock on the default dataset: up in ${startup.default_ms} ms (median of ${cached.join(', ')}; ` +
+      `${startup.no_code_cache_ms} ms without the code cache), ${startup.default_rss_mb} MB resident`,
   );
 
   // ------------------------------------------------------------ the same requests, three servers

@@ -33,7 +33,8 @@ export async function dumpsSection(): Promise<DumpFigures> {
   const during: Load[] = [];
   const builds: number[] = [];
   for (let round = 0; round < dumpRounds; round++) {
-    // Written when the manifest asks, from the rows (not ahead at start, not from the cache): the build is what is measured.
+    // Written when the manifest asks, from the rows (not ahead at start, not from the cache):
+    // the build is what is measured.
     const server = await startMock([
       '--seed',
       'bench',
@@ -56,7 +57,7 @@ export async function dumpsSection(): Promise<DumpFigures> {
       const loaded = new Promise<Load>((resolve, reject) => {
         const instance = autocannon(
           { url: `${server.url}${request}`, connections, duration: windowMs / 1000, headers: auth, sampleInt: 100 },
-          (error, result) =>
+          (error: Error | null, result) =>
             // requests.average is per sample (100 ms here), so the rate is the total over the time.
             error ? reject(error) : resolve(loadOf(result, result.requests.total / Math.max(0.001, result.duration))),
         );
@@ -69,7 +70,11 @@ export async function dumpsSection(): Promise<DumpFigures> {
       const built = await Promise.race([manifest, new Promise<null>((resolve) => setTimeout(resolve, 50, null))]);
       if (built !== null) builds.push(built);
       log(
-        `dump round ${round + 1}/${dumpRounds}: ${built === null ? `still building after ${windowMs / 1000} s` : `built in ${built} ms`}; ${request} p99 ${quiet.at(-1)!.p99} ms quiet, ${during.at(-1)!.p99} ms while building (p50 ${quiet.at(-1)!.p50} / ${during.at(-1)!.p50} ms, slowest ${quiet.at(-1)!.max} / ${during.at(-1)!.max} ms)`,
+        `dump round ${round + 1}/${dumpRounds}: ` +
+          `${built === null ? `still building after ${windowMs / 1000} s` : `built in ${built} ms`}; ` +
+          `${request} p99 ${quiet.at(-1)!.p99} ms quiet, ${during.at(-1)!.p99} ms while building (p50 ` +
+          `${quiet.at(-1)!.p50} / ${during.at(-1)!.p50} ms, slowest ${quiet.at(-1)!.max} / ` +
+          `${during.at(-1)!.max} ms)`,
       );
     } finally {
       await server.stop();
@@ -97,4 +102,9 @@ export async function dumpsSection(): Promise<DumpFigures> {
 }
 
 export const dumpLine = (d: DumpFigures): string =>
-  `while a dump of scale ${d.scale.toLocaleString('en')} is built (${d.build_ms ? `${d.build_ms.median} ms` : `longer than the ${d.window_s} s window measured`}): ${d.request} p99 ${d.during.p99.median} ms against ${d.quiet.p99.median} ms with none, ${d.p99_ratio}x (rounds ${d.p99_ratio_rounds.low}-${d.p99_ratio_rounds.high}x; p50 ${d.during.p50.median} / ${d.quiet.p50.median} ms, slowest ${d.during.max.median} / ${d.quiet.max.median} ms; req/s ${d.during.rps.median} / ${d.quiet.rps.median})`;
+  `while a dump of scale ${d.scale.toLocaleString('en')} is built ` +
+  `(${d.build_ms ? `${d.build_ms.median} ms` : `longer than the ${d.window_s} s window measured`}): ` +
+  `${d.request} p99 ${d.during.p99.median} ms against ${d.quiet.p99.median} ms with none, ${d.p99_ratio}x ` +
+  `(rounds ${d.p99_ratio_rounds.low}-${d.p99_ratio_rounds.high}x; p50 ${d.during.p50.median} / ` +
+  `${d.quiet.p50.median} ms, slowest ${d.during.max.median} / ${d.quiet.max.median} ms; req/s ` +
+  `${d.during.rps.median} / ${d.quiet.rps.median})`;

@@ -81,7 +81,8 @@ async function writePart(dir: string, segment: string, samples: number, seed: nu
     if (!seen.has(metric)) {
       seen.add(metric);
       await write(
-        `{"type":"Metric","data":{"name":"${metric}","type":"${type}","contains":"${contains}","thresholds":[],"submetrics":null},"metric":"${metric}"}`,
+        `{"type":"Metric","data":{"name":"${metric}","type":"${type}","contains":"${contains}",` +
+          `"thresholds":[],"submetrics":null},"metric":"${metric}"}`,
       );
     }
     await write(`{"metric":"${metric}","type":"Point","data":{"time":"${time}","value":${value},"tags":${tags}}}`);
@@ -106,7 +107,9 @@ async function writePart(dir: string, segment: string, samples: number, seed: nu
     const limited = above && rand() < 0.9;
     const scenario = above ? 'above_rate' : 'at_rate';
     const status = limited ? '429' : '200';
-    const tags = `{"expected_response":"true","group":"","method":"GET","name":"firms ${above ? 'burst' : 'page'}","proto":"HTTP/1.1","scenario":"${scenario}","status":"${status}","url":"${url}"}`;
+    const tags =
+      `{"expected_response":"true","group":"","method":"GET","name":"firms ` +
+      `${above ? 'burst' : 'page'}","proto":"HTTP/1.1","scenario":"${scenario}","status":"${status}","url":"${url}"}`;
     const duration = Math.exp(rand() * 2.5) * 0.4;
     await point('http_reqs', 'counter', 'default', time, 1, tags);
     await point('http_req_duration', 'trend', 'time', time, duration, tags);
@@ -193,7 +196,8 @@ export async function mergeSection(): Promise<MergeFigures> {
   mkdirSync(dir, { recursive: true });
   const bytes = await Promise.all([writePart(dir, '0:1/2', samples, 1), writePart(dir, '1/2:1', samples, 2)]);
   log(
-    `merge: two parts of ${samples.toLocaleString('en')} samples written (${Math.round(bytes[0]! / 1e6)} MB of gzip each)`,
+    `merge: two parts of ${samples.toLocaleString('en')} samples written (${Math.round(bytes[0] / 1e6)} ` +
+      `MB of gzip each)`,
   );
   const merges: { ms: number; rssMb: number }[] = [];
   const peers: { ms: number; rssMb: number }[] = [];
@@ -202,7 +206,8 @@ export async function mergeSection(): Promise<MergeFigures> {
     merges.push(merged);
     peers.push(await measured([join(here, 'read-samples.ts'), dir]));
     log(
-      `merge round ${round + 1}/${rounds}: merge ${merged.ms} ms, ${merged.rssMb} MB; reading alone ${peers.at(-1)!.ms} ms, ${peers.at(-1)!.rssMb} MB`,
+      `merge round ${round + 1}/${rounds}: merge ${merged.ms} ms, ${merged.rssMb} MB; reading alone ` +
+        `${peers.at(-1)!.ms} ms, ${peers.at(-1)!.rssMb} MB`,
     );
   }
   const ratios = merges.map((m, i) => ratio(m.ms, peers[i]!.ms));
@@ -211,7 +216,7 @@ export async function mergeSection(): Promise<MergeFigures> {
   return {
     samples_per_part: samples,
     parts: 2,
-    bytes_per_part: bytes[0]!,
+    bytes_per_part: bytes[0],
     rounds,
     merge: { ms: mergeMs, rss_mb: spread(merges.map((m) => m.rssMb)) },
     peer: { ms: peerMs, rss_mb: spread(peers.map((p) => p.rssMb)) },
@@ -221,7 +226,13 @@ export async function mergeSection(): Promise<MergeFigures> {
 }
 
 export const mergeLine = (m: MergeFigures): string =>
-  `merging ${m.parts} parts of ${m.samples_per_part.toLocaleString('en')} samples each: ${(m.merge.ms.median / 1000).toFixed(1)} s (${(m.merge.ms.low / 1000).toFixed(1)}-${(m.merge.ms.high / 1000).toFixed(1)}), peak ${m.merge.rss_mb.median} MB resident (${m.merge.rss_mb.low}-${m.merge.rss_mb.high}); reading the same files alone (gunzip and JSON.parse of each line) ${(m.peer.ms.median / 1000).toFixed(1)} s, ${m.peer.rss_mb.median} MB: the merge takes ${m.time_ratio}x of that (rounds ${m.time_ratio_rounds.low}-${m.time_ratio_rounds.high})`;
+  `merging ${m.parts} parts of ${m.samples_per_part.toLocaleString('en')} samples each: ` +
+  `${(m.merge.ms.median / 1000).toFixed(1)} s ` +
+  `(${(m.merge.ms.low / 1000).toFixed(1)}-${(m.merge.ms.high / 1000).toFixed(1)}), peak ` +
+  `${m.merge.rss_mb.median} MB resident (${m.merge.rss_mb.low}-${m.merge.rss_mb.high}); reading the same ` +
+  `files alone (gunzip and JSON.parse of each line) ${(m.peer.ms.median / 1000).toFixed(1)} s, ` +
+  `${m.peer.rss_mb.median} MB: the merge takes ${m.time_ratio}x of that (rounds ` +
+  `${m.time_ratio_rounds.low}-${m.time_ratio_rounds.high})`;
 
 export const mergeTargets = (m: MergeFigures) => ({
   'merging two parts of a million samples each under 30 s': m.merge.ms.high < 30_000,

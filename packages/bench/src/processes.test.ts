@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

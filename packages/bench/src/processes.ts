@@ -11,7 +11,7 @@ export interface Started {
   output(): string;
   rssMb(): number;
   /** CPU time used so far, ms (NaN where it cannot be read). */
-  cpuMs(): number;
+  cpuMs: () => number;
   /** The most it has been resident since it started (Linux's high-water mark), in MB. */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -30,7 +30,8 @@ export function rssOf(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 export function cpuMsOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command's name, which may hold spaces and ends at the last ')': utime and stime are the 12th and 13th.
+    // The fields after the command's name, which may hold spaces and ends at the last ')': utime
+    // and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -65,15 +66,15 @@ export function startProcess(
       );
     }, options.timeoutMs ?? 120_000);
     const check = (data: Buffer): void => {
-      output += data;
+      output += data.toString();
       const m = ready.exec(output);
       if (!m) return;
       clearTimeout(timer);
-      child.stdout!.off('data', check);
-      child.stderr!.off('data', check);
+      child.stdout.off('data', check);
+      child.stderr.off('data', check);
       // Keep draining so a chatty server never blocks on a full pipe.
-      child.stdout!.resume();
-      child.stderr!.resume();
+      child.stdout.resume();
+      child.stderr.resume();
       resolve({
         url: options.url ?? m[1]!,
         child,
@@ -91,8 +92,8 @@ export function startProcess(
           }),
       });
     };
-    child.stdout!.on('data', check);
-    child.stderr!.on('data', check);
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${shown(command, args)} exited with ${code} before it was ready:\n${output.slice(-2000)}`));

@@ -32,13 +32,24 @@ function page(): string {
   const n = served++;
   const rows = Array.from({ length: rowsPerPage }, (_, i) => {
     const slug = `firm-${n}-${i}`;
-    return `{"slug":"${slug}","name":"Firm ${n} ${i}","kind":"venture_capital","hq_city":"Singapore","hq_country":"SG","website":"https://${slug}.example","founded_year":2002,"aum_usd":null,"stages":["seed","series_a"],"sectors":["fintech","climate"],"sec_cik":null,"crd_number":null,"portfolio_count":18,${bare ? '' : `"service_url":"https://investorgraph.example/firms/${slug}",`}"updated_at":"2025-10-17T03:00:00Z","first_seen_at":"2005-01-01T03:00:00Z"}`;
+    return (
+      `{"slug":"${slug}","name":"Firm ${n} ${i}","kind":"venture_capital","hq_city":"Singapore","hq_country":"SG",` +
+      `"website":"https://${slug}.example","founded_year":2002,"aum_usd":null,"stages":["seed","series_a"],` +
+      `"sectors":["fintech","climate"],"sec_cik":null,"crd_number":null,"portfolio_count":18,` +
+      `${bare ? '' : `"service_url":"https://investorgraph.example/firms/${slug}",`}` +
+      `"updated_at":"2025-10-17T03:00:00Z","first_seen_at":"2005-01-01T03:00:00Z"}`
+    );
   });
   const plan =
-    '{"id":"enterprise","name":"Enterprise","rows_per_page":1000,"rate_per_second":50,"round_lag_days":0,"changes_feed":true,"exports":true}';
+    '{"id":"enterprise","name":"Enterprise","rows_per_page":1000,"rate_per_second":50,"round_lag_days":0,' +
+    '"changes_feed":true,"exports":true}';
   const usage =
-    '{"period_start":"2026-11-01T00:00:00Z","period_end":"2026-12-01T00:00:00Z","calls_used":1,"calls_limit":5000000,"calls_remaining":4999999,"rows_charged":0,"balance_rows":null}';
-  return `{"data":[${rows.join(',')}],"next_cursor":"cur${n}x${Math.random().toString(36).slice(2)}","as_of":"2026-11-20T03:00:00Z","plan":${plan},"usage":${usage}}`;
+    '{"period_start":"2026-11-01T00:00:00Z","period_end":"2026-12-01T00:00:00Z","calls_used":1,' +
+    '"calls_limit":5000000,"calls_remaining":4999999,"rows_charged":0,"balance_rows":null}';
+  return (
+    `{"data":[${rows.join(',')}],"next_cursor":"cur${n}x${Math.random().toString(36).slice(2)}",` +
+    `"as_of":"2026-11-20T03:00:00Z","plan":${plan},"usage":${usage}}`
+  );
 }
 
 const upstream = createServer((_req, res) => {
@@ -51,8 +62,11 @@ const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number })
 
 const dir = mkdtempSync(join(tmpdir(), 'ig-proxy-memory-'));
 const cli = fileURLToPath(new URL('../../mock/src/cli/main.ts', import.meta.url));
-// On SIGUSR2 the proxy prints its heap after a full collection: what it keeps, apart from what V8 has not yet given back.
-const heapOnSignal = `process.on('SIGUSR2', () => { globalThis.gc(); process.stdout.write('HEAP ' + process.memoryUsage().heapUsed + '\\n'); });`;
+// On SIGUSR2 the proxy prints its heap after a full collection: what it keeps, apart from
+// what V8 has not yet given back.
+const heapOnSignal =
+  `process.on('SIGUSR2', () => { globalThis.gc(); process.stdout.write('HEAP ' + ` +
+  `process.memoryUsage().heapUsed + '\\n'); });`;
 const preload = `data:text/javascript,${encodeURIComponent(heapOnSignal)}`;
 const proxy = await startProcess(
   process.execPath,
@@ -79,7 +93,7 @@ function heapMb(): Promise<number> {
   return new Promise((resolve) => {
     let said = '';
     const listen = (data: Buffer): void => {
-      said += data;
+      said += data.toString();
       const m = /HEAP (\d+)\n/.exec(said);
       if (!m) return;
       proxy.child.stdout!.off('data', listen);
@@ -97,11 +111,13 @@ function childrenRssMb(): number {
 }
 const line = async (label: string): Promise<void> =>
   console.log(
-    `${label.padEnd(22)} RSS ${proxy.rssMb()} MB (peak ${proxy.peakRssMb()} MB), heap ${await heapMb()} MB; its children's RSS ${childrenRssMb()} MB`,
+    `${label.padEnd(22)} RSS ${proxy.rssMb()} MB (peak ${proxy.peakRssMb()} MB), heap ${await heapMb()} ` +
+      `MB; its children's RSS ${childrenRssMb()} MB`,
   );
 
 console.log(
-  `${pages} pages of ${rowsPerPage} ${bare ? 'rows without service_url' : 'rows'} (~${mb} MB), ${mode === 'follow' ? 'one walk followed by cursor' : 'a walk of its own each'}`,
+  `${pages} pages of ${rowsPerPage} ${bare ? 'rows without service_url' : 'rows'} (~${mb} MB), ` +
+    `${mode === 'follow' ? 'one walk followed by cursor' : 'a walk of its own each'}`,
 );
 await line('before');
 let cursor: string | null = null;

@@ -54,7 +54,8 @@ test('a statistic served as the reference computes it from the rows is the same 
   });
 });
 
-test("a trial answer that ignores the round lag is not the same bytes: the comparison applies the trial's cutoff", async () => {
+test(`a trial answer that ignores the round lag is not the same bytes: the comparison applies the trial's \
+cutoff`, async () => {
   const everyRound = answer('rounds-by-stage', await reference('rounds-by-stage', null));
   const result = await sameBytes(
     file,
@@ -72,7 +73,8 @@ test('a changed figure, a missing row or a missing answer is named, never passed
   const n = rows.length;
   expect(firstDifference(changed, rows)).toMatch(
     new RegExp(
-      `^row 4 of ${n} served / ${n} from the rows: served \\{"rank":4,.*"investments":${(rows[3]!.investments as number) + 1},`,
+      `^row 4 of ${n} served / ${n} from the rows: served ` +
+        `\\{"rank":4,.*"investments":${(rows[3]!.investments as number) + 1},`,
     ),
   );
   expect(firstDifference(rows.slice(0, -1), rows)).toBe(

@@ -17,7 +17,9 @@ export type SameBytes = Record<string, { enterprise: string; trial: string }>;
 const BATCH = 10_000;
 const DAY = 86_400_000;
 
-/** A resource's rows in key order (as the mock's store feeds them), read back from their stored form a batch at a time. */
+/**
+ * A resource's rows in key order (as the mock's store feeds them), read back from their stored form a batch at a time.
+ */
 function* rowsOf(db: DatabaseSync, resource: ResourceName): Generator<Row> {
   const statement = db.prepare(
     `SELECT ${rowColumns(resource)} FROM ${tableOf(resource)} WHERE key > ? ORDER BY key LIMIT ${BATCH}`,
@@ -38,7 +40,10 @@ export function firstDifference(served: Row[], expected: Row[]): string {
   const cut = (row: Row | undefined) => (row === undefined ? 'no row' : JSON.stringify(row).slice(0, 200));
   for (let i = 0; i < Math.max(served.length, expected.length); i++) {
     if (JSON.stringify(served[i]) !== JSON.stringify(expected[i]))
-      return `row ${i + 1} of ${served.length} served / ${expected.length} from the rows: served ${cut(served[i])}, from the rows ${cut(expected[i])}`;
+      return (
+        `row ${i + 1} of ${served.length} served / ${expected.length} from the rows: served ` +
+        `${cut(served[i])}, from the rows ${cut(expected[i])}`
+      );
   }
   return `the texts differ at character ${[...a].findIndex((c, i) => c !== b[i])}`;
 }
@@ -74,7 +79,8 @@ export async function sameBytes(
         const started = performance.now();
         const line = firstDifference(served.data.rows, await rollupFromRows(name, rows, cutoff));
         log(
-          `  ${name}, ${key} key${cutoff ? ` (rounds up to ${cutoff})` : ''}: ${line} (reference from the rows in ${Math.round(performance.now() - started)} ms)`,
+          `  ${name}, ${key} key${cutoff ? ` (rounds up to ${cutoff})` : ''}: ${line} (reference from the ` +
+            `rows in ${Math.round(performance.now() - started)} ms)`,
         );
         return line;
       };

@@ -206,7 +206,7 @@ export async function operationLoad(
           );
         },
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error: Error | null, result) => (error ? reject(error) : resolve(result)),
     );
     instance.on('response', (_client, status, _bytes, ms) => {
       latencies.get(answered)?.push(ms);

@@ -1,4 +1,6 @@
-/** Start-up, memory, pages and every reading operation at each scale: first calls, a mixed load, the statistics' bytes. */
+/**
+ * Start-up, memory, pages and every reading operation at each scale: first calls, a mixed load, the statistics' bytes.
+ */
 import { statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { mintCursor, newKeyText, statisticNames } from '@investor-graph/mock';
@@ -13,7 +15,7 @@ import {
 } from './scale-operations.ts';
 import { type SameBytes, sameBytes } from './same-bytes.ts';
 import { spread, type Spread } from './state.ts';
-import { type Load, auth, cursorSecret, key, load, log, ratio, scales, smoke, startMock } from './setup.ts';
+import { type Load, auth, cursorSecret, key, load, log, scales, smoke, startMock } from './setup.ts';
 
 export interface ScaleFigures {
   scale: number;
@@ -47,7 +49,9 @@ export interface ScaleFigures {
   same_bytes: SameBytes;
 }
 
-/** The p50 latency of `url`, asked `n` times one after another on one kept-alive connection, in ms to the microsecond. */
+/**
+ * The p50 latency of `url`, asked `n` times one after another on one kept-alive connection, in ms to the microsecond.
+ */
 export async function probeP50(url: string, n: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < n + 50; i++) {
@@ -61,7 +65,9 @@ export async function probeP50(url: string, n: number): Promise<number> {
   return Math.round(spread(times).median * 1000) / 1000;
 }
 
-/** Rounds of every operation in the mixed load: a thousand calls each, so its p99 is the 11th slowest (nearest rank). */
+/**
+ * Rounds of every operation in the mixed load: a thousand calls each, so its p99 is the 11th slowest (nearest rank).
+ */
 const perOperation = smoke ? 60 : 1_000;
 /** Trial keys preset for the load, each kept under half its quota of 1,000 calls. */
 const trialKeys = Array.from({ length: Math.ceil(((perOperation + 1) * statisticNames.length) / 500) }, () =>
@@ -101,7 +107,8 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
     await manifestAnswer.arrayBuffer();
     const dump_s = Math.round((performance.now() - dumpStarted) / 100) / 10;
     await server.stop();
-    // The rows asked for, from the database the mock opens (a walk to the deep page would take minutes at ten million rows).
+    // The rows asked for, from the database the mock opens (a walk to the deep page would
+    // take minutes at ten million rows).
     const db = new DatabaseSync(file, { readOnly: true });
     const manifest = readManifest(db)!;
     const picked = pickRows(db, manifest.rows, manifest.as_of);
@@ -138,7 +145,8 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
       const probes = smoke ? 100 : 1_000;
       const [first_p50_ms, deep_p50_ms] = [await probeP50(firstUrl, probes), await probeP50(deepUrl, probes)];
       log(
-        `scale ${scale.toLocaleString('en')}: a mixed load, ${perOperation.toLocaleString('en')} calls of each operation`,
+        `scale ${scale.toLocaleString('en')}: a mixed load, ${perOperation.toLocaleString('en')} calls of ` +
+          `each operation`,
       );
       const loaded = await operationLoad(server.url, operations, { enterprise: key, trials: trialKeys }, perOperation);
       f = {
@@ -166,7 +174,8 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
       await server.stop();
     }
     log(
-      `scale ${scale.toLocaleString('en')}: each statistic as served against the rollup from the rows of the database file, computed here (a few minutes at ten million rows)`,
+      `scale ${scale.toLocaleString('en')}: each statistic as served against the rollup from the rows of ` +
+        `the database file, computed here (a few minutes at ten million rows)`,
     );
     const figure = { ...f, same_bytes: await sameBytes(file, statisticNames, bodies, log) };
     figures.push(figure);
@@ -176,101 +185,17 @@ export async function scaleSection(): Promise<ScaleFigures[]> {
 }
 
 export const scaleLines = (f: ScaleFigures): string[] => [
-  `scale ${f.scale.toLocaleString('en')} (${f.rows.toLocaleString('en')} rows, ${f.database_mb} MB${f.build_s === null ? '' : `, built in ${f.build_s} s`}, its dump ready ${f.dump_s} s after the first start): up in ${f.start_ms.median} ms, ${f.rss_start_mb} MB, ${f.rss_after_first_calls_mb} MB after the first calls, ${f.rss_after_mixed_mb} MB after ${f.mixed.requests.toLocaleString('en')} mixed requests (${f.mixed.rps} req/s, ${f.mixed.non2xx} not 2xx), ${f.rss_peak_mb} MB at the most; first page p50 ${f.first_p50_ms} ms one at a time (${f.first.p50} ms under load), ${f.first.rps} req/s; page nine tenths deep p50 ${f.deep_p50_ms} ms (${f.deep.p50} ms), ${f.deep.rps} req/s`,
+  `scale ${f.scale.toLocaleString('en')} (${f.rows.toLocaleString('en')} rows, ${f.database_mb} ` +
+    `MB${f.build_s === null ? '' : `, built in ${f.build_s} s`}, its dump ready ${f.dump_s} s after the ` +
+    `first start): up in ${f.start_ms.median} ms, ${f.rss_start_mb} MB, ${f.rss_after_first_calls_mb} MB ` +
+    `after the first calls, ${f.rss_after_mixed_mb} MB after ${f.mixed.requests.toLocaleString('en')} mixed ` +
+    `requests (${f.mixed.rps} req/s, ${f.mixed.non2xx} not 2xx), ${f.rss_peak_mb} MB at the most; first page ` +
+    `p50 ${f.first_p50_ms} ms one at a time (${f.first.p50} ms under load), ${f.first.rps} req/s; page nine ` +
+    `tenths deep p50 ${f.deep_p50_ms} ms (${f.deep.p50} ms), ${f.deep.rps} req/s`,
   ...Object.entries(f.operations).map(
     ([name, o]) =>
-      `  ${name}: first call ${o.first.ms} ms (${o.first.status}); under load p50 ${o.loaded.p50} ms, p99 ${o.loaded.p99} ms (${o.loaded.requests} calls${o.loaded.non2xx ? `, ${o.loaded.non2xx} not 2xx` : ''})`,
+      `  ${name}: first call ${o.first.ms} ms (${o.first.status}); under load p50 ${o.loaded.p50} ms, p99 ` +
+      `${o.loaded.p99} ms (${o.loaded.requests} ` +
+      `calls${o.loaded.non2xx ? `, ${o.loaded.non2xx} not 2xx` : ''})`,
   ),
 ];
-
-/** The limits of issue #39: a first call, and p99 under load against the 10,000-row figure. */
-const FIRST_CALL_MS = 100;
-const P99_RATIO = 2;
-const RSS_MB = 400;
-
-/** The scale targets (issues #24, #39), each scale against the first (10,000 rows). */
-export function scaleTargets(figures: ScaleFigures[]) {
-  const base = figures[0]!;
-  const ratios = Object.fromEntries(
-    figures.slice(1).map((f) => [
-      f.scale,
-      {
-        first_p50: ratio(f.first_p50_ms, base.first_p50_ms),
-        deep_p50: ratio(f.deep_p50_ms, base.deep_p50_ms),
-        first_rps: ratio(base.first.rps, f.first.rps),
-        deep_rps: ratio(base.deep.rps, f.deep.rps),
-        operations: Object.fromEntries(
-          Object.entries(f.operations).map(([name, o]) => {
-            const b = base.operations[name]!;
-            // To the microsecond, so never 0 in practice; a floor keeps a ratio finite.
-            const of = (x: number, y: number) => ratio(x, Math.max(y, 0.001));
-            return [
-              name,
-              {
-                first: of(o.first.ms, b.first.ms),
-                p50: of(o.loaded.p50, b.loaded.p50),
-                p99: of(o.loaded.p99, b.loaded.p99),
-              },
-            ];
-          }),
-        ),
-      },
-    ]),
-  );
-  const all = (test: (f: ScaleFigures) => boolean) => figures.every(test);
-  const over = scaleMisses(figures, ratios);
-  const targets = {
-    'start-up under 2 s at every scale (dataset generated)': all((f) => f.start_ms.median < 2_000),
-    [`resident memory under ${RSS_MB} MB throughout at every scale (after start, after the first calls, after the mixed load, and its peak)`]:
-      all((f) => Math.max(f.rss_start_mb, f.rss_after_first_calls_mb, f.rss_after_mixed_mb, f.rss_peak_mb) < RSS_MB),
-    'first and deep page p50 within 1.3x of the 10,000-row figure at every scale': Object.values(ratios).every(
-      (r) => r.first_p50 <= 1.3 && r.deep_p50 <= 1.3,
-    ),
-    'first and deep page req/s within 1.3x of the 10,000-row figure at every scale': Object.values(ratios).every(
-      (r) => r.first_rps <= 1.3 && r.deep_rps <= 1.3,
-    ),
-    [`every operation's first call under ${FIRST_CALL_MS} ms at every scale`]: over.first_call.length === 0,
-    [`every operation's p99 under the mixed load within ${P99_RATIO}x of the 10,000-row figure at every scale`]:
-      over.p99.length === 0,
-    'every statistic served is the same bytes as the rollup from the rows, on Enterprise and trial keys, at every scale':
-      over.same_bytes.length === 0,
-  };
-  return { ratios, targets, over };
-}
-
-/** What missed the operations' targets, one text each, for the log and BENCHMARKS.md. */
-export function scaleMisses(
-  figures: ScaleFigures[],
-  ratios: Record<string, { operations: Record<string, { p99: number }> }>,
-) {
-  const at = (f: ScaleFigures) => f.scale.toLocaleString('en');
-  return {
-    first_call: figures.flatMap((f) =>
-      Object.entries(f.operations)
-        .filter(([, o]) => !(o.first.ms < FIRST_CALL_MS && o.first.status === 200))
-        .map(([name, o]) => `${name} at ${at(f)}: ${o.first.ms} ms (${o.first.status})`),
-    ),
-    p99: figures.slice(1).flatMap((f) =>
-      Object.entries(ratios[f.scale]!.operations)
-        .filter(([, r]) => r.p99 > P99_RATIO)
-        .map(([name, r]) => `${name} at ${at(f)}: p99 ${f.operations[name]!.loaded.p99} ms, ${r.p99}x`),
-    ),
-    same_bytes: figures.flatMap((f) =>
-      Object.entries(f.same_bytes).flatMap(([name, keys]) =>
-        Object.entries(keys)
-          .filter(([, line]) => line !== 'same bytes')
-          .map(([k, line]) => `${name}, ${k} key, at ${at(f)}: ${line}`),
-      ),
-    ),
-  };
-}
-
-/** One line per kind of miss that happened: what, then each operation with its figure. */
-export function missLines(over: ReturnType<typeof scaleMisses>): string[] {
-  const kinds = [
-    [`first calls over ${FIRST_CALL_MS} ms`, over.first_call],
-    [`p99 over ${P99_RATIO}x of the 10,000-row figure`, over.p99],
-    ['not the same bytes', over.same_bytes],
-  ] as const;
-  return kinds.filter(([, list]) => list.length).map(([what, list]) => `${what}: ${list.join('; ')}`);
-}

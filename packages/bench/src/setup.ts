@@ -1,4 +1,6 @@
-/** The bench's flags, where it writes, and what every section shares: starting the mock, a load run, ratios, results. */
+/**
+ * The bench's flags, where it writes, and what every section shares: starting the mock, a load run, ratios, results.
+ */
 import { mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
@@ -144,7 +146,14 @@ export function writeResults(results: object): void {
 }
 
 export const stateLine = (s: StateFigures): string =>
-  `counted calls with --state: ${s.ratios.database_vs_memory}x of in memory (${s.keys.small} keys), ${s.keys.small} keys do ${s.ratios.large_vs_small}x the req/s of ${s.keys.large.toLocaleString('en')}; --state-sync full: ${s.ratios.full_sync_vs_memory}x of in memory; ${s.redis_skipped ? `on Redis: not measured (${s.redis_skipped})` : `on Redis, one replica: ${s.ratios.redis_vs_memory}x of in memory, three behind haproxy ${s.ratios.three_replicas_vs_one}x of one and ${s.ratios.three_on_redis_vs_three_on_memory}x of three on their own memory behind it`}`;
+  `counted calls with --state: ${s.ratios.database_vs_memory}x of in memory (${s.keys.small} keys), ` +
+  `${s.keys.small} keys do ${s.ratios.large_vs_small}x the req/s of ${s.keys.large.toLocaleString('en')}; ` +
+  `--state-sync full: ${s.ratios.full_sync_vs_memory}x of in memory; ` +
+  (s.redis_skipped
+    ? `on Redis: not measured (${s.redis_skipped})`
+    : `on Redis, one replica: ${s.ratios.redis_vs_memory}x of in memory, three behind haproxy ` +
+      `${s.ratios.three_replicas_vs_one}x of one and ${s.ratios.three_on_redis_vs_three_on_memory}x of three ` +
+      'on their own memory behind it');
 
 /** The --state section: in memory against the database, a handful of keys against 100,000. */
 export function stateSection(): Promise<StateFigures> {

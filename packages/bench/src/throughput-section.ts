@@ -119,7 +119,9 @@ export async function throughputSection(
           const t = await load(`${started[target].url}${path}`, r.headers, round > 0, started[target].cpuMs);
           runs[target][name].push(t);
           log(
-            `round ${round + 1}/${rounds} ${name.padEnd(7)} ${target.padEnd(6)} ${String(t.rps).padStart(6)} req/s  p50 ${t.p50} ms  p99 ${t.p99} ms  CPU ${t.cpuUs ?? '?'} µs a call${t.errors ? `  ${t.errors} errors` : ''}`,
+            `round ${round + 1}/${rounds} ${name.padEnd(7)} ${target.padEnd(6)} ` +
+              `${String(t.rps).padStart(6)} req/s  p50 ${t.p50} ms  p99 ${t.p99} ms  CPU ${t.cpuUs ?? '?'} ` +
+              `µs a call${t.errors ? `  ${t.errors} errors` : ''}`,
           );
         }
       }
@@ -186,13 +188,16 @@ export const ratioText = (r: { median: number; low: number; high: number }): str
 
 export function throughputLines(t: Figures, r: ReturnType<typeof throughputTargets>['ratios']): string[] {
   return [
-    `mock vs prism (median req/s, rounds' range): ${requestNames.map((n) => `${n} ${ratioText(r.mock_vs_prism_rps[n])}`).join(', ')}`,
+    `mock vs prism (median req/s, rounds' range): ` +
+      `${requestNames.map((n) => `${n} ${ratioText(r.mock_vs_prism_rps[n])}`).join(', ')}`,
     `mock vs bare node: ${requestNames.map((n) => `${n} ${ratioText(r.mock_vs_bare_rps[n])}`).join(', ')}`,
     ...requestNames.map(
       (n) =>
-        `${n.padEnd(7)} ${servers.map((s) => `${s} ${t[s][n].rps.median} (${t[s][n].rps.low}-${t[s][n].rps.high})`).join('  ')}`,
+        `${n.padEnd(7)} ` +
+        `${servers.map((s) => `${s} ${t[s][n].rps.median} (${t[s][n].rps.low}-${t[s][n].rps.high})`).join('  ')}`,
     ),
-    `server CPU a call, µs (mock / bare, and bare's over the mock's): ${requestNames.map((n) => `${n} ${cpuText(t, n)}`).join(', ')}`,
+    `server CPU a call, µs (mock / bare, and bare's over the mock's): ` +
+      `${requestNames.map((n) => `${n} ${cpuText(t, n)}`).join(', ')}`,
   ];
 }
 

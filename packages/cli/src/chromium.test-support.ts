@@ -23,7 +23,10 @@ export const haveChromium = existsSync(chromiumBin);
 /** Where the tests' screenshots go, beside the JUnit file (test-results/ at the repository's root). */
 export const screenshotsDir = fileURLToPath(new URL('../../../test-results/screenshots/', import.meta.url));
 
-/** Fails a CI run that lacks Chromium (a skipped browser test there would hide a broken page); elsewhere says why the test is skipped. */
+/**
+ * Fails a CI run that lacks Chromium (a skipped browser test there would hide a broken page); elsewhere says why the
+ * test is skipped.
+ */
 export function chromiumMissing(what: string): string | null {
   if (haveChromium) return null;
   if (process.env.CI)
@@ -34,7 +37,10 @@ export function chromiumMissing(what: string): string | null {
 }
 
 export interface OpenedPage {
-  /** Console errors and warnings, uncaught exceptions, the browser's own errors (a blocked load) and any request but the page's own. */
+  /**
+   * Console errors and warnings, uncaught exceptions, the browser's own errors (a blocked load) and
+   * any request but the page's own.
+   */
   problems: string[];
   /** Every URL the page asked for, its own first. */
   requests: string[];
@@ -106,7 +112,8 @@ export async function withPage<T>(
       const p = m.params;
       if (m.method === 'Runtime.consoleAPICalled' && ['error', 'warning', 'assert'].includes(p.type))
         problems.push(
-          `${p.type}: ${p.args.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' ')}`,
+          `${p.type}: ` +
+            p.args.map((a: { value?: unknown; description?: string }) => a.value ?? a.description).join(' '),
         );
       if (m.method === 'Runtime.exceptionThrown')
         problems.push(`uncaught: ${p.exceptionDetails.exception?.description ?? p.exceptionDetails.text}`);
@@ -147,7 +154,8 @@ export async function withPage<T>(
       text: (selector) => evaluate<string>(`${at(selector)}?.innerText ?? ''`),
       visible: (selector) =>
         evaluate<boolean>(
-          `(() => { const e = ${at(selector)}; if (!e || !e.checkVisibility()) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`,
+          `(() => { const e = ${at(selector)}; if (!e || !e.checkVisibility()) return false; const r = ` +
+            `e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`,
         ),
       async screenshot(target) {
         const { cssContentSize: size } = await send('Page.getLayoutMetrics');

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,9 +31,13 @@ function setup() {
 }
 
 /** A `go` that builds by writing the binary `go build -o` names, after printing what go prints. */
-const fakeGo = `case "$1" in env) echo go1.26.8;; version) echo go version go1.26.8;; build) while [ "$1" != "-o" ]; do shift; done; echo "go: downloading example.com/demo/v2 v2.3.4" >&2; printf '#!/bin/sh\\necho demo' > "$2"; chmod +x "$2";; esac`;
+const fakeGo =
+  `case "$1" in env) echo go1.26.8;; version) echo go version go1.26.8;; build) while [ "$1" != "-o" ]; do ` +
+  `shift; done; echo "go: downloading example.com/demo/v2 v2.3.4" >&2; printf '#!/bin/sh\\necho demo' > ` +
+  `"$2"; chmod +x "$2";; esac`;
 
-test('the pinned version comes from the wrapper module, and the build goes into the kit cache by name and version', () => {
+test(`the pinned version comes from the wrapper module, and the build goes into the kit cache by name and \
+version`, () => {
   const { tool, env } = setup();
   expect(pinnedVersion(tool)).toBe('v2.3.4');
   expect(builtPath(tool, env)).toBe(join(env.KIT_CACHE!, 'demo-v2.3.4', 'demo'));
@@ -64,12 +69,14 @@ test('without Go the tool is missing, saying how to get it; nothing is built or 
   const found = goTool(tool, () => {}, { ...env, PATH: '/nonexistent' });
   expect(found).toEqual({
     missing:
-      'demo is not installed, and there is no Go to build it: set DEMO_BIN to a demo binary, or install Go 1.26 or later and the kit builds it once from the Go module proxy',
+      'demo is not installed, and there is no Go to build it: set DEMO_BIN to a demo binary, or install ' +
+      'Go 1.26 or later and the kit builds it once from the Go module proxy',
   });
   expect(existsSync(env.KIT_CACHE!)).toBe(false);
 });
 
-test("a first build says what it builds and about how long before it starts, and how long it took after; go's output goes to a log", async () => {
+test(`a first build says what it builds and about how long before it starts, and how long it took after; go's output \
+goes to a log`, async () => {
   for (const build of [goTool, goToolAsync]) {
     const { tool, program, env } = setup();
     program('go', fakeGo);
@@ -77,7 +84,9 @@ test("a first build says what it builds and about how long before it starts, and
     const found = await build(tool, (line) => notes.push(line), env);
     expect(found).toEqual({ bin: builtPath(tool, env), from: 'built' });
     expect(notes).toEqual([
-      `[kit] building demo v2.3.4 with go1.26.8 from the Go module proxy, once, into ${dirname(builtPath(tool, env))} (about 1 minute on two CPUs; DEMO_BIN names a binary of your own instead)`,
+      `[kit] building demo v2.3.4 with go1.26.8 from the Go module proxy, once, into ` +
+        `${dirname(builtPath(tool, env))} (about 1 minute on two CPUs; DEMO_BIN names a binary of your own ` +
+        `instead)`,
       expect.stringMatching(/^\[kit\] demo built in \d+ s: /),
     ]);
     expect(readFileSync(`${builtPath(tool, env)}.build.log`, 'utf8')).toContain(
@@ -89,17 +98,23 @@ test("a first build says what it builds and about how long before it starts, and
   }
 });
 
-test('a build that fails is missing, naming its log and what go said last, with no half-written binary left', async () => {
+test(`a build that fails is missing, naming its log and what go said last, with no half-written binary \
+left`, async () => {
   for (const build of [goTool, goToolAsync]) {
     const { tool, program, env } = setup();
     program(
       'go',
-      'case "$1" in env) echo go1.26.8;; version) echo go version go1.26.8;; build) echo "verifying example.com/demo/v2@v2.3.4: checksum mismatch" >&2; exit 1;; esac',
+      'case "$1" in env) echo go1.26.8;; version) echo go version go1.26.8;; build) echo "verifying ' +
+        'example.com/demo/v2@v2.3.4: checksum mismatch" >&2; exit 1;; esac',
     );
     const found = await build(tool, undefined, env);
     expect(found).toEqual({
       missing: expect.stringMatching(
-        /^demo could not be built \(go build failed after \d+ s: verifying example\.com\/demo\/v2@v2\.3\.4: checksum mismatch; the whole output is in .*demo\.build\.log\)/,
+        new RegExp(
+          String.raw`^demo could not be built \(go build failed after \d+ s: ` +
+            String.raw`verifying example\.com/demo/v2@v2\.3\.4: checksum mismatch; ` +
+            String.raw`the whole output is in .*demo\.build\.log\)`,
+        ),
       ),
     });
     expect(readdirSync(dirname(builtPath(tool, env)))).toEqual(['demo.build.log']);

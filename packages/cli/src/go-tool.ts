@@ -55,7 +55,9 @@ export function builtPath(tool: GoTool, env: NodeJS.ProcessEnv = process.env): s
 export function howToGet(tool: GoTool): string {
   const binary =
     tool.name === 'k6' ? 'a k6 v2 binary' : `${/^[aeiou]/.test(tool.name) ? 'an' : 'a'} ${tool.name} binary`;
-  return `set ${tool.env} to ${binary}, or install Go 1.26 or later and the kit builds it once from the Go module proxy`;
+  return (
+    `set ${tool.env} to ${binary}, or install Go 1.26 or later ` + 'and the kit builds it once from the Go module proxy'
+  );
 }
 
 /**
@@ -98,7 +100,7 @@ export function goTool(tool: GoTool, notes?: BuildNotes, env: NodeJS.ProcessEnv 
     timeout: BUILD_TIMEOUT_MS,
     maxBuffer: 64 * 1024 * 1024,
   });
-  const timedOut = (run.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
+  const timedOut = run.error !== undefined && 'code' in run.error && run.error.code === 'ETIMEDOUT';
   return finish(
     plan,
     run.status === 0 && !timedOut,
@@ -170,7 +172,9 @@ function buildPlan(tool: GoTool, env: NodeJS.ProcessEnv): BuildPlan | { missing:
     args: ['build', '-trimpath', ...(ldflags ? ['-ldflags', ldflags] : []), '-o', partial, tool.module],
     // -mod=readonly after the user's own GOFLAGS (-p=1 on a small machine, say), which it joins, not replaces.
     env: { ...env, GOFLAGS: `${env.GOFLAGS ? `${env.GOFLAGS} ` : ''}-mod=readonly` },
-    starting: `[kit] building ${tool.name} ${version} with ${goVersion} from the Go module proxy, once, into ${dirname(bin)} (about ${tool.firstBuild} on two CPUs; ${tool.env} names a binary of your own instead)`,
+    starting:
+      `[kit] building ${tool.name} ${version} with ${goVersion} from the Go module proxy, once, into ` +
+      `${dirname(bin)} (about ${tool.firstBuild} on two CPUs; ${tool.env} names a binary of your own instead)`,
   };
 }
 
@@ -192,6 +196,9 @@ function finish(
   rmSync(plan.partial, { force: true });
   const last = output.trim().split('\n').slice(-3).join(' / ');
   return {
-    missing: `${plan.tool.name} could not be built (${timedOut ? `over ${BUILD_TIMEOUT_MS / 60_000} minutes` : `go build failed after ${seconds} s: ${last}`}; the whole output is in ${plan.log}): ${howToGet(plan.tool)}`,
+    missing:
+      `${plan.tool.name} could not be built ` +
+      `(${timedOut ? `over ${BUILD_TIMEOUT_MS / 60_000} minutes` : `go build failed after ${seconds} s: ${last}`}; ` +
+      `the whole output is in ${plan.log}): ${howToGet(plan.tool)}`,
   };
 }

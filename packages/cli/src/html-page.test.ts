@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The frame of the kit's report pages: whatever a value holds, it is text on the page, never
  * markup; the page loads nothing and runs nothing; its state filter works without a script, as
@@ -16,7 +17,8 @@ const dir = mkdtempSync(join(tmpdir(), 'ig-html-page-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const noBrowser = chromiumMissing('the report frame test');
 
-test('a value in a template is text: a script, a tag, quotes, an ampersand and control characters are escaped or dropped', () => {
+test(`a value in a template is text: a script, a tag, quotes, an ampersand and control characters are escaped or \
+dropped`, () => {
   const out = html`<td title="${hostile}">${hostile}</td>`.text;
   expect(out).not.toMatch(/<script|<img|"alert|\u0007/);
   expect(out).toBe(`<td title="${escapeHtml(hostile)}">${escapeHtml(hostile)}</td>`);
@@ -25,7 +27,8 @@ test('a value in a template is text: a script, a tag, quotes, an ampersand and c
   );
 });
 
-test('a bidirectional control in a value is shown as its escape: it cannot reorder what the page shows around it', () => {
+test(`a bidirectional control in a value is shown as its escape: it cannot reorder what the page shows around \
+it`, () => {
   expect(html`<td>${'report\u202etxt.exe'}</td>`.text).toBe('<td>report\\u202etxt.exe</td>');
   expect(escapeHtml('\u2066a\u2069')).toBe('\\u2066a\\u2069');
 });
@@ -54,7 +57,8 @@ test('the page forbids every fetch and script in its policy, and names nothing t
   ).toEqual([true, true, false]);
 });
 
-test("a page may have a heading of its own beside its tab's title, a note by its verdict, and rules of its own after the frame's", () => {
+test(`a page may have a heading of its own beside its tab's title, a note by its verdict, and rules of its own after \
+the frame's`, () => {
   const text = page({
     title: 'k6 team: <ok>',
     heading: html`Team plan (<code>${'team'}</code>)`,
@@ -65,7 +69,8 @@ test("a page may have a heading of its own beside its tab's title, a note by its
   });
   expect(text).toContain('<title>k6 team: &lt;ok&gt;</title>');
   expect(text).toContain(
-    '<h1>Team plan (<code>team</code>)</h1><p><span class="verdict ok">PASSED</span>\n<span class="muted">1 &lt; 2</span></p>',
+    '<h1>Team plan (<code>team</code>)</h1><p><span class="verdict ok">PASSED</span>\n<span ' +
+      'class="muted">1 &lt; 2</span></p>',
   );
   expect(text).toMatch(/svg\{fill:red\}<\/style>/);
 });
@@ -75,7 +80,8 @@ test('a shell word is quoted unless plain, a quote in it kept', () => {
   expect(shellWord("it's $HOME")).toBe(`'it'\\''s $HOME'`);
 });
 
-test('a curl line sends the key from $INVESTOR_GRAPH_KEY only for a call that carried one, a HEAD with -I and a body as it went', () => {
+test(`a curl line sends the key from $INVESTOR_GRAPH_KEY only for a call that carried one, a HEAD with -I and a body \
+as it went`, () => {
   const url = 'http://127.0.0.1:4010/api/v1/firms?limit=1&q=a b';
   expect(curlLine({ method: 'GET', url })).toBe(`curl -i 'http://127.0.0.1:4010/api/v1/firms?limit=1&q=a b'`);
   expect(curlLine({ method: 'HEAD', url: 'http://x.test/a', keyFromEnv: true })).toBe(
@@ -91,7 +97,8 @@ test('a curl line sends the key from $INVESTOR_GRAPH_KEY only for a call that ca
       keyFromEnv: true,
     }),
   ).toBe(
-    `curl -i -X POST -H 'accept: application/json' -H "authorization: Bearer $INVESTOR_GRAPH_KEY" --data-binary '{"a":"it'\\''s"}' http://x.test/a`,
+    `curl -i -X POST -H 'accept: application/json' -H "authorization: Bearer $INVESTOR_GRAPH_KEY" ` +
+      `--data-binary '{"a":"it'\\''s"}' http://x.test/a`,
   );
   expect(curlLine({ method: 'GET', url: 'http://x.test/a', headers: { authorization: 'Bearer <key>' } })).toBe(
     `curl -i -H 'authorization: Bearer <key>' http://x.test/a`,
@@ -100,7 +107,7 @@ test('a curl line sends the key from $INVESTOR_GRAPH_KEY only for a call that ca
 
 test('a browser that cannot start is an error of the helper, not a wait without end', async () => {
   const missing = join(dir, 'no-such-chromium');
-  await expect(withPage(join(dir, 'none.html'), async () => null, { bin: missing })).rejects.toThrow(
+  await expect(withPage(join(dir, 'none.html'), () => Promise.resolve(null), { bin: missing })).rejects.toThrow(
     `[chromium] ${missing} could not start: spawn ${missing} ENOENT`,
   );
 });
@@ -113,7 +120,7 @@ test('a browser that ignores SIGTERM is killed, and the helper returns', async (
     `#!/bin/sh\ntrap '' TERM\necho 'DevTools listening on ws://127.0.0.1:9/devtools/browser/x' >&2\nexec sleep 600\n`,
     { mode: 0o755 },
   );
-  await expect(withPage(join(dir, 'none.html'), async () => null, { bin: stubborn })).rejects.toThrow(
+  await expect(withPage(join(dir, 'none.html'), () => Promise.resolve(null), { bin: stubborn })).rejects.toThrow(
     '[chromium] the DevTools socket did not open',
   );
   // Its SIGKILL comes 5 s after the SIGTERM it ignored.
@@ -136,7 +143,8 @@ test.skipIf(noBrowser)(
         body: html`<section>${stateFilter('f', [
           { state: 'held', count: 2 },
           { state: 'broken', count: 1 },
-        ])}<details open><summary>one</summary>${table(['x'], rows)}</details><details open><summary>none broken</summary>${table(['x'], [rows[0]!])}</details></section>`,
+        ])}<details open><summary>one</summary>${table(['x'], rows)}</details><details open><summary>none \
+broken</summary>${table(['x'], [rows[0]!])}</details></section>`,
       }),
     );
     await withPage(file, async (p) => {
@@ -162,13 +170,14 @@ test.skipIf(noBrowser)(
     const file = join(dir, 'broken.html');
     writeFileSync(
       file,
-      `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><img src="http://127.0.0.1:9/x.png"><script>console.error('boom')</script></body></html>`,
+      `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head>` +
+        `<body><img src="http://127.0.0.1:9/x.png"><script>console.error('boom')</script></body></html>`,
     );
-    const problems = await withPage(file, async (p) => p.problems);
+    const problems = await withPage(file, (p) => Promise.resolve(p.problems));
     expect(problems.some((line) => line.startsWith('requested http://127.0.0.1:9/x.png'))).toBe(true);
     expect(problems.some((line) => /inline script/.test(line))).toBe(true);
     // Without the policy the script runs, and its console error is caught.
     writeFileSync(file, `<!doctype html><html><body><script>console.error('boom')</script></body></html>`);
-    expect(await withPage(file, async (p) => p.problems)).toEqual(['error: boom']);
+    expect(await withPage(file, (p) => Promise.resolve(p.problems))).toEqual(['error: boom']);
   },
 );

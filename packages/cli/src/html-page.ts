@@ -72,10 +72,17 @@ export function badge(state: string, text: string = state): Html {
 
 /** A table: the header's cells, then rows of cells; `state` marks a row for the filter and its colour. */
 export function table(head: string[], rows: { cells: unknown[]; state?: string }[]): Html {
-  return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map((r) => html`<tr${r.state ? html` data-state="${stateClass(r.state)}"` : ''}>${r.cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
+  const headRow = html`<tr>${head.map((h) => html`<th>${h}</th>`)}</tr>`;
+  const bodyRows = rows.map((r) => {
+    const state = r.state ? html` data-state="${stateClass(r.state)}"` : '';
+    return html`<tr${state}>${r.cells.map((c) => html`<td>${c}</td>`)}</tr>`;
+  });
+  return html`<table><thead>${headRow}</thead><tbody>${bodyRows}</tbody></table>`;
 }
 
-/** A word for a shell command line a page shows: single-quoted unless plain, a quote in it closed, escaped and reopened. */
+/**
+ * A word for a shell command line a page shows: single-quoted unless plain, a quote in it closed, escaped and reopened.
+ */
 export function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
@@ -129,26 +136,38 @@ export function stateFilter(name: string, states: { state: string; count: number
   const rules = states
     .map(({ state }) => {
       const s = stateClass(state);
-      return `#${id(state)}:checked~* [data-state]:not([data-state="${s}"]),#${id(state)}:checked~details:not(:has([data-state="${s}"])){display:none}`;
+      return (
+        `#${id(state)}:checked~* [data-state]:not([data-state="${s}"]),` +
+        `#${id(state)}:checked~details:not(:has([data-state="${s}"])){display:none}`
+      );
     })
     .join('');
-  const all = html`<input type="radio" name="${name}" id="${name}-all" checked><label for="${name}-all">all ${total}</label>`;
+  const all = html`<input type="radio" name="${name}" id="${name}-all" checked><label for="${name}-all">all \
+${total}</label>`;
   const one = ({ state, count }: { state: string; count: number }) =>
-    html`<input type="radio" name="${name}" id="${id(state)}"><label for="${id(state)}">${badge(state, `${state} ${count}`)}</label>`;
+    html`<input type="radio" name="${name}" id="${id(state)}"><label \
+for="${id(state)}">${badge(state, `${state} ${count}`)}</label>`;
   return html`<style>${new Html(rules)}</style>${all}${states.filter((s) => s.count).map(one)}`;
 }
 
 const css = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#111827;padding:0 12px;box-sizing:border-box}
-h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:30px 0 8px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#111827;\
+padding:0 12px;box-sizing:border-box}
+h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:30px 0 8px;border-bottom:1px solid #e5e7eb;\
+padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
 .verdict{display:inline-block;padding:4px 10px;border-radius:4px;font-weight:600;color:#fff}
 .verdict.ok{background:#15803d}.verdict.failed{background:#b91c1c}
-table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border-bottom:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
-th{font-weight:600;background:#f9fafb}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:10px 0}dl.facts dt{color:#6b7280}dl.facts dd{margin:0}
-code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}td:first-child code:not(.wrap),summary code{white-space:nowrap}code.wrap{word-break:break-all}
-pre{background:#f6f8fa;border:1px solid #e5e7eb;border-radius:4px;padding:8px;white-space:pre-wrap;word-break:break-all;margin:4px 0}
+table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border-bottom:1px solid #e5e7eb;padding:4px 8px;\
+text-align:left;vertical-align:top}
+th{font-weight:600;background:#f9fafb}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;\
+margin:10px 0}dl.facts dt{color:#6b7280}dl.facts dd{margin:0}
+code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}\
+td:first-child code:not(.wrap),summary code{white-space:nowrap}code.wrap{word-break:break-all}
+pre{background:#f6f8fa;border:1px solid #e5e7eb;border-radius:4px;padding:8px;white-space:pre-wrap;\
+word-break:break-all;margin:4px 0}
 pre.command{background:#0f172a;color:#e2e8f0;border-color:#0f172a}
-.badge{display:inline-block;margin-right:3px;padding:0 6px;border-radius:3px;font-size:12px;font-weight:600;color:#fff;background:#6b7280;white-space:nowrap}
+.badge{display:inline-block;margin-right:3px;padding:0 6px;border-radius:3px;font-size:12px;font-weight:600;color:#fff;\
+background:#6b7280;white-space:nowrap}
 ${Object.entries(stateColours)
   .map(([s, c]) => `.badge.${s}{background:${c}}`)
   .join('')}
@@ -159,7 +178,10 @@ input[type=radio]{margin:0 2px 0 10px}label{cursor:pointer}
 tr[data-state="broken"] td,tr[data-state="failed"] td{background:#fef2f2}
 `;
 
-/** What a page is made of: its tab's title, its heading (the title unless given), a verdict with an optional note beside it, its body. */
+/**
+ * What a page is made of: its tab's title, its heading (the title unless given), a verdict with an
+ * optional note beside it, its body.
+ */
 export interface PageParts {
   title: string;
   heading?: Html;
@@ -172,13 +194,15 @@ export interface PageParts {
 
 /** The whole page: `title` in the tab and as its heading, a verdict beside it, then `body`. */
 export function page({ title, heading, verdict, note, body, css: own = '' }: PageParts): string {
+  const verdictBadge = html`<span class="verdict ${verdict.ok ? 'ok' : 'failed'}">${verdict.text}</span>`;
+  const top = html`<h1>${heading ?? title}</h1><p>${verdictBadge}${note ? html`\n${note}` : ''}</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>${escapeHtml(title)}</title>
 <style>${css}${own}</style></head><body>
-${html`<h1>${heading ?? title}</h1><p><span class="verdict ${verdict.ok ? 'ok' : 'failed'}">${verdict.text}</span>${note ? html`\n${note}` : ''}</p>`}
-${body}
+${top.text}
+${body.text}
 </body></html>
 `;
 }

@@ -18,7 +18,7 @@ export interface Flags<O extends ParseArgsOptionsConfig> {
   /** The arguments that are not flags, when the command takes some (`positionals` of readFlags). */
   positionals: string[];
   /** Says what is wrong in one line, pointing at --help, and exits 2. */
-  fail(message: string): never;
+  fail: (message: string) => never;
 }
 
 /**

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

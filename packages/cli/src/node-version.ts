@@ -28,7 +28,10 @@ export function supportsNode(version: string): boolean {
 
 /** The one line an unsupported Node gets. */
 export function unsupportedNodeLine(command: string, version: string): string {
-  return `[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ${nodeFloor.major + 2}); this is Node.js ${version}`;
+  return (
+    `[${command}] needs Node.js ${nodeFloor.major}.${nodeFloor.minor} or newer (${nodeFloor.major} LTS or ` +
+    `${nodeFloor.major + 2}); this is Node.js ${version}`
+  );
 }
 
 /** Exits 2 with that line unless this Node is one the kit runs on. */
@@ -44,6 +47,7 @@ export function requireNode(command: string): void {
  * user can do nothing about the line. Every other warning is printed as before.
  */
 export function hideSqliteWarning(): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with .call(this), as Node calls it
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === 'string' ? warning : warning.message;
@@ -53,5 +57,5 @@ export function hideSqliteWarning(): void {
         : ((rest[0] as { type?: string } | undefined)?.type ?? (warning as Error).name);
     if (type === 'ExperimentalWarning' && /\bSQLite\b/i.test(text)) return;
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
-  } as typeof process.emitWarning;
+  };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { validate } from '@readme/openapi-parser';
 import { parse } from 'yaml';
-import { Spectral, Document } from '@stoplight/spectral-core';
+import { Spectral, Document, type ISpectralDiagnostic } from '@stoplight/spectral-core';
 import * as Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { contractPath, renderGenerated, repoRoot } from './generate.ts';
@@ -51,9 +51,10 @@ test('spectral:oas finds no error and no warning in the contract', async () => {
   spectral.setRuleset({ extends: [oas as never] });
   const text = await readFile(contractPath, 'utf8');
   const results = await spectral.run(new Document(text, Parsers.Yaml, contractPath));
-  expect(results.filter((r) => r.severity <= 1).map((r) => `${r.code}: ${r.message} at ${r.path.join('.')}`)).toEqual(
-    [],
-  );
+  const warning = 1 as ISpectralDiagnostic['severity']; // DiagnosticSeverity.Warning: errors are 0
+  expect(
+    results.filter((r) => r.severity <= warning).map((r) => `${r.code}: ${r.message} at ${r.path.join('.')}`),
+  ).toEqual([]);
 });
 
 test('the contract has all 25 operations of the spec plus the openapi document, each described', () => {
@@ -106,8 +107,11 @@ test('every x-assumed marker points at a heading of DECISIONS.md, and every head
 });
 
 test('no schema property describes a person', () => {
-  const personal =
-    /^(first_?name|last_?name|full_?name|person|people|founders?|partners?|team|roster|email|e_mail|phone|mobile|linkedin|twitter|photo|avatar|headshot|contact)s?$/i;
+  const personal = new RegExp(
+    '^(first_?name|last_?name|full_?name|person|people|founders?|partners?|team|roster|' +
+      'email|e_mail|phone|mobile|linkedin|twitter|photo|avatar|headshot|contact)s?$',
+    'i',
+  );
   const found: string[] = [];
   const walk = (node: unknown, at: string): void => {
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}.${i}`));

@@ -1,8 +1,8 @@
 /**
  * Renders everything derived from `contracts/openapi.yaml`: the JSON form of the document (served
  * at /api/v1/openapi.json and imported by code that must not touch the file system), the plan table
- * (read by every package, and by the k6 scripts through their copy) and the TypeScript types. `pnpm generate` writes them;
- * the test `generated files are in step with the contract` fails when someone forgets.
+ * (read by every package, and by the k6 scripts through their copy) and the TypeScript types. `pnpm generate` writes
+ * them; the test `generated files are in step with the contract` fails when someone forgets.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -102,12 +102,17 @@ export function isPersonFieldName(name: string, extra: readonly string[] = []): 
   });
 }
 
-/** Values that are people data wherever they appear: an e-mail address, a phone number, a profile-network or photo URL. */
+/**
+ * Values that are people data wherever they appear: an e-mail address, a phone number, a profile-network or photo URL.
+ */
 export const personValuePatterns: Readonly<Record<'email' | 'phone' | 'profile', RegExp>> = {
   email: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/,
   phone: /(\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}/,
-  profile:
-    /(linkedin\.com|twitter\.com|x\.com\/|facebook\.com|instagram\.com|crunchbase\.com\/person|angel\.co\/u\/|gravatar|\.(jpe?g|png|gif|webp)(\?|$))/i,
+  profile: new RegExp(
+    String.raw`(linkedin\.com|twitter\.com|x\.com/|facebook\.com|instagram\.com|crunchbase\.com/person|angel\.co/u/|` +
+      String.raw`gravatar|\.(jpe?g|png|gif|webp)(\?|$))`,
+    'i',
+  ),
 };
 
 /**

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
 import { checkLadder, firstPlanWith, nextPlanUp, plans } from './plans.ts';
 
-test('the upgrade ladder climbs from the trial to a top plan, and a missing feature names the first plan up that has it', () => {
+test(`the upgrade ladder climbs from the trial to a top plan, and a missing feature names the first plan up that has \
+it`, () => {
   expect(() => checkLadder(plans)).not.toThrow();
   const ladder = [];
   for (let at: ReturnType<typeof nextPlanUp> = 'trial'; at !== null; at = nextPlanUp(at)) ladder.push(at);

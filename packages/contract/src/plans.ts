@@ -38,7 +38,9 @@ export const defaultLimit: number = table.default_limit;
 /** How many trial keys the whole service issues a minute at most (DECISIONS.md#trial-key-response). */
 export const trialKeysPerMinute: number = table.trial_keys_per_minute;
 
-/** Days an ended trial's key is still known (402 trial_expired) before it is unknown (DECISIONS.md#trial-key-response). */
+/**
+ * Days an ended trial's key is still known (402 trial_expired) before it is unknown (DECISIONS.md#trial-key-response).
+ */
 export const trialKeyKeptDays: number = table.trial_key_kept_days;
 
 /** Calls without a valid key an address may make: a burst, then a rate (DECISIONS.md#failed-authentication). */

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -44,7 +44,9 @@ function segments(path: string): number {
   return n;
 }
 
-/** The operation a method (as the contract writes it, so HEAD is not GET here) and path are for; null off the contract. */
+/**
+ * The operation a method (as the contract writes it, so HEAD is not GET here) and path are for; null off the contract.
+ */
 export function matchOperation(method: string, rawPath: string): OperationMatch | null {
   for (const route of byShape.get(`${method.toUpperCase()} ${segments(rawPath)}`) ?? []) {
     const m = route.pattern.exec(rawPath);

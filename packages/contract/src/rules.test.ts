@@ -81,7 +81,7 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
   envelope: {
     keeps: () => answer('/api/v1/firms', example('listFirms')),
     breaks: [
-      () => answer('/api/v1/firms', (({ usage, ...rest }) => rest)(example('listFirms'))),
+      () => answer('/api/v1/firms', (({ usage: _usage, ...rest }) => rest)(example('listFirms'))),
       () => answer('/api/v1/firms', [example('listFirms')]),
     ],
   },
@@ -96,7 +96,7 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
         headers: { 'content-type': 'application/json' },
       }),
       () =>
-        (({ code, ...rest }) => ({ ...problem(404, 'x', rest, '/api/v1/nowhere'), body: rest }))(
+        (({ code: _code, ...rest }) => ({ ...problem(404, 'x', rest, '/api/v1/nowhere'), body: rest }))(
           problem(404, 'x').body as Record<string, unknown>,
         ),
     ],
@@ -303,9 +303,10 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
   },
 };
 
-test("the actions rule is the API's: a control endpoint's 429 without actions keeps it, the same answer from the API breaks it", () => {
+test(`the actions rule is the API's: a control endpoint's 429 without actions keeps it, the same answer from the API \
+breaks it`, () => {
   const throttled = (url: string) =>
-    (({ actions, ...body }) => ({ ...problem(429, 'control_throttled', {}, url), body }))(
+    (({ actions: _actions, ...body }) => ({ ...problem(429, 'control_throttled', {}, url), body }))(
       problem(429, 'control_throttled', {}, url).body as Record<string, unknown>,
     );
   expect(onRule('actions', throttled('/__control/keys'))).toEqual([]);

@@ -184,14 +184,16 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
         out.push(`${op.operationId} 500: the service failed (a documented problem, never a conforming answer)`);
       if (exchange.status === 503)
         out.push(
-          `${op.operationId} 503: the service was unavailable (a documented answer, never a conforming one: run again when it is up)`,
+          `${op.operationId} 503: the service was unavailable (a documented answer, never a conforming ` +
+            `one: run again when it is up)`,
         );
       for (const v of validator.validateResponse(op.operationId, {
         status: exchange.status,
         headers,
         body: exchange.body,
       })) {
-        // prism-http rates an undocumented status or content type a warning; the spec's "documented" makes it an error here.
+        // prism-http rates an undocumented status or content type a warning; the spec's
+        // "documented" makes it an error here.
         if (v.severity === 'error' || /^Unable to match/.test(v.message))
           out.push(`${op.operationId} ${exchange.status}: ${v.path ? `${v.path} ` : ''}${v.message}`);
       }
@@ -379,7 +381,8 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
         .filter((v) => v.severity === 'error');
       return request.length
         ? [
-            `${exchange.status} for a request the contract rejects (${request[0]!.path || 'request'}: ${request[0]!.message})`,
+            `${exchange.status} for a request the contract rejects (${request[0]!.path || 'request'}: ` +
+              `${request[0]!.message})`,
           ]
         : [];
     },
@@ -425,7 +428,8 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
         out.push(`RateLimit-Policy ${JSON.stringify(headers['ratelimit-policy'] ?? null)} has no "default" item`);
       else if (Number(rate.q) !== rule.rate_per_second || rate.w !== '1')
         out.push(
-          `RateLimit-Policy states ${rate.q} a ${rate.w}-second window; the ${plan} plan's rate is ${rule.rate_per_second} a second`,
+          `RateLimit-Policy states ${rate.q} a ${rate.w}-second window; the ${plan} plan's rate is ` +
+            `${rule.rate_per_second} a second`,
         );
       const now = left.get('default');
       if (!now) out.push(`RateLimit ${JSON.stringify(headers.ratelimit ?? null)} has no "default" item`);

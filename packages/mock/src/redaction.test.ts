@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * No key comes back (issue #51, third round): keys of every kind (the kit's form of each plan, a
  * preset of the user's own form, one made through the control API, a secret of another service),

@@ -16,7 +16,10 @@ export type DatasetInput = EngineOptions['dataset'];
 export interface InvestorGraphApiOptions extends Omit<EngineOptions, 'dataset' | 'validator' | 'keys' | 'keyStore'> {
   /** The origin your client calls, e.g. https://api.investorgraph.test. Only it is intercepted. */
   baseUrl: string;
-  /** The data to serve; the default dataset when left out (under Node read from @investor-graph/dataset, in a browser generated from its seed). */
+  /**
+   * The data to serve; the default dataset when left out (under Node read from @investor-graph/dataset, in a browser
+   * generated from its seed).
+   */
   dataset?: DatasetInput;
   /** prism-http request validation; built from the contract when left out. */
   validator?: ContractValidator;

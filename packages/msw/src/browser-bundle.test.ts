@@ -1,3 +1,4 @@
+// @module-tag servers
 import { build } from 'esbuild';
 import { expect, test } from 'vitest';
 
@@ -22,7 +23,8 @@ test('the MSW handlers and the engine bundle for a browser without any Node buil
   expect(code).not.toMatch(/from ["']node:/);
 });
 
-test('prism-http itself does not bundle for a browser as it is: the reason the browser entry ships pre-built (build-browser.mjs)', async () => {
+test(`prism-http itself does not bundle for a browser as it is: the reason the browser entry ships pre-built \
+(build-browser.mjs)`, async () => {
   const attempt = build({
     stdin: {
       contents: "import p from '@stoplight/prism-http'; console.log(p);",

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * @investor-graph/msw/browser in a real browser: the published bundle (built as `pnpm build`
  * builds it), a page bundled from it with esbuild as an app's bundler would, the worker script
@@ -146,7 +147,8 @@ function requestCases(): { operationId: string; request: HttpRequestLike }[] {
 }
 
 test.skipIf(!haveChromium)(
-  'in headless Chromium, setupWorker serves the API to fetch and XHR: cursor pages, a 402 with actions, 429 after a burst, calls counted, the test clock and reset',
+  `in headless Chromium, setupWorker serves the API to fetch and XHR: cursor pages, a 402 with actions, 429 after a \
+burst, calls counted, the test clock and reset`,
   async ({ annotate }) => {
     let browser: Browser | undefined;
     try {
@@ -197,7 +199,8 @@ test.skipIf(!haveChromium)(
       expect([...seen.slugs].sort()).toEqual(seen.slugs);
       expect(seen.feed).toMatchObject({ status: 402, code: 'plan_feature_unavailable' });
       expect(seen.feed.actions).toContain('subscribe');
-      // The trial's bucket lets a few through (how many depends on how fast the page sends); most of the burst is refused.
+      // The trial's bucket lets a few through (how many depends on how fast the page
+      // sends); most of the burst is refused.
       expect(seen.burst.filter((s: number) => s === 200).length).toBeGreaterThan(0);
       expect(seen.burst.filter((s: number) => s === 429).length).toBeGreaterThan(30 - 10 * plans.trial.rate_per_second);
       expect(Number(seen.limited.retryAfter)).toBeGreaterThan(0);
@@ -223,7 +226,10 @@ test.skipIf(!haveChromium)(
       expect(problems).toEqual([]);
       expect(elsewhere).toEqual([]);
       console.log(
-        `[investor-graph] @investor-graph/msw/browser adds ${(bundleBytes / 1024).toFixed(0)} KiB to a dev build (${(gzipSync(readFileSync(join(site, 'investor-graph-msw.js'))).length / 1024).toFixed(0)} KiB gzipped), msw itself aside; the default dataset generated in the page took ${seen.generated.ms} ms`,
+        `[investor-graph] @investor-graph/msw/browser adds ${(bundleBytes / 1024).toFixed(0)} KiB to a ` +
+          `dev build (${(gzipSync(readFileSync(join(site, 'investor-graph-msw.js'))).length / 1024).toFixed(0)} ` +
+          `KiB gzipped), msw itself aside; the default dataset generated in the page took ` +
+          `${seen.generated.ms} ms`,
       );
     } finally {
       await browser?.close();

@@ -7,8 +7,8 @@
  * @example
  * import { setupWorker } from 'msw/browser';
  * import { createInvestorGraphApi } from '@investor-graph/msw/browser';
- * const api = await createInvestorGraphApi({ baseUrl: 'https://api.investorgraph.test', dataset: { url: '/investor-graph-dataset/' } });
- * await setupWorker(...api.handlers).start({ onUnhandledFrame: 'bypass' });
+ * const api = await createInvestorGraphApi({ baseUrl: 'https://api.investorgraph.test', dataset: { url:
+ * '/investor-graph-dataset/' } }); await setupWorker(...api.handlers).start({ onUnhandledFrame: 'bypass' });
  */
 import { collectDataset, datasetInput, defaultDataset, fetchDataset } from '@investor-graph/fixtures';
 import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
@@ -28,7 +28,10 @@ export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'datase
   dataset?: DatasetInput | { url: string };
 }
 
-/** The engine, its MSW handlers and a key per plan, in the browser; state lives in memory and `reset()` starts it afresh. */
+/**
+ * The engine, its MSW handlers and a key per plan, in the browser; state lives in memory
+ * and `reset()` starts it afresh.
+ */
 export async function createInvestorGraphApi(options: BrowserApiOptions): Promise<InvestorGraphApi> {
   const given = options.dataset ?? collectDataset(defaultDataset);
   const [dataset, validator] = await Promise.all([

@@ -62,7 +62,8 @@ test("the block gives the score, each family's outcomes and every survivor with 
   expect(block).toContain('Killed on some seeds only: `rows:swap:listFirms:data` (1, 2; changed 2 / 2 / 2)');
 });
 
-test('the block is written between the markers, the text around them kept, and a file without them is left alone', () => {
+test(`the block is written between the markers, the text around them kept, and a file without them is left \
+alone`, () => {
   const dir = mkdtempSync(join(tmpdir(), 'mutation-figures-'));
   const file = join(dir, 'BENCHMARKS.md');
   writeFileSync(file, 'before\n<!-- mutation:start -->\nold\n<!-- mutation:end -->\nafter\n');

@@ -32,7 +32,10 @@ export function mutationBlock(run: RunFigures): string {
     const of = run.results.filter((r) => r.mutant.family === f);
     const n = (o: string) => of.filter((r) => r.outcome === o).length;
     const all = of.filter((r) => r.outcome === 'killed' && r.killedOn === 'all').length;
-    return `| ${f} | ${run.enumerated.byFamily[f] ?? 0} | ${of.length} | ${n('killed')} (${all} / ${n('killed') - all}) | ${n('survived')} | ${n('equivalent')} | ${n('not-reached')} | ${n('error')} |`;
+    return (
+      `| ${f} | ${run.enumerated.byFamily[f] ?? 0} | ${of.length} | ${n('killed')} (${all} / ` +
+      `${n('killed') - all}) | ${n('survived')} | ${n('equivalent')} | ${n('not-reached')} | ${n('error')} |`
+    );
   });
   const baseline = run.baseline
     .map((b) => `${b.plan} seed ${b.seed} exit ${b.exit} in ${Math.round(b.ms / 1000)} s`)
@@ -41,14 +44,17 @@ export function mutationBlock(run: RunFigures): string {
     run.results.filter((r) => r.outcome === outcome).sort((a, b) => (a.mutant.id < b.mutant.id ? -1 : 1));
   const survivorRows = [...listed('survived'), ...listed('equivalent')].map(
     (r) =>
-      `| \`${r.mutant.id}\` | ${r.outcome === 'equivalent' ? `equivalent? ${r.mutant.equivalent}` : 'survived'} | ${changedText(r)} |`,
+      `| \`${r.mutant.id}\` | ` +
+      `${r.outcome === 'equivalent' ? `equivalent? ${r.mutant.equivalent}` : 'survived'} | ` +
+      `${changedText(r)} |`,
   );
   const flaky = run.results.flatMap((r) =>
     r.seeds
       .filter((x) => x.again)
       .map(
         (x) =>
-          `\`${r.mutant.id}\` seed ${x.seed} (${x.broken.join(', ')}: ${x.again!.exit === 1 ? 'broke again, a kill' : 'held the second time, no kill'})`,
+          `\`${r.mutant.id}\` seed ${x.seed} (${x.broken.join(', ')}: ` +
+          `${x.again!.exit === 1 ? 'broke again, a kill' : 'held the second time, no kill'})`,
       ),
   );
   const killedSome = listed('killed')
@@ -61,9 +67,16 @@ export function mutationBlock(run: RunFigures): string {
           .join(', ')}; changed ${changedText(r)})`,
     );
   const errors = listed('error').map((r) => `\`${r.mutant.id}\`: ${r.error}`);
-  return `Last run ${run.date.slice(0, 16).replace('T', ' ')} UTC on ${run.cpus} CPUs, Node ${run.node}${run.complete ? '' : ' (stopped before the end: the figures are of the mutants it finished)'}: ${s.sampled} of ${s.enumerated.toLocaleString('en')} mutants enumerated, picked with seed ${run.pickSeed}, each against the contract tests' CLI with its default flags on seeds ${run.seeds.join(', ')}, ${run.jobs} at a time; ${(run.ms / 60_000).toFixed(0)} min in all. Baseline (the unmutated proxy): ${baseline}.
+  return `Last run ${run.date.slice(0, 16).replace('T', ' ')} UTC on ${run.cpus} CPUs, Node \
+${run.node}${run.complete ? '' : ' (stopped before the end: the figures are of the mutants it finished)'}: \
+${s.sampled} of ${s.enumerated.toLocaleString('en')} mutants enumerated, picked with seed ${run.pickSeed}, each \
+against the contract tests' CLI with its default flags on seeds ${run.seeds.join(', ')}, ${run.jobs} at a time; \
+${(run.ms / 60_000).toFixed(0)} min in all. Baseline (the unmutated proxy): ${baseline}.
 
-**Score: ${s.score ?? '-'}%** of the mutants reached (${s.killed} killed of ${s.killed + s.survived}), ${s.scoreWithEquivalent ?? '-'}% counting the ${s.equivalent} candidate equivalents as survivors. Killed ${s.killed} (${s.killedOnAll} on every seed, ${s.killedOnSome} on some), survived ${s.survived}, candidate equivalents ${s.equivalent}, not reached ${s.notReached}, harness errors ${s.errors}.
+**Score: ${s.score ?? '-'}%** of the mutants reached (${s.killed} killed of ${s.killed + s.survived}), \
+${s.scoreWithEquivalent ?? '-'}% counting the ${s.equivalent} candidate equivalents as survivors. Killed ${s.killed} \
+(${s.killedOnAll} on every seed, ${s.killedOnSome} on some), survived ${s.survived}, candidate equivalents \
+${s.equivalent}, not reached ${s.notReached}, harness errors ${s.errors}.
 
 | family | enumerated | run | killed (every seed / some) | survived | equivalent? | not reached | harness errors |
 |---|---|---|---|---|---|---|---|
@@ -82,7 +95,10 @@ Seeds run again because only a check that leans on timing broke: ${flaky.join(',
 Harness errors: ${errors.join('; ') || 'none'}.`;
 }
 
-/** Writes the block between `<!-- mutation:start -->` and `<!-- mutation:end -->` of a file; false when it has no markers. */
+/**
+ * Writes the block between `<!-- mutation:start -->` and `<!-- mutation:end -->` of a
+ * file; false when it has no markers.
+ */
 export function refreshBenchmarks(file: string, run: RunFigures): boolean {
   const text = readFileSync(file, 'utf8');
   const marked = /<!-- mutation:start -->\n[^]*?<!-- mutation:end -->/;

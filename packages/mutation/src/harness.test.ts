@@ -1,3 +1,4 @@
+// @module-tag servers
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
 import type { PlanId } from '@investor-graph/contract';
@@ -31,7 +32,8 @@ beforeAll(async () => {
   ).finally(() => pair.close());
 });
 
-test('every mutant is enumerated from the sampled answers, and the same seed picks the same sample, stratified by family', () => {
+test(`every mutant is enumerated from the sampled answers, and the same seed picks the same sample, stratified by \
+family`, () => {
   const all = enumerateMutants(samples);
   expect(enumerateMutants([...samples].reverse()).map((m) => m.id)).toEqual(all.map((m) => m.id));
   expect(all.map((m) => m.id)).toContain('field-shape:drop:getFirm:data.updated_at::ok');
@@ -62,7 +64,8 @@ test('a mutant the contract would allow is flagged a candidate equivalent, sayin
   expect(byId('field-value:upper-case:getFirm:data.slug::ok')?.equivalent).toBeUndefined();
 });
 
-test('each operator changes what it says it does on a real answer, and nothing when its answer is not there', async () => {
+test(`each operator changes what it says it does on a real answer, and nothing when its answer is not \
+there`, async () => {
   const pair = await startPair({ mutant: null, keys });
   try {
     const response = await fetch(`${pair.url}/api/v1/firms?limit=3`, {
@@ -121,7 +124,8 @@ test('each operator changes what it says it does on a real answer, and nothing w
   }
 });
 
-test('a mutant the command catches is counted killed, one it does not survived, one it never meets not reached, and exit 3 a harness error', async () => {
+test(`a mutant the command catches is counted killed, one it does not survived, one it never meets not reached, and \
+exit 3 a harness error`, async () => {
   const run = (m: MutantSpec, env: Record<string, string> = {}) => {
     Object.assign(process.env, env);
     return runSeed(m, 'enterprise', 1, { keys, command: fake }).finally(() => {
@@ -152,7 +156,8 @@ test('a mutant the command catches is counted killed, one it does not survived, 
   expect(classify(dropRow, [refused])).toMatchObject({ outcome: 'error', error: expect.stringMatching(/exit 3/) });
 });
 
-test('a seed broken only by a check that leans on timing kills only if it breaks again; one broken by any other check kills at once', () => {
+test(`a seed broken only by a check that leans on timing kills only if it breaks again; one broken by any other check \
+kills at once`, () => {
   const m = mutant({ family: 'header', operator: 'drop', operation: 'listFirms', target: 'retry-after' });
   const seed = (over: Partial<SeedRun>): SeedRun => ({
     seed: 1,

@@ -6,8 +6,10 @@
 import type { Exchange } from './proxy.ts';
 
 /** The headers the header operators touch, by lower-case name or prefix. */
-export const mutableHeaders =
-  /^(etag|ratelimit|ratelimit-policy|retry-after|cache-control|vary|content-type|x-request-id|www-authenticate|allow|access-control-[a-z-]+)$/;
+export const mutableHeaders = new RegExp(
+  '^(etag|ratelimit|ratelimit-policy|retry-after|cache-control|vary|content-type|x-request-id|' +
+    'www-authenticate|allow|access-control-[a-z-]+)$',
+);
 
 const dropFirstItem = (value: string) =>
   value

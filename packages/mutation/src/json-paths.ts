@@ -23,12 +23,16 @@ export function eachPlace(
     const last = i === parts.length - 1;
     if (part === '[]') {
       if (!Array.isArray(node)) return;
-      for (let k = 0; k < node.length; k++) last ? visit(node, k) : walk(node[k], i + 1);
+      for (let k = 0; k < node.length; k++) {
+        if (last) visit(node, k);
+        else walk(node[k], i + 1);
+      }
       return;
     }
     if (node === null || typeof node !== 'object' || Array.isArray(node) || !(part in node)) return;
     const object = node as Record<string, Json>;
-    last ? visit(object, part) : walk(object[part], i + 1);
+    if (last) visit(object, part);
+    else walk(object[part], i + 1);
   };
   if (parts.length > 0) walk(root, 0);
 }
@@ -44,7 +48,10 @@ export function kindOf(value: Json): ValueKind {
   return typeof value as 'boolean' | 'number' | 'object';
 }
 
-/** Every path in a JSON value (objects' members and arrays' elements as '[]'), down to `depth`, with the kinds seen there. */
+/**
+ * Every path in a JSON value (objects' members and arrays' elements as '[]'), down to
+ * `depth`, with the kinds seen there.
+ */
 export function pathsOf(
   root: Json,
   depth = 12,

@@ -18,7 +18,8 @@ import { sampleAnswers } from './sample.ts';
 import { classify, resultLine, scoreOf, type MutantResult } from './score.ts';
 import { enumerateMutants, pickMutants } from './sites.ts';
 
-const usage = `usage: pnpm mutation [--sample N] [--pick-seed N] [--seeds 1,2,3] [--jobs N] [--only ID,...] [--list] [--out FILE]
+const usage = `usage: pnpm mutation [--sample N] [--pick-seed N] [--seeds 1,2,3] [--jobs N] [--only ID,...] [--list] \
+[--out FILE]
   --sample N     mutants to run, a stratified sample of all enumerated (100)
   --pick-seed N  the sample's seed: the same seed picks the same mutants (1)
   --seeds LIST   the contract tests' seeds each mutant runs on (1,2,3)
@@ -125,7 +126,8 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
   );
   for (const b of baseline)
     console.log(
-      `  ${b.plan} seed ${b.seed}: exit ${b.exit} in ${(b.ms / 1000).toFixed(0)} s${b.exit === 0 ? '' : `: ${b.broken.join(', ') || b.note || ''}`}`,
+      `  ${b.plan} seed ${b.seed}: exit ${b.exit} in ${(b.ms / 1000).toFixed(0)} ` +
+        `s${b.exit === 0 ? '' : `: ${b.broken.join(', ') || b.note || ''}`}`,
     );
   const write = async (results: MutantResult[], complete: boolean) => {
     const body: RunFigures = {
@@ -175,17 +177,22 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
     results.push(result);
     const each = (Date.now() - mutantsStarted) / results.length;
     console.log(
-      `  [${results.length}/${picked.length}, ETA ${minutes(each * (picked.length - results.length))}] ${resultLine(result)}`,
+      `  [${results.length}/${picked.length}, ETA ${minutes(each * (picked.length - results.length))}] ` +
+        `${resultLine(result)}`,
     );
     await write(results, false);
   });
   await write(results, true);
   const s = scoreOf(results, all.length);
   console.log(
-    `\nmutation score: ${s.killed} killed (${s.killedOnAll} on every seed, ${s.killedOnSome} on some), ${s.survived} survived, ${s.equivalent} equivalent candidates, ${s.notReached} not reached, ${s.errors} harness errors`,
+    `\nmutation score: ${s.killed} killed (${s.killedOnAll} on every seed, ${s.killedOnSome} on some), ` +
+      `${s.survived} survived, ${s.equivalent} equivalent candidates, ${s.notReached} not reached, ` +
+      `${s.errors} harness errors`,
   );
   console.log(
-    `  ${s.score ?? '-'}% of the reached mutants killed (${s.scoreWithEquivalent ?? '-'}% counting the equivalent candidates as survivors); ${s.enumerated} enumerated, ${s.sampled} run; ${minutes(Date.now() - started)}`,
+    `  ${s.score ?? '-'}% of the reached mutants killed (${s.scoreWithEquivalent ?? '-'}% counting the ` +
+      `equivalent candidates as survivors); ${s.enumerated} enumerated, ${s.sampled} run; ` +
+      `${minutes(Date.now() - started)}`,
   );
   for (const r of results.filter(
     (x) => x.outcome === 'survived' || x.outcome === 'equivalent' || x.outcome === 'error',

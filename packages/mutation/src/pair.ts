@@ -22,7 +22,7 @@ export async function startPair(start: PairStart) {
     port: 0,
     keys: Object.entries(start.keys).map(([plan, key]) => ({
       plan: plan as PlanId,
-      key: key!,
+      key,
       ...(plan === 'payg' ? { prepaidRows: 100_000 } : {}),
     })),
     // Links the mock writes (dump files) point at the proxy, so they are mutated and counted too.
@@ -42,20 +42,23 @@ export async function startPair(start: PairStart) {
 
 if (process.send && process.argv[2] === '--pair') {
   const send = (m: PairMessage) => process.send!(m);
-  process.once('message', async (start: PairStart) => {
+  // The handlers' promises are their own: each catches or exits, so nothing waits on them.
+  const serve = async (start: PairStart) => {
     try {
       const pair = await startPair(start);
-      process.on('message', async (m: unknown) => {
+      const stop = async (m: unknown) => {
         if (m !== 'stop') return;
         send({ counts: pair.counts });
         await pair.close();
         process.disconnect();
         process.exit(0);
-      });
+      };
+      process.on('message', (m: unknown) => void stop(m));
       send({ url: pair.url });
     } catch (error) {
       send({ error: error instanceof Error ? error.message : String(error) });
       process.exit(1);
     }
-  });
+  };
+  process.once('message', (start: PairStart) => void serve(start));
 }

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { createServer, connect, type Socket } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, expect, test } from 'vitest';
@@ -71,13 +72,16 @@ const page = JSON.stringify({
 });
 const chunked = (body: string) =>
   Buffer.from(
-    `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-request-id: req_1\r\ntransfer-encoding: chunked\r\n\r\n${(5).toString(16)}\r\n${body.slice(0, 5)}\r\n${(body.length - 5).toString(16)}\r\n${body.slice(5)}\r\n0\r\n\r\n`,
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-request-id: req_1\r\ntransfer-encoding: chunked\r\n\r\n' +
+      `${(5).toString(16)}\r\n${body.slice(0, 5)}\r\n` +
+      `${(body.length - 5).toString(16)}\r\n${body.slice(5)}\r\n0\r\n\r\n`,
   );
 const gzipped = (body: string) => {
   const zipped = gzipSync(body);
   return Buffer.concat([
     Buffer.from(
-      `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: ${zipped.length}\r\n\r\n`,
+      `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: ` +
+        `${zipped.length}\r\n\r\n`,
     ),
     zipped,
   ]);
@@ -87,7 +91,8 @@ const whole = (got: Buffer) =>
   (/content-length: (\d+)/i.test(got.toString('latin1')) &&
     got.length >= got.indexOf('\r\n\r\n') + 4 + Number(/content-length: (\d+)/i.exec(got.toString('latin1'))![1]));
 
-test('the proxy passes a request and the answer the mutant leaves alone byte for byte, chunked or not, odd or not', async () => {
+test(`the proxy passes a request and the answer the mutant leaves alone byte for byte, chunked or not, odd or \
+not`, async () => {
   // A mutant of another operation is active: nothing of /api/v1/firms may change.
   const { service, port } = await setup(
     () => chunked(page),
@@ -116,7 +121,8 @@ test('a request with no Host and a head never ended reach the service as sent', 
   expect(Buffer.concat(service.received).toString('latin1')).toContain('x-slow: 1');
 });
 
-test('a field mutant changes the answer it names: the field is gone, Content-Length is new and gzip is redone', async () => {
+test(`a field mutant changes the answer it names: the field is gone, Content-Length is new and gzip is \
+redone`, async () => {
   const { proxy, port } = await setup(
     () => gzipped(page),
     mutatorFor({

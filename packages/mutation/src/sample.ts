@@ -63,7 +63,8 @@ export async function sampleAnswers(
   for (const [plan, key] of Object.entries(keys) as [PlanId, string][]) {
     const first = async (path: string, field: string) => {
       const s = await call(plan, 'discover', { path, key });
-      return String(((s.json as { data?: Record<string, unknown>[] })?.data?.[0] ?? {})[field] ?? 'none');
+      const row = (s.json as { data?: Record<string, string | number | boolean | null>[] } | null)?.data?.[0];
+      return String(row?.[field] ?? 'none');
     };
     const values: Record<string, string> = {
       firm: await first('/api/v1/firms?limit=1', 'slug'),
@@ -77,11 +78,10 @@ export async function sampleAnswers(
     const day = manifest?.data?.[0];
     const fill = (path: string, missing = false) =>
       path
-        .replace(
-          /\/(firms|companies|lists)\/\{slug\}/,
-          (_, r: string) =>
-            `/${r}/${missing ? 'no-such-record-zz' : values[{ firms: 'firm', companies: 'company', lists: 'list' }[r]!]}`,
-        )
+        .replace(/\/(firms|companies|lists)\/\{slug\}/, (_, r: string) => {
+          const kind = { firms: 'firm', companies: 'company', lists: 'list' }[r]!;
+          return `/${r}/${missing ? 'no-such-record-zz' : values[kind]}`;
+        })
         .replace('{id}', missing ? 'fund_0000000000000000' : values.fund!)
         .replace('{date}', day?.date ?? '2026-01-01')
         .replace('{file}', missing ? 'nothing.jsonl.gz' : (day?.files[0]?.name ?? 'firms.jsonl.gz'))

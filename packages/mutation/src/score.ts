@@ -88,9 +88,11 @@ export function scoreOf(results: readonly MutantResult[], enumerated: number): S
 /** One line of a mutant's result, as the command prints it. */
 export function resultLine(r: MutantResult): string {
   const changed = r.seeds.map((s) => s.changed).join('/');
+  const killedOn =
+    r.killedOn === 'all' ? 'every seed' : `${r.seeds.filter(killedBy).length} of ${r.seeds.length} seeds`;
   const what =
     r.outcome === 'killed'
-      ? `killed on ${r.killedOn === 'all' ? 'every seed' : `${r.seeds.filter(killedBy).length} of ${r.seeds.length} seeds`} by ${[...new Set(r.seeds.flatMap((s) => s.broken))].join(', ') || '(see the report)'}`
+      ? `killed on ${killedOn} by ${[...new Set(r.seeds.flatMap((s) => s.broken))].join(', ') || '(see the report)'}`
       : r.outcome === 'equivalent'
         ? `equivalent? ${r.mutant.equivalent}`
         : r.outcome === 'error'
@@ -99,5 +101,8 @@ export function resultLine(r: MutantResult): string {
   const flaky = r.seeds
     .filter((s) => s.again && s.again.exit !== 1)
     .map((s) => `seed ${s.seed} broke ${s.broken.join(', ')} once, not again`);
-  return `${r.outcome.padEnd(11)} ${r.mutant.id} (${r.mutant.plan}; answers changed ${changed}): ${what}${flaky.length ? ` (${flaky.join('; ')})` : ''}`;
+  return (
+    `${r.outcome.padEnd(11)} ${r.mutant.id} (${r.mutant.plan}; answers changed ${changed}): ` +
+    `${what}${flaky.length ? ` (${flaky.join('; ')})` : ''}`
+  );
 }

@@ -136,8 +136,7 @@ export function enumerateMutants(samples: Sample[]): MutantSpec[] {
       for (const operator of ['drop', 'alter'])
         specs.push({ family: 'header', operator, operation, plan, target: header });
     }
-    const envelope = (s: Sample) =>
-      s.status < 300 && s.json !== null && typeof s.json === 'object' && 'plan' in (s.json as object);
+    const envelope = (s: Sample) => s.status < 300 && s.json !== null && typeof s.json === 'object' && 'plan' in s.json;
     const paged = planOf((s) => typeof (s.json as { next_cursor?: unknown } | null)?.next_cursor === 'string');
     if (paged)
       for (const operator of ['end-early', 'never-end', 'unchanged'])

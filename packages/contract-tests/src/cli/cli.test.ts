@@ -1,3 +1,4 @@
+// @module-tag servers
 /** The CLI as a CI job runs it: a real mock on loopback, a child process, JUnit and a report on disk. */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

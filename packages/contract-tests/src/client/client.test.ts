@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * A body that does not decode as its Content-Encoding says is the service's fault: the client
  * answers with a finding of the contract rule, never a throw that would end the run without a

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The suite in this repo's CI against the mock on loopback with an Enterprise key, as a user's
  * pipeline would run it against the service: its plan's default budget, the rate burst allowed,

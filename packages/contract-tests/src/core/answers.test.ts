@@ -1,3 +1,4 @@
+// @module-tag servers
 import { afterAll, expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { newKeyText } from '@investor-graph/mock';

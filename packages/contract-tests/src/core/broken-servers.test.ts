@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The suite can fail: against the mock with each deliberate fault switched on, the property or rule
  * that should catch it does, and its replay (seed and path) catches it again.

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * A pay-as-you-go key costs money per row: the suite stays inside its budget, says how it spent it,
  * and what it says it spent is what the service charged.

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
 import { failureMessage } from './run.ts';

@@ -1,3 +1,4 @@
+// @module-tag servers
 /** The suite with a trial key obtained by e-mail, as a pipeline without a paid key runs it. */
 import { afterAll } from 'vitest';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';

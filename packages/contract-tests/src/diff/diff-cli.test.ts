@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * `investor-graph-contract-tests diff` and the run that starts with it, as CI runs them: the CLI as a
  * child process, real mocks on loopback serving their contract, real oasdiff, files on disk.

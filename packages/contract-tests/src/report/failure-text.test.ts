@@ -1,3 +1,4 @@
+// @module-tag servers
 import { createServer } from 'node:http';
 import { expect, test } from 'vitest';
 import { prepare } from '../core/context.ts';

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The contract tests' page (--html), from the reports of real runs against the mock with a fault
  * switched on and against a hostile server on loopback: the verdict, each failure with its call

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The third round of hostile probes (issue #51), on the validation proxy: its memory bounded
  * whatever the upstream sends (walks of new cursors, answers held at once, checks that run out of

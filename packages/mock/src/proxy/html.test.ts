@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The validation proxy's page (--html), from the reports of real proxies on loopback: in front of
  * the mock with a fault, the violations by rule with their exchanges and a curl line each; in front

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The validation proxy on loopback, in front of the mock: clean traffic passes untouched with no
  * violation, and each fault the mock can switch on that one exchange can show is reported in the

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The third round of hostile probes (issue #51), on admission: every budget of a client address
  * (calls without a valid key, the trial cap, admin-token tries) is spent in one atomic step before

@@ -109,7 +109,9 @@ async function run(): Promise<Record<string, unknown>> {
 run().then(
   (seen) => {
     (window as any).seen = seen;
-    document.body.innerHTML = `<h1>Investor Graph API in the browser (MSW)</h1><pre>${JSON.stringify({ ...seen, slugs: `${(seen.slugs as string[]).length} firms` }, null, 2)}</pre>`;
+    document.body.innerHTML =
+      `<h1>Investor Graph API in the browser ` +
+      `(MSW)</h1><pre>${JSON.stringify({ ...seen, slugs: `${(seen.slugs as string[]).length} firms` }, null, 2)}</pre>`;
   },
   (error: Error) => {
     (window as any).seen = { error: `${error.message}\n${error.stack}` };

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The third round of hostile probes (issue #51) at the Node adapter, kept as tests a reader can run:
  * idle and half-open connections, one address holding the connection table, a Host the URL parser

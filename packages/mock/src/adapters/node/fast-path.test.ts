@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The Node server's fast path (fast-path.ts) beside its WHATWG path: which requests take it, that
  * both answer alike, byte for byte, and that the adapter's refusals and failures hold on it. The

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * The second round of hostile probes (issue #37), kept as tests a reader can run: the validation
  * proxy in front of an upstream that floods it with violations, sends more than it can check, or a

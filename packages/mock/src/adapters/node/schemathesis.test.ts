@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * Schemathesis as a second opinion on the mock: every phase (examples, coverage, fuzzing, stateful
  * through the contract's links) and every check, against the mock as the CLI serves it, must come

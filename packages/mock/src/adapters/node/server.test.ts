@@ -1,3 +1,4 @@
+// @module-tag servers
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';

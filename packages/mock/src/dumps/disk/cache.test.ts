@@ -1,3 +1,4 @@
+// @module-tag servers
 import { createHash } from 'node:crypto';
 import {
   existsSync,

@@ -1,3 +1,4 @@
+// @module-tag servers
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';

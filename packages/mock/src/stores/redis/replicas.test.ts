@@ -1,3 +1,4 @@
+// @module-tag servers
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
 import { killAll, startWith, stop } from '../../cli/cli-process.test-support.ts';

@@ -1,3 +1,4 @@
+// @module-tag servers
 /**
  * --state FILE as a user relies on it: real mock processes on one SQLite database, killed and
  * restarted; files it must refuse, refused with their name and left as they were.
