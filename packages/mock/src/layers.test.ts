@@ -93,7 +93,10 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Every file of code of the repository (TypeScript and JavaScript), by its path from the root: no dependency, build or data. */
+/**
+ * Every file of code of the repository (TypeScript and JavaScript),
+ * by its path from the root: no dependency, build or data.
+ */
 function codeFiles(dir = root): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);

@@ -60,7 +60,8 @@ test('a path with nothing key-like comes back as it is, and one that holds a key
   expect(redactPath('/api/v1/firms/my-own-preset-key', ['my-own-preset-key'])).toBe('/api/v1/firms/***');
   expect(redactPath(`/api/v1/firms/${encodeURIComponent(key).replace('_', '%5F')}`)).toBe('/api/v1/firms/***');
   expect(redactPath(`/api/v1/firms/igk+${key.slice(4)}`)).toBe('/api/v1/firms/***');
-  // And each caught by one check alone: a short key of the kit's form, one hidden by escapes, a preset one sent with '+' for its spaces.
+  // And each caught by one check alone: a short key of the kit's form,
+  // one hidden by escapes, a preset one sent with '+' for its spaces.
   expect(redactPath('/api/v1/firms/igk_ab')).toBe('/api/v1/firms/***');
   expect(redactPath('/api/v1/firms/%69gk_ab')).toBe('/api/v1/firms/***');
   expect(redactPath('/api/v1/firms/my+preset+key', ['my preset key'])).toBe('/api/v1/firms/***');

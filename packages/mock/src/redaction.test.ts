@@ -241,7 +241,8 @@ describe('no key is in any answer, log line or report, wherever and however a re
     for (const [where, place] of placements) {
       for (const [how, encode] of encodings) {
         for (const { name, key } of kinds()) {
-          // The own key is known wherever it is sent; a probe that sends it as its Authorization too is the common case.
+          // The own key is known wherever it is sent; a probe that
+          // sends it as its Authorization too is the common case.
           const probe = place(encode(key));
           if (!probe.path.startsWith('/') || /[\s\u0000-\u001f]/.test(probe.path)) continue;
           const before = lines.length;

@@ -210,7 +210,7 @@ test('SIGTERM lets a request in flight finish with its answer before the mock ex
   const { port } = new URL(mock.url);
   const socket = connect(Number(port), '127.0.0.1');
   let answer = '';
-  socket.on('data', (d) => (answer += d));
+  socket.on('data', (d) => (answer += String(d)));
   const body = '{"email":"drain-check@example.com"}';
   await new Promise((resolve) => socket.once('connect', resolve));
   // Headers and half the body: the request is in flight when the signal comes.
@@ -273,10 +273,10 @@ test('listening beyond loopback with an admin token says, before anything else, 
   );
   running.add(child);
   let err = '';
-  child.stderr!.on('data', (d) => (err += d));
+  child.stderr.on('data', (d) => (err += d));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no warning within 20 s: ${err}`)), 20_000);
-    child.stderr!.on('data', () => {
+    child.stderr.on('data', () => {
       if (err.includes('warning')) {
         clearTimeout(timer);
         resolve();

@@ -29,7 +29,10 @@ import type { RedisKeyStore } from '../stores/redis/open.ts';
 export interface StartOptions {
   port?: number;
   host?: string;
-  /** A dataset folder, or a database investor-graph-fixtures wrote (the embedded `@investor-graph/dataset` when neither this nor seed is given). */
+  /**
+   * A dataset folder, or a database investor-graph-fixtures wrote (the
+   * embedded `@investor-graph/dataset` when neither this nor seed is given).
+   */
   data?: string;
   /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
   seed?: string;
@@ -72,7 +75,10 @@ export interface StartOptions {
   dumpsAhead?: boolean;
   /** Where a database's finished dump files are kept between starts (dumpCacheDir()); false: nowhere. */
   dumpCache?: string | false;
-  /** The server's bounds (server.ts, defaultLimits): say, more connections from one address behind a balancer, whose address every client shares. */
+  /**
+   * The server's bounds (server.ts, defaultLimits): say, more connections
+   * from one address behind a balancer, whose address every client shares.
+   */
   limits?: NodeServerOptions['limits'];
 }
 

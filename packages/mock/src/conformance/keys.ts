@@ -1,4 +1,7 @@
-/** Conformance cases of keys: trials, refused keys, the round lag, plan features, rates, quotas, pay as you go, exact counters. */
+/**
+ * Conformance cases of keys: trials, refused keys, the round lag,
+ * plan features, rates, quotas, pay as you go, exact counters.
+ */
 import { expect } from 'vitest';
 import { plans } from '@investor-graph/contract';
 import { AS_OF, DAY, type ConformanceContext } from './context.ts';
@@ -133,7 +136,8 @@ export function keyCases(c: ConformanceContext): void {
           mock,
         );
         expect(future.status).toBe(400);
-        // A trial issued to an address is told apart for 30 days past its end, then dropped (DECISIONS.md#trial-key-response).
+        // A trial issued to an address is told apart for 30 days past
+        // its end, then dropped (DECISIONS.md#trial-key-response).
         const issued = await c.call(
           '/api/v1/keys/trial',
           {

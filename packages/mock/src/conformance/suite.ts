@@ -44,7 +44,7 @@ export function runConformance(options: ConformanceOptions): void {
       await target?.close();
     });
 
-    const it = (title: string, body: () => Promise<void>, timeout?: number): void => {
+    const it = (title: string, body: () => void | Promise<void>, timeout?: number): void => {
       if (skip[title]) test.skip(`${title} (skipped: ${skip[title]})`, body);
       else test(title, body, timeout);
     };
@@ -163,7 +163,7 @@ export function runConformance(options: ConformanceOptions): void {
     dataCases(c);
     keyCases(c);
 
-    it('every rule held for every response in this run', async () => {
+    it('every rule held for every response in this run', () => {
       expect(findings).toEqual([]);
     });
   });

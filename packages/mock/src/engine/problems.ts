@@ -139,7 +139,9 @@ const INSTANCE = '~instance~';
 const REQUEST_ID = '~request-id~';
 /** Problem bodies as text around their instance and request id, by code, plan and detail (null: not to be made so). */
 const bodyTemplates = new Map<string, [string, string, string] | null>();
-/** Details hold what the client sent (an unknown slug, say): the memo is cleared when full, never grows without bound. */
+/**
+ * Details hold what the client sent (an unknown slug, say): the memo is cleared when full, never grows without bound.
+ */
 const MAX_TEMPLATES = 1024;
 
 /** The error type of the mock: it knows its problem+json. */
@@ -239,7 +241,10 @@ export class ProblemError extends Error {
   }
 }
 
-/** RFC 9457 problem details of an entry of a problem table: the API's above, or the validation proxy's own (proxy/problems.ts). */
+/**
+ * RFC 9457 problem details of an entry of a problem table: the
+ * API's above, or the validation proxy's own (proxy/problems.ts).
+ */
 export function problemBody(
   code: string,
   type: ProblemType,

@@ -30,8 +30,8 @@ export const documentFaults = {
       for (const item of rows)
         if (item.row && typeof item.row === 'object')
           item.row = {
-            ...(item.row as object),
-            name: `${String((item.row as { name?: unknown }).name ?? '')} (before)`,
+            ...item.row,
+            name: `${(item.row as { name?: string }).name ?? ''} (before)`,
           };
     }),
   },

@@ -174,9 +174,7 @@ export const pageFaults = {
     breaks: 'serves amounts in dollars and cents instead of whole dollars',
     wrap: onRows((rows) =>
       rows.forEach((row) =>
-        Object.keys(row).forEach(
-          (k) => k.endsWith('_usd') && typeof row[k] === 'number' && (row[k] = (row[k] as number) + 0.5),
-        ),
+        Object.keys(row).forEach((k) => k.endsWith('_usd') && typeof row[k] === 'number' && (row[k] = row[k] + 0.5)),
       ),
     ),
   },

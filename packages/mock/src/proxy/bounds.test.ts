@@ -183,7 +183,9 @@ describe('every give-up on the record', () => {
 });
 
 describe('the reports written whatever ends the proxy', () => {
-  /** The proxy CLI in front of an upstream that sends half an answer and stalls, with one exchange in flight through it. */
+  /**
+   * The proxy CLI in front of an upstream that sends half an answer and stalls, with one exchange in flight through it.
+   */
   async function stalledRun(name: string, preload?: string) {
     let reached!: () => void;
     const stalled = new Promise<void>((r) => (reached = r));
@@ -211,7 +213,7 @@ describe('the reports written whatever ends the proxy', () => {
       files.html,
     ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    closers.push(async () => child.kill('SIGKILL'));
+    closers.push(() => Promise.resolve(child.kill('SIGKILL')));
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -66,7 +66,8 @@ test('in front of a broken service the page names each broken rule, and under it
   expect(page).toMatch(
     new RegExp(`<span class="verdict failed">FAILED: ${leaks} violations of 1 rule in 3 exchanges</span>`),
   );
-  // The table by rule: every rule, the broken one linked to its section; the client's bad request listed, failing nothing.
+  // The table by rule: every rule, the broken one linked to its
+  // section; the client's bad request listed, failing nothing.
   expect(page).toContain(`<a href="#rule-no-people"><code>no-people</code></a>`);
   expect(page).toContain('<td><code>upstream</code></td><td>the service was reachable and answered in time</td>');
   expect(page).toContain('<a href="#rule-request"><code>request</code></a>');

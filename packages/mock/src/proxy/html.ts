@@ -26,7 +26,10 @@ function titleOf(rule: string): string {
       : rule;
 }
 
-/** The curl line that makes the call again against the upstream: the key from $INVESTOR_GRAPH_KEY when the call sent one. */
+/**
+ * The curl line that makes the call again against the upstream:
+ * the key from $INVESTOR_GRAPH_KEY when the call sent one.
+ */
 export function proxyCurlLine(upstream: string, record: Pick<ExchangeRecord, 'method' | 'path' | 'keyed'>): string {
   return curlLine({ method: record.method, url: redact(`${upstream}${record.path}`), keyFromEnv: !!record.keyed });
 }
@@ -70,7 +73,7 @@ export function renderProxyHtml(report: ProxyReportJson): string {
         text: `FAILED: ${plural(violations, 'violation')} of ${plural(broken.length, 'rule')} in ${plural(report.exchanges, 'exchange')}`,
       }
     : { ok: true, text: `PASSED: no rule broken in ${plural(report.exchanges, 'exchange')}` };
-  const ruleIds = [...(Object.keys(rules) as string[]), ...Object.keys(proxyChecks)];
+  const ruleIds = [...Object.keys(rules), ...Object.keys(proxyChecks)];
   const body = html`<p class="muted">What passed through the validation proxy, checked against the contract and the spec's rules. No header is recorded; keys are blanked.</p>
 <section id="run"><h2>The run</h2><dl class="facts"><dt>upstream</dt><dd><code>${redact(report.upstream)}</code></dd><dt>from</dt><dd>${report.started_at}</dd><dt>to</dt><dd>${report.ended_at}</dd>
 <dt>exchanges</dt><dd>${plural(report.exchanges, 'exchange')}, ${report.exchanges_with_violations.toLocaleString('en')} with violations</dd>

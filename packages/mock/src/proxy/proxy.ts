@@ -54,9 +54,15 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** Bodies up to this many bytes are held and checked; a larger one streams on unchecked (32 MiB). */
   maxValidatedBytes?: number;
-  /** Bytes held for checking across all exchanges at once; an answer past it streams on unchecked (twice maxValidatedBytes). */
+  /**
+   * Bytes held for checking across all exchanges at once; an
+   * answer past it streams on unchecked (twice maxValidatedBytes).
+   */
   maxHeldBytes?: number;
-  /** Checks answers over `offloadBytes` (a process of their own: proxy/checker/process.ts); without it they are checked here, a rule at a time. */
+  /**
+   * Checks answers over `offloadBytes` (a process of their own:
+   * proxy/checker/process.ts); without it they are checked here, a rule at a time.
+   */
   checker?: Checker;
   /** 256 KiB: a rule on a smaller answer takes a few ms at most. */
   offloadBytes?: number;
@@ -77,7 +83,10 @@ export interface ProxyOptions {
 
 export interface ValidationProxy {
   fetch(request: Request): Promise<Response>;
-  /** Records every exchange still in flight as given up, saying `why` (the proxy is stopping), so a report written next holds them. */
+  /**
+   * Records every exchange still in flight as given up, saying `why`
+   * (the proxy is stopping), so a report written next holds them.
+   */
   abandon(why: string): void;
   /** The walks followed, within their bounds. */
   readonly walks: WalkTracker;
@@ -87,7 +96,9 @@ let served = 0;
 const requestId = (): string => `req_proxy_${(++served).toString(36)}`;
 /** Lets other exchanges (and a SIGTERM) in between two rules of a long check. */
 const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-/** A violation's message is kept to this many characters (after keys are blanked), as the header and --errors show it. */
+/**
+ * A violation's message is kept to this many characters (after keys are blanked), as the header and --errors show it.
+ */
 const MESSAGE_MAX = 500;
 
 export function createValidationProxy(options: ProxyOptions): ValidationProxy {
@@ -117,7 +128,8 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
     const known = ownKey ? [ownKey] : [];
     let status = 0;
     let recorded = false;
-    // Once per exchange, whatever ends it. Violation messages quote what they saw (a path, a value): keys in them are blanked too.
+    // Once per exchange, whatever ends it. Violation messages quote
+    // what they saw (a path, a value): keys in them are blanked too.
     const record = (
       violations: ProxyViolation[],
       more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {},

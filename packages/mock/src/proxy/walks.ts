@@ -80,7 +80,8 @@ export class WalkTracker {
 
   constructor(limits: Partial<WalkLimits> = {}) {
     const given = { ...walkLimits, ...limits };
-    // A walk over the whole budget would not be kept at all (the LRU refuses it): one walk may fill it, less its own entry.
+    // A walk over the whole budget would not be kept at all (the
+    // LRU refuses it): one walk may fill it, less its own entry.
     this.limits = { ...given, rowsPerWalk: Math.min(given.rowsPerWalk, given.rows - 1) };
     this.#forgotten = new LRUCache({ max: this.limits.forgotten });
     this.#walks = new LRUCache<number, Walk>({

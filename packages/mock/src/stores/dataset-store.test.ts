@@ -237,12 +237,12 @@ describe.each(stores)('%s', (_name, open) => {
           ],
         }),
       );
-      const scan = await store.scan('firm', async () => false);
+      const scan = await store.scan('firm', () => Promise.resolve(false));
       const first = scan.next(1);
       store.applyDue(Date.parse(at(1)));
       const rest = [...scan.next(10), ...scan.next(10)];
       expect([...first, ...rest].map((t) => JSON.parse(t).slug)).toEqual(['alder', 'birch', 'cedar']);
-      const after = await store.scan('firm', async () => false);
+      const after = await store.scan('firm', () => Promise.resolve(false));
       expect(after.next(10).map((t) => JSON.parse(t).slug)).toEqual(['beech', 'birch', 'cedar']);
     });
   });

@@ -60,7 +60,7 @@ function holder(port: number, text = '', from = '127.0.0.1') {
     () => text && socket.write(text),
   );
   sockets.push(socket);
-  socket.on('data', (d) => (got += d));
+  socket.on('data', (d) => (got += String(d)));
   socket.on('error', () => {});
   return { socket, got: () => got };
 }
@@ -72,7 +72,7 @@ function raw(port: number, text: string, from = '127.0.0.1'): Promise<string> {
     const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => socket.write(text));
     const done = () => (clearTimeout(timer), socket.destroy(), resolve(got));
     const timer = setTimeout(done, 3_000);
-    socket.on('data', (d) => (got += d));
+    socket.on('data', (d) => (got += String(d)));
     socket.on('close', done);
     socket.on('error', done);
   });
@@ -289,7 +289,7 @@ test('a body in a content coding (gzip, br, deflate, any but identity) is refuse
           ]),
         ),
       );
-      socket.on('data', (d) => (got += d));
+      socket.on('data', (d) => (got += String(d)));
       socket.on('close', () => resolve(got));
     });
     expect(statusOf(answer), coding).toBe(415);

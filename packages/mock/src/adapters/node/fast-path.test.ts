@@ -26,7 +26,10 @@ afterAll(() =>
   ),
 );
 
-/** Engines as alike as two can be: the same data, frozen clock, key, cursor secret and rate time (limits off: the time stands still). */
+/**
+ * Engines as alike as two can be: the same data, frozen clock, key,
+ * cursor secret and rate time (limits off: the time stands still).
+ */
 function engine(): Engine {
   return createEngine({
     dataset: structuredClone(dataset),
@@ -81,7 +84,7 @@ function raw(base: string, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let got = '';
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
-    socket.on('data', (d) => (got += d));
+    socket.on('data', (d) => (got += String(d)));
     socket.on('end', () => resolve(got));
     socket.on('error', reject);
   });
@@ -136,8 +139,8 @@ test('a GET or HEAD of the data API answers the same through the fast path as th
 
 test('a plain GET or HEAD of the data API takes the fast path; other methods, other paths and targets or requests the two paths could read apart take the WHATWG path', async () => {
   const served: Served = {
-    fetch: async () => new Response('whatwg', { status: 299 }),
-    answer: async () => ({ status: 298, headers: { 'content-type': 'text/plain' }, body: 'fast' }),
+    fetch: () => Promise.resolve(new Response('whatwg', { status: 299 })),
+    answer: () => Promise.resolve({ status: 298, headers: { 'content-type': 'text/plain' }, body: 'fast' }),
   };
   const base = await serve(served);
   const { port } = new URL(base);
@@ -166,8 +169,8 @@ test("the fast path keeps the adapter's refusal of two Hosts, and answers a fail
   expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
   expect(twoHosts).toContain('"code":"invalid_request"');
   const failing = await serve({
-    fetch: async () => new Response(null, { status: 299 }),
-    answer: async () => Promise.reject(new Error('broken on purpose')),
+    fetch: () => Promise.resolve(new Response(null, { status: 299 })),
+    answer: () => Promise.reject(new Error('broken on purpose')),
   });
   const failed = await send(failing, '/api/v1/firms');
   expect(failed.status).toBe(500);
@@ -184,12 +187,13 @@ test('a file answer (a dump, hundreds of megabytes at scale) is streamed on the 
   }
   const bytes = new Uint8Array(256 * 1024).map((_, i) => i % 251);
   const base = await serve({
-    fetch: async () => new Response('whatwg', { status: 299 }),
-    answer: async () => ({
-      status: 200,
-      headers: { 'content-type': 'application/gzip' },
-      body: new StreamOnly([bytes]),
-    }),
+    fetch: () => Promise.resolve(new Response('whatwg', { status: 299 })),
+    answer: () =>
+      Promise.resolve({
+        status: 200,
+        headers: { 'content-type': 'application/gzip' },
+        body: new StreamOnly([bytes]),
+      }),
   });
   const got = await send(base, '/api/v1/exports/2026-11-19/firms.jsonl.gz');
   expect(got.status).toBe(200);

@@ -34,7 +34,7 @@ function raw(base: string, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
     let out = '';
-    socket.on('data', (d) => (out += d));
+    socket.on('data', (d) => (out += String(d)));
     socket.on('end', () => resolve(out));
     socket.on('error', reject);
     socket.setTimeout(5_000, () => (socket.destroy(), resolve(out)));
@@ -158,7 +158,7 @@ describe('the validation proxy under a hostile upstream', () => {
       [cli, 'proxy', url, '--port', '0', '--report', join(temp, 'r.json'), '--junit', join(temp, 'j.xml')],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    closers.push(async () => proxy.kill('SIGKILL'));
+    closers.push(() => Promise.resolve(proxy.kill('SIGKILL')));
     let out = '';
     proxy.stdout.on('data', (d) => (out += d));
     const at = await new Promise<string>((resolve) =>
@@ -336,13 +336,16 @@ describe('slow readers', () => {
     const body = new Uint8Array(12 * 1024 * 1024).fill(97);
     // The adapter is what is under test here: an engine that answers 12 MiB (one write) to anything.
     const server = createNodeServer(
-      { fetch: async () => new Response(body, { headers: { 'content-type': 'application/octet-stream' } }) },
+      { fetch: () => Promise.resolve(new Response(body, { headers: { 'content-type': 'application/octet-stream' } })) },
       { limits: { writeWindowMs: 1_000, minWriteBytes: 128 * 1024 } },
     );
     const url = await listen(server, 0, '127.0.0.1');
     closers.push(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
     const { port } = new URL(url);
-    /** Reads at `bytesPerSecond` (0: the first chunk, then nothing for 4 s); whether the server closed first, and how much came. */
+    /**
+     * Reads at `bytesPerSecond` (0: the first chunk, then nothing
+     * for 4 s); whether the server closed first, and how much came.
+     */
     const reader = (bytesPerSecond: number) =>
       new Promise<{ closed: boolean; read: number }>((resolve) => {
         const socket = connect(Number(port), '127.0.0.1', () =>

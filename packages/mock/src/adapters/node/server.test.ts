@@ -40,14 +40,15 @@ async function serve(
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => {
-          extra.keyStore?.close();
+          void extra.keyStore?.close();
           resolve();
         });
       }),
   };
 }
 
-// A GET or HEAD of the data API takes the fast path (fast-path.ts); the rest, and everything with it off, the WHATWG one.
+// A GET or HEAD of the data API takes the fast path (fast-path.ts);
+// the rest, and everything with it off, the WHATWG one.
 runConformance({ name: 'node server', setup: ({ now }) => serve(now) });
 runConformance({
   name: 'node server on its WHATWG path alone',
@@ -146,7 +147,7 @@ test('a raw request the HTTP parser cannot read gets a 400 and the server keeps 
       new Promise((resolve) => {
         const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
         let out = '';
-        socket.on('data', (d) => (out += d));
+        socket.on('data', (d) => (out += String(d)));
         socket.on('close', () => resolve(out));
         socket.on('error', () => resolve(out));
       });
@@ -348,7 +349,7 @@ function rawExchange(baseUrl: string, text: string, ms = 3_000): Promise<string>
       resolve(answer);
     };
     const timer = setTimeout(done, ms);
-    socket.on('data', (d) => (answer += d));
+    socket.on('data', (d) => (answer += String(d)));
     socket.on('close', done);
     socket.on('error', done);
   });

@@ -27,7 +27,10 @@ import { answerEdges } from './http-edges.ts';
 export interface NodeServerOptions {
   /** Called once per request after the response is sent: method, path, status, ms. */
   log?: (line: string) => void;
-  /** Keys of forms no pattern knows (presets, custom keys made through control): blanked in the log wherever a request sent them. */
+  /**
+   * Keys of forms no pattern knows (presets, custom keys made through
+   * control): blanked in the log wherever a request sent them.
+   */
   known?: KnownKeys;
   /** Host names besides the loopback ones that name this server, for the control plane. */
   allowedHosts?: readonly string[];
@@ -41,11 +44,17 @@ export interface NodeServerOptions {
    * process does not, and answers the same, slower.
    */
   globalFetchClasses?: boolean;
-  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line; Expect, CONNECT, Host and dot segments left to Node. */
+  /**
+   * The bare-limit-answers fault: 408, 413 and 431 as a bare text
+   * line; Expect, CONNECT, Host and dot segments left to Node.
+   */
   bareLimitAnswers?: boolean;
   /** false: every request takes the WHATWG path, even with the engine's `answer` given (the tests run both). */
   fastPath?: boolean;
-  /** A body in a content coding is handed on as sent (the validation proxy: the service it forwards to decides), not refused 415. */
+  /**
+   * A body in a content coding is handed on as sent (the validation
+   * proxy: the service it forwards to decides), not refused 415.
+   */
   passCodedBodies?: boolean;
 }
 
@@ -272,7 +281,8 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
       // How often Node looks for requests past their time: well inside the shortest bound.
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
     },
-    logged,
+    // Node ignores what a listener returns: the WHATWG path's promise settles on its own (Hono answers its failures).
+    (req, res) => void logged(req, res),
   );
   // Expect: 100-continue asks before sending the body: a body over the bound, or coded, is refused unsent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {

@@ -57,7 +57,8 @@ test('a later start on the same database serves the dump files kept by an earlie
   first.close();
   expect(entries(cacheDir)).toHaveLength(resources.length);
 
-  // Swap a kept file's bytes (same size) and its meta's hash: a later start that served what it wrote itself would not show them.
+  // Swap a kept file's bytes (same size) and its meta's hash: a later
+  // start that served what it wrote itself would not show them.
   const firms = readdirSync(cacheDir).find(
     (name) => name.endsWith('.json') && JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).table === 'firm',
   )!;

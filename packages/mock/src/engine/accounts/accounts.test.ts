@@ -14,7 +14,7 @@ function setup() {
   return { accounts, advance: (ms: number) => (real += ms) };
 }
 
-const codeOf = async (work: () => Promise<unknown> | unknown): Promise<string> => {
+const codeOf = async (work: () => unknown): Promise<string> => {
   try {
     await work();
     return 'ok';

@@ -26,7 +26,10 @@ export { keyPrefix, newKeyText, planView, presetPrepaidRows, type IssuedKey } fr
 export interface AccountsOptions {
   /** Real time for the limiter and the trial cap (ms, monotonic); performance.now() unless given. */
   realNow?: () => number;
-  /** false: no limit answers 429 (each key's rate, the trial cap, the budget of failed keys); for measuring the mock itself. */
+  /**
+   * false: no limit answers 429 (each key's rate, the trial cap,
+   * the budget of failed keys); for measuring the mock itself.
+   */
   enforceLimits?: boolean;
   /** The store's own buckets, shared by every mock on it (Redis); in this process's memory otherwise. */
   limiter?: RateLimiter;
@@ -42,11 +45,16 @@ const RECENT_MS = 1000;
 export class Accounts {
   readonly store: KeyStore;
   readonly limiter: RateLimiter;
-  /** Key texts no pattern finds (preset, or made through control with a text of the caller's): never echoed or logged. */
+  /**
+   * Key texts no pattern finds (preset, or made through control with a text of the caller's): never echoed or logged.
+   */
   readonly known = new KnownKeys();
   private readonly authenticator: Authenticator;
   private readonly trials: Trials;
-  /** Each key as its last charge in this process left it, and when (performance.now(), whatever clock the limiter runs on). */
+  /**
+   * Each key as its last charge in this process left it, and when
+   * (performance.now(), whatever clock the limiter runs on).
+   */
   private readonly charged = new LRUCache<string, { record: KeyRecord; at: number }>({ max: 50_000 });
 
   constructor(store: KeyStore = new MemoryKeyStore(), options: AccountsOptions = {}) {

@@ -20,7 +20,10 @@ import { roundVisible } from './round-lag.ts';
 
 export const statisticNames: readonly string[] = parameterEnum('getStatistic', 'name');
 
-/** Counts a rollup reads (their shapes: @investor-graph/fixtures' rollup-counts.ts); `cutoff` is a round lag's last visible announcement date (null: none). */
+/**
+ * Counts a rollup reads (their shapes: @investor-graph/fixtures' rollup-counts.ts);
+ * `cutoff` is a round lag's last visible announcement date (null: none).
+ */
 export interface RollupSource {
   rounds(cutoff: string | null): Promise<RoundCounts>;
   /** Firms by counted edges: at least every firm that can be among the `top` busiest (all of them is fine). */

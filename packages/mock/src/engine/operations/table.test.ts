@@ -23,18 +23,18 @@ test('only the account call is free; the changes feed and the dumps need their p
       .filter(([, o]) => 'counted' in o && !o.counted)
       .map(([id]) => id),
   ).toEqual(['getAccount']);
-  expect(() => checkFeature(operations.listChanges!, plans.trial)).toThrowError(
+  expect(() => checkFeature(operations.listChanges, plans.trial)).toThrowError(
     expect.objectContaining({ code: 'plan_feature_unavailable' }),
   );
-  expect(() => checkFeature(operations.listChanges!, plans.team)).not.toThrow();
+  expect(() => checkFeature(operations.listChanges, plans.team)).not.toThrow();
   const refused = (() => {
     try {
-      checkFeature(operations.getExportFile!, plans.team);
+      checkFeature(operations.getExportFile, plans.team);
     } catch (error) {
       return error as { code: string; status: number };
     }
   })();
   expect(refused).toMatchObject({ code: 'plan_feature_unavailable', status: 402 });
-  expect(() => checkFeature(operations.getExportManifest!, plans.business)).not.toThrow();
-  expect(() => checkFeature(operations.listFirms!, plans.trial)).not.toThrow();
+  expect(() => checkFeature(operations.getExportManifest, plans.business)).not.toThrow();
+  expect(() => checkFeature(operations.listFirms, plans.trial)).not.toThrow();
 });

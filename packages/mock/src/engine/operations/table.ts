@@ -49,7 +49,10 @@ const notFound = (what: string, key: string): never => {
   throw new ProblemError('not_found', `No ${what} has the ${what === 'fund' ? 'id' : 'slug'} ${key}.`);
 };
 
-/** A page of a top-level resource, rows as the caller's plan sees them (a round lag's edges left out, its records' derived fields without them). */
+/**
+ * A page of a top-level resource, rows as the caller's plan sees them (a
+ * round lag's edges left out, its records' derived fields without them).
+ */
 const list = (
   resource: ResourceName,
   filter?: (call: Call, store: Store) => { keep: (row: Row) => boolean; range: DateRange } | undefined,
@@ -84,7 +87,10 @@ const single = (resource: ResourceName): KeyedOperation => ({
   },
 });
 
-/** A page of rows under a parent (a firm's portfolio, a company's rounds), without the rounds and edges a round lag holds back. */
+/**
+ * A page of rows under a parent (a firm's portfolio, a company's
+ * rounds), without the rounds and edges a round lag holds back.
+ */
 const nestedList = (index: keyof typeof nested): KeyedOperation => ({
   counted: true,
   serve: ({ call, afterKey }, { store }) => {
@@ -240,11 +246,15 @@ export const operations = {
   },
   // The contract as served: its `servers` names this mock, where it was fetched from.
   getOpenApiDocument: {
-    open: async ({ requestId }, { publicBase }) =>
-      jsonText(200, servedDocument(publicBase()), {
-        'x-request-id': requestId,
-        'cache-control': 'public, max-age=300',
-      }),
+    open: ({ requestId }, { publicBase }) =>
+      new Promise((resolve) =>
+        resolve(
+          jsonText(200, servedDocument(publicBase()), {
+            'x-request-id': requestId,
+            'cache-control': 'public, max-age=300',
+          }),
+        ),
+      ),
   },
 } satisfies Record<string, Operation>;
 

@@ -35,7 +35,9 @@ export function entityTag(
   return { etag, notModified };
 }
 
-/** The tag of served data as of a version of the dataset, kept with a remembered row or page until the version changes. */
+/**
+ * The tag of served data as of a version of the dataset, kept with a remembered row or page until the version changes.
+ */
 function dataEtag(data: Serialised, asOf: number): string {
   if (data.etag?.asOf !== asOf) data.etag = { asOf, value: etagOf(`${data.tag}|${asOf}`) };
   return data.etag.value;

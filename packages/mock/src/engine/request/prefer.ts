@@ -21,7 +21,7 @@ export function preferredExample(request: Request, operationId: string): Answer 
           .split('=')
           .map((s) => s.trim().replace(/^"|"$/g, '')),
       )
-      .filter((p) => p.length === 2),
+      .filter((p): p is [string, string] => p.length === 2),
   );
   if (!wants.code && !wants.example) return null;
   const op = operationById(operationId);

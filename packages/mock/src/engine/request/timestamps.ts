@@ -7,7 +7,9 @@ import { operations } from '@investor-graph/contract/document';
 import { ProblemError } from '../problems.ts';
 import type { RouteMatch } from './router.ts';
 
-/** Each operation's query parameters that carry an instant, from the contract: a new one is read here without a change. */
+/**
+ * Each operation's query parameters that carry an instant, from the contract: a new one is read here without a change.
+ */
 const instantParameters = new Map(
   operations
     .map(

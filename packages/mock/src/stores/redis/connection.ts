@@ -77,7 +77,10 @@ export class RedisConnection {
     return this.client.status === 'ready';
   }
 
-  /** Connects, waiting up to `waitMs` for the server (a replica may start before it); throws a one-line reason past that. */
+  /**
+   * Connects, waiting up to `waitMs` for the server (a replica
+   * may start before it); throws a one-line reason past that.
+   */
   async connect(waitMs: number): Promise<void> {
     const until = Date.now() + waitMs;
     void this.client.connect().catch(() => undefined);

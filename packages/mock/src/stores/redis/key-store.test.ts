@@ -126,7 +126,7 @@ describe.skipIf(skipped)(`the Redis state store${skipped ? ` (skipped: ${skipped
     client.disconnect();
     await expect(
       openRedisState(`redis://mock:right-password-1@127.0.0.1:${port}/0?prefix=acl:`, { waitMs: 2000 }).then(
-        async (s) => (opened.push(s), 'connected'),
+        (s) => (opened.push(s), 'connected'),
       ),
     ).resolves.toBe('connected');
     const refused = await openRedisState(`redis://mock:hunter2@127.0.0.1:${port}/0`, { waitMs: 500 }).catch(
@@ -250,7 +250,8 @@ test("a --state URL that is not a Redis server's, or one with nothing there, is 
   );
 });
 
-// The whole suite, on a real Node server over a mock whose state (and rate buckets) is in Redis: a new prefix for each case.
+// The whole suite, on a real Node server over a mock whose state
+// (and rate buckets) is in Redis: a new prefix for each case.
 const [dataset, validator] = skipped ? [null, null] : await Promise.all([loadInput({}), createContractValidator()]);
 if (!skipped) {
   runConformance({

@@ -5,7 +5,8 @@
  *
  * Numbers that can grow past 14 digits (balances, counts) change here only by HINCRBY, exact in
  * Redis's 64-bit integers, or are written as %d; Lua's own printing of numbers (%.14g) is never
- * what is stored. (The control API's changes write them from JavaScript, exact up to 2^53.) The plan rules come in as arguments, read from the contract's plan table by the caller:
+ * what is stored. (The control API's changes write them from JavaScript, exact up to 2^53.)
+ * The plan rules come in as arguments, read from the contract's plan table by the caller:
  * no plan number is written here.
  */
 
@@ -149,7 +150,10 @@ redis.call('HINCRBY', KEYS[1], 'v', 1)
 return 1
 `;
 
-/** Sets a value if it is still the one read. KEYS: the value. ARGV: read ('' with ARGV[3] '0': none), new, had one (1/0). */
+/**
+ * Sets a value if it is still the one read. KEYS: the value.
+ * ARGV: read ('' with ARGV[3] '0': none), new, had one (1/0).
+ */
 const setIfUnchanged = `
 local v = redis.call('GET', KEYS[1])
 if (ARGV[3] == '1' and v ~= ARGV[1]) or (ARGV[3] == '0' and v) then return 0 end

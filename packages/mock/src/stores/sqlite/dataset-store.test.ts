@@ -38,7 +38,7 @@ async function everything(store: Store): Promise<string> {
       store.count(r.name),
       walk((after) => store.page(r.name, after, 97)),
     );
-    const scan = await store.scan(r.name, async () => false);
+    const scan = await store.scan(r.name, () => Promise.resolve(false));
     const lines: string[] = [];
     for (let batch = scan.next(500); batch.length; batch = scan.next(500)) lines.push(...batch);
     out.push(lines.length, lines.at(0), lines.at(-1));
@@ -97,7 +97,8 @@ test('the SQLite store serves what the memory store serves, byte for byte, befor
 
 test('a generated dataset is built into the cache once, complete, and opened from there afterwards', () => {
   const options = { seed: 'cache-test', scale: 2_000, asOf: '2026-11-20T03:00:00Z' };
-  // A half-built file left by a builder that is gone (pid 2^22 + 1 is past Linux's highest) is removed; the builder's own name is used.
+  // A half-built file left by a builder that is gone (pid 2^22 + 1 is
+  // past Linux's highest) is removed; the builder's own name is used.
   const abandoned = `${cachedDatabaseFile(options, cache)}.4194305.building`;
   mkdirSync(cache, { recursive: true });
   writeFileSync(abandoned, 'half');

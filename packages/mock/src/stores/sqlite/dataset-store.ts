@@ -182,7 +182,8 @@ export class SqliteStore extends RebuildingStore implements Store {
     const found = this.byKey.get(resource)!.get(key) as StoredRow | undefined;
     if (!found) return undefined;
     const row = this.rows.row(resource, found);
-    // Twice the stored text (kept compacted: the fixtures' stored-rows.ts): about the row's JSON, which the bound was set by.
+    // Twice the stored text (kept compacted: the fixtures'
+    // stored-rows.ts): about the row's JSON, which the bound was set by.
     this.parsed.set(`${resource}\n${key}`, row, { size: found.json.length * 2 });
     return row;
   }
@@ -336,7 +337,12 @@ export class SqliteStore extends RebuildingStore implements Store {
    * merged with the database read a batch at a time; rows from the database go out as their stored
    * JSON, unparsed.
    */
-  async scan(resource: ResourceName): Promise<RowScan> {
+  scan(resource: ResourceName): Promise<RowScan> {
+    // Settles at once (the store's interface is asynchronous): a failed read is a rejection.
+    return new Promise((resolve) => resolve(this.rowScan(resource)));
+  }
+
+  private rowScan(resource: ResourceName): RowScan {
     const overlay = new Map(this.overlayJson(resource));
     const next = mergeByKey(this.rows.texts(resource, this.stored(resource)), {
       keys: [...overlay.keys()],

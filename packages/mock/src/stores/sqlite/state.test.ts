@@ -115,7 +115,8 @@ test('a mock killed (SIGKILL) under load loses no counted and answered call and 
   const second = await start('--state', state, '--key', `payg=${key}`);
   try {
     const usage = (await accountOf(second.url, key)).usage;
-    // Every answered call is there; a call cut off by the kill may have been counted (its answer lost on the way), no more.
+    // Every answered call is there; a call cut off by the kill may
+    // have been counted (its answer lost on the way), no more.
     expect(usage.calls_used).toBeGreaterThanOrEqual(answered);
     expect(usage.calls_used).toBeLessThanOrEqual(answered + maxInFlightAtKill);
     // Each call cost 20 rows: the balance agrees with the count to the row.

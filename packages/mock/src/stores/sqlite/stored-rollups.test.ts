@@ -149,11 +149,11 @@ test('firms tied on investments at the 25th place are told apart by leads and th
 
 test('edges naming a round the dataset lacks count for nobody until a rebuild publishes the round', async () => {
   const dataset = collectDataset(options);
-  const named = dataset.rows.investment![0]!.round_id as string;
-  const round = dataset.rows.round!.find((r) => r.id === named)!;
+  const named = dataset.rows.investment[0]!.round_id as string;
+  const round = dataset.rows.round.find((r) => r.id === named)!;
   const without = (): StoreInput => {
     const input = collectDataset(options);
-    return { ...input, rows: { ...input.rows, round: input.rows.round!.filter((r) => r.id !== named) } };
+    return { ...input, rows: { ...input.rows, round: input.rows.round.filter((r) => r.id !== named) } };
   };
   const { sqlite, memory } = pair(without);
   await agree(sqlite, memory);
