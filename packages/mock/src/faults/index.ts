@@ -15,12 +15,14 @@ import { documentFaults } from './documents.ts';
 import type { EngineFaultOptions, Fault, FaultDeps, Fetch } from './fault.ts';
 import { httpFaults } from './http.ts';
 import { keyFaults } from './keys.ts';
+import { keyStateFaults } from './key-state.ts';
 import { pageFaults } from './pages.ts';
 
 export type { Fault } from './fault.ts';
 
 export const faultTable = {
   ...keyFaults,
+  ...keyStateFaults,
   ...pageFaults,
   ...httpFaults,
   ...billingFaults,
