@@ -16,6 +16,7 @@ import {
 import { dataCases } from './data.ts';
 import { httpCases } from './http.ts';
 import { keyCases } from './keys.ts';
+import { meteringCases } from './metering.ts';
 import { readingCases } from './reading.ts';
 
 export type { Answer, ConformanceSetup, ConformanceTarget } from './context.ts';
@@ -162,6 +163,7 @@ export function runConformance(options: ConformanceOptions): void {
     httpCases(c);
     dataCases(c);
     keyCases(c);
+    meteringCases(c);
 
     it('every rule held for every response in this run', () => {
       expect(findings).toEqual([]);
