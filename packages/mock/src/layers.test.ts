@@ -76,7 +76,8 @@ export function packageViolation(file: string, specifier: string, home: string, 
     const target = resolve(dirname(file), specifier);
     return target.startsWith(home + sep)
       ? null
-      : `${relative(root, file)} reaches ${relative(root, target)} by a relative path, out of its package: import it by its package's name`;
+      : `${relative(root, file)} reaches ${relative(root, target)} by a relative path, out of its package: ` +
+          `import it by its package's name`;
   }
   const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
   return name.startsWith('@investor-graph/') && !declared.has(name)
@@ -217,7 +218,9 @@ describe('layers', () => {
 
   test('each check fails on an import against it', () => {
     const table = readLayers(
-      '<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n| `engine/data/` | `engine/` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n<!-- layers:end -->',
+      '<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n' +
+        '| `engine/data/` | `engine/` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n' +
+        '<!-- layers:end -->',
     );
     expect(layerViolation('engine/engine.ts', '../node/server.ts', table)).toMatch(/may not/);
     expect(layerViolation('engine/engine.ts', 'node:fs', table)).toMatch(/no Node module/);
@@ -244,7 +247,8 @@ describe('layers', () => {
     ).toMatch(/does not depend on/);
     expect(
       importsOf(
-        "import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\nconst d = await import('./d.ts');",
+        "import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\n" +
+          "const d = await import('./d.ts');",
       ),
     ).toEqual(['./a.ts', '../b.ts', './d.ts']);
   });

@@ -215,7 +215,8 @@ test('SIGTERM lets a request in flight finish with its answer before the mock ex
   await new Promise((resolve) => socket.once('connect', resolve));
   // Headers and half the body: the request is in flight when the signal comes.
   socket.write(
-    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
   );
   await new Promise((r) => setTimeout(r, 300));
   const exited = stop(mock.child);
@@ -242,7 +243,8 @@ test('Ctrl-C as a terminal and a runner send it (twice at once) is one clean sto
   socket.on('error', () => {});
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(
-    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"email"`,
+    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: 40\r\n\r\n{"email"`,
   );
   await new Promise((r) => setTimeout(r, 300));
   const second = exits(held.child);
@@ -284,7 +286,8 @@ test('listening beyond loopback with an admin token says, before anything else, 
     });
   });
   expect(err).toContain(
-    'warning: listening on 0.0.0.0 with --admin-token: anyone who can reach this address and has the token drives the control endpoints',
+    'warning: listening on 0.0.0.0 with --admin-token: anyone who can reach this address and has the token ' +
+      'drives the control endpoints',
   );
   expect(err).not.toContain('a-long-admin-token-for-the-test');
   await stop(child);

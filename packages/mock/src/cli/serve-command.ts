@@ -94,8 +94,10 @@ if (
 if (!isLoopback(values.host) && values.host !== 'localhost') {
   console.warn(
     values['admin-token']
-      ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach this address and has the token drives the control endpoints, over plain HTTP`
-      : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`,
+      ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach ` +
+          `this address and has the token drives the control endpoints, over plain HTTP`
+      : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with ` +
+          `--admin-token to open them)`,
   );
 }
 

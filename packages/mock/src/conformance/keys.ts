@@ -94,7 +94,8 @@ export function keyCases(c: ConformanceContext): void {
   });
 
   c.it(
-    'a trial runs out after 1,000 calls and expires after 7 days, each a 402 with actions; 30 days past its end its key is dropped',
+    'a trial runs out after 1,000 calls and expires after 7 days, each a 402 with actions; 30 days past its end ' +
+      'its key is dropped',
     async () => {
       const mock = await c.setup({ now: AS_OF });
       try {

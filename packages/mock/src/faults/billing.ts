@@ -60,7 +60,8 @@ export const billingFaults = {
   },
   'payg-minimum-ignored': {
     breaks:
-      'reports a pay-as-you-go call that serves fewer rows than the minimum a call as charging only its rows, the balance to match',
+      'reports a pay-as-you-go call that serves fewer rows than the minimum a call as charging only its rows, ' +
+      'the balance to match',
     wrap: onJson(({ status, body }) => {
       const usage = body.usage as { rows_charged?: number; balance_rows?: number } | undefined;
       const served = Array.isArray(body.data) ? body.data.length : body.data ? 1 : 0;

@@ -18,7 +18,8 @@ export const keyFaults = {
   },
   'query-before-auth': {
     breaks:
-      'answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the query first',
+      'answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the ' +
+      'query first',
     wrap: onJson(
       (a) =>
         void (
@@ -126,7 +127,8 @@ export const keyFaults = {
   },
   'trial-statuses-as-400': {
     breaks:
-      'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a taken address 409',
+      'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a ' +
+      'taken address 409',
     wrap: onJson((a) => {
       if (!isTrialCall(a.url) || ![409, 413, 415].includes(a.status)) return;
       a.relabel(400, 'invalid_body');

@@ -62,7 +62,8 @@ export async function readBounded(response: Response, limit: number, held: HeldB
         size > limit
           ? `the body is over ${limit} bytes`
           : held.used > held.max
-            ? `the proxy was already holding ${held.used - size} bytes of other answers for checking (${held.max} at most)`
+            ? `the proxy was already holding ${held.used - size} bytes of other answers for checking ` +
+              `(${held.max} at most)`
             : null;
       if (why) {
         release();

@@ -130,7 +130,8 @@ test('a call sent without a key is replayed without one: only a call that carrie
   const page = renderProxyHtml(report.toJSON());
   expect(page).toContain(`<pre class="command">curl -i &#39;${upstream}/api/v1/firms?limit=1&#39;</pre>`);
   expect(page).toContain(
-    `<pre class="command">curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; &#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
+    `<pre class="command">curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; ` +
+      `&#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
   );
   // The record says whether a key went, never which.
   expect(JSON.stringify(report.toJSON())).not.toContain(key);
@@ -161,14 +162,16 @@ test('an --html naming the file of --report or --junit is refused in one line, e
     });
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr).toBe(
-      `[investor-graph proxy] --html ${spelt} is the file of --${flag}: give the page a name of its own (see investor-graph-mock proxy --help)\n`,
+      `[investor-graph proxy] --html ${spelt} is the file of --${flag}: give the page a name of its own (see ` +
+        `investor-graph-mock proxy --help)\n`,
     );
     expect(run.stdout).toBe('');
   }
 });
 
 test.skipIf(noBrowser)(
-  'the page the proxy CLI writes on exit opens offline in headless Chromium: no console error, no request but itself, the violation in sight',
+  'the page the proxy CLI writes on exit opens offline in headless Chromium: no console error, no request but ' +
+    'itself, the violation in sight',
   async ({ annotate }) => {
     const leakyKey = 'igk_team_htmlhtmlhtmlhtmlhtmlhtml1234';
     const upstream = await start('--key', `team=${leakyKey}`, '--fault', 'leak-email');
@@ -198,7 +201,8 @@ test.skipIf(noBrowser)(
       const shot = join(screenshotsDir, 'proxy-html-report.png');
       await page.screenshot(shot);
       await annotate(
-        `the validation proxy's HTML report in front of the mock with leak-email, in headless Chromium (${relative(process.cwd(), shot)})`,
+        `the validation proxy's HTML report in front of the mock with leak-email, in headless Chromium ` +
+          `(${relative(process.cwd(), shot)})`,
         { path: shot, contentType: 'image/png' },
       );
       expect(page.problems).toEqual([]);

@@ -84,7 +84,8 @@ const header = (answer: string, name: string) =>
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 const get = (path: string, host: string) => `GET ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`;
 const post = (path: string, body: string, more = '') =>
-  `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${more}connection: close\r\n\r\n${body}`;
+  `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+  `content-length: ${Buffer.byteLength(body)}\r\n${more}connection: close\r\n\r\n${body}`;
 const keysMade = async (port: number, from = '127.0.0.1') =>
   (bodyOf(await raw(port, get('/__control/state', '127.0.0.1'), from)).keys as unknown[]).length;
 
@@ -257,7 +258,9 @@ for (const [name, path, body] of [
     const socket = connect(port, '127.0.0.1');
     sockets.push(socket);
     socket.on('error', () => {});
-    const head = `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+    const head =
+      `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+      `content-length: ${body.length}\r\n\r\n`;
     socket.write(head + body.slice(0, body.length / 2));
     await new Promise((r) => setTimeout(r, 100));
     socket.destroy();
@@ -283,7 +286,8 @@ test('a body in a content coding (gzip, br, deflate, any but identity) is refuse
         socket.end(
           Buffer.concat([
             Buffer.from(
-              `POST /api/v1/keys/trial HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-encoding: ${coding}\r\ncontent-length: ${bytes.length}\r\n\r\n`,
+              `POST /api/v1/keys/trial HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+                `content-encoding: ${coding}\r\ncontent-length: ${bytes.length}\r\n\r\n`,
             ),
             bytes,
           ]),
@@ -311,7 +315,8 @@ test('a body in a content coding (gzip, br, deflate, any but identity) is refuse
   // Asked first (Expect: 100-continue), it is refused before the body is sent.
   const asked = await raw(
     port,
-    'POST /api/v1/keys/trial HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 40\r\nexpect: 100-continue\r\n\r\n',
+    'POST /api/v1/keys/trial HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n' +
+      'content-encoding: gzip\r\ncontent-length: 40\r\nexpect: 100-continue\r\n\r\n',
   );
   expect(statusOf(asked)).toBe(415);
   expect(asked).not.toContain('100 Continue');

@@ -53,7 +53,8 @@ export function refusal(incoming: IncomingMessage, target: string, bare: boolean
   // Left to a URL parser, 127.0.0.256 or 09.1.1.1 would fail (or worse) wherever one is built.
   if (host && !validHost(host))
     return refuse(
-      'The Host header is no host and port: a name, an IPv4 address or a bracketed IPv6 one, then a port of at most 65535.',
+      'The Host header is no host and port: a name, an IPv4 address or a bracketed IPv6 one, then a port of at ' +
+        'most 65535.',
     );
   return null;
 }

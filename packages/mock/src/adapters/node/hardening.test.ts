@@ -265,7 +265,8 @@ describe('the server under odd HTTP', () => {
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n', 405, 'method_not_allowed'],
     [
       'a %2e%2e walk to the control plane',
-      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
+      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\n' +
+        'content-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
       400,
       'invalid_request',
     ],
@@ -291,7 +292,8 @@ describe('the server under odd HTTP', () => {
   ];
   test('a refused request closes its connection: a request pipelined after it is not served', async () => {
     const answer = await send(
-      'GET /api/v1/%2e%2e/firms HTTP/1.1\r\nhost: localhost\r\n\r\nGET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\n\r\n',
+      'GET /api/v1/%2e%2e/firms HTTP/1.1\r\nhost: localhost\r\n\r\nGET /api/v1/firms HTTP/1.1\r\n' +
+        'host: localhost\r\n\r\n',
     );
     expect(answer.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
     expect(answer).toMatch(/connection: close/i);
@@ -308,7 +310,8 @@ describe('the server under odd HTTP', () => {
 
   test('the %2e%2e walk made no key: the control plane was never reached', async () => {
     await send(
-      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
+      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\n' +
+        'content-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
     );
     const state = (await (await fetch(`${mock.url}/__control/state`)).json()) as { keys: unknown[] };
     expect(state.keys).toHaveLength(0);

@@ -370,7 +370,8 @@ test('bodies over the bound are refused by what they declare, before a byte is s
     const big = JSON.stringify({ plan: 'team', note: 'x'.repeat(70_000) });
     const chunked = await rawExchange(
       mock.baseUrl,
-      `POST /__control/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`,
+      `POST /__control/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        `Transfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`,
     );
     expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
     // A URL past 8 KB is 414, not 400.

@@ -112,7 +112,8 @@ export async function answered<A>(
     return problem(
       new ProblemError(
         'internal_error',
-        `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`,
+        `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ` +
+          `${requestId}.`,
       ).toAnswer(instance(), requestId),
     );
   }

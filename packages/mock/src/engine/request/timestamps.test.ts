@@ -94,7 +94,8 @@ test('an instant at another offset (+02:00) is a 400 invalid_parameter naming si
   expect(answer.status).toBe(400);
   expect(answer.body.code).toBe('invalid_parameter');
   expect(answer.body.detail).toBe(
-    'since is at the offset +02:00, not in UTC; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00.',
+    'since is at the offset +02:00, not in UTC; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or ' +
+      '2026-11-01T00:00:00+00:00.',
   );
   expect(answer.body.errors).toEqual([
     { parameter: 'since', detail: expect.stringContaining('give the instant in UTC') },

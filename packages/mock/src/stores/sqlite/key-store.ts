@@ -59,13 +59,15 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     if (kind === 'json') {
       if (migrateJsonState(file, (path) => new SqliteKeyStore(path, 'full'))) {
         options.log?.(
-          `[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json (mode 0600)`,
+          `[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a ` +
+            `database; the JSON is kept as ${file}.v1.json (mode 0600)`,
         );
       }
     } else if (kind === 'other') {
       throw new StateFileError(
         file,
-        'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file',
+        'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name ' +
+          'another file',
       );
     } else if (kind === 'none') {
       try {
@@ -110,7 +112,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
         throw new StateFileError(
           file,
           isBusy(error)
-            ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed`
+            ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); ` +
+                `nothing was changed`
             : trouble
               ? `${trouble}; nothing was changed`
               : `is damaged or not a database: ${(error as Error).message}`,
@@ -132,7 +135,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
           .join(', ')}) ON CONFLICT (hash) DO NOTHING`,
       ),
       save: prepare(
-        'UPDATE keys SET calls_used = ?, period_start = ?, period_end = ?, balance_rows = ?, revoked_at = ? WHERE key_id = ?',
+        'UPDATE keys SET calls_used = ?, period_start = ?, period_end = ?, balance_rows = ?, revoked_at = ? ' +
+          'WHERE key_id = ?',
       ),
       list: prepare(`SELECT ${columns} FROM keys ORDER BY rowid`),
       getMeta: prepare('SELECT value FROM meta WHERE name = ?'),

@@ -284,7 +284,9 @@ test('a JSON state file of earlier versions is migrated once: keys, counts, bala
  */
 function atOneInstant(count: number, code: string): Promise<string[]> {
   const store = fileURLToPath(new URL('./key-store.ts', import.meta.url));
-  const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};\nwhile (Date.now() < ${Date.now() + 1500}) {}\n${code}`;
+  const script =
+    `import { SqliteKeyStore } from ${JSON.stringify(store)};\n` +
+    `while (Date.now() < ${Date.now() + 1500}) {}\n${code}`;
   return Promise.all(
     Array.from(
       { length: count },
@@ -307,7 +309,8 @@ test('processes opening one new state file at the same instant all open it (regr
   // The first creates the schema, the others share it.
   const outputs = await atOneInstant(
     6,
-    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`,
+    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { ` +
+      `console.log(e.message); }`,
   );
   expect(outputs).toEqual(Array(6).fill('opened'));
   const db = new DatabaseSync(file);
@@ -356,7 +359,8 @@ const until = Date.now() + 4000; while (Date.now() < until) {} db.exec('ROLLBACK
   await new Promise((resolve) => holder.stdout.once('data', resolve));
   const outputs = await atOneInstant(
     1,
-    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`,
+    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { ` +
+      `console.log(e.message); }`,
   );
   expect(outputs).toEqual(['opened']);
 });
@@ -506,7 +510,8 @@ test('processes started together on one JSON state file migrate it once, and kee
   // The first migrates; the others wait for its database and open it.
   const outputs = await atOneInstant(
     4,
-    `try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } catch (e) { console.log(e.message); }`,
+    `try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } ` +
+      `catch (e) { console.log(e.message); }`,
   );
   expect(outputs).toEqual(Array(4).fill('1'));
   expect(existsSync(`${file}.migrating`)).toBe(false);

@@ -82,7 +82,8 @@ export class StoredRollups implements RollupSource {
       edgesOfRound: s('SELECT firm_slug, role, key FROM investment WHERE round_on = ? AND round_id = ?'),
       edgesOfMissingRound: s('SELECT firm_slug, role, key FROM investment WHERE round_on IS NULL AND round_id = ?'),
       busiest: s(
-        'SELECT firm_slug, firm_name, investments, leads FROM rollup_firm ORDER BY investments DESC, leads DESC, firm_slug LIMIT ? OFFSET ?',
+        'SELECT firm_slug, firm_name, investments, leads FROM rollup_firm ORDER BY investments DESC, leads DESC, ' +
+          'firm_slug LIMIT ? OFFSET ?',
       ),
       firm: s('SELECT firm_name, investments, leads FROM rollup_firm WHERE firm_slug = ?'),
       vintages: s('SELECT vintage_year, funds FROM rollup_vintage'),
