@@ -3,19 +3,23 @@ import { redactPath, redact } from './redact.ts';
 
 const key = 'igk_team_u5gMaPea1WrYK9fMYU0C9caUagKi3mzn';
 
-test('a key in a query is blanked in every form: as sent, percent-encoded, under a key-ish name, or of another format', () => {
-  for (const target of [
-    `/api/v1/firms?key=${key}`,
-    `/api/v1/firms?limit=1&x=${encodeURIComponent(key).replace('_', '%5F')}`,
-    `/api/v1/firms?api_key=short`,
-    '/api/v1/firms?token=sk_live_4eC39HqLyjWDarjtT1zdp7dc',
-    `/api/v1/firms/${key}`,
-  ]) {
-    const shown = redactPath(target);
-    expect(shown, target).not.toMatch(/u5gMaPea|4eC39HqL|short/);
-    expect(shown).toContain('***');
-  }
-});
+test(
+  'a key in a query is blanked in every form: as sent, ' +
+    'percent-encoded, under a key-ish name, or of another format',
+  () => {
+    for (const target of [
+      `/api/v1/firms?key=${key}`,
+      `/api/v1/firms?limit=1&x=${encodeURIComponent(key).replace('_', '%5F')}`,
+      `/api/v1/firms?api_key=short`,
+      '/api/v1/firms?token=sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+      `/api/v1/firms/${key}`,
+    ]) {
+      const shown = redactPath(target);
+      expect(shown, target).not.toMatch(/u5gMaPea|4eC39HqL|short/);
+      expect(shown).toContain('***');
+    }
+  },
+);
 
 test('what identifies a request stays: paths, slugs, limits, dates, and the start of a cursor', () => {
   expect(redactPath('/api/v1/firms/harbor-lane-capital/portfolio?limit=50')).toBe(

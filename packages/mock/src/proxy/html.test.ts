@@ -57,31 +57,36 @@ async function proxied(options: { faults?: FaultName[]; upstream?: string } = {}
   return { upstream, report, get, url };
 }
 
-test('in front of a broken service the page names each broken rule, and under it the exchanges that broke it with a curl line each', async () => {
-  const { upstream, report, get } = await proxied({ faults: ['leak-email'] });
-  for (const path of ['/api/v1/firms?limit=2', '/api/v1/companies?limit=1', '/api/v1/firms?limit=lots'])
-    await get(path);
-  const page = renderProxyHtml(report.toJSON());
-  const leaks = report.toJSON().by_rule['no-people']!;
-  expect(page).toMatch(
-    new RegExp(`<span class="verdict failed">FAILED: ${leaks} violations of 1 rule in 3 exchanges</span>`),
-  );
-  // The table by rule: every rule, the broken one linked to its
-  // section; the client's bad request listed, failing nothing.
-  expect(page).toContain(`<a href="#rule-no-people"><code>no-people</code></a>`);
-  expect(page).toContain('<td><code>upstream</code></td><td>the service was reachable and answered in time</td>');
-  expect(page).toContain('<a href="#rule-request"><code>request</code></a>');
-  const section =
-    /<div class="failure" id="rule-no-people">[^]*?<\/div>(?=<div class="failure"|<\/section>)/.exec(page)?.[0] ?? '';
-  expect(section).toContain('<code>GET /api/v1/firms?limit=2</code> -> <span class="badge passed">200</span>');
-  expect(section).toContain('contact_email');
-  expect(section).toContain(
-    `curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; &#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
-  );
-  // Each violation kept: no note of others counted only.
-  expect(section).not.toContain('counted, not kept');
-  expect(page).not.toContain(key);
-});
+test(
+  'in front of a broken service the page names each broken rule, ' +
+    'and under it the exchanges that broke it with a curl line each',
+  async () => {
+    const { upstream, report, get } = await proxied({ faults: ['leak-email'] });
+    for (const path of ['/api/v1/firms?limit=2', '/api/v1/companies?limit=1', '/api/v1/firms?limit=lots'])
+      await get(path);
+    const page = renderProxyHtml(report.toJSON());
+    const leaks = report.toJSON().by_rule['no-people']!;
+    expect(page).toMatch(
+      new RegExp(`<span class="verdict failed">FAILED: ${leaks} violations of 1 rule in 3 exchanges</span>`),
+    );
+    // The table by rule: every rule, the broken one linked to its
+    // section; the client's bad request listed, failing nothing.
+    expect(page).toContain(`<a href="#rule-no-people"><code>no-people</code></a>`);
+    expect(page).toContain('<td><code>upstream</code></td><td>the service was reachable and answered in time</td>');
+    expect(page).toContain('<a href="#rule-request"><code>request</code></a>');
+    const section =
+      /<div class="failure" id="rule-no-people">[^]*?<\/div>(?=<div class="failure"|<\/section>)/.exec(page)?.[0] ?? '';
+    expect(section).toContain('<code>GET /api/v1/firms?limit=2</code> -> <span class="badge passed">200</span>');
+    expect(section).toContain('contact_email');
+    expect(section).toContain(
+      `curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; ` +
+        `&#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
+    );
+    // Each violation kept: no note of others counted only.
+    expect(section).not.toContain('counted, not kept');
+    expect(page).not.toContain(key);
+  },
+);
 
 test('in front of a clean service the page says so, every rule held', async () => {
   const { report, get } = await proxied();
@@ -115,27 +120,31 @@ test('a script and the key a hostile service sends back are text on the page, th
   expect(page).not.toMatch(/<[^>]*\s(?:src|href)\s*=\s*(?!["']?#)/i);
 });
 
-test('a call sent without a key is replayed without one: only a call that carried a key gets the Authorization header in its curl line', async () => {
-  // Every answer an empty object: no list envelope, a contract violation on every call.
-  const broken: Server = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
-  );
-  await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((r) => broken.close(r)));
-  const { upstream, report, get, url } = await proxied({
-    upstream: `http://127.0.0.1:${(broken.address() as { port: number }).port}`,
-  });
-  await (await fetch(`${url}/api/v1/firms?limit=1`)).arrayBuffer();
-  await get('/api/v1/firms?limit=2');
-  const page = renderProxyHtml(report.toJSON());
-  expect(page).toContain(`<pre class="command">curl -i &#39;${upstream}/api/v1/firms?limit=1&#39;</pre>`);
-  expect(page).toContain(
-    `<pre class="command">curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; ` +
-      `&#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
-  );
-  // The record says whether a key went, never which.
-  expect(JSON.stringify(report.toJSON())).not.toContain(key);
-});
+test(
+  'a call sent without a key is replayed without one: only a call ' +
+    'that carried a key gets the Authorization header in its curl line',
+  async () => {
+    // Every answer an empty object: no list envelope, a contract violation on every call.
+    const broken: Server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+    );
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((r) => broken.close(r)));
+    const { upstream, report, get, url } = await proxied({
+      upstream: `http://127.0.0.1:${(broken.address() as { port: number }).port}`,
+    });
+    await (await fetch(`${url}/api/v1/firms?limit=1`)).arrayBuffer();
+    await get('/api/v1/firms?limit=2');
+    const page = renderProxyHtml(report.toJSON());
+    expect(page).toContain(`<pre class="command">curl -i &#39;${upstream}/api/v1/firms?limit=1&#39;</pre>`);
+    expect(page).toContain(
+      `<pre class="command">curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; ` +
+        `&#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
+    );
+    // The record says whether a key went, never which.
+    expect(JSON.stringify(report.toJSON())).not.toContain(key);
+  },
+);
 
 test('an --html path the proxy cannot write is one line and exit 2, before it listens', async () => {
   const file = join(dir, 'a-file');
