@@ -284,7 +284,9 @@ describe('no key is in any answer, log line or report, wherever and however a re
           }
           const before = records.length;
           const response = await proxyFetch(request);
-          const text = `${response.status}\n${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${await response.text()}`;
+          const text =
+            `${response.status}\n${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n` +
+            `${await response.text()}`;
           const part = shows(text, key) ?? shows(JSON.stringify(records.slice(before)), key);
           if (part)
             leaks.push(`${name} in ${where}, ${how}: "${part}" came back through the proxy or is in its record`);

@@ -123,7 +123,8 @@ function building({ file, rows, done }: { file: string; rows: number; done: bool
     console.error(`[investor-graph mock] building the dataset once, into ${file} (later starts open it at once)`);
   else if (done)
     console.error(
-      `${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] built ${rows.toLocaleString('en')} rows in ${seconds} s`,
+      `${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] ` +
+        `built ${rows.toLocaleString('en')} rows in ${seconds} s`,
     );
   else if (process.stderr.isTTY)
     process.stderr.write(`\r[investor-graph mock] ${rows.toLocaleString('en')} rows in ${seconds} s`);
@@ -205,5 +206,8 @@ Try:
 function stateLine(info: StoreInfo): string {
   if (info.store === 'memory') return "in this process's memory (gone when it stops; --state keeps it)";
   if (info.store === 'sqlite') return `${info.location} (SQLite, shared by mocks on this machine)`;
-  return `${info.location} (Redis, shared by every mock on it; ${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`;
+  return (
+    `${info.location} (Redis, shared by every mock on it; ` +
+    `${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`
+  );
 }

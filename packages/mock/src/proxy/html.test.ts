@@ -155,7 +155,8 @@ test('an --html path the proxy cannot write is one line and exit 2, before it li
   });
   expect(run.status).toBe(2);
   expect(run.stderr).toBe(
-    `[investor-graph proxy] --html ${join(file, 'proxy.html')}: cannot be written (${file} is a file, not a folder) (see investor-graph-mock proxy --help)\n`,
+    `[investor-graph proxy] --html ${join(file, 'proxy.html')}: cannot be written ` +
+      `(${file} is a file, not a folder) (see investor-graph-mock proxy --help)\n`,
   );
   expect(run.stdout).toBe('');
 });

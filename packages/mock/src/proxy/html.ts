@@ -70,7 +70,9 @@ export function renderProxyHtml(report: ProxyReportJson): string {
   const verdict = broken.length
     ? {
         ok: false,
-        text: `FAILED: ${plural(violations, 'violation')} of ${plural(broken.length, 'rule')} in ${plural(report.exchanges, 'exchange')}`,
+        text:
+          `FAILED: ${plural(violations, 'violation')} of ` +
+          `${plural(broken.length, 'rule')} in ${plural(report.exchanges, 'exchange')}`,
       }
     : { ok: true, text: `PASSED: no rule broken in ${plural(report.exchanges, 'exchange')}` };
   const ruleIds = [...Object.keys(rules), ...Object.keys(proxyChecks)];

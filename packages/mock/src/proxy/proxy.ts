@@ -210,7 +210,9 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       record(kept, { ...excerpt, ...(more ? { more } : {}), ...note });
       if (broken.length && options.errors) {
         const times = broken.length + brokenLeft;
-        const detail = `The answer (${response.status}) breaks the contract ${times} time${times === 1 ? '' : 's'}; see violations.`;
+        const detail =
+          `The answer (${response.status}) breaks the contract ` +
+          `${times} time${times === 1 ? '' : 's'}; see violations.`;
         return proxyProblem('contract_violation', detail, instance, requestId(), {
           violations: broken.map((v) => ({ rule: v.rule, message: redact(v.message, known).slice(0, MESSAGE_MAX) })),
         });

@@ -41,7 +41,8 @@ function pipelined(
   const { port } = new URL(base);
   const requests = keys.map(
     (key, i) =>
-      `GET /api/v1/firms?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n${i === keys.length - 1 ? 'Connection: close\r\n' : ''}\r\n`,
+      `GET /api/v1/firms?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+      `${i === keys.length - 1 ? 'Connection: close\r\n' : ''}\r\n`,
   );
   return new Promise((resolve, reject) => {
     const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress }, () =>
@@ -210,7 +211,8 @@ describe('mocks sharing a state database share every address budget', () => {
 
   const noRedis = missing('redis-server');
   test.skipIf(noRedis !== null)(
-    `two mocks on one Redis: wrong keys pipelined to both at once spend one budget${noRedis ? ` (skipped: ${noRedis})` : ''}`,
+    `two mocks on one Redis: wrong keys pipelined to both at once ` +
+      `spend one budget${noRedis ? ` (skipped: ${noRedis})` : ''}`,
     async () => {
       const redis = await startRedis();
       try {

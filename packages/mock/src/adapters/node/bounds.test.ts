@@ -203,40 +203,44 @@ const badHosts = [
 ];
 
 for (const fastPath of [true, false]) {
-  test(`a Host that is no valid authority is a 400 invalid_request on data, control and unknown paths, with no stack logged (${fastPath ? 'fast' : 'WHATWG'} path; regression: a 500)`, async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { port } = await serve({ fastPath });
-    for (const host of [...badHosts, '']) {
-      for (const path of ['/api/v1/firms', '/__control/state', '/nope']) {
-        const answer = await raw(port, get(path, host));
-        expect(statusOf(answer), `${host} ${path}`).toBe(400);
-        expect(header(answer, 'content-type')).toBe('application/problem+json');
-        expect(bodyOf(answer).code).toBe('invalid_request');
+  test(
+    `a Host that is no valid authority is a 400 invalid_request on data, control and unknown ` +
+      `paths, with no stack logged (${fastPath ? 'fast' : 'WHATWG'} path; regression: a 500)`,
+    async () => {
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const { port } = await serve({ fastPath });
+      for (const host of [...badHosts, '']) {
+        for (const path of ['/api/v1/firms', '/__control/state', '/nope']) {
+          const answer = await raw(port, get(path, host));
+          expect(statusOf(answer), `${host} ${path}`).toBe(400);
+          expect(header(answer, 'content-type')).toBe('application/problem+json');
+          expect(bodyOf(answer).code).toBe('invalid_request');
+        }
       }
-    }
-    // Refused as the adapter refuses a bad target: the connection closes, what came after it unread.
-    const pipelined = await raw(
-      port,
-      `GET /api/v1/firms HTTP/1.1\r\nhost: 127.0.0.256\r\n\r\n${get('/api/v1/firms', '127.0.0.1')}`,
-    );
-    expect(pipelined.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
-    expect(header(pipelined, 'connection')).toBe('close');
-    expect(bodyOf(pipelined).detail).toMatch(/Host/);
-    expect(errors).not.toHaveBeenCalled();
-    // A valid Host is still served: names, addresses, a port, an IPv6 literal, upper case.
-    for (const host of [
-      '127.0.0.1',
-      `127.0.0.1:${port}`,
-      'localhost',
-      `LOCALHOST:${port}`,
-      '[::1]',
-      `[::1]:${port}`,
-      'api.example.test',
-    ]) {
-      expect(statusOf(await raw(port, get('/api/v1/firms', host))), host).toBe(401);
-    }
-    expect(statusOf(await raw(port, get('/__control/state', `localhost:${port}`)))).toBe(200);
-  });
+      // Refused as the adapter refuses a bad target: the connection closes, what came after it unread.
+      const pipelined = await raw(
+        port,
+        `GET /api/v1/firms HTTP/1.1\r\nhost: 127.0.0.256\r\n\r\n${get('/api/v1/firms', '127.0.0.1')}`,
+      );
+      expect(pipelined.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+      expect(header(pipelined, 'connection')).toBe('close');
+      expect(bodyOf(pipelined).detail).toMatch(/Host/);
+      expect(errors).not.toHaveBeenCalled();
+      // A valid Host is still served: names, addresses, a port, an IPv6 literal, upper case.
+      for (const host of [
+        '127.0.0.1',
+        `127.0.0.1:${port}`,
+        'localhost',
+        `LOCALHOST:${port}`,
+        '[::1]',
+        `[::1]:${port}`,
+        'api.example.test',
+      ]) {
+        expect(statusOf(await raw(port, get('/api/v1/firms', host))), host).toBe(401);
+      }
+      expect(statusOf(await raw(port, get('/__control/state', `localhost:${port}`)))).toBe(200);
+    },
+  );
 }
 
 test(

@@ -384,7 +384,8 @@ test(
       for (const expect100 of [true, false]) {
         const answer = await rawExchange(
           mock.baseUrl,
-          `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 52428800\r\n${expect100 ? 'Expect: 100-continue\r\n' : ''}\r\n`,
+          `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+            `Content-Length: 52428800\r\n${expect100 ? 'Expect: 100-continue\r\n' : ''}\r\n`,
         );
         expect(answer, `expect100=${expect100}`).toMatch(/^HTTP\/1\.1 413 /);
         expect(answer).not.toContain('100 Continue');

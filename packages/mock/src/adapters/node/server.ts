@@ -194,7 +194,9 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
         res.once('close', () =>
           options.log!(
             escapeControl(
-              `${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ${res.writableFinished ? res.statusCode : 'aborted'} ${(performance.now() - started).toFixed(1)}ms`,
+              `${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ` +
+                `${res.writableFinished ? res.statusCode : 'aborted'} ` +
+                `${(performance.now() - started).toFixed(1)}ms`,
             ),
           ),
         );

@@ -131,7 +131,8 @@ export function refusalProblem(refusal: Refusal, record: KeyRecord, cost: number
     case 'quota_exhausted':
       return new ProblemError(
         'quota_exhausted',
-        `The ${rule.name} plan includes ${rule.calls_limit!.toLocaleString('en')} calls a month; the quota renews at ${isoOrNull(record.periodEnd)}.`,
+        `The ${rule.name} plan includes ${rule.calls_limit!.toLocaleString('en')} ` +
+          `calls a month; the quota renews at ${isoOrNull(record.periodEnd)}.`,
         { plan: record.plan },
       );
     case 'insufficient_balance':

@@ -140,7 +140,8 @@ export function prepareSchema(db: DatabaseSync, file: string): void {
   if (id !== applicationId)
     throw new StateFileError(
       file,
-      `is an SQLite database of something else (tables: ${tables.join(', ') || 'none'}), not the mock's state; name another file`,
+      `is an SQLite database of something else (tables: ` +
+        `${tables.join(', ') || 'none'}), not the mock's state; name another file`,
     );
   const version = Number(pragma('user_version'));
   if (version > schemaVersion)
