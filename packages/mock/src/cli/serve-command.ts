@@ -86,9 +86,11 @@ if (
   !existsSync(join(values.data, 'manifest.json'))
 ) {
   // One line, not the usage: the flag is right, the folder is not.
-  console.error(
-    `[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx --no -- investor-graph-fixtures --out DIR)' : 'no such folder or file'}`,
-  );
+  const why = existsSync(values.data)
+    ? 'no manifest.json there; it is not a dataset folder ' +
+      '(write one with npx --no -- investor-graph-fixtures --out DIR)'
+    : 'no such folder or file';
+  console.error(`[investor-graph mock] --data ${values.data}: ${why}`);
   process.exit(2);
 }
 if (!isLoopback(values.host) && values.host !== 'localhost') {

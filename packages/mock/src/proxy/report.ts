@@ -92,7 +92,8 @@ export class ProxyReport {
         const inner =
           c.rule === 'request'
             ? `<system-out>${xml(examples.join('\n'))}</system-out>`
-            : `<failure message="${xml(`${count} violations in ${this.exchanges} exchanges`)}">${xml(examples.join('\n'))}</failure>`;
+            : `<failure message="${xml(`${count} violations in ${this.exchanges} exchanges`)}">` +
+              `${xml(examples.join('\n'))}</failure>`;
         return `    <testcase classname="validation proxy" name="${xml(c.name)}">\n      ${inner}\n    </testcase>`;
       })
       .join('\n');

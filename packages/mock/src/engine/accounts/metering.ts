@@ -165,5 +165,9 @@ export function usageOf(record: KeyRecord, charged = 0): Usage {
  */
 export function usageJson(usage: Usage): string {
   const time = (t: string | null): string => (t === null ? 'null' : `"${t}"`);
-  return `{"period_start":${time(usage.period_start)},"period_end":${time(usage.period_end)},"calls_used":${usage.calls_used},"calls_limit":${usage.calls_limit},"calls_remaining":${usage.calls_remaining},"rows_charged":${usage.rows_charged},"balance_rows":${usage.balance_rows}}`;
+  return (
+    `{"period_start":${time(usage.period_start)},"period_end":${time(usage.period_end)},` +
+    `"calls_used":${usage.calls_used},"calls_limit":${usage.calls_limit},"calls_remaining":${usage.calls_remaining},` +
+    `"rows_charged":${usage.rows_charged},"balance_rows":${usage.balance_rows}}`
+  );
 }

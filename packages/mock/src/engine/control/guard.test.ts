@@ -23,7 +23,10 @@ function setup(adminToken?: string) {
       return 'admitted';
     } catch (error) {
       const problem = error as ProblemError;
-      return `${problem.status} ${problem.code}${problem.headers['retry-after'] ? ` retry-after ${problem.headers['retry-after']}` : ''}`;
+      return (
+        `${problem.status} ${problem.code}` +
+        `${problem.headers['retry-after'] ? ` retry-after ${problem.headers['retry-after']}` : ''}`
+      );
     }
   };
   return { call, advance: (ms: number) => (now += ms) };

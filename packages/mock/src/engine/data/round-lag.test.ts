@@ -19,7 +19,9 @@ type Row = Record<string, any>;
 async function walk(engine: Engine, key: string, path: string, limit: number): Promise<Row[]> {
   const rows: Row[] = [];
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-    const url = `http://localhost${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const url =
+      `http://localhost${path}${path.includes('?') ? '&' : '?'}limit=` +
+      `${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const answer = await engine.fetch(new Request(url, { headers: { authorization: `Bearer ${key}` } }));
     expect(answer.status, url).toBe(200);
     const body = (await answer.json()) as { data: Row[]; next_cursor: string | null };

@@ -19,8 +19,16 @@ const UNAVAILABLE_REPLY = /^(LOADING|MISCONF|OOM|BUSY|READONLY|MASTERDOWN|TRYAGA
 const NOT_SENT = /enableOfflineQueue/;
 
 /** ioredis's own errors for a server not reached or not answering, besides a socket's errno (ECONNREFUSED...). */
-const NOT_REACHED =
-  /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries|connect ETIMEDOUT|Socket closed)/;
+const NOT_REACHED = new RegExp(
+  `^(${[
+    'Command timed out',
+    'Connection is closed',
+    "Stream isn't writeable",
+    'Reached the max retries',
+    'connect ETIMEDOUT',
+    'Socket closed',
+  ].join('|')})`,
+);
 
 /**
  * Whether an error means the server was not reached or did not answer (the call may or may not

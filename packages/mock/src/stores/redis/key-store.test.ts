@@ -22,7 +22,9 @@ const redis = (): Promise<RedisServer> => (server ??= startRedis());
 let prefixes = 0;
 const opened: RedisState[] = [];
 async function state(options: { prefix?: string; timeout?: number } = {}): Promise<RedisState> {
-  const url = `${(await redis()).url}?prefix=${options.prefix ?? `t${++prefixes}:`}${options.timeout ? `&timeout=${options.timeout}` : ''}`;
+  const url =
+    `${(await redis()).url}?prefix=${options.prefix ?? `t${++prefixes}:`}` +
+    `${options.timeout ? `&timeout=${options.timeout}` : ''}`;
   const s = await openRedisState(url, { waitMs: 5000 });
   opened.push(s);
   return s;
