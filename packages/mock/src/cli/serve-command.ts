@@ -189,15 +189,22 @@ process.on('SIGTERM', stop);
 const counts = ['firm', 'company', 'round', 'investment']
   .map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`)
   .join(', ');
+const clock = `${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}`;
+const control = `${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})`;
+const keyLines = keys.map(
+  (k) =>
+    `  ${k.plan.padEnd(10)} ${k.key}   ` +
+    `${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`,
+);
 console.log(`
 Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
   data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
   state:  ${stateLine(engine.accounts.store.describe())}
-  clock:  ${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}; control at ${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})
+  clock:  ${clock}; control at ${control}
   docs:   ${url}/docs  (the contract: ${url}/api/v1/openapi.json)
 ${values.fault?.length ? `  FAULTS: ${values.fault.join(', ')} (this mock breaks the contract on purpose)\n` : ''}
 Ready-made keys (shown once, like the real service):
-${keys.map((k) => `  ${k.plan.padEnd(10)} ${k.key}   ${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`).join('\n')}
+${keyLines.join('\n')}
 
 Try:
   curl -H 'Authorization: Bearer ${keys.find((k) => k.plan === 'team')!.key}' '${url}/api/v1/firms?limit=2'

@@ -276,7 +276,8 @@ describe('the reports written whatever ends the proxy', () => {
 
   test("a failure of the proxy's own: the reports are written, the exchange in flight in them, exit 70", async () => {
     // The failure is injected: a preload that throws on the proxy's thread when asked (SIGUSR2).
-    const preload = `data:text/javascript,${encodeURIComponent("process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));")}`;
+    const thrower = "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));";
+    const preload = `data:text/javascript,${encodeURIComponent(thrower)}`;
     const run = await stalledRun('failure', preload);
     run.child.kill('SIGUSR2');
     expect(await run.exited).toBe(70);

@@ -115,7 +115,8 @@ const missing = statisticNames.filter((n) => !Object.hasOwn(rollups, n));
 const extra = Object.keys(rollups).filter((n) => !statisticNames.includes(n));
 if (missing.length || extra.length)
   throw new Error(
-    `[investor-graph] the contract's statistics and the mock's rollups differ: ${[...missing.map((n) => `no rollup for ${n}`), ...extra.map((n) => `${n} is not in the contract`)].join('; ')}`,
+    `[investor-graph] the contract's statistics and the mock's rollups differ: ` +
+      [...missing.map((n) => `no rollup for ${n}`), ...extra.map((n) => `${n} is not in the contract`)].join('; '),
   );
 
 export const rollup = (name: StatisticName, source: RollupSource, cutoff: string | null): Promise<Row[]> =>

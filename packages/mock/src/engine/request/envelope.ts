@@ -97,7 +97,9 @@ export async function envelopeBody(
     next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
   // The members after data, in the contract's order: all but usage the same for every call on a
   // plan and version of the dataset without a next page, so written once for them.
-  const rest = `${next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan)}${usageJson(usage)}}`;
+  const members =
+    next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan);
+  const rest = `${members}${usageJson(usage)}}`;
   if (data.bytes === undefined || dataJson !== data.json) return `{"data":${dataJson},${rest}`;
   return [dataOpen, data.bytes, utf8.encode(`,${rest}`)];
 }
