@@ -9,14 +9,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import { KnownKeys } from '../../redact.ts';
-import { plans, type PlanId } from '@investor-graph/contract/plans';
+import type { PlanId } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
 import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
 import { Authenticator } from './authentication.ts';
 import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './metering.ts';
-import { keysApart, MemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { keysApart, MemoryRateLimiter, overTheRate, type RateLimiter } from './rate-limiter.ts';
 import { trialKeptAfterEnd, Trials } from './trials.ts';
 
 export type { KeyRecord } from './key-store.ts';
@@ -122,16 +122,7 @@ export class Accounts {
       ? this.limiter.take('key', record.keyId, rate, rate)
       : this.limiter.take('trial-call', client, rate, rate));
     const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
-    if (wait) {
-      throw new ProblemError(
-        'rate_limited',
-        `The ${record ? plans[record.plan].name : 'trial key'} limit is ${rate} requests a second; retry after ${wait} second${wait === 1 ? '' : 's'}.`,
-        {
-          plan: record?.plan ?? null,
-          headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` },
-        },
-      );
-    }
+    if (wait) throw overTheRate(record?.plan ?? null, rate, wait, headers);
     return { ...headers, ratelimit: `"default";r=${Math.floor(left)};t=${Math.ceil((rate - left) / rate)}` };
   }
 
