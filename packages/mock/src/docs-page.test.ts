@@ -25,24 +25,27 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-test('/docs is an HTML page whose scripts all come from the mock, under a policy that forbids any other origin', async () => {
-  const page = await fetch(`${mock.url}/docs`);
-  expect(page.status).toBe(200);
-  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-  expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
-  const html = await page.text();
-  const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
-  expect(scripts).toEqual(['/docs/scalar.js', '/docs/init.js']);
-  for (const src of scripts) {
-    const res = await fetch(`${mock.url}${src}`);
-    expect(res.status, src).toBe(200);
-    expect(res.headers.get('content-type'), src).toMatch(/^text\/javascript/);
-    expect((await res.arrayBuffer()).byteLength, src).toBeGreaterThan(100);
-  }
-  const head = await fetch(`${mock.url}/docs`, { method: 'HEAD' });
-  expect(head.status).toBe(200);
-  expect(await head.text()).toBe('');
-});
+test(
+  '/docs is an HTML page whose scripts all come from the ' + 'mock, under a policy that forbids any other origin',
+  async () => {
+    const page = await fetch(`${mock.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts).toEqual(['/docs/scalar.js', '/docs/init.js']);
+    for (const src of scripts) {
+      const res = await fetch(`${mock.url}${src}`);
+      expect(res.status, src).toBe(200);
+      expect(res.headers.get('content-type'), src).toMatch(/^text\/javascript/);
+      expect((await res.arrayBuffer()).byteLength, src).toBeGreaterThan(100);
+    }
+    const head = await fetch(`${mock.url}/docs`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  },
+);
 
 test("anything under /docs that is not the page or its scripts is the API's own problem+json 404", async () => {
   const res = await fetch(`${mock.url}/docs/../api/v1/nope`);

@@ -76,7 +76,8 @@ export function packageViolation(file: string, specifier: string, home: string, 
     const target = resolve(dirname(file), specifier);
     return target.startsWith(home + sep)
       ? null
-      : `${relative(root, file)} reaches ${relative(root, target)} by a relative path, out of its package: import it by its package's name`;
+      : `${relative(root, file)} reaches ${relative(root, target)} by a relative path, out of its package: ` +
+          `import it by its package's name`;
   }
   const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
   return name.startsWith('@investor-graph/') && !declared.has(name)
@@ -93,7 +94,10 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Every file of code of the repository (TypeScript and JavaScript), by its path from the root: no dependency, build or data. */
+/**
+ * Every file of code of the repository (TypeScript and JavaScript),
+ * by its path from the root: no dependency, build or data.
+ */
 function codeFiles(dir = root): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -127,72 +131,80 @@ describe('layers', () => {
     expect(found).toEqual([]);
   });
 
-  test("no file of any package reaches into another's by a relative path, or imports one of the kit's packages it does not depend on", () => {
-    const found: string[] = [];
-    const names = new Map<string, string[]>();
-    for (const dir of [
-      ...readdirSync(packages).map((p) => join(packages, p)),
-      join(root, 'fixtures'),
-      join(root, 'load'),
-      join(root, 'examples'),
-    ]) {
-      const manifest = join(dir, 'package.json');
-      let pkg: { name: string; dependencies?: object; devDependencies?: object; peerDependencies?: object };
-      try {
-        pkg = JSON.parse(readFileSync(manifest, 'utf8'));
-      } catch {
-        continue;
-      }
-      const declared = new Set([
-        pkg.name,
-        ...Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }),
-      ]);
-      names.set(
-        pkg.name,
-        [...declared].filter((n) => n.startsWith('@investor-graph/') && n !== pkg.name),
-      );
-      for (const file of sources(dir))
-        for (const s of importsOf(readFileSync(file, 'utf8'))) {
-          const wrong = packageViolation(file, s, dir, declared);
-          if (wrong) found.push(wrong);
+  test(
+    "no file of any package reaches into another's by a relative " +
+      "path, or imports one of the kit's packages it does not depend on",
+    () => {
+      const found: string[] = [];
+      const names = new Map<string, string[]>();
+      for (const dir of [
+        ...readdirSync(packages).map((p) => join(packages, p)),
+        join(root, 'fixtures'),
+        join(root, 'load'),
+        join(root, 'examples'),
+      ]) {
+        const manifest = join(dir, 'package.json');
+        let pkg: { name: string; dependencies?: object; devDependencies?: object; peerDependencies?: object };
+        try {
+          pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+        } catch {
+          continue;
         }
-    }
-    expect(found).toEqual([]);
-    // The kit's packages depend on one another without a cycle.
-    const visiting = new Set<string>();
-    const done = new Set<string>();
-    const cycle = (name: string, path: string[]): string[] | null => {
-      if (done.has(name)) return null;
-      if (visiting.has(name)) return [...path, name];
-      visiting.add(name);
-      for (const next of names.get(name) ?? []) {
-        const found = cycle(next, [...path, name]);
-        if (found) return found;
+        const declared = new Set([
+          pkg.name,
+          ...Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }),
+        ]);
+        names.set(
+          pkg.name,
+          [...declared].filter((n) => n.startsWith('@investor-graph/') && n !== pkg.name),
+        );
+        for (const file of sources(dir))
+          for (const s of importsOf(readFileSync(file, 'utf8'))) {
+            const wrong = packageViolation(file, s, dir, declared);
+            if (wrong) found.push(wrong);
+          }
       }
-      visiting.delete(name);
-      done.add(name);
-      return null;
-    };
-    for (const name of names.keys()) expect(cycle(name, []), 'a cycle between packages').toBeNull();
-  });
+      expect(found).toEqual([]);
+      // The kit's packages depend on one another without a cycle.
+      const visiting = new Set<string>();
+      const done = new Set<string>();
+      const cycle = (name: string, path: string[]): string[] | null => {
+        if (done.has(name)) return null;
+        if (visiting.has(name)) return [...path, name];
+        visiting.add(name);
+        for (const next of names.get(name) ?? []) {
+          const found = cycle(next, [...path, name]);
+          if (found) return found;
+        }
+        visiting.delete(name);
+        done.add(name);
+        return null;
+      };
+      for (const name of names.keys()) expect(cycle(name, []), 'a cycle between packages').toBeNull();
+    },
+  );
 
   // Width (120) and length (250 lines, tests and tables aside) are ESLint's rules (eslint.config.js),
   // with today's debt in eslint-suppressions.json: a new line over either fails `pnpm lint`, and so
   // does a suppression left after its line is fixed. This shows the rules fire where they should.
-  test('the linter fails a line of 121 characters anywhere and a source file of 251 lines, not a test of 251', async () => {
-    const { ESLint } = await import('eslint');
-    const eslint = new ESLint({ cwd: root });
-    const rulesHit = async (file: string, text: string) =>
-      (await eslint.lintText(text, { filePath: join(root, file) })).flatMap((r) => r.messages.map((m) => m.ruleId));
-    const long = 'export const a = 1;\n'.repeat(251);
-    expect(await rulesHit('packages/mock/src/engine/clock.ts', long)).toContain('max-lines');
-    expect(await rulesHit('packages/mock/src/engine/clock.ts', 'export const a = 1;\n'.repeat(250))).toEqual([]);
-    expect(await rulesHit('packages/mock/src/engine/clock.test.ts', long)).not.toContain('max-lines');
-    const wide = `export const a = '${'x'.repeat(120 - 20)}';\n`;
-    expect(wide.length - 1).toBe(120);
-    expect(await rulesHit('packages/mock/src/engine/clock.ts', wide)).toEqual([]);
-    expect(await rulesHit('packages/mock/src/engine/clock.test.ts', wide.replace("'x", "'xx"))).toContain('max-len');
-  }, 60_000);
+  test(
+    'the linter fails a line of 121 characters anywhere ' + 'and a source file of 251 lines, not a test of 251',
+    async () => {
+      const { ESLint } = await import('eslint');
+      const eslint = new ESLint({ cwd: root });
+      const rulesHit = async (file: string, text: string) =>
+        (await eslint.lintText(text, { filePath: join(root, file) })).flatMap((r) => r.messages.map((m) => m.ruleId));
+      const long = 'export const a = 1;\n'.repeat(251);
+      expect(await rulesHit('packages/mock/src/engine/clock.ts', long)).toContain('max-lines');
+      expect(await rulesHit('packages/mock/src/engine/clock.ts', 'export const a = 1;\n'.repeat(250))).toEqual([]);
+      expect(await rulesHit('packages/mock/src/engine/clock.test.ts', long)).not.toContain('max-lines');
+      const wide = `export const a = '${'x'.repeat(120 - 20)}';\n`;
+      expect(wide.length - 1).toBe(120);
+      expect(await rulesHit('packages/mock/src/engine/clock.ts', wide)).toEqual([]);
+      expect(await rulesHit('packages/mock/src/engine/clock.test.ts', wide.replace("'x", "'xx"))).toContain('max-len');
+    },
+    60_000,
+  );
 
   test('no source folder holds more than 25 files of code (tests aside): a room, not a drawer', () => {
     const byFolder = new Map<string, number>();
@@ -211,7 +223,9 @@ describe('layers', () => {
 
   test('each check fails on an import against it', () => {
     const table = readLayers(
-      '<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n| `engine/data/` | `engine/` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n<!-- layers:end -->',
+      '<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n' +
+        '| `engine/data/` | `engine/` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n' +
+        '<!-- layers:end -->',
     );
     expect(layerViolation('engine/engine.ts', '../node/server.ts', table)).toMatch(/may not/);
     expect(layerViolation('engine/engine.ts', 'node:fs', table)).toMatch(/no Node module/);
@@ -238,7 +252,8 @@ describe('layers', () => {
     ).toMatch(/does not depend on/);
     expect(
       importsOf(
-        "import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\nconst d = await import('./d.ts');",
+        "import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\n" +
+          "const d = await import('./d.ts');",
       ),
     ).toEqual(['./a.ts', '../b.ts', './d.ts']);
   });

@@ -3,19 +3,23 @@ import { redactPath, redact } from './redact.ts';
 
 const key = 'igk_team_u5gMaPea1WrYK9fMYU0C9caUagKi3mzn';
 
-test('a key in a query is blanked in every form: as sent, percent-encoded, under a key-ish name, or of another format', () => {
-  for (const target of [
-    `/api/v1/firms?key=${key}`,
-    `/api/v1/firms?limit=1&x=${encodeURIComponent(key).replace('_', '%5F')}`,
-    `/api/v1/firms?api_key=short`,
-    '/api/v1/firms?token=sk_live_4eC39HqLyjWDarjtT1zdp7dc',
-    `/api/v1/firms/${key}`,
-  ]) {
-    const shown = redactPath(target);
-    expect(shown, target).not.toMatch(/u5gMaPea|4eC39HqL|short/);
-    expect(shown).toContain('***');
-  }
-});
+test(
+  'a key in a query is blanked in every form: as sent, ' +
+    'percent-encoded, under a key-ish name, or of another format',
+  () => {
+    for (const target of [
+      `/api/v1/firms?key=${key}`,
+      `/api/v1/firms?limit=1&x=${encodeURIComponent(key).replace('_', '%5F')}`,
+      `/api/v1/firms?api_key=short`,
+      '/api/v1/firms?token=sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+      `/api/v1/firms/${key}`,
+    ]) {
+      const shown = redactPath(target);
+      expect(shown, target).not.toMatch(/u5gMaPea|4eC39HqL|short/);
+      expect(shown).toContain('***');
+    }
+  },
+);
 
 test('what identifies a request stays: paths, slugs, limits, dates, and the start of a cursor', () => {
   expect(redactPath('/api/v1/firms/harbor-lane-capital/portfolio?limit=50')).toBe(
@@ -60,7 +64,8 @@ test('a path with nothing key-like comes back as it is, and one that holds a key
   expect(redactPath('/api/v1/firms/my-own-preset-key', ['my-own-preset-key'])).toBe('/api/v1/firms/***');
   expect(redactPath(`/api/v1/firms/${encodeURIComponent(key).replace('_', '%5F')}`)).toBe('/api/v1/firms/***');
   expect(redactPath(`/api/v1/firms/igk+${key.slice(4)}`)).toBe('/api/v1/firms/***');
-  // And each caught by one check alone: a short key of the kit's form, one hidden by escapes, a preset one sent with '+' for its spaces.
+  // And each caught by one check alone: a short key of the kit's form,
+  // one hidden by escapes, a preset one sent with '+' for its spaces.
   expect(redactPath('/api/v1/firms/igk_ab')).toBe('/api/v1/firms/***');
   expect(redactPath('/api/v1/firms/%69gk_ab')).toBe('/api/v1/firms/***');
   expect(redactPath('/api/v1/firms/my+preset+key', ['my preset key'])).toBe('/api/v1/firms/***');

@@ -15,7 +15,10 @@ const secretParameter =
 const kitKey = /igk_[A-Za-z0-9_]+/;
 /** A run of letters, digits and underscores (found in one linear pass: no lookahead to backtrack on). */
 const run = /[A-Za-z0-9_]+/g;
-/** 24+ letters, digits or underscores with both letters and digits: a generated secret's shape; slugs (hyphens), dates and short ids are not. */
+/**
+ * 24+ letters, digits or underscores with both letters and digits: a
+ * generated secret's shape; slugs (hyphens), dates and short ids are not.
+ */
 const looksSecret = (word: string): boolean => word.length >= 24 && /\d/.test(word) && /[A-Za-z]/.test(word);
 /** Known keys shorter than this are not looked for: they would blank ordinary words. */
 const KNOWN_FROM = 8;
@@ -75,7 +78,8 @@ function plain(text: string, known: readonly string[]): boolean {
 
 /**
  * The one redaction: `text` with every piece that holds a key, in any encoding, replaced by `***`,
- * and a JSON member named like a secret (`"token": "..."`) blanked. A known key that spans pieces (one holding a space or
+ * and a JSON member named like a secret (`"token": "..."`)
+ * blanked. A known key that spans pieces (one holding a space or
  * a slash) leaves nothing of the text.
  */
 export function redact(text: string, known: readonly string[] = []): string {

@@ -242,7 +242,8 @@ describe('no key is in any answer, log line or report, wherever and however a re
     for (const [where, place] of placements) {
       for (const [how, encode] of encodings) {
         for (const { name, key } of kinds()) {
-          // The own key is known wherever it is sent; a probe that sends it as its Authorization too is the common case.
+          // The own key is known wherever it is sent; a probe that
+          // sends it as its Authorization too is the common case.
           const probe = place(encode(key));
           if (!probe.path.startsWith('/') || /[\s\u0000-\u001f]/.test(probe.path)) continue;
           const before = lines.length;
@@ -284,7 +285,9 @@ describe('no key is in any answer, log line or report, wherever and however a re
           }
           const before = records.length;
           const response = await proxyFetch(request);
-          const text = `${response.status}\n${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${await response.text()}`;
+          const text =
+            `${response.status}\n${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n` +
+            `${await response.text()}`;
           const part = shows(text, key) ?? shows(JSON.stringify(records.slice(before)), key);
           if (part)
             leaks.push(`${name} in ${where}, ${how}: "${part}" came back through the proxy or is in its record`);

@@ -26,8 +26,8 @@ export async function startWith(
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${output}`)), 20_000);
     const check = (): void => {
@@ -37,7 +37,7 @@ export async function startWith(
         resolve(m[1]!);
       }
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     child.on('exit', () => reject(new Error(`exited early:\n${output}`)));
   });
   return { url, output: () => output, child };

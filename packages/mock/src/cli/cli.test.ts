@@ -50,38 +50,42 @@ test('bad flags exit with code 2 and say what is wrong', () => {
   }
 });
 
-test("--seed and --scale serve a generated dataset, built once into the kit's cache and opened from it after; --now and --frozen set the clock", async () => {
-  const env = { KIT_CACHE: join(temp, 'cache') };
-  const args = [
-    '--seed',
-    'cli-test',
-    '--scale',
-    '2000',
-    '--now',
-    '2026-12-24T00:00:00Z',
-    '--frozen',
-    '--key',
-    `team=${team}`,
-  ];
-  const pages: unknown[] = [];
-  for (const run of ['first', 'second']) {
-    const { url, child, output } = await startWith(env, ...args);
-    if (run === 'first')
-      expect(output()).toContain(`building the dataset once, into ${join(temp, 'cache', 'datasets')}`);
-    else expect(output()).not.toContain('building');
-    const state = await (await fetch(`${url}/__control/state`)).json();
-    expect(state.clock).toEqual({ now: '2026-12-24T00:00:00.000Z', frozen: true });
-    const firms = await (
-      await fetch(`${url}/api/v1/firms?limit=500`, { headers: { authorization: `Bearer ${team}` } })
-    ).json();
-    expect(firms.data.length).toBeGreaterThan(10);
-    expect(firms.data.length).toBeLessThan(60);
-    pages.push(firms.data);
-    await stop(child);
-  }
-  expect(pages[1]).toEqual(pages[0]);
-  expect((await readdir(join(temp, 'cache', 'datasets'))).filter((f) => !f.endsWith('.sqlite'))).toEqual([]);
-});
+test(
+  '--seed and --scale serve a generated dataset, built once into the ' +
+    "kit's cache and opened from it after; --now and --frozen set the clock",
+  async () => {
+    const env = { KIT_CACHE: join(temp, 'cache') };
+    const args = [
+      '--seed',
+      'cli-test',
+      '--scale',
+      '2000',
+      '--now',
+      '2026-12-24T00:00:00Z',
+      '--frozen',
+      '--key',
+      `team=${team}`,
+    ];
+    const pages: unknown[] = [];
+    for (const run of ['first', 'second']) {
+      const { url, child, output } = await startWith(env, ...args);
+      if (run === 'first')
+        expect(output()).toContain(`building the dataset once, into ${join(temp, 'cache', 'datasets')}`);
+      else expect(output()).not.toContain('building');
+      const state = await (await fetch(`${url}/__control/state`)).json();
+      expect(state.clock).toEqual({ now: '2026-12-24T00:00:00.000Z', frozen: true });
+      const firms = await (
+        await fetch(`${url}/api/v1/firms?limit=500`, { headers: { authorization: `Bearer ${team}` } })
+      ).json();
+      expect(firms.data.length).toBeGreaterThan(10);
+      expect(firms.data.length).toBeLessThan(60);
+      pages.push(firms.data);
+      await stop(child);
+    }
+    expect(pages[1]).toEqual(pages[0]);
+    expect((await readdir(join(temp, 'cache', 'datasets'))).filter((f) => !f.endsWith('.sqlite'))).toEqual([]);
+  },
+);
 
 test('--data naming a file that is no dataset database is one line and exit 2', async () => {
   const file = join(temp, 'not-a-dataset.sqlite');
@@ -149,35 +153,40 @@ test('a state file keeps every counted call and charged row across a crash, and 
   await stop(second.child);
 });
 
-test('proxy mode: clean traffic exits 0 with clean reports; a broken upstream exits 1 with the rule in JUnit, and no key in the log', async () => {
-  const clean = await start('--key', 'team=igk_team_cleancleancleancleancleanclean12');
-  const broken = await start('--key', 'team=igk_team_brokenbrokenbrokenbrokenbroken12', '--fault', 'leak-email');
-  for (const [upstream, key, name, code] of [
-    [clean.url, 'igk_team_cleancleancleancleancleanclean12', 'clean', 0],
-    [broken.url, 'igk_team_brokenbrokenbrokenbrokenbroken12', 'broken', 1],
-  ] as const) {
-    // The upstream as --upstream and, as prism proxy takes it, as the argument.
-    const proxy = await start(
-      'proxy',
-      ...(code === 0 ? ['--upstream', upstream] : [upstream]),
-      '--report',
-      join(temp, `${name}.json`),
-      '--junit',
-      join(temp, `${name}.xml`),
-    );
-    const answer = await fetch(`${proxy.url}/api/v1/firms?limit=2`, { headers: { authorization: `Bearer ${key}` } });
-    expect(answer.status).toBe(200);
-    expect(answer.headers.has('sl-violations')).toBe(code === 1);
-    expect(await stop(proxy.child)).toBe(code);
-    const report = JSON.parse(await readFile(join(temp, `${name}.json`), 'utf8'));
-    expect(report.exchanges).toBe(1);
-    expect((report.by_rule['no-people'] ?? 0) > 0).toBe(code === 1);
-    expect((await readFile(join(temp, `${name}.xml`), 'utf8')).includes('<failure')).toBe(code === 1);
-    expect(proxy.output()).toContain('GET /api/v1/firms?limit=2 200');
-    expect(proxy.output()).not.toContain(key);
-  }
-  await Promise.all([stop(clean.child), stop(broken.child)]);
-}, 60_000);
+test(
+  'proxy mode: clean traffic exits 0 with clean reports; a broken ' +
+    'upstream exits 1 with the rule in JUnit, and no key in the log',
+  async () => {
+    const clean = await start('--key', 'team=igk_team_cleancleancleancleancleanclean12');
+    const broken = await start('--key', 'team=igk_team_brokenbrokenbrokenbrokenbroken12', '--fault', 'leak-email');
+    for (const [upstream, key, name, code] of [
+      [clean.url, 'igk_team_cleancleancleancleancleanclean12', 'clean', 0],
+      [broken.url, 'igk_team_brokenbrokenbrokenbrokenbroken12', 'broken', 1],
+    ] as const) {
+      // The upstream as --upstream and, as prism proxy takes it, as the argument.
+      const proxy = await start(
+        'proxy',
+        ...(code === 0 ? ['--upstream', upstream] : [upstream]),
+        '--report',
+        join(temp, `${name}.json`),
+        '--junit',
+        join(temp, `${name}.xml`),
+      );
+      const answer = await fetch(`${proxy.url}/api/v1/firms?limit=2`, { headers: { authorization: `Bearer ${key}` } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.has('sl-violations')).toBe(code === 1);
+      expect(await stop(proxy.child)).toBe(code);
+      const report = JSON.parse(await readFile(join(temp, `${name}.json`), 'utf8'));
+      expect(report.exchanges).toBe(1);
+      expect((report.by_rule['no-people'] ?? 0) > 0).toBe(code === 1);
+      expect((await readFile(join(temp, `${name}.xml`), 'utf8')).includes('<failure')).toBe(code === 1);
+      expect(proxy.output()).toContain('GET /api/v1/firms?limit=2 200');
+      expect(proxy.output()).not.toContain(key);
+    }
+    await Promise.all([stop(clean.child), stop(broken.child)]);
+  },
+  60_000,
+);
 
 test('proxy mode refuses bad flags with code 2, naming the flag it takes for a typo', () => {
   for (const [args, message] of [
@@ -194,29 +203,33 @@ test('proxy mode refuses bad flags with code 2, naming the flag it takes for a t
   }
 });
 
-test('the mock takes -p and -h as prism mock does, keeps --help for help, and names the flag meant by a typo', async () => {
-  const mock = await start('-p', '0', '-h', '127.0.0.1');
-  expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  await stop(mock.child);
-  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8', timeout: 20_000 });
-  expect(help.status).toBe(0);
-  expect(help.stdout).toContain('-h, --host H');
-  const typo = spawnSync(process.execPath, [cli, '--prot', '4010'], { encoding: 'utf8', timeout: 20_000 });
-  expect(typo.status).toBe(2);
-  expect(typo.stderr).toMatch(/Unknown option '--prot'\. Did you mean --port\?/);
-});
+test(
+  'the mock takes -p and -h as prism mock does, keeps ' + '--help for help, and names the flag meant by a typo',
+  async () => {
+    const mock = await start('-p', '0', '-h', '127.0.0.1');
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await stop(mock.child);
+    const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8', timeout: 20_000 });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('-h, --host H');
+    const typo = spawnSync(process.execPath, [cli, '--prot', '4010'], { encoding: 'utf8', timeout: 20_000 });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/Unknown option '--prot'\. Did you mean --port\?/);
+  },
+);
 
 test('SIGTERM lets a request in flight finish with its answer before the mock exits 0', async () => {
   const mock = await start();
   const { port } = new URL(mock.url);
   const socket = connect(Number(port), '127.0.0.1');
   let answer = '';
-  socket.on('data', (d) => (answer += d));
+  socket.on('data', (d) => (answer += String(d)));
   const body = '{"email":"drain-check@example.com"}';
   await new Promise((resolve) => socket.once('connect', resolve));
   // Headers and half the body: the request is in flight when the signal comes.
   socket.write(
-    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
   );
   await new Promise((r) => setTimeout(r, 300));
   const exited = stop(mock.child);
@@ -226,34 +239,39 @@ test('SIGTERM lets a request in flight finish with its answer before the mock ex
   expect(answer).toMatch(/^HTTP\/1\.1 201 /);
 });
 
-test('Ctrl-C as a terminal and a runner send it (twice at once) is one clean stop with exit 0; a second Ctrl-C later stops at once with 130', async () => {
-  const exits = (child: ChildProcess) =>
-    new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  // pnpm start: the terminal's SIGINT reaches the whole group, and pnpm passes it on to the mock.
-  const mock = await start();
-  const first = exits(mock.child);
-  mock.child.kill('SIGINT');
-  mock.child.kill('SIGINT');
-  expect(await first).toBe(0);
+test(
+  'Ctrl-C as a terminal and a runner send it (twice at once) is one ' +
+    'clean stop with exit 0; a second Ctrl-C later stops at once with 130',
+  async () => {
+    const exits = (child: ChildProcess) =>
+      new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // pnpm start: the terminal's SIGINT reaches the whole group, and pnpm passes it on to the mock.
+    const mock = await start();
+    const first = exits(mock.child);
+    mock.child.kill('SIGINT');
+    mock.child.kill('SIGINT');
+    expect(await first).toBe(0);
 
-  // A request held in flight keeps the stop waiting, until the user presses Ctrl-C again.
-  const held = await start();
-  const { port } = new URL(held.url);
-  const socket = connect(Number(port), '127.0.0.1');
-  socket.on('error', () => {});
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(
-    `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"email"`,
-  );
-  await new Promise((r) => setTimeout(r, 300));
-  const second = exits(held.child);
-  held.child.kill('SIGINT');
-  await new Promise((r) => setTimeout(r, 1_500));
-  expect(held.child.exitCode, 'still draining after the first Ctrl-C').toBeNull();
-  held.child.kill('SIGINT');
-  expect(await second).toBe(130);
-  socket.destroy();
-});
+    // A request held in flight keeps the stop waiting, until the user presses Ctrl-C again.
+    const held = await start();
+    const { port } = new URL(held.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/v1/keys/trial HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: 40\r\n\r\n{"email"`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const second = exits(held.child);
+    held.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(held.child.exitCode, 'still draining after the first Ctrl-C').toBeNull();
+    held.child.kill('SIGINT');
+    expect(await second).toBe(130);
+    socket.destroy();
+  },
+);
 
 test('--data naming a folder that is not there is one line and exit 2', () => {
   const run = spawnSync(process.execPath, [cli, '--data', join(temp, 'no-such-dataset')], {
@@ -266,27 +284,31 @@ test('--data naming a folder that is not there is one line and exit 2', () => {
   ]);
 });
 
-test('listening beyond loopback with an admin token says, before anything else, who can then drive the control plane', async () => {
-  const child = spawn(
-    process.execPath,
-    [cli, '--host', '0.0.0.0', '--port', '0', '--admin-token', 'a-long-admin-token-for-the-test'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  running.add(child);
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no warning within 20 s: ${err}`)), 20_000);
-    child.stderr!.on('data', () => {
-      if (err.includes('warning')) {
-        clearTimeout(timer);
-        resolve();
-      }
+test(
+  'listening beyond loopback with an admin token says, ' + 'before anything else, who can then drive the control plane',
+  async () => {
+    const child = spawn(
+      process.execPath,
+      [cli, '--host', '0.0.0.0', '--port', '0', '--admin-token', 'a-long-admin-token-for-the-test'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    running.add(child);
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no warning within 20 s: ${err}`)), 20_000);
+      child.stderr.on('data', () => {
+        if (err.includes('warning')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
     });
-  });
-  expect(err).toContain(
-    'warning: listening on 0.0.0.0 with --admin-token: anyone who can reach this address and has the token drives the control endpoints',
-  );
-  expect(err).not.toContain('a-long-admin-token-for-the-test');
-  await stop(child);
-});
+    expect(err).toContain(
+      'warning: listening on 0.0.0.0 with --admin-token: anyone who can reach this address and has the token ' +
+        'drives the control endpoints',
+    );
+    expect(err).not.toContain('a-long-admin-token-for-the-test');
+    await stop(child);
+  },
+);

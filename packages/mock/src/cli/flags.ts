@@ -3,10 +3,12 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import { readFlags as readKitFlags, type Flags as KitFlags } from '@investor-graph/cli';
 
 export interface Flags<O extends ParseArgsOptionsConfig> extends KitFlags<O> {
+  /** Says what is wrong in one line, pointing at --help, and exits 2 (the commands take it off the flags). */
+  fail(this: void, message: string): never;
   /** `--port`: 0-65535, 0 picking a free one. */
-  port(text: string): number;
+  port(this: void, text: string): number;
   /** Why listening failed, as the user can act on it. */
-  listenFailed(error: unknown, port: number, host: string): never;
+  listenFailed(this: void, error: unknown, port: number, host: string): never;
 }
 
 export function readFlags<const O extends ParseArgsOptionsConfig>(
@@ -16,7 +18,9 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(
   options: O,
   extra: { positionals?: number } = {},
 ): Flags<O> {
-  const { values, positionals, fail } = readKitFlags(name, usage, args, options, extra);
+  const kit = readKitFlags(name, usage, args, options, extra);
+  const { values, positionals } = kit;
+  const fail = (message: string): never => kit.fail(message);
   return {
     values,
     positionals,

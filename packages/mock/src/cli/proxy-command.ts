@@ -125,7 +125,9 @@ try {
   listenFailed(error, port, values.host);
 }
 console.log(
-  `Investor Graph validation proxy on ${url} -> ${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n  reports on exit: ${[values.report, values.junit, values.html].filter(Boolean).join(', ')}`,
+  `Investor Graph validation proxy on ${url} -> ` +
+    `${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n` +
+    `  reports on exit: ${[values.report, values.junit, values.html].filter(Boolean).join(', ')}`,
 );
 
 function write(file: string, text: string): void {
@@ -144,7 +146,8 @@ function finish(why: string, failed = false): never {
   if (values.html) write(values.html, renderProxyHtml(json));
   const broken = report.responseViolations;
   console.log(
-    `[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`,
+    `[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with ` +
+      `violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`,
   );
   process.exit(failed ? 70 : broken ? 1 : 0);
 }

@@ -11,60 +11,14 @@ import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '../engine/accounts/accounts.ts';
 import { faults, isFaultName } from '../faults/index.ts';
 import { readFlags } from './flags.ts';
+import { serveUsage } from './serve-usage.ts';
 import { isLoopback } from '../adapters/node/server.ts';
 import { StateFileError, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.ts';
 import type { StoreInfo } from '../engine/accounts/key-store.ts';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
 
-const usage = `usage: investor-graph-mock [serve] [options]      (or: investor-graph-mock proxy URL, see proxy --help)
-  -p, --port N        port (4010; 0 picks a free one)
-  -h, --host H        address to listen on (127.0.0.1)
-  --data DIR|FILE     a dataset folder, or a database written by investor-graph-fixtures --out
-                      FILE.sqlite (the embedded @investor-graph/dataset)
-  --seed S --scale N  a generated dataset instead, up to 50,000,000 rows: built once into an
-                      SQLite database in the kit's cache ($KIT_CACHE or ~/.cache/investor-graph-kit),
-                      opened from there in well under two seconds afterwards
-  --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
-  --now ISO           start the simulated clock here (the dataset's as-of)
-  --frozen            the clock moves only through /__control/clock
-  --admin-token T     also admit control calls bearing Authorization: Bearer T, from any address
-                      (or $INVESTOR_GRAPH_MOCK_ADMIN_TOKEN, kept off the command line)
-  --public-url URL    the base URL clients use (behind a proxy, say), for links the mock writes
-                      (the listen address)
-  --allow-host NAME   a host name besides localhost and 127.0.0.1 under which loopback clients
-                      may reach /__control (repeatable), e.g. behind a local reverse proxy
-  --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
-  --cors-origin O     let browser apps call the data API from origin O only (repeatable; any
-                      origin by default, as prism mock; never the control endpoints)
-  --state FILE        keep keys, usage, balances and the clock in the SQLite database FILE,
-                      across restarts and shared by every mock started on it (made 0600)
-  --state redis://[user:password@]HOST:PORT[/DB][?timeout=MS&prefix=P]
-                      keep them, and every rate limit, on a Redis server (rediss:// for TLS),
-                      shared by every mock on it, on any machine (replicas behind a balancer);
-                      a command slower than the timeout (1000 ms) answers 503 state_unavailable;
-                      prefix (igk:) lets independent mocks share one server; Redis 7 or later,
-                      standalone, maxmemory-policy noeviction ($INVESTOR_GRAPH_MOCK_STATE, kept off
-                      the command line, gives the URL with its password too)
-  --state-sync full   fsync every counted call before answering it, so not even a power loss
-                      loses one (normal: a killed mock loses nothing; about twice as fast)
-  --no-dumps-ahead    write a generated or --data FILE dataset's nightly dump when a manifest
-                      first asks, not at start and each simulated 04:00 (as the real service does)
-  --no-dump-cache     keep no finished dump files in the kit's cache for later starts
-  --log               log one line per request
-  --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
-                      the mock itself or fuzz it; clients should meet the limits)
-  --max-connections-per-address N
-                      connections one client address may hold open (512 of the 2,048 in all; past
-                      it, 503): raise it behind a balancer, whose address every client shares
-  --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
-${Object.entries(faults)
-  .map(([n, d]) => `                        ${n}: ${d}`)
-  .join('\n')}
-  --help              this text (-h is the host, as in prism mock)
-  --version           the package and its version`;
-
-const flags = readFlags('investor-graph mock', usage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {
+const flags = readFlags('investor-graph mock', serveUsage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {
   port: { type: 'string', short: 'p', default: '4010' },
   host: { type: 'string', short: 'h', default: '127.0.0.1' },
   data: { type: 'string' },
@@ -132,16 +86,20 @@ if (
   !existsSync(join(values.data, 'manifest.json'))
 ) {
   // One line, not the usage: the flag is right, the folder is not.
-  console.error(
-    `[investor-graph mock] --data ${values.data}: ${existsSync(values.data) ? 'no manifest.json there; it is not a dataset folder (write one with npx --no -- investor-graph-fixtures --out DIR)' : 'no such folder or file'}`,
-  );
+  const why = existsSync(values.data)
+    ? 'no manifest.json there; it is not a dataset folder ' +
+      '(write one with npx --no -- investor-graph-fixtures --out DIR)'
+    : 'no such folder or file';
+  console.error(`[investor-graph mock] --data ${values.data}: ${why}`);
   process.exit(2);
 }
 if (!isLoopback(values.host) && values.host !== 'localhost') {
   console.warn(
     values['admin-token']
-      ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach this address and has the token drives the control endpoints, over plain HTTP`
-      : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with --admin-token to open them)`,
+      ? `[investor-graph mock] warning: listening on ${values.host} with --admin-token: anyone who can reach ` +
+          `this address and has the token drives the control endpoints, over plain HTTP`
+      : `[investor-graph mock] listening on ${values.host}: control endpoints stay loopback-only (start with ` +
+          `--admin-token to open them)`,
   );
 }
 
@@ -167,7 +125,8 @@ function building({ file, rows, done }: { file: string; rows: number; done: bool
     console.error(`[investor-graph mock] building the dataset once, into ${file} (later starts open it at once)`);
   else if (done)
     console.error(
-      `${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] built ${rows.toLocaleString('en')} rows in ${seconds} s`,
+      `${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] ` +
+        `built ${rows.toLocaleString('en')} rows in ${seconds} s`,
     );
   else if (process.stderr.isTTY)
     process.stderr.write(`\r[investor-graph mock] ${rows.toLocaleString('en')} rows in ${seconds} s`);
@@ -230,15 +189,22 @@ process.on('SIGTERM', stop);
 const counts = ['firm', 'company', 'round', 'investment']
   .map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`)
   .join(', ');
+const clock = `${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}`;
+const control = `${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})`;
+const keyLines = keys.map(
+  (k) =>
+    `  ${k.plan.padEnd(10)} ${k.key}   ` +
+    `${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`,
+);
 console.log(`
 Investor Graph API mock on ${url}  (started in ${Math.round(performance.now() - started)} ms)
   data:   ${counts}, as of ${new Date(engine.store.asOf).toISOString()}
   state:  ${stateLine(engine.accounts.store.describe())}
-  clock:  ${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}; control at ${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})
+  clock:  ${clock}; control at ${control}
   docs:   ${url}/docs  (the contract: ${url}/api/v1/openapi.json)
 ${values.fault?.length ? `  FAULTS: ${values.fault.join(', ')} (this mock breaks the contract on purpose)\n` : ''}
 Ready-made keys (shown once, like the real service):
-${keys.map((k) => `  ${k.plan.padEnd(10)} ${k.key}   ${plans[k.plan].rate_per_second} req/s, ${plans[k.plan].rows_per_page} rows/page`).join('\n')}
+${keyLines.join('\n')}
 
 Try:
   curl -H 'Authorization: Bearer ${keys.find((k) => k.plan === 'team')!.key}' '${url}/api/v1/firms?limit=2'
@@ -249,5 +215,8 @@ Try:
 function stateLine(info: StoreInfo): string {
   if (info.store === 'memory') return "in this process's memory (gone when it stops; --state keeps it)";
   if (info.store === 'sqlite') return `${info.location} (SQLite, shared by mocks on this machine)`;
-  return `${info.location} (Redis, shared by every mock on it; ${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`;
+  return (
+    `${info.location} (Redis, shared by every mock on it; ` +
+    `${info.reachable ? 'reachable' : 'NOT reachable: calls answer 503 until it is'})`
+  );
 }

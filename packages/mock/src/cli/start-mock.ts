@@ -1,35 +1,28 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
-import { statSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createContractValidator, isPlanId, planIds, type PlanId } from '@investor-graph/contract';
-import { collectDataset, datasetInput } from '@investor-graph/fixtures';
-import { datasetDir } from '@investor-graph/dataset';
-import {
-  cachedDatabaseFile,
-  databaseLayout,
-  defaultDataset,
-  layoutOf,
-  loadDataset,
-  memoryDatabase,
-  openCachedDatabase,
-  openDatabase,
-} from '@investor-graph/fixtures/node';
+import { createContractValidator } from '@investor-graph/contract';
 import { createEngine, type Engine, type EngineOptions, type PresetKey } from '../engine/engine.ts';
-import { presetPrepaidRows } from '../engine/accounts/accounts.ts';
 import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
 import { withDocs } from '../docs-page.ts';
 import { DumpCache, dumpCacheDir } from '../dumps/disk/cache.ts';
 import { diskDumpFiles } from '../dumps/disk/files.ts';
 import { createNodeServer, listen, type NodeServerOptions } from '../adapters/node/server.ts';
-import { SqliteStore } from '../stores/sqlite/dataset-store.ts';
 import { SqliteKeyStore, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl } from '../stores/redis/url.ts';
 import type { RedisKeyStore } from '../stores/redis/open.ts';
+import { openStore } from './open-dataset.ts';
+
+// Where the CLI, the tests and @investor-graph/mock/node have always taken them from.
+export { DatasetFileError, loadInput, openStore } from './open-dataset.ts';
+export { parseKeyFlag, presetKey } from './key-flags.ts';
 
 export interface StartOptions {
   port?: number;
   host?: string;
-  /** A dataset folder, or a database investor-graph-fixtures wrote (the embedded `@investor-graph/dataset` when neither this nor seed is given). */
+  /**
+   * A dataset folder, or a database investor-graph-fixtures wrote (the
+   * embedded `@investor-graph/dataset` when neither this nor seed is given).
+   */
   data?: string;
   /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
   seed?: string;
@@ -72,7 +65,10 @@ export interface StartOptions {
   dumpsAhead?: boolean;
   /** Where a database's finished dump files are kept between starts (dumpCacheDir()); false: nowhere. */
   dumpCache?: string | false;
-  /** The server's bounds (server.ts, defaultLimits): say, more connections from one address behind a balancer, whose address every client shares. */
+  /**
+   * The server's bounds (server.ts, defaultLimits): say, more connections
+   * from one address behind a balancer, whose address every client shares.
+   */
   limits?: NodeServerOptions['limits'];
 }
 
@@ -91,54 +87,6 @@ export interface RunningMock {
    */
   drain(graceMs?: number): Promise<void>;
 }
-
-/** The dataset as plain rows in memory (for an engine of one's own, as the tests and MSW make). */
-export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
-  if (options.seed !== undefined) {
-    return collectDataset({
-      seed: options.seed,
-      scale: options.scale ?? defaultDataset.scale,
-      asOf: defaultDataset.asOf,
-    });
-  }
-  return datasetInput(await loadDataset(options.data ?? datasetDir));
-}
-
-/**
- * The store the server serves from, always an SQLite one: a generated dataset from its database
- * in the kit's cache (built there on first use), a database file given as --data, or a dataset
- * folder (the embedded one by default) read into an in-memory database.
- */
-export async function openStore(
-  options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild'>,
-): Promise<SqliteStore> {
-  if (options.seed !== undefined) {
-    const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
-    const file = cachedDatabaseFile(dataset, options.datasetCache);
-    const { db, manifest } = openCachedDatabase(dataset, {
-      ...(options.datasetCache ? { dir: options.datasetCache } : {}),
-      progress: (rows, done) => options.onBuild?.({ file, rows, done }),
-    });
-    return new SqliteStore(db, manifest);
-  }
-  if (options.data !== undefined && statSync(options.data).isFile()) {
-    const opened = openDatabase(options.data);
-    if (!opened) {
-      const layout = layoutOf(options.data);
-      throw new DatasetFileError(
-        layout !== null && layout !== databaseLayout
-          ? `[investor-graph mock] --data ${options.data} was written by another version of the kit (database layout ${layout}; this one reads ${databaseLayout}): write it again with npx --no -- investor-graph-fixtures --out FILE.sqlite`
-          : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with npx --no -- investor-graph-fixtures --out FILE.sqlite)`,
-      );
-    }
-    return new SqliteStore(opened.db, opened.manifest);
-  }
-  const dataset = await loadDataset(options.data ?? datasetDir);
-  return new SqliteStore(memoryDatabase(dataset), dataset.manifest);
-}
-
-/** A --data file that is no dataset database: the flag is right, the file is not. */
-export class DatasetFileError extends Error {}
 
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const [store, validator] = await Promise.all([openStore(options), createContractValidator()]);
@@ -285,18 +233,4 @@ function dumpsAhead(engine: Engine, failed: (date: string, error: unknown) => vo
   } catch (error) {
     console.error('[investor-graph mock] internal error writing the nightly dump ahead:', error);
   }
-}
-
-export function parseKeyFlag(flag: string): PresetKey {
-  const m = /^([a-z]+)=([\x21-\x7e]{8,200})$/.exec(flag);
-  if (!m || !isPlanId(m[1]))
-    throw new Error(
-      `--key takes PLAN=KEY with PLAN one of ${planIds.join(', ')} and a key of 8+ printable characters; got "${flag}"`,
-    );
-  return presetKey(m[1], m[2]!);
-}
-
-/** A key given at start, a pay-as-you-go one with presetPrepaidRows on it. */
-export function presetKey(plan: PlanId, key: string): PresetKey {
-  return { plan, key, ...(plan === 'payg' ? { prepaidRows: presetPrepaidRows } : {}) };
 }

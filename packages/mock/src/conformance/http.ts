@@ -1,4 +1,7 @@
-/** Conformance cases of HTTP: conditional requests, HEAD, OPTIONS and CORS, headers, the served contract, bad parameters. */
+/**
+ * Conformance cases of HTTP: conditional requests, HEAD, OPTIONS
+ * and CORS, headers, the served contract, bad parameters.
+ */
 import { expect } from 'vitest';
 import { plans } from '@investor-graph/contract';
 import { type ConformanceContext } from './context.ts';
@@ -99,7 +102,8 @@ export function httpCases(c: ConformanceContext): void {
     expect(answer.headers.get('cache-control')).toBe('private, no-cache');
     expect(answer.headers.get('vary')).toMatch(/Authorization/);
     expect(answer.headers.get('x-request-id')).toBe('client-trace.42:a');
-    // Any origin allowed: the same answer with or without Origin, so a shared cache cannot hand a browser one without it.
+    // Any origin allowed: the same answer with or without Origin,
+    // so a shared cache cannot hand a browser one without it.
     expect((await c.call('/api/v1/firms?limit=1', { key })).headers.get('access-control-allow-origin')).toBe('*');
     // A request id that is not one to echo (here, with a space) is replaced.
     const replaced = await c.call('/api/v1/firms?limit=1', { key, headers: { 'x-request-id': 'two words' } });

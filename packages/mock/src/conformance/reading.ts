@@ -150,7 +150,8 @@ export function readingCases(c: ConformanceContext): void {
   });
 
   c.it(
-    "limit defaults to 100, is capped silently at the plan's page size up to its maximum (int32's), and below 1, above it or not an integer is a 400",
+    "limit defaults to 100, is capped silently at the plan's page size up to its maximum (int32's), and below 1, " +
+      'above it or not an integer is a 400',
     async () => {
       const team = await c.newKey('team');
       expect((await c.call('/api/v1/investments', { key: team.key })).body.data).toHaveLength(100);

@@ -16,6 +16,7 @@ import {
 import { dataCases } from './data.ts';
 import { httpCases } from './http.ts';
 import { keyCases } from './keys.ts';
+import { meteringCases } from './metering.ts';
 import { readingCases } from './reading.ts';
 
 export type { Answer, ConformanceSetup, ConformanceTarget } from './context.ts';
@@ -44,7 +45,7 @@ export function runConformance(options: ConformanceOptions): void {
       await target?.close();
     });
 
-    const it = (title: string, body: () => Promise<void>, timeout?: number): void => {
+    const it = (title: string, body: () => void | Promise<void>, timeout?: number): void => {
       if (skip[title]) test.skip(`${title} (skipped: ${skip[title]})`, body);
       else test(title, body, timeout);
     };
@@ -162,8 +163,9 @@ export function runConformance(options: ConformanceOptions): void {
     httpCases(c);
     dataCases(c);
     keyCases(c);
+    meteringCases(c);
 
-    it('every rule held for every response in this run', async () => {
+    it('every rule held for every response in this run', () => {
       expect(findings).toEqual([]);
     });
   });

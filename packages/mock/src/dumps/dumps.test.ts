@@ -35,41 +35,47 @@ const file = async (dumps: Dumps, date: string, name: string) => {
   return { ...found, body: new Uint8Array(await found.body.arrayBuffer()) };
 };
 
-test('a dump file is its rows in key order, one JSON a line, gzipped, with the size and sha256 the manifest lists', async () => {
-  const store = new MemoryStore(input());
-  const dumps = new Dumps(store);
-  for (const [name, resource, key] of [
-    ['firms.jsonl.gz', 'firm', 'slug'],
-    ['investments.jsonl.gz', 'investment', 'id'],
-  ] as const) {
-    const dump = await file(dumps, '2026-11-19', name);
-    const rows = [...store.all(resource)].sort((a, b) => ((a[key] as string) < (b[key] as string) ? -1 : 1));
-    expect(gunzipSync(dump.body).toString('utf8')).toBe(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
-    expect(dump.rows).toBe(rows.length);
-    expect(dump.bytes).toBe(dump.body.length);
-    expect(dump.sha256).toBe(createHash('sha256').update(dump.body).digest('hex'));
-  }
-  // An empty resource is an empty gzip file.
-  expect(gunzipSync((await file(dumps, '2026-11-19', 'lists.jsonl.gz')).body).length).toBe(0);
-});
+test(
+  'a dump file is its rows in key order, one JSON a line, ' + 'gzipped, with the size and sha256 the manifest lists',
+  async () => {
+    const store = new MemoryStore(input());
+    const dumps = new Dumps(store);
+    for (const [name, resource, key] of [
+      ['firms.jsonl.gz', 'firm', 'slug'],
+      ['investments.jsonl.gz', 'investment', 'id'],
+    ] as const) {
+      const dump = await file(dumps, '2026-11-19', name);
+      const rows = [...store.all(resource)].sort((a, b) => ((a[key] as string) < (b[key] as string) ? -1 : 1));
+      expect(gunzipSync(dump.body).toString('utf8')).toBe(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      expect(dump.rows).toBe(rows.length);
+      expect(dump.bytes).toBe(dump.body.length);
+      expect(dump.sha256).toBe(createHash('sha256').update(dump.body).digest('hex'));
+    }
+    // An empty resource is an empty gzip file.
+    expect(gunzipSync((await file(dumps, '2026-11-19', 'lists.jsonl.gz')).body).length).toBe(0);
+  },
+);
 
-test('the days a manifest lists, asked for together, share one build; a change of the data makes the next one afresh', async () => {
-  const store = new MemoryStore(
-    input({
-      pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }],
-    }),
-  );
-  const dumps = new Dumps(store);
-  const [today, yesterday] = await Promise.all([dumps.day('2026-11-19'), dumps.day('2026-11-18')]);
-  expect(today.files).toBe(yesterday.files);
-  expect([today.generated_at, yesterday.generated_at]).toEqual(['2026-11-19T04:00:00Z', '2026-11-18T04:00:00Z']);
-  store.applyDue(Date.parse('2026-11-20T06:00:00Z'));
-  const tomorrow = await dumps.day('2026-11-20');
-  expect(tomorrow.files).not.toBe(today.files);
-  expect(tomorrow.files.find((f) => f.resource === 'firm')!.rows).toBe(4);
-  // A day once built stays as it was: its sha256 keeps matching its bytes.
-  expect((await dumps.day('2026-11-19')).files.find((f) => f.resource === 'firm')!.rows).toBe(3);
-});
+test(
+  'the days a manifest lists, asked for together, share one ' + 'build; a change of the data makes the next one afresh',
+  async () => {
+    const store = new MemoryStore(
+      input({
+        pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }],
+      }),
+    );
+    const dumps = new Dumps(store);
+    const [today, yesterday] = await Promise.all([dumps.day('2026-11-19'), dumps.day('2026-11-18')]);
+    expect(today.files).toBe(yesterday.files);
+    expect([today.generated_at, yesterday.generated_at]).toEqual(['2026-11-19T04:00:00Z', '2026-11-18T04:00:00Z']);
+    store.applyDue(Date.parse('2026-11-20T06:00:00Z'));
+    const tomorrow = await dumps.day('2026-11-20');
+    expect(tomorrow.files).not.toBe(today.files);
+    expect(tomorrow.files.find((f) => f.resource === 'firm')!.rows).toBe(4);
+    // A day once built stays as it was: its sha256 keeps matching its bytes.
+    expect((await dumps.day('2026-11-19')).files.find((f) => f.resource === 'firm')!.rows).toBe(3);
+  },
+);
 
 test('a resource changed while it is being taken is taken again: its file is the resource at one moment', async () => {
   // A store whose data changes once the dump has taken 2,000 investments (of 4,321), mid-take.

@@ -57,7 +57,10 @@ export type DumpWriter = (
 export const memoryFiles: DumpFiles = {
   create() {
     const pieces: Uint8Array<ArrayBuffer>[] = [];
-    return { write: (bytes) => void pieces.push(bytes as Uint8Array<ArrayBuffer>), done: async () => new Blob(pieces) };
+    return {
+      write: (bytes) => void pieces.push(bytes as Uint8Array<ArrayBuffer>),
+      done: () => new Promise((resolve) => resolve(new Blob(pieces))),
+    };
   },
 };
 

@@ -39,22 +39,26 @@ test('a clock restored from a saved one runs on from where the saver left it', (
   expect(reader.now()).toBe(saver.now());
 });
 
-test("two mocks on one store: the second takes up the first one's clock, and a change made by either reaches the other", async () => {
-  const time = manualTime();
-  const store = new MemoryKeyStore();
-  const a = new SharedClock(new Clock(START, true, time.now), store, time.now);
-  const b = new SharedClock(new Clock(START + 999_999, true, time.now), store, time.now);
-  await a.claim();
-  await b.claim();
-  expect(b.clock.now()).toBe(START);
-  await a.change((c) => c.advance(60_000));
-  await b.sync();
-  // Looked at no more than every 250 ms: the change arrives once that has passed.
-  expect(b.clock.now()).toBe(START);
-  time.pass(250);
-  await b.sync();
-  expect(b.clock.now()).toBe(START + 60_000);
-});
+test(
+  'two mocks on one store: the second takes up the first ' +
+    "one's clock, and a change made by either reaches the other",
+  async () => {
+    const time = manualTime();
+    const store = new MemoryKeyStore();
+    const a = new SharedClock(new Clock(START, true, time.now), store, time.now);
+    const b = new SharedClock(new Clock(START + 999_999, true, time.now), store, time.now);
+    await a.claim();
+    await b.claim();
+    expect(b.clock.now()).toBe(START);
+    await a.change((c) => c.advance(60_000));
+    await b.sync();
+    // Looked at no more than every 250 ms: the change arrives once that has passed.
+    expect(b.clock.now()).toBe(START);
+    time.pass(250);
+    await b.sync();
+    expect(b.clock.now()).toBe(START + 60_000);
+  },
+);
 
 test('a change starts from the clock as stored, so two advances made at once both count', async () => {
   const time = manualTime();

@@ -123,6 +123,7 @@ export class SharedClock {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([look, new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_WAIT_MS)))]);
     clearTimeout(timer);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- what the store threw, rethrown as it was
     if (failure) throw failure;
   }
 

@@ -71,7 +71,10 @@ export interface EngineOptions {
    * another (the service's clock), to show a checker that a rate must stay real time.
    */
   limiterNow?: () => number;
-  /** How long past its end a trial's key is known: the plan table's unless given (only the ended-trials-kept fault gives another). */
+  /**
+   * How long past its end a trial's key is known: the plan table's
+   * unless given (only the ended-trials-kept fault gives another).
+   */
   trialKeptMs?: number;
   /**
    * Where keys, counters, balances, the clock and the cursor secret are kept (in memory by
@@ -87,13 +90,13 @@ export interface EngineOptions {
 }
 
 export interface Engine {
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  fetch(this: void, request: Request, context?: RequestContext): Promise<Response>;
   /**
    * A call of the data API (anything but /__control) as the record `fetch` builds its Response
    * from: the same status, headers and body, for an adapter that writes them itself (the Node
    * server's fast path). Control calls are `fetch`'s alone.
    */
-  answer(request: Request, context?: RequestContext): Promise<Answer>;
+  answer(this: void, request: Request, context?: RequestContext): Promise<Answer>;
   readonly ready: Promise<void>;
   readonly clock: Clock;
   readonly store: Store;

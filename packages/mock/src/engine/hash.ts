@@ -16,7 +16,7 @@ const meta = new Set(['service_url', 'updated_at', 'first_seen_at']);
 
 /** The content hash of a row: every field but the three the service itself stamps. */
 export function contentHash(row: Record<string, unknown>): string {
-  return fnv64(JSON.stringify(row, (key, value) => (meta.has(key) ? undefined : value)));
+  return fnv64(JSON.stringify(row, (key, value: unknown) => (meta.has(key) ? undefined : value)));
 }
 
 const encoder = new TextEncoder();
@@ -67,7 +67,10 @@ export function sha256Hex(text: string): Promise<string> {
 export function sha256Pieces(): { update(bytes: Uint8Array): void; hex(): Promise<string> } {
   if (nodeCrypto) {
     const hash = nodeCrypto.createHash('sha256');
-    return { update: (bytes) => void hash.update(bytes), hex: async () => hash.digest('hex') };
+    return {
+      update: (bytes) => void hash.update(bytes),
+      hex: () => new Promise((resolve) => resolve(hash.digest('hex'))),
+    };
   }
   const pieces: Uint8Array[] = [];
   return { update: (bytes) => void pieces.push(bytes), hex: () => sha256HexBytes(concatBytes(pieces)) };
@@ -115,7 +118,10 @@ export function requestIds(): () => string {
   return () => `req_${prefix}${(n++).toString(36).padStart(8, '0')}`;
 }
 
-/** An entity tag for a response body, 16 hex digits: SHA-1 where native (a 30 KB page in ~40 µs), FNV otherwise (~130 µs). */
+/**
+ * An entity tag for a response body, 16 hex digits: SHA-1 where
+ * native (a 30 KB page in ~40 µs), FNV otherwise (~130 µs).
+ */
 export function etagOf(text: string): string {
   return nodeCrypto ? nodeCrypto.hash('sha1', text, 'hex').slice(0, 16) : fnv64(text);
 }

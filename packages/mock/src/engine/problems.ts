@@ -3,21 +3,13 @@
  * with it. Raise `new ProblemError(code, detail)` anywhere; the engine turns it into RFC 9457
  * problem+json. Kept in step with DECISIONS.md#status-codes and #actions.
  */
-import { nextPlanUp, plans, type PlanId } from '@investor-graph/contract/plans';
+import { nextPlanUp, type PlanId } from '@investor-graph/contract/plans';
 import { toResponse, type Answer } from './answer.ts';
+import { action, outOfCalls, unauthenticated, type ActionType } from './actions.ts';
+import { problemBody, problemText, uriReference } from './problem-bodies.ts';
 
-export type ActionType = 'get_trial_key' | 'buy_prepaid_rows' | 'subscribe' | 'book_call';
-
-export interface Action {
-  type: ActionType;
-  title: string;
-  href: string;
-  method: 'GET' | 'POST';
-  content_type?: string;
-  body?: Record<string, string>;
-  plan?: PlanId;
-  rows?: number;
-}
+export { action, type Action, type ActionType } from './actions.ts';
+export { problemAnswer, problemBody, problemResponse, uriReference } from './problem-bodies.ts';
 
 export interface ProblemType {
   status: number;
@@ -25,14 +17,6 @@ export interface ProblemType {
   /** Which actions come with it, given the caller's plan (if known). */
   actions?: (plan: PlanId | null) => ActionType[];
 }
-
-const site = 'https://investorgraph.example';
-const unauthenticated = (): ActionType[] => ['get_trial_key', 'book_call'];
-// At the top of the upgrade ladder there is no plan to subscribe to.
-const outOfCalls = (plan: PlanId | null): ActionType[] =>
-  plan && nextPlanUp(plan) === null
-    ? ['buy_prepaid_rows', 'book_call']
-    : ['subscribe', 'buy_prepaid_rows', 'book_call'];
 
 export const problemTypes = {
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
@@ -96,50 +80,13 @@ export const problemTypes = {
 
 export type ProblemCode = keyof typeof problemTypes;
 
-/** The trial's call limit as titles write it: once (toLocaleString was a twentieth of a 401's time). */
-const trialCalls = plans.trial.calls_limit!.toLocaleString('en');
-
-/** Builds an action item; `subscribe` names the plan suggested. */
-export function action(type: ActionType, plan: PlanId | null, suggested?: PlanId | null): Action {
-  switch (type) {
-    case 'get_trial_key':
-      return {
-        type,
-        title: `Get a free trial key (${plans.trial.key_lifetime_days} days or ${trialCalls} calls)`,
-        href: '/api/v1/keys/trial',
-        method: 'POST',
-        content_type: 'application/json',
-        body: { email: '{email}' },
-      };
-    case 'buy_prepaid_rows':
-      return {
-        type,
-        title: `Buy prepaid rows (pay as you go, $${plans.payg.price_usd_per_row} a row)`,
-        href: `${site}/account/rows`,
-        method: 'GET',
-        rows: 10_000,
-      };
-    case 'subscribe': {
-      // The top plan (no next) is offered as itself.
-      const target = suggested ?? nextPlanUp(plan ?? 'trial') ?? plan!;
-      return {
-        type,
-        title: `Subscribe to ${plans[target].name}`,
-        href: `${site}/pricing#${target}`,
-        method: 'GET',
-        plan: target,
-      };
-    }
-    case 'book_call':
-      return { type, title: 'Book a call with sales', href: `${site}/book-a-call`, method: 'GET' };
-  }
-}
-
 const INSTANCE = '~instance~';
 const REQUEST_ID = '~request-id~';
 /** Problem bodies as text around their instance and request id, by code, plan and detail (null: not to be made so). */
 const bodyTemplates = new Map<string, [string, string, string] | null>();
-/** Details hold what the client sent (an unknown slug, say): the memo is cleared when full, never grows without bound. */
+/**
+ * Details hold what the client sent (an unknown slug, say): the memo is cleared when full, never grows without bound.
+ */
 const MAX_TEMPLATES = 1024;
 
 /** The error type of the mock: it knows its problem+json. */
@@ -239,44 +186,6 @@ export class ProblemError extends Error {
   }
 }
 
-/** RFC 9457 problem details of an entry of a problem table: the API's above, or the validation proxy's own (proxy/problems.ts). */
-export function problemBody(
-  code: string,
-  type: ProblemType,
-  detail: string,
-  instance: string,
-  requestId: string,
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return {
-    type: `${site}/problems/${code.replace(/_/g, '-')}`,
-    title: type.title,
-    status: type.status,
-    detail,
-    instance: uriReference(instance),
-    code,
-    request_id: requestId,
-    ...extra,
-  };
-}
-
-export function problemAnswer(body: Record<string, unknown>, headers: Record<string, string> = {}): Answer {
-  return problemText(body.status as number, JSON.stringify(body), headers);
-}
-
-/** A problem+json answer whose body is already written; not to be kept by any cache (an error is of its moment). */
-function problemText(status: number, text: string, headers: Record<string, string>): Answer {
-  return {
-    status,
-    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
-    body: text,
-  };
-}
-
-export function problemResponse(body: Record<string, unknown>, headers: Record<string, string> = {}): Response {
-  return toResponse(problemAnswer(body, headers));
-}
-
 /** RFC 6750's challenge on a 401: the scheme, and `invalid_token` when a key came and was refused. */
 export function challenge(code: ProblemCode): Record<string, string> {
   if (problemTypes[code].status !== 401) return {};
@@ -284,22 +193,4 @@ export function challenge(code: ProblemCode): Record<string, string> {
     'www-authenticate':
       code === 'missing_key' ? 'Bearer realm="investor-graph"' : 'Bearer realm="investor-graph", error="invalid_token"',
   };
-}
-
-/**
- * `instance` must be a URI reference (RFC 3986), but a request path may hold what WHATWG URL
- * parsing leaves raw ([, ], |, ^...) or a broken %-escape: those are percent-encoded, at most 512
- * characters of the path are kept. Found by the contract tests' bad-input property.
- */
-export function uriReference(path: string): string {
-  return path
-    .slice(0, 512)
-    .replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
-    .replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => {
-      try {
-        return encodeURIComponent(c);
-      } catch {
-        return '%EF%BF%BD'; // a lone surrogate: U+FFFD
-      }
-    });
 }

@@ -55,7 +55,8 @@ export const acrossFaults = {
   },
   'stage-median-as-mean': {
     breaks:
-      "states rounds-by-stage's median_amount_usd as the mean of the stage's amounts (its sum over its rounds with an amount)",
+      "states rounds-by-stage's median_amount_usd as the mean of the stage's amounts (its sum over its rounds " +
+      'with an amount)',
     wrap: (next, deps) =>
       onJson(({ status, body, url }) => {
         const rows = (
@@ -72,7 +73,8 @@ export const acrossFaults = {
   },
   'quota-left-stuck': {
     breaks:
-      "states the quota's remaining calls in RateLimit as the whole quota on every answer, never falling as calls are spent",
+      "states the quota's remaining calls in RateLimit as the whole quota on every answer, never falling as " +
+      'calls are spent',
     wrap: onHeaders((headers) => {
       const quota = /"quota";q=(\d+)/.exec(headers.get('ratelimit-policy') ?? '')?.[1];
       const left = headers.get('ratelimit');

@@ -7,7 +7,7 @@ const isDumpFile = (url: URL): boolean => /^\/api\/v1\/exports\/[^/]+\/[^/]+$/.t
 const countedTwice =
   (when: {
     before?: (request: Request, url: URL) => boolean;
-    after?: (response: Response, request: Request) => Promise<boolean>;
+    after?: (response: Response, request: Request) => boolean | Promise<boolean>;
   }): Fault['wrap'] =>
   (next) =>
   async (request, context) => {
@@ -45,7 +45,7 @@ export const billingFaults = {
   'errors-counted': {
     breaks: 'counts (and, on pay as you go, charges) a call that answered 404',
     wrap: countedTwice({
-      after: async (response, request) => response.status === 404 && request.headers.has('authorization'),
+      after: (response, request) => response.status === 404 && request.headers.has('authorization'),
     }),
   },
   'insufficient-balance-charged': {
@@ -54,17 +54,14 @@ export const billingFaults = {
       after: async (response, request) =>
         response.status === 402 &&
         request.headers.has('authorization') &&
-        (
-          await response
-            .clone()
-            .json()
-            .catch(() => null)
-        )?.code === 'insufficient_balance',
+        (await (response.clone().json() as Promise<{ code?: unknown }>).catch(() => null))?.code ===
+          'insufficient_balance',
     }),
   },
   'payg-minimum-ignored': {
     breaks:
-      'reports a pay-as-you-go call that serves fewer rows than the minimum a call as charging only its rows, the balance to match',
+      'reports a pay-as-you-go call that serves fewer rows than the minimum a call as charging only its rows, ' +
+      'the balance to match',
     wrap: onJson(({ status, body }) => {
       const usage = body.usage as { rows_charged?: number; balance_rows?: number } | undefined;
       const served = Array.isArray(body.data) ? body.data.length : body.data ? 1 : 0;

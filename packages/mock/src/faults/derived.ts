@@ -27,7 +27,8 @@ const rowsOf = (data: unknown): Rows =>
 export const derivedFaults = {
   'portfolio-counts-edges': {
     breaks:
-      "counts a firm's edges in its portfolio_count, not the distinct companies they reach (a company backed in two rounds counted twice)",
+      "counts a firm's edges in its portfolio_count, not the distinct companies they reach (a company backed in " +
+      'two rounds counted twice)',
     wrap: (next, deps) =>
       onJson(({ status, body, url }) => {
         const store = deps.engine?.store;
@@ -39,7 +40,8 @@ export const derivedFaults = {
   },
   'lagged-totals': {
     breaks:
-      "serves a trial key a company's total_raised_usd and a firm's portfolio_count as a paid plan's, counting the rounds and edges its round lag holds back",
+      "serves a trial key a company's total_raised_usd and a firm's portfolio_count as a paid plan's, counting " +
+      'the rounds and edges its round lag holds back',
     wrap: (next, deps) => {
       const paid = asPaidPlan(next, deps);
       return onJson(async ({ status, body, request, url }) => {
@@ -57,7 +59,8 @@ export const derivedFaults = {
   },
   'nested-lag-ignored': {
     breaks:
-      "serves a trial key a company's rounds as a paid plan's, rounds inside its round lag included (/rounds keeps the lag)",
+      "serves a trial key a company's rounds as a paid plan's, rounds inside its round lag included (/rounds " +
+      'keeps the lag)',
     wrap: (next, deps) => {
       const paid = asPaidPlan(next, deps);
       return onJson(async (answer) => {
@@ -78,7 +81,8 @@ export const derivedFaults = {
   },
   'lag-skips-edges': {
     breaks:
-      "serves a trial key the edges of rounds inside its round lag (in /investments, a firm's portfolio and a company's investors) as a paid plan's",
+      "serves a trial key the edges of rounds inside its round lag (in /investments, a firm's portfolio and a " +
+      "company's investors) as a paid plan's",
     wrap: (next, deps) => {
       const paid = asPaidPlan(next, deps);
       return onJson(async (answer) => {

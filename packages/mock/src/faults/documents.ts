@@ -9,7 +9,8 @@ const isFeed = (url: URL): boolean => url.pathname === '/api/v1/changes';
 export const documentFaults = {
   'since-z-only': {
     breaks:
-      "refuses a since that is not written YYYY-MM-DDTHH:MM:SSZ (+00:00, a fraction, lowercase), as the kit's contract once did",
+      "refuses a since that is not written YYYY-MM-DDTHH:MM:SSZ (+00:00, a fraction, lowercase), as the kit's " +
+      'contract once did',
     wrap: answerBefore((_request, url) => {
       const since = url.searchParams.get('since');
       if (!isFeed(url) || since === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(since)) return null;
@@ -30,8 +31,8 @@ export const documentFaults = {
       for (const item of rows)
         if (item.row && typeof item.row === 'object')
           item.row = {
-            ...(item.row as object),
-            name: `${String((item.row as { name?: unknown }).name ?? '')} (before)`,
+            ...item.row,
+            name: `${(item.row as { name?: string }).name ?? ''} (before)`,
           };
     }),
   },

@@ -79,7 +79,7 @@ export function onJson(edit: (answer: JsonAnswer) => void | Promise<void>): Faul
       answerWith(code, detail) {
         const problem = new ProblemError(code, detail);
         this.status = problem.status;
-        this.body = problem.body(url.pathname, response.headers.get('x-request-id') ?? '') as Json;
+        this.body = problem.body(url.pathname, response.headers.get('x-request-id') ?? '');
         this.headers.set('content-type', 'application/problem+json');
       },
       async refetch(again) {
@@ -131,7 +131,10 @@ export function rewriteQuery(request: Request, edit: (params: URLSearchParams) =
   return new Request(url, request);
 }
 
-/** The request with other headers (from its parts: the Node adapter's own request class cannot be copied by undici's Request). */
+/**
+ * The request with other headers (from its parts: the Node adapter's
+ * own request class cannot be copied by undici's Request).
+ */
 export function withHeaders(request: Request, edit: (headers: Headers) => void): Request {
   const headers = new Headers(request.headers);
   edit(headers);

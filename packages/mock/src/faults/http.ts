@@ -192,7 +192,9 @@ export const httpFaults = {
   },
   'bare-limit-answers': {
     breaks:
-      'answers headers too slow, a body too large and headers too large (408, 413, 431) with a bare text line, an Expect it cannot meet and CONNECT as Node does by itself (a bare 417, a closed connection), and lets dot segments and requests without Host through, as many fronts do',
+      'answers headers too slow, a body too large and headers too large (408, 413, 431) with a bare text line, ' +
+      'an Expect it cannot meet and CONNECT as Node does by itself (a bare 417, a closed connection), and ' +
+      'lets dot segments and requests without Host through, as many fronts do',
     wrap: untouched,
     adapter: { bareLimitAnswers: true },
   },

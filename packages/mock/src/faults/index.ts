@@ -15,12 +15,14 @@ import { documentFaults } from './documents.ts';
 import type { EngineFaultOptions, Fault, FaultDeps, Fetch } from './fault.ts';
 import { httpFaults } from './http.ts';
 import { keyFaults } from './keys.ts';
+import { keyStateFaults } from './key-state.ts';
 import { pageFaults } from './pages.ts';
 
 export type { Fault } from './fault.ts';
 
 export const faultTable = {
   ...keyFaults,
+  ...keyStateFaults,
   ...pageFaults,
   ...httpFaults,
   ...billingFaults,
@@ -51,7 +53,8 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: F
   if (names.length === 0) return fetch;
   const deps: FaultDeps = engine ? { engine } : {};
   const broken = names.reduceRight<Fetch>((next, name) => (faultTable[name] as Fault).wrap(next, deps), fetch);
-  // Told from the text, as the engine does: a URL no parser takes (bare-limit-answers lets a bad Host through) is the engine's 400.
+  // Told from the text, as the engine does: a URL no parser takes
+  // (bare-limit-answers lets a bad Host through) is the engine's 400.
   return (request: Request, context?: RequestContext) =>
     CONTROL_URL.test(request.url) ? fetch(request, context) : broken(request, context);
 }
@@ -63,10 +66,15 @@ export function faultEngineOptions(
   names: readonly FaultName[],
   engine: () => Pick<Engine, 'clock'>,
 ): EngineFaultOptions {
-  return Object.assign({}, ...names.map((name) => (faultTable[name] as Fault).engine?.(engine) ?? {}));
+  return Object.assign(
+    {},
+    ...names.map((name) => (faultTable[name] as Fault).engine?.(engine) ?? {}),
+  ) as EngineFaultOptions;
 }
 
 /** The Node server options the named faults set (a fault that acts before any request reaches the engine). */
 export function faultAdapterOptions(names: readonly FaultName[]): { bareLimitAnswers?: boolean } {
-  return Object.assign({}, ...names.map((name) => (faultTable[name] as Fault).adapter ?? {}));
+  return Object.assign({}, ...names.map((name) => (faultTable[name] as Fault).adapter ?? {})) as {
+    bareLimitAnswers?: boolean;
+  };
 }

@@ -1,13 +1,12 @@
 /** Faults of keys and plans: the refused key's answer, trials, quotas, the account, a plan's features and limits. */
-import { isPlanId, plans } from '@investor-graph/contract';
+import { plans } from '@investor-graph/contract';
 import { planView } from '../engine/accounts/accounts.ts';
-import { boundedMap, onJson, untouched, withHeaders, type Fault } from './fault.ts';
+import { onJson, withHeaders, type Fault } from './fault.ts';
 import { knownParameters } from './http.ts';
 
 const DAY = 86_400_000;
 const isTrialCall = (url: URL): boolean => url.pathname === '/api/v1/keys/trial';
 const isAccount = (url: URL): boolean => url.pathname === '/api/v1/account';
-const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 const trialRounds = (request: Request, url: URL): boolean =>
   /^Bearer igk_trial_/.test(request.headers.get('authorization') ?? '') &&
   /^\/api\/v1\/(rounds|companies\/[^/]+\/rounds|statistics\/rounds-by-(year|stage))$/.test(url.pathname);
@@ -19,7 +18,8 @@ export const keyFaults = {
   },
   'query-before-auth': {
     breaks:
-      'answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the query first',
+      'answers a call without a valid key that has a misspelt parameter with 400 instead of 401, looking at the ' +
+      'query first',
     wrap: onJson(
       (a) =>
         void (
@@ -127,7 +127,8 @@ export const keyFaults = {
   },
   'trial-statuses-as-400': {
     breaks:
-      'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a taken address 409',
+      'answers every refused trial call with 400, where a body of another type is 415, one too large 413 and a ' +
+      'taken address 409',
     wrap: onJson((a) => {
       if (!isTrialCall(a.url) || ![409, 413, 415].includes(a.status)) return;
       a.relabel(400, 'invalid_body');
@@ -194,94 +195,5 @@ export const keyFaults = {
       }, deps);
       return swapped;
     },
-  },
-  'revocation-forgotten': {
-    breaks: 'refuses a revoked key once, then serves it again as an active key of its plan',
-    wrap: (next, deps) => {
-      // By the Authorization of a key refused once as revoked, the key that stands in for it.
-      const forgotten = boundedMap<string, Promise<string>>();
-      const remember = onJson(({ status, body, request }) => {
-        const authorization = request.headers.get('authorization') ?? '';
-        if (!deps.engine || status !== 401 || body.code !== 'revoked_key' || forgotten.has(authorization)) return;
-        const plan = /^Bearer igk_([a-z]+)_/.exec(authorization)?.[1];
-        const standIn = deps.engine.accounts
-          .create(isPlanId(plan) ? plan : 'enterprise', deps.engine.clock.now())
-          .then((made) => made.key);
-        // A stand-in not made (the state store away) is forgotten, not left to reject unheard.
-        standIn.catch(() => forgotten.delete(authorization));
-        forgotten.set(authorization, standIn);
-      })(next, deps);
-      return async (request, context) => {
-        const standIn = forgotten.get(request.headers.get('authorization') ?? '');
-        if (!standIn) return remember(request, context);
-        const key = await standIn;
-        return next(
-          withHeaders(request, (h) => h.set('authorization', `Bearer ${key}`)),
-          context,
-        );
-      };
-    },
-  },
-  'failed-auth-unlimited': {
-    breaks: 'answers calls without a valid key with 401 however many an address sends (no 429 too_many_failures)',
-    wrap: onJson((a) => {
-      if (a.status !== 429 || a.body.code !== 'too_many_failures') return;
-      a.answerWith('invalid_key', 'The key is not valid.');
-      a.headers.delete('retry-after');
-      a.headers.set('www-authenticate', 'Bearer realm="investor-graph"');
-    }),
-  },
-  'periods-from-the-15th': {
-    breaks: 'runs monthly periods from the 15th of a month instead of the first',
-    wrap: onJson(({ status, body }) => {
-      if (status !== 200) return;
-      for (const usage of [body.usage, (body.data as { usage?: unknown } | undefined)?.usage] as {
-        period_start?: string | null;
-        period_end?: string | null;
-      }[]) {
-        if (
-          !usage?.period_start ||
-          !usage.period_end ||
-          Date.parse(usage.period_end) - Date.parse(usage.period_start) < 20 * DAY
-        )
-          continue;
-        usage.period_start = iso(Date.parse(usage.period_start) + 14 * DAY);
-        usage.period_end = iso(Date.parse(usage.period_end) + 14 * DAY);
-      }
-    }),
-  },
-  'prepaid-rows-expire': {
-    breaks: "shows a pay-as-you-go key's prepaid rows as gone a year after the key was made",
-    wrap: (next, deps) =>
-      onJson(({ status, body, url }) => {
-        const data = body.data as
-          | {
-              keys?: { plan?: string; created_at?: string }[];
-              balance?: Record<string, unknown>;
-              usage?: Record<string, unknown>;
-            }
-          | undefined;
-        const made = data?.keys?.[0];
-        if (
-          !deps.engine ||
-          status !== 200 ||
-          !isAccount(url) ||
-          made?.plan !== 'payg' ||
-          !(Date.parse(made.created_at ?? '') < deps.engine.clock.now() - 365 * DAY)
-        )
-          return;
-        data!.balance = { ...data!.balance, prepaid_rows: 0, value_usd: 0 };
-        for (const usage of [data!.usage, body.usage] as Record<string, unknown>[]) if (usage) usage.balance_rows = 0;
-      })(next, deps),
-  },
-  'ended-trials-kept': {
-    breaks: "keeps a trial's key known for ever after its end (402 trial_expired), never forgetting it",
-    wrap: untouched,
-    engine: () => ({ trialKeptMs: Number.POSITIVE_INFINITY }),
-  },
-  'limiter-on-clock': {
-    breaks: "refills the rate limiter's buckets by the service's clock, so moving the test clock refills them",
-    wrap: untouched,
-    engine: (engine) => ({ limiterNow: () => engine().clock.now() }),
   },
 } satisfies Record<string, Fault>;

@@ -1,17 +1,10 @@
 /** Faults of lists and rows: pages, cursors, filters, and the fields of what they serve. */
-import { resolveRef } from '@investor-graph/contract/document';
 import { boundedMap, onJson, onRequest, onRows, rewriteQuery, type Fault } from './fault.ts';
+import { everyList, filters, limitMaximum } from './lists.ts';
 
-/** The filters of a query: every parameter but the page's own (limit, cursor). */
-const filters = (params: URLSearchParams): string[] =>
-  [...new Set(params.keys())].filter((k) => k !== 'limit' && k !== 'cursor');
-const everyList = /^\/api\/v1\/(firms|companies|rounds|investments|funds|filings|offerings|adv-funds|lists)$/;
 const isoSecond = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 let tick = 0;
-/** The largest `limit` the contract takes (DECISIONS.md#bounds). */
-const limitMaximum = (resolveRef({ $ref: '#/components/parameters/Limit' }) as { schema: { maximum: number } }).schema
-  .maximum;
 
 export const pageFaults = {
   'leak-email': {
@@ -174,9 +167,7 @@ export const pageFaults = {
     breaks: 'serves amounts in dollars and cents instead of whole dollars',
     wrap: onRows((rows) =>
       rows.forEach((row) =>
-        Object.keys(row).forEach(
-          (k) => k.endsWith('_usd') && typeof row[k] === 'number' && (row[k] = (row[k] as number) + 0.5),
-        ),
+        Object.keys(row).forEach((k) => k.endsWith('_usd') && typeof row[k] === 'number' && (row[k] = row[k] + 0.5)),
       ),
     ),
   },

@@ -31,7 +31,10 @@ export class HeldBytes {
   }
 }
 
-/** The body in hand (`release` gives its bytes back to the budget once checked), or what was read and the rest still to come. */
+/**
+ * The body in hand (`release` gives its bytes back to the budget
+ * once checked), or what was read and the rest still to come.
+ */
 export type BoundedBody =
   | { bytes: Uint8Array; release: () => void }
   | { head: Uint8Array[]; rest: ReadableStreamDefaultReader<Uint8Array>; why: string };
@@ -59,7 +62,8 @@ export async function readBounded(response: Response, limit: number, held: HeldB
         size > limit
           ? `the body is over ${limit} bytes`
           : held.used > held.max
-            ? `the proxy was already holding ${held.used - size} bytes of other answers for checking (${held.max} at most)`
+            ? `the proxy was already holding ${held.used - size} bytes of other answers for checking ` +
+              `(${held.max} at most)`
             : null;
       if (why) {
         release();
@@ -73,7 +77,10 @@ export async function readBounded(response: Response, limit: number, held: HeldB
   return { bytes: concatBytes(chunks), release };
 }
 
-/** A body made of what was read and what is still to come, passed on as it arrives; `ended` once it is through, broke off or was dropped. */
+/**
+ * A body made of what was read and what is still to come, passed on as
+ * it arrives; `ended` once it is through, broke off or was dropped.
+ */
 export function passOn(
   head: Uint8Array[],
   rest: ReadableStreamDefaultReader<Uint8Array>,

@@ -69,65 +69,73 @@ const json = (res: ServerResponse, body: string) =>
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 
 describe('memory bounded whatever the upstream sends', () => {
-  test('a new cursor on every page: the walks stay within their bounds, and a page of a walk they pushed out is not_validated in the report', async () => {
-    const url = await upstream((_req, res) => json(res, newPage(40)));
-    const { proxy, records, report, get } = proxyTo(url, { walks: { walks: 5, rows: 150 } });
-    const firstCursor = ((await (await get('/api/v1/firms?limit=40')).json()) as { next_cursor: string }).next_cursor;
-    for (let i = 0; i < 30; i++) {
-      await (await get('/api/v1/firms?limit=40')).arrayBuffer();
-      expect(proxy.walks.size.walks).toBeLessThanOrEqual(5);
-      expect(proxy.walks.size.rows).toBeLessThanOrEqual(150);
-    }
-    // The first walk, continued after thirty others pushed it out: said, not passed.
-    await (await get(`/api/v1/firms?limit=40&cursor=${encodeURIComponent(firstCursor)}`)).arrayBuffer();
-    const given = records.at(-1)!.violations.filter((v) => v.rule === 'not_validated');
-    expect(given).toEqual([
-      {
-        side: 'response',
-        rule: 'not_validated',
-        message: expect.stringContaining('the walk this cursor continues was forgotten'),
-      },
-    ]);
-    expect(report.toJSON().by_rule.not_validated).toBe(1);
-    expect(report.toJUnit()).toMatch(/name="every answer was checked \(none passed on unchecked\)">\s*<failure/);
-  });
+  test(
+    'a new cursor on every page: the walks stay within their bounds, ' +
+      'and a page of a walk they pushed out is not_validated in the report',
+    async () => {
+      const url = await upstream((_req, res) => json(res, newPage(40)));
+      const { proxy, records, report, get } = proxyTo(url, { walks: { walks: 5, rows: 150 } });
+      const firstCursor = ((await (await get('/api/v1/firms?limit=40')).json()) as { next_cursor: string }).next_cursor;
+      for (let i = 0; i < 30; i++) {
+        await (await get('/api/v1/firms?limit=40')).arrayBuffer();
+        expect(proxy.walks.size.walks).toBeLessThanOrEqual(5);
+        expect(proxy.walks.size.rows).toBeLessThanOrEqual(150);
+      }
+      // The first walk, continued after thirty others pushed it out: said, not passed.
+      await (await get(`/api/v1/firms?limit=40&cursor=${encodeURIComponent(firstCursor)}`)).arrayBuffer();
+      const given = records.at(-1)!.violations.filter((v) => v.rule === 'not_validated');
+      expect(given).toEqual([
+        {
+          side: 'response',
+          rule: 'not_validated',
+          message: expect.stringContaining('the walk this cursor continues was forgotten'),
+        },
+      ]);
+      expect(report.toJSON().by_rule.not_validated).toBe(1);
+      expect(report.toJUnit()).toMatch(/name="every answer was checked \(none passed on unchecked\)">\s*<failure/);
+    },
+  );
 
-  test('answers held for checking at once stay within their budget: one past it streams on unchanged, not_validated, saying why', async () => {
-    const body = JSON.stringify({ data: Array.from({ length: 30 }, (_, i) => ({ i })) }).padEnd(1_000);
-    let finishSlow!: () => void;
-    let slowStarted!: () => void;
-    const started = new Promise<void>((r) => (slowStarted = r));
-    const url = await upstream((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1_000 });
-      if (!req.url!.includes('slow')) return void res.end(body);
-      // Half the answer now, held by the proxy for checking; the rest once the other is through.
-      res.write(body.slice(0, 600), () => setTimeout(slowStarted, 100));
-      finishSlow = () => res.end(body.slice(600));
-    });
-    const { records, get } = proxyTo(url, { maxValidatedBytes: 1_000, maxHeldBytes: 1_000 });
-    const slow = get('/api/v1/firms?slow=1');
-    await started;
-    const other = await get('/api/v1/firms?limit=1');
-    expect(await other.text(), 'passed on unchanged').toBe(body);
-    finishSlow();
-    expect(await (await slow).text()).toBe(body);
-    const [first, second] = [
-      records.find((r) => r.path.includes('limit=1'))!,
-      records.find((r) => r.path.includes('slow'))!,
-    ];
-    expect(first.violations.filter((v) => v.rule === 'not_validated')).toEqual([
-      {
-        side: 'response',
-        rule: 'not_validated',
-        message:
-          'the proxy was already holding 600 bytes of other answers for checking (1000 at most): passed on unchecked',
-      },
-    ]);
-    expect(
-      second.violations.filter((v) => v.rule === 'not_validated'),
-      'the held answer was checked, and its bytes given back',
-    ).toEqual([]);
-  });
+  test(
+    'answers held for checking at once stay within their budget: ' +
+      'one past it streams on unchanged, not_validated, saying why',
+    async () => {
+      const body = JSON.stringify({ data: Array.from({ length: 30 }, (_, i) => ({ i })) }).padEnd(1_000);
+      let finishSlow!: () => void;
+      let slowStarted!: () => void;
+      const started = new Promise<void>((r) => (slowStarted = r));
+      const url = await upstream((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1_000 });
+        if (!req.url!.includes('slow')) return void res.end(body);
+        // Half the answer now, held by the proxy for checking; the rest once the other is through.
+        res.write(body.slice(0, 600), () => setTimeout(slowStarted, 100));
+        finishSlow = () => res.end(body.slice(600));
+      });
+      const { records, get } = proxyTo(url, { maxValidatedBytes: 1_000, maxHeldBytes: 1_000 });
+      const slow = get('/api/v1/firms?slow=1');
+      await started;
+      const other = await get('/api/v1/firms?limit=1');
+      expect(await other.text(), 'passed on unchanged').toBe(body);
+      finishSlow();
+      expect(await (await slow).text()).toBe(body);
+      const [first, second] = [
+        records.find((r) => r.path.includes('limit=1'))!,
+        records.find((r) => r.path.includes('slow'))!,
+      ];
+      expect(first.violations.filter((v) => v.rule === 'not_validated')).toEqual([
+        {
+          side: 'response',
+          rule: 'not_validated',
+          message:
+            'the proxy was already holding 600 bytes of other answers for checking (1000 at most): passed on unchecked',
+        },
+      ]);
+      expect(
+        second.violations.filter((v) => v.rule === 'not_validated'),
+        'the held answer was checked, and its bytes given back',
+      ).toEqual([]);
+    },
+  );
 
   test("a violation's message is kept to 500 characters, however long what it quotes", async () => {
     const url = await upstream((_req, res) =>
@@ -143,28 +151,33 @@ describe('memory bounded whatever the upstream sends', () => {
     expect(repeat.message).toHaveLength(500);
   });
 
-  test('a check that runs out of heap is not_validated, its answer passed on unchanged, and the next large answer is checked by a new process', async () => {
-    const big = JSON.stringify({
-      data: Array.from({ length: 400_000 }, (_, i) => ({ slug: `f-${i}`, n: [i, i, i] })),
-      next_cursor: null,
-    });
-    const url = await upstream((req, res) => json(res, req.url!.includes('big') ? big : newPage(2_000)));
-    const checks = checkProcess({ maxHeapMb: 64 });
-    closers.push(() => checks.close());
-    const { records, get } = proxyTo(url, { checker: checks.check, offloadBytes: 1_000 });
-    expect(await (await get('/api/v1/firms?big=1')).text()).toBe(big);
-    expect(records[0]!.violations.filter((v) => v.rule === 'not_validated')).toEqual([
-      {
-        side: 'response',
-        rule: 'not_validated',
-        message: expect.stringMatching(/^the checks failed, so this answer was not checked: .*memory/),
-      },
-    ]);
-    await (await get('/api/v1/firms?limit=1')).arrayBuffer();
-    // Checked: its rows lack what the contract asks of a firm.
-    expect(records[1]!.violations.map((v) => v.rule)).not.toContain('not_validated');
-    expect(records[1]!.violations.map((v) => v.rule)).toContain('contract');
-  }, 60_000);
+  test(
+    'a check that runs out of heap is not_validated, its answer passed ' +
+      'on unchanged, and the next large answer is checked by a new process',
+    async () => {
+      const big = JSON.stringify({
+        data: Array.from({ length: 400_000 }, (_, i) => ({ slug: `f-${i}`, n: [i, i, i] })),
+        next_cursor: null,
+      });
+      const url = await upstream((req, res) => json(res, req.url!.includes('big') ? big : newPage(2_000)));
+      const checks = checkProcess({ maxHeapMb: 64 });
+      closers.push(() => checks.close());
+      const { records, get } = proxyTo(url, { checker: checks.check, offloadBytes: 1_000 });
+      expect(await (await get('/api/v1/firms?big=1')).text()).toBe(big);
+      expect(records[0]!.violations.filter((v) => v.rule === 'not_validated')).toEqual([
+        {
+          side: 'response',
+          rule: 'not_validated',
+          message: expect.stringMatching(/^the checks failed, so this answer was not checked: .*memory/),
+        },
+      ]);
+      await (await get('/api/v1/firms?limit=1')).arrayBuffer();
+      // Checked: its rows lack what the contract asks of a firm.
+      expect(records[1]!.violations.map((v) => v.rule)).not.toContain('not_validated');
+      expect(records[1]!.violations.map((v) => v.rule)).toContain('contract');
+    },
+    60_000,
+  );
 });
 
 describe('every give-up on the record', () => {
@@ -184,7 +197,9 @@ describe('every give-up on the record', () => {
 });
 
 describe('the reports written whatever ends the proxy', () => {
-  /** The proxy CLI in front of an upstream that sends half an answer and stalls, with one exchange in flight through it. */
+  /**
+   * The proxy CLI in front of an upstream that sends half an answer and stalls, with one exchange in flight through it.
+   */
   async function stalledRun(name: string, preload?: string) {
     let reached!: () => void;
     const stalled = new Promise<void>((r) => (reached = r));
@@ -212,7 +227,7 @@ describe('the reports written whatever ends the proxy', () => {
       files.html,
     ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    closers.push(async () => child.kill('SIGKILL'));
+    closers.push(() => Promise.resolve(child.kill('SIGKILL')));
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -232,32 +247,38 @@ describe('the reports written whatever ends the proxy', () => {
   }
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    test(`${signal} mid-exchange: the report, JUnit and HTML are written, the exchange in flight in them as not_validated, exit 1`, async () => {
-      const run = await stalledRun(signal);
-      run.child.kill(signal);
-      expect(await run.exited).toBe(1);
-      const report = JSON.parse(readFileSync(run.files.report, 'utf8'));
-      expect(report.exchanges).toBe(1);
-      expect(report.by_rule).toEqual({ not_validated: 1 });
-      expect(report.violations[0]).toMatchObject({
-        method: 'GET',
-        path: '/api/v1/firms?limit=1',
-        status: 200,
-        violations: [
-          { rule: 'not_validated', message: `the proxy was stopped (${signal}) before this exchange was through` },
-        ],
-      });
-      expect(readFileSync(run.files.junit, 'utf8')).toMatch(
-        /name="every answer was checked \(none passed on unchecked\)">\s*<failure/,
-      );
-      expect(readFileSync(run.files.html, 'utf8')).toContain(`stopped (${signal})`);
-      expect(run.output()).not.toContain(key);
-    }, 30_000);
+    test(
+      `${signal} mid-exchange: the report, JUnit and HTML are written, ` +
+        `the exchange in flight in them as not_validated, exit 1`,
+      async () => {
+        const run = await stalledRun(signal);
+        run.child.kill(signal);
+        expect(await run.exited).toBe(1);
+        const report = JSON.parse(readFileSync(run.files.report, 'utf8'));
+        expect(report.exchanges).toBe(1);
+        expect(report.by_rule).toEqual({ not_validated: 1 });
+        expect(report.violations[0]).toMatchObject({
+          method: 'GET',
+          path: '/api/v1/firms?limit=1',
+          status: 200,
+          violations: [
+            { rule: 'not_validated', message: `the proxy was stopped (${signal}) before this exchange was through` },
+          ],
+        });
+        expect(readFileSync(run.files.junit, 'utf8')).toMatch(
+          /name="every answer was checked \(none passed on unchecked\)">\s*<failure/,
+        );
+        expect(readFileSync(run.files.html, 'utf8')).toContain(`stopped (${signal})`);
+        expect(run.output()).not.toContain(key);
+      },
+      30_000,
+    );
   }
 
   test("a failure of the proxy's own: the reports are written, the exchange in flight in them, exit 70", async () => {
     // The failure is injected: a preload that throws on the proxy's thread when asked (SIGUSR2).
-    const preload = `data:text/javascript,${encodeURIComponent("process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));")}`;
+    const thrower = "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));";
+    const preload = `data:text/javascript,${encodeURIComponent(thrower)}`;
     const run = await stalledRun('failure', preload);
     run.child.kill('SIGUSR2');
     expect(await run.exited).toBe(70);

@@ -58,30 +58,36 @@ async function proxied(options: { faults?: FaultName[]; upstream?: string } = {}
   return { upstream, report, get, url };
 }
 
-test('in front of a broken service the page names each broken rule, and under it the exchanges that broke it with a curl line each', async () => {
-  const { upstream, report, get } = await proxied({ faults: ['leak-email'] });
-  for (const path of ['/api/v1/firms?limit=2', '/api/v1/companies?limit=1', '/api/v1/firms?limit=lots'])
-    await get(path);
-  const page = renderProxyHtml(report.toJSON());
-  const leaks = report.toJSON().by_rule['no-people']!;
-  expect(page).toMatch(
-    new RegExp(`<span class="verdict failed">FAILED: ${leaks} violations of 1 rule in 3 exchanges</span>`),
-  );
-  // The table by rule: every rule, the broken one linked to its section; the client's bad request listed, failing nothing.
-  expect(page).toContain(`<a href="#rule-no-people"><code>no-people</code></a>`);
-  expect(page).toContain('<td><code>upstream</code></td><td>the service was reachable and answered in time</td>');
-  expect(page).toContain('<a href="#rule-request"><code>request</code></a>');
-  const section =
-    /<div class="failure" id="rule-no-people">[^]*?<\/div>(?=<div class="failure"|<\/section>)/.exec(page)?.[0] ?? '';
-  expect(section).toContain('<code>GET /api/v1/firms?limit=2</code> -> <span class="badge passed">200</span>');
-  expect(section).toContain('contact_email');
-  expect(section).toContain(
-    `curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; &#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
-  );
-  // Each violation kept: no note of others counted only.
-  expect(section).not.toContain('counted, not kept');
-  expect(page).not.toContain(key);
-});
+test(
+  'in front of a broken service the page names each broken rule, ' +
+    'and under it the exchanges that broke it with a curl line each',
+  async () => {
+    const { upstream, report, get } = await proxied({ faults: ['leak-email'] });
+    for (const path of ['/api/v1/firms?limit=2', '/api/v1/companies?limit=1', '/api/v1/firms?limit=lots'])
+      await get(path);
+    const page = renderProxyHtml(report.toJSON());
+    const leaks = report.toJSON().by_rule['no-people']!;
+    expect(page).toMatch(
+      new RegExp(`<span class="verdict failed">FAILED: ${leaks} violations of 1 rule in 3 exchanges</span>`),
+    );
+    // The table by rule: every rule, the broken one linked to its
+    // section; the client's bad request listed, failing nothing.
+    expect(page).toContain(`<a href="#rule-no-people"><code>no-people</code></a>`);
+    expect(page).toContain('<td><code>upstream</code></td><td>the service was reachable and answered in time</td>');
+    expect(page).toContain('<a href="#rule-request"><code>request</code></a>');
+    const section =
+      /<div class="failure" id="rule-no-people">[^]*?<\/div>(?=<div class="failure"|<\/section>)/.exec(page)?.[0] ?? '';
+    expect(section).toContain('<code>GET /api/v1/firms?limit=2</code> -> <span class="badge passed">200</span>');
+    expect(section).toContain('contact_email');
+    expect(section).toContain(
+      `curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; ` +
+        `&#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
+    );
+    // Each violation kept: no note of others counted only.
+    expect(section).not.toContain('counted, not kept');
+    expect(page).not.toContain(key);
+  },
+);
 
 test('in front of a clean service the page says so, every rule held', async () => {
   const { report, get } = await proxied();
@@ -115,26 +121,31 @@ test('a script and the key a hostile service sends back are text on the page, th
   expect(page).not.toMatch(/<[^>]*\s(?:src|href)\s*=\s*(?!["']?#)/i);
 });
 
-test('a call sent without a key is replayed without one: only a call that carried a key gets the Authorization header in its curl line', async () => {
-  // Every answer an empty object: no list envelope, a contract violation on every call.
-  const broken: Server = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
-  );
-  await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((r) => broken.close(r)));
-  const { upstream, report, get, url } = await proxied({
-    upstream: `http://127.0.0.1:${(broken.address() as { port: number }).port}`,
-  });
-  await (await fetch(`${url}/api/v1/firms?limit=1`)).arrayBuffer();
-  await get('/api/v1/firms?limit=2');
-  const page = renderProxyHtml(report.toJSON());
-  expect(page).toContain(`<pre class="command">curl -i &#39;${upstream}/api/v1/firms?limit=1&#39;</pre>`);
-  expect(page).toContain(
-    `<pre class="command">curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; &#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
-  );
-  // The record says whether a key went, never which.
-  expect(JSON.stringify(report.toJSON())).not.toContain(key);
-});
+test(
+  'a call sent without a key is replayed without one: only a call ' +
+    'that carried a key gets the Authorization header in its curl line',
+  async () => {
+    // Every answer an empty object: no list envelope, a contract violation on every call.
+    const broken: Server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+    );
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((r) => broken.close(r)));
+    const { upstream, report, get, url } = await proxied({
+      upstream: `http://127.0.0.1:${(broken.address() as { port: number }).port}`,
+    });
+    await (await fetch(`${url}/api/v1/firms?limit=1`)).arrayBuffer();
+    await get('/api/v1/firms?limit=2');
+    const page = renderProxyHtml(report.toJSON());
+    expect(page).toContain(`<pre class="command">curl -i &#39;${upstream}/api/v1/firms?limit=1&#39;</pre>`);
+    expect(page).toContain(
+      `<pre class="command">curl -i -H &quot;Authorization: Bearer $INVESTOR_GRAPH_KEY&quot; ` +
+        `&#39;${upstream}/api/v1/firms?limit=2&#39;</pre>`,
+    );
+    // The record says whether a key went, never which.
+    expect(JSON.stringify(report.toJSON())).not.toContain(key);
+  },
+);
 
 test('an --html path the proxy cannot write is one line and exit 2, before it listens', async () => {
   const file = join(dir, 'a-file');
@@ -145,7 +156,8 @@ test('an --html path the proxy cannot write is one line and exit 2, before it li
   });
   expect(run.status).toBe(2);
   expect(run.stderr).toBe(
-    `[investor-graph proxy] --html ${join(file, 'proxy.html')}: cannot be written (${file} is a file, not a folder) (see investor-graph-mock proxy --help)\n`,
+    `[investor-graph proxy] --html ${join(file, 'proxy.html')}: cannot be written ` +
+      `(${file} is a file, not a folder) (see investor-graph-mock proxy --help)\n`,
   );
   expect(run.stdout).toBe('');
 });
@@ -161,14 +173,16 @@ test('an --html naming the file of --report or --junit is refused in one line, e
     });
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr).toBe(
-      `[investor-graph proxy] --html ${spelt} is the file of --${flag}: give the page a name of its own (see investor-graph-mock proxy --help)\n`,
+      `[investor-graph proxy] --html ${spelt} is the file of --${flag}: give the page a name of its own (see ` +
+        `investor-graph-mock proxy --help)\n`,
     );
     expect(run.stdout).toBe('');
   }
 });
 
 test.skipIf(noBrowser)(
-  'the page the proxy CLI writes on exit opens offline in headless Chromium: no console error, no request but itself, the violation in sight',
+  'the page the proxy CLI writes on exit opens offline in headless Chromium: no console error, no request but ' +
+    'itself, the violation in sight',
   async ({ annotate }) => {
     const leakyKey = 'igk_team_htmlhtmlhtmlhtmlhtmlhtml1234';
     const upstream = await start('--key', `team=${leakyKey}`, '--fault', 'leak-email');
@@ -198,7 +212,8 @@ test.skipIf(noBrowser)(
       const shot = join(screenshotsDir, 'proxy-html-report.png');
       await page.screenshot(shot);
       await annotate(
-        `the validation proxy's HTML report in front of the mock with leak-email, in headless Chromium (${relative(process.cwd(), shot)})`,
+        `the validation proxy's HTML report in front of the mock with leak-email, in headless Chromium ` +
+          `(${relative(process.cwd(), shot)})`,
         { path: shot, contentType: 'image/png' },
       );
       expect(page.problems).toEqual([]);

@@ -26,7 +26,10 @@ function titleOf(rule: string): string {
       : rule;
 }
 
-/** The curl line that makes the call again against the upstream: the key from $INVESTOR_GRAPH_KEY when the call sent one. */
+/**
+ * The curl line that makes the call again against the upstream:
+ * the key from $INVESTOR_GRAPH_KEY when the call sent one.
+ */
 export function proxyCurlLine(upstream: string, record: Pick<ExchangeRecord, 'method' | 'path' | 'keyed'>): string {
   return curlLine({ method: record.method, url: redact(`${upstream}${record.path}`), keyFromEnv: !!record.keyed });
 }
@@ -41,10 +44,14 @@ function exchangeBlock(upstream: string, record: ExchangeRecord, rule: string, o
     record.status === 0
       ? badge('failed', 'no answer')
       : badge(record.status >= 400 ? 'failed' : 'passed', String(record.status));
-  return html`<details class="exchange"${open ? html` open` : ''}><summary><code>${record.method} ${redact(record.path)}</code> -> ${status} <span class="muted">${record.ms} ms, at ${record.at}</span></summary>
-${pre(messages.join('\n'))}${record.excerpt ? html`<div class="muted">the body's start:</div>${pre(redact(record.excerpt))}` : ''}
+  const when = html`<span class="muted">${record.ms} ms, at ${record.at}</span>`;
+  const summary = html`<summary><code>${record.method} ${redact(record.path)}</code> -> ${status} ${when}</summary>`;
+  const excerpt = record.excerpt ? html`<div class="muted">the body's start:</div>${pre(redact(record.excerpt))}` : '';
+  const putBack = cut ? ' (the report shortened a cursor or blanked a value in its path: put it back first)' : '';
+  return html`<details class="exchange"${open ? html` open` : ''}>${summary}
+${pre(messages.join('\n'))}${excerpt}
 ${record.notValidated ? html`<p class="muted">${redact(record.notValidated)}</p>` : ''}
-<div class="muted">make the call again${cut ? ' (the report shortened a cursor or blanked a value in its path: put it back first)' : ''}:</div>${pre(proxyCurlLine(upstream, record), 'command')}</details>`;
+<div class="muted">make the call again${putBack}:</div>${pre(proxyCurlLine(upstream, record), 'command')}</details>`;
 }
 
 /** A rule's section: its count and the first kept exchanges that broke it. */
@@ -52,11 +59,19 @@ function ruleSection(report: ProxyReportJson, rule: string, count: number): Html
   const records = report.violations.filter((r) => r.violations.some((v) => v.rule === rule));
   const kept = records.reduce((sum, r) => sum + r.violations.filter((v) => v.rule === rule).length, 0);
   const side = rule === 'request' ? "the client's requests (fail nothing: the proxy judges the service)" : '';
-  return html`<div class="failure" id="${`rule-${rule}`}"><h3>${badge(rule === 'request' ? 'skipped' : 'broken', plural(count, 'violation'))} <code>${rule}</code>: ${titleOf(rule)}</h3>
+  const mark = badge(rule === 'request' ? 'skipped' : 'broken', plural(count, 'violation'));
+  const left = plural(records.length - PER_RULE, 'more exchange');
+  const more = records.length > PER_RULE ? html`<p class="muted">${left} of this rule in the JSON report.</p>` : '';
+  const counted = plural(count, 'violation');
+  const rest =
+    kept < count
+      ? html`<p class="muted">The rest of its ${counted} were counted, not kept (a bounded report).</p>`
+      : '';
+  return html`<div class="failure" id="${`rule-${rule}`}"><h3>${mark} <code>${rule}</code>: ${titleOf(rule)}</h3>
 ${side ? html`<p class="muted">${side}</p>` : ''}
 ${records.slice(0, PER_RULE).map((r, i) => exchangeBlock(report.upstream, r, rule, i === 0))}
-${records.length > PER_RULE ? html`<p class="muted">${plural(records.length - PER_RULE, 'more exchange')} of this rule in the JSON report.</p>` : ''}
-${kept < count ? html`<p class="muted">The rest of its ${plural(count, 'violation')} were counted, not kept (a bounded report).</p>` : ''}</div>`;
+${more}
+${rest}</div>`;
 }
 
 /** The whole page for the proxy's JSON report. */
@@ -67,14 +82,29 @@ export function renderProxyHtml(report: ProxyReportJson): string {
   const verdict = broken.length
     ? {
         ok: false,
-        text: `FAILED: ${plural(violations, 'violation')} of ${plural(broken.length, 'rule')} in ${plural(report.exchanges, 'exchange')}`,
+        text:
+          `FAILED: ${plural(violations, 'violation')} of ` +
+          `${plural(broken.length, 'rule')} in ${plural(report.exchanges, 'exchange')}`,
       }
     : { ok: true, text: `PASSED: no rule broken in ${plural(report.exchanges, 'exchange')}` };
-  const ruleIds = [...(Object.keys(rules) as string[]), ...Object.keys(proxyChecks)];
-  const body = html`<p class="muted">What passed through the validation proxy, checked against the contract and the spec's rules. No header is recorded; keys are blanked.</p>
-<section id="run"><h2>The run</h2><dl class="facts"><dt>upstream</dt><dd><code>${redact(report.upstream)}</code></dd><dt>from</dt><dd>${report.started_at}</dd><dt>to</dt><dd>${report.ended_at}</dd>
-<dt>exchanges</dt><dd>${plural(report.exchanges, 'exchange')}, ${report.exchanges_with_violations.toLocaleString('en')} with violations</dd>
-<dt>kept</dt><dd>${plural(report.violations.length, 'exchange')} with their violations${report.violations_left_out ? `, ${report.violations_left_out.toLocaleString('en')} more counted only` : ''}</dd></dl></section>
+  const ruleIds = [...Object.keys(rules), ...Object.keys(proxyChecks)];
+  const intro = [
+    html`What passed through the validation proxy, checked against the contract and the spec's rules.`,
+    html` No header is recorded; keys are blanked.`,
+  ];
+  const facts = [
+    html`<dt>upstream</dt><dd><code>${redact(report.upstream)}</code></dd>`,
+    html`<dt>from</dt><dd>${report.started_at}</dd><dt>to</dt><dd>${report.ended_at}</dd>`,
+  ];
+  const withViolations = report.exchanges_with_violations.toLocaleString('en');
+  const leftOut = report.violations_left_out
+    ? `, ${report.violations_left_out.toLocaleString('en')} more counted only`
+    : '';
+  const sections = counts.map(([rule, n]) => ruleSection(report, rule, n));
+  const body = html`<p class="muted">${intro}</p>
+<section id="run"><h2>The run</h2><dl class="facts">${facts}
+<dt>exchanges</dt><dd>${plural(report.exchanges, 'exchange')}, ${withViolations} with violations</dd>
+<dt>kept</dt><dd>${plural(report.violations.length, 'exchange')} with their violations${leftOut}</dd></dl></section>
 <section id="rules"><h2>By rule</h2>
 ${table(
   ['rule', 'what it says', 'violations'],
@@ -86,7 +116,7 @@ ${table(
     return { state, cells: [name, titleOf(rule), badge(state, n ? n.toLocaleString('en') : 'none')] };
   }),
 )}</section>
-${counts.length ? html`<section id="violations"><h2>Violations, with their exchanges</h2>${counts.map(([rule, n]) => ruleSection(report, rule, n))}</section>` : ''}
+${counts.length ? html`<section id="violations"><h2>Violations, with their exchanges</h2>${sections}</section>` : ''}
 <p class="muted">Written by investor-graph-mock proxy from its JSON report.</p>`;
   return page({ title: `Validation proxy in front of ${redact(report.upstream)}`, verdict, body });
 }

@@ -372,57 +372,66 @@ describe('in front of a service whose answers break off', () => {
     ],
   ];
   for (const [name, answer, status, code] of cases) {
-    test(`${name} is a ${status} ${code} to the client and a recorded violation, never a pass (regression)`, async () => {
-      const upstream = await rawUpstream(answer);
+    test(
+      `${name} is a ${status} ${code} to the client and ` + `a recorded violation, never a pass (regression)`,
+      async () => {
+        const upstream = await rawUpstream(answer);
+        const records: ExchangeRecord[] = [];
+        const report = new ProxyReport(upstream);
+        const proxy = createValidationProxy({
+          upstream,
+          validator,
+          timeoutMs: 500,
+          onExchange: (r) => (records.push(r), report.add(r)),
+        });
+        const response = await proxy.fetch(
+          new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }),
+        );
+        expect(response.status).toBe(status);
+        expect((await response.json()).code).toBe(code);
+        expect(records).toHaveLength(1);
+        expect(records[0]!.violations.map((v) => `${v.side}:${v.rule}`)).toEqual(['response:upstream']);
+        expect(report.responseViolations, 'the proxy would exit non-zero').toBeGreaterThan(0);
+      },
+    );
+  }
+
+  test(
+    'a whole answer whose JSON is truncated is passed ' + 'on with its violation in the header and the record',
+    async () => {
+      const upstream = await rawUpstream((s) => s.end(`${head('content-length: 9\r\n')}{"data":[`));
       const records: ExchangeRecord[] = [];
-      const report = new ProxyReport(upstream);
+      const proxy = createValidationProxy({ upstream, validator, onExchange: (r) => records.push(r) });
+      const response = await proxy.fetch(
+        new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }),
+      );
+      expect(response.headers.has('sl-violations')).toBe(true);
+      expect(records[0]!.violations.filter((v) => v.side === 'response').length).toBeGreaterThan(0);
+    },
+  );
+
+  test(
+    'a body over the bound streams on whole, unchecked and ' + 'said to be (allowed by the user), without being held',
+    async () => {
+      const body = JSON.stringify({ data: Array.from({ length: 2_000 }, (_, i) => ({ i })) });
+      const upstream = await rawUpstream((s) =>
+        s.end(`${head(`content-length: ${Buffer.byteLength(body)}\r\n`)}${body}`),
+      );
+      const records: ExchangeRecord[] = [];
       const proxy = createValidationProxy({
         upstream,
         validator,
-        timeoutMs: 500,
-        onExchange: (r) => (records.push(r), report.add(r)),
+        maxValidatedBytes: 1_024,
+        allowUnvalidated: true,
+        onExchange: (r) => records.push(r),
       });
       const response = await proxy.fetch(
         new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }),
       );
-      expect(response.status).toBe(status);
-      expect((await response.json()).code).toBe(code);
-      expect(records).toHaveLength(1);
-      expect(records[0]!.violations.map((v) => `${v.side}:${v.rule}`)).toEqual(['response:upstream']);
-      expect(report.responseViolations, 'the proxy would exit non-zero').toBeGreaterThan(0);
-    });
-  }
-
-  test('a whole answer whose JSON is truncated is passed on with its violation in the header and the record', async () => {
-    const upstream = await rawUpstream((s) => s.end(`${head('content-length: 9\r\n')}{"data":[`));
-    const records: ExchangeRecord[] = [];
-    const proxy = createValidationProxy({ upstream, validator, onExchange: (r) => records.push(r) });
-    const response = await proxy.fetch(
-      new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }),
-    );
-    expect(response.headers.has('sl-violations')).toBe(true);
-    expect(records[0]!.violations.filter((v) => v.side === 'response').length).toBeGreaterThan(0);
-  });
-
-  test('a body over the bound streams on whole, unchecked and said to be (allowed by the user), without being held', async () => {
-    const body = JSON.stringify({ data: Array.from({ length: 2_000 }, (_, i) => ({ i })) });
-    const upstream = await rawUpstream((s) =>
-      s.end(`${head(`content-length: ${Buffer.byteLength(body)}\r\n`)}${body}`),
-    );
-    const records: ExchangeRecord[] = [];
-    const proxy = createValidationProxy({
-      upstream,
-      validator,
-      maxValidatedBytes: 1_024,
-      allowUnvalidated: true,
-      onExchange: (r) => records.push(r),
-    });
-    const response = await proxy.fetch(
-      new Request('http://proxy/api/v1/firms?limit=1', { headers: { authorization: `Bearer ${key}` } }),
-    );
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe(body);
-    expect(records[0]!.notValidated).toBe('the body is over 1024 bytes: passed on unchecked');
-    expect(records[0]!.violations).toEqual([]);
-  });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(body);
+      expect(records[0]!.notValidated).toBe('the body is over 1024 bytes: passed on unchecked');
+      expect(records[0]!.violations).toEqual([]);
+    },
+  );
 });

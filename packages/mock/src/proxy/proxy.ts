@@ -4,90 +4,26 @@
  * `prism proxy` with this API's rules. Framework-free (`fetch(Request) -> Response`); the Node
  * adapter and the CLI add the port, the log and the report files.
  */
-import { parseBody, type ContractValidator, type RuleId } from '@investor-graph/contract';
+import { parseBody } from '@investor-graph/contract';
 import { bearerOf, redactPath, redact } from '../redact.ts';
 import { HeldBytes, hopByHop, passedOnHeaders, passOn, readBounded, type BoundedBody } from './body.ts';
-import { checkExchange, textOf, type Checker, type CheckJob, type CheckResult } from './check.ts';
+import { checkExchange, textOf, type CheckJob, type CheckResult } from './check.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
 import { excerptBytes, excerptOf, gaveUp, judged, withinBudget } from './violations.ts';
-import { WalkTracker, type WalkLimits } from './walks.ts';
+import { WalkTracker } from './walks.ts';
+
+import type { ExchangeRecord, ProxyOptions, ProxyViolation, ValidationProxy } from './types.ts';
 
 export { excerptOf, violationsHeader } from './violations.ts';
-
-export interface ProxyViolation {
-  /** `request`: the client sent what the contract rejects; `response`: the service broke a rule. */
-  side: 'request' | 'response';
-  /**
-   * `not_validated`: a check the proxy gave up, with why: an answer too large to hold or with no
-   * room left to hold it, a check out of time or failed, a walk it could not follow, a stop mid-exchange.
-   */
-  rule: RuleId | 'request' | 'upstream' | 'not_validated';
-  message: string;
-}
-
-export interface ExchangeRecord {
-  at: string;
-  method: string;
-  /** Path and query, cursors shortened. Never a header: keys stay out of every record. */
-  path: string;
-  /** The request carried an Authorization header (never its value): a replay sends the key only then. */
-  keyed?: true;
-  /** The service's status; 0 when the proxy stopped before the service answered. */
-  status: number;
-  ms: number;
-  violations: ProxyViolation[];
-  /** The first bytes of the response body, keys blanked; only for exchanges with violations. */
-  excerpt?: string;
-  /** Why checks were given up, when `allowUnvalidated` makes that a note rather than a violation. */
-  notValidated?: string;
-  /** Violations past the exchange's budget, by rule: counted, not kept. */
-  more?: Record<string, number>;
-}
-
-export interface ProxyOptions {
-  /** The live service, e.g. https://api.example.com (a path prefix is kept). */
-  upstream: string;
-  validator: ContractValidator;
-  /** Answer a response that breaks a rule with a 502 problem instead of passing it on. */
-  errors?: boolean;
-  /** Per request, answer body included; a slow upstream becomes a 504 problem. */
-  timeoutMs?: number;
-  /** Bodies up to this many bytes are held and checked; a larger one streams on unchecked (32 MiB). */
-  maxValidatedBytes?: number;
-  /** Bytes held for checking across all exchanges at once; an answer past it streams on unchecked (twice maxValidatedBytes). */
-  maxHeldBytes?: number;
-  /** Checks answers over `offloadBytes` (a process of their own: proxy/checker/process.ts); without it they are checked here, a rule at a time. */
-  checker?: Checker;
-  /** 256 KiB: a rule on a smaller answer takes a few ms at most. */
-  offloadBytes?: number;
-  /** Bounds of the walks followed for the walk's rule (walks.ts). */
-  walks?: Partial<WalkLimits>;
-  /**
-   * A check given up (`not_validated`: an answer streamed on unchecked, a walk forgotten, ...) is a
-   * violation of its own, counted in the report and the exit code; with this, it is only noted
-   * (`notValidated` in the record).
-   */
-  allowUnvalidated?: boolean;
-  /** Violations kept per exchange; the rest are counted by rule ("N more"). 100. */
-  maxViolations?: number;
-  fetch?: typeof globalThis.fetch;
-  /** Called once per exchange, after it is checked. */
-  onExchange?(record: ExchangeRecord): void;
-}
-
-export interface ValidationProxy {
-  fetch(request: Request): Promise<Response>;
-  /** Records every exchange still in flight as given up, saying `why` (the proxy is stopping), so a report written next holds them. */
-  abandon(why: string): void;
-  /** The walks followed, within their bounds. */
-  readonly walks: WalkTracker;
-}
+export type { ExchangeRecord, ProxyOptions, ProxyViolation, ValidationProxy };
 
 let served = 0;
 const requestId = (): string => `req_proxy_${(++served).toString(36)}`;
 /** Lets other exchanges (and a SIGTERM) in between two rules of a long check. */
 const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-/** A violation's message is kept to this many characters (after keys are blanked), as the header and --errors show it. */
+/**
+ * A violation's message is kept to this many characters (after keys are blanked), as the header and --errors show it.
+ */
 const MESSAGE_MAX = 500;
 
 export function createValidationProxy(options: ProxyOptions): ValidationProxy {
@@ -117,7 +53,8 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
     const known = ownKey ? [ownKey] : [];
     let status = 0;
     let recorded = false;
-    // Once per exchange, whatever ends it. Violation messages quote what they saw (a path, a value): keys in them are blanked too.
+    // Once per exchange, whatever ends it. Violation messages quote
+    // what they saw (a path, a value): keys in them are blanked too.
     const record = (
       violations: ProxyViolation[],
       more: Pick<ExchangeRecord, 'excerpt' | 'notValidated' | 'more'> = {},
@@ -273,7 +210,9 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       record(kept, { ...excerpt, ...(more ? { more } : {}), ...note });
       if (broken.length && options.errors) {
         const times = broken.length + brokenLeft;
-        const detail = `The answer (${response.status}) breaks the contract ${times} time${times === 1 ? '' : 's'}; see violations.`;
+        const detail =
+          `The answer (${response.status}) breaks the contract ` +
+          `${times} time${times === 1 ? '' : 's'}; see violations.`;
         return proxyProblem('contract_violation', detail, instance, requestId(), {
           violations: broken.map((v) => ({ rule: v.rule, message: redact(v.message, known).slice(0, MESSAGE_MAX) })),
         });

@@ -92,10 +92,17 @@ export class ProxyReport {
         const inner =
           c.rule === 'request'
             ? `<system-out>${xml(examples.join('\n'))}</system-out>`
-            : `<failure message="${xml(`${count} violations in ${this.exchanges} exchanges`)}">${xml(examples.join('\n'))}</failure>`;
+            : `<failure message="${xml(`${count} violations in ${this.exchanges} exchanges`)}">` +
+              `${xml(examples.join('\n'))}</failure>`;
         return `    <testcase classname="validation proxy" name="${xml(c.name)}">\n      ${inner}\n    </testcase>`;
       })
       .join('\n');
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="investor-graph validation proxy" tests="${cases.length}" failures="${failures}">\n  <testsuite name="${xml(`validation proxy in front of ${this.upstream}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" timestamp="${this.startedAt}">\n${body}\n  </testsuite>\n</testsuites>\n`;
+    return (
+      `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="investor-graph validation proxy" ` +
+      `tests="${cases.length}" failures="${failures}">\n` +
+      `  <testsuite name="${xml(`validation proxy in front of ${this.upstream}`)}" tests="${cases.length}" ` +
+      `failures="${failures}" errors="0" skipped="0" timestamp="${this.startedAt}">\n${body}\n  </testsuite>\n` +
+      `</testsuites>\n`
+    );
   }
 }

@@ -17,15 +17,18 @@ function page(cursor: string | null, rows: number | string[], next: string | nul
   return pageOf(200, `/api/v1/firms${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, body)!;
 }
 
-test('a row that comes again on a later page of its walk is reported, by its identity; another walk may hold it', () => {
-  const walks = new WalkTracker();
-  const first = page(null, ['https://x/a', 'https://x/b'], 'next-1');
-  expect(walks.observe(first)).toEqual({ repeats: [], untracked: [] });
-  expect(walks.observe(page('next-1', ['https://x/c', 'https://x/a'], null)).repeats).toEqual([
-    '/api/v1/firms: row https://x/a came again on a later page of the same walk',
-  ]);
-  expect(walks.observe(page(null, ['https://x/a'], null)).repeats).toEqual([]);
-});
+test(
+  'a row that comes again on a later page of its walk is ' + 'reported, by its identity; another walk may hold it',
+  () => {
+    const walks = new WalkTracker();
+    const first = page(null, ['https://x/a', 'https://x/b'], 'next-1');
+    expect(walks.observe(first)).toEqual({ repeats: [], untracked: [] });
+    expect(walks.observe(page('next-1', ['https://x/c', 'https://x/a'], null)).repeats).toEqual([
+      '/api/v1/firms: row https://x/a came again on a later page of the same walk',
+    ]);
+    expect(walks.observe(page(null, ['https://x/a'], null)).repeats).toEqual([]);
+  },
+);
 
 test('an upstream handing out a new cursor on every page: the walks held stay within their bounds', () => {
   const walks = new WalkTracker({ walks: 50, rows: 1_000, rowsPerWalk: 100 });
@@ -53,20 +56,24 @@ test('a cursor or a row identity of megabytes is held as a number', () => {
   ]);
 });
 
-test('a page of a walk the bounds pushed out says its rows went unchecked against the walk, once; an unknown cursor starts a walk', () => {
-  const walks = new WalkTracker({ walks: 3 });
-  walks.observe(page(null, 2, 'kept-out'));
-  for (let i = 0; i < 3; i++) walks.observe(page(null, 2));
-  const { untracked } = walks.observe(page('kept-out', 2, 'then'));
-  expect(untracked).toEqual([
-    expect.stringMatching(
-      /^the walk this cursor continues was forgotten to keep the proxy's memory bounded \(3 walks, 500000 rows at most\)/,
-    ),
-  ]);
-  // The walk goes on from there, tracked again.
-  expect(walks.observe(page('then', 2)).untracked).toEqual([]);
-  expect(walks.observe(page('never-handed-out', 2)).untracked).toEqual([]);
-});
+test(
+  'a page of a walk the bounds pushed out says its rows went ' +
+    'unchecked against the walk, once; an unknown cursor starts a walk',
+  () => {
+    const walks = new WalkTracker({ walks: 3 });
+    walks.observe(page(null, 2, 'kept-out'));
+    for (let i = 0; i < 3; i++) walks.observe(page(null, 2));
+    const { untracked } = walks.observe(page('kept-out', 2, 'then'));
+    expect(untracked).toEqual([
+      expect.stringMatching(
+        /^the walk this cursor continues was forgotten to keep the proxy's memory bounded \(3 walks, 500000 rows at most\)/,
+      ),
+    ]);
+    // The walk goes on from there, tracked again.
+    expect(walks.observe(page('then', 2)).untracked).toEqual([]);
+    expect(walks.observe(page('never-handed-out', 2)).untracked).toEqual([]);
+  },
+);
 
 test('the row budget across walks pushes out the least recently continued walk', () => {
   const walks = new WalkTracker({ rows: 100, rowsPerWalk: 60 });
@@ -84,28 +91,31 @@ test('a walk may hold the whole row budget, never more: bounds given that way ro
   expect(walks.observe(page('on', 1)).untracked).toEqual([expect.stringContaining('past the 49 rows')]);
 });
 
-test('a walk past the rows it may keep says, on every later page, that rows past them are not checked for repeats', () => {
-  const walks = new WalkTracker({ rowsPerWalk: 10 });
-  expect(walks.observe(page(null, 8, 'a')).untracked).toEqual([]);
-  expect(walks.observe(page('a', 8, 'b')).untracked).toEqual([
-    'the walk is past the 10 rows the proxy remembers of one walk: rows past them are not checked for repeats',
-  ]);
-  expect(walks.observe(page('b', 1)).untracked).toHaveLength(1);
-  // A single page longer than the bound is cut where it is read, and says so too.
-  expect(
-    pageOf(200, '/api/v1/firms', { data: Array.from({ length: 25 }, (_, i) => ({ sequence: i })) }, 10)!.rows,
-  ).toHaveLength(10);
-  expect(
-    walks.observe(
-      pageOf(
-        200,
-        '/api/v1/firms',
-        { data: Array.from({ length: 25 }, (_, i) => ({ sequence: i })), next_cursor: null },
-        10,
-      )!,
-    ).untracked,
-  ).toHaveLength(1);
-});
+test(
+  'a walk past the rows it may keep says, on every later ' + 'page, that rows past them are not checked for repeats',
+  () => {
+    const walks = new WalkTracker({ rowsPerWalk: 10 });
+    expect(walks.observe(page(null, 8, 'a')).untracked).toEqual([]);
+    expect(walks.observe(page('a', 8, 'b')).untracked).toEqual([
+      'the walk is past the 10 rows the proxy remembers of one walk: rows past them are not checked for repeats',
+    ]);
+    expect(walks.observe(page('b', 1)).untracked).toHaveLength(1);
+    // A single page longer than the bound is cut where it is read, and says so too.
+    expect(
+      pageOf(200, '/api/v1/firms', { data: Array.from({ length: 25 }, (_, i) => ({ sequence: i })) }, 10)!.rows,
+    ).toHaveLength(10);
+    expect(
+      walks.observe(
+        pageOf(
+          200,
+          '/api/v1/firms',
+          { data: Array.from({ length: 25 }, (_, i) => ({ sequence: i })), next_cursor: null },
+          10,
+        )!,
+      ).untracked,
+    ).toHaveLength(1);
+  },
+);
 
 test('only a 200 whose body holds a data array is a page', () => {
   expect(pageOf(404, '/api/v1/firms', { data: [] })).toBeNull();

@@ -80,7 +80,8 @@ export class WalkTracker {
 
   constructor(limits: Partial<WalkLimits> = {}) {
     const given = { ...walkLimits, ...limits };
-    // A walk over the whole budget would not be kept at all (the LRU refuses it): one walk may fill it, less its own entry.
+    // A walk over the whole budget would not be kept at all (the
+    // LRU refuses it): one walk may fill it, less its own entry.
     this.limits = { ...given, rowsPerWalk: Math.min(given.rowsPerWalk, given.rows - 1) };
     this.#forgotten = new LRUCache({ max: this.limits.forgotten });
     this.#walks = new LRUCache<number, Walk>({
@@ -105,7 +106,8 @@ export class WalkTracker {
     if (walk) this.#walks.delete(page.cursor!);
     else if (page.cursor !== null && this.#forgotten.delete(page.cursor)) {
       untracked.push(
-        `the walk this cursor continues was forgotten to keep the proxy's memory bounded (${walks} walks, ${rows} rows at most): this page's rows were not checked against its earlier pages`,
+        `the walk this cursor continues was forgotten to keep the proxy's memory bounded (${walks} walks, ` +
+          `${rows} rows at most): this page's rows were not checked against its earlier pages`,
       );
     }
     walk ??= { rows: new Set(), full: false };
@@ -120,7 +122,8 @@ export class WalkTracker {
     if (walk.full || page.total > page.rows.length) {
       walk.full = true;
       untracked.push(
-        `the walk is past the ${rowsPerWalk} rows the proxy remembers of one walk: rows past them are not checked for repeats`,
+        `the walk is past the ${rowsPerWalk} rows the proxy remembers of one walk: rows past them are not ` +
+          `checked for repeats`,
       );
     }
     if (page.next !== null) this.#walks.set(page.next, walk);

@@ -42,7 +42,8 @@ function pipelined(
   const { port } = new URL(base);
   const requests = keys.map(
     (key, i) =>
-      `GET /api/v1/firms?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n${i === keys.length - 1 ? 'Connection: close\r\n' : ''}\r\n`,
+      `GET /api/v1/firms?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+      `${i === keys.length - 1 ? 'Connection: close\r\n' : ''}\r\n`,
   );
   return new Promise((resolve, reject) => {
     const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress }, () =>
@@ -76,20 +77,23 @@ function tally(answers: { status: number; code: string | null }[]): { looked: nu
 const allowedIn = (ms: number): number => failedAuth.burst + Math.ceil((ms / 1000) * failedAuth.perSecond) + 1;
 
 describe('the budget of calls without a valid key holds under pipelining', () => {
-  test('300 wrong keys pipelined on one connection: at most the budget of them are looked up, the rest are 429', async () => {
-    const { url } = await mock();
-    const started = performance.now();
-    const answers = await pipelined(
-      url,
-      Array.from({ length: 300 }, (_, i) => wrongKey(i)),
-    );
-    const { looked, refused, other } = tally(answers);
-    expect(answers).toHaveLength(300);
-    expect(other).toBe(0);
-    expect(looked).toBeGreaterThanOrEqual(failedAuth.burst);
-    expect(looked).toBeLessThanOrEqual(allowedIn(performance.now() - started));
-    expect(refused).toBe(300 - looked);
-  });
+  test(
+    '300 wrong keys pipelined on one connection: at most ' + 'the budget of them are looked up, the rest are 429',
+    async () => {
+      const { url } = await mock();
+      const started = performance.now();
+      const answers = await pipelined(
+        url,
+        Array.from({ length: 300 }, (_, i) => wrongKey(i)),
+      );
+      const { looked, refused, other } = tally(answers);
+      expect(answers).toHaveLength(300);
+      expect(other).toBe(0);
+      expect(looked).toBeGreaterThanOrEqual(failedAuth.burst);
+      expect(looked).toBeLessThanOrEqual(allowedIn(performance.now() - started));
+      expect(refused).toBe(300 - looked);
+    },
+  );
 
   test('wrong keys pipelined on four fresh connections at once spend one budget together', async () => {
     const { url } = await mock();
@@ -126,18 +130,22 @@ describe('the budget of calls without a valid key holds under pipelining', () =>
     expect(other.looked).toBe(50);
   });
 
-  test('a valid key never met before, pipelined 200 times at once, is never taken for a failure (no too_many_failures)', async () => {
-    const key = newKeyText('enterprise');
-    const { url } = await mock({ keys: [{ plan: 'enterprise', key }] });
-    const answers = await pipelined(
-      url,
-      Array.from({ length: 200 }, () => key),
-    );
-    expect(answers).toHaveLength(200);
-    expect(answers.filter((a) => a.code === 'too_many_failures')).toEqual([]);
-    // Past its burst the key meets its own rate, as any client of the plan would.
-    expect(answers.every((a) => a.status === 200 || a.code === 'rate_limited')).toBe(true);
-  });
+  test(
+    'a valid key never met before, pipelined 200 times at ' +
+      'once, is never taken for a failure (no too_many_failures)',
+    async () => {
+      const key = newKeyText('enterprise');
+      const { url } = await mock({ keys: [{ plan: 'enterprise', key }] });
+      const answers = await pipelined(
+        url,
+        Array.from({ length: 200 }, () => key),
+      );
+      expect(answers).toHaveLength(200);
+      expect(answers.filter((a) => a.code === 'too_many_failures')).toEqual([]);
+      // Past its burst the key meets its own rate, as any client of the plan would.
+      expect(answers.every((a) => a.status === 200 || a.code === 'rate_limited')).toBe(true);
+    },
+  );
 
   test('a scheme written in lower case (RFC 6750: case-insensitive) authenticates like Bearer', async () => {
     const key = newKeyText('team');
@@ -204,7 +212,8 @@ describe('mocks sharing a state database share every address budget', () => {
 
   const noRedis = missing('redis-server');
   test.skipIf(noRedis !== null)(
-    `two mocks on one Redis: wrong keys pipelined to both at once spend one budget${noRedis ? ` (skipped: ${noRedis})` : ''}`,
+    `two mocks on one Redis: wrong keys pipelined to both at once ` +
+      `spend one budget${noRedis ? ` (skipped: ${noRedis})` : ''}`,
     async () => {
       const redis = await startRedis();
       try {

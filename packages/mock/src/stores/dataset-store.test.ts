@@ -92,28 +92,31 @@ describe.each(stores)('%s', (_name, open) => {
   describe('rebuilds', () => {
     const at = (hours: number) => new Date(Date.parse(AS_OF) + hours * HOUR).toISOString();
 
-    test('a due rebuild creates, updates and unpublishes, each one change in sequence; an unchanged row is no change', () => {
-      const store = open(
-        input({
-          pending: [
-            { at: at(2), resource: 'firm', key: 'alder', row: null },
-            { at: at(1), resource: 'firm', key: 'dogwood', row: { slug: 'dogwood', name: 'dogwood' } },
-            { at: at(1), resource: 'firm', key: 'birch', row: { slug: 'birch', name: 'birch' } },
-            { at: at(3), resource: 'firm', key: 'cedar', row: { slug: 'cedar', name: 'Cedar Partners' } },
-          ],
-        }),
-      );
-      expect(store.applyDue(Date.parse(at(0)))).toEqual([]);
-      const made = store.applyDue(Date.parse(at(3)));
-      expect(made.map((c) => [c.kind, c.key])).toEqual([
-        ['create', 'dogwood'],
-        ['unpublish', 'alder'],
-        ['update', 'cedar'],
-      ]);
-      expect(made.map((c) => c.sequence)).toEqual([1, 2, 3]);
-      expect(store.pendingCount()).toBe(0);
-      expect(store.page('firm', null, 10).rows.map((r) => r.slug)).toEqual(['birch', 'cedar', 'dogwood']);
-    });
+    test(
+      'a due rebuild creates, updates and unpublishes, each ' + 'one change in sequence; an unchanged row is no change',
+      () => {
+        const store = open(
+          input({
+            pending: [
+              { at: at(2), resource: 'firm', key: 'alder', row: null },
+              { at: at(1), resource: 'firm', key: 'dogwood', row: { slug: 'dogwood', name: 'dogwood' } },
+              { at: at(1), resource: 'firm', key: 'birch', row: { slug: 'birch', name: 'birch' } },
+              { at: at(3), resource: 'firm', key: 'cedar', row: { slug: 'cedar', name: 'Cedar Partners' } },
+            ],
+          }),
+        );
+        expect(store.applyDue(Date.parse(at(0)))).toEqual([]);
+        const made = store.applyDue(Date.parse(at(3)));
+        expect(made.map((c) => [c.kind, c.key])).toEqual([
+          ['create', 'dogwood'],
+          ['unpublish', 'alder'],
+          ['update', 'cedar'],
+        ]);
+        expect(made.map((c) => c.sequence)).toEqual([1, 2, 3]);
+        expect(store.pendingCount()).toBe(0);
+        expect(store.page('firm', null, 10).rows.map((r) => r.slug)).toEqual(['birch', 'cedar', 'dogwood']);
+      },
+    );
 
     test('an update keeps first_seen_at and moves updated_at to the rebuild; a create sets both', () => {
       const store = open(
@@ -155,49 +158,52 @@ describe.each(stores)('%s', (_name, open) => {
       expect(store.changePage('2026-01-15T00:00:00Z', 2, 5)).toMatchObject({ items: [{ sequence: 3 }], more: false });
     });
 
-    test('rebuilt rows take their places in every list they belong to, page after page, and unpublished ones leave', () => {
-      const store = open(
-        input({
-          pending: [
-            { at: at(1), resource: 'firm', key: 'beech', row: { slug: 'beech', name: 'beech' } },
-            { at: at(1), resource: 'firm', key: 'cedar', row: null },
-            { at: at(1), resource: 'firm', key: 'alder', row: { slug: 'alder', name: 'Alder Capital' } },
-            {
-              at: at(1),
-              resource: 'investment',
-              key: 'inv_0',
-              row: { id: 'inv_0', firm_slug: 'alder', company_slug: 'zeta' },
-            },
-            { at: at(1), resource: 'investment', key: 'inv_2', row: null },
-          ],
-        }),
-      );
-      store.applyDue(Date.parse(at(1)));
-      const walk = (
-        page: (after: string | null) => { rows: Row[]; nextKey: string | null },
-        key: string,
-      ): unknown[] => {
-        const seen: unknown[] = [];
-        for (let after: string | null = null, first = true; first || after !== null; first = false) {
-          const next = page(after);
-          seen.push(...next.rows.map((r) => r[key]));
-          after = next.nextKey;
-        }
-        return seen;
-      };
-      expect(walk((after) => store.page('firm', after, 1), 'slug')).toEqual(['alder', 'beech', 'birch']);
-      expect(store.get('firm', 'alder')).toMatchObject({ name: 'Alder Capital' });
-      expect(store.get('firm', 'cedar')).toBeUndefined();
-      expect(store.count('firm')).toBe(3);
-      expect(walk((after) => store.nestedPage('listFirmPortfolio', 'alder', after, 1), 'id')).toEqual([
-        'inv_0',
-        'inv_1',
-        'inv_3',
-      ]);
-      expect(walk((after) => store.nestedPage('listCompanyInvestors', 'acme', after, 1), 'id')).toEqual(['inv_1']);
-      expect(store.nestedRows('listCompanyInvestors', 'zeta').map((r) => r.id)).toEqual(['inv_0', 'inv_3']);
-      expect([...store.all('firm')].map((r) => r.slug).sort()).toEqual(['alder', 'beech', 'birch']);
-    });
+    test(
+      'rebuilt rows take their places in every list they ' + 'belong to, page after page, and unpublished ones leave',
+      () => {
+        const store = open(
+          input({
+            pending: [
+              { at: at(1), resource: 'firm', key: 'beech', row: { slug: 'beech', name: 'beech' } },
+              { at: at(1), resource: 'firm', key: 'cedar', row: null },
+              { at: at(1), resource: 'firm', key: 'alder', row: { slug: 'alder', name: 'Alder Capital' } },
+              {
+                at: at(1),
+                resource: 'investment',
+                key: 'inv_0',
+                row: { id: 'inv_0', firm_slug: 'alder', company_slug: 'zeta' },
+              },
+              { at: at(1), resource: 'investment', key: 'inv_2', row: null },
+            ],
+          }),
+        );
+        store.applyDue(Date.parse(at(1)));
+        const walk = (
+          page: (after: string | null) => { rows: Row[]; nextKey: string | null },
+          key: string,
+        ): unknown[] => {
+          const seen: unknown[] = [];
+          for (let after: string | null = null, first = true; first || after !== null; first = false) {
+            const next = page(after);
+            seen.push(...next.rows.map((r) => r[key]));
+            after = next.nextKey;
+          }
+          return seen;
+        };
+        expect(walk((after) => store.page('firm', after, 1), 'slug')).toEqual(['alder', 'beech', 'birch']);
+        expect(store.get('firm', 'alder')).toMatchObject({ name: 'Alder Capital' });
+        expect(store.get('firm', 'cedar')).toBeUndefined();
+        expect(store.count('firm')).toBe(3);
+        expect(walk((after) => store.nestedPage('listFirmPortfolio', 'alder', after, 1), 'id')).toEqual([
+          'inv_0',
+          'inv_1',
+          'inv_3',
+        ]);
+        expect(walk((after) => store.nestedPage('listCompanyInvestors', 'acme', after, 1), 'id')).toEqual(['inv_1']);
+        expect(store.nestedRows('listCompanyInvestors', 'zeta').map((r) => r.id)).toEqual(['inv_0', 'inv_3']);
+        expect([...store.all('firm')].map((r) => r.slug).sort()).toEqual(['alder', 'beech', 'birch']);
+      },
+    );
 
     test("the changes feed runs on from the dataset's changes into the rebuilds', in one sequence", () => {
       const store = open(
@@ -237,12 +243,12 @@ describe.each(stores)('%s', (_name, open) => {
           ],
         }),
       );
-      const scan = await store.scan('firm', async () => false);
+      const scan = await store.scan('firm', () => Promise.resolve(false));
       const first = scan.next(1);
       store.applyDue(Date.parse(at(1)));
       const rest = [...scan.next(10), ...scan.next(10)];
       expect([...first, ...rest].map((t) => JSON.parse(t).slug)).toEqual(['alder', 'birch', 'cedar']);
-      const after = await store.scan('firm', async () => false);
+      const after = await store.scan('firm', () => Promise.resolve(false));
       expect(after.next(10).map((t) => JSON.parse(t).slug)).toEqual(['beech', 'birch', 'cedar']);
     });
   });

@@ -16,9 +16,14 @@ import { ProblemError } from '../../engine/problems.ts';
 export const COMPRESS_FROM = 1024;
 /** A `.` or `..` path segment, plain or percent-encoded (any case), ended by a slash, the end or a fragment. */
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$|#)/i;
-/** An authority as RFC 3986 writes it, without user or percent-escape: a name or IPv4 address, or a bracketed IP literal, and a port. */
+/**
+ * An authority as RFC 3986 writes it, without user or percent-escape:
+ * a name or IPv4 address, or a bracketed IP literal, and a port.
+ */
 const AUTHORITY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~!$&'()*+,;=]+)(?::(\d{0,5}))?$/i;
-/** Hosts judged, by their text (clients send few): cleared when full, so a client sending many costs a URL parse each. */
+/**
+ * Hosts judged, by their text (clients send few): cleared when full, so a client sending many costs a URL parse each.
+ */
 const judgedHosts = new Map<string, boolean>();
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -48,7 +53,8 @@ export function refusal(incoming: IncomingMessage, target: string, bare: boolean
   // Left to a URL parser, 127.0.0.256 or 09.1.1.1 would fail (or worse) wherever one is built.
   if (host && !validHost(host))
     return refuse(
-      'The Host header is no host and port: a name, an IPv4 address or a bracketed IPv6 one, then a port of at most 65535.',
+      'The Host header is no host and port: a name, an IPv4 address or a bracketed IPv6 one, then a port of at ' +
+        'most 65535.',
     );
   return null;
 }

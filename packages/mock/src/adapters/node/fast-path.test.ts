@@ -27,7 +27,10 @@ afterAll(() =>
   ),
 );
 
-/** Engines as alike as two can be: the same data, frozen clock, key, cursor secret and rate time (limits off: the time stands still). */
+/**
+ * Engines as alike as two can be: the same data, frozen clock, key,
+ * cursor secret and rate time (limits off: the time stands still).
+ */
 function engine(): Engine {
   return createEngine({
     dataset: structuredClone(dataset),
@@ -82,118 +85,136 @@ function raw(base: string, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let got = '';
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
-    socket.on('data', (d) => (got += d));
+    socket.on('data', (d) => (got += String(d)));
     socket.on('end', () => resolve(got));
     socket.on('error', reject);
   });
 }
 
-test('a GET or HEAD of the data API answers the same through the fast path as through the WHATWG path: status, headers and body bytes', async () => {
-  const fast = await serve(engine());
-  const whatwg = await serve(engine(), { fastPath: false });
-  const auth = { authorization: `Bearer ${key}` };
-  const first = JSON.parse(
-    Buffer.from((await send(fast, '/api/v1/firms?limit=2', { headers: auth })).body, 'base64').toString(),
-  ) as { data: { slug: string }[]; next_cursor: string };
-  await send(whatwg, '/api/v1/firms?limit=2', { headers: auth });
-  const slug = first.data[0]!.slug;
-  // A dump file: a Blob the fast path streams (hundreds of megabytes at scale), as the WHATWG path does.
-  const manifest = JSON.parse(
-    Buffer.from((await send(fast, '/api/v1/exports', { headers: auth })).body, 'base64').toString(),
-  ) as { data: { files: { url: string; name: string }[] }[] };
-  await send(whatwg, '/api/v1/exports', { headers: auth });
-  const dumpFile = new URL(manifest.data[0]!.files.find((f) => f.name === 'investments.jsonl.gz')!.url).pathname;
-  const record = await send(fast, `/api/v1/firms/${slug}`, { headers: auth });
-  await send(whatwg, `/api/v1/firms/${slug}`, { headers: auth });
-  const calls: [string, { method?: string; headers?: Record<string, string> }][] = [
-    [`/api/v1/firms/${slug}`, { headers: auth }],
-    ['/api/v1/companies?limit=100', { headers: auth }],
-    [`/api/v1/firms?limit=2&cursor=${first.next_cursor}`, { headers: auth }],
-    ['/api/v1/companies?limit=100', { method: 'HEAD', headers: auth }],
-    [`/api/v1/firms/${slug}`, { headers: { ...auth, 'if-none-match': record.headers.etag as string } }],
-    ['/api/v1/companies?limit=100', {}],
-    ['/api/v1/companies?limit=0', { headers: auth }],
-    ['/api/v1/companies?limt=10', { headers: auth }],
-    ['/api/v1/nowhere', { headers: auth }],
-    ['/api/v1/firms/no-such-firm', { headers: auth }],
-    ['/api/v1/companies?limit=100', { headers: { ...auth, 'accept-encoding': 'gzip' } }],
-    ['/api/v1/companies?limit=100', { headers: { ...auth, 'accept-encoding': 'br;q=0.5, gzip;q=0.4' } }],
-    ['/api/v1/companies?limit=100', { method: 'HEAD', headers: { ...auth, 'accept-encoding': 'gzip' } }],
-    [
-      `/api/v1/firms/${slug}`,
-      { headers: { ...auth, 'accept-encoding': 'gzip', origin: 'https://app.example', 'x-request-id': 'trace-0123' } },
-    ],
-    ['/api/v1/openapi.json', {}],
-    [dumpFile, { headers: auth }],
-    [dumpFile, { method: 'HEAD', headers: auth }],
-  ];
-  for (const [i, [path, options]] of calls.entries()) {
-    // Each engine makes its own request ids (a random prefix): the client sends one, which both echo.
-    const sent = { ...options, headers: { 'x-request-id': `call-${i}`, ...options.headers } };
-    const [a, b] = [await send(fast, path, sent), await send(whatwg, path, sent)];
-    expect({ path, ...a }, `${options.method ?? 'GET'} ${path}`).toEqual({ path, ...b });
-  }
-});
-
-test('a plain GET or HEAD of the data API takes the fast path; other methods, other paths and targets or requests the two paths could read apart take the WHATWG path', async () => {
-  const served: Served = {
-    fetch: async () => new Response('whatwg', { status: 299 }),
-    answer: async () => ({ status: 298, headers: { 'content-type': 'text/plain' }, body: 'fast' }),
-  };
-  const base = await serve(served);
-  const { port } = new URL(base);
-  const status = async (path: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
-    (await send(base, path, options)).status;
-  expect(await status('/api/v1/firms?limit=5')).toBe(298);
-  expect(await status('/api/v1/firms/some-firm', { method: 'HEAD' })).toBe(298);
-  expect(await status('/api/v1/keys/trial', { method: 'POST' })).toBe(299);
-  expect(await status('/__control/state')).toBe(299);
-  expect(await status('/docs')).toBe(299);
-  expect(await status('/api/v1/firms/a%62c')).toBe(299);
-  expect(await status('/api/v1/firms?q=a|b')).toBe(299);
-  expect(await status('/api/v1/firms', { headers: { host: `LOCALHOST:${port}` } })).toBe(299);
-  expect(await raw(base, 'GET /api/v1/firms HTTP/1.0\r\nhost: localhost\r\n\r\n')).toMatch(/^HTTP\/1\.1 299 /);
-  // Without the engine's answer, or with the fast path off, every request takes the WHATWG path.
-  expect((await send(await serve({ fetch: served.fetch }), '/api/v1/firms')).status).toBe(299);
-  expect((await send(await serve(served, { fastPath: false }), '/api/v1/firms')).status).toBe(299);
-});
-
-test("the fast path keeps the adapter's refusal of two Hosts, and answers a failure past the engine as a 500 problem", async () => {
-  const base = await serve(engine());
-  const twoHosts = await raw(
-    base,
-    'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nhost: example.com\r\nconnection: close\r\n\r\n',
-  );
-  expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
-  expect(twoHosts).toContain('"code":"invalid_request"');
-  const failing = await serve({
-    fetch: async () => new Response(null, { status: 299 }),
-    answer: async () => Promise.reject(new Error('broken on purpose')),
-  });
-  const failed = await send(failing, '/api/v1/firms');
-  expect(failed.status).toBe(500);
-  expect(failed.headers['content-type']).toBe('application/problem+json');
-  expect(JSON.parse(Buffer.from(failed.body, 'base64').toString()).code).toBe('internal_error');
-});
-
-test('a file answer (a dump, hundreds of megabytes at scale) is streamed on the fast path, never read whole into memory first', async () => {
-  /** A Blob that refuses to be read whole: only its stream gives its bytes. */
-  class StreamOnly extends Blob {
-    override arrayBuffer(): Promise<ArrayBuffer> {
-      throw new Error('read whole');
+test(
+  'a GET or HEAD of the data API answers the same through the fast ' +
+    'path as through the WHATWG path: status, headers and body bytes',
+  async () => {
+    const fast = await serve(engine());
+    const whatwg = await serve(engine(), { fastPath: false });
+    const auth = { authorization: `Bearer ${key}` };
+    const first = JSON.parse(
+      Buffer.from((await send(fast, '/api/v1/firms?limit=2', { headers: auth })).body, 'base64').toString(),
+    ) as { data: { slug: string }[]; next_cursor: string };
+    await send(whatwg, '/api/v1/firms?limit=2', { headers: auth });
+    const slug = first.data[0]!.slug;
+    // A dump file: a Blob the fast path streams (hundreds of megabytes at scale), as the WHATWG path does.
+    const manifest = JSON.parse(
+      Buffer.from((await send(fast, '/api/v1/exports', { headers: auth })).body, 'base64').toString(),
+    ) as { data: { files: { url: string; name: string }[] }[] };
+    await send(whatwg, '/api/v1/exports', { headers: auth });
+    const dumpFile = new URL(manifest.data[0]!.files.find((f) => f.name === 'investments.jsonl.gz')!.url).pathname;
+    const record = await send(fast, `/api/v1/firms/${slug}`, { headers: auth });
+    await send(whatwg, `/api/v1/firms/${slug}`, { headers: auth });
+    const calls: [string, { method?: string; headers?: Record<string, string> }][] = [
+      [`/api/v1/firms/${slug}`, { headers: auth }],
+      ['/api/v1/companies?limit=100', { headers: auth }],
+      [`/api/v1/firms?limit=2&cursor=${first.next_cursor}`, { headers: auth }],
+      ['/api/v1/companies?limit=100', { method: 'HEAD', headers: auth }],
+      [`/api/v1/firms/${slug}`, { headers: { ...auth, 'if-none-match': record.headers.etag as string } }],
+      ['/api/v1/companies?limit=100', {}],
+      ['/api/v1/companies?limit=0', { headers: auth }],
+      ['/api/v1/companies?limt=10', { headers: auth }],
+      ['/api/v1/nowhere', { headers: auth }],
+      ['/api/v1/firms/no-such-firm', { headers: auth }],
+      ['/api/v1/companies?limit=100', { headers: { ...auth, 'accept-encoding': 'gzip' } }],
+      ['/api/v1/companies?limit=100', { headers: { ...auth, 'accept-encoding': 'br;q=0.5, gzip;q=0.4' } }],
+      ['/api/v1/companies?limit=100', { method: 'HEAD', headers: { ...auth, 'accept-encoding': 'gzip' } }],
+      [
+        `/api/v1/firms/${slug}`,
+        {
+          headers: { ...auth, 'accept-encoding': 'gzip', origin: 'https://app.example', 'x-request-id': 'trace-0123' },
+        },
+      ],
+      ['/api/v1/openapi.json', {}],
+      [dumpFile, { headers: auth }],
+      [dumpFile, { method: 'HEAD', headers: auth }],
+    ];
+    for (const [i, [path, options]] of calls.entries()) {
+      // Each engine makes its own request ids (a random prefix): the client sends one, which both echo.
+      const sent = { ...options, headers: { 'x-request-id': `call-${i}`, ...options.headers } };
+      const [a, b] = [await send(fast, path, sent), await send(whatwg, path, sent)];
+      expect({ path, ...a }, `${options.method ?? 'GET'} ${path}`).toEqual({ path, ...b });
     }
-  }
-  const bytes = new Uint8Array(256 * 1024).map((_, i) => i % 251);
-  const base = await serve({
-    fetch: async () => new Response('whatwg', { status: 299 }),
-    answer: async () => ({
-      status: 200,
-      headers: { 'content-type': 'application/gzip' },
-      body: new StreamOnly([bytes]),
-    }),
-  });
-  const got = await send(base, '/api/v1/exports/2026-11-19/firms.jsonl.gz');
-  expect(got.status).toBe(200);
-  expect(got.headers['content-length']).toBe(String(bytes.length));
-  expect(Buffer.from(got.body, 'base64').equals(Buffer.from(bytes))).toBe(true);
-});
+  },
+);
+
+test(
+  'a plain GET or HEAD of the data API takes the fast path; other methods, other ' +
+    'paths and targets or requests the two paths could read apart take the WHATWG path',
+  async () => {
+    const served: Served = {
+      fetch: () => Promise.resolve(new Response('whatwg', { status: 299 })),
+      answer: () => Promise.resolve({ status: 298, headers: { 'content-type': 'text/plain' }, body: 'fast' }),
+    };
+    const base = await serve(served);
+    const { port } = new URL(base);
+    const status = async (path: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
+      (await send(base, path, options)).status;
+    expect(await status('/api/v1/firms?limit=5')).toBe(298);
+    expect(await status('/api/v1/firms/some-firm', { method: 'HEAD' })).toBe(298);
+    expect(await status('/api/v1/keys/trial', { method: 'POST' })).toBe(299);
+    expect(await status('/__control/state')).toBe(299);
+    expect(await status('/docs')).toBe(299);
+    expect(await status('/api/v1/firms/a%62c')).toBe(299);
+    expect(await status('/api/v1/firms?q=a|b')).toBe(299);
+    expect(await status('/api/v1/firms', { headers: { host: `LOCALHOST:${port}` } })).toBe(299);
+    expect(await raw(base, 'GET /api/v1/firms HTTP/1.0\r\nhost: localhost\r\n\r\n')).toMatch(/^HTTP\/1\.1 299 /);
+    // Without the engine's answer, or with the fast path off, every request takes the WHATWG path.
+    expect((await send(await serve({ fetch: served.fetch }), '/api/v1/firms')).status).toBe(299);
+    expect((await send(await serve(served, { fastPath: false }), '/api/v1/firms')).status).toBe(299);
+  },
+);
+
+test(
+  "the fast path keeps the adapter's refusal of two Hosts, " + 'and answers a failure past the engine as a 500 problem',
+  async () => {
+    const base = await serve(engine());
+    const twoHosts = await raw(
+      base,
+      'GET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\nhost: example.com\r\nconnection: close\r\n\r\n',
+    );
+    expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
+    expect(twoHosts).toContain('"code":"invalid_request"');
+    const failing = await serve({
+      fetch: () => Promise.resolve(new Response(null, { status: 299 })),
+      answer: () => Promise.reject(new Error('broken on purpose')),
+    });
+    const failed = await send(failing, '/api/v1/firms');
+    expect(failed.status).toBe(500);
+    expect(failed.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(Buffer.from(failed.body, 'base64').toString()).code).toBe('internal_error');
+  },
+);
+
+test(
+  'a file answer (a dump, hundreds of megabytes at scale) is ' +
+    'streamed on the fast path, never read whole into memory first',
+  async () => {
+    /** A Blob that refuses to be read whole: only its stream gives its bytes. */
+    class StreamOnly extends Blob {
+      override arrayBuffer(): Promise<ArrayBuffer> {
+        throw new Error('read whole');
+      }
+    }
+    const bytes = new Uint8Array(256 * 1024).map((_, i) => i % 251);
+    const base = await serve({
+      fetch: () => Promise.resolve(new Response('whatwg', { status: 299 })),
+      answer: () =>
+        Promise.resolve({
+          status: 200,
+          headers: { 'content-type': 'application/gzip' },
+          body: new StreamOnly([bytes]),
+        }),
+    });
+    const got = await send(base, '/api/v1/exports/2026-11-19/firms.jsonl.gz');
+    expect(got.status).toBe(200);
+    expect(got.headers['content-length']).toBe(String(bytes.length));
+    expect(Buffer.from(got.body, 'base64').equals(Buffer.from(bytes))).toBe(true);
+  },
+);

@@ -18,7 +18,10 @@ import { encodedAnswer } from './checks.ts';
 
 export type AnswerFunction = (request: Request, context?: RequestContext) => Promise<Answer>;
 
-/** What @hono/node-server puts in a URL as sent (its reValidRequestUrl): nothing to percent-encode, no `%`, no backslash. */
+/**
+ * What @hono/node-server puts in a URL as sent (its
+ * reValidRequestUrl): nothing to percent-encode, no `%`, no backslash.
+ */
 const PLAIN_TARGET = /^\/api\/[!#$&-;=?-\[\]_a-z~]*$/;
 /** A dot segment, which @hono/node-server resolves (the checks refuse it first). */
 const DOT = /\/\.\.?(?:[/?#]|$)/;

@@ -35,7 +35,7 @@ function raw(base: string, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
     let out = '';
-    socket.on('data', (d) => (out += d));
+    socket.on('data', (d) => (out += String(d)));
     socket.on('end', () => resolve(out));
     socket.on('error', reject);
     socket.setTimeout(5_000, () => (socket.destroy(), resolve(out)));
@@ -88,27 +88,31 @@ function repeatedRows(n: number): string {
 }
 
 describe('the validation proxy under a hostile upstream', () => {
-  test('a page of 8,000 repeated rows: a bounded header and record ("N more"), every violation counted, the next call answered', async () => {
-    const big = repeatedRows(8_000);
-    const url = await upstream(() => ({ status: 200, body: big }));
-    const { records, report, get } = proxyTo(url);
-    // The flood's check yields between rules: a call sent just after it is answered too.
-    const flood = get('/api/v1/firms?limit=100');
-    const other = get('/api/v1/firms?limit=1');
-    const [a, b] = await Promise.all([flood, other]);
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(200);
-    const header = a.headers.get('sl-violations')!;
-    expect(header.length).toBeLessThanOrEqual(8 * 1024);
-    const items = JSON.parse(header) as { code: string; message: string }[];
-    expect(items.at(-1)!.code).toBe('truncated');
-    expect(items.at(-1)!.message).toMatch(/^and \d+ more$/);
-    // Each record keeps the exchange's budget of violations and counts the rest by rule.
-    for (const r of records) expect(r.violations.length).toBeLessThanOrEqual(100);
-    const counted = [...report.byRule.values()].reduce((s, n) => s + n, 0);
-    expect(counted).toBeGreaterThan(2 * 8_000);
-    expect(JSON.stringify(report.toJSON()).length).toBeLessThan(2_000_000);
-  });
+  test(
+    'a page of 8,000 repeated rows: a bounded header and record ' +
+      '("N more"), every violation counted, the next call answered',
+    async () => {
+      const big = repeatedRows(8_000);
+      const url = await upstream(() => ({ status: 200, body: big }));
+      const { records, report, get } = proxyTo(url);
+      // The flood's check yields between rules: a call sent just after it is answered too.
+      const flood = get('/api/v1/firms?limit=100');
+      const other = get('/api/v1/firms?limit=1');
+      const [a, b] = await Promise.all([flood, other]);
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      const header = a.headers.get('sl-violations')!;
+      expect(header.length).toBeLessThanOrEqual(8 * 1024);
+      const items = JSON.parse(header) as { code: string; message: string }[];
+      expect(items.at(-1)!.code).toBe('truncated');
+      expect(items.at(-1)!.message).toMatch(/^and \d+ more$/);
+      // Each record keeps the exchange's budget of violations and counts the rest by rule.
+      for (const r of records) expect(r.violations.length).toBeLessThanOrEqual(100);
+      const counted = [...report.byRule.values()].reduce((s, n) => s + n, 0);
+      expect(counted).toBeGreaterThan(2 * 8_000);
+      expect(JSON.stringify(report.toJSON()).length).toBeLessThan(2_000_000);
+    },
+  );
 
   test('the sl-violations header is built in one pass: 100,000 violations make the same bounded header', () => {
     const violations = Array.from({ length: 100_000 }, (_, i) => ({
@@ -122,32 +126,40 @@ describe('the validation proxy under a hostile upstream', () => {
     expect(items.at(-1)!.message).toBe(`and ${100_000 - (items.length - 1) + 5} more`);
   });
 
-  test('an answer too large to check is a not_validated violation, failing the run; allowed by flag, only noted', async () => {
-    const body = repeatedRows(50);
-    const url = await upstream(() => ({ status: 200, body }));
-    const strict = proxyTo(url, { maxValidatedBytes: 1_024 });
-    const response = await strict.get('/api/v1/firms?limit=100');
-    expect(await response.text(), 'passed on whole').toBe(body);
-    expect(strict.records[0]!.violations).toEqual([
-      { side: 'response', rule: 'not_validated', message: 'the body is over 1024 bytes: passed on unchecked' },
-    ]);
-    expect(strict.report.responseViolations, 'the proxy exits 1').toBe(1);
-    expect(strict.report.toJUnit()).toMatch(/name="every answer was checked \(none passed on unchecked\)">\s*<failure/);
-    const allowed = proxyTo(url, { maxValidatedBytes: 1_024, allowUnvalidated: true });
-    await (await allowed.get('/api/v1/firms?limit=100')).text();
-    expect(allowed.records[0]!.violations).toEqual([]);
-    expect(allowed.records[0]!.notValidated).toMatch(/passed on unchecked/);
-    expect(allowed.report.responseViolations).toBe(0);
-  });
+  test(
+    'an answer too large to check is a not_validated ' + 'violation, failing the run; allowed by flag, only noted',
+    async () => {
+      const body = repeatedRows(50);
+      const url = await upstream(() => ({ status: 200, body }));
+      const strict = proxyTo(url, { maxValidatedBytes: 1_024 });
+      const response = await strict.get('/api/v1/firms?limit=100');
+      expect(await response.text(), 'passed on whole').toBe(body);
+      expect(strict.records[0]!.violations).toEqual([
+        { side: 'response', rule: 'not_validated', message: 'the body is over 1024 bytes: passed on unchecked' },
+      ]);
+      expect(strict.report.responseViolations, 'the proxy exits 1').toBe(1);
+      expect(strict.report.toJUnit()).toMatch(
+        /name="every answer was checked \(none passed on unchecked\)">\s*<failure/,
+      );
+      const allowed = proxyTo(url, { maxValidatedBytes: 1_024, allowUnvalidated: true });
+      await (await allowed.get('/api/v1/firms?limit=100')).text();
+      expect(allowed.records[0]!.violations).toEqual([]);
+      expect(allowed.records[0]!.notValidated).toMatch(/passed on unchecked/);
+      expect(allowed.report.responseViolations).toBe(0);
+    },
+  );
 
-  test("an upstream status that is no HTTP status (999) is a 502 upstream_invalid, not the proxy's own 500", async () => {
-    const url = await upstream(() => ({ status: 999, body: '{}' }));
-    const { records, get } = proxyTo(url);
-    const response = await get('/api/v1/firms?limit=1');
-    expect(response.status).toBe(502);
-    expect((await response.json()).code).toBe('upstream_invalid');
-    expect(records[0]!.violations.map((v) => v.rule)).toEqual(['upstream']);
-  });
+  test(
+    'an upstream status that is no HTTP status (999) ' + "is a 502 upstream_invalid, not the proxy's own 500",
+    async () => {
+      const url = await upstream(() => ({ status: 999, body: '{}' }));
+      const { records, get } = proxyTo(url);
+      const response = await get('/api/v1/firms?limit=1');
+      expect(response.status).toBe(502);
+      expect((await response.json()).code).toBe('upstream_invalid');
+      expect(records[0]!.violations.map((v) => v.rule)).toEqual(['upstream']);
+    },
+  );
 
   test("a log line cannot be forged: the proxy CLI escapes the service's newline in a violation", async () => {
     const forged = 'GET /api/v1/account 200 1ms';
@@ -159,7 +171,7 @@ describe('the validation proxy under a hostile upstream', () => {
       [cli, 'proxy', url, '--port', '0', '--report', join(temp, 'r.json'), '--junit', join(temp, 'j.xml')],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    closers.push(async () => proxy.kill('SIGKILL'));
+    closers.push(() => Promise.resolve(proxy.kill('SIGKILL')));
     let out = '';
     proxy.stdout.on('data', (d) => (out += d));
     const at = await new Promise<string>((resolve) =>
@@ -180,14 +192,17 @@ describe('the validation proxy under a hostile upstream', () => {
     expect(escapeControl('/api/v1/firms/a\u202egpj\u2066')).toBe('/api/v1/firms/a\\u202egpj\\u2066');
   });
 
-  test('a body of megabytes with no digit in it is excerpted at once, keys blanked (the secret pattern is linear)', async () => {
-    const body = JSON.stringify({ data: 'a'.repeat(3_000_000), key: key });
-    const url = await upstream(() => ({ status: 200, body }));
-    const { records, get } = proxyTo(url);
-    await (await get('/api/v1/firms?limit=1')).text();
-    expect(records[0]!.excerpt!.length).toBeLessThanOrEqual(300);
-    expect(redactPath(`/x/${'b'.repeat(1_000_000)}`)).toHaveLength(1_000_003);
-  });
+  test(
+    'a body of megabytes with no digit in it is excerpted ' + 'at once, keys blanked (the secret pattern is linear)',
+    async () => {
+      const body = JSON.stringify({ data: 'a'.repeat(3_000_000), key: key });
+      const url = await upstream(() => ({ status: 200, body }));
+      const { records, get } = proxyTo(url);
+      await (await get('/api/v1/firms?limit=1')).text();
+      expect(records[0]!.excerpt!.length).toBeLessThanOrEqual(300);
+      expect(redactPath(`/x/${'b'.repeat(1_000_000)}`)).toHaveLength(1_000_003);
+    },
+  );
 });
 
 describe('keys where keys do not go', () => {
@@ -198,7 +213,8 @@ describe('keys where keys do not go', () => {
     ['a key percent-encoded twice, in the path', `/api/v1/firms/${encodeURIComponent(everyChar(key))}`, []],
     [
       'a key percent-encoded seven times',
-      `/api/v1/firms/${Array.from({ length: 6 }).reduce<string>((t) => encodeURIComponent(t), everyChar('my-team-key-1234'))}`,
+      '/api/v1/firms/' +
+        Array.from({ length: 6 }).reduce<string>((t) => encodeURIComponent(t), everyChar('my-team-key-1234')),
       [],
     ],
     ['a preset key under an unknown parameter', '/api/v1/firms?x=my-team-key-1234', ['my-team-key-1234']],
@@ -209,35 +225,41 @@ describe('keys where keys do not go', () => {
       expect(shown).not.toContain(part);
   });
 
-  test("a cursor of the kit's form still shows its start, to tell two apart; anything else sent as one is blanked", () => {
-    expect(redactPath('/api/v1/firms?cursor=eyJrIjoiZmlybXMiLCJhIjoiaGFy.c2lnbmF0dXJlc2lnbmF0dXJl')).toBe(
-      '/api/v1/firms?cursor=eyJrIjoiZm...',
-    );
-    // Issue #51: a secret of another service sent as a cursor showed its first 16 characters.
-    expect(redactPath('/api/v1/firms?cursor=sk_live_4eC39HqLyjWDarjtT1zdp7dc')).toBe('/api/v1/firms?cursor=***');
-  });
+  test(
+    "a cursor of the kit's form still shows its start, to " + 'tell two apart; anything else sent as one is blanked',
+    () => {
+      expect(redactPath('/api/v1/firms?cursor=eyJrIjoiZmlybXMiLCJhIjoiaGFy.c2lnbmF0dXJlc2lnbmF0dXJl')).toBe(
+        '/api/v1/firms?cursor=eyJrIjoiZm...',
+      );
+      // Issue #51: a secret of another service sent as a cursor showed its first 16 characters.
+      expect(redactPath('/api/v1/firms?cursor=sk_live_4eC39HqLyjWDarjtT1zdp7dc')).toBe('/api/v1/firms?cursor=***');
+    },
+  );
 
-  test("a key sent as a path segment is not echoed in the problem's instance, in the kit's form or a preset one", async () => {
-    const preset = 'my-team-key-1234';
-    const mock = await startMock({ port: 0, keys: [{ plan: 'team', key: preset }] });
-    closers.push(() => mock.close());
-    for (const sent of [key, preset]) {
-      const response = await fetch(`${mock.url}/api/v1/firms/${sent}`, {
-        headers: { authorization: `Bearer ${preset}` },
-      });
-      const text = await response.text();
-      expect([400, 404]).toContain(response.status);
-      expect(text).not.toContain(sent);
-      expect(JSON.parse(text).instance).toBe('/api/v1/firms/***');
-    }
-    // TRACE is refused before the engine; its instance is blanked too.
-    const trace = await raw(
-      mock.url,
-      `TRACE /api/v1/firms/${preset} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`,
-    );
-    expect(trace).toMatch(/^HTTP\/1\.1 405/);
-    expect(trace).not.toContain(preset);
-  });
+  test(
+    'a key sent as a path segment is not echoed in the ' + "problem's instance, in the kit's form or a preset one",
+    async () => {
+      const preset = 'my-team-key-1234';
+      const mock = await startMock({ port: 0, keys: [{ plan: 'team', key: preset }] });
+      closers.push(() => mock.close());
+      for (const sent of [key, preset]) {
+        const response = await fetch(`${mock.url}/api/v1/firms/${sent}`, {
+          headers: { authorization: `Bearer ${preset}` },
+        });
+        const text = await response.text();
+        expect([400, 404]).toContain(response.status);
+        expect(text).not.toContain(sent);
+        expect(JSON.parse(text).instance).toBe('/api/v1/firms/***');
+      }
+      // TRACE is refused before the engine; its instance is blanked too.
+      const trace = await raw(
+        mock.url,
+        `TRACE /api/v1/firms/${preset} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`,
+      );
+      expect(trace).toMatch(/^HTTP\/1\.1 405/);
+      expect(trace).not.toContain(preset);
+    },
+  );
 });
 
 describe('the server under odd HTTP', () => {
@@ -266,7 +288,8 @@ describe('the server under odd HTTP', () => {
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n', 405, 'method_not_allowed'],
     [
       'a %2e%2e walk to the control plane',
-      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
+      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\n' +
+        'content-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
       400,
       'invalid_request',
     ],
@@ -292,7 +315,8 @@ describe('the server under odd HTTP', () => {
   ];
   test('a refused request closes its connection: a request pipelined after it is not served', async () => {
     const answer = await send(
-      'GET /api/v1/%2e%2e/firms HTTP/1.1\r\nhost: localhost\r\n\r\nGET /api/v1/firms HTTP/1.1\r\nhost: localhost\r\n\r\n',
+      'GET /api/v1/%2e%2e/firms HTTP/1.1\r\nhost: localhost\r\n\r\nGET /api/v1/firms HTTP/1.1\r\n' +
+        'host: localhost\r\n\r\n',
     );
     expect(answer.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
     expect(answer).toMatch(/connection: close/i);
@@ -309,7 +333,8 @@ describe('the server under odd HTTP', () => {
 
   test('the %2e%2e walk made no key: the control plane was never reached', async () => {
     await send(
-      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
+      'POST /api/v1/%2e%2e/%2e%2e/__control/keys HTTP/1.1\r\nhost: localhost\r\n' +
+        'content-type: application/json\r\ncontent-length: 15\r\nconnection: close\r\n\r\n{"plan":"team"}',
     );
     const state = (await (await fetch(`${mock.url}/__control/state`)).json()) as { keys: unknown[] };
     expect(state.keys).toHaveLength(0);
@@ -332,44 +357,53 @@ describe('the server under odd HTTP', () => {
 });
 
 describe('slow readers', () => {
-  test('a client that stops reading a large answer is cut after its window; one reading at 2 MiB/s, or at full speed, gets it whole', async () => {
-    const { createNodeServer, listen } = await import('./server.ts');
-    const body = new Uint8Array(12 * 1024 * 1024).fill(97);
-    // The adapter is what is under test here: an engine that answers 12 MiB (one write) to anything.
-    const server = createNodeServer(
-      { fetch: async () => new Response(body, { headers: { 'content-type': 'application/octet-stream' } }) },
-      { limits: { writeWindowMs: 1_000, minWriteBytes: 128 * 1024 } },
-    );
-    const url = await listen(server, 0, '127.0.0.1');
-    closers.push(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
-    const { port } = new URL(url);
-    /** Reads at `bytesPerSecond` (0: the first chunk, then nothing for 4 s); whether the server closed first, and how much came. */
-    const reader = (bytesPerSecond: number) =>
-      new Promise<{ closed: boolean; read: number }>((resolve) => {
-        const socket = connect(Number(port), '127.0.0.1', () =>
-          socket.write('GET /x HTTP/1.1\r\nhost: localhost\r\n\r\n'),
-        );
-        let read = 0;
-        let stalledOnce = false;
-        socket.on('data', (d) => {
-          read += d.length;
-          if (read >= body.length) return (socket.destroy(), resolve({ closed: false, read }));
-          // Stalled: one pause of 4 s (four windows), then it reads on, to see where the server ended it.
-          if (!bytesPerSecond && stalledOnce) return;
-          stalledOnce = true;
-          socket.pause();
-          setTimeout(() => socket.resume(), bytesPerSecond ? (d.length / bytesPerSecond) * 1000 : 4_000);
+  test(
+    'a client that stops reading a large answer is cut after its ' +
+      'window; one reading at 2 MiB/s, or at full speed, gets it whole',
+    async () => {
+      const { createNodeServer, listen } = await import('./server.ts');
+      const body = new Uint8Array(12 * 1024 * 1024).fill(97);
+      // The adapter is what is under test here: an engine that answers 12 MiB (one write) to anything.
+      const server = createNodeServer(
+        {
+          fetch: () => Promise.resolve(new Response(body, { headers: { 'content-type': 'application/octet-stream' } })),
+        },
+        { limits: { writeWindowMs: 1_000, minWriteBytes: 128 * 1024 } },
+      );
+      const url = await listen(server, 0, '127.0.0.1');
+      closers.push(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
+      const { port } = new URL(url);
+      /**
+       * Reads at `bytesPerSecond` (0: the first chunk, then nothing
+       * for 4 s); whether the server closed first, and how much came.
+       */
+      const reader = (bytesPerSecond: number) =>
+        new Promise<{ closed: boolean; read: number }>((resolve) => {
+          const socket = connect(Number(port), '127.0.0.1', () =>
+            socket.write('GET /x HTTP/1.1\r\nhost: localhost\r\n\r\n'),
+          );
+          let read = 0;
+          let stalledOnce = false;
+          socket.on('data', (d) => {
+            read += d.length;
+            if (read >= body.length) return (socket.destroy(), resolve({ closed: false, read }));
+            // Stalled: one pause of 4 s (four windows), then it reads on, to see where the server ended it.
+            if (!bytesPerSecond && stalledOnce) return;
+            stalledOnce = true;
+            socket.pause();
+            setTimeout(() => socket.resume(), bytesPerSecond ? (d.length / bytesPerSecond) * 1000 : 4_000);
+          });
+          socket.on('close', () => resolve({ closed: true, read }));
+          setTimeout(() => (socket.destroy(), resolve({ closed: false, read })), 15_000);
         });
-        socket.on('close', () => resolve({ closed: true, read }));
-        setTimeout(() => (socket.destroy(), resolve({ closed: false, read })), 15_000);
-      });
-    const stalled = await reader(0);
-    expect(stalled.closed, 'the server ended the stalled connection').toBe(true);
-    expect(stalled.read).toBeLessThan(body.length);
-    const steady = await reader(2 * 1024 * 1024);
-    expect(steady.closed, 'a reader at 2 MiB/s is never cut').toBe(false);
-    expect(steady.read, 'the head and the whole body').toBeGreaterThan(body.length);
-    const whole = await fetch(`${url}/x`);
-    expect((await whole.arrayBuffer()).byteLength).toBe(body.length);
-  });
+      const stalled = await reader(0);
+      expect(stalled.closed, 'the server ended the stalled connection').toBe(true);
+      expect(stalled.read).toBeLessThan(body.length);
+      const steady = await reader(2 * 1024 * 1024);
+      expect(steady.closed, 'a reader at 2 MiB/s is never cut').toBe(false);
+      expect(steady.read, 'the head and the whole body').toBeGreaterThan(body.length);
+      const whole = await fetch(`${url}/x`);
+      expect((await whole.arrayBuffer()).byteLength).toBe(body.length);
+    },
+  );
 });

@@ -16,9 +16,15 @@ export interface EdgeLimits {
   minWriteBytes: number;
 }
 
-/** How long a connection ended with an early answer is kept to read its client's last bytes (unread, they would reset it). */
+/**
+ * How long a connection ended with an early answer is kept to
+ * read its client's last bytes (unread, they would reset it).
+ */
 const LINGER_MS = 1_000;
-/** Past maxConnections, this many more connections are accepted to be answered 503; beyond them Node drops them unanswered. */
+/**
+ * Past maxConnections, this many more connections are accepted
+ * to be answered 503; beyond them Node drops them unanswered.
+ */
 const REFUSING = 64;
 
 export function answerEdges(server: Server, limits: EdgeLimits, bare: boolean): void {

@@ -130,34 +130,38 @@ describe.skipIf(!havePython)(
       for (const dir of temps) rmSync(dir, { recursive: true, force: true });
     });
 
-    test('every phase and every check finds nothing in the mock but the listed exceptions, on every operation', async (ctx) => {
-      if (unavailable) return ctx.skip(unavailable);
-      const before = readdirSync(folder).sort();
-      const { report, out, files } = await schemathesis(bin, await start(), key);
-      expect(report.failures, out).toEqual([]);
-      expect(report.errors, out).toEqual([]);
-      expect(report.exit_code, out).toBe(0);
-      expect(Object.fromEntries(Object.entries(report.phases).map(([name, phase]) => [name, phase.status]))).toEqual({
-        examples: 'success',
-        coverage: 'success',
-        fuzzing: 'success',
-        stateful: 'success',
-      });
-      // Every operation but the one Schemathesis read the contract from, which it leaves out itself.
-      const tested = operations.filter((o) => o.path !== '/api/v1/openapi.json').length;
-      expect(report.operations).toMatchObject({ total: tested, tested, errored: 0 });
-      // Not even a warning: no operation left untested behind 429s or unreachable test data.
-      expect(
-        Object.entries(report.warnings).filter(([, found]) => found.length),
-        out,
-      ).toEqual([]);
-      // The stateful phase followed the contract's links (the NextPage walks among them).
-      expect(out).toMatch(/API Links:\s+[1-9]\d* covered/);
-      // The key is a secret: neither the console nor the reports carry it.
-      expect(out + files).not.toContain(key);
-      // And the run wrote nothing beside its settings (no bytecode, no Hypothesis database).
-      expect(readdirSync(folder).sort()).toEqual(before);
-    }, 300_000);
+    test(
+      'every phase and every check finds nothing in the ' + 'mock but the listed exceptions, on every operation',
+      async (ctx) => {
+        if (unavailable) return ctx.skip(unavailable);
+        const before = readdirSync(folder).sort();
+        const { report, out, files } = await schemathesis(bin, await start(), key);
+        expect(report.failures, out).toEqual([]);
+        expect(report.errors, out).toEqual([]);
+        expect(report.exit_code, out).toBe(0);
+        expect(Object.fromEntries(Object.entries(report.phases).map(([name, phase]) => [name, phase.status]))).toEqual({
+          examples: 'success',
+          coverage: 'success',
+          fuzzing: 'success',
+          stateful: 'success',
+        });
+        // Every operation but the one Schemathesis read the contract from, which it leaves out itself.
+        const tested = operations.filter((o) => o.path !== '/api/v1/openapi.json').length;
+        expect(report.operations).toMatchObject({ total: tested, tested, errored: 0 });
+        // Not even a warning: no operation left untested behind 429s or unreachable test data.
+        expect(
+          Object.entries(report.warnings).filter(([, found]) => found.length),
+          out,
+        ).toEqual([]);
+        // The stateful phase followed the contract's links (the NextPage walks among them).
+        expect(out).toMatch(/API Links:\s+[1-9]\d* covered/);
+        // The key is a secret: neither the console nor the reports carry it.
+        expect(out + files).not.toContain(key);
+        // And the run wrote nothing beside its settings (no bytecode, no Hypothesis database).
+        expect(readdirSync(folder).sort()).toEqual(before);
+      },
+      300_000,
+    );
 
     test('a mock that breaks the contract fails the run: 500 for bad input, 403 for a bad key', async (ctx) => {
       if (unavailable) return ctx.skip(unavailable);
@@ -173,26 +177,30 @@ describe.skipIf(!havePython)(
       expect(codes, out).toEqual(expect.arrayContaining(['ST101', 'ST103']));
     }, 300_000);
 
-    test('an exception excuses only what its reason covers: a cursor the mock issued for this request and still refused is a failure', (ctx) => {
-      if (unavailable) return ctx.skip(unavailable);
-      const python = join(bin, '../python');
-      const verdicts = execFileSync(python, ['-c', EXCEPTION_PROBE], {
-        cwd: folder,
-        encoding: 'utf8',
-        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
-      });
-      expect(JSON.parse(verdicts)).toEqual({
-        'never issued': true,
-        'issued for other filters': true,
-        'issued for this request': false,
-        'another problem code': false,
-        'another check': false,
-        '413 payload_too_large on a negative case': true,
-        '414 uri_too_long on a negative case': true,
-        '413 under another check': false,
-        '400 on a negative case': false,
-      });
-    });
+    test(
+      'an exception excuses only what its reason covers: a cursor the ' +
+        'mock issued for this request and still refused is a failure',
+      (ctx) => {
+        if (unavailable) return ctx.skip(unavailable);
+        const python = join(bin, '../python');
+        const verdicts = execFileSync(python, ['-c', EXCEPTION_PROBE], {
+          cwd: folder,
+          encoding: 'utf8',
+          env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+        });
+        expect(JSON.parse(verdicts)).toEqual({
+          'never issued': true,
+          'issued for other filters': true,
+          'issued for this request': false,
+          'another problem code': false,
+          'another check': false,
+          '413 payload_too_large on a negative case': true,
+          '414 uri_too_long on a negative case': true,
+          '413 under another check': false,
+          '400 on a negative case': false,
+        });
+      },
+    );
   },
 );
 

@@ -15,19 +15,25 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import type { RequestContext } from '../../engine/context.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { ProblemError } from '../../engine/problems.ts';
 import { refusedRoute } from '../../engine/request/router.ts';
 import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '../../redact.ts';
-import { acceptedEncoding, codingRefusal, compress, COMPRESS_FROM, refusal } from './checks.ts';
+import { encoded, GONE, MAX_BODY, readBody, tooLarge } from './bodies.ts';
+import { codingRefusal, refusal } from './checks.ts';
 import { fastPath, write, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
+import { socketContext } from './socket.ts';
+
+export { isLoopback } from './socket.ts';
 
 export interface NodeServerOptions {
   /** Called once per request after the response is sent: method, path, status, ms. */
   log?: (line: string) => void;
-  /** Keys of forms no pattern knows (presets, custom keys made through control): blanked in the log wherever a request sent them. */
+  /**
+   * Keys of forms no pattern knows (presets, custom keys made through
+   * control): blanked in the log wherever a request sent them.
+   */
   known?: KnownKeys;
   /** Host names besides the loopback ones that name this server, for the control plane. */
   allowedHosts?: readonly string[];
@@ -41,18 +47,23 @@ export interface NodeServerOptions {
    * process does not, and answers the same, slower.
    */
   globalFetchClasses?: boolean;
-  /** The bare-limit-answers fault: 408, 413 and 431 as a bare text line; Expect, CONNECT, Host and dot segments left to Node. */
+  /**
+   * The bare-limit-answers fault: 408, 413 and 431 as a bare text
+   * line; Expect, CONNECT, Host and dot segments left to Node.
+   */
   bareLimitAnswers?: boolean;
   /** false: every request takes the WHATWG path, even with the engine's `answer` given (the tests run both). */
   fastPath?: boolean;
-  /** A body in a content coding is handed on as sent (the validation proxy: the service it forwards to decides), not refused 415. */
+  /**
+   * A body in a content coding is handed on as sent (the validation
+   * proxy: the service it forwards to decides), not refused 415.
+   */
   passCodedBodies?: boolean;
 }
 
 /** What the Node server serves: the engine's fetch (wrapped, maybe), and its answer for the fast path. */
 export type Served = Pick<Engine, 'fetch'> & { answer?: AnswerFunction };
 
-const MAX_BODY = 64 * 1024;
 /** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -76,77 +87,6 @@ export const defaultLimits = {
   writeWindowMs: 10_000,
   minWriteBytes: 40 * 1024,
 };
-
-export function isLoopback(address: string | undefined): boolean {
-  return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
-}
-
-/** The 413 for a body over the bound; the connection is closed with the rest unread. */
-function tooLarge(bare = false): Response {
-  if (bare)
-    return new Response('Payload Too Large\n', {
-      status: 413,
-      headers: { 'content-type': 'text/plain', connection: 'close' },
-    });
-  return new ProblemError('payload_too_large', `Request bodies may be at most ${MAX_BODY} bytes.`).toResponse(
-    '/',
-    'req_adapter',
-    { connection: 'close' },
-  );
-}
-
-/** A body its client went away in the middle of: nobody to answer, nothing to count, no failure of the kit's. */
-const GONE = Symbol('gone');
-
-/** The body as sent, null past the bound (the rest drained unread), or GONE: never handed on cut short. */
-async function readBody(req: IncomingMessage): Promise<Uint8Array | null | typeof GONE> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || req.socket.destroyed) return GONE;
-    throw error;
-  }
-  return size > MAX_BODY ? null : new Uint8Array(Buffer.concat(chunks));
-}
-
-/**
- * The answer as the client's Accept-Encoding takes it: JSON of COMPRESS_FROM bytes or more in br
- * or gzip; for HEAD the GET's encoding without a length, which only compressing a body not sent
- * would tell (RFC 9110 9.3.2). The engine says `Vary: Accept-Encoding` (told by the context that
- * this server compresses). Without Accept-Encoding the answer goes on untouched, as the engine
- * built it: the listener then writes it without a copy.
- */
-async function encoded(req: IncomingMessage, response: Response): Promise<Response> {
-  const accept = req.headers['accept-encoding'];
-  if (!accept || response.status === 304 || response.status === 204) return response;
-  const headers = response.headers;
-  if (headers.has('content-encoding') || !/json/.test(headers.get('content-type') ?? '')) return response;
-  // A client that takes neither encoding gets the answer untouched, its body never read here.
-  const encoding = acceptedEncoding(accept);
-  if (encoding === null) return response;
-  const bytes = req.method === 'HEAD' ? null : new Uint8Array(await response.arrayBuffer());
-  // Small bodies go as they are (COMPRESS_FROM).
-  if ((bytes?.length ?? Number(headers.get('content-length') ?? 0)) < COMPRESS_FROM)
-    return bytes === null ? response : new Response(bytes as BodyInit, { status: response.status, headers });
-  headers.set('content-encoding', encoding);
-  headers.delete('content-length');
-  if (!/accept-encoding/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Accept-Encoding');
-  return new Response(bytes && ((await compress(bytes, encoding)) as BodyInit), { status: response.status, headers });
-}
-
-/** What only the socket knows, for the engine: where the request came from, and that this server compresses. */
-function socketContext(options: NodeServerOptions): (incoming: IncomingMessage) => RequestContext {
-  const allowedHosts = options.allowedHosts ? { allowedHosts: options.allowedHosts } : {};
-  return (incoming) => {
-    const address = incoming.socket.remoteAddress;
-    return { clientAddress: address ?? 'unknown', loopback: isLoopback(address), compresses: true, ...allowedHosts };
-  };
-}
 
 /** Where the listener hands a request to the engine, with what only the socket knows. */
 function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
@@ -254,7 +194,9 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
         res.once('close', () =>
           options.log!(
             escapeControl(
-              `${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ${res.writableFinished ? res.statusCode : 'aborted'} ${(performance.now() - started).toFixed(1)}ms`,
+              `${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ` +
+                `${res.writableFinished ? res.statusCode : 'aborted'} ` +
+                `${(performance.now() - started).toFixed(1)}ms`,
             ),
           ),
         );
@@ -272,7 +214,8 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
       // How often Node looks for requests past their time: well inside the shortest bound.
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersMs / 4))),
     },
-    logged,
+    // Node ignores what a listener returns: the WHATWG path's promise settles on its own (Hono answers its failures).
+    (req, res) => void logged(req, res),
   );
   // Expect: 100-continue asks before sending the body: a body over the bound, or coded, is refused unsent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {

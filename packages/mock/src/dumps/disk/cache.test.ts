@@ -58,7 +58,8 @@ test('a later start on the same database serves the dump files kept by an earlie
   first.close();
   expect(entries(cacheDir)).toHaveLength(resources.length);
 
-  // Swap a kept file's bytes (same size) and its meta's hash: a later start that served what it wrote itself would not show them.
+  // Swap a kept file's bytes (same size) and its meta's hash: a later
+  // start that served what it wrote itself would not show them.
   const firms = readdirSync(cacheDir).find(
     (name) => name.endsWith('.json') && JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).table === 'firm',
   )!;
@@ -83,39 +84,47 @@ test('a later start on the same database serves the dump files kept by an earlie
   }
 });
 
-test('rows changed by rebuilds make new files; the files with no overlay (every start wants them) and the two newest (a manifest lists two days) stay', async () => {
-  const cacheDir = join(folder, 'overlay');
-  const atStart = opened(cacheDir);
-  const start = await atStart.dumps.day('2026-11-20');
-  expect(atStart.store.applyDue(Date.parse('2026-11-24T00:00:00Z')).length).toBeGreaterThan(10);
-  const later = await atStart.dumps.day('2026-11-23');
-  expect(listed(later).find((f) => f.resource === 'investment')!.sha256).not.toBe(
-    listed(start).find((f) => f.resource === 'investment')!.sha256,
-  );
-  expect(atStart.store.applyDue(Date.parse('2026-11-28T00:00:00Z')).length).toBeGreaterThan(10);
-  const latest = await atStart.dumps.day('2026-11-27');
-  expect(atStart.store.applyDue(Date.parse('2026-12-02T00:00:00Z')).length).toBeGreaterThan(0);
-  const newest = await atStart.dumps.day('2026-12-01');
-  // The two days a manifest lists now can still be downloaded, whole.
-  for (const dump of [latest, newest]) {
-    const file = dump.files.find((f) => f.resource === 'investment')!;
-    expect(
-      createHash('sha256')
-        .update(new Uint8Array(await file.body.arrayBuffer()))
-        .digest('hex'),
-    ).toBe(file.sha256);
-  }
-  atStart.close();
-  const kept = entries(cacheDir).map(
-    (name) =>
-      JSON.parse(readFileSync(join(cacheDir, name), 'utf8')) as { table: string; overlayRows: number; sha256: string },
-  );
-  const investments = kept.filter((m) => m.table === 'investment');
-  const sha = (dump: Dump) => dump.files.find((f) => f.resource === 'investment')!.sha256;
-  expect(investments.map((m) => m.sha256).sort()).toEqual([start, latest, newest].map(sha).sort());
-  expect(investments.find((m) => m.sha256 === sha(start))!.overlayRows).toBe(0);
-  expect(investments.some((m) => m.sha256 === sha(later))).toBe(false);
-});
+test(
+  'rows changed by rebuilds make new files; the files with no overlay (every ' +
+    'start wants them) and the two newest (a manifest lists two days) stay',
+  async () => {
+    const cacheDir = join(folder, 'overlay');
+    const atStart = opened(cacheDir);
+    const start = await atStart.dumps.day('2026-11-20');
+    expect(atStart.store.applyDue(Date.parse('2026-11-24T00:00:00Z')).length).toBeGreaterThan(10);
+    const later = await atStart.dumps.day('2026-11-23');
+    expect(listed(later).find((f) => f.resource === 'investment')!.sha256).not.toBe(
+      listed(start).find((f) => f.resource === 'investment')!.sha256,
+    );
+    expect(atStart.store.applyDue(Date.parse('2026-11-28T00:00:00Z')).length).toBeGreaterThan(10);
+    const latest = await atStart.dumps.day('2026-11-27');
+    expect(atStart.store.applyDue(Date.parse('2026-12-02T00:00:00Z')).length).toBeGreaterThan(0);
+    const newest = await atStart.dumps.day('2026-12-01');
+    // The two days a manifest lists now can still be downloaded, whole.
+    for (const dump of [latest, newest]) {
+      const file = dump.files.find((f) => f.resource === 'investment')!;
+      expect(
+        createHash('sha256')
+          .update(new Uint8Array(await file.body.arrayBuffer()))
+          .digest('hex'),
+      ).toBe(file.sha256);
+    }
+    atStart.close();
+    const kept = entries(cacheDir).map(
+      (name) =>
+        JSON.parse(readFileSync(join(cacheDir, name), 'utf8')) as {
+          table: string;
+          overlayRows: number;
+          sha256: string;
+        },
+    );
+    const investments = kept.filter((m) => m.table === 'investment');
+    const sha = (dump: Dump) => dump.files.find((f) => f.resource === 'investment')!.sha256;
+    expect(investments.map((m) => m.sha256).sort()).toEqual([start, latest, newest].map(sha).sort());
+    expect(investments.find((m) => m.sha256 === sha(start))!.overlayRows).toBe(0);
+    expect(investments.some((m) => m.sha256 === sha(later))).toBe(false);
+  },
+);
 
 test('the files of a database that changed are not served, and go at the next sweep', async () => {
   const cacheDir = join(folder, 'changed');
@@ -152,52 +161,60 @@ test('a mock stopped while a dump is written leaves no half-written file in the 
   expect(readdirSync(cacheDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 });
 
-test("the server writes a database-backed dataset's dump ahead, at start; with dumpsAhead false, only when a manifest asks", async () => {
-  for (const ahead of [true, false]) {
-    const cacheDir = join(folder, `server-${ahead}`);
-    const mock = await startMock({
-      port: 0,
-      seed: dataset.seed,
-      scale: dataset.scale,
-      datasetCache: datasets,
-      dumpCache: cacheDir,
-      dumpsAhead: ahead,
-      keys: [{ plan: 'enterprise', key: 'igk_enterprise_dumpcachetest0000000000000000' }],
-    });
-    try {
-      // Bounded wait for what the start writes by itself (a few hundred ms at 2,000 rows).
-      for (let i = 0; i < 100 && entries(cacheDir).length < resources.length; i++)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(entries(cacheDir)).toHaveLength(ahead ? resources.length : 0);
-      const answer = await fetch(`${mock.url}/api/v1/exports`, {
-        headers: { authorization: 'Bearer igk_enterprise_dumpcachetest0000000000000000' },
+test(
+  "the server writes a database-backed dataset's dump ahead, " +
+    'at start; with dumpsAhead false, only when a manifest asks',
+  async () => {
+    for (const ahead of [true, false]) {
+      const cacheDir = join(folder, `server-${ahead}`);
+      const mock = await startMock({
+        port: 0,
+        seed: dataset.seed,
+        scale: dataset.scale,
+        datasetCache: datasets,
+        dumpCache: cacheDir,
+        dumpsAhead: ahead,
+        keys: [{ plan: 'enterprise', key: 'igk_enterprise_dumpcachetest0000000000000000' }],
       });
-      expect(answer.status).toBe(200);
-      const body = (await answer.json()) as { data: { files: { sha256: string }[] }[] };
-      expect(entries(cacheDir)).toHaveLength(resources.length);
-      const kept = entries(cacheDir)
-        .map((name) => JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).sha256 as string)
-        .sort();
-      expect(body.data[0]!.files.map((f) => f.sha256).sort()).toEqual(kept);
-    } finally {
-      await mock.close();
+      try {
+        // Bounded wait for what the start writes by itself (a few hundred ms at 2,000 rows).
+        for (let i = 0; i < 100 && entries(cacheDir).length < resources.length; i++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(entries(cacheDir)).toHaveLength(ahead ? resources.length : 0);
+        const answer = await fetch(`${mock.url}/api/v1/exports`, {
+          headers: { authorization: 'Bearer igk_enterprise_dumpcachetest0000000000000000' },
+        });
+        expect(answer.status).toBe(200);
+        const body = (await answer.json()) as { data: { files: { sha256: string }[] }[] };
+        expect(entries(cacheDir)).toHaveLength(resources.length);
+        const kept = entries(cacheDir)
+          .map((name) => JSON.parse(readFileSync(join(cacheDir, name), 'utf8')).sha256 as string)
+          .sort();
+        expect(body.data[0]!.files.map((f) => f.sha256).sort()).toEqual(kept);
+      } finally {
+        await mock.close();
+      }
     }
-  }
-});
+  },
+);
 
-test('a kept file another mock sweeps from the cache (or a rebuilt database takes with it) still downloads whole from a mock that lists it', async () => {
-  const cacheDir = join(folder, 'swept');
-  const { dumps, close } = opened(cacheDir);
-  try {
-    const day = await dumps.day('2026-11-20');
-    for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name));
-    for (const file of day.files)
-      expect(
-        createHash('sha256')
-          .update(new Uint8Array(await file.body.arrayBuffer()))
-          .digest('hex'),
-      ).toBe(file.sha256);
-  } finally {
-    close();
-  }
-});
+test(
+  'a kept file another mock sweeps from the cache (or a rebuilt database ' +
+    'takes with it) still downloads whole from a mock that lists it',
+  async () => {
+    const cacheDir = join(folder, 'swept');
+    const { dumps, close } = opened(cacheDir);
+    try {
+      const day = await dumps.day('2026-11-20');
+      for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name));
+      for (const file of day.files)
+        expect(
+          createHash('sha256')
+            .update(new Uint8Array(await file.body.arrayBuffer()))
+            .digest('hex'),
+        ).toBe(file.sha256);
+    } finally {
+      close();
+    }
+  },
+);

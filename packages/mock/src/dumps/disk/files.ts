@@ -39,7 +39,10 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
   // Workers still writing, and where: stopped (and their half-written files removed) when the mock stops.
   const running = new Map<Worker, string>();
   let closed = false;
-  /** The cache's entry for a file and the name to write it to, or null where the cache cannot take it (a read-only home). */
+  /**
+   * The cache's entry for a file and the name to write it to,
+   * or null where the cache cannot take it (a read-only home).
+   */
   const cached = (database: string, table: string, overlay: [string, string | null][]) => {
     if (!cache) return null;
     try {

@@ -9,14 +9,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import { KnownKeys } from '../../redact.ts';
-import { plans, type PlanId } from '@investor-graph/contract/plans';
+import type { PlanId } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
 import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
 import { Authenticator } from './authentication.ts';
 import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './metering.ts';
-import { keysApart, MemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { keysApart, MemoryRateLimiter, overTheRate, type RateLimiter } from './rate-limiter.ts';
 import { trialKeptAfterEnd, Trials } from './trials.ts';
 
 export type { KeyRecord } from './key-store.ts';
@@ -26,7 +26,10 @@ export { keyPrefix, newKeyText, planView, presetPrepaidRows, type IssuedKey } fr
 export interface AccountsOptions {
   /** Real time for the limiter and the trial cap (ms, monotonic); performance.now() unless given. */
   realNow?: () => number;
-  /** false: no limit answers 429 (each key's rate, the trial cap, the budget of failed keys); for measuring the mock itself. */
+  /**
+   * false: no limit answers 429 (each key's rate, the trial cap,
+   * the budget of failed keys); for measuring the mock itself.
+   */
   enforceLimits?: boolean;
   /** The store's own buckets, shared by every mock on it (Redis); in this process's memory otherwise. */
   limiter?: RateLimiter;
@@ -42,11 +45,16 @@ const RECENT_MS = 1000;
 export class Accounts {
   readonly store: KeyStore;
   readonly limiter: RateLimiter;
-  /** Key texts no pattern finds (preset, or made through control with a text of the caller's): never echoed or logged. */
+  /**
+   * Key texts no pattern finds (preset, or made through control with a text of the caller's): never echoed or logged.
+   */
   readonly known = new KnownKeys();
   private readonly authenticator: Authenticator;
   private readonly trials: Trials;
-  /** Each key as its last charge in this process left it, and when (performance.now(), whatever clock the limiter runs on). */
+  /**
+   * Each key as its last charge in this process left it, and when
+   * (performance.now(), whatever clock the limiter runs on).
+   */
   private readonly charged = new LRUCache<string, { record: KeyRecord; at: number }>({ max: 50_000 });
 
   constructor(store: KeyStore = new MemoryKeyStore(), options: AccountsOptions = {}) {
@@ -114,16 +122,7 @@ export class Accounts {
       ? this.limiter.take('key', record.keyId, rate, rate)
       : this.limiter.take('trial-call', client, rate, rate));
     const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
-    if (wait) {
-      throw new ProblemError(
-        'rate_limited',
-        `The ${record ? plans[record.plan].name : 'trial key'} limit is ${rate} requests a second; retry after ${wait} second${wait === 1 ? '' : 's'}.`,
-        {
-          plan: record?.plan ?? null,
-          headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` },
-        },
-      );
-    }
+    if (wait) throw overTheRate(record?.plan ?? null, rate, wait, headers);
     return { ...headers, ratelimit: `"default";r=${Math.floor(left)};t=${Math.ceil((rate - left) / rate)}` };
   }
 

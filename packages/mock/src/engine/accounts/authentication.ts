@@ -107,7 +107,10 @@ export class Authenticator {
     }
   }
 
-  /** A call without a valid key: it spends a token of the address's budget, and is its 401 (or, once the budget is gone, 429). */
+  /**
+   * A call without a valid key: it spends a token of the address's
+   * budget, and is its 401 (or, once the budget is gone, 429).
+   */
   private async failed(client: string, problem: ProblemError): Promise<never> {
     const { wait } = await this.limiter.take('failed-auth', client, failedAuth.burst, failedAuth.perSecond);
     throw wait ? tooManyFailures(wait) : problem;

@@ -49,10 +49,15 @@ export interface IssuedKey {
 
 export type KeyStatus = 'active' | 'expired' | 'exhausted' | 'revoked';
 
-/** Prepaid rows of a pay-as-you-go key preset at start (`--key payg=...`, the banner's, MSW's), unless told otherwise. */
+/**
+ * Prepaid rows of a pay-as-you-go key preset at start (`--key payg=...`, the banner's, MSW's), unless told otherwise.
+ */
 export const presetPrepaidRows = 100_000;
 
-/** A new key's text: the plan is in it, so a leaked key is easy to recognise (DECISIONS.md#key-scopes-expiry-and-revocation). */
+/**
+ * A new key's text: the plan is in it, so a leaked key is easy
+ * to recognise (DECISIONS.md#key-scopes-expiry-and-revocation).
+ */
 export function newKeyText(plan: PlanId): string {
   return `igk_${plan}_${randomToken(32)}`;
 }

@@ -43,7 +43,10 @@ export interface KeyStore extends KeyDirectory, MeterStore, TrialStore {
   claimMeta(name: MetaName, initial: string): Awaitable<string>;
   /** Changes a named value as stored now (read, `edit`, write) in one atomic step; returns what was kept. */
   changeMeta(name: MetaName, edit: (current: string | undefined) => string): Awaitable<string>;
-  /** Drops trial keys (issued or made through control) that ended before `before` (service clock), with what points at them; returns how many. */
+  /**
+   * Drops trial keys (issued or made through control) that ended before
+   * `before` (service clock), with what points at them; returns how many.
+   */
   pruneTrials(before: number): Awaitable<number>;
   describe(): StoreInfo;
   close(): Awaitable<void>;
@@ -111,7 +114,10 @@ export abstract class TransactionalKeyStore implements KeyStore, KeyTransactions
     });
   }
 
-  /** Counts one trial key against the minute's cap (in this process; a store shared by processes keeps it where they all count), or the seconds to wait. */
+  /**
+   * Counts one trial key against the minute's cap (in this process; a store
+   * shared by processes keeps it where they all count), or the seconds to wait.
+   */
   protected countTrial(cap: TrialCap): number {
     if (cap.perMinute === null) return 0;
     if (cap.at - this.trialWindow.start >= 60_000) this.trialWindow = { start: cap.at, count: 0 };

@@ -46,16 +46,20 @@ test('a monthly period rolls over on the first of the next month (UTC), and its 
   expect(used).toMatchObject({ callsUsed: 0, periodStart: next, periodEnd: Date.UTC(2027, 0, 1) });
 });
 
-test('a usage is written as JSON.stringify writes it, for every plan, with and without a period, a limit or a balance', () => {
-  const records = [
-    record('trial'),
-    record('team'),
-    record('payg', 250),
-    { ...record('payg', 0), balanceRows: null },
-    { ...record('team'), periodStart: null, periodEnd: null, callsUsed: 12_345 },
-  ];
-  for (const plan of Object.keys(plans) as (keyof typeof plans)[]) records.push({ ...record('team'), plan });
-  for (const key of records)
-    for (const charged of [0, 7, 1_000_000])
-      expect(usageJson(usageOf(key, charged))).toBe(JSON.stringify(usageOf(key, charged)));
-});
+test(
+  'a usage is written as JSON.stringify writes it, for every ' +
+    'plan, with and without a period, a limit or a balance',
+  () => {
+    const records = [
+      record('trial'),
+      record('team'),
+      record('payg', 250),
+      { ...record('payg', 0), balanceRows: null },
+      { ...record('team'), periodStart: null, periodEnd: null, callsUsed: 12_345 },
+    ];
+    for (const plan of Object.keys(plans) as (keyof typeof plans)[]) records.push({ ...record('team'), plan });
+    for (const key of records)
+      for (const charged of [0, 7, 1_000_000])
+        expect(usageJson(usageOf(key, charged))).toBe(JSON.stringify(usageOf(key, charged)));
+  },
+);

@@ -131,7 +131,8 @@ export function refusalProblem(refusal: Refusal, record: KeyRecord, cost: number
     case 'quota_exhausted':
       return new ProblemError(
         'quota_exhausted',
-        `The ${rule.name} plan includes ${rule.calls_limit!.toLocaleString('en')} calls a month; the quota renews at ${isoOrNull(record.periodEnd)}.`,
+        `The ${rule.name} plan includes ${rule.calls_limit!.toLocaleString('en')} ` +
+          `calls a month; the quota renews at ${isoOrNull(record.periodEnd)}.`,
         { plan: record.plan },
       );
     case 'insufficient_balance':
@@ -164,5 +165,9 @@ export function usageOf(record: KeyRecord, charged = 0): Usage {
  */
 export function usageJson(usage: Usage): string {
   const time = (t: string | null): string => (t === null ? 'null' : `"${t}"`);
-  return `{"period_start":${time(usage.period_start)},"period_end":${time(usage.period_end)},"calls_used":${usage.calls_used},"calls_limit":${usage.calls_limit},"calls_remaining":${usage.calls_remaining},"rows_charged":${usage.rows_charged},"balance_rows":${usage.balance_rows}}`;
+  return (
+    `{"period_start":${time(usage.period_start)},"period_end":${time(usage.period_end)},` +
+    `"calls_used":${usage.calls_used},"calls_limit":${usage.calls_limit},"calls_remaining":${usage.calls_remaining},` +
+    `"rows_charged":${usage.rows_charged},"balance_rows":${usage.balance_rows}}`
+  );
 }

@@ -4,6 +4,8 @@
  * `RateLimiter` is what a shared store implements to give every mock on it one bucket per name
  * (each step one atomic round trip: node/redis/); `MemoryRateLimiter` keeps them in this process.
  */
+import { plans, type PlanId } from '@investor-graph/contract/plans';
+import { ProblemError } from '../problems.ts';
 
 export type BucketKind = 'key' | 'trial-call' | 'failed-auth' | 'admin-token';
 
@@ -107,4 +109,19 @@ export function keysApart(keys: RateLimiter, addresses: RateLimiter): RateLimite
     peek: (kind, name, capacity, perSecond) => of(kind).peek(kind, name, capacity, perSecond),
     giveBack: (kind, name, capacity, perSecond) => of(kind).giveBack(kind, name, capacity, perSecond),
   };
+}
+
+/** The 429 of a call over its rate: on a key's plan (`plan`), or on the trial call without one (null). */
+export function overTheRate(
+  plan: PlanId | null,
+  rate: number,
+  wait: number,
+  headers: Record<string, string>,
+): ProblemError {
+  return new ProblemError(
+    'rate_limited',
+    `The ${plan ? plans[plan].name : 'trial key'} limit is ${rate} requests a second; ` +
+      `retry after ${wait} second${wait === 1 ? '' : 's'}.`,
+    { plan, headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` } },
+  );
 }

@@ -84,7 +84,9 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
         throw bad('/prepaid_rows', 'must be a non-negative integer');
       // A key made in the past (a trial already past its 7 days) without moving the clock, which
       // every other key and client of this mock shares.
-      const createdAt = body.created_at === undefined ? now : Date.parse(String(body.created_at));
+      // Anything but a string is refused below, whatever it parses to.
+      const createdAt =
+        body.created_at === undefined ? now : typeof body.created_at === 'string' ? Date.parse(body.created_at) : NaN;
       if (
         body.created_at !== undefined &&
         (typeof body.created_at !== 'string' ||
@@ -95,7 +97,7 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
         throw bad('/created_at', 'must be a UTC timestamp (YYYY-MM-DDTHH:MM:SSZ) no later than the clock');
       }
       const issued = await accounts.create(body.plan, createdAt, {
-        ...(body.key ? { key: body.key as string } : {}),
+        ...(body.key ? { key: body.key } : {}),
         prepaidRows: rows as number,
       });
       return json(201, {
@@ -135,6 +137,8 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
       return json(200, clock.state());
     case 'PUT /__control/clock': {
       const body = await readJson(request);
+      // Any JSON value as JavaScript writes it: an object's "[object Object]" does not parse, and is refused.
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- String() of any JSON value is the check
       const to = body.now === undefined ? null : Date.parse(String(body.now));
       if (to !== null && !Number.isFinite(to)) throw bad('/now', 'must be an ISO 8601 timestamp');
       // A time JavaScript can hold but not move past (+275760-09-13) would break every later call.

@@ -23,7 +23,10 @@ function setup(adminToken?: string) {
       return 'admitted';
     } catch (error) {
       const problem = error as ProblemError;
-      return `${problem.status} ${problem.code}${problem.headers['retry-after'] ? ` retry-after ${problem.headers['retry-after']}` : ''}`;
+      return (
+        `${problem.status} ${problem.code}` +
+        `${problem.headers['retry-after'] ? ` retry-after ${problem.headers['retry-after']}` : ''}`
+      );
     }
   };
   return { call, advance: (ms: number) => (now += ms) };
@@ -71,24 +74,28 @@ test('the admin token admits any address only as Authorization: Bearer, and a wr
   expect(await call({ host: 'mock.internal:4010' }, remote)).toBe('403 control_forbidden');
 });
 
-test('tries of the admin token from one address are throttled with Retry-After, five at once and then five a minute, others unaffected', async () => {
-  const { call, advance } = setup('s3cret-token');
-  const remote = { clientAddress: '10.0.0.5', loopback: false };
-  for (let i = 0; i < guardLimits.burst; i++)
-    expect(await call({ authorization: `Bearer guess-${i}` }, remote)).toBe('403 control_forbidden');
-  // The right token is refused too once the budget is gone: a guess past it learns nothing.
-  expect(await call({ authorization: 'Bearer s3cret-token' }, remote)).toBe('429 control_throttled retry-after 12');
-  expect(await call({ authorization: 'Bearer s3cret-token' }, { clientAddress: '10.0.0.6', loopback: false })).toBe(
-    'admitted',
-  );
-  advance(11_500);
-  expect(await call({ authorization: 'Bearer s3cret-token' }, remote)).toBe('429 control_throttled retry-after 1');
-  advance(1_000);
-  expect(await call({ authorization: 'Bearer s3cret-token' }, remote)).toBe('admitted');
-  // The right token gave its try back: the next guess still has the one that refilled.
-  expect(await call({ authorization: 'Bearer guess-again' }, remote)).toBe('403 control_forbidden');
-  expect(await call({ authorization: 'Bearer guess-more' }, remote)).toMatch(/^429 control_throttled/);
-});
+test(
+  'tries of the admin token from one address are throttled with ' +
+    'Retry-After, five at once and then five a minute, others unaffected',
+  async () => {
+    const { call, advance } = setup('s3cret-token');
+    const remote = { clientAddress: '10.0.0.5', loopback: false };
+    for (let i = 0; i < guardLimits.burst; i++)
+      expect(await call({ authorization: `Bearer guess-${i}` }, remote)).toBe('403 control_forbidden');
+    // The right token is refused too once the budget is gone: a guess past it learns nothing.
+    expect(await call({ authorization: 'Bearer s3cret-token' }, remote)).toBe('429 control_throttled retry-after 12');
+    expect(await call({ authorization: 'Bearer s3cret-token' }, { clientAddress: '10.0.0.6', loopback: false })).toBe(
+      'admitted',
+    );
+    advance(11_500);
+    expect(await call({ authorization: 'Bearer s3cret-token' }, remote)).toBe('429 control_throttled retry-after 1');
+    advance(1_000);
+    expect(await call({ authorization: 'Bearer s3cret-token' }, remote)).toBe('admitted');
+    // The right token gave its try back: the next guess still has the one that refilled.
+    expect(await call({ authorization: 'Bearer guess-again' }, remote)).toBe('403 control_forbidden');
+    expect(await call({ authorization: 'Bearer guess-more' }, remote)).toMatch(/^429 control_throttled/);
+  },
+);
 
 test('tries sent together spend one budget: of twenty at once, five are compared and the rest are 429', async () => {
   const { call } = setup('s3cret-token');
@@ -100,24 +107,31 @@ test('tries sent together spend one budget: of twenty at once, five are compared
   expect(answers.filter((a) => a.startsWith('429 control_throttled'))).toHaveLength(20 - guardLimits.burst);
 });
 
-test('the scheme of the admin token is case-insensitive (RFC 6750): bearer and BEARER admit as Bearer does', async () => {
-  const { call } = setup('s3cret-token');
-  const remote = { clientAddress: '10.0.0.5', loopback: false };
-  expect(await call({ host: 'mock.internal:4010', authorization: 'bearer s3cret-token' }, remote)).toBe('admitted');
-  expect(await call({ host: 'mock.internal:4010', authorization: 'BEARER s3cret-token' }, remote)).toBe('admitted');
-});
+test(
+  'the scheme of the admin token is case-insensitive ' + '(RFC 6750): bearer and BEARER admit as Bearer does',
+  async () => {
+    const { call } = setup('s3cret-token');
+    const remote = { clientAddress: '10.0.0.5', loopback: false };
+    expect(await call({ host: 'mock.internal:4010', authorization: 'bearer s3cret-token' }, remote)).toBe('admitted');
+    expect(await call({ host: 'mock.internal:4010', authorization: 'BEARER s3cret-token' }, remote)).toBe('admitted');
+  },
+);
 
-test('without an admin token a data key sent on a control call is no wrong token: loopback is admitted and never throttled', async () => {
-  const { call } = setup();
-  for (let i = 0; i < 2 * guardLimits.burst; i++)
-    expect(await call({ authorization: 'Bearer igk_team_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' })).toBe('admitted');
-  expect(
-    await call(
-      { host: 'mock.internal:4010', authorization: 'Bearer anything' },
-      { clientAddress: '10.0.0.5', loopback: false },
-    ),
-  ).toBe('403 control_forbidden');
-});
+test(
+  'without an admin token a data key sent on a control call ' +
+    'is no wrong token: loopback is admitted and never throttled',
+  async () => {
+    const { call } = setup();
+    for (let i = 0; i < 2 * guardLimits.burst; i++)
+      expect(await call({ authorization: 'Bearer igk_team_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' })).toBe('admitted');
+    expect(
+      await call(
+        { host: 'mock.internal:4010', authorization: 'Bearer anything' },
+        { clientAddress: '10.0.0.5', loopback: false },
+      ),
+    ).toBe('403 control_forbidden');
+  },
+);
 
 test('in-process adapters (MSW) cross no network and are admitted as they are', async () => {
   const { call } = setup();

@@ -72,13 +72,15 @@ export class ControlGuard {
       if (!context.loopback)
         throw new ProblemError(
           'control_forbidden',
-          'Control endpoints answer only on loopback, or with the admin token the mock was started with (Authorization: Bearer).',
+          'Control endpoints answer only on loopback, or with the admin token the mock was started with ' +
+            '(Authorization: Bearer).',
         );
       const name = hostName(host);
       if (name === null || !(isLoopbackName(name) || context.allowedHosts?.includes(name))) {
         throw new ProblemError(
           'control_forbidden',
-          `The Host ${shorten(String(host), 100)} does not name this mock: use a loopback name, or start it with --allow-host.`,
+          `The Host ${shorten(String(host), 100)} does not name this mock: use a loopback name, or start it with ` +
+            `--allow-host.`,
         );
       }
     }

@@ -7,7 +7,10 @@
  */
 import type { Row } from '@investor-graph/fixtures';
 
-/** A company's fields computed from its rounds: the sum of their public amounts (null when none is public) and the latest one. */
+/**
+ * A company's fields computed from its rounds: the sum of their
+ * public amounts (null when none is public) and the latest one.
+ */
 export interface CompanyDerived {
   total_raised_usd: number | null;
   last_round: { id: unknown; stage: unknown; announced_on: unknown; amount_usd: unknown } | null;

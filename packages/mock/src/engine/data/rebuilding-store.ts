@@ -47,7 +47,10 @@ export abstract class RebuildingStore {
   asOf: number;
   private readonly hashes = new Map<string, string>();
   protected sequence: number;
-  /** The next pending observation and its time as a number: every call asks whether it is due (Date.parse of the same text on every call showed in a record's profile). */
+  /**
+   * The next pending observation and its time as a number: every call asks whether it
+   * is due (Date.parse of the same text on every call showed in a record's profile).
+   */
   private due: { observation: Observation | undefined; at: number } = { observation: undefined, at: NaN };
   /** The changes applyDue is collecting, while it runs. */
   private made: Change[] | null = null;
@@ -119,7 +122,10 @@ export abstract class RebuildingStore {
     return change;
   }
 
-  /** An observed company or firm with its derived fields as its rounds and edges make them now, not as the observation has them. */
+  /**
+   * An observed company or firm with its derived fields as its
+   * rounds and edges make them now, not as the observation has them.
+   */
   private keepDerived(resource: ResourceName, key: string, row: Row, current: Row | undefined): Row {
     if (resource === 'company') return { ...row, ...companyFromRounds(this.nestedRows('listCompanyRounds', key)) };
     if (resource === 'firm' && typeof current?.portfolio_count === 'number')

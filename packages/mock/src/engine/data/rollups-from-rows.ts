@@ -124,8 +124,10 @@ export function rollupFromRows(
   cutoff: string | null,
 ): Promise<Row[]> {
   if (!Object.hasOwn(reference, name)) throw new Error(`[investor-graph] no rollup named ${name}`);
-  const feed: Feed = async (resource, each) => {
+  // Every rollup awaits its feed, so a row source that throws fails the rollup as a rejection would.
+  const feed: Feed = (resource, each) => {
     for (const row of rows(resource)) each(row);
+    return Promise.resolve();
   };
   return reference[name as StatisticName](feed, roundVisible(cutoff));
 }

@@ -20,7 +20,10 @@ import { roundVisible } from './round-lag.ts';
 
 export const statisticNames: readonly string[] = parameterEnum('getStatistic', 'name');
 
-/** Counts a rollup reads (their shapes: @investor-graph/fixtures' rollup-counts.ts); `cutoff` is a round lag's last visible announcement date (null: none). */
+/**
+ * Counts a rollup reads (their shapes: @investor-graph/fixtures' rollup-counts.ts);
+ * `cutoff` is a round lag's last visible announcement date (null: none).
+ */
 export interface RollupSource {
   rounds(cutoff: string | null): Promise<RoundCounts>;
   /** Firms by counted edges: at least every firm that can be among the `top` busiest (all of them is fine). */
@@ -112,7 +115,8 @@ const missing = statisticNames.filter((n) => !Object.hasOwn(rollups, n));
 const extra = Object.keys(rollups).filter((n) => !statisticNames.includes(n));
 if (missing.length || extra.length)
   throw new Error(
-    `[investor-graph] the contract's statistics and the mock's rollups differ: ${[...missing.map((n) => `no rollup for ${n}`), ...extra.map((n) => `${n} is not in the contract`)].join('; ')}`,
+    `[investor-graph] the contract's statistics and the mock's rollups differ: ` +
+      [...missing.map((n) => `no rollup for ${n}`), ...extra.map((n) => `${n} is not in the contract`)].join('; '),
   );
 
 export const rollup = (name: StatisticName, source: RollupSource, cutoff: string | null): Promise<Row[]> =>

@@ -19,7 +19,9 @@ type Row = Record<string, any>;
 async function walk(engine: Engine, key: string, path: string, limit: number): Promise<Row[]> {
   const rows: Row[] = [];
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-    const url = `http://localhost${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const url =
+      `http://localhost${path}${path.includes('?') ? '&' : '?'}limit=` +
+      `${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const answer = await engine.fetch(new Request(url, { headers: { authorization: `Bearer ${key}` } }));
     expect(answer.status, url).toBe(200);
     const body = (await answer.json()) as { data: Row[]; next_cursor: string | null };
@@ -76,46 +78,51 @@ describe.each(stores)('%s', (_name, open) => {
     ["at the dataset's as-of", 0],
     ['after a fortnight of rebuilds', 14],
   ] as const) {
-    test(`${when}, every key sees companies and firms that agree with the rounds and edges it sees; a trial sees none inside its lag`, async () => {
-      const engine = createEngine({
-        dataset: open(),
-        validator,
-        rateLimit: false,
-        frozen: true,
-        now: Date.parse(input.asOf) + days * DAY,
-      });
-      await engine.ready;
-      const paid = await seen(engine, 'enterprise');
-      const trial = await seen(engine, 'trial');
-      expect(disagreements(paid)).toEqual([]);
-      expect(disagreements(trial)).toEqual([]);
-      const cutoff = new Date(engine.store.asOf - plans.trial.round_lag_days * DAY).toISOString().slice(0, 10);
-      const held = paid.rounds.filter((r) => r.announced_on > cutoff);
-      expect(held.length).toBeGreaterThan(0);
-      expect(trial.rounds.filter((r) => r.announced_on > cutoff)).toEqual([]);
-      // What the lag holds back changes what a trial sees of those companies and firms.
-      const differ = (a: Row[], b: Row[], field: string) =>
-        a.filter(
-          (row) => JSON.stringify(row[field]) !== JSON.stringify(b.find((other) => other.slug === row.slug)?.[field]),
-        ).length;
-      expect(differ(trial.companies, paid.companies, 'total_raised_usd')).toBeGreaterThan(0);
-      expect(differ(trial.firms, paid.firms, 'portfolio_count')).toBeGreaterThan(0);
-      // Nested lists hold back the same edges: a company's investors, a firm's portfolio.
-      const company = held[0]!.company_slug as string;
-      const investors = await walk(engine, trial.key, `/api/v1/companies/${company}/investors`, 100);
-      expect(investors.filter((e) => held.some((r) => r.id === e.round_id))).toEqual([]);
-      const edge = paid.edges.find((e) => held.some((r) => r.id === e.round_id))!;
-      const portfolio = await walk(engine, trial.key, `/api/v1/firms/${edge.firm_slug}/portfolio`, 100);
-      expect(portfolio.some((e) => e.id === edge.id)).toBe(false);
-      expect(new Set(portfolio.map((e) => e.company_slug)).size).toBe(
-        trial.firms.find((f) => f.slug === edge.firm_slug)!.portfolio_count,
-      );
-      const record = await engine.fetch(
-        new Request(`http://localhost/api/v1/companies/${company}`, {
-          headers: { authorization: `Bearer ${trial.key}` },
-        }),
-      );
-      expect(((await record.json()) as { data: Row }).data).toEqual(trial.companies.find((c) => c.slug === company));
-    }, 60_000);
+    test(
+      `${when}, every key sees companies and firms that agree with ` +
+        `the rounds and edges it sees; a trial sees none inside its lag`,
+      async () => {
+        const engine = createEngine({
+          dataset: open(),
+          validator,
+          rateLimit: false,
+          frozen: true,
+          now: Date.parse(input.asOf) + days * DAY,
+        });
+        await engine.ready;
+        const paid = await seen(engine, 'enterprise');
+        const trial = await seen(engine, 'trial');
+        expect(disagreements(paid)).toEqual([]);
+        expect(disagreements(trial)).toEqual([]);
+        const cutoff = new Date(engine.store.asOf - plans.trial.round_lag_days * DAY).toISOString().slice(0, 10);
+        const held = paid.rounds.filter((r) => r.announced_on > cutoff);
+        expect(held.length).toBeGreaterThan(0);
+        expect(trial.rounds.filter((r) => r.announced_on > cutoff)).toEqual([]);
+        // What the lag holds back changes what a trial sees of those companies and firms.
+        const differ = (a: Row[], b: Row[], field: string) =>
+          a.filter(
+            (row) => JSON.stringify(row[field]) !== JSON.stringify(b.find((other) => other.slug === row.slug)?.[field]),
+          ).length;
+        expect(differ(trial.companies, paid.companies, 'total_raised_usd')).toBeGreaterThan(0);
+        expect(differ(trial.firms, paid.firms, 'portfolio_count')).toBeGreaterThan(0);
+        // Nested lists hold back the same edges: a company's investors, a firm's portfolio.
+        const company = held[0]!.company_slug as string;
+        const investors = await walk(engine, trial.key, `/api/v1/companies/${company}/investors`, 100);
+        expect(investors.filter((e) => held.some((r) => r.id === e.round_id))).toEqual([]);
+        const edge = paid.edges.find((e) => held.some((r) => r.id === e.round_id))!;
+        const portfolio = await walk(engine, trial.key, `/api/v1/firms/${edge.firm_slug}/portfolio`, 100);
+        expect(portfolio.some((e) => e.id === edge.id)).toBe(false);
+        expect(new Set(portfolio.map((e) => e.company_slug)).size).toBe(
+          trial.firms.find((f) => f.slug === edge.firm_slug)!.portfolio_count,
+        );
+        const record = await engine.fetch(
+          new Request(`http://localhost/api/v1/companies/${company}`, {
+            headers: { authorization: `Bearer ${trial.key}` },
+          }),
+        );
+        expect(((await record.json()) as { data: Row }).data).toEqual(trial.companies.find((c) => c.slug === company));
+      },
+      60_000,
+    );
   }
 });

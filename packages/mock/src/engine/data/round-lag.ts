@@ -32,7 +32,10 @@ interface HeldBack {
   /** The companies and firms whose derived fields the held-back rows change. */
   companies: Set<string>;
   firms: Set<string>;
-  /** Their rows as the plan sees them, made once, so that a row served again is the same object (serialise.ts remembers by identity). */
+  /**
+   * Their rows as the plan sees them, made once, so that a row served
+   * again is the same object (serialise.ts remembers by identity).
+   */
   views: Map<string, { of: Row; view: Row }>;
 }
 
@@ -72,7 +75,10 @@ function heldBack(store: Store, cutoff: string): HeldBack {
   return made;
 }
 
-/** The rows of a list the plan may see: rounds within the cutoff, edges of those rounds; undefined when nothing is held back. */
+/**
+ * The rows of a list the plan may see: rounds within the cutoff,
+ * edges of those rounds; undefined when nothing is held back.
+ */
 export function lagKeep(
   store: Store,
   resource: ResourceName,
@@ -85,7 +91,10 @@ export function lagKeep(
   return edges.size ? (row) => !edges.has(row.id as string) : undefined;
 }
 
-/** A row as the plan sees it: a company's last round and total raised, a firm's portfolio count, without what the lag holds back. */
+/**
+ * A row as the plan sees it: a company's last round and total
+ * raised, a firm's portfolio count, without what the lag holds back.
+ */
 export function viewRow(store: Store, resource: ResourceName, row: Row, cutoff: string | null): Row {
   if (cutoff === null || (resource !== 'company' && resource !== 'firm')) return row;
   const back = heldBack(store, cutoff);

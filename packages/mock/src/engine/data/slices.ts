@@ -23,7 +23,9 @@ export const letOthersIn = (): Promise<void> =>
     channel.port2.postMessage(null);
   });
 
-/** A pause to call often: it lets other requests in once `sliceMs` have passed since the last, and says whether it did. */
+/**
+ * A pause to call often: it lets other requests in once `sliceMs` have passed since the last, and says whether it did.
+ */
 export function slices(sliceMs = SLICE_MS): () => Promise<boolean> {
   let sliceStarted = performance.now();
   return async () => {

@@ -68,7 +68,10 @@ export interface Store {
   all(resource: ResourceName): Iterable<Row>;
   /** Counts kept with the data, which the statistics read in place of every row (the SQLite store's). */
   readonly rollups?: RollupSource;
-  /** One page of a top-level list, after `afterKey`, keeping rows that pass `keep` (which `range`, when given, narrows by date). */
+  /**
+   * One page of a top-level list, after `afterKey`, keeping rows
+   * that pass `keep` (which `range`, when given, narrows by date).
+   */
   page(
     resource: ResourceName,
     afterKey: string | null,

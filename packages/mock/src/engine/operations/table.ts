@@ -6,16 +6,16 @@
  */
 import { firstPlanWith, planIds, plans, type PlanRule } from '@investor-graph/contract/plans';
 import { openapiDocument } from '@investor-graph/contract/document';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { Row } from '@investor-graph/fixtures';
 import { planView } from '../accounts/accounts.ts';
 import { jsonText } from '../answer.ts';
 import type { Call } from '../context.ts';
 import type { KeyedOperation, Operation, OperationEnv, Prepared } from './types.ts';
 import { ProblemError } from '../problems.ts';
 import { pageLimit } from '../request/query.ts';
-import { lagCutoff, lagKeep, roundVisible, viewRow } from '../data/round-lag.ts';
+import { lagCutoff, roundVisible } from '../data/round-lag.ts';
 import { statisticNames, type StatisticName } from '../data/statistics.ts';
-import { nested, type DateRange, type Store } from '../data/store.ts';
+import { list, nestedList, single } from './reads.ts';
 import { createTrialKey } from './trial-key.ts';
 
 export type { KeyedOperation, OpenInput, Operation, OperationEnv, Prepared, ServeInput, Served } from './types.ts';
@@ -44,57 +44,6 @@ const missingFeature: Record<NonNullable<KeyedOperation['feature']>, (plan: Plan
 export function checkFeature(operation: KeyedOperation, plan: PlanRule): void {
   if (operation.feature && !plan[operation.feature]) throw missingFeature[operation.feature](plan);
 }
-
-const notFound = (what: string, key: string): never => {
-  throw new ProblemError('not_found', `No ${what} has the ${what === 'fund' ? 'id' : 'slug'} ${key}.`);
-};
-
-/** A page of a top-level resource, rows as the caller's plan sees them (a round lag's edges left out, its records' derived fields without them). */
-const list = (
-  resource: ResourceName,
-  filter?: (call: Call, store: Store) => { keep: (row: Row) => boolean; range: DateRange } | undefined,
-): KeyedOperation => ({
-  counted: true,
-  serve: ({ call, afterKey }, { store }) => {
-    const cutoff = lagCutoff(store, call.plan);
-    const only = filter?.(call, store);
-    const page = store.page(
-      resource,
-      afterKey,
-      pageLimit(call.plan, call.query),
-      only?.keep ?? lagKeep(store, resource, cutoff),
-      only?.range,
-    );
-    return {
-      body: page.rows.map((r) => viewRow(store, resource, r, cutoff)),
-      rows: page.rows.length,
-      next: page.nextKey,
-      stored: true,
-    };
-  },
-});
-
-/** One row by its slug (or a fund's id). */
-const single = (resource: ResourceName): KeyedOperation => ({
-  counted: true,
-  serve: ({ call }, { store }) => {
-    const key = call.route.params.get(resource === 'fund' ? 'id' : 'slug')!;
-    const row = store.get(resource, key) ?? notFound(resource, key);
-    return { body: viewRow(store, resource, row, lagCutoff(store, call.plan)), rows: 1, stored: true };
-  },
-});
-
-/** A page of rows under a parent (a firm's portfolio, a company's rounds), without the rounds and edges a round lag holds back. */
-const nestedList = (index: keyof typeof nested): KeyedOperation => ({
-  counted: true,
-  serve: ({ call, afterKey }, { store }) => {
-    const parentKey = call.route.params.get('slug')!;
-    if (!store.get(nested[index].parent, parentKey)) notFound(nested[index].parent, parentKey);
-    const keep = lagKeep(store, nested[index].child, lagCutoff(store, call.plan));
-    const page = store.nestedPage(index, parentKey, afterKey, pageLimit(call.plan, call.query), keep);
-    return { body: page.rows, rows: page.rows.length, next: page.nextKey, stored: true };
-  },
-});
 
 /** The dumps a manifest or a file download needs, by date (only dates that exist). */
 const prepareDumps = async (call: Call, { dumps, now }: OperationEnv): Promise<Prepared> => {
@@ -240,11 +189,15 @@ export const operations = {
   },
   // The contract as served: its `servers` names this mock, where it was fetched from.
   getOpenApiDocument: {
-    open: async ({ requestId }, { publicBase }) =>
-      jsonText(200, servedDocument(publicBase()), {
-        'x-request-id': requestId,
-        'cache-control': 'public, max-age=300',
-      }),
+    open: ({ requestId }, { publicBase }) =>
+      new Promise((resolve) =>
+        resolve(
+          jsonText(200, servedDocument(publicBase()), {
+            'x-request-id': requestId,
+            'cache-control': 'public, max-age=300',
+          }),
+        ),
+      ),
   },
 } satisfies Record<string, Operation>;
 

@@ -23,7 +23,9 @@ export interface Served {
   raw?: Blob;
   contentType?: string;
   etag?: string;
-  /** The body is the store's rows (or one row), which a rebuild replaces and never edits: their JSON may be remembered. */
+  /**
+   * The body is the store's rows (or one row), which a rebuild replaces and never edits: their JSON may be remembered.
+   */
   stored?: boolean;
   /** The envelope's data, made once the call is counted (the account shows the usage it comes with). */
   afterCharge?: (key: KeyRecord, usage: Usage) => unknown;

@@ -35,7 +35,9 @@ export function entityTag(
   return { etag, notModified };
 }
 
-/** The tag of served data as of a version of the dataset, kept with a remembered row or page until the version changes. */
+/**
+ * The tag of served data as of a version of the dataset, kept with a remembered row or page until the version changes.
+ */
 function dataEtag(data: Serialised, asOf: number): string {
   if (data.etag?.asOf !== asOf) data.etag = { asOf, value: etagOf(`${data.tag}|${asOf}`) };
   return data.etag.value;
@@ -95,7 +97,9 @@ export async function envelopeBody(
     next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
   // The members after data, in the contract's order: all but usage the same for every call on a
   // plan and version of the dataset without a next page, so written once for them.
-  const rest = `${next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan)}${usageJson(usage)}}`;
+  const members =
+    next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan);
+  const rest = `${members}${usageJson(usage)}}`;
   if (data.bytes === undefined || dataJson !== data.json) return `{"data":${dataJson},${rest}`;
   return [dataOpen, data.bytes, utf8.encode(`,${rest}`)];
 }

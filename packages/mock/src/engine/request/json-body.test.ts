@@ -43,22 +43,26 @@ test('the trial call with "email" twice is a 400 that makes no key (regression: 
   expect(await engine.accounts.list()).toEqual([]);
 });
 
-test('a body in a content coding is 415 with Accept-Encoding: identity in the engine too, so MSW answers as the server does', async () => {
-  const engine = createEngine({ dataset: await loadInput({}), validator: await createContractValidator() });
-  for (const [path, body] of [
-    ['/api/v1/keys/trial', '{"email":"a@example.com"}'],
-    ['/__control/keys', '{"plan":"team"}'],
-  ] as const) {
-    const response = await engine.fetch(
-      new Request(`http://localhost${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-        body,
-      }),
-      { clientAddress: 'msw', inProcess: true, loopback: true },
-    );
-    expect(response.status, path).toBe(415);
-    expect(response.headers.get('accept-encoding')).toBe('identity');
-  }
-  expect(await engine.accounts.list()).toEqual([]);
-});
+test(
+  'a body in a content coding is 415 with Accept-Encoding: ' +
+    'identity in the engine too, so MSW answers as the server does',
+  async () => {
+    const engine = createEngine({ dataset: await loadInput({}), validator: await createContractValidator() });
+    for (const [path, body] of [
+      ['/api/v1/keys/trial', '{"email":"a@example.com"}'],
+      ['/__control/keys', '{"plan":"team"}'],
+    ] as const) {
+      const response = await engine.fetch(
+        new Request(`http://localhost${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body,
+        }),
+        { clientAddress: 'msw', inProcess: true, loopback: true },
+      );
+      expect(response.status, path).toBe(415);
+      expect(response.headers.get('accept-encoding')).toBe('identity');
+    }
+    expect(await engine.accounts.list()).toEqual([]);
+  },
+);

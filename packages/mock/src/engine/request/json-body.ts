@@ -20,7 +20,8 @@ export function codedBody(contentEncoding: string | null | undefined): ProblemEr
     return null;
   return new ProblemError(
     'unsupported_media_type',
-    'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, br or deflate.',
+    'Request bodies are read as sent: Content-Encoding may be identity or left out; this server decodes no gzip, ' +
+      'br or deflate.',
     { headers: { 'accept-encoding': 'identity' } },
   );
 }

@@ -21,7 +21,7 @@ export function preferredExample(request: Request, operationId: string): Answer 
           .split('=')
           .map((s) => s.trim().replace(/^"|"$/g, '')),
       )
-      .filter((p) => p.length === 2),
+      .filter((p): p is [string, string] => p.length === 2),
   );
   if (!wants.code && !wants.example) return null;
   const op = operationById(operationId);
@@ -41,7 +41,8 @@ export function preferredExample(request: Request, operationId: string): Answer 
   if (wants.example && !example) {
     throw new ProblemError(
       'invalid_parameter',
-      `Prefer: example=${wants.example} is not an example of ${operationId} ${code}; there are: ${Object.keys(examples).join(', ') || 'none'}.`,
+      `Prefer: example=${wants.example} is not an example of ${operationId} ` +
+        `${code}; there are: ${Object.keys(examples).join(', ') || 'none'}.`,
       { extra: { errors: [{ parameter: 'Prefer', detail: 'unknown example' }] } },
     );
   }

@@ -20,7 +20,10 @@ export function pathUnder(prefix: string): RegExp {
   return new RegExp(`^[a-z][a-z0-9+.-]*://[^/?#]*${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:[/?#]|$)`, 'i');
 }
 
-/** URLs parsed, by their text (parsing is pure, and clients ask the same URLs again); short ones only, so the memory stays small. */
+/**
+ * URLs parsed, by their text (parsing is pure, and clients ask the
+ * same URLs again); short ones only, so the memory stays small.
+ */
 const parsed = new Map<string, URL>();
 const MAX_PARSED = 2048;
 const PARSED_UP_TO = 512;
@@ -84,7 +87,10 @@ export function parseQuery(search: string): Map<string, string> {
   return out;
 }
 
-/** Refuses query parameters the operation does not take (naming the one meant), empty ones, and a limit that is not digits. */
+/**
+ * Refuses query parameters the operation does not take (naming
+ * the one meant), empty ones, and a limit that is not digits.
+ */
 export function checkQueryNames(route: RouteMatch, query: Map<string, string>): void {
   const unknown = [...query.keys()].filter((k) => !route.queryNames.includes(k));
   if (!unknown.length) {
@@ -120,7 +126,10 @@ export function checkQueryNames(route: RouteMatch, query: Map<string, string>): 
   });
 }
 
-/** Rows a page holds: the limit asked for, capped silently at the plan's (DECISIONS.md#limit); validation already refused < 1. */
+/**
+ * Rows a page holds: the limit asked for, capped silently at the
+ * plan's (DECISIONS.md#limit); validation already refused < 1.
+ */
 export function pageLimit(plan: PlanRule, query: Map<string, string>): number {
   const asked = query.get('limit');
   return asked === undefined ? Math.min(defaultLimit, plan.rows_per_page) : Math.min(Number(asked), plan.rows_per_page);

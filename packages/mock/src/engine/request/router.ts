@@ -15,7 +15,9 @@ export interface RouteMatch {
 const found = new Map<string, RouteMatch>();
 const MAX_FOUND = 4096;
 
-/** HEAD is the GET without its body (RFC 9110): it takes the GET's route. Never edited by a caller: it may be shared. */
+/**
+ * HEAD is the GET without its body (RFC 9110): it takes the GET's route. Never edited by a caller: it may be shared.
+ */
 export function matchRoute(method: string, rawPath: string): RouteMatch {
   const shape = `${method} ${rawPath}`;
   const known = found.get(shape);

@@ -42,21 +42,25 @@ test('a body built per request is never remembered: the same object changed betw
   expect(second.tag).not.toBe(first.tag);
 });
 
-test('a remembered page carries its UTF-8 bytes, the same as its JSON, and a page with one row replaced is serialised afresh', () => {
-  const s = new BodySerialiser();
-  const rows = [row('a', 'Ä'), row('b', 'B'), row('c', '€')];
-  const first = s.serialise(rows, true);
-  expect(new TextDecoder().decode(first.bytes)).toBe(JSON.stringify(rows));
-  // The same rows in a new array: the remembered page.
-  expect(s.serialise([...rows], true)).toBe(first);
-  // Other page sizes from the same first row are pages of their own.
-  expect(s.serialise(rows.slice(0, 2), true).json).toBe(JSON.stringify(rows.slice(0, 2)));
-  const replaced = [rows[0]!, { ...rows[1]!, name: 'B renamed' }, rows[2]!];
-  const after = s.serialise(replaced, true);
-  expect(after.json).toBe(JSON.stringify(replaced));
-  expect(new TextDecoder().decode(after.bytes)).toBe(JSON.stringify(replaced));
-  expect(after.tag).not.toBe(first.tag);
-});
+test(
+  'a remembered page carries its UTF-8 bytes, the same as its ' +
+    'JSON, and a page with one row replaced is serialised afresh',
+  () => {
+    const s = new BodySerialiser();
+    const rows = [row('a', 'Ä'), row('b', 'B'), row('c', '€')];
+    const first = s.serialise(rows, true);
+    expect(new TextDecoder().decode(first.bytes)).toBe(JSON.stringify(rows));
+    // The same rows in a new array: the remembered page.
+    expect(s.serialise([...rows], true)).toBe(first);
+    // Other page sizes from the same first row are pages of their own.
+    expect(s.serialise(rows.slice(0, 2), true).json).toBe(JSON.stringify(rows.slice(0, 2)));
+    const replaced = [rows[0]!, { ...rows[1]!, name: 'B renamed' }, rows[2]!];
+    const after = s.serialise(replaced, true);
+    expect(after.json).toBe(JSON.stringify(replaced));
+    expect(new TextDecoder().decode(after.bytes)).toBe(JSON.stringify(replaced));
+    expect(after.tag).not.toBe(first.tag);
+  },
+);
 
 test('past its byte bound the page memory forgets the least recently used pages and still answers right', () => {
   const s = new BodySerialiser(50_000, 2_000);

@@ -39,8 +39,8 @@ test('a call whose answer cannot be made once it was counted is taken back: neit
   await expect(call('/api/v1/firms?limit=1', key)).rejects.toThrow('the codec broke');
   expect(await parts.accounts.byKeyId(record.keyId)).toMatchObject({ callsUsed: 0, balanceRows: 1_000 });
   // A single record needs no cursor: counted and charged as any call.
-  const firm = (await parts.env.store.page('firm', null, 1)).rows[0]!;
-  expect((await call(`/api/v1/firms/${firm.slug}`, key)).status).toBe(200);
+  const firm = parts.env.store.page('firm', null, 1).rows[0]!;
+  expect((await call(`/api/v1/firms/${firm.slug as string}`, key)).status).toBe(200);
   expect(await parts.accounts.byKeyId(record.keyId)).toMatchObject({ callsUsed: 1, balanceRows: 990 });
 });
 

@@ -53,7 +53,10 @@ export interface EngineParts {
   ready: Promise<void>;
   /** The operation table (operations.ts unless a test gives another). */
   operations?: Record<string, Operation>;
-  /** Keys of forms no pattern knows (presets, custom keys made through control): never echoed, wherever a request sends them. */
+  /**
+   * Keys of forms no pattern knows (presets, custom keys made
+   * through control): never echoed, wherever a request sends them.
+   */
   known: KnownKeys;
 }
 
@@ -109,7 +112,8 @@ export async function answered<A>(
     return problem(
       new ProblemError(
         'internal_error',
-        `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ${requestId}.`,
+        `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ` +
+          `${requestId}.`,
       ).toAnswer(instance(), requestId),
     );
   }

@@ -73,81 +73,100 @@ test('a cursor issued for one form of the instant pages on with another, as it i
   for (const since of forms(at)) expect(await page(since, cursor), since).toEqual(next);
 });
 
-test("a fraction of any length is compared exactly: a change at the whole second is left out, and the page is the next second's", async () => {
-  const { page } = await setup();
-  const nextSecond = new Date(Date.parse(at) + 1000).toISOString().replace('.000Z', 'Z');
-  const later = await page(nextSecond);
-  for (const fraction of ['.5', '.001', '.0000000001', '.999999999999']) {
-    const since = at.replace('Z', `${fraction}Z`);
-    const answer = await page(since);
-    expect(
-      answer.data!.every((c) => c.changed_at !== at),
-      since,
-    ).toBe(true);
-    expect(answer, since).toEqual(later);
-  }
-});
+test(
+  'a fraction of any length is compared exactly: a change at the ' +
+    "whole second is left out, and the page is the next second's",
+  async () => {
+    const { page } = await setup();
+    const nextSecond = new Date(Date.parse(at) + 1000).toISOString().replace('.000Z', 'Z');
+    const later = await page(nextSecond);
+    for (const fraction of ['.5', '.001', '.0000000001', '.999999999999']) {
+      const since = at.replace('Z', `${fraction}Z`);
+      const answer = await page(since);
+      expect(
+        answer.data!.every((c) => c.changed_at !== at),
+        since,
+      ).toBe(true);
+      expect(answer, since).toEqual(later);
+    }
+  },
+);
 
-test('an instant at another offset (+02:00) is a 400 invalid_parameter naming since, saying to give it in UTC', async () => {
-  const { feed } = await setup();
-  const answer = await feed('2026-11-01T02:00:00+02:00');
-  expect(answer.status).toBe(400);
-  expect(answer.body.code).toBe('invalid_parameter');
-  expect(answer.body.detail).toBe(
-    'since is at the offset +02:00, not in UTC; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00.',
-  );
-  expect(answer.body.errors).toEqual([
-    { parameter: 'since', detail: expect.stringContaining('give the instant in UTC') },
-  ]);
-  expect((await feed('2026-11-01T00:00:00-05:30')).body.code).toBe('invalid_parameter');
-});
+test(
+  'an instant at another offset (+02:00) is a 400 ' + 'invalid_parameter naming since, saying to give it in UTC',
+  async () => {
+    const { feed } = await setup();
+    const answer = await feed('2026-11-01T02:00:00+02:00');
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('invalid_parameter');
+    expect(answer.body.detail).toBe(
+      'since is at the offset +02:00, not in UTC; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or ' +
+        '2026-11-01T00:00:00+00:00.',
+    );
+    expect(answer.body.errors).toEqual([
+      { parameter: 'since', detail: expect.stringContaining('give the instant in UTC') },
+    ]);
+    expect((await feed('2026-11-01T00:00:00-05:30')).body.code).toBe('invalid_parameter');
+  },
+);
 
-test('a time that does not exist or is not RFC 3339 is a 400 invalid_parameter, never a page of another day', async () => {
-  const { feed } = await setup();
-  for (const since of [
-    '2026-02-29T00:00:00Z',
-    '2026-11-01T24:00:00Z',
-    '2026-11-01T00:00:61Z',
-    '2026-11-01T00:00:00+24:00',
-    '2026-11-01 00:00:00Z',
-    '2026-11-01T00:00Z',
-    '2026-11-01T00:00:00.Z',
-    '2026-11-01T00:00:00',
-  ]) {
-    const answer = await feed(since);
-    expect(answer.status, since).toBe(400);
-    expect(answer.body.errors?.[0]?.parameter, since).toBe('since');
-  }
-});
+test(
+  'a time that does not exist or is not RFC 3339 is a ' + '400 invalid_parameter, never a page of another day',
+  async () => {
+    const { feed } = await setup();
+    for (const since of [
+      '2026-02-29T00:00:00Z',
+      '2026-11-01T24:00:00Z',
+      '2026-11-01T00:00:61Z',
+      '2026-11-01T00:00:00+24:00',
+      '2026-11-01 00:00:00Z',
+      '2026-11-01T00:00Z',
+      '2026-11-01T00:00:00.Z',
+      '2026-11-01T00:00:00',
+    ]) {
+      const answer = await feed(since);
+      expect(answer.status, since).toBe(400);
+      expect(answer.body.errors?.[0]?.parameter, since).toBe('since');
+    }
+  },
+);
 
-test('readUtcInstant writes the instant as changes are stamped: a leap second and a fraction round up to the next whole second, across days and years', () => {
-  expect(readUtcInstant('2024-02-29t12:00:00z')).toEqual({ instant: '2024-02-29T12:00:00Z' });
-  expect(readUtcInstant('2016-12-31T23:59:60Z')).toEqual({ instant: '2017-01-01T00:00:00Z' });
-  expect(readUtcInstant('2026-12-31T23:59:59.0001-00:00')).toEqual({ instant: '2027-01-01T00:00:00Z' });
-  expect(readUtcInstant('0001-03-01T00:00:00Z')).toEqual({ instant: '0001-03-01T00:00:00Z' });
-  expect(readUtcInstant('9999-12-31T23:59:59.5Z')).toEqual({ instant: '9999-12-31T24:00:00Z' });
-  expect(readUtcInstant('2026-11-01T23:59:60Z')).toEqual({ instant: '2026-11-02T00:00:00Z' });
-  expect(readUtcInstant('2026-11-01T12:59:60Z')).toHaveProperty('problem');
-});
+test(
+  'readUtcInstant writes the instant as changes are stamped: a leap second ' +
+    'and a fraction round up to the next whole second, across days and years',
+  () => {
+    expect(readUtcInstant('2024-02-29t12:00:00z')).toEqual({ instant: '2024-02-29T12:00:00Z' });
+    expect(readUtcInstant('2016-12-31T23:59:60Z')).toEqual({ instant: '2017-01-01T00:00:00Z' });
+    expect(readUtcInstant('2026-12-31T23:59:59.0001-00:00')).toEqual({ instant: '2027-01-01T00:00:00Z' });
+    expect(readUtcInstant('0001-03-01T00:00:00Z')).toEqual({ instant: '0001-03-01T00:00:00Z' });
+    expect(readUtcInstant('9999-12-31T23:59:59.5Z')).toEqual({ instant: '9999-12-31T24:00:00Z' });
+    expect(readUtcInstant('2026-11-01T23:59:60Z')).toEqual({ instant: '2026-11-02T00:00:00Z' });
+    expect(readUtcInstant('2026-11-01T12:59:60Z')).toHaveProperty('problem');
+  },
+);
 
-test('the timestamp parameters are the query parameters the contract gives format date-time (since on the feed), and its pattern takes the forms read here', () => {
-  const withInstants = operations.filter((op) => instantParametersOf(op.operationId).length > 0);
-  expect(withInstants.map((op) => [op.operationId, instantParametersOf(op.operationId)])).toEqual([
-    ['listChanges', ['since']],
-  ]);
-  const since = (openapiDocument.components.parameters.Since as { schema: { pattern: string } }).schema;
-  const pattern = new RegExp(since.pattern);
-  for (const text of [
-    ...forms(at),
-    at,
-    at.replace('Z', '.5Z'),
-    at.replace('Z', '+02:00'),
-    at.replace('Z', ''),
-    `${at.slice(0, 10)}`,
-  ]) {
-    expect(pattern.test(text), text).toBe('instant' in readUtcInstant(text));
-  }
-});
+test(
+  'the timestamp parameters are the query parameters the contract gives format ' +
+    'date-time (since on the feed), and its pattern takes the forms read here',
+  () => {
+    const withInstants = operations.filter((op) => instantParametersOf(op.operationId).length > 0);
+    expect(withInstants.map((op) => [op.operationId, instantParametersOf(op.operationId)])).toEqual([
+      ['listChanges', ['since']],
+    ]);
+    const since = (openapiDocument.components.parameters.Since as { schema: { pattern: string } }).schema;
+    const pattern = new RegExp(since.pattern);
+    for (const text of [
+      ...forms(at),
+      at,
+      at.replace('Z', '.5Z'),
+      at.replace('Z', '+02:00'),
+      at.replace('Z', ''),
+      `${at.slice(0, 10)}`,
+    ]) {
+      expect(pattern.test(text), text).toBe('instant' in readUtcInstant(text));
+    }
+  },
+);
 
 test('a + sent unencoded (a space once the query is read) is a 400 that says to send it as %2B', async () => {
   const { feed } = await setup();

@@ -7,7 +7,9 @@ import { operations } from '@investor-graph/contract/document';
 import { ProblemError } from '../problems.ts';
 import type { RouteMatch } from './router.ts';
 
-/** Each operation's query parameters that carry an instant, from the contract: a new one is read here without a change. */
+/**
+ * Each operation's query parameters that carry an instant, from the contract: a new one is read here without a change.
+ */
 const instantParameters = new Map(
   operations
     .map(
@@ -43,7 +45,8 @@ export function readUtcInstant(text: string): InstantReading {
   if (!m && RFC3339.test(text.replace(/ (\d{2}:\d{2})$/, '+$1'))) {
     return {
       problem:
-        "has a space where its offset's + was: a + in a query string is a space, so send it as %2B (e.g. 2026-11-01T00:00:00%2B00:00), or give the instant with Z",
+        "has a space where its offset's + was: a + in a query string is a space, so send it as %2B (e.g. " +
+        '2026-11-01T00:00:00%2B00:00), or give the instant with Z',
     };
   }
   if (!m)
@@ -75,7 +78,8 @@ export function readUtcInstant(text: string): InstantReading {
   ) {
     return {
       problem:
-        'is not a date and time that exists; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or 2026-11-01T00:00:00+00:00',
+        'is not a date and time that exists; give the instant in UTC, e.g. 2026-11-01T00:00:00Z or ' +
+        '2026-11-01T00:00:00+00:00',
     };
   }
   if (!UTC.test(offset)) {

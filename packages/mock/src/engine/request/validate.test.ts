@@ -38,35 +38,42 @@ async function setup() {
   return { get };
 }
 
-test("an integer over its declared maximum is a 400 invalid_parameter naming it; the maximum itself is capped at the plan's page", async () => {
-  const { get } = await setup();
-  const maximum = schemaOf('Limit').maximum!;
-  expect(maximum).toBe(2_147_483_647);
-  const atMaximum = await get(`/api/v1/investments?limit=${maximum}`);
-  expect(atMaximum.status).toBe(200);
-  expect(atMaximum.body.data).toEqual((await get(`/api/v1/investments?limit=${plans.team.rows_per_page}`)).body.data);
-  for (const over of [String(maximum + 1), '9'.repeat(400)]) {
-    const answer = await get(`/api/v1/investments?limit=${over}`);
-    expect(answer.status, `limit of ${over.length} digits`).toBe(400);
-    expect(answer.type).toContain('application/problem+json');
-    expect(answer.body.code).toBe('invalid_parameter');
-    expect(new Set(answer.body.errors!.map((e) => e.parameter))).toEqual(new Set(['limit']));
-  }
-});
+test(
+  'an integer over its declared maximum is a 400 invalid_parameter ' +
+    "naming it; the maximum itself is capped at the plan's page",
+  async () => {
+    const { get } = await setup();
+    const maximum = schemaOf('Limit').maximum!;
+    expect(maximum).toBe(2_147_483_647);
+    const atMaximum = await get(`/api/v1/investments?limit=${maximum}`);
+    expect(atMaximum.status).toBe(200);
+    expect(atMaximum.body.data).toEqual((await get(`/api/v1/investments?limit=${plans.team.rows_per_page}`)).body.data);
+    for (const over of [String(maximum + 1), '9'.repeat(400)]) {
+      const answer = await get(`/api/v1/investments?limit=${over}`);
+      expect(answer.status, `limit of ${over.length} digits`).toBe(400);
+      expect(answer.type).toContain('application/problem+json');
+      expect(answer.body.code).toBe('invalid_parameter');
+      expect(new Set(answer.body.errors!.map((e) => e.parameter))).toEqual(new Set(['limit']));
+    }
+  },
+);
 
-test('a query string over its declared maxLength is a 400 invalid_parameter naming it; one at the length is served', async () => {
-  const { get } = await setup();
-  const maxLength = schemaOf('Since').maxLength!;
-  // A UTC instant whose fraction fills the parameter to its bound, and then one digit more.
-  const since = (length: number) => `2026-11-01T00:00:00.${'0'.repeat(length - 21)}Z`;
-  expect(since(maxLength)).toHaveLength(maxLength);
-  expect((await get(`/api/v1/changes?since=${since(maxLength)}&limit=1`)).status).toBe(200);
-  const over = await get(`/api/v1/changes?since=${since(maxLength + 1)}&limit=1`);
-  expect(over.status).toBe(400);
-  expect(over.body.code).toBe('invalid_parameter');
-  expect(over.body.errors!.map((e) => e.parameter)).toEqual(['since']);
-  expect(over.body.errors![0]!.detail).toMatch(/must NOT have more than 64 characters/);
-});
+test(
+  'a query string over its declared maxLength is a 400 ' + 'invalid_parameter naming it; one at the length is served',
+  async () => {
+    const { get } = await setup();
+    const maxLength = schemaOf('Since').maxLength!;
+    // A UTC instant whose fraction fills the parameter to its bound, and then one digit more.
+    const since = (length: number) => `2026-11-01T00:00:00.${'0'.repeat(length - 21)}Z`;
+    expect(since(maxLength)).toHaveLength(maxLength);
+    expect((await get(`/api/v1/changes?since=${since(maxLength)}&limit=1`)).status).toBe(200);
+    const over = await get(`/api/v1/changes?since=${since(maxLength + 1)}&limit=1`);
+    expect(over.status).toBe(400);
+    expect(over.body.code).toBe('invalid_parameter');
+    expect(over.body.errors!.map((e) => e.parameter)).toEqual(['since']);
+    expect(over.body.errors![0]!.detail).toMatch(/must NOT have more than 64 characters/);
+  },
+);
 
 test('a header over its declared maxLength (If-None-Match) is a 400 invalid_parameter naming it', async () => {
   const { get } = await setup();

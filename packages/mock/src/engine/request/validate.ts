@@ -24,7 +24,8 @@ export class RequestValidation {
     const { route } = call;
     const cacheable = request.method === 'GET' || request.method === 'HEAD';
     const memoKey = cacheable
-      ? `${route.operationId}\n${request.method}\n${route.rawPath}\n${call.url.search}\n${request.headers.get('if-none-match') ?? ''}`
+      ? `${route.operationId}\n${request.method}\n${route.rawPath}\n${call.url.search}\n` +
+        `${request.headers.get('if-none-match') ?? ''}`
       : '';
     let violations = cacheable ? this.verdicts.get(memoKey) : undefined;
     if (!violations) {

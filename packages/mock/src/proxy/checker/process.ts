@@ -66,7 +66,7 @@ export function checkProcess(options: CheckProcessOptions = {}): CheckProcess {
     });
     // The last of what it said, to tell why it stopped (V8 says "heap out of memory" as it aborts).
     let said = '';
-    started.stderr!.on('data', (d: Buffer) => (said = (said + d).slice(-4_000)));
+    started.stderr!.on('data', (d: Buffer) => (said = (said + String(d)).slice(-4_000)));
     started.on('message', (reply: CheckReply) => (settle(reply), next()));
     started.on('error', (error) => settle(error));
     started.on('exit', (code, signal) => {

@@ -19,8 +19,16 @@ const UNAVAILABLE_REPLY = /^(LOADING|MISCONF|OOM|BUSY|READONLY|MASTERDOWN|TRYAGA
 const NOT_SENT = /enableOfflineQueue/;
 
 /** ioredis's own errors for a server not reached or not answering, besides a socket's errno (ECONNREFUSED...). */
-const NOT_REACHED =
-  /^(Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries|connect ETIMEDOUT|Socket closed)/;
+const NOT_REACHED = new RegExp(
+  `^(${[
+    'Command timed out',
+    'Connection is closed',
+    "Stream isn't writeable",
+    'Reached the max retries',
+    'connect ETIMEDOUT',
+    'Socket closed',
+  ].join('|')})`,
+);
 
 /**
  * Whether an error means the server was not reached or did not answer (the call may or may not
@@ -77,7 +85,10 @@ export class RedisConnection {
     return this.client.status === 'ready';
   }
 
-  /** Connects, waiting up to `waitMs` for the server (a replica may start before it); throws a one-line reason past that. */
+  /**
+   * Connects, waiting up to `waitMs` for the server (a replica
+   * may start before it); throws a one-line reason past that.
+   */
   async connect(waitMs: number): Promise<void> {
     const until = Date.now() + waitMs;
     void this.client.connect().catch(() => undefined);

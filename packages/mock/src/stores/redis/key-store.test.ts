@@ -23,7 +23,9 @@ const redis = (): Promise<RedisServer> => (server ??= startRedis());
 let prefixes = 0;
 const opened: RedisState[] = [];
 async function state(options: { prefix?: string; timeout?: number } = {}): Promise<RedisState> {
-  const url = `${(await redis()).url}?prefix=${options.prefix ?? `t${++prefixes}:`}${options.timeout ? `&timeout=${options.timeout}` : ''}`;
+  const url =
+    `${(await redis()).url}?prefix=${options.prefix ?? `t${++prefixes}:`}` +
+    `${options.timeout ? `&timeout=${options.timeout}` : ''}`;
   const s = await openRedisState(url, { waitMs: 5000 });
   opened.push(s);
   return s;
@@ -57,68 +59,79 @@ describe.skipIf(skipped)(`the Redis state store${skipped ? ` (skipped: ${skipped
       );
   });
 
-  test('admit-and-charge decides as the memory store does, on every plan and every edge: revoked, expired, used up, a new month, a low balance, a 304, a free call', async () => {
-    const { keyStore } = await state();
-    const memory = new MemoryKeyStore();
-    const [, monthEnd] = monthBounds(NOW);
-    const edges: [string, (r: KeyRecord) => void][] = [
-      ['fresh', () => undefined],
-      ['revoked', (r) => void (r.revokedAt = NOW - 1)],
-      ['one call left', (r) => void (r.callsUsed = Math.max(0, (plans[r.plan].calls_limit ?? 1) - 1))],
-      ['used up', (r) => void (r.callsUsed = plans[r.plan].calls_limit ?? 5)],
-      ['past its end', (r) => void (r.expiresAt = r.expiresAt === null ? null : NOW - 1)],
-      [
-        'last month',
-        (r) =>
-          void ((r.periodEnd = r.periodEnd === null ? null : NOW - 1), (r.callsUsed = plans[r.plan].calls_limit ?? 5)),
-      ],
-      ['low balance', (r) => void (r.balanceRows = r.balanceRows === null ? null : 3)],
-      ['a balance past 2^53', (r) => void (r.balanceRows = r.balanceRows === null ? null : 2 ** 53 + 2)],
-    ];
-    const steps: Omit<ChargeStep, 'keyId'>[] = [
-      { now: NOW, counted: true, rows: 7 },
-      { now: NOW, counted: true, rows: 900 },
-      { now: NOW, counted: true, rows: null },
-      { now: NOW, counted: false, rows: 1 },
-      { now: monthEnd + 5, counted: true, rows: 2 },
-    ];
-    let n = 0;
-    for (const plan of planIds) {
-      for (const [edge, change] of edges) {
-        for (const step of steps) {
-          const record = newRecord(plan, `igk_${plan}_edge_${++n}`, `hash-${n}`, NOW - DAY, null, 1_000);
-          change(record);
-          memory.insert({ ...record });
-          await keyStore.insert({ ...record });
-          const expected = memory.admitAndCharge({ keyId: record.keyId, ...step });
-          const got = await keyStore.admitAndCharge({ keyId: record.keyId, ...step, chargeId: `c${n}` });
-          expect(got, `${plan}, ${edge}, ${JSON.stringify(step)}`).toEqual(expected);
+  test(
+    'admit-and-charge decides as the memory store does, on every plan and every ' +
+      'edge: revoked, expired, used up, a new month, a low balance, a 304, a free call',
+    async () => {
+      const { keyStore } = await state();
+      const memory = new MemoryKeyStore();
+      const [, monthEnd] = monthBounds(NOW);
+      const edges: [string, (r: KeyRecord) => void][] = [
+        ['fresh', () => undefined],
+        ['revoked', (r) => void (r.revokedAt = NOW - 1)],
+        ['one call left', (r) => void (r.callsUsed = Math.max(0, (plans[r.plan].calls_limit ?? 1) - 1))],
+        ['used up', (r) => void (r.callsUsed = plans[r.plan].calls_limit ?? 5)],
+        ['past its end', (r) => void (r.expiresAt = r.expiresAt === null ? null : NOW - 1)],
+        [
+          'last month',
+          (r) =>
+            void (
+              (r.periodEnd = r.periodEnd === null ? null : NOW - 1),
+              (r.callsUsed = plans[r.plan].calls_limit ?? 5)
+            ),
+        ],
+        ['low balance', (r) => void (r.balanceRows = r.balanceRows === null ? null : 3)],
+        ['a balance past 2^53', (r) => void (r.balanceRows = r.balanceRows === null ? null : 2 ** 53 + 2)],
+      ];
+      const steps: Omit<ChargeStep, 'keyId'>[] = [
+        { now: NOW, counted: true, rows: 7 },
+        { now: NOW, counted: true, rows: 900 },
+        { now: NOW, counted: true, rows: null },
+        { now: NOW, counted: false, rows: 1 },
+        { now: monthEnd + 5, counted: true, rows: 2 },
+      ];
+      let n = 0;
+      for (const plan of planIds) {
+        for (const [edge, change] of edges) {
+          for (const step of steps) {
+            const record = newRecord(plan, `igk_${plan}_edge_${++n}`, `hash-${n}`, NOW - DAY, null, 1_000);
+            change(record);
+            memory.insert({ ...record });
+            await keyStore.insert({ ...record });
+            const expected = memory.admitAndCharge({ keyId: record.keyId, ...step });
+            const got = await keyStore.admitAndCharge({ keyId: record.keyId, ...step, chargeId: `c${n}` });
+            expect(got, `${plan}, ${edge}, ${JSON.stringify(step)}`).toEqual(expected);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
-  test('a charge taken back is taken back once, by what it charged; one whose answer never came is barred before it can land', async () => {
-    const { keyStore } = await state();
-    const record = newRecord('payg', 'igk_payg_refund_once_0001', 'h-refund', NOW, null, 1_000);
-    await keyStore.insert(record);
-    const charged = await keyStore.admitAndCharge({
-      keyId: record.keyId,
-      now: NOW,
-      counted: true,
-      rows: 40,
-      chargeId: 'call-1',
-    });
-    expect(charged).toMatchObject({ cost: Math.max(40, plans.payg.min_rows_per_call!), refusal: null });
-    await keyStore.refund(record.keyId, true, charged.cost, 'call-1');
-    await keyStore.refund(record.keyId, true, charged.cost, 'call-1');
-    expect(await keyStore.byId(record.keyId)).toMatchObject({ callsUsed: 0, balanceRows: 1_000 });
-    await keyStore.refund(record.keyId, true, 0, 'call-2');
-    await expect(
-      keyStore.admitAndCharge({ keyId: record.keyId, now: NOW, counted: true, rows: 1, chargeId: 'call-2' }),
-    ).rejects.toThrow(/already made or taken back/);
-    expect(await keyStore.byId(record.keyId)).toMatchObject({ callsUsed: 0, balanceRows: 1_000 });
-  });
+  test(
+    'a charge taken back is taken back once, by what it charged; ' +
+      'one whose answer never came is barred before it can land',
+    async () => {
+      const { keyStore } = await state();
+      const record = newRecord('payg', 'igk_payg_refund_once_0001', 'h-refund', NOW, null, 1_000);
+      await keyStore.insert(record);
+      const charged = await keyStore.admitAndCharge({
+        keyId: record.keyId,
+        now: NOW,
+        counted: true,
+        rows: 40,
+        chargeId: 'call-1',
+      });
+      expect(charged).toMatchObject({ cost: Math.max(40, plans.payg.min_rows_per_call!), refusal: null });
+      await keyStore.refund(record.keyId, true, charged.cost, 'call-1');
+      await keyStore.refund(record.keyId, true, charged.cost, 'call-1');
+      expect(await keyStore.byId(record.keyId)).toMatchObject({ callsUsed: 0, balanceRows: 1_000 });
+      await keyStore.refund(record.keyId, true, 0, 'call-2');
+      await expect(
+        keyStore.admitAndCharge({ keyId: record.keyId, now: NOW, counted: true, rows: 1, chargeId: 'call-2' }),
+      ).rejects.toThrow(/already made or taken back/);
+      expect(await keyStore.byId(record.keyId)).toMatchObject({ callsUsed: 0, balanceRows: 1_000 });
+    },
+  );
 
   test('a wrong password is refused at start, saying why, never the password', async () => {
     const { port } = await redis();
@@ -127,7 +140,7 @@ describe.skipIf(skipped)(`the Redis state store${skipped ? ` (skipped: ${skipped
     client.disconnect();
     await expect(
       openRedisState(`redis://mock:right-password-1@127.0.0.1:${port}/0?prefix=acl:`, { waitMs: 2000 }).then(
-        async (s) => (opened.push(s), 'connected'),
+        (s) => (opened.push(s), 'connected'),
       ),
     ).resolves.toBe('connected');
     const refused = await openRedisState(`redis://mock:hunter2@127.0.0.1:${port}/0`, { waitMs: 500 }).catch(
@@ -153,105 +166,124 @@ describe.skipIf(skipped)(`the Redis state store${skipped ? ` (skipped: ${skipped
     expect(await a.keyStore.insertTrial(trial(6, 'e1'), NOW + 8 * DAY, { perMinute: null, at: 0 })).toBe('inserted');
   });
 
-  test('trial keys expire in Redis too, and moving the clock past their end and the days after it prunes them with their indexes', async () => {
-    const s = await state({ prefix: 'pruned:' });
-    const record = newRecord('trial', 'igk_trial_pruned_0001', 'h-pruned', NOW, 'e-pruned', 0);
-    expect(await s.keyStore.insertTrial(record, NOW, { perMinute: null, at: 0 })).toBe('inserted');
-    expect(s.keyStore.describe()).toMatchObject({ store: 'redis', reachable: true });
-    expect(await s.keyStore.byHash('h-pruned')).toMatchObject({ keyId: record.keyId });
-    // Kept for the trial's 7 days and the 30 after its end, in real time, then gone by itself.
-    const client = new Redis((await redis()).url);
-    try {
-      for (const name of [`pruned:key:${record.keyId}`, 'pruned:hash:h-pruned', 'pruned:email:e-pruned']) {
-        expect(await client.pttl(name), name).toBeGreaterThan(36 * DAY);
-        expect(await client.pttl(name), name).toBeLessThanOrEqual(37 * DAY);
+  test(
+    'trial keys expire in Redis too, and moving the clock past ' +
+      'their end and the days after it prunes them with their indexes',
+    async () => {
+      const s = await state({ prefix: 'pruned:' });
+      const record = newRecord('trial', 'igk_trial_pruned_0001', 'h-pruned', NOW, 'e-pruned', 0);
+      expect(await s.keyStore.insertTrial(record, NOW, { perMinute: null, at: 0 })).toBe('inserted');
+      expect(s.keyStore.describe()).toMatchObject({ store: 'redis', reachable: true });
+      expect(await s.keyStore.byHash('h-pruned')).toMatchObject({ keyId: record.keyId });
+      // Kept for the trial's 7 days and the 30 after its end, in real time, then gone by itself.
+      const client = new Redis((await redis()).url);
+      try {
+        for (const name of [`pruned:key:${record.keyId}`, 'pruned:hash:h-pruned', 'pruned:email:e-pruned']) {
+          expect(await client.pttl(name), name).toBeGreaterThan(36 * DAY);
+          expect(await client.pttl(name), name).toBeLessThanOrEqual(37 * DAY);
+        }
+      } finally {
+        client.disconnect();
       }
-    } finally {
-      client.disconnect();
-    }
-    expect(await s.keyStore.pruneTrials(record.expiresAt!)).toBe(0);
-    expect(await s.keyStore.pruneTrials(record.expiresAt! + 31 * DAY)).toBe(1);
-    expect(await s.keyStore.byHash('h-pruned')).toBeUndefined();
-    expect((await s.keyStore.list()).map((r) => r.keyId)).not.toContain(record.keyId);
-  });
-
-  test('a server that stops answering gets 503 state_unavailable with Retry-After, counts nothing, issues nothing, and the store carries on once it is back', async () => {
-    const server = await redis();
-    const s = await state({ timeout: 200 });
-    const record = newRecord('team', 'igk_team_outage_0001', 'h-outage', NOW, null, 0);
-    await s.keyStore.insert(record);
-    await s.keyStore.byId(record.keyId);
-    server.pause();
-    try {
-      const refused = await s.keyStore
-        .admitAndCharge({ keyId: record.keyId, now: NOW, counted: true, rows: 1, chargeId: 'outage-1' })
-        .catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(ProblemError);
-      expect(refused).toMatchObject({ code: 'state_unavailable', status: 503, headers: { 'retry-after': '1' } });
-    } finally {
-      server.resume();
-    }
-    // The charge sent before the pause ran once the server woke; the store takes it back.
-    await expect
-      .poll(async () => (await s.keyStore.byId(record.keyId).catch(() => undefined))?.callsUsed, {
-        timeout: 10_000,
-        interval: 200,
-      })
-      .toBe(0);
-    // So is a trial issued while it slept: its address may have one again (no 409 for a key no one saw).
-    const trial = newRecord('trial', 'igk_trial_outage_0001', 'h-outage-trial', NOW, 'e-outage', 0);
-    server.pause();
-    try {
-      await expect(s.keyStore.insertTrial(trial, NOW, { perMinute: null, at: 0 })).rejects.toMatchObject({
-        code: 'state_unavailable',
-      });
-    } finally {
-      server.resume();
-    }
-    await expect
-      .poll(async () => (await s.keyStore.byHash('h-outage-trial').catch(() => null)) ?? 'taken back', {
-        timeout: 10_000,
-        interval: 200,
-      })
-      .toBe('taken back');
-    expect(
-      await s.keyStore.insertTrial(
-        newRecord('trial', 'igk_trial_outage_0002', 'h-outage-trial-2', NOW, 'e-outage', 0),
-        NOW,
-        { perMinute: null, at: 0 },
-      ),
-    ).toBe('inserted');
-    expect(
-      await s.keyStore.admitAndCharge({ keyId: record.keyId, now: NOW, counted: true, rows: 1, chargeId: 'outage-2' }),
-    ).toMatchObject({ refusal: null, record: { callsUsed: 1 } });
-  });
-});
-
-test("a --state URL that is not a Redis server's, or one with nothing there, is refused at start in one line naming it, never its password; --state-sync is for a file", async () => {
-  for (const [args, says] of [
-    [['--state', 'redis://app:hunter2@127.0.0.1:6379/db'], /the path is a database number/],
-    [['--state', 'redis://127.0.0.1:6379/0?tls=yes'], /query parameters are timeout=MS .* and prefix=P/],
-  ] as const) {
-    const run = spawnSync(process.execPath, [cli, ...args, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
-    expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(says);
-    expect(run.stderr + run.stdout).not.toContain('hunter2');
-    expect(run.stderr.trim().split('\n').length, run.stderr).toBeLessThanOrEqual(2);
-  }
-  const sync = spawnSync(
-    process.execPath,
-    [cli, '--state', 'redis://127.0.0.1:6379/0', '--state-sync', 'full', '--port', '0'],
-    { encoding: 'utf8', timeout: 20_000 },
+      expect(await s.keyStore.pruneTrials(record.expiresAt!)).toBe(0);
+      expect(await s.keyStore.pruneTrials(record.expiresAt! + 31 * DAY)).toBe(1);
+      expect(await s.keyStore.byHash('h-pruned')).toBeUndefined();
+      expect((await s.keyStore.list()).map((r) => r.keyId)).not.toContain(record.keyId);
+    },
   );
-  expect(sync.status).toBe(2);
-  expect(sync.stderr).toMatch(/--state-sync goes with --state FILE/);
-  // Nothing listens on port 1: after the wait, one line saying so.
-  await expect(openRedisState('redis://:hunter2@127.0.0.1:1/0?timeout=100', { waitMs: 300 })).rejects.toThrow(
-    /^--state redis:\/\/127\.0\.0\.1:1\/0: no Redis server answered there in 0 s \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/,
+
+  test(
+    'a server that stops answering gets 503 state_unavailable with Retry-After, ' +
+      'counts nothing, issues nothing, and the store carries on once it is back',
+    async () => {
+      const server = await redis();
+      const s = await state({ timeout: 200 });
+      const record = newRecord('team', 'igk_team_outage_0001', 'h-outage', NOW, null, 0);
+      await s.keyStore.insert(record);
+      await s.keyStore.byId(record.keyId);
+      server.pause();
+      try {
+        const refused = await s.keyStore
+          .admitAndCharge({ keyId: record.keyId, now: NOW, counted: true, rows: 1, chargeId: 'outage-1' })
+          .catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(ProblemError);
+        expect(refused).toMatchObject({ code: 'state_unavailable', status: 503, headers: { 'retry-after': '1' } });
+      } finally {
+        server.resume();
+      }
+      // The charge sent before the pause ran once the server woke; the store takes it back.
+      await expect
+        .poll(async () => (await s.keyStore.byId(record.keyId).catch(() => undefined))?.callsUsed, {
+          timeout: 10_000,
+          interval: 200,
+        })
+        .toBe(0);
+      // So is a trial issued while it slept: its address may have one again (no 409 for a key no one saw).
+      const trial = newRecord('trial', 'igk_trial_outage_0001', 'h-outage-trial', NOW, 'e-outage', 0);
+      server.pause();
+      try {
+        await expect(s.keyStore.insertTrial(trial, NOW, { perMinute: null, at: 0 })).rejects.toMatchObject({
+          code: 'state_unavailable',
+        });
+      } finally {
+        server.resume();
+      }
+      await expect
+        .poll(async () => (await s.keyStore.byHash('h-outage-trial').catch(() => null)) ?? 'taken back', {
+          timeout: 10_000,
+          interval: 200,
+        })
+        .toBe('taken back');
+      expect(
+        await s.keyStore.insertTrial(
+          newRecord('trial', 'igk_trial_outage_0002', 'h-outage-trial-2', NOW, 'e-outage', 0),
+          NOW,
+          { perMinute: null, at: 0 },
+        ),
+      ).toBe('inserted');
+      expect(
+        await s.keyStore.admitAndCharge({
+          keyId: record.keyId,
+          now: NOW,
+          counted: true,
+          rows: 1,
+          chargeId: 'outage-2',
+        }),
+      ).toMatchObject({ refusal: null, record: { callsUsed: 1 } });
+    },
   );
 });
 
-// The whole suite, on a real Node server over a mock whose state (and rate buckets) is in Redis: a new prefix for each case.
+test(
+  "a --state URL that is not a Redis server's, or one with nothing there, is refused " +
+    'at start in one line naming it, never its password; --state-sync is for a file',
+  async () => {
+    for (const [args, says] of [
+      [['--state', 'redis://app:hunter2@127.0.0.1:6379/db'], /the path is a database number/],
+      [['--state', 'redis://127.0.0.1:6379/0?tls=yes'], /query parameters are timeout=MS .* and prefix=P/],
+    ] as const) {
+      const run = spawnSync(process.execPath, [cli, ...args, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(says);
+      expect(run.stderr + run.stdout).not.toContain('hunter2');
+      expect(run.stderr.trim().split('\n').length, run.stderr).toBeLessThanOrEqual(2);
+    }
+    const sync = spawnSync(
+      process.execPath,
+      [cli, '--state', 'redis://127.0.0.1:6379/0', '--state-sync', 'full', '--port', '0'],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(sync.status).toBe(2);
+    expect(sync.stderr).toMatch(/--state-sync goes with --state FILE/);
+    // Nothing listens on port 1: after the wait, one line saying so.
+    await expect(openRedisState('redis://:hunter2@127.0.0.1:1/0?timeout=100', { waitMs: 300 })).rejects.toThrow(
+      /^--state redis:\/\/127\.0\.0\.1:1\/0: no Redis server answered there in 0 s \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/,
+    );
+  },
+);
+
+// The whole suite, on a real Node server over a mock whose state
+// (and rate buckets) is in Redis: a new prefix for each case.
 const [dataset, validator] = skipped ? [null, null] : await Promise.all([loadInput({}), createContractValidator()]);
 if (!skipped) {
   runConformance({

@@ -2,12 +2,7 @@
  * The mock's state on a Redis server (`--state redis://...`), shared by every mock pointed at it:
  * keys (hashes only), counters, balances, trial e-mail hashes, the clock and the cursor secret.
  * Each step of Accounts is one script on the server (scripts.ts), so N replicas keep counts exact.
- *
- * Under a prefix (`igk:`, or the URL's `prefix=`, so several independent mocks can share one
- * server): `key:<id>` a record (a hash), `hash:<sha256>` and `email:<sha256>` point at one,
- * `keys` lists them in the order made, `trials` by the end of their trial, `charge:<id>` remembers
- * a charge for a minute (so one never answered is taken back exactly once), `meta:<name>` the clock
- * and the cursor secret, `bucket:<kind>:<name>` the token buckets (redis-rate-limiter.ts).
+ * What it keeps on the server, and under which names: layout.ts.
  */
 import { LRUCache } from 'lru-cache';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
@@ -17,44 +12,17 @@ import type { ChargeOutcome, ChargeStep, Refusal } from '../../engine/accounts/m
 import type { KeyRecord, KeyStore, MetaName, StoreInfo } from '../../engine/accounts/key-store.ts';
 import type { RedisConnection } from './connection.ts';
 import { ProblemError } from '../../engine/problems.ts';
-import { RedisStateError } from './url.ts';
 import { changedFields, fromFields, recordFields } from './record-fields.ts';
+import { checkLayout, names } from './layout.ts';
+import { CHARGE_KEPT_MS, TakeBacks } from './take-backs.ts';
 
-/**
- * How long a charge is remembered, to be taken back by its id: far longer than any call, and than
- * an outage of a few seconds whose lost answers are voided once Redis is back. Not longer: a key a
- * counted call (10,000 calls a second keep ~600,000 of them, ~55 MB). A call cut off by an outage
- * longer than this may stay counted though its client got 503 (DECISIONS.md).
- */
-const CHARGE_KEPT_MS = 60_000;
-/** The layout's version, kept at `igk:version`: a newer one is refused at start. */
-const redisLayoutVersion = 1;
-/** Steps waiting to be taken back at most (takeBackLater). */
-const PENDING = 100_000;
 /** Tries of a read-change-write step that met another mock's write in between. */
 const TRIES = 20;
-
-/** The names of what the store keeps, under its prefix (`igk:` unless the URL's `prefix=` says). */
-function names(prefix: string) {
-  return {
-    record: (id: string) => `${prefix}key:${id}`,
-    hash: (hash: string) => `${prefix}hash:${hash}`,
-    email: (emailHash: string) => `${prefix}email:${emailHash}`,
-    charge: (id: string) => `${prefix}charge:${id}`,
-    meta: (name: MetaName) => `${prefix}meta:${name}`,
-    list: `${prefix}keys`,
-    sequence: `${prefix}seq`,
-    trials: `${prefix}trials`,
-    trialCap: `${prefix}trial-cap`,
-    version: `${prefix}version`,
-  };
-}
 
 export class RedisKeyStore implements KeyStore {
   private readonly redis: RedisConnection;
   /** Charges whose answer never came (the server went away mid-call): taken back once it is there again. */
-  private readonly voids = new Map<string, { step: () => Promise<unknown>; at: number }>();
-  private voiding: ReturnType<typeof setInterval> | undefined;
+  private readonly takeBacks: TakeBacks;
   /** Each key's plan, as last read (bounded: a plan is looked up again when forgotten). */
   private readonly plans = new LRUCache<string, PlanId>({ max: 50_000 });
 
@@ -62,26 +30,14 @@ export class RedisKeyStore implements KeyStore {
 
   constructor(redis: RedisConnection) {
     this.redis = redis;
+    this.takeBacks = new TakeBacks(redis);
     this.k = names(redis.target.prefix);
   }
 
   /** Checks the layout on the server is one this mock reads (and marks an empty server as this layout). */
   async open(): Promise<void> {
-    // SET ... NX GET (the clock, the secret, the layout) came with Redis 7.0.
-    const info = await this.redis.call((c) => c.info('server'));
-    const version = /redis_version:(\d+)\./.exec(info)?.[1];
-    if (Number(version) < 7)
-      throw new RedisStateError(
-        `--state ${this.redis.target.shown}: Redis ${/redis_version:(\S+)/.exec(info)?.[1]} is too old; the mock needs Redis 7.0 or later`,
-      );
-    const kept = await this.redis.call((c) => c.set(this.k.version, String(redisLayoutVersion), 'NX', 'GET'));
-    if (kept !== null && Number(kept) > redisLayoutVersion) {
-      throw new RedisStateError(
-        `--state ${this.redis.target.shown} holds the state of a newer version of the mock (layout ${kept}; this one reads ${redisLayoutVersion}); upgrade @investor-graph/mock or use another database`,
-      );
-    }
-    this.voiding = setInterval(() => void this.flushVoids(), 1000);
-    this.voiding.unref();
+    await checkLayout(this.redis, this.k.version);
+    this.takeBacks.start();
   }
 
   async byHash(hash: string): Promise<KeyRecord | undefined> {
@@ -200,7 +156,7 @@ export class RedisKeyStore implements KeyStore {
         record.expiresAt ?? now,
         ...recordFields(record),
       ],
-      () => this.takeBackLater(`trial:${record.keyId}`, takeBack, Date.now()),
+      () => this.takeBacks.later(`trial:${record.keyId}`, takeBack, Date.now()),
     );
     if (Array.isArray(reply)) return { wait: Number(reply[1]) };
     if (reply !== 'inserted') return 'live';
@@ -278,50 +234,15 @@ export class RedisKeyStore implements KeyStore {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.voiding);
-    await this.flushVoids();
+    await this.takeBacks.stop();
     await this.redis.close();
   }
 
   private voidLater(keyId: string, chargeId: string, sentAt: number): void {
-    this.takeBackLater(
+    this.takeBacks.later(
       `charge:${chargeId}`,
       () => this.redis.run('voidCharge', [this.k.record(keyId), this.k.charge(chargeId)], [CHARGE_KEPT_MS]),
       sentAt,
     );
-  }
-
-  /**
-   * Keeps a step to take back (a charge, a trial issued) whose answer never came, to run once the
-   * server is there again. Bounded: the calls in flight when it went away are a few (a call meets
-   * a server away at once, unsent); past the bound, the oldest is dropped and said so.
-   */
-  private takeBackLater(name: string, step: () => Promise<unknown>, sentAt: number): void {
-    if (this.voids.size >= PENDING) {
-      const [oldest] = this.voids.keys();
-      this.voids.delete(oldest!);
-      console.error(
-        `[investor-graph mock] more than ${PENDING} calls cut off by the state store's outage are waiting to be taken back; the oldest (${oldest}) stays counted`,
-      );
-    }
-    this.voids.set(name, { step, at: sentAt });
-  }
-
-  /** Takes back what waits to be (takeBackLater), now that the server may be there again. */
-  private async flushVoids(): Promise<void> {
-    if (!this.voids.size || !this.redis.reachable) return;
-    for (const [name, { step, at }] of [...this.voids]) {
-      // Past a charge's own life on the server there is nothing left to take back.
-      if (Date.now() - at > CHARGE_KEPT_MS) {
-        this.voids.delete(name);
-        continue;
-      }
-      try {
-        await step();
-        this.voids.delete(name);
-      } catch {
-        return;
-      }
-    }
   }
 }

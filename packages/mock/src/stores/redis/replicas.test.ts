@@ -128,37 +128,52 @@ describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? 
     }
   });
 
-  test("a Team key's quota is exact at its edge: twelve calls left, twelve 200s across three replicas, then 402 for every client", async () => {
-    const { key, key_id } = await control(replicas[0]!, '/keys', { plan: 'team' });
-    await control(replicas[1]!, `/keys/${key_id}/usage`, { calls_used: plans.team.calls_limit! - 12 }, 'PUT');
-    const tally = await load(balancer.url, key, 6, (_, status) => status === 402);
-    expect(count(tally, 200)).toBe(12);
-    expect(tally.codes.get('quota_exhausted')).toBe(6);
-    expect((await usageOf(key_id)).calls_used).toBe(plans.team.calls_limit);
-  }, 30_000);
+  test(
+    "a Team key's quota is exact at its edge: twelve calls left, " +
+      'twelve 200s across three replicas, then 402 for every client',
+    async () => {
+      const { key, key_id } = await control(replicas[0]!, '/keys', { plan: 'team' });
+      await control(replicas[1]!, `/keys/${key_id}/usage`, { calls_used: plans.team.calls_limit! - 12 }, 'PUT');
+      const tally = await load(balancer.url, key, 6, (_, status) => status === 402);
+      expect(count(tally, 200)).toBe(12);
+      expect(tally.codes.get('quota_exhausted')).toBe(6);
+      expect((await usageOf(key_id)).calls_used).toBe(plans.team.calls_limit);
+    },
+    30_000,
+  );
 
-  test("a pay-as-you-go balance is exact at its edge: seven calls' worth, seven 200s, and what is left stays", async () => {
-    const minimum = plans.payg.min_rows_per_call!;
-    const { key, key_id } = await control(replicas[2]!, '/keys', {
-      plan: 'payg',
-      prepaid_rows: 7 * minimum + minimum - 1,
-    });
-    const tally = await load(balancer.url, key, 6, (_, status) => status === 402);
-    expect(count(tally, 200)).toBe(7);
-    expect(tally.codes.get('insufficient_balance')).toBe(6);
-    expect(await usageOf(key_id)).toMatchObject({ calls_used: 7, balance_rows: minimum - 1 });
-  }, 30_000);
+  test(
+    'a pay-as-you-go balance is exact at its edge: seven ' + "calls' worth, seven 200s, and what is left stays",
+    async () => {
+      const minimum = plans.payg.min_rows_per_call!;
+      const { key, key_id } = await control(replicas[2]!, '/keys', {
+        plan: 'payg',
+        prepaid_rows: 7 * minimum + minimum - 1,
+      });
+      const tally = await load(balancer.url, key, 6, (_, status) => status === 402);
+      expect(count(tally, 200)).toBe(7);
+      expect(tally.codes.get('insufficient_balance')).toBe(6);
+      expect(await usageOf(key_id)).toMatchObject({ calls_used: 7, balance_rows: minimum - 1 });
+    },
+    30_000,
+  );
 
-  test("one Enterprise key hammered through all three replicas gets its plan's rate once, within 10%, not three times", async () => {
-    const { key } = await control(replicas[0]!, '/keys', { plan: 'enterprise' });
-    const rate = plans.enterprise.rate_per_second;
-    const tally = await load(balancer.url, key, 24, (_, __, elapsed) => elapsed >= 4000);
-    const got = rateOf(tally, 4, rate);
-    expect(Math.abs(got - rate) / rate, `${got.toFixed(1)} calls a second against a plan rate of ${rate}`).toBeLessThan(
-      0.1,
-    );
-    expect(count(tally, 429)).toBeGreaterThan(0);
-  }, 30_000);
+  test(
+    'one Enterprise key hammered through all three replicas ' +
+      "gets its plan's rate once, within 10%, not three times",
+    async () => {
+      const { key } = await control(replicas[0]!, '/keys', { plan: 'enterprise' });
+      const rate = plans.enterprise.rate_per_second;
+      const tally = await load(balancer.url, key, 24, (_, __, elapsed) => elapsed >= 4000);
+      const got = rateOf(tally, 4, rate);
+      expect(
+        Math.abs(got - rate) / rate,
+        `${got.toFixed(1)} calls a second against a plan rate of ${rate}`,
+      ).toBeLessThan(0.1);
+      expect(count(tally, 429)).toBeGreaterThan(0);
+    },
+    30_000,
+  );
 
   test('the clock moved through one replica is the clock of all three', async () => {
     const before = Date.parse((await control(replicas[1]!, '/clock')).now);
@@ -171,67 +186,81 @@ describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? 
     }
   });
 
-  test('a dump file listed by one replica downloads whole from each of the three (each builds the same bytes)', async () => {
-    const { key } = await control(replicas[0]!, '/keys', { plan: 'business' });
-    const headers = { authorization: `Bearer ${key}` };
-    const manifest = await (await fetch(`${balancer.url}/api/v1/exports?limit=1`, { headers })).json();
-    const file = manifest.data[0].files.find((f: { name: string }) => f.name === 'firms.jsonl.gz');
-    for (const replica of replicas) {
-      const download = await fetch(`${replica.url}${new URL(file.url).pathname}`, { headers });
-      expect(download.status).toBe(200);
-      const bytes = new Uint8Array(await download.arrayBuffer());
-      const digest = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
-      expect({ bytes: bytes.length, digest }, replica.url).toEqual({ bytes: file.bytes, digest: file.sha256 });
-    }
-  }, 30_000);
+  test(
+    'a dump file listed by one replica downloads whole ' + 'from each of the three (each builds the same bytes)',
+    async () => {
+      const { key } = await control(replicas[0]!, '/keys', { plan: 'business' });
+      const headers = { authorization: `Bearer ${key}` };
+      const manifest = await (await fetch(`${balancer.url}/api/v1/exports?limit=1`, { headers })).json();
+      const file = manifest.data[0].files.find((f: { name: string }) => f.name === 'firms.jsonl.gz');
+      for (const replica of replicas) {
+        const download = await fetch(`${replica.url}${new URL(file.url).pathname}`, { headers });
+        expect(download.status).toBe(200);
+        const bytes = new Uint8Array(await download.arrayBuffer());
+        const digest = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+        expect({ bytes: bytes.length, digest }, replica.url).toEqual({ bytes: file.bytes, digest: file.sha256 });
+      }
+    },
+    30_000,
+  );
 
-  test('Redis stopped mid-run and started again: 503 state_unavailable in between, then service, and every 200 counted exactly once', async () => {
-    const { key, key_id } = await control(replicas[0]!, '/keys', { plan: 'enterprise' });
-    let during: any;
-    const outage = (async () => {
-      await sleep(1500);
-      await redis.stop();
-      await sleep(700);
-      during = await control(replicas[1]!, '/state');
-      await sleep(800);
-      await redis.start();
-    })();
-    const tally = await load(balancer.url, key, 8, (_, __, elapsed) => elapsed >= 6000);
-    await outage;
-    // The control API still answers, and says the store is away (its keys unknown meanwhile).
-    expect(during).toMatchObject({ state: { store: 'redis', location: redis.url, reachable: false }, keys: null });
-    expect(tally.codes.get('state_unavailable') ?? 0, 'answers while Redis was away').toBeGreaterThan(0);
-    expect(
-      tally.okAt.some((at) => at > 4500),
-      'service after Redis came back',
-    ).toBe(true);
-    expect(
-      [...tally.statuses.keys()].filter((s) => ![200, 429, 503].includes(s)),
-      'nothing but 200, 429 and 503',
-    ).toEqual([]);
-    // Charges whose answer was lost with the connection are taken back once Redis is there (within a second or two).
-    await expect
-      .poll(async () => (await usageOf(key_id)).calls_used, { timeout: 10_000, interval: 250 })
-      .toBe(count(tally, 200));
-  }, 60_000);
+  test(
+    'Redis stopped mid-run and started again: 503 state_unavailable ' +
+      'in between, then service, and every 200 counted exactly once',
+    async () => {
+      const { key, key_id } = await control(replicas[0]!, '/keys', { plan: 'enterprise' });
+      let during: any;
+      const outage = (async () => {
+        await sleep(1500);
+        await redis.stop();
+        await sleep(700);
+        during = await control(replicas[1]!, '/state');
+        await sleep(800);
+        await redis.start();
+      })();
+      const tally = await load(balancer.url, key, 8, (_, __, elapsed) => elapsed >= 6000);
+      await outage;
+      // The control API still answers, and says the store is away (its keys unknown meanwhile).
+      expect(during).toMatchObject({ state: { store: 'redis', location: redis.url, reachable: false }, keys: null });
+      expect(tally.codes.get('state_unavailable') ?? 0, 'answers while Redis was away').toBeGreaterThan(0);
+      expect(
+        tally.okAt.some((at) => at > 4500),
+        'service after Redis came back',
+      ).toBe(true);
+      expect(
+        [...tally.statuses.keys()].filter((s) => ![200, 429, 503].includes(s)),
+        'nothing but 200, 429 and 503',
+      ).toEqual([]);
+      // Charges whose answer was lost with the connection are taken back once Redis is there (within a second or two).
+      await expect
+        .poll(async () => (await usageOf(key_id)).calls_used, { timeout: 10_000, interval: 250 })
+        .toBe(count(tally, 200));
+    },
+    60_000,
+  );
 
-  test('a replica killed (SIGKILL) mid-run loses nothing: every 200 is counted, and only calls cut off with it may be counted beside them', async () => {
-    const { key, key_id } = await control(replicas[0]!, '/keys', { plan: 'enterprise' });
-    const kill = (async () => {
-      await sleep(1500);
-      replicas[2]!.child.kill('SIGKILL');
-    })();
-    const tally = await load(balancer.url, key, 8, (_, __, elapsed) => elapsed >= 4000);
-    await kill;
-    const cutOff = tally.dropped + count(tally, 502) + count(tally, 503);
-    const used = (await usageOf(key_id)).calls_used;
-    expect(used).toBeGreaterThanOrEqual(count(tally, 200));
-    expect(used).toBeLessThanOrEqual(count(tally, 200) + cutOff);
-    expect(
-      tally.okAt.some((at) => at > 3000),
-      'the other two serve on',
-    ).toBe(true);
-  }, 30_000);
+  test(
+    'a replica killed (SIGKILL) mid-run loses nothing: every 200 is ' +
+      'counted, and only calls cut off with it may be counted beside them',
+    async () => {
+      const { key, key_id } = await control(replicas[0]!, '/keys', { plan: 'enterprise' });
+      const kill = (async () => {
+        await sleep(1500);
+        replicas[2]!.child.kill('SIGKILL');
+      })();
+      const tally = await load(balancer.url, key, 8, (_, __, elapsed) => elapsed >= 4000);
+      await kill;
+      const cutOff = tally.dropped + count(tally, 502) + count(tally, 503);
+      const used = (await usageOf(key_id)).calls_used;
+      expect(used).toBeGreaterThanOrEqual(count(tally, 200));
+      expect(used).toBeLessThanOrEqual(count(tally, 200) + cutOff);
+      expect(
+        tally.okAt.some((at) => at > 3000),
+        'the other two serve on',
+      ).toBe(true);
+    },
+    30_000,
+  );
 });
 
 // The check above fails where it should: three replicas that keep their own state (no --state)

@@ -5,7 +5,8 @@
  *
  * Numbers that can grow past 14 digits (balances, counts) change here only by HINCRBY, exact in
  * Redis's 64-bit integers, or are written as %d; Lua's own printing of numbers (%.14g) is never
- * what is stored. (The control API's changes write them from JavaScript, exact up to 2^53.) The plan rules come in as arguments, read from the contract's plan table by the caller:
+ * what is stored. (The control API's changes write them from JavaScript, exact up to 2^53.)
+ * The plan rules come in as arguments, read from the contract's plan table by the caller:
  * no plan number is written here.
  */
 
@@ -32,7 +33,8 @@ if num(r[1]) then refusal = 'revoked_key'
 elseif counted then
   if monthly and num(r[4]) and now >= num(r[4]) then used, rolled = 0, true end
   if trial then
-    if num(r[2]) and now >= num(r[2]) then refusal = 'trial_expired' elseif used >= limit then refusal = 'trial_exhausted' end
+    if num(r[2]) and now >= num(r[2]) then refusal = 'trial_expired'
+    elseif used >= limit then refusal = 'trial_exhausted' end
   elseif limit >= 0 and used >= limit then refusal = 'quota_exhausted' end
 end
 local cost = 0
@@ -61,7 +63,9 @@ redis.call('SET', KEYS[2], 'void', 'PX', ARGV[1])
 if not c or string.sub(c, 1, 2) ~= 'c|' or redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local cost, counted = string.match(c, '^c|(%d+)|(%d)$')
 if not cost then return 0 end
-if counted == '1' and tonumber(redis.call('HGET', KEYS[1], 'used')) > 0 then redis.call('HINCRBY', KEYS[1], 'used', -1) end
+if counted == '1' and tonumber(redis.call('HGET', KEYS[1], 'used')) > 0 then
+  redis.call('HINCRBY', KEYS[1], 'used', -1)
+end
 if redis.call('HGET', KEYS[1], 'plan') == 'payg' then redis.call('HINCRBY', KEYS[1], 'balance', cost) end
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 return 1
@@ -149,7 +153,10 @@ redis.call('HINCRBY', KEYS[1], 'v', 1)
 return 1
 `;
 
-/** Sets a value if it is still the one read. KEYS: the value. ARGV: read ('' with ARGV[3] '0': none), new, had one (1/0). */
+/**
+ * Sets a value if it is still the one read. KEYS: the value.
+ * ARGV: read ('' with ARGV[3] '0': none), new, had one (1/0).
+ */
 const setIfUnchanged = `
 local v = redis.call('GET', KEYS[1])
 if (ARGV[3] == '1' and v ~= ARGV[1]) or (ARGV[3] == '0' and v) then return 0 end
@@ -192,7 +199,8 @@ local at = tonumber(b[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) / 1000 * rate)
 local wait = 0
 if ARGV[3] == '-1' then tokens = math.min(capacity, tokens + 1)
-elseif tokens < 1 then wait = math.max(1, math.ceil((1 - tokens) / rate)) elseif ARGV[3] == '1' then tokens = tokens - 1 end
+elseif tokens < 1 then wait = math.max(1, math.ceil((1 - tokens) / rate))
+elseif ARGV[3] == '1' then tokens = tokens - 1 end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens), 'at', string.format('%.3f', now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
 return {wait, string.format('%.6f', tokens)}

@@ -15,7 +15,8 @@ const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${c
 export const missing = (command: 'redis-server' | 'haproxy'): string | null =>
   has(command)
     ? null
-    : `${command} is not installed (Debian's ${command === 'haproxy' ? 'haproxy' : 'redis-server'} package; .ci/run installs it)`;
+    : `${command} is not installed (Debian's ` +
+      `${command === 'haproxy' ? 'haproxy' : 'redis-server'} package; .ci/run installs it)`;
 
 /** A port free on loopback now (the kernel's pick, released for the server to take). */
 export function freePort(): Promise<number> {

@@ -49,7 +49,8 @@ export function parseRedisUrl(text: string): RedisTarget {
       prefix = value;
     } else {
       throw new RedisStateError(
-        `--state ${shown}: the query parameters are timeout=MS (how long a command may take) and prefix=P (what the mock's names start with), not ${name}`,
+        `--state ${shown}: the query parameters are timeout=MS (how long a command may take) and prefix=P (what ` +
+          `the mock's names start with), not ${name}`,
       );
     }
   }

@@ -27,7 +27,8 @@ export class SqliteBuckets implements RateLimiter {
   constructor(db: DatabaseSync, inTransaction: <T>(work: () => T) => T, enforce: boolean) {
     this.read = db.prepare('SELECT tokens, at FROM buckets WHERE kind = ? AND name = ?');
     this.write = db.prepare(
-      'INSERT INTO buckets (kind, name, tokens, at, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET tokens = excluded.tokens, at = excluded.at, expires = excluded.expires',
+      'INSERT INTO buckets (kind, name, tokens, at, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, name) DO ' +
+        'UPDATE SET tokens = excluded.tokens, at = excluded.at, expires = excluded.expires',
     );
     this.sweep = db.prepare(
       `DELETE FROM buckets WHERE rowid IN (SELECT rowid FROM buckets WHERE expires < ? LIMIT ${SWEEP})`,

@@ -38,7 +38,7 @@ async function everything(store: Store): Promise<string> {
       store.count(r.name),
       walk((after) => store.page(r.name, after, 97)),
     );
-    const scan = await store.scan(r.name, async () => false);
+    const scan = await store.scan(r.name, () => Promise.resolve(false));
     const lines: string[] = [];
     for (let batch = scan.next(500); batch.length; batch = scan.next(500)) lines.push(...batch);
     out.push(lines.length, lines.at(0), lines.at(-1));
@@ -75,29 +75,33 @@ async function everything(store: Store): Promise<string> {
   return JSON.stringify(out);
 }
 
-test('the SQLite store serves what the memory store serves, byte for byte, before and after every pending rebuild', async () => {
-  const memory = new MemoryStore(structuredClone(input));
-  const sqlite = SqliteStore.fromInput(structuredClone(input));
-  expect(await everything(sqlite)).toBe(await everything(memory));
-  // Half the rebuilds, then the rest: the overlay grows and merges at every step.
-  for (const at of ['2026-11-25T00:00:00Z', '2026-12-31T00:00:00Z']) {
-    const made = [memory.applyDue(Date.parse(at)), sqlite.applyDue(Date.parse(at))];
-    expect(made[0]!.length).toBeGreaterThan(0);
-    expect(made[1]).toEqual(made[0]);
-    expect([sqlite.pendingCount(), sqlite.changeCount(), sqlite.asOf, sqlite.version]).toEqual([
-      memory.pendingCount(),
-      memory.changeCount(),
-      memory.asOf,
-      memory.version,
-    ]);
+test(
+  'the SQLite store serves what the memory store serves, ' + 'byte for byte, before and after every pending rebuild',
+  async () => {
+    const memory = new MemoryStore(structuredClone(input));
+    const sqlite = SqliteStore.fromInput(structuredClone(input));
     expect(await everything(sqlite)).toBe(await everything(memory));
-  }
-  sqlite.close();
-});
+    // Half the rebuilds, then the rest: the overlay grows and merges at every step.
+    for (const at of ['2026-11-25T00:00:00Z', '2026-12-31T00:00:00Z']) {
+      const made = [memory.applyDue(Date.parse(at)), sqlite.applyDue(Date.parse(at))];
+      expect(made[0]!.length).toBeGreaterThan(0);
+      expect(made[1]).toEqual(made[0]);
+      expect([sqlite.pendingCount(), sqlite.changeCount(), sqlite.asOf, sqlite.version]).toEqual([
+        memory.pendingCount(),
+        memory.changeCount(),
+        memory.asOf,
+        memory.version,
+      ]);
+      expect(await everything(sqlite)).toBe(await everything(memory));
+    }
+    sqlite.close();
+  },
+);
 
 test('a generated dataset is built into the cache once, complete, and opened from there afterwards', () => {
   const options = { seed: 'cache-test', scale: 2_000, asOf: '2026-11-20T03:00:00Z' };
-  // A half-built file left by a builder that is gone (pid 2^22 + 1 is past Linux's highest) is removed; the builder's own name is used.
+  // A half-built file left by a builder that is gone (pid 2^22 + 1 is
+  // past Linux's highest) is removed; the builder's own name is used.
   const abandoned = `${cachedDatabaseFile(options, cache)}.4194305.building`;
   mkdirSync(cache, { recursive: true });
   writeFileSync(abandoned, 'half');
@@ -119,32 +123,36 @@ test('a generated dataset is built into the cache once, complete, and opened fro
   expect(cachedDatabaseFile({ ...options, seed: 'other' }, cache)).not.toBe(first.file);
 });
 
-test('a dump written by the worker thread from the database file has the bytes the engine writes from memory, rebuilds included', async () => {
-  const options = { seed: 'dump-test', scale: 3_000, asOf: '2026-11-20T03:00:00Z' };
-  const { db, manifest } = openCachedDatabase(options, { dir: cache });
-  const sqlite = new SqliteStore(db, manifest);
-  const memory = new MemoryStore(collectDataset(options));
-  // Rebuilds over the following days: rows created, replaced and unpublished, in the overlay.
-  for (const store of [sqlite, memory])
-    expect(store.applyDue(Date.parse('2026-11-30T00:00:00Z')).length).toBeGreaterThan(10);
-  const files = diskDumpFiles();
-  try {
-    const fromWorker = await new Dumps(sqlite, { files, writer: files.writer(sqlite) }).day('2026-11-29');
-    const fromMemory = await new Dumps(memory).day('2026-11-29');
-    const summary = (dump: typeof fromMemory) => dump.files.map(({ body: _body, ...file }) => file);
-    expect(summary(fromWorker)).toEqual(summary(fromMemory));
-    expect(fromWorker.files.every((f) => f.rows > 0 || f.resource === 'list')).toBe(true);
-    // Served from disk: the Blob is the file the worker wrote.
-    const investments = fromWorker.files.find((f) => f.resource === 'investment')!;
-    expect(
-      createHash('sha256')
-        .update(new Uint8Array(await investments.body.arrayBuffer()))
-        .digest('hex'),
-    ).toBe(investments.sha256);
-    expect(readdirSync(files.dir).length).toBe(resources.length);
-  } finally {
-    files.close();
-    sqlite.close();
-  }
-  expect(existsSync(files.dir)).toBe(false);
-});
+test(
+  'a dump written by the worker thread from the database file ' +
+    'has the bytes the engine writes from memory, rebuilds included',
+  async () => {
+    const options = { seed: 'dump-test', scale: 3_000, asOf: '2026-11-20T03:00:00Z' };
+    const { db, manifest } = openCachedDatabase(options, { dir: cache });
+    const sqlite = new SqliteStore(db, manifest);
+    const memory = new MemoryStore(collectDataset(options));
+    // Rebuilds over the following days: rows created, replaced and unpublished, in the overlay.
+    for (const store of [sqlite, memory])
+      expect(store.applyDue(Date.parse('2026-11-30T00:00:00Z')).length).toBeGreaterThan(10);
+    const files = diskDumpFiles();
+    try {
+      const fromWorker = await new Dumps(sqlite, { files, writer: files.writer(sqlite) }).day('2026-11-29');
+      const fromMemory = await new Dumps(memory).day('2026-11-29');
+      const summary = (dump: typeof fromMemory) => dump.files.map(({ body: _body, ...file }) => file);
+      expect(summary(fromWorker)).toEqual(summary(fromMemory));
+      expect(fromWorker.files.every((f) => f.rows > 0 || f.resource === 'list')).toBe(true);
+      // Served from disk: the Blob is the file the worker wrote.
+      const investments = fromWorker.files.find((f) => f.resource === 'investment')!;
+      expect(
+        createHash('sha256')
+          .update(new Uint8Array(await investments.body.arrayBuffer()))
+          .digest('hex'),
+      ).toBe(investments.sha256);
+      expect(readdirSync(files.dir).length).toBe(resources.length);
+    } finally {
+      files.close();
+      sqlite.close();
+    }
+    expect(existsSync(files.dir)).toBe(false);
+  },
+);

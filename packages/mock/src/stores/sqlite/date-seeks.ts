@@ -30,16 +30,19 @@ export class DateSeeks {
     this.fewest = fewest;
     // INDEXED BY: the planner cannot know how many rows a range holds, and a wrong guess is a scan.
     this.counted = db.prepare(
-      'SELECT count(*) AS n FROM (SELECT 1 FROM round INDEXED BY round_announced WHERE announced_on >= ? AND announced_on <= ? LIMIT ?)',
+      'SELECT count(*) AS n FROM (SELECT 1 FROM round INDEXED BY round_announced WHERE announced_on >= ? AND ' +
+        'announced_on <= ? LIMIT ?)',
     );
     this.byDate = arrays(
       db.prepare(
-        'SELECT key FROM round INDEXED BY round_announced WHERE announced_on >= ? AND announced_on <= ? AND key > ? ORDER BY key LIMIT ?',
+        'SELECT key FROM round INDEXED BY round_announced WHERE announced_on >= ? AND announced_on <= ? AND key ' +
+          '> ? ORDER BY key LIMIT ?',
       ),
     );
     this.byKey = arrays(
       db.prepare(
-        'SELECT key FROM round INDEXED BY round_key_announced WHERE announced_on >= ? AND announced_on <= ? AND key > ? ORDER BY key LIMIT ?',
+        'SELECT key FROM round INDEXED BY round_key_announced WHERE announced_on >= ? AND announced_on <= ? AND ' +
+          'key > ? ORDER BY key LIMIT ?',
       ),
     );
   }

@@ -13,7 +13,6 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { ProblemError } from '../../engine/problems.ts';
 import {
   TransactionalKeyStore,
   type KeyRecord,
@@ -24,19 +23,10 @@ import type { TrialCap } from '../../engine/accounts/trials.ts';
 import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { SqliteBuckets } from './buckets.ts';
 import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
+import { busyTimeoutMs, FileRefusals, isBusy, lockedElsewhere } from './state-refusals.ts';
 
 export { StateFileError } from './state-file.ts';
 export { schemaVersion } from './state-schema.ts';
-
-/**
- * How long a call waits for another process's write lock. Mocks hold it for well under a
- * millisecond a call, so waiting this long means something else holds it: the call gets 503.
- */
-const busyTimeoutMs = 2000;
-const SQLITE_BUSY = 5;
-
-/** SQLITE_BUSY, with or without an extended code (BUSY_RECOVERY, BUSY_SNAPSHOT...). */
-const isBusy = (error: unknown): boolean => ((error as { errcode?: number }).errcode ?? -1) % 256 === SQLITE_BUSY;
 
 /** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
 export type StateSync = 'normal' | 'full';
@@ -60,8 +50,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   private depth = 0;
   private readonly file: string;
   private trialBuckets: SqliteBuckets | undefined;
-  /** When the last file trouble was logged. */
-  private warnedAt = 0;
+  private readonly refusals: FileRefusals;
 
   /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
   static open(file: string, options: { log?: (line: string) => void; synchronous?: StateSync } = {}): SqliteKeyStore {
@@ -70,13 +59,15 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     if (kind === 'json') {
       if (migrateJsonState(file, (path) => new SqliteKeyStore(path, 'full'))) {
         options.log?.(
-          `[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a database; the JSON is kept as ${file}.v1.json (mode 0600)`,
+          `[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a ` +
+            `database; the JSON is kept as ${file}.v1.json (mode 0600)`,
         );
       }
     } else if (kind === 'other') {
       throw new StateFileError(
         file,
-        'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name another file',
+        'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name ' +
+          'another file',
       );
     } else if (kind === 'none') {
       try {
@@ -94,6 +85,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   constructor(file: string, synchronous: StateSync) {
     super();
     this.file = file;
+    this.refusals = new FileRefusals(file);
     try {
       this.db = new DatabaseSync(file, { timeout: busyTimeoutMs });
     } catch (error) {
@@ -120,7 +112,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
         throw new StateFileError(
           file,
           isBusy(error)
-            ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); nothing was changed`
+            ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); ` +
+                `nothing was changed`
             : trouble
               ? `${trouble}; nothing was changed`
               : `is damaged or not a database: ${(error as Error).message}`,
@@ -142,7 +135,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
           .join(', ')}) ON CONFLICT (hash) DO NOTHING`,
       ),
       save: prepare(
-        'UPDATE keys SET calls_used = ?, period_start = ?, period_end = ?, balance_rows = ?, revoked_at = ? WHERE key_id = ?',
+        'UPDATE keys SET calls_used = ?, period_start = ?, period_end = ?, balance_rows = ?, revoked_at = ? ' +
+          'WHERE key_id = ?',
       ),
       list: prepare(`SELECT ${columns} FROM keys ORDER BY rowid`),
       getMeta: prepare('SELECT value FROM meta WHERE name = ?'),
@@ -164,26 +158,6 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     return this.trialBuckets.countInWindow('trial-cap', '', cap.perMinute, 60_000);
   }
 
-  /**
-   * The file, not the mock nor the client: a disk that filled, a file made read-only. As with a
-   * lock held elsewhere, 503 and nothing counted; the cause goes to the log, once a call.
-   */
-  private refuseForFile(error: unknown): void {
-    const trouble = fileTrouble(error);
-    if (!trouble) return;
-    // Once in ten seconds at most: the log may be on the disk that is full.
-    if (Date.now() - this.warnedAt > 10_000) {
-      this.warnedAt = Date.now();
-      console.warn(`[investor-graph mock] the state database ${this.file} ${trouble}: ${(error as Error).message}`);
-    }
-    // A disk is not freed in a second: clients are asked to wait ten.
-    throw new ProblemError(
-      'state_unavailable',
-      `The mock's state database (--state) ${trouble.replace(/:.*$/, '')}; nothing was counted. Retry once it is writable again.`,
-      { headers: { 'retry-after': '10' } },
-    );
-  }
-
   transaction<T>(work: () => T): T {
     if (this.depth > 0) return work();
     try {
@@ -191,14 +165,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     } catch (error) {
       // Locked longer than any call of a mock holds it: something else (a sqlite3 shell in a
       // transaction, a backup) holds the file. Not the client's fault, nor a failure of the mock.
-      if (isBusy(error)) {
-        throw new ProblemError(
-          'state_busy',
-          `The mock's state database (--state) stayed locked by another process for ${busyTimeoutMs / 1000} s; nothing was counted. Retry, or end what holds it.`,
-          { headers: { 'retry-after': '1' } },
-        );
-      }
-      this.refuseForFile(error);
+      if (isBusy(error)) throw lockedElsewhere();
+      this.refusals.refuse(error);
       throw error;
     }
     this.depth++;
@@ -208,7 +176,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
       return result;
     } catch (error) {
       if (this.db.isTransaction) this.statements.rollback.run();
-      this.refuseForFile(error);
+      this.refusals.refuse(error);
       throw error;
     } finally {
       this.depth--;

@@ -216,7 +216,8 @@ function waitForMigration(file: string, building: string): false {
   }
   throw new StateFileError(
     file,
-    `is a JSON state file and ${building} is there: another mock is migrating it, or a migration stopped halfway. With no mock running on it, remove ${building} and start again; nothing was changed`,
+    `is a JSON state file and ${building} is there: another mock is migrating it, or a migration stopped ` +
+      `halfway. With no mock running on it, remove ${building} and start again; nothing was changed`,
   );
 }
 

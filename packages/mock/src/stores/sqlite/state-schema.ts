@@ -70,7 +70,8 @@ export interface KeyRow {
 }
 
 export const columns =
-  'key_id, hash, plan, prefix, last4, created_at, expires_at, revoked_at, email_hash, calls_used, period_start, period_end, balance_rows';
+  'key_id, hash, plan, prefix, last4, created_at, expires_at, revoked_at, email_hash, calls_used, period_start, ' +
+  'period_end, balance_rows';
 
 export function toRecord(row: KeyRow): KeyRecord {
   if (!isPlanId(row.plan))
@@ -139,13 +140,15 @@ export function prepareSchema(db: DatabaseSync, file: string): void {
   if (id !== applicationId)
     throw new StateFileError(
       file,
-      `is an SQLite database of something else (tables: ${tables.join(', ') || 'none'}), not the mock's state; name another file`,
+      `is an SQLite database of something else (tables: ` +
+        `${tables.join(', ') || 'none'}), not the mock's state; name another file`,
     );
   const version = Number(pragma('user_version'));
   if (version > schemaVersion)
     throw new StateFileError(
       file,
-      `was written by a newer version of the mock (state schema ${version}; this one reads up to ${schemaVersion}); upgrade @investor-graph/mock or name another file`,
+      `was written by a newer version of the mock (state schema ${version}; this one reads up to ` +
+        `${schemaVersion}); upgrade @investor-graph/mock or name another file`,
     );
   const check = String(pragma('quick_check'));
   if (check !== 'ok') throw new StateFileError(file, `is damaged (SQLite quick_check: ${check}); nothing was changed`);

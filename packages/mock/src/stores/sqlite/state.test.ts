@@ -116,7 +116,8 @@ test('a mock killed (SIGKILL) under load loses no counted and answered call and 
   const second = await start('--state', state, '--key', `payg=${key}`);
   try {
     const usage = (await accountOf(second.url, key)).usage;
-    // Every answered call is there; a call cut off by the kill may have been counted (its answer lost on the way), no more.
+    // Every answered call is there; a call cut off by the kill may
+    // have been counted (its answer lost on the way), no more.
     expect(usage.calls_used).toBeGreaterThanOrEqual(answered);
     expect(usage.calls_used).toBeLessThanOrEqual(answered + maxInFlightAtKill);
     // Each call cost 20 rows: the balance agrees with the count to the row.
@@ -126,30 +127,33 @@ test('a mock killed (SIGKILL) under load loses no counted and answered call and 
   }
 });
 
-test('a new state database is readable by its owner alone (0600), with its WAL, and holds no key or e-mail', async () => {
-  const state = join(temp, 'private.db');
-  const key = 'igk_team_private_file_mode_check_0001';
-  const mock = await start('--state', state, '--key', `team=${key}`);
-  try {
-    const trial = await (
-      await fetch(`${mock.url}/api/v1/keys/trial`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"email":"ops@example.com"}',
-      })
-    ).json();
-    expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
-    const files = readdirSync(temp).filter((f) => f.startsWith('private.db'));
-    expect(files).toEqual(expect.arrayContaining(['private.db', 'private.db-wal']));
-    for (const file of files) {
-      expect(statSync(join(temp, file)).mode & 0o777, file).toBe(0o600);
-      const bytes = readFileSync(join(temp, file)).toString('latin1');
-      for (const secret of [key, trial.key, 'ops@example.com']) expect(bytes, file).not.toContain(secret);
+test(
+  'a new state database is readable by its owner alone ' + '(0600), with its WAL, and holds no key or e-mail',
+  async () => {
+    const state = join(temp, 'private.db');
+    const key = 'igk_team_private_file_mode_check_0001';
+    const mock = await start('--state', state, '--key', `team=${key}`);
+    try {
+      const trial = await (
+        await fetch(`${mock.url}/api/v1/keys/trial`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"email":"ops@example.com"}',
+        })
+      ).json();
+      expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
+      const files = readdirSync(temp).filter((f) => f.startsWith('private.db'));
+      expect(files).toEqual(expect.arrayContaining(['private.db', 'private.db-wal']));
+      for (const file of files) {
+        expect(statSync(join(temp, file)).mode & 0o777, file).toBe(0o600);
+        const bytes = readFileSync(join(temp, file)).toString('latin1');
+        for (const secret of [key, trial.key, 'ops@example.com']) expect(bytes, file).not.toContain(secret);
+      }
+    } finally {
+      await stop(mock.child);
     }
-  } finally {
-    await stop(mock.child);
-  }
-});
+  },
+);
 
 /** Runs the CLI on a state file expected to be refused: exit code and what it said. */
 function refused(file: string): { status: number | null; out: string } {
@@ -250,33 +254,37 @@ function jsonState(key: Record<string, unknown> = {}) {
   };
 }
 
-test('a JSON state file of earlier versions is migrated once: keys, counts, balance and clock carry over, the JSON is kept', async () => {
-  const file = join(temp, 'legacy-state');
-  writeFileSync(file, JSON.stringify(jsonState()));
-  const mock = await start('--state', file);
-  try {
-    const account = await accountOf(mock.url, 'igk_payg_migrated_from_json_00000001');
-    expect(account.usage.calls_used).toBe(7);
-    expect(account.balance.prepaid_rows).toBe(4_321);
-    expect(await (await fetch(`${mock.url}/__control/clock`)).json()).toEqual({
-      now: '2026-11-25T10:00:00.000Z',
-      frozen: true,
-    });
-  } finally {
-    await stop(mock.child);
-  }
-  expect(JSON.parse(readFileSync(`${file}.v1.json`, 'utf8')).keys[0].callsUsed).toBe(7);
-  // The prefix earlier versions kept (a preset key's text up to its last '_') is cut to the kit's form.
-  expect(readFileSync(file).toString('latin1')).not.toContain('igk_payg_migrated_from_json_');
-  expect(readFileSync(file).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
-  // Started again, it opens the database (the account call is free, so the count is as migrated).
-  const again = await start('--state', file);
-  try {
-    expect((await accountOf(again.url, 'igk_payg_migrated_from_json_00000001')).usage.calls_used).toBe(7);
-  } finally {
-    await stop(again.child);
-  }
-});
+test(
+  'a JSON state file of earlier versions is migrated once: ' +
+    'keys, counts, balance and clock carry over, the JSON is kept',
+  async () => {
+    const file = join(temp, 'legacy-state');
+    writeFileSync(file, JSON.stringify(jsonState()));
+    const mock = await start('--state', file);
+    try {
+      const account = await accountOf(mock.url, 'igk_payg_migrated_from_json_00000001');
+      expect(account.usage.calls_used).toBe(7);
+      expect(account.balance.prepaid_rows).toBe(4_321);
+      expect(await (await fetch(`${mock.url}/__control/clock`)).json()).toEqual({
+        now: '2026-11-25T10:00:00.000Z',
+        frozen: true,
+      });
+    } finally {
+      await stop(mock.child);
+    }
+    expect(JSON.parse(readFileSync(`${file}.v1.json`, 'utf8')).keys[0].callsUsed).toBe(7);
+    // The prefix earlier versions kept (a preset key's text up to its last '_') is cut to the kit's form.
+    expect(readFileSync(file).toString('latin1')).not.toContain('igk_payg_migrated_from_json_');
+    expect(readFileSync(file).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+    // Started again, it opens the database (the account call is free, so the count is as migrated).
+    const again = await start('--state', file);
+    try {
+      expect((await accountOf(again.url, 'igk_payg_migrated_from_json_00000001')).usage.calls_used).toBe(7);
+    } finally {
+      await stop(again.child);
+    }
+  },
+);
 
 /**
  * Runs `code` (with `SqliteKeyStore` imported) in `count` processes that each wait for one instant,
@@ -284,7 +292,9 @@ test('a JSON state file of earlier versions is migrated once: keys, counts, bala
  */
 function atOneInstant(count: number, code: string): Promise<string[]> {
   const store = fileURLToPath(new URL('./key-store.ts', import.meta.url));
-  const script = `import { SqliteKeyStore } from ${JSON.stringify(store)};\nwhile (Date.now() < ${Date.now() + 1500}) {}\n${code}`;
+  const script =
+    `import { SqliteKeyStore } from ${JSON.stringify(store)};\n` +
+    `while (Date.now() < ${Date.now() + 1500}) {}\n${code}`;
   return Promise.all(
     Array.from(
       { length: count },
@@ -302,219 +312,257 @@ function atOneInstant(count: number, code: string): Promise<string[]> {
   );
 }
 
-test('processes opening one new state file at the same instant all open it (regression: a race on creating the schema)', async () => {
-  const file = join(temp, 'raced.db');
-  // The first creates the schema, the others share it.
-  const outputs = await atOneInstant(
-    6,
-    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`,
-  );
-  expect(outputs).toEqual(Array(6).fill('opened'));
-  const db = new DatabaseSync(file);
-  expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(3);
-  db.close();
-});
+test(
+  'processes opening one new state file at the same instant ' +
+    'all open it (regression: a race on creating the schema)',
+  async () => {
+    const file = join(temp, 'raced.db');
+    // The first creates the schema, the others share it.
+    const outputs = await atOneInstant(
+      6,
+      `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { ` +
+        `console.log(e.message); }`,
+    );
+    expect(outputs).toEqual(Array(6).fill('opened'));
+    const db = new DatabaseSync(file);
+    expect((db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }).n).toBe(
+      3,
+    );
+    db.close();
+  },
+);
 
-test('a state file of the first schema (no shared buckets) is brought up to the second when opened, its keys kept', async () => {
-  const file = join(temp, 'schema-1.db');
-  const store = SqliteKeyStore.open(file);
-  const accounts = new Accounts(store);
-  const { record } = await accounts.create('team', Date.parse('2026-11-01T00:00:00Z'));
-  store.close();
-  // What a kit of schema 1 wrote: no buckets table, user_version 1.
-  const old = new DatabaseSync(file);
-  old.exec('DROP TABLE buckets; PRAGMA user_version = 1');
-  old.close();
-  const reopened = SqliteKeyStore.open(file);
-  try {
-    expect(reopened.byId(record.keyId)?.plan).toBe('team');
-    expect(reopened.buckets().take('failed-auth', '10.0.0.1', 2, 1)).toEqual({ wait: 0, left: 1 });
-  } finally {
-    reopened.close();
-  }
-  const db = new DatabaseSync(file);
-  expect(Object.values(db.prepare('PRAGMA user_version').get()!)[0]).toBe(2);
-  db.close();
-});
+test(
+  'a state file of the first schema (no shared buckets) ' + 'is brought up to the second when opened, its keys kept',
+  async () => {
+    const file = join(temp, 'schema-1.db');
+    const store = SqliteKeyStore.open(file);
+    const accounts = new Accounts(store);
+    const { record } = await accounts.create('team', Date.parse('2026-11-01T00:00:00Z'));
+    store.close();
+    // What a kit of schema 1 wrote: no buckets table, user_version 1.
+    const old = new DatabaseSync(file);
+    old.exec('DROP TABLE buckets; PRAGMA user_version = 1');
+    old.close();
+    const reopened = SqliteKeyStore.open(file);
+    try {
+      expect(reopened.byId(record.keyId)?.plan).toBe('team');
+      expect(reopened.buckets().take('failed-auth', '10.0.0.1', 2, 1)).toEqual({ wait: 0, left: 1 });
+    } finally {
+      reopened.close();
+    }
+    const db = new DatabaseSync(file);
+    expect(Object.values(db.prepare('PRAGMA user_version').get()!)[0]).toBe(2);
+    db.close();
+  },
+);
 
-test('a state file another process holds locked a little longer than the busy timeout is opened once it is free, not called damaged (regression)', async () => {
-  const file = join(temp, 'held-at-open.db');
-  SqliteKeyStore.open(file).close();
-  // Another process takes the write lock and keeps it 4 s. The opener starts 1.5 s in (atOneInstant),
-  // so a single wait of the busy timeout (2 s) ends before the lock is released.
-  const holder = spawn(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { DatabaseSync } from 'node:sqlite';
+test(
+  'a state file another process holds locked a little longer than the ' +
+    'busy timeout is opened once it is free, not called damaged (regression)',
+  async () => {
+    const file = join(temp, 'held-at-open.db');
+    SqliteKeyStore.open(file).close();
+    // Another process takes the write lock and keeps it 4 s. The opener starts 1.5 s in (atOneInstant),
+    // so a single wait of the busy timeout (2 s) ends before the lock is released.
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { DatabaseSync } from 'node:sqlite';
 const db = new DatabaseSync(${JSON.stringify(file)}); db.exec('BEGIN IMMEDIATE'); console.log('held');
 const until = Date.now() + 4000; while (Date.now() < until) {} db.exec('ROLLBACK'); db.close();`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise((resolve) => holder.stdout.once('data', resolve));
-  const outputs = await atOneInstant(
-    1,
-    `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { console.log(e.message); }`,
-  );
-  expect(outputs).toEqual(['opened']);
-});
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const outputs = await atOneInstant(
+      1,
+      `try { SqliteKeyStore.open(${JSON.stringify(file)}).close(); console.log('opened'); } catch (e) { ` +
+        `console.log(e.message); }`,
+    );
+    expect(outputs).toEqual(['opened']);
+  },
+);
 
 // --- in one process: two mocks on one database, as two processes would have them ---
 
-test('two mocks started at the same moment on one database with the same --key both start (regression: "That key already exists")', async () => {
-  const state = join(temp, 'same-key.db');
-  const key = 'igk_team_started_twice_at_once_00001';
-  const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
-  // Two engines made in the same tick, each on its own connection to the file, as two processes have:
-  // both look for the key before either has added it.
-  const stores = [SqliteKeyStore.open(state), SqliteKeyStore.open(state)];
-  try {
-    const engines = stores.map((keyStore) =>
-      createEngine({ dataset, validator, keyStore, keys: [{ plan: 'team', key }] }),
-    );
-    await Promise.all(engines.map((engine) => engine.ready));
-    expect(stores[0]!.list()).toHaveLength(1);
-  } finally {
-    for (const store of stores) store.close();
-  }
-});
+test(
+  'two mocks started at the same moment on one database with the ' +
+    'same --key both start (regression: "That key already exists")',
+  async () => {
+    const state = join(temp, 'same-key.db');
+    const key = 'igk_team_started_twice_at_once_00001';
+    const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
+    // Two engines made in the same tick, each on its own connection to the file, as two processes have:
+    // both look for the key before either has added it.
+    const stores = [SqliteKeyStore.open(state), SqliteKeyStore.open(state)];
+    try {
+      const engines = stores.map((keyStore) =>
+        createEngine({ dataset, validator, keyStore, keys: [{ plan: 'team', key }] }),
+      );
+      await Promise.all(engines.map((engine) => engine.ready));
+      expect(stores[0]!.list()).toHaveLength(1);
+    } finally {
+      for (const store of stores) store.close();
+    }
+  },
+);
 
-test('advances of the clock made through two mocks at once all count (regression: one overwrote the other)', async () => {
-  const state = join(temp, 'clock-race.db');
-  // The first on a database decides its clock; the second takes it up.
-  const a = await startMock({ port: 0, stateFile: state, now: '2027-01-01T00:00:00Z', frozen: true });
-  const b = await startMock({ port: 0, stateFile: state });
-  try {
-    await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        control(i % 2 ? a.url : b.url, '/clock/advance', 'POST', { duration: 'PT1H' }),
-      ),
-    );
-    for (const mock of [a, b])
-      expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0 })).toMatchObject({
-        now: '2027-01-01T10:00:00.000Z',
+test(
+  'advances of the clock made through two mocks at ' + 'once all count (regression: one overwrote the other)',
+  async () => {
+    const state = join(temp, 'clock-race.db');
+    // The first on a database decides its clock; the second takes it up.
+    const a = await startMock({ port: 0, stateFile: state, now: '2027-01-01T00:00:00Z', frozen: true });
+    const b = await startMock({ port: 0, stateFile: state });
+    try {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          control(i % 2 ? a.url : b.url, '/clock/advance', 'POST', { duration: 'PT1H' }),
+        ),
+      );
+      for (const mock of [a, b])
+        expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0 })).toMatchObject({
+          now: '2027-01-01T10:00:00.000Z',
+        });
+      // Freezing through one just after the other advanced: at the time as stored, not a 400 "backwards".
+      await control(a.url, '/clock/advance', 'POST', { duration: 'PT1H' });
+      expect(await control(b.url, '/clock', 'PUT', { frozen: true })).toMatchObject({
+        now: '2027-01-01T11:00:00.000Z',
+        frozen: true,
       });
-    // Freezing through one just after the other advanced: at the time as stored, not a 400 "backwards".
-    await control(a.url, '/clock/advance', 'POST', { duration: 'PT1H' });
-    expect(await control(b.url, '/clock', 'PUT', { frozen: true })).toMatchObject({
-      now: '2027-01-01T11:00:00.000Z',
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  },
+);
+
+test(
+  'a clock moved by a fraction of a millisecond stays whole, and the ' +
+    'calls after it are answered (regression: 500 on every later call)',
+  async () => {
+    const key = 'igk_team_fraction_of_a_millisecond_01';
+    const mock = await startMock({
+      port: 0,
+      stateFile: join(temp, 'fraction.db'),
+      keys: [{ plan: 'team', key }],
+      now: '2027-01-01T00:00:00Z',
       frozen: true,
     });
-  } finally {
-    await Promise.all([a.close(), b.close()]);
-  }
-});
+    try {
+      expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0.0006 })).toMatchObject({
+        now: '2027-01-01T00:00:00.001Z',
+      });
+      expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
+      expect((await accountOf(mock.url, key)).usage.calls_used).toBe(1);
+    } finally {
+      await mock.close();
+    }
+    // A file an earlier version left with a fractional clock is read as whole ms, and served.
+    const db = new DatabaseSync(join(temp, 'fraction.db'));
+    db.prepare("UPDATE meta SET value = ? WHERE name = 'clock'").run(
+      JSON.stringify({ at: Date.parse('2027-01-02T00:00:00Z') + 0.5, real: 0, frozen: true }),
+    );
+    db.close();
+    const again = await startMock({ port: 0, stateFile: join(temp, 'fraction.db') });
+    try {
+      expect((await get(`${again.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
+      // A new key takes the clock's time as its creation time, an INTEGER column.
+      expect(
+        (
+          await fetch(`${again.url}/__control/keys`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"plan":"team"}',
+          })
+        ).status,
+      ).toBe(201);
+    } finally {
+      await again.close();
+    }
+  },
+);
 
-test('a clock moved by a fraction of a millisecond stays whole, and the calls after it are answered (regression: 500 on every later call)', async () => {
-  const key = 'igk_team_fraction_of_a_millisecond_01';
-  const mock = await startMock({
-    port: 0,
-    stateFile: join(temp, 'fraction.db'),
-    keys: [{ plan: 'team', key }],
-    now: '2027-01-01T00:00:00Z',
-    frozen: true,
-  });
-  try {
-    expect(await control(mock.url, '/clock/advance', 'POST', { seconds: 0.0006 })).toMatchObject({
-      now: '2027-01-01T00:00:00.001Z',
-    });
-    expect((await get(`${mock.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
-    expect((await accountOf(mock.url, key)).usage.calls_used).toBe(1);
-  } finally {
-    await mock.close();
-  }
-  // A file an earlier version left with a fractional clock is read as whole ms, and served.
-  const db = new DatabaseSync(join(temp, 'fraction.db'));
-  db.prepare("UPDATE meta SET value = ? WHERE name = 'clock'").run(
-    JSON.stringify({ at: Date.parse('2027-01-02T00:00:00Z') + 0.5, real: 0, frozen: true }),
-  );
-  db.close();
-  const again = await startMock({ port: 0, stateFile: join(temp, 'fraction.db') });
-  try {
-    expect((await get(`${again.url}/api/v1/firms?limit=1`, key)).status).toBe(200);
-    // A new key takes the clock's time as its creation time, an INTEGER column.
-    expect(
-      (
-        await fetch(`${again.url}/__control/keys`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{"plan":"team"}',
-        })
-      ).status,
-    ).toBe(201);
-  } finally {
-    await again.close();
-  }
-});
+test(
+  'a call that waits on a write lock held by something else ' +
+    'gets 503 state_busy with Retry-After, and counts nothing',
+  async () => {
+    const state = join(temp, 'busy.db');
+    const key = 'igk_payg_waits_on_a_held_lock_000001';
+    const mock = await startMock({ port: 0, stateFile: state, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }] });
+    const shell = new DatabaseSync(state);
+    try {
+      shell.exec('BEGIN IMMEDIATE'); // as a sqlite3 shell left in a transaction would
+      const answer = await get(`${mock.url}/api/v1/firms?limit=5`, key);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(await answer.json()).toMatchObject({ code: 'state_busy', status: 503 });
+      // A control call meets the same 503, not a 400 blaming its body (regression).
+      const clock = await fetch(`${mock.url}/__control/clock`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{"frozen":true}',
+      });
+      expect(clock.status).toBe(503);
+      shell.exec('ROLLBACK');
+      const usage = (await accountOf(mock.url, key)).usage;
+      expect(usage).toMatchObject({ calls_used: 0, balance_rows: 1_000 });
+    } finally {
+      if (shell.isTransaction) shell.exec('ROLLBACK');
+      shell.close();
+      await mock.close();
+    }
+  },
+);
 
-test('a call that waits on a write lock held by something else gets 503 state_busy with Retry-After, and counts nothing', async () => {
-  const state = join(temp, 'busy.db');
-  const key = 'igk_payg_waits_on_a_held_lock_000001';
-  const mock = await startMock({ port: 0, stateFile: state, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }] });
-  const shell = new DatabaseSync(state);
-  try {
-    shell.exec('BEGIN IMMEDIATE'); // as a sqlite3 shell left in a transaction would
-    const answer = await get(`${mock.url}/api/v1/firms?limit=5`, key);
-    expect(answer.status).toBe(503);
-    expect(answer.headers.get('retry-after')).toBe('1');
-    expect(await answer.json()).toMatchObject({ code: 'state_busy', status: 503 });
-    // A control call meets the same 503, not a 400 blaming its body (regression).
-    const clock = await fetch(`${mock.url}/__control/clock`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: '{"frozen":true}',
-    });
-    expect(clock.status).toBe(503);
-    shell.exec('ROLLBACK');
-    const usage = (await accountOf(mock.url, key)).usage;
-    expect(usage).toMatchObject({ calls_used: 0, balance_rows: 1_000 });
-  } finally {
-    if (shell.isTransaction) shell.exec('ROLLBACK');
-    shell.close();
-    await mock.close();
-  }
-});
+test(
+  'a state database that turns read-only (or fills its disk) while the mock runs: ' +
+    '503 state_unavailable with Retry-After, nothing counted, not 500 (regression)',
+  async () => {
+    const state = join(temp, 'readonly.db');
+    const key = 'igk_payg_meets_a_read_only_file_0001';
+    const mock = await startMock({ port: 0, stateFile: state, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }] });
+    // The mock's own connection made read-only (SQLite's query_only): every write fails as on a file
+    // chmod'ed read-only or a full disk (SQLITE_READONLY, SQLITE_FULL), which root cannot be shown.
+    const db = (mock.engine.accounts.store as unknown as { db: DatabaseSync }).db;
+    try {
+      db.exec('PRAGMA query_only = ON');
+      const answer = await get(`${mock.url}/api/v1/firms?limit=5`, key);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('10');
+      const body = await answer.json();
+      expect(body).toMatchObject({ code: 'state_unavailable', status: 503 });
+      expect(body.detail).toContain('is read-only');
+      db.exec('PRAGMA query_only = OFF');
+      const usage = (await accountOf(mock.url, key)).usage;
+      expect(usage).toMatchObject({ calls_used: 0, balance_rows: 1_000 });
+    } finally {
+      await mock.close();
+    }
+  },
+);
 
-test('a state database that turns read-only (or fills its disk) while the mock runs: 503 state_unavailable with Retry-After, nothing counted, not 500 (regression)', async () => {
-  const state = join(temp, 'readonly.db');
-  const key = 'igk_payg_meets_a_read_only_file_0001';
-  const mock = await startMock({ port: 0, stateFile: state, keys: [{ plan: 'payg', key, prepaidRows: 1_000 }] });
-  // The mock's own connection made read-only (SQLite's query_only): every write fails as on a file
-  // chmod'ed read-only or a full disk (SQLITE_READONLY, SQLITE_FULL), which root cannot be shown.
-  const db = (mock.engine.accounts.store as unknown as { db: DatabaseSync }).db;
-  try {
-    db.exec('PRAGMA query_only = ON');
-    const answer = await get(`${mock.url}/api/v1/firms?limit=5`, key);
-    expect(answer.status).toBe(503);
-    expect(answer.headers.get('retry-after')).toBe('10');
-    const body = await answer.json();
-    expect(body).toMatchObject({ code: 'state_unavailable', status: 503 });
-    expect(body.detail).toContain('is read-only');
-    db.exec('PRAGMA query_only = OFF');
-    const usage = (await accountOf(mock.url, key)).usage;
-    expect(usage).toMatchObject({ calls_used: 0, balance_rows: 1_000 });
-  } finally {
-    await mock.close();
-  }
-});
-
-test('processes started together on one JSON state file migrate it once, and keep the JSON for its owner alone', async () => {
-  const file = join(temp, 'legacy-together');
-  writeFileSync(file, JSON.stringify(jsonState()));
-  // The first migrates; the others wait for its database and open it.
-  const outputs = await atOneInstant(
-    4,
-    `try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } catch (e) { console.log(e.message); }`,
-  );
-  expect(outputs).toEqual(Array(4).fill('1'));
-  expect(existsSync(`${file}.migrating`)).toBe(false);
-  const kept = readFileSync(`${file}.v1.json`, 'utf8');
-  expect(statSync(`${file}.v1.json`).mode & 0o777).toBe(0o600);
-  expect(JSON.parse(kept).keys[0]).toMatchObject({ callsUsed: 7, prefix: 'igk_payg_' });
-  expect(kept).not.toContain('igk_payg_migrated_from_json_');
-});
+test(
+  'processes started together on one JSON state file ' + 'migrate it once, and keep the JSON for its owner alone',
+  async () => {
+    const file = join(temp, 'legacy-together');
+    writeFileSync(file, JSON.stringify(jsonState()));
+    // The first migrates; the others wait for its database and open it.
+    const outputs = await atOneInstant(
+      4,
+      `try { const s = SqliteKeyStore.open(${JSON.stringify(file)}); console.log(s.list().length); s.close(); } ` +
+        `catch (e) { console.log(e.message); }`,
+    );
+    expect(outputs).toEqual(Array(4).fill('1'));
+    expect(existsSync(`${file}.migrating`)).toBe(false);
+    const kept = readFileSync(`${file}.v1.json`, 'utf8');
+    expect(statSync(`${file}.v1.json`).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(kept).keys[0]).toMatchObject({ callsUsed: 7, prefix: 'igk_payg_' });
+    expect(kept).not.toContain('igk_payg_migrated_from_json_');
+  },
+);
 
 test('a folder given as the state file is refused in one line, naming it', () => {
   const folder = join(temp, 'a-folder');

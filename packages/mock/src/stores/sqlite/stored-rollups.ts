@@ -82,7 +82,8 @@ export class StoredRollups implements RollupSource {
       edgesOfRound: s('SELECT firm_slug, role, key FROM investment WHERE round_on = ? AND round_id = ?'),
       edgesOfMissingRound: s('SELECT firm_slug, role, key FROM investment WHERE round_on IS NULL AND round_id = ?'),
       busiest: s(
-        'SELECT firm_slug, firm_name, investments, leads FROM rollup_firm ORDER BY investments DESC, leads DESC, firm_slug LIMIT ? OFFSET ?',
+        'SELECT firm_slug, firm_name, investments, leads FROM rollup_firm ORDER BY investments DESC, leads DESC, ' +
+          'firm_slug LIMIT ? OFFSET ?',
       ),
       firm: s('SELECT firm_name, investments, leads FROM rollup_firm WHERE firm_slug = ?'),
       vintages: s('SELECT vintage_year, funds FROM rollup_vintage'),
@@ -90,7 +91,20 @@ export class StoredRollups implements RollupSource {
     };
   }
 
-  async rounds(cutoff: string | null): Promise<RoundCounts> {
+  // The source's calls are asynchronous; these settle at once, a failed read a rejection.
+  rounds(cutoff: string | null): Promise<RoundCounts> {
+    return new Promise((resolve) => resolve(this.countRounds(cutoff)));
+  }
+
+  firms(cutoff: string | null, top: number): Promise<Map<string, FirmCount>> {
+    return new Promise((resolve) => resolve(this.countFirms(cutoff, top)));
+  }
+
+  funds(): Promise<FundCounts> {
+    return new Promise((resolve) => resolve(this.countFunds()));
+  }
+
+  private countRounds(cutoff: string | null): RoundCounts {
     const counts: RoundCounts = { years: new Map(), stages: new Map() };
     for (const [year, rounds, amount] of this.statements.years.all() as unknown as [number, number, number][])
       counts.years.set(year, { rounds, amount });
@@ -100,7 +114,7 @@ export class StoredRollups implements RollupSource {
       number,
     ][]) {
       let amounts = counts.stages.get(stage);
-      if (!amounts) counts.stages.set(stage, (amounts = new Map()));
+      if (!amounts) counts.stages.set(stage, (amounts = new Map<number | null, number>()));
       amounts.set(amount, n);
     }
     if (cutoff !== null) addRoundCounts(counts, this.lag(cutoff).rounds);
@@ -114,7 +128,7 @@ export class StoredRollups implements RollupSource {
     return counts;
   }
 
-  async firms(cutoff: string | null, top: number): Promise<Map<string, FirmCount>> {
+  private countFirms(cutoff: string | null, top: number): Map<string, FirmCount> {
     const delta = this.firmChanges(cutoff);
     const firms = new Map<string, FirmCount>();
     const adjusted = (slug: string, name: string, investments: number, leads: number): FirmCount => {
@@ -148,7 +162,9 @@ export class StoredRollups implements RollupSource {
     }
   }
 
-  /** What the stored edge counts lack for this cutoff and the rebuilds so far, by firm (a count taken away is negative). */
+  /**
+   * What the stored edge counts lack for this cutoff and the rebuilds so far, by firm (a count taken away is negative).
+   */
   private firmChanges(cutoff: string | null): Map<string, FirmCount> {
     const delta = new Map<string, FirmCount>();
     if (cutoff !== null) for (const [slug, f] of this.lag(cutoff).firms) delta.set(slug, { ...f });
@@ -203,7 +219,7 @@ export class StoredRollups implements RollupSource {
     return lagged;
   }
 
-  async funds(): Promise<FundCounts> {
+  private countFunds(): FundCounts {
     const counts: FundCounts = new Map();
     for (const [vintage, funds] of this.statements.vintages.all() as unknown as [number, number][])
       counts.set(vintage, { funds, values: { irr: new Map(), tvpi: new Map(), dpi: new Map() } });

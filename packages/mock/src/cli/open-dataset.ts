@@ -1,0 +1,66 @@
+/** The dataset a mock serves: as rows in memory, or as the SQLite store the server reads. */
+import { statSync } from 'node:fs';
+import { collectDataset, datasetInput } from '@investor-graph/fixtures';
+import { datasetDir } from '@investor-graph/dataset';
+import {
+  cachedDatabaseFile,
+  databaseLayout,
+  defaultDataset,
+  layoutOf,
+  loadDataset,
+  memoryDatabase,
+  openCachedDatabase,
+  openDatabase,
+} from '@investor-graph/fixtures/node';
+import { SqliteStore } from '../stores/sqlite/dataset-store.ts';
+import type { StartOptions } from './start-mock.ts';
+
+/** The dataset as plain rows in memory (for an engine of one's own, as the tests and MSW make). */
+export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
+  if (options.seed !== undefined) {
+    return collectDataset({
+      seed: options.seed,
+      scale: options.scale ?? defaultDataset.scale,
+      asOf: defaultDataset.asOf,
+    });
+  }
+  return datasetInput(await loadDataset(options.data ?? datasetDir));
+}
+
+/**
+ * The store the server serves from, always an SQLite one: a generated dataset from its database
+ * in the kit's cache (built there on first use), a database file given as --data, or a dataset
+ * folder (the embedded one by default) read into an in-memory database.
+ */
+export async function openStore(
+  options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild'>,
+): Promise<SqliteStore> {
+  if (options.seed !== undefined) {
+    const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
+    const file = cachedDatabaseFile(dataset, options.datasetCache);
+    const { db, manifest } = openCachedDatabase(dataset, {
+      ...(options.datasetCache ? { dir: options.datasetCache } : {}),
+      progress: (rows, done) => options.onBuild?.({ file, rows, done }),
+    });
+    return new SqliteStore(db, manifest);
+  }
+  if (options.data !== undefined && statSync(options.data).isFile()) {
+    const opened = openDatabase(options.data);
+    if (!opened) {
+      const layout = layoutOf(options.data);
+      const write = 'npx --no -- investor-graph-fixtures --out FILE.sqlite';
+      throw new DatasetFileError(
+        layout !== null && layout !== databaseLayout
+          ? `[investor-graph mock] --data ${options.data} was written by another version of the kit ` +
+              `(database layout ${layout}; this one reads ${databaseLayout}): write it again with ${write}`
+          : `[investor-graph mock] --data ${options.data} is not a dataset database (write one with ${write})`,
+      );
+    }
+    return new SqliteStore(opened.db, opened.manifest);
+  }
+  const dataset = await loadDataset(options.data ?? datasetDir);
+  return new SqliteStore(memoryDatabase(dataset), dataset.manifest);
+}
+
+/** A --data file that is no dataset database: the flag is right, the file is not. */
+export class DatasetFileError extends Error {}

@@ -1,0 +1,53 @@
+/** What `investor-graph-mock serve --help` prints: every flag of the mock, and every fault by what it breaks. */
+import { planIds } from '@investor-graph/contract';
+import { faults } from '../faults/index.ts';
+
+const synopsis =
+  'usage: investor-graph-mock [serve] [options]      ' + '(or: investor-graph-mock proxy URL, see proxy --help)';
+
+export const serveUsage = `${synopsis}
+  -p, --port N        port (4010; 0 picks a free one)
+  -h, --host H        address to listen on (127.0.0.1)
+  --data DIR|FILE     a dataset folder, or a database written by investor-graph-fixtures --out
+                      FILE.sqlite (the embedded @investor-graph/dataset)
+  --seed S --scale N  a generated dataset instead, up to 50,000,000 rows: built once into an
+                      SQLite database in the kit's cache ($KIT_CACHE or ~/.cache/investor-graph-kit),
+                      opened from there in well under two seconds afterwards
+  --key PLAN=KEY      preset a key (repeatable); PLAN is ${planIds.join(', ')}
+  --now ISO           start the simulated clock here (the dataset's as-of)
+  --frozen            the clock moves only through /__control/clock
+  --admin-token T     also admit control calls bearing Authorization: Bearer T, from any address
+                      (or $INVESTOR_GRAPH_MOCK_ADMIN_TOKEN, kept off the command line)
+  --public-url URL    the base URL clients use (behind a proxy, say), for links the mock writes
+                      (the listen address)
+  --allow-host NAME   a host name besides localhost and 127.0.0.1 under which loopback clients
+                      may reach /__control (repeatable), e.g. behind a local reverse proxy
+  --cursor-secret S   sign cursors with S (keeps cursors valid across restarts)
+  --cors-origin O     let browser apps call the data API from origin O only (repeatable; any
+                      origin by default, as prism mock; never the control endpoints)
+  --state FILE        keep keys, usage, balances and the clock in the SQLite database FILE,
+                      across restarts and shared by every mock started on it (made 0600)
+  --state redis://[user:password@]HOST:PORT[/DB][?timeout=MS&prefix=P]
+                      keep them, and every rate limit, on a Redis server (rediss:// for TLS),
+                      shared by every mock on it, on any machine (replicas behind a balancer);
+                      a command slower than the timeout (1000 ms) answers 503 state_unavailable;
+                      prefix (igk:) lets independent mocks share one server; Redis 7 or later,
+                      standalone, maxmemory-policy noeviction ($INVESTOR_GRAPH_MOCK_STATE, kept off
+                      the command line, gives the URL with its password too)
+  --state-sync full   fsync every counted call before answering it, so not even a power loss
+                      loses one (normal: a killed mock loses nothing; about twice as fast)
+  --no-dumps-ahead    write a generated or --data FILE dataset's nightly dump when a manifest
+                      first asks, not at start and each simulated 04:00 (as the real service does)
+  --no-dump-cache     keep no finished dump files in the kit's cache for later starts
+  --log               log one line per request
+  --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
+                      the mock itself or fuzz it; clients should meet the limits)
+  --max-connections-per-address N
+                      connections one client address may hold open (512 of the 2,048 in all; past
+                      it, 503): raise it behind a balancer, whose address every client shares
+  --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
+${Object.entries(faults)
+  .map(([n, d]) => `                        ${n}: ${d}`)
+  .join('\n')}
+  --help              this text (-h is the host, as in prism mock)
+  --version           the package and its version`;
