@@ -37,10 +37,6 @@ export default defineConfig({
     // fails a file that starts one without saying so.
     tags: [{ name: 'servers', description: 'starts a server, a process, a browser or a registry' }],
     sequence: { sequencer: InstallTestFirst },
-    // vitest's default is one worker fewer than the CPUs: one file at a time on a 2-CPU machine. Most
-    // files wait on what they start (servers, k6, Chromium, a registry, Go and npm), not on the CPU,
-    // so three side by side fill the wait (CONTRIBUTING "Where the suite's minutes go" has the times).
-    maxWorkers: 3,
     // Screenshots and other files tests attach (context.annotate) land beside the JUnit file.
     attachmentsDir: 'test-results/attachments',
     reporters: [

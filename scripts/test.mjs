@@ -79,6 +79,11 @@ const venv = (variable, script, skipped) => () => {
 
 const unit = process.argv.includes('--unit');
 const vitestArgs = process.argv.slice(2).filter((a) => a !== '--unit');
+// vitest's default is one worker fewer than the CPUs, resolved per project: one file at a time on a
+// 2-CPU machine, and a maxWorkers in the root config does not reach the projects (only the command
+// line does). Most files wait on what they start (servers, k6, Chromium, a registry), not on the
+// CPU, so three side by side fill the wait (CONTRIBUTING "Where the suite's minutes go").
+if (!vitestArgs.some((a) => a.startsWith('--maxWorkers'))) vitestArgs.unshift('--maxWorkers=3');
 if (unit) {
   // The guard (scripts/unit-tier.ts) fails a file that starts a process or listens without the tag.
   env.KIT_TIER = 'unit';
