@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { isKeyText, readFlags } from '@investor-graph/cli';
+import { exitCodesHelp, isKeyText, readFlags } from '@investor-graph/cli';
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import { fetchContract, name, planOf, say, stop, trialKey } from './check-api-calls.ts';
 
@@ -39,15 +39,7 @@ a change that breaks clients, or a served contract it cannot read, fails them.
 Writes lint.xml, contract-tests.xml, .json and .html, PLAN.junit.xml, PLAN.summary.json,
 PLAN.samples.json.gz and PLAN.report.html.
 
-exit codes (as investor-graph-contract-tests):
-  0    every step held
-  1    a step failed (its JUnit says which check)
-  2    bad usage: a flag, argument or variable is missing or wrong, or the results folder cannot be
-       made (one line)
-  3    the check could not start: the service is unreachable, the key was refused or is of another
-       plan than --plan, no trial key was given, or a tool it drives is not installed (one line
-       says what to fix)
-  130  interrupted`;
+${exitCodesHelp('investor-graph-check-api')}`;
 
 const flags = readFlags(
   name,
