@@ -608,6 +608,14 @@ test('a suite file that is missing is said to be missing, one line and exit 3', 
 
 test('what the set-up gets wrong is one line and exit 3, apart from broken rules (1) and bad usage (2)', async () => {
   const nothing = `http://127.0.0.1:${await freePort()}`;
+  // A pay-as-you-go key as the control API makes it by default: no prepaid rows.
+  const unfunded = (
+    (await fetch(`${clean.url}/__control/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: 'payg' }),
+    }).then((r) => r.json())) as { key: string }
+  ).key;
   const cases: [string[], Record<string, string>, RegExp][] = [
     [
       ['--base-url', nothing, '--plan', 'team'],
@@ -623,6 +631,11 @@ test('what the set-up gets wrong is one line and exit 3, apart from broken rules
       ['--base-url', clean.url, '--plan', 'business'],
       { INVESTOR_GRAPH_KEY: key },
       /the key is a team key, but --plan says business: give --plan team/,
+    ],
+    [
+      ['--base-url', clean.url, '--plan', 'payg'],
+      { INVESTOR_GRAPH_KEY: unfunded },
+      /the pay-as-you-go key has 0 prepaid rows left, fewer than the \d+ a call costs: .*buy_prepaid_rows/,
     ],
   ];
   for (const [args, env, message] of cases) {
