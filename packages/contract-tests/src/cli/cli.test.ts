@@ -195,7 +195,18 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   expect(code, out).toBe(1);
   const xml = await readFile(junit, 'utf8');
   expect(xml).toMatch(/rule no-people[^]*<failure/);
-  expect(out).toContain('replay: --only conforms --seed 5');
+  // The replay is the whole command, pasted as it is where the run ran, the key from the environment.
+  const pasted = /replay: npx --no -- investor-graph-contract-tests (.*)$/m.exec(out)?.[1];
+  expect(pasted).toMatch(/^--base-url http:\/\/127\.0\.0\.1:\d+ --plan team --only conforms --seed 5/);
+  expect(pasted).not.toContain(key);
+  const again = await run(
+    [...pasted!.split(' '), '--junit', join(dir, 'again.xml'), '--report', join(dir, 'again.json')],
+    {
+      INVESTOR_GRAPH_KEY: key,
+    },
+  );
+  expect(again.code, again.out).toBe(1);
+  expect(again.out).toMatch(/broken conforms/);
   // The failure says what the rule expects and what the service did, on the property's line and in the summary.
   expect(out).toMatch(
     new RegExp(
@@ -251,7 +262,7 @@ test("a broken property says what the rule expects and what the service did: the
     expect(out).toMatch(new RegExp(`^ {2}broken http-conventions: ${said.source}`, 'm'));
     // The case that broke it, as vitest printed it before the summary took its place (regression: left out).
     expect(out).toMatch(
-      /^ {6}counterexample: .*\/api\/v1\/.*\n {6}replay: --only http-conventions --seed 5 --path \d+/m,
+      /^ {6}counterexample: .*\/api\/v1\/.*\n {6}replay: npx --no -- .* --only http-conventions --seed 5 --path \d+/m,
     );
   } finally {
     await headless.close();
