@@ -61,6 +61,10 @@ printed`,
       expect(run.code, run.out).toBe(0);
       expect(run.out).toContain('a business key');
       expect(run.out).toContain('all held: lint, contract tests, k6 smoke');
+      // Each step says its outcome and how long it took, in order.
+      expect(run.out).toMatch(
+        /1\/3 lint: held in \d+\.\d s[^]*2\/3 contract tests: held in \d+\.\d s[^]*3\/3 k6 smoke: held in \d+\.\d s/,
+      );
       expect(run.out).not.toContain(key);
       expect(read(run.dir, 'lint.xml')).not.toContain('<failure');
       expect(read(run.dir, 'contract-tests.xml')).toMatch(/<testsuites[^>]* failures="0"/);
@@ -90,6 +94,7 @@ printed`,
       const run = await checkApi([broken.url], { INVESTOR_GRAPH_KEY: key, BUDGET_CALLS: '40' });
       expect(run.code, run.out).toBe(1);
       expect(run.out).toContain('FAILED: contract-tests');
+      expect(run.out).toMatch(/2\/3 contract tests: FAILED in \d+\.\d s/);
       expect(read(run.dir, 'contract-tests.xml')).toContain('<failure');
       expect(read(run.dir, 'contract-tests.xml')).toContain('actions');
       expect(existsSync(join(run.dir, 'lint.xml'))).toBe(true);

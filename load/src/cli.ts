@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { resultFiles } from '../lib/plan-options.js';
-import { readFlags } from '@investor-graph/cli';
+import { exitCode, exitCodesHelp, readFlags } from '@investor-graph/cli';
 import { merge, PartsError, planTable, SamplesError } from './merge.ts';
 import { goTool } from '@investor-graph/cli/go-tool';
 import { k6Tool } from './k6-tool.ts';
@@ -18,8 +18,7 @@ const usage = `usage: investor-graph-load run PLAN [--part I/N] [--results DIR] 
 
 run     k6 on PLAN's script (trial, team, business, enterprise, payg), writing its summary, JUnit and
         raw samples into DIR (./load-results): PLAN.summary.json, PLAN.junit.xml,
-        PLAN.samples.json.gz, and the HTML report PLAN.report.html; exits as k6 does (99: a
-        threshold failed)
+        PLAN.samples.json.gz, and the HTML report PLAN.report.html
   --part I/N      run part I of N equal execution segments (files named by segment, e.g.
                   team.0-1of2.*), on this machine or another; merge them afterwards
   --results DIR   the results folder ($RESULTS_DIR, else ./load-results)
@@ -30,14 +29,18 @@ run     k6 on PLAN's script (trial, team, business, enterprise, payg), writing i
 merge   one verdict for a run's parts: reads every part's samples from the folders (or files)
         given, computes the run's figures over all of them (counts and rates summed, percentiles
         from one distribution), judges the plan's thresholds from the contract's plan table, and
-        writes PLAN.verdict.junit.xml, PLAN.verdict.json and PLAN.report.html; exits 0 when every
-        threshold holds, 99 when one fails, 2 when the parts are not one whole run (one missing,
-        two overlapping, another plan or script)
+        writes PLAN.verdict.junit.xml, PLAN.verdict.json and PLAN.report.html
   --out DIR       where the verdict's files go (the first folder given, or the first file's folder)
 
 k6      prints the path of the k6 the scripts run with: $K6_BIN, else the kit's build (built once
-        with your Go from the Go module proxy, saying so first), for plain k6 run: K6=$(npx --no
-        investor-graph-load k6); exits 2 when there is none, saying how to get one`;
+        with your Go from the Go module proxy, saying so first), for plain k6 run: K6=$(npx --no --
+        investor-graph-load k6)
+
+${exitCodesHelp('investor-graph-load run', 'exit codes of run:')}
+
+${exitCodesHelp('investor-graph-load merge', 'exit codes of merge:')}
+
+${exitCodesHelp('investor-graph-load k6', 'exit codes of k6:')}`;
 
 const [command, ...rest] = process.argv.slice(2);
 
@@ -59,7 +62,7 @@ async function main(): Promise<number> {
       const result = await merge(positionals, resolve(out));
       process.stdout.write(result.text);
       console.log(`\nJUnit: ${result.files.junit}\nreport: ${result.files.html}`);
-      return result.ok ? 0 : 99;
+      return result.ok ? exitCode.held : exitCode.threshold;
     } catch (error) {
       if (error instanceof PartsError || error instanceof SamplesError) {
         console.error(`[investor-graph-load merge] ${error.message}`);
@@ -101,9 +104,9 @@ async function main(): Promise<number> {
     try {
       code = await runK6({ plan: plan!, results, part, k6: findK6(values.k6), extra });
     } catch (error) {
-      // No k6 to run (no Go to build it, a wrong --k6): one line, as for bad usage.
+      // No k6 to run (no Go to build it, a wrong --k6): one line, a set-up that keeps it from starting.
       console.error(`[investor-graph-load run] ${(error as Error).message}`);
-      return 2;
+      return exitCode.setup;
     }
     // A run not split is its own whole: its report now (a part waits for the merge).
     if (!part && (code === 0 || code === 99)) {
@@ -124,7 +127,7 @@ async function main(): Promise<number> {
     const found = goTool(k6Tool, (line) => console.error(line));
     if ('missing' in found) {
       console.error(`[investor-graph-load k6] ${found.missing}`);
-      return 2;
+      return exitCode.setup;
     }
     console.log(found.bin);
     return 0;

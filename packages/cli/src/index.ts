@@ -13,6 +13,8 @@ export { xmlText } from './xml.ts';
 
 export { escapeBidi, printable } from './printable.ts';
 
+export { exitCode, exitCodes, exitCodesHelp, exitCodesMarkdown, type ExitReason } from './exit-codes.ts';
+
 export interface Flags<O extends ParseArgsOptionsConfig> {
   values: ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
   /** The arguments that are not flags, when the command takes some (`positionals` of readFlags). */

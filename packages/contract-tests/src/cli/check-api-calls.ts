@@ -2,6 +2,7 @@
  * What investor-graph-check-api asks the service before its steps (a trial key, the key's plan, the
  * served contract), and its own lines: a call that cannot be made stops the check in one line.
  */
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -74,4 +75,18 @@ async function call(url: string, init: RequestInit): Promise<Response> {
       `cannot reach ${url}: ${cause ?? (timedOut ? 'no answer within 30 s' : 'the request could not be made')}`,
     );
   }
+}
+
+/**
+ * The k6 the smoke step runs, as `investor-graph-load k6` finds or builds it (its notes pass through
+ * as they come); undefined when there is none, and the step then says why.
+ */
+export function k6Path(load: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [load, 'k6'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    child.on('error', () => resolve(undefined));
+    child.on('close', (code) => resolve(code === 0 ? printed.trim().split('\n').at(-1) : undefined));
+  });
 }

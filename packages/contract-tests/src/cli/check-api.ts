@@ -16,9 +16,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { isKeyText, readFlags } from '@investor-graph/cli';
+import { exitCodesHelp, isKeyText, readFlags } from '@investor-graph/cli';
+import { goToolAsync } from '@investor-graph/cli/go-tool';
+import { oasdiffTool } from '../diff/oasdiff-tool.ts';
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
-import { fetchContract, name, planOf, say, stop, trialKey } from './check-api-calls.ts';
+import { fetchContract, k6Path, name, planOf, say, stop, trialKey } from './check-api-calls.ts';
 
 const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
   BASE_URL              the API, e.g. https://api.example.com (or $BASE_URL)
@@ -39,15 +41,7 @@ a change that breaks clients, or a served contract it cannot read, fails them.
 Writes lint.xml, contract-tests.xml, .json and .html, PLAN.junit.xml, PLAN.summary.json,
 PLAN.samples.json.gz and PLAN.report.html.
 
-exit codes (as investor-graph-contract-tests):
-  0    every step held
-  1    a step failed (its JUnit says which check)
-  2    bad usage: a flag, argument or variable is missing or wrong, or the results folder cannot be
-       made (one line)
-  3    the check could not start: the service is unreachable, the key was refused or is of another
-       plan than --plan, no trial key was given, or a tool it drives is not installed (one line
-       says what to fix)
-  130  interrupted`;
+${exitCodesHelp('investor-graph-check-api')}`;
 
 const flags = readFlags(
   name,
@@ -126,6 +120,14 @@ const plan = await planOf(baseUrl, key);
 if (wanted && plan !== wanted) stop(`the key is a ${plan} key, but --plan says ${wanted}`);
 say(`${baseUrl}, a ${plan} key; reports in ${out}`);
 
+// The Go tools the later steps run, found or built now, side by side and while the lint runs: on a
+// cold machine these builds are most of the check's minutes, and each says up front what it builds
+// and about how long it takes (goTool's notes), instead of in the middle of a step.
+const oasdiffReady = goToolAsync(oasdiffTool, (line) => console.log(line), env).then((tool) =>
+  'bin' in tool ? tool.bin : undefined,
+);
+const k6Ready: Promise<string | undefined> = k6 ? Promise.resolve(k6) : k6Path(found.load!, env);
+
 // The steps: each a command, its output passed through, a non-zero exit a failed step. Ctrl-C or
 // SIGTERM reaches the step running and ends the check once it has stopped, with 130.
 const children = { ...env, INVESTOR_GRAPH_KEY: key };
@@ -149,8 +151,12 @@ const step = (command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {})
   );
 };
 const failed: string[] = [];
+/** Says a step's outcome and how long it took. */
+const ended = (label: string, held: boolean, started: number): void =>
+  say(`${label}: ${held ? 'held' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 say('1/3 lint the served contract');
+let started = performance.now();
 let lintHeld = await fetchContract(baseUrl, out);
 // The ruleset by its installed path, so the ruleset file may sit anywhere (here: with the reports).
 if (lintHeld) writeFileSync(join(out, '.spectral.yaml'), `extends: [${JSON.stringify(found.ruleset)}]\n`);
@@ -168,27 +174,37 @@ lintHeld &&= await step(found.spectral!, [
   join(out, 'lint.xml'),
 ]);
 if (!lintHeld) failed.push('lint');
+ended('1/3 lint', lintHeld, started);
 
 say('2/3 contract tests');
+started = performance.now();
+const oasdiff = await oasdiffReady;
 const contractTests = join(import.meta.dirname, '..', import.meta.filename.endsWith('.ts') ? 'bin.ts' : 'bin.js');
 if (
-  !(await step(contractTests, [
-    '--base-url',
-    baseUrl,
-    '--plan',
-    plan,
-    ...(budget ? ['--budget-calls', budget] : []),
-    '--junit',
-    join(out, 'contract-tests.xml'),
-    '--report',
-    join(out, 'contract-tests.json'),
-    '--html',
-    join(out, 'contract-tests.html'),
-  ]))
+  !(await step(
+    contractTests,
+    [
+      '--base-url',
+      baseUrl,
+      '--plan',
+      plan,
+      ...(budget ? ['--budget-calls', budget] : []),
+      '--junit',
+      join(out, 'contract-tests.xml'),
+      '--report',
+      join(out, 'contract-tests.json'),
+      '--html',
+      join(out, 'contract-tests.html'),
+    ],
+    oasdiff ? { OASDIFF_BIN: oasdiff } : {},
+  ))
 )
   failed.push('contract-tests');
+ended('2/3 contract tests', !failed.includes('contract-tests'), started);
 
 say(`3/3 k6 smoke at the ${plan} rate`);
+started = performance.now();
+const k6Bin = await k6Ready;
 // API_KEY reaches k6 from the environment, not the command line (no key in `ps`).
 if (
   !(await step(
@@ -198,7 +214,7 @@ if (
       plan,
       '--results',
       out,
-      ...(k6 ? ['--k6', k6] : []),
+      ...(k6Bin ? ['--k6', k6Bin] : []),
       '--',
       '-q',
       '-e',
@@ -212,6 +228,7 @@ if (
   ))
 )
   failed.push('k6');
+ended('3/3 k6 smoke', !failed.includes('k6'), started);
 
 if (failed.length === 0) {
   say('all held: lint, contract tests, k6 smoke');

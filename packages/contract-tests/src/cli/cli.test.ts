@@ -195,7 +195,18 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   expect(code, out).toBe(1);
   const xml = await readFile(junit, 'utf8');
   expect(xml).toMatch(/rule no-people[^]*<failure/);
-  expect(out).toContain('replay: --only conforms --seed 5');
+  // The replay is the whole command, pasted as it is where the run ran, the key from the environment.
+  const pasted = /replay: npx --no -- investor-graph-contract-tests (.*)$/m.exec(out)?.[1];
+  expect(pasted).toMatch(/^--base-url http:\/\/127\.0\.0\.1:\d+ --plan team --only conforms --seed 5/);
+  expect(pasted).not.toContain(key);
+  const again = await run(
+    [...pasted!.split(' '), '--junit', join(dir, 'again.xml'), '--report', join(dir, 'again.json')],
+    {
+      INVESTOR_GRAPH_KEY: key,
+    },
+  );
+  expect(again.code, again.out).toBe(1);
+  expect(again.out).toMatch(/broken conforms/);
   // The failure says what the rule expects and what the service did, on the property's line and in the summary.
   expect(out).toMatch(
     new RegExp(
@@ -251,7 +262,7 @@ test("a broken property says what the rule expects and what the service did: the
     expect(out).toMatch(new RegExp(`^ {2}broken http-conventions: ${said.source}`, 'm'));
     // The case that broke it, as vitest printed it before the summary took its place (regression: left out).
     expect(out).toMatch(
-      /^ {6}counterexample: .*\/api\/v1\/.*\n {6}replay: --only http-conventions --seed 5 --path \d+/m,
+      /^ {6}counterexample: .*\/api\/v1\/.*\n {6}replay: npx --no -- .* --only http-conventions --seed 5 --path \d+/m,
     );
   } finally {
     await headless.close();
@@ -608,6 +619,14 @@ test('a suite file that is missing is said to be missing, one line and exit 3', 
 
 test('what the set-up gets wrong is one line and exit 3, apart from broken rules (1) and bad usage (2)', async () => {
   const nothing = `http://127.0.0.1:${await freePort()}`;
+  // A pay-as-you-go key as the control API makes it by default: no prepaid rows.
+  const unfunded = (
+    (await fetch(`${clean.url}/__control/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: 'payg' }),
+    }).then((r) => r.json())) as { key: string }
+  ).key;
   const cases: [string[], Record<string, string>, RegExp][] = [
     [
       ['--base-url', nothing, '--plan', 'team'],
@@ -623,6 +642,11 @@ test('what the set-up gets wrong is one line and exit 3, apart from broken rules
       ['--base-url', clean.url, '--plan', 'business'],
       { INVESTOR_GRAPH_KEY: key },
       /the key is a team key, but --plan says business: give --plan team/,
+    ],
+    [
+      ['--base-url', clean.url, '--plan', 'payg'],
+      { INVESTOR_GRAPH_KEY: unfunded },
+      /the pay-as-you-go key has 0 prepaid rows left, fewer than the \d+ a call costs: .*buy_prepaid_rows/,
     ],
   ];
   for (const [args, env, message] of cases) {

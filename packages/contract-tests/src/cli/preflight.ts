@@ -4,13 +4,15 @@
  * these is the user's set-up to fix, not a rule the API broke, so each is one line and an exit
  * code of its own (3) instead of a page of skipped tests and the exit code of a broken rule.
  */
+import { exitCode } from '@investor-graph/cli';
+import { plans } from '@investor-graph/contract/plans';
 
-/** The exit codes of the CLI, listed in its --help. */
+/** The exit codes of the CLI by the names its code uses, from the kit's one table (its --help lists them). */
 export const exitCodes = {
-  held: 0,
-  broken: 1,
-  usage: 2,
-  environment: 3,
+  held: exitCode.held,
+  broken: exitCode.failed,
+  usage: exitCode.usage,
+  environment: exitCode.setup,
 } as const;
 
 export interface PreflightInput {
@@ -67,7 +69,10 @@ export async function preflight({
   } catch (error) {
     return unreachable(error, baseUrl, timeoutMs);
   }
-  const body = (await response.json().catch(() => null)) as { code?: string; data?: { plan?: { id?: string } } } | null;
+  const body = (await response.json().catch(() => null)) as {
+    code?: string;
+    data?: { plan?: { id?: string }; usage?: { balance_rows?: number | null } };
+  } | null;
   if (useControl) {
     const control = await fetch(`${baseUrl}/__control/state`, { signal: AbortSignal.timeout(timeoutMs) }).then(
       (r) => r.status,
@@ -86,5 +91,14 @@ export async function preflight({
   const actual = body?.data?.plan?.id;
   if (response.status === 200 && typeof actual === 'string' && actual !== plan)
     return `the key is a ${actual} key, but --plan says ${plan}: give --plan ${actual}`;
+  // A pay-as-you-go key without the rows one call costs gets 402 insufficient_balance on every data
+  // call: the run would report every property broken for want of samples, when the fix is the key's.
+  const balance = body?.data?.usage?.balance_rows;
+  const least = plans.payg.min_rows_per_call ?? 1;
+  if (response.status === 200 && actual === 'payg' && typeof balance === 'number' && balance < least)
+    return (
+      `the pay-as-you-go key has ${balance} prepaid rows left, fewer than the ${least} a call costs: every ` +
+      'data call would be 402 insufficient_balance; buy rows (buy_prepaid_rows) or give a funded key'
+    );
   return null;
 }

@@ -2,6 +2,7 @@
  * The contract-tests CLI's --help: every flag, what a run writes, its exit codes. A line the
  * terminal shows longer than 120 columns is continued here with a backslash (no line break in it).
  */
+import { exitCodesHelp } from '@investor-graph/cli';
 import { planIds, plans } from '@investor-graph/contract';
 import { properties } from '../properties.ts';
 
@@ -53,10 +54,4 @@ run out (the mock needs no flag)
   -h, --help           this text
   --version            the package and its version
 
-exit codes:
-  0  every property and rule held
-  1  a property or rule broke (the report says which, with the line that replays it)
-  2  bad usage: a flag is missing or wrong, or a report or page cannot be written where it names (one line)
-  3  the run could not start: the service is unreachable, TLS failed, the key was refused, or the
-     key is of another plan than --plan, --use-control meets no control API, or vitest could
-     not start the suite (one line says what to fix)`;
+${exitCodesHelp('investor-graph-contract-tests')}`;

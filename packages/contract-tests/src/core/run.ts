@@ -7,7 +7,7 @@ import type { ShownExchange } from '../report/calls-shown.ts';
 import { BudgetExhausted, type Spending } from '../client/client.ts';
 import type { SuiteContext } from './context.ts';
 import { cutBody } from '../client/cut-body.ts';
-import { expectedGot, withoutKeys } from '../report/failure-text.ts';
+import { expectedGot, rerunLine, withoutKeys } from '../report/failure-text.ts';
 import type { Property } from '../properties.ts';
 import { allRules, type AnyRuleId } from './judges.ts';
 import { boundaryCases, planRun } from './plan.ts';
@@ -38,6 +38,8 @@ export interface PropertyResult {
     counterexample: string;
     path: string | null;
     replay: string;
+    /** The whole command that replays it, pasted as it is (the key from INVESTOR_GRAPH_KEY). */
+    rerun?: string;
     exchanges?: ShownExchange[];
   };
   /** The case ran out of budget partway and was counted as not run. */
@@ -178,6 +180,10 @@ export async function runProperty(
       counterexample: cutBody(withoutKeys(fc.stringify(named(details.counterexample))), 2000),
       path,
       replay: `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
+      rerun: rerunLine(
+        { base_url: config.baseUrl, plan: config.plan, use_control: config.useControl },
+        `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
+      ),
       ...(failing.length ? { exchanges: failing } : {}),
     };
   }

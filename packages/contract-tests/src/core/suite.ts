@@ -80,9 +80,9 @@ export function defineContractSuite(
         if (result.status === 'skipped') t.skip(`not reached: ${result.reason}`);
         if (result.failure) {
           // A failure before any case ran (the run could not get ready) has no case to show.
-          const { message, counterexample, replay } = result.failure;
+          const { message, counterexample, replay, rerun } = result.failure;
           throw new Error(
-            counterexample ? `${message}\n\ncounterexample: ${counterexample}\nreplay: ${replay}` : message,
+            counterexample ? `${message}\n\ncounterexample: ${counterexample}\nreplay: ${rerun ?? replay}` : message,
           );
         }
       });

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { readFlags, whyUnwritable } from '@investor-graph/cli';
+import { exitCodesHelp, readFlags, whyUnwritable } from '@investor-graph/cli';
 import { baseUrlProblem, command } from '../cli/cli-options.ts';
 import { contractDiff, contractFileProblem, servedAt } from './diff.ts';
 import { diffJunit } from './diff-junit.ts';
@@ -33,12 +33,7 @@ optional field, a new operation). oasdiff is $OASDIFF_BIN, else built once with 
 module proxy into ~/.cache/investor-graph-kit (oasdiff-build/ in this package); it reads a
 .oasdiff.yaml in the current folder, or the file $OASDIFF_CONFIG names, as it always does.
 
-exit codes:
-  0  no change that breaks clients
-  1  a change that breaks clients (each is listed), or no contract to compare: the service did
-     not answer its contract, or answered an error, a page or a document oasdiff cannot read
-  2  bad usage: a flag is missing or wrong, a file is missing or no contract (one line)
-  3  the diff could not run: no oasdiff (set OASDIFF_BIN, or install Go) (one line)`;
+${exitCodesHelp('investor-graph-contract-tests diff')}`;
 
 /** Runs the command on its arguments (those after `diff`); resolves with its exit code. */
 export async function diffCommand(args: string[]): Promise<number> {

@@ -6,6 +6,7 @@
  * debug page, a problem quoting its header) must not put the run's key into stdout, JUnit or the report.
  */
 import { escapeBidi } from '@investor-graph/cli';
+import { shellWord } from '@investor-graph/cli/html-page';
 import { cutBody } from '../client/cut-body.ts';
 
 /** The run's keys, as the suites learn them (context.ts): blanked wherever failure text is made. */
@@ -70,3 +71,18 @@ export function valueShown(value: unknown, max = 200): string {
 
 /** JSON, or for what JSON has no text for (a function, a symbol) the value as JavaScript writes it. */
 const asText = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+/**
+ * The contract tests' command that runs a failing case again, as it runs pasted where the failed run
+ * ran (`replay` is the failure's own --only, --seed and --path): the key stays in INVESTOR_GRAPH_KEY,
+ * never on the line.
+ */
+export function rerunLine(
+  run: { base_url: string; plan: string; use_control?: boolean | undefined },
+  replay: string,
+): string {
+  return withoutKeys(
+    `npx --no -- investor-graph-contract-tests --base-url ${shellWord(run.base_url)} ` +
+      `--plan ${run.plan} ${replay}${run.use_control ? ' --use-control' : ''}`,
+  );
+}

@@ -4,9 +4,9 @@
  * command lines that replay it: curl for the call, the contract tests for the case. The key is
  * never in either: curl reads it from $INVESTOR_GRAPH_KEY, the contract tests too.
  */
-import { badge, curlLine as curlOf, html, pre, shellWord, type Html } from '@investor-graph/cli/html-page';
+import { badge, curlLine as curlOf, html, pre, type Html } from '@investor-graph/cli/html-page';
 import type { ShownExchange } from './calls-shown.ts';
-import { withoutKeys } from './failure-text.ts';
+import { rerunLine, withoutKeys } from './failure-text.ts';
 import type { Report } from './report.ts';
 import type { PropertyResult } from '../core/run.ts';
 import type { RuleResult } from '../core/rule-results.ts';
@@ -27,16 +27,7 @@ export function curlLine(baseUrl: string, x: ShownExchange): string {
   });
 }
 
-/**
- * The contract tests' command that runs the failing case again (`replay` is the failure's own:
- * --only, --seed, --path).
- */
-export function rerunLine(report: Pick<Report, 'base_url' | 'plan' | 'use_control'>, replay: string): string {
-  return withoutKeys(
-    `npx --no -- investor-graph-contract-tests --base-url ${shellWord(report.base_url)} ` +
-      `--plan ${report.plan} ${replay}${report.use_control ? ' --use-control' : ''}`,
-  );
-}
+export { rerunLine } from './failure-text.ts';
 
 /** A call as it went and came back, in the order HTTP writes it (folded but for `open`), and its curl line. */
 export function exchangeBlock(baseUrl: string, x: ShownExchange, open = true): Html {
@@ -68,7 +59,7 @@ function propertyFailure(report: Report, p: PropertyResult): Html {
     : '';
   const again = f.replay
     ? html`<div class="muted">run the case again (the key in INVESTOR_GRAPH_KEY):</div>\
-${pre(rerunLine(report, f.replay), 'command')}`
+${pre(f.rerun ?? rerunLine(report, f.replay), 'command')}`
     : '';
   return html`<div class="failure" id="${`property-${p.id}`}">${heading}
 ${pre(withoutKeys(f.message))}

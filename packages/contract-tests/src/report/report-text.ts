@@ -38,7 +38,7 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
         (p) =>
           `  broken ${p.id}: ${indent(p.failure!.message)}` +
           (p.failure!.counterexample ? `\n      counterexample: ${cutBody(p.failure!.counterexample, 300)}` : '') +
-          (p.failure!.replay ? `\n      replay: ${p.failure!.replay}` : ''),
+          (p.failure!.replay ? `\n      replay: ${p.failure!.rerun ?? p.failure!.replay}` : ''),
       ),
     ...report.rules
       .filter((r) => r.violations)

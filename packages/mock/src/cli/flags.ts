@@ -1,6 +1,6 @@
 /** What the mock's two commands (serve, proxy) add to the kit's flag reading: a port and why listening failed. */
 import type { ParseArgsOptionsConfig } from 'node:util';
-import { readFlags as readKitFlags, type Flags as KitFlags } from '@investor-graph/cli';
+import { exitCode, readFlags as readKitFlags, type Flags as KitFlags } from '@investor-graph/cli';
 
 export interface Flags<O extends ParseArgsOptionsConfig> extends KitFlags<O> {
   /** Says what is wrong in one line, pointing at --help, and exits 2 (the commands take it off the flags). */
@@ -30,9 +30,13 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(
       if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${text}`);
       return port;
     },
+    // Not bad usage but the machine (the port is another's): one line and the kit's exit code for a
+    // set-up that keeps a command from starting (3, @investor-graph/cli's exit-codes table).
     listenFailed(error, port, host) {
       const e = error as NodeJS.ErrnoException;
-      return fail(e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use: pick another with --port` : e.message);
+      const why = e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use: pick another with --port` : e.message;
+      console.error(`[${name}] ${why}`);
+      return process.exit(exitCode.setup);
     },
   };
 }

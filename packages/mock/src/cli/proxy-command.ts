@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { whyUnwritable } from '@investor-graph/cli';
+import { exitCode, exitCodesHelp, whyUnwritable } from '@investor-graph/cli';
 import { createContractValidator } from '@investor-graph/contract';
 import { renderProxyHtml } from '../proxy/html.ts';
 import { createValidationProxy } from '../proxy/proxy.ts';
@@ -31,7 +31,9 @@ const usage = `usage: investor-graph-mock proxy URL [options]     (as prism prox
                       walk forgotten, ...) is noted, not a violation (by default it is one,
                       not_validated, and fails the run)
   --help              this text (-h is the host, as in prism proxy)
-  --version           the package and its version`;
+  --version           the package and its version
+
+${exitCodesHelp('investor-graph-mock proxy')}`;
 
 const flags = readFlags(
   'investor-graph proxy',
@@ -149,7 +151,7 @@ function finish(why: string, failed = false): never {
     `[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with ` +
       `violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`,
   );
-  process.exit(failed ? 70 : broken ? 1 : 0);
+  process.exit(failed ? exitCode.internal : broken ? exitCode.failed : exitCode.held);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)

@@ -1,4 +1,5 @@
 /** What `investor-graph-mock serve --help` prints: every flag of the mock, and every fault by what it breaks. */
+import { exitCodesHelp } from '@investor-graph/cli';
 import { planIds } from '@investor-graph/contract';
 import { faults } from '../faults/index.ts';
 
@@ -50,4 +51,6 @@ ${Object.entries(faults)
   .map(([n, d]) => `                        ${n}: ${d}`)
   .join('\n')}
   --help              this text (-h is the host, as in prism mock)
-  --version           the package and its version`;
+  --version           the package and its version
+
+${exitCodesHelp('investor-graph-mock')}`;

@@ -1,0 +1,84 @@
+// @module-tag servers
+/**
+ * One exit-code table for every command (@investor-graph/cli's exit-codes.ts): the README shows it,
+ * each command's --help ends with its rows, and the codes a user meets most are the ones it says.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { exitCode, exitCodes, exitCodesHelp, exitCodesMarkdown } from '@investor-graph/cli';
+import { root } from './readme.ts';
+
+const temp = mkdtempSync(join(tmpdir(), 'ig-exit-codes-'));
+/** The clone's commands, as its install links them, on this Node. */
+const env = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
+const run = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}) => {
+  const ran = spawnSync(join(root, 'node_modules/.bin', command), args, {
+    encoding: 'utf8',
+    env: { ...env, ...extra },
+    timeout: 60_000,
+  });
+  return { status: ran.status, out: ran.stdout + ran.stderr, stderr: ran.stderr };
+};
+
+test("the README's table is the table", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /<!-- exit-codes:start -->\n([^]*?)\n<!-- exit-codes:end -->/.exec(readme)?.[1];
+  expect(block, "README.md's exit-codes block, written from exitCodesMarkdown()").toBe(exitCodesMarkdown());
+});
+
+test('every command and subcommand ends its --help with its rows of the table', () => {
+  for (const command of Object.keys(exitCodes)) {
+    const [bin, sub] = command.split(' ') as [string, string | undefined];
+    const help = run(bin, [...(sub ? [sub] : []), '--help']);
+    expect(help.status, help.out).toBe(exitCode.held);
+    // investor-graph-load's three subcommands share one --help, each block headed with its name.
+    const heading = bin === 'investor-graph-load' ? `exit codes of ${sub}:` : undefined;
+    const block = exitCodesHelp(command, heading);
+    expect(help.out, command).toContain(block);
+  }
+});
+
+test('a port another process holds is a set-up, not bad usage: one line and 3, from mock and proxy', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = String((taken.address() as { port: number }).port);
+  try {
+    for (const args of [
+      ['--port', port],
+      ['proxy', 'http://127.0.0.1:9', '--port', port],
+    ]) {
+      const ran = run('investor-graph-mock', args);
+      expect(ran.status, ran.out).toBe(exitCode.setup);
+      expect(ran.stderr.trim().split('\n'), ran.out).toEqual([expect.stringContaining(`port ${port}`)]);
+    }
+  } finally {
+    taken.close();
+  }
+});
+
+test('an --out the dataset cannot be written to is bad usage: one line and 2, no stack', () => {
+  const file = join(temp, 'a-file');
+  writeFileSync(file, 'in the way');
+  for (const out of [join(file, 'dataset'), join(file, 'dataset.sqlite')]) {
+    const ran = run('investor-graph-fixtures', ['--scale', '100', '--out', out], { CI: '1' });
+    expect(ran.status, ran.out).toBe(exitCode.usage);
+    expect(ran.stderr.trim().split('\n'), ran.out).toEqual([expect.stringContaining(`--out ${out} cannot be written`)]);
+  }
+});
+
+test('no k6 to run is a set-up: investor-graph-load k6 and run say so in one line and exit 3', () => {
+  // No K6_BIN, an empty kit cache and no Go on PATH: nothing to run and nothing to build with.
+  const noGo = env.PATH.split(delimiter).filter((dir) => !existsSync(join(dir, 'go')));
+  const bare = { K6_BIN: '', KIT_CACHE: join(temp, 'cache'), PATH: noGo.join(delimiter) };
+  for (const args of [['k6'], ['run', 'team']]) {
+    const ran = run('investor-graph-load', args, bare);
+    expect(ran.status, ran.out).toBe(exitCode.setup);
+    expect(ran.stderr.trim().split('\n'), ran.out).toHaveLength(1);
+  }
+});
+
+afterAll(() => spawnSync('rm', ['-rf', temp]));

@@ -1,0 +1,124 @@
+/**
+ * What every command of the kit means by each exit code: the one table each command's --help, the
+ * README's table and the tests read. The codes are the same across commands (a CI step can branch
+ * on 2 or 3 whichever command it ran); what a command says beside a code is its own.
+ */
+export const exitCode = {
+  /** Everything it checked held, or it did its work and stopped cleanly. */
+  held: 0,
+  /** What it checked broke: a property, a rule, a threshold of the merged run, a change that breaks clients. */
+  failed: 1,
+  /** Bad usage: a flag, argument or variable missing or wrong (one line, pointing at --help). */
+  usage: 2,
+  /** It could not start: the service unreachable, a key refused, a port taken, a tool not there (one line). */
+  setup: 3,
+  /** The kit's own failure, not the service's or the caller's (sysexits' EX_SOFTWARE). */
+  internal: 70,
+  /** A k6 threshold failed (k6's own code, kept so a k6 user's scripts read it the same). */
+  threshold: 99,
+  /** Interrupted twice (a second Ctrl-C): 128 + the signal, as a shell reports it. */
+  interrupted: 130,
+} as const;
+
+export type ExitReason = keyof typeof exitCode;
+
+/** Each command's meaning of the codes it gives, in the order of the codes. A code it never gives is absent. */
+export const exitCodes: Record<string, Partial<Record<ExitReason, string>>> = {
+  'investor-graph-mock': {
+    held: 'stopped (Ctrl-C or SIGTERM) after answering the calls in flight',
+    usage:
+      'bad usage: a flag or its value is wrong, or the dataset, state file or Redis server it names ' +
+      'cannot be used (one line)',
+    setup: 'the mock could not start: the port is taken (one line)',
+    interrupted: 'a second Ctrl-C: stopped at once',
+  },
+  'investor-graph-mock proxy': {
+    held: 'no answer broke the contract',
+    failed: 'an answer broke the contract (the report says which rule)',
+    usage: 'bad usage: a flag or its value is wrong (one line)',
+    setup: 'the proxy could not start: the port is taken (one line)',
+    internal: "a failure of the proxy's own, not the service's (its reports say so)",
+  },
+  'investor-graph-contract-tests': {
+    held: 'every property and rule held',
+    failed: 'a property or rule broke (the report says which, with the line that replays it)',
+    usage: 'bad usage: a flag is missing or wrong, or a report or page cannot be written where it names (one line)',
+    setup:
+      'the run could not start: the service is unreachable, TLS failed, the key was refused, or the key is ' +
+      'of another plan than --plan, --use-control meets no control API, or vitest could not start the ' +
+      'suite (one line says what to fix)',
+  },
+  'investor-graph-contract-tests diff': {
+    held: 'no change that breaks clients',
+    failed:
+      'a change that breaks clients (each is listed), or no contract to compare: the service did not ' +
+      'answer its contract, or answered an error, a page or a document oasdiff cannot read',
+    usage: 'bad usage: a flag is missing or wrong, a file is missing or no contract (one line)',
+    setup: 'the diff could not run: no oasdiff (set OASDIFF_BIN, or install Go) (one line)',
+  },
+  'investor-graph-check-api': {
+    held: 'every step held',
+    failed: 'a step failed (its JUnit says which check)',
+    usage:
+      'bad usage: a flag, argument or variable is missing or wrong, or the results folder cannot be made ' +
+      '(one line)',
+    setup:
+      'the check could not start: the service is unreachable, the key was refused or is of another plan ' +
+      'than --plan, no trial key was given, or a tool it drives is not installed (one line says what to fix)',
+    interrupted: 'interrupted',
+  },
+  'investor-graph-fixtures': {
+    held: 'the dataset is written',
+    usage: 'bad usage: a flag or its value is wrong, or --out cannot be written (one line)',
+  },
+  'investor-graph-load run': {
+    held: "every threshold of the plan's script held",
+    usage: 'bad usage: a flag or the plan is wrong (one line)',
+    setup: 'k6 could not start: there is none (set K6_BIN or --k6, or install Go) (one line)',
+    threshold: "a threshold failed; any other code is k6 run's own",
+  },
+  'investor-graph-load merge': {
+    held: 'every threshold of the merged run held',
+    usage:
+      'bad usage: a flag is wrong, the parts are not one whole run (one missing, two overlapping, another ' +
+      'plan or script), or the verdict cannot be written where --out says (one line)',
+    threshold: 'a threshold of the merged run failed',
+  },
+  'investor-graph-load k6': {
+    held: 'the path of the k6 the scripts run with is printed',
+    setup: 'there is no k6 and none can be built here (one line says how to get one)',
+  },
+};
+
+/** Words of `text` in lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
+/** The "exit codes:" block of a command's --help, from the table (`heading` for a command of several). */
+export function exitCodesHelp(command: string, heading = 'exit codes:'): string {
+  const rows = exitCodes[command];
+  if (!rows) throw new Error(`no exit codes for ${command} in @investor-graph/cli's table`);
+  const lines = (Object.entries(rows) as [ExitReason, string][]).flatMap(([reason, meaning]) =>
+    wrap(meaning, 92).map((part, i) => `  ${(i ? '' : String(exitCode[reason])).padEnd(5)}${part}`),
+  );
+  return [heading, ...lines].join('\n');
+}
+
+/** The README's table: a row per command and code it gives. */
+export function exitCodesMarkdown(): string {
+  const rows = Object.entries(exitCodes).flatMap(([command, meanings]) =>
+    (Object.entries(meanings) as [ExitReason, string][]).map(
+      ([reason, meaning], i) => `| ${i ? '' : `\`${command}\``} | ${exitCode[reason]} | ${meaning} |`,
+    ),
+  );
+  return ['| command | exit code | meaning |', '|---|---|---|', ...rows].join('\n');
+}
