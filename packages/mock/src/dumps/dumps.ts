@@ -59,7 +59,7 @@ export const memoryFiles: DumpFiles = {
     const pieces: Uint8Array<ArrayBuffer>[] = [];
     return {
       write: (bytes) => void pieces.push(bytes as Uint8Array<ArrayBuffer>),
-      done: () => new Promise((resolve) => resolve(new Blob(pieces))),
+      done: async () => new Blob(pieces),
     };
   },
 };

@@ -69,7 +69,7 @@ export function sha256Pieces(): { update(bytes: Uint8Array): void; hex(): Promis
     const hash = nodeCrypto.createHash('sha256');
     return {
       update: (bytes) => void hash.update(bytes),
-      hex: () => new Promise((resolve) => resolve(hash.digest('hex'))),
+      hex: async () => hash.digest('hex'),
     };
   }
   const pieces: Uint8Array[] = [];

@@ -216,9 +216,8 @@ export class SqliteStore extends RebuildingStore implements Store {
    * merged with the database read a batch at a time; rows from the database go out as their stored
    * JSON, unparsed.
    */
-  scan(resource: ResourceName): Promise<RowScan> {
-    // Settles at once (the store's interface is asynchronous): a failed read is a rejection.
-    return new Promise((resolve) => resolve(this.rowScan(resource)));
+  async scan(resource: ResourceName): Promise<RowScan> {
+    return this.rowScan(resource);
   }
 
   private rowScan(resource: ResourceName): RowScan {

@@ -91,17 +91,16 @@ export class StoredRollups implements RollupSource {
     };
   }
 
-  // The source's calls are asynchronous; these settle at once, a failed read a rejection.
-  rounds(cutoff: string | null): Promise<RoundCounts> {
-    return new Promise((resolve) => resolve(this.countRounds(cutoff)));
+  async rounds(cutoff: string | null): Promise<RoundCounts> {
+    return this.countRounds(cutoff);
   }
 
-  firms(cutoff: string | null, top: number): Promise<Map<string, FirmCount>> {
-    return new Promise((resolve) => resolve(this.countFirms(cutoff, top)));
+  async firms(cutoff: string | null, top: number): Promise<Map<string, FirmCount>> {
+    return this.countFirms(cutoff, top);
   }
 
-  funds(): Promise<FundCounts> {
-    return new Promise((resolve) => resolve(this.countFunds()));
+  async funds(): Promise<FundCounts> {
+    return this.countFunds();
   }
 
   private countRounds(cutoff: string | null): RoundCounts {
