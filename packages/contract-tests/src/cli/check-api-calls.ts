@@ -3,7 +3,7 @@
  * served contract), and its own lines: a call that cannot be made stops the check in one line.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const name = 'investor-graph-check-api';
@@ -89,4 +89,29 @@ export function k6Path(load: string, env: NodeJS.ProcessEnv): Promise<string | u
     child.on('error', () => resolve(undefined));
     child.on('close', (code) => resolve(code === 0 ? printed.trim().split('\n').at(-1) : undefined));
   });
+}
+
+/**
+ * Spectral's JUnit of a clean lint is an empty <testsuites>, which a dashboard shows as no test at
+ * all: a lint that held is one passing case (a finding is a case of its own, as Spectral writes it).
+ */
+export function lintCaseWhenClean(file: string, seconds: number): void {
+  let xml = '';
+  try {
+    xml = readFileSync(file, 'utf8');
+  } catch {
+    // No file: Spectral wrote none, and the step's outcome stands on its exit code alone.
+    return;
+  }
+  if (xml.includes('<testcase')) return;
+  const time = seconds.toFixed(3);
+  writeFileSync(
+    file,
+    '<?xml version="1.0" encoding="UTF-8" ?>\n' +
+      `<testsuites name="spectral lint" tests="1" failures="0" errors="0" time="${time}">\n` +
+      `  <testsuite name="lint of the served contract" tests="1" failures="0" errors="0" skipped="0" ` +
+      `time="${time}">\n` +
+      `    <testcase classname="lint" name="the served contract passes the kit's Spectral ruleset" time="${time}"/>\n` +
+      '  </testsuite>\n</testsuites>\n',
+  );
 }
