@@ -195,6 +195,10 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   expect(code, out).toBe(1);
   const xml = await readFile(junit, 'utf8');
   expect(xml).toMatch(/rule no-people[^]*<failure/);
+  // Suites and cases are named for what they test, never for the suite file inside the package.
+  expect(xml).toMatch(/<testsuite name="contract tests: team key at http:\/\/127\.0\.0\.1:\d+"/);
+  expect(xml).toMatch(/<testcase classname="contract tests: team key at [^"]*" name="conforms: /);
+  expect(xml).not.toMatch(/cli-suite|\.contract\.(ts|js)/);
   // The replay is the whole command, pasted as it is where the run ran, the key from the environment.
   const pasted = /replay: npx --no -- investor-graph-contract-tests (.*)$/m.exec(out)?.[1];
   expect(pasted).toMatch(/^--base-url http:\/\/127\.0\.0\.1:\d+ --plan team --only conforms --seed 5/);

@@ -167,7 +167,17 @@ async function runSuites(
       reporters: [
         ...(options.verbose ? ['verbose'] : []),
         lines,
-        ['junit', { suiteName: 'investor-graph contract tests' }],
+        // Named for what they test, not for the suite's file inside the package: a suite per key
+        // ("contract tests: team key at URL"), its cases by property or rule.
+        [
+          'junit',
+          {
+            suiteName: 'investor-graph contract tests',
+            suiteNameTemplate: '{title}',
+            classnameTemplate: '{suitename}',
+            titleTemplate: '{title}',
+          },
+        ],
       ],
       outputFile: { junit: resolve(options.junit) },
       provide: { contractSuites: configs },
