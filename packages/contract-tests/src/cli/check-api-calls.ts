@@ -2,6 +2,7 @@
  * What investor-graph-check-api asks the service before its steps (a trial key, the key's plan, the
  * served contract), and its own lines: a call that cannot be made stops the check in one line.
  */
+import { exitCode } from '@investor-graph/cli';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ export function say(line: string): void {
 /** The check cannot start for a reason of the set-up, not of its flags: one line saying what to fix, and exit 3. */
 export function stop(line: string): never {
   console.error(`[${name}] ${line}`);
-  process.exit(3);
+  process.exit(exitCode.setup);
 }
 
 /**

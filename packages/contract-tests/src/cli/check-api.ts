@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { exitCodesHelp, isKeyText, readFlags } from '@investor-graph/cli';
+import { exitCode, exitCodesHelp, isKeyText, readFlags } from '@investor-graph/cli';
 import { goToolAsync } from '@investor-graph/cli/go-tool';
 import { oasdiffTool } from '../diff/oasdiff-tool.ts';
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
@@ -140,12 +140,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 const step = (command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<boolean> => {
-  if (interrupted) process.exit(130);
+  if (interrupted) process.exit(exitCode.interrupted);
   running = spawn(process.execPath, [command, ...args], { stdio: 'inherit', env: { ...children, ...extraEnv } });
   return new Promise((done) =>
     running!.once('exit', (code) => {
       running = undefined;
-      if (interrupted) process.exit(130);
+      if (interrupted) process.exit(exitCode.interrupted);
       done(code === 0);
     }),
   );

@@ -6,6 +6,7 @@
  * as it finishes (property-lines.ts) and a summary at the end (report.ts); vitest's own report
  * only with --verbose. Anything that keeps it from starting is one line.
  */
+import { exitCode } from '@investor-graph/cli';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
@@ -17,7 +18,6 @@ import { contractDiff } from '../diff/diff.ts';
 import { withDiffSuite } from '../diff/diff-junit.ts';
 import { diffSummaryLines } from '../diff/diff-lines.ts';
 import type { SuiteConfig } from '../core/context.ts';
-import { exitCodes } from './preflight.ts';
 import { prepareRun, say, stop } from './prepare-run.ts';
 import { hideKey } from '../report/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
@@ -82,7 +82,7 @@ function writeHtml(file: string): void {
   } catch (error) {
     // A broken run's verdict stands (its report and JUnit are written); one that held still fails, for the set-up.
     say(`the HTML page could not be written to ${file}: ${(error as Error).message.split('\n')[0]}`);
-    process.exitCode ||= exitCodes.environment;
+    process.exitCode ||= exitCode.setup;
   }
 }
 

@@ -4,16 +4,7 @@
  * these is the user's set-up to fix, not a rule the API broke, so each is one line and an exit
  * code of its own (3) instead of a page of skipped tests and the exit code of a broken rule.
  */
-import { exitCode } from '@investor-graph/cli';
 import { plans } from '@investor-graph/contract/plans';
-
-/** The exit codes of the CLI by the names its code uses, from the kit's one table (its --help lists them). */
-export const exitCodes = {
-  held: exitCode.held,
-  broken: exitCode.failed,
-  usage: exitCode.usage,
-  environment: exitCode.setup,
-} as const;
 
 export interface PreflightInput {
   baseUrl: string;

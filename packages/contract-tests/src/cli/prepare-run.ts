@@ -6,12 +6,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { exitCode } from '@investor-graph/cli';
 import { planIds, type PlanId } from '@investor-graph/contract';
 import { defaultBudget, keylessCalls } from '../core/budgets.ts';
 import type { SuiteConfig } from '../core/context.ts';
 import { hideKey } from '../report/failure-text.ts';
 import { command, type CliOptions } from './cli-options.ts';
-import { exitCodes, preflight } from './preflight.ts';
+import { preflight } from './preflight.ts';
 
 /** A line of the CLI's own, with its prefix. */
 export function say(line: string): void {
@@ -20,7 +21,7 @@ export function say(line: string): void {
 /** The run cannot start for a reason of the set-up: one line saying what to fix, and exit 3. */
 export function stop(line: string): never {
   say(line);
-  process.exit(exitCodes.environment);
+  process.exit(exitCode.setup);
 }
 
 /** The keys (from the mock's control API if asked), each checked by a preflight, as one suite config each. */

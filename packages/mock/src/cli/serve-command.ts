@@ -4,6 +4,7 @@
  *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
  *                       [--fault NAME ...]
  */
+import { exitCode } from '@investor-graph/cli';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as osConstants } from 'node:os';
@@ -77,7 +78,7 @@ if (values.state !== undefined && isRedisUrl(values.state)) {
   } catch (error) {
     // One line, not the usage: the flag is right, its URL is not.
     console.error(`[investor-graph mock] ${(error as Error).message}`);
-    process.exit(2);
+    process.exit(exitCode.usage);
   }
 }
 if (
@@ -91,7 +92,7 @@ if (
       '(write one with npx --no -- investor-graph-fixtures --out DIR)'
     : 'no such folder or file';
   console.error(`[investor-graph mock] --data ${values.data}: ${why}`);
-  process.exit(2);
+  process.exit(exitCode.usage);
 }
 if (!isLoopback(values.host) && values.host !== 'localhost') {
   console.warn(
@@ -165,7 +166,7 @@ try {
   if (error instanceof StateFileError || error instanceof DatasetFileError || error instanceof RedisStateError) {
     // One line, not the usage: the flag is right, the file is not.
     console.error(error.message);
-    process.exit(2);
+    process.exit(exitCode.usage);
   }
   listenFailed(error, port, values.host);
 }
