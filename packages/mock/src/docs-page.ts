@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { pathUnder } from './engine/request/query.ts';
+import { pathUnder } from '@investor-graph/engine/request/query';
 
 const shipped = new URL('./scalar/standalone.js', import.meta.url);
 // The package's exports name no browser bundle, so it is found beside its main entry.

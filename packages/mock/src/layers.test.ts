@@ -22,12 +22,12 @@ export function readLayers(readme: string): Map<string, string[]> {
   );
 }
 
-/** The specifiers a file imports or re-exports (static and dynamic), comments left out. */
+/** The specifiers a file imports or re-exports (static and dynamic), comments and `typeof import()` types left out. */
 export function importsOf(text: string): string[] {
   const code = text.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   return [
     ...code.matchAll(
-      /(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
+      /(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|(?<!\btypeof\s+)\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
     ),
   ].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
@@ -42,16 +42,30 @@ function layerOf(path: string, layers: Map<string, string[]>): string | undefine
     const folder = `${folders.slice(0, depth).join('/')}/`;
     if (layers.has(folder)) return folder;
   }
-  return layers.has(path) ? path : undefined;
+  if (layers.has(path)) return path;
+  // `./` is the row of the files directly in src/ that have no row of their own (the engine's core).
+  return folders.length === 0 && layers.has('./') ? './' : undefined;
+}
+
+/** A package whose src/ the README's table governs, and what no file of it may import at all. */
+interface Rooms {
+  src: string;
+  layers: Map<string, string[]>;
+  barred: (from: string, specifier: string) => boolean;
 }
 
 /** What is wrong with one import of a file of src/ (at `file`, relative to src/), or null. */
-export function layerViolation(file: string, specifier: string, layers: Map<string, string[]>): string | null {
+export function layerViolation(
+  file: string,
+  specifier: string,
+  layers: Map<string, string[]>,
+  { src: home = src, barred = () => false }: Partial<Rooms> = {},
+): string | null {
   const from = layerOf(file, layers);
   if (!from) return `${file} is in no row of the layers table`;
   const allowed = layers.get(from)!;
   if (specifier.startsWith('.')) {
-    const target = relative(src, resolve(src, dirname(file), specifier))
+    const target = relative(home, resolve(home, dirname(file), specifier))
       .split(sep)
       .join('/');
     if (target.startsWith('..')) return null; // out of the package: judged by packageViolation
@@ -66,8 +80,7 @@ export function layerViolation(file: string, specifier: string, layers: Map<stri
     (a) =>
       !a.endsWith('/') && !a.endsWith('.ts') && a !== 'node:' && (specifier === a || specifier.startsWith(`${a}/`)),
   );
-  const barred = from === 'engine/' && specifier.startsWith('@investor-graph/fixtures/node');
-  return ok && !barred ? null : `${file} imports ${specifier}, which ${from} may not`;
+  return ok && !barred(from, specifier) ? null : `${file} imports ${specifier}, which ${from} may not`;
 }
 
 /** What is wrong with one import of any file of a package (at `file`, absolute), or null. */
@@ -115,17 +128,29 @@ function codeFiles(dir = root): string[] {
  */
 const folderDebt = new Map<string, number>();
 const isTest = (file: string): boolean => /\.test(-support)?\.ts$/.test(file);
-const layers = readLayers(readFileSync(join(src, '../README.md'), 'utf8'));
+const roomsOf = (dir: string, barred: Rooms['barred'] = () => false): Rooms => ({
+  src: dir,
+  layers: readLayers(readFileSync(join(dir, '../README.md'), 'utf8')),
+  barred,
+});
+/** The mock's rooms, and the engine's: it runs in a browser, so nothing of it may load a Node module. */
+const mock = roomsOf(src);
+const engine = roomsOf(join(packages, 'engine/src'), (_, specifier) =>
+  /^@investor-graph\/fixtures\/(node|database)\b/.test(specifier),
+);
 
 describe('layers', () => {
-  test("every file of the mock's src/ imports only what its row of the README's table allows", () => {
-    expect(layers.size).toBeGreaterThan(5);
-    const found = sources(src)
+  test.each([
+    ['mock', mock],
+    ['engine', engine],
+  ])("every file of the %s's src/ imports only what its row of its README's table allows", (_, rooms) => {
+    expect(rooms.layers.size).toBeGreaterThan(5);
+    const found = sources(rooms.src)
       .filter((f) => !isTest(f))
       .flatMap((file) => {
-        const at = relative(src, file).split(sep).join('/');
+        const at = relative(rooms.src, file).split(sep).join('/');
         return importsOf(readFileSync(file, 'utf8'))
-          .map((s) => layerViolation(at, s, layers))
+          .map((s) => layerViolation(at, s, rooms.layers, rooms))
           .filter((v): v is string => v !== null);
       });
     expect(found).toEqual([]);
@@ -195,13 +220,13 @@ describe('layers', () => {
       const rulesHit = async (file: string, text: string) =>
         (await eslint.lintText(text, { filePath: join(root, file) })).flatMap((r) => r.messages.map((m) => m.ruleId));
       const long = 'export const a = 1;\n'.repeat(251);
-      expect(await rulesHit('packages/mock/src/engine/clock.ts', long)).toContain('max-lines');
-      expect(await rulesHit('packages/mock/src/engine/clock.ts', 'export const a = 1;\n'.repeat(250))).toEqual([]);
-      expect(await rulesHit('packages/mock/src/engine/clock.test.ts', long)).not.toContain('max-lines');
+      expect(await rulesHit('packages/engine/src/clock.ts', long)).toContain('max-lines');
+      expect(await rulesHit('packages/engine/src/clock.ts', 'export const a = 1;\n'.repeat(250))).toEqual([]);
+      expect(await rulesHit('packages/engine/src/clock.test.ts', long)).not.toContain('max-lines');
       const wide = `export const a = '${'x'.repeat(120 - 20)}';\n`;
       expect(wide.length - 1).toBe(120);
-      expect(await rulesHit('packages/mock/src/engine/clock.ts', wide)).toEqual([]);
-      expect(await rulesHit('packages/mock/src/engine/clock.test.ts', wide.replace("'x", "'xx"))).toContain('max-len');
+      expect(await rulesHit('packages/engine/src/clock.ts', wide)).toEqual([]);
+      expect(await rulesHit('packages/engine/src/clock.test.ts', wide.replace("'x", "'xx"))).toContain('max-len');
     },
     60_000,
   );
@@ -238,6 +263,17 @@ describe('layers', () => {
     expect(layerViolation('engine/data/store.ts', '../../faults/keys.ts', table)).toMatch(/engine\/data\/ may not/);
     expect(layerViolation('engine/engine.ts', './data/store.ts', table)).toMatch(/engine\/ may not/);
     expect(layerViolation('engine/a.ts', '@investor-graph/contract/plans', table)).toBeNull();
+    // The files directly in src/ with no row of their own are `./`'s (the engine's core).
+    const core = readLayers(
+      '<!-- layers:start -->\n| `./` | `data/`, `@investor-graph/fixtures` |\n| `data/` | `./` |\n<!-- layers:end -->',
+    );
+    expect(layerViolation('engine.ts', './data/store.ts', core)).toBeNull();
+    expect(layerViolation('data/store.ts', '../engine.ts', core)).toBeNull();
+    expect(layerViolation('engine.ts', './faults/keys.ts', core)).toMatch(/no layer/);
+    // A barred import fails whatever the row allows: the engine's way of keeping Node out.
+    const nodeFree = { barred: (_: string, s: string) => s.startsWith('@investor-graph/fixtures/node') };
+    expect(layerViolation('engine.ts', '@investor-graph/fixtures', core, nodeFree)).toBeNull();
+    expect(layerViolation('engine.ts', '@investor-graph/fixtures/node', core, nodeFree)).toMatch(/may not/);
     const bench = join(packages, 'bench');
     expect(packageViolation(join(bench, 'src/bench.ts'), '../../mock/src/engine/cursor.ts', bench, new Set())).toMatch(
       /out of its package/,
@@ -253,7 +289,7 @@ describe('layers', () => {
     expect(
       importsOf(
         "import { a } from './a.ts';\nexport { b } from '../b.ts';\n// import { c } from './c.ts';\n" +
-          "const d = await import('./d.ts');",
+          "const d = await import('./d.ts');\ntype E = typeof import('node:e');",
       ),
     ).toEqual(['./a.ts', '../b.ts', './d.ts']);
   });

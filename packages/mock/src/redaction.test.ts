@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
 import { createContractValidator } from '@investor-graph/contract';
-import { newKeyText } from './index.ts';
+import { newKeyText } from '@investor-graph/engine';
 import { startMock, type RunningMock } from './node.ts';
 import { createValidationProxy, type ExchangeRecord } from './proxy/proxy.ts';
 import { ProxyReport } from './proxy/report.ts';

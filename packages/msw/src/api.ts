@@ -5,7 +5,7 @@
 import { http, type HttpHandler } from 'msw';
 import { planIds, type PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
-import { createEngine, newKeyText, presetPrepaidRows, type Engine, type EngineOptions } from '@investor-graph/mock';
+import { createEngine, newKeyText, presetPrepaidRows, type Engine, type EngineOptions } from '@investor-graph/engine';
 
 export type DatasetInput = EngineOptions['dataset'];
 

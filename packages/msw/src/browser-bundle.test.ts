@@ -17,7 +17,7 @@ test('the MSW handlers and the engine bundle for a browser without any Node buil
     external: ['msw', '@investor-graph/dataset', '@investor-graph/fixtures/node', '@investor-graph/contract'],
   });
   const inputs = Object.keys(result.metafile.inputs);
-  expect(inputs.some((i) => i.endsWith('mock/src/engine/engine.ts'))).toBe(true);
+  expect(inputs.some((i) => i.endsWith('engine/src/engine.ts'))).toBe(true);
   expect(inputs.filter((i) => /prism|node:/.test(i))).toEqual([]);
   const code = result.outputFiles[0]!.text;
   expect(code).not.toMatch(/from ["']node:/);

@@ -2,7 +2,7 @@ import { afterAll } from 'vitest';
 import { setupServer } from 'msw/node';
 import { createContractValidator } from '@investor-graph/contract';
 import { runConformance } from '@investor-graph/mock/conformance';
-import { createEngine } from '@investor-graph/mock';
+import { createEngine } from '@investor-graph/engine';
 import { loadInput } from '@investor-graph/mock/node';
 import { createHandlers } from './index.ts';
 

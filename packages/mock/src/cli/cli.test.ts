@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, test } from 'vitest';
-import { databaseLayout } from '@investor-graph/fixtures/node';
+import { databaseLayout } from '@investor-graph/fixtures/database';
 import { cli, killAll, running, start, startWith, stop } from './cli-process.test-support.ts';
 
 const temp = await mkdtemp(join(tmpdir(), 'ig-mock-cli-'));

@@ -2,16 +2,16 @@
 import { statSync } from 'node:fs';
 import { collectDataset, datasetInput } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
+import { loadDataset } from '@investor-graph/fixtures/node';
 import {
   cachedDatabaseFile,
   databaseLayout,
   defaultDataset,
   layoutOf,
-  loadDataset,
   memoryDatabase,
   openCachedDatabase,
   openDatabase,
-} from '@investor-graph/fixtures/node';
+} from '@investor-graph/fixtures/database';
 import { SqliteStore } from '../stores/sqlite/dataset-store.ts';
 import type { StartOptions } from './start-mock.ts';
 

@@ -9,14 +9,14 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as osConstants } from 'node:os';
 import { planIds, plans } from '@investor-graph/contract';
-import { newKeyText } from '../engine/accounts/accounts.ts';
-import { faults, isFaultName } from '../faults/index.ts';
+import { newKeyText } from '@investor-graph/engine/accounts/accounts';
+import { faults, isFaultName } from '@investor-graph/engine/faults';
 import { readFlags } from './flags.ts';
 import { serveUsage } from './serve-usage.ts';
 import { isLoopback } from '../adapters/node/server.ts';
 import { StateFileError, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.ts';
-import type { StoreInfo } from '../engine/accounts/key-store.ts';
+import type { StoreInfo } from '@investor-graph/engine/accounts/key-store';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
 
 const flags = readFlags('investor-graph mock', serveUsage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {

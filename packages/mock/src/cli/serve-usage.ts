@@ -1,7 +1,7 @@
 /** What `investor-graph-mock serve --help` prints: every flag of the mock, and every fault by what it breaks. */
 import { exitCodesHelp } from '@investor-graph/cli';
 import { planIds } from '@investor-graph/contract';
-import { faults } from '../faults/index.ts';
+import { faults } from '@investor-graph/engine/faults';
 
 const synopsis =
   'usage: investor-graph-mock [serve] [options]      ' + '(or: investor-graph-mock proxy URL, see proxy --help)';

@@ -1,8 +1,8 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
 import type { Server } from 'node:http';
 import { createContractValidator } from '@investor-graph/contract';
-import { createEngine, type Engine, type EngineOptions, type PresetKey } from '../engine/engine.ts';
-import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '../faults/index.ts';
+import { createEngine, type Engine, type EngineOptions, type PresetKey } from '@investor-graph/engine/engine';
+import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '@investor-graph/engine/faults';
 import { withDocs } from '../docs-page.ts';
 import { DumpCache, dumpCacheDir } from '../dumps/disk/cache.ts';
 import { diskDumpFiles } from '../dumps/disk/files.ts';
@@ -52,7 +52,7 @@ export interface StartOptions {
   /** With stateFile: 'full' fsyncs every commit before its answer (survives a power loss; slower). */
   stateSync?: StateSync;
   log?: (line: string) => void;
-  /** Deliberate faults to switch on (see src/faults/); none by default. */
+  /** Deliberate faults to switch on (see @investor-graph/engine, src/faults/); none by default. */
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
   rateLimit?: boolean;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { newKeyText } from '../index.ts';
+import { newKeyText } from '@investor-graph/engine';
 import { createValidationProxy, type ExchangeRecord, type ProxyOptions } from './proxy.ts';
 import { ProxyReport } from './report.ts';
 import { cli } from '../cli/cli-process.test-support.ts';

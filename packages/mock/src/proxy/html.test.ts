@@ -14,7 +14,7 @@ import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { chromiumMissing, screenshotsDir, withPage } from '@investor-graph/cli/chromium';
 import { createContractValidator } from '@investor-graph/contract';
-import { newKeyText, type FaultName } from '../index.ts';
+import { newKeyText, type FaultName } from '@investor-graph/engine';
 import { cli, killAll, start, stop } from '../cli/cli-process.test-support.ts';
 import { createNodeServer, listen, startMock } from '../node.ts';
 import { renderProxyHtml } from './html.ts';

@@ -8,7 +8,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runConformance } from '../conformance/suite.ts';
 import { createContractValidator } from '@investor-graph/contract';
-import { faultNames, newKeyText, type FaultName } from '../index.ts';
+import { faultNames, newKeyText, type FaultName } from '@investor-graph/engine';
 import { createNodeServer, listen, startMock, type RunningMock } from '../node.ts';
 import { createValidationProxy, excerptOf, type ExchangeRecord } from './proxy.ts';
 import { ProxyReport } from './report.ts';

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { failedAuth, trialKeysPerMinute } from '@investor-graph/contract/plans';
-import { newKeyText } from '../index.ts';
+import { newKeyText } from '@investor-graph/engine';
 import { startMock, type RunningMock, type StartOptions } from '../node.ts';
-import { newRecord } from '../engine/accounts/key-records.ts';
+import { newRecord } from '@investor-graph/engine/accounts/key-records';
 import { SqliteKeyStore } from './sqlite/key-store.ts';
 import { missing, startRedis } from './redis/servers.test-support.ts';
 

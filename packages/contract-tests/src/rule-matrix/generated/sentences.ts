@@ -1302,7 +1302,7 @@ export const sentences: readonly Sentence[] = [
     id: 'actions.6',
     source: 'decisions',
     section: 'actions',
-    text: "Which actions come with which error is in the mock's problem table (`packages/mock/src/engine/problems.ts`).",
+    text: "Which actions come with which error is in the mock's problem table (`packages/engine/src/problems.ts`).",
   },
   {
     id: 'status-codes.1',

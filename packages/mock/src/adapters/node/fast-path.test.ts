@@ -8,7 +8,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { createEngine, type Engine } from '../../engine/engine.ts';
+import { createEngine, type Engine } from '@investor-graph/engine/engine';
 import { createNodeServer, listen, type NodeServerOptions, type Served } from './server.ts';
 import { loadInput } from '../../cli/start-mock.ts';
 

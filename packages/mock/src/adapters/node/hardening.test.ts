@@ -14,11 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { newKeyText } from '../../index.ts';
+import { newKeyText } from '@investor-graph/engine';
 import { startMock, type RunningMock } from '../../node.ts';
 import { createValidationProxy, violationsHeader, type ExchangeRecord } from '../../proxy/proxy.ts';
 import { ProxyReport } from '../../proxy/report.ts';
-import { escapeControl, redactPath } from '../../redact.ts';
+import { escapeControl, redactPath } from '@investor-graph/engine/redact';
 
 const validator = await createContractValidator();
 const temp = mkdtempSync(join(tmpdir(), 'ig-hardening-'));

@@ -7,7 +7,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ProblemError } from '../../engine/problems.ts';
+import { ProblemError } from '@investor-graph/engine/problems';
 
 export interface EdgeLimits {
   maxConnections: number;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { canRun } from '@investor-graph/cli';
 import { operations } from '@investor-graph/contract';
-import type { FaultName } from '../../faults/index.ts';
+import type { FaultName } from '@investor-graph/engine/faults';
 import { startMock, type RunningMock } from '../../cli/start-mock.ts';
 
 const folder = join(import.meta.dirname, '../../../schemathesis');

@@ -15,10 +15,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import type { Engine } from '../../engine/engine.ts';
-import { ProblemError } from '../../engine/problems.ts';
-import { refusedRoute } from '../../engine/request/router.ts';
-import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '../../redact.ts';
+import type { Engine } from '@investor-graph/engine/engine';
+import { ProblemError } from '@investor-graph/engine/problems';
+import { refusedRoute } from '@investor-graph/engine/request/router';
+import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/engine/redact';
 import { encoded, GONE, MAX_BODY, readBody, tooLarge } from './bodies.ts';
 import { codingRefusal, refusal } from './checks.ts';
 import { fastPath, write, type AnswerFunction } from './fast-path.ts';

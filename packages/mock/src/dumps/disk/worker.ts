@@ -15,7 +15,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import { resources } from '@investor-graph/fixtures';
-import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/node';
+import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/database';
 import { mergeByKey } from '../../stores/sqlite/merge-by-key.ts';
 
 export interface DumpJob {

@@ -6,12 +6,12 @@
  */
 import { LRUCache } from 'lru-cache';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
-import { DAY, monthBounds } from '../../engine/accounts/key-records.ts';
-import { trialKeptAfterEnd, type TrialCap, type TrialInsert } from '../../engine/accounts/trials.ts';
-import type { ChargeOutcome, ChargeStep, Refusal } from '../../engine/accounts/metering.ts';
-import type { KeyRecord, KeyStore, MetaName, StoreInfo } from '../../engine/accounts/key-store.ts';
+import { DAY, monthBounds } from '@investor-graph/engine/accounts/key-records';
+import { trialKeptAfterEnd, type TrialCap, type TrialInsert } from '@investor-graph/engine/accounts/trials';
+import type { ChargeOutcome, ChargeStep, Refusal } from '@investor-graph/engine/accounts/metering';
+import type { KeyRecord, KeyStore, MetaName, StoreInfo } from '@investor-graph/engine/accounts/key-store';
 import type { RedisConnection } from './connection.ts';
-import { ProblemError } from '../../engine/problems.ts';
+import { ProblemError } from '@investor-graph/engine/problems';
 import { changedFields, fromFields, recordFields } from './record-fields.ts';
 import { checkLayout, names } from './layout.ts';
 import { CHARGE_KEPT_MS, TakeBacks } from './take-backs.ts';

@@ -6,7 +6,7 @@
  * exactly once), `meta:<name>` the clock and the cursor secret, `bucket:<kind>:<name>` the token
  * buckets (redis-rate-limiter.ts).
  */
-import type { MetaName } from '../../engine/accounts/key-store.ts';
+import type { MetaName } from '@investor-graph/engine/accounts/key-store';
 import type { RedisConnection } from './connection.ts';
 import { RedisStateError } from './url.ts';
 

@@ -15,8 +15,8 @@ import {
   tableOf,
   type StoredRow,
   type StoredRows,
-} from '@investor-graph/fixtures/node';
-import { nested, type IndexName } from '../../engine/data/store.ts';
+} from '@investor-graph/fixtures/database';
+import { nested, type IndexName } from '@investor-graph/engine/data/store';
 import { arrays, keysOf, MAX_BATCH } from './merged-reads.ts';
 
 export class DatabaseRows {

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { resources, type Row } from '@investor-graph/fixtures';
 import { collectDataset } from '@investor-graph/fixtures';
-import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/fixtures/node';
-import { Dumps } from '../../dumps/dumps.ts';
+import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/fixtures/database';
+import { Dumps } from '@investor-graph/engine/dumps/dumps';
 import { diskDumpFiles } from '../../dumps/disk/files.ts';
-import { MemoryStore } from '../memory/dataset-store.ts';
-import { nested, type IndexName, type Page, type Store } from '../../engine/data/store.ts';
+import { MemoryStore } from '@investor-graph/engine/stores/memory/dataset-store';
+import { nested, type IndexName, type Page, type Store } from '@investor-graph/engine/data/store';
 import { SqliteStore } from './dataset-store.ts';
 import { loadInput } from '../../cli/start-mock.ts';
 

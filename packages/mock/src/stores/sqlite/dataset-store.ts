@@ -16,12 +16,12 @@ import {
   type ResourceName,
   type Row,
 } from '@investor-graph/fixtures';
-import { memoryDatabase } from '@investor-graph/fixtures/node';
+import { memoryDatabase } from '@investor-graph/fixtures/database';
 import { mergeByKey } from './merge-by-key.ts';
 import { MAX_BATCH, MergedReads, type Overlay } from './merged-reads.ts';
 import { StoredRollups } from './stored-rollups.ts';
-import { SortedKeys } from '../memory/dataset-store.ts';
-import { cutPage, RebuildingStore } from '../../engine/data/rebuilding-store.ts';
+import { SortedKeys } from '@investor-graph/engine/stores/memory/dataset-store';
+import { cutPage, RebuildingStore } from '@investor-graph/engine/data/rebuilding-store';
 import {
   nested,
   type Change,
@@ -31,7 +31,7 @@ import {
   type RowScan,
   type Store,
   type StoreInput,
-} from '../../engine/data/store.ts';
+} from '@investor-graph/engine/data/store';
 import { DatabaseRows } from './database-rows.ts';
 import { DateSeeks } from './date-seeks.ts';
 import { StoredChanges } from './stored-changes.ts';

@@ -18,8 +18,8 @@ import {
   type KeyRecord,
   type MetaName,
   type StoreInfo,
-} from '../../engine/accounts/key-store.ts';
-import type { TrialCap } from '../../engine/accounts/trials.ts';
+} from '@investor-graph/engine/accounts/key-store';
+import type { TrialCap } from '@investor-graph/engine/accounts/trials';
 import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { SqliteBuckets } from './buckets.ts';
 import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';

@@ -15,8 +15,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isPlanId } from '@investor-graph/contract/plans';
-import { keyPrefix } from '../../engine/accounts/key-records.ts';
-import type { KeyRecord, MetaName } from '../../engine/accounts/key-store.ts';
+import { keyPrefix } from '@investor-graph/engine/accounts/key-records';
+import type { KeyRecord, MetaName } from '@investor-graph/engine/accounts/key-store';
 
 /** A state file the mock will not open: the message names the file and what is wrong with it. */
 export class StateFileError extends Error {

@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { DatasetManifest, Observation, ResourceName, Row } from '@investor-graph/fixtures';
-import type { Change } from '../../engine/data/store.ts';
+import type { Change } from '@investor-graph/engine/data/store';
 
 /** Pending observations read at a time. */
 const PENDING_BATCH = 256;

@@ -4,7 +4,7 @@
  * is looked up only with a token of it in hand, and once it is gone nothing is looked at.
  */
 import { failedAuth } from '@investor-graph/contract/plans';
-import { bearerOf } from '../../redact.ts';
+import { bearerOf } from '../redact.ts';
 import { ProblemError } from '../problems.ts';
 import { constantTimeEqual, sha256Hex } from '../hash.ts';
 import type { KeyRecord } from './key-records.ts';

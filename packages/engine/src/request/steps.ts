@@ -10,7 +10,7 @@
  * one atomic step of the key store (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
-import { bearerOf, redact, redactJson, redactPath, type KnownKeys } from '../../redact.ts';
+import { bearerOf, redact, redactJson, redactPath, type KnownKeys } from '../redact.ts';
 import type { Accounts } from '../accounts/accounts.ts';
 import type { Answer } from '../answer.ts';
 import type { Clock, SharedClock } from '../clock.ts';

@@ -1,5 +1,5 @@
 /** Faults of the feed, the statistics, the nightly dumps and the served contract. */
-import { ProblemError } from '../engine/problems.ts';
+import { ProblemError } from '../problems.ts';
 import { answerBefore, onHeaders, onJson, onRows, type Fault } from './fault.ts';
 
 const isDumpFile = (url: URL): boolean => /^\/api\/v1\/exports\/[^/]+\/[^/]+$/.test(url.pathname);

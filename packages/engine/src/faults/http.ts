@@ -1,5 +1,5 @@
 /** Faults of HTTP as DECISIONS.md writes it: methods, conditional requests, headers, problems and parameters. */
-import { ProblemError } from '../engine/problems.ts';
+import { ProblemError } from '../problems.ts';
 import {
   answerBefore,
   boundedMap,

@@ -3,7 +3,10 @@ import { createContractValidator } from '@investor-graph/contract';
 import { createEngine } from '../engine.ts';
 import { parseJsonBody, repeatedMember } from './json-body.ts';
 import { ProblemError } from '../problems.ts';
-import { loadInput } from '../../cli/start-mock.ts';
+import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+
+// A small generated dataset: these calls never reach a row.
+const dataset = () => collectDataset({ seed: 'json-body', scale: 100, asOf: defaultDataset.asOf });
 
 test('a member given twice is found by its pointer, at any depth, and nothing else is taken for one', () => {
   expect(repeatedMember('{"email":"a@example.com","email":"b@example.com"}')).toBe('/email');
@@ -29,7 +32,7 @@ test('parseJsonBody refuses a repeated member with 400 invalid_body naming it, a
 });
 
 test('the trial call with "email" twice is a 400 that makes no key (regression: the last one was taken)', async () => {
-  const engine = createEngine({ dataset: await loadInput({}), validator: await createContractValidator() });
+  const engine = createEngine({ dataset: dataset(), validator: await createContractValidator() });
   const response = await engine.fetch(
     new Request('http://localhost/api/v1/keys/trial', {
       method: 'POST',
@@ -47,7 +50,7 @@ test(
   'a body in a content coding is 415 with Accept-Encoding: ' +
     'identity in the engine too, so MSW answers as the server does',
   async () => {
-    const engine = createEngine({ dataset: await loadInput({}), validator: await createContractValidator() });
+    const engine = createEngine({ dataset: dataset(), validator: await createContractValidator() });
     for (const [path, body] of [
       ['/api/v1/keys/trial', '{"email":"a@example.com"}'],
       ['/__control/keys', '{"plan":"team"}'],

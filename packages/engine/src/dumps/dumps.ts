@@ -11,9 +11,9 @@
  * of ordinary requests while one is built).
  */
 import { resources, type ResourceName } from '@investor-graph/fixtures';
-import type { RowScan, Store } from '../engine/data/store.ts';
-import { sha256Pieces } from '../engine/hash.ts';
-import { SLICE_MS, slices } from '../engine/data/slices.ts';
+import type { RowScan, Store } from '../data/store.ts';
+import { sha256Pieces } from '../hash.ts';
+import { SLICE_MS, slices } from '../data/slices.ts';
 
 const DAY = 86_400_000;
 /** The dump is written at 04:00 UTC, after the 03:00 daily rebuild. */

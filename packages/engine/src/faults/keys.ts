@@ -1,6 +1,6 @@
 /** Faults of keys and plans: the refused key's answer, trials, quotas, the account, a plan's features and limits. */
 import { plans } from '@investor-graph/contract';
-import { planView } from '../engine/accounts/accounts.ts';
+import { planView } from '../accounts/accounts.ts';
 import { onJson, withHeaders, type Fault } from './fault.ts';
 import { knownParameters } from './http.ts';
 

@@ -5,9 +5,9 @@
  * what each breaks and how it wraps the engine's fetch (fault.ts), in groups by what they break;
  * the engine itself stays correct and every adapter can switch them on.
  */
-import type { RequestContext } from '../engine/context.ts';
-import type { Engine } from '../engine/engine.ts';
-import { pathUnder } from '../engine/request/query.ts';
+import type { RequestContext } from '../context.ts';
+import type { Engine } from '../engine.ts';
+import { pathUnder } from '../request/query.ts';
 import { billingFaults } from './billing.ts';
 import { acrossFaults } from './across.ts';
 import { derivedFaults } from './derived.ts';

@@ -15,7 +15,7 @@ import type { RequestContext } from './context.ts';
 import { handleControl } from './control/control.ts';
 import { ControlGuard } from './control/guard.ts';
 import { CursorCodec } from './data/cursor.ts';
-import { Dumps, type DumpFiles, type DumpWriter } from '../dumps/dumps.ts';
+import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
 import { MemoryKeyStore, type KeyStore } from './accounts/key-store.ts';
@@ -23,7 +23,7 @@ import { pathUnder } from './request/query.ts';
 import { answered, knownKeys, respond, type EngineParts } from './request/steps.ts';
 import { BodySerialiser } from './request/serialise.ts';
 import { Statistics } from './data/statistics.ts';
-import { MemoryStore } from '../stores/memory/dataset-store.ts';
+import { MemoryStore } from './stores/memory/dataset-store.ts';
 import type { Store, StoreInput } from './data/store.ts';
 import { RequestValidation } from './request/validate.ts';
 

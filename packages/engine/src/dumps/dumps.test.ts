@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { Dumps } from './dumps.ts';
 import { MemoryStore } from '../stores/memory/dataset-store.ts';
-import type { StoreInput } from '../engine/data/store.ts';
+import type { StoreInput } from '../data/store.ts';
 
 const AS_OF = '2026-11-20T03:00:00Z';
 

@@ -4,7 +4,7 @@
  * what the first page costs.
  */
 import { resources, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { cutPage, RebuildingStore } from '../../engine/data/rebuilding-store.ts';
+import { cutPage, RebuildingStore } from '../../data/rebuilding-store.ts';
 import {
   nested,
   type Change,
@@ -13,7 +13,7 @@ import {
   type RowScan,
   type Store,
   type StoreInput,
-} from '../../engine/data/store.ts';
+} from '../../data/store.ts';
 
 /** Keys kept sorted (by code unit, the order the API documents) with binary-search seeks. */
 export class SortedKeys {

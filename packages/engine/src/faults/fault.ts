@@ -3,9 +3,9 @@
  * next fault's) like any middleware: it may rewrite the request, answer it itself, or edit the
  * answer. The helpers below are those three, so each entry of the table says only what it breaks.
  */
-import type { RequestContext } from '../engine/context.ts';
-import type { Engine } from '../engine/engine.ts';
-import { ProblemError } from '../engine/problems.ts';
+import type { RequestContext } from '../context.ts';
+import type { Engine } from '../engine.ts';
+import { ProblemError } from '../problems.ts';
 
 export type Fetch = (request: Request, context?: RequestContext) => Promise<Response>;
 export type Json = Record<string, unknown> & {

@@ -1,0 +1,10 @@
+/** The engine: framework-free, no Node-only API. */
+export { createEngine, type Engine, type EngineOptions, type PresetKey, type RequestContext } from './engine.ts';
+export { ProblemError, problemTypes, action, type ProblemCode, type Action } from './problems.ts';
+export { Clock, parseDuration } from './clock.ts';
+export { faults, faultNames, isFaultName, withFaults, type FaultName } from './faults/index.ts';
+export { newKeyText, presetPrepaidRows } from './accounts/accounts.ts';
+export { MemoryKeyStore, type KeyStore, type KeyRecord, type MetaName } from './accounts/key-store.ts';
+export { statisticNames } from './data/rollups.ts';
+export { rollupFromRows } from './data/rollups-from-rows.ts';
+export { mintCursor } from './data/mint-cursor.ts';
