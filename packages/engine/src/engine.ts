@@ -12,7 +12,7 @@ import type { RateLimiter } from './accounts/rate-limiter.ts';
 import { toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
 import type { RequestContext } from './context.ts';
-import { handleControl } from './control/control.ts';
+import { handleControl, type ControlDeps } from './control/control.ts';
 import { ControlGuard } from './control/guard.ts';
 import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
@@ -90,11 +90,12 @@ export interface EngineOptions {
 }
 
 export interface Engine {
+  /** `answer` as a Response: what MSW's handlers and any fetch handler serve. */
   fetch(this: void, request: Request, context?: RequestContext): Promise<Response>;
   /**
-   * A call of the data API (anything but /__control) as the record `fetch` builds its Response
-   * from: the same status, headers and body, for an adapter that writes them itself (the Node
-   * server's fast path). Control calls are `fetch`'s alone.
+   * The engine's one entry: any call (the data API's and /__control's) answered as the record its
+   * Response is made of (status, header record, body), for an adapter that writes it itself (the
+   * Node server).
    */
   answer(this: void, request: Request, context?: RequestContext): Promise<Answer>;
   readonly ready: Promise<void>;
@@ -108,48 +109,42 @@ export interface Engine {
 const isStore = (dataset: StoreInput | Store): dataset is Store =>
   'page' in dataset && typeof dataset.page === 'function';
 
+/** An answer left as it is (a problem, as `answered` makes it, is already a record). */
+const same = (answer: Answer): Answer => answer;
+
 export function createEngine(options: EngineOptions): Engine {
   const parts = createParts(options);
   const { store, clock, accounts } = parts;
   const guard = new ControlGuard(options.adminToken, accounts.limiter);
   const nextRequestId = requestIds();
 
-  async function fetch(request: Request, context: RequestContext = {}): Promise<Response> {
-    // The control plane keeps its own rules: no CORS, no caching (control.ts).
-    if (CONTROL_URL.test(request.url)) {
-      const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
-      return answered(
-        parts,
-        request,
-        requestId,
-        (url) =>
-          handleControl(request, url, {
-            store,
-            clock,
-            accounts,
-            context,
-            guard,
-            requestId,
-            changeClock: (edit) => parts.shared.change(edit),
-          }),
-        toResponse,
-      );
-    }
-    return toResponse(await answer(request, context));
-  }
-
+  /**
+   * The engine's one entry: every call, the data API's and the control plane's, as the record its
+   * answer is made of. The Node server writes the record (its fast path) or the Response made of it;
+   * `fetch` is that Response, for MSW and any fetch handler. Faults wrap this entry too (faults/), so
+   * a faulted call takes the same way as a clean one.
+   */
   async function answer(request: Request, context: RequestContext = {}): Promise<Answer> {
     // A well-formed request id the client sent is the one its answer and the log carry.
     const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
+    // The control plane keeps its own rules: no CORS, no caching (control.ts).
+    if (CONTROL_URL.test(request.url)) {
+      const deps = { store, clock, accounts, context, guard, requestId };
+      const changeClock: ControlDeps['changeClock'] = (edit) => parts.shared.change(edit);
+      return answered(parts, request, requestId, (url) => handleControl(request, url, { ...deps, changeClock }), same);
+    }
     const answer = await answered(
       parts,
       request,
       requestId,
       (url) => respond(parts, request, url, context, requestId),
-      (problem) => problem,
+      same,
     );
     return finish(request, answer, parts.corsOrigins, context.compresses);
   }
+
+  const fetch = async (request: Request, context?: RequestContext): Promise<Response> =>
+    toResponse(await answer(request, context));
 
   return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps };
 }

@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathUnder } from '@investor-graph/engine/request/query';
+import type { Answer } from '@investor-graph/engine/answer';
 
 const shipped = new URL('./scalar/standalone.js', import.meta.url);
 // The package's exports name no browser bundle, so it is found beside its main entry.
@@ -70,20 +71,20 @@ let bundle: Promise<Uint8Array> | undefined;
 /** A URL under /docs: told apart on the text, so the API's calls pay for no URL parse here. */
 const DOCS_URL = pathUnder('/docs');
 
-function asset(body: BodyInit, type: string, request: Request): Response {
+function asset(body: string | Uint8Array, type: string, request: Request): Answer {
   const headers = {
     'content-type': type,
     'content-security-policy': policy,
     'x-content-type-options': 'nosniff',
     'cache-control': 'no-cache',
   };
-  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+  return { status: 200, headers, body: request.method === 'HEAD' ? null : body };
 }
 
-/** Answers `/docs` and its two scripts; everything else goes to `next`. */
+/** Answers `/docs` and its two scripts; everything else goes to `next` (the engine's answer). */
 export function withDocs<C>(
-  next: (request: Request, context?: C) => Promise<Response>,
-): (request: Request, context?: C) => Promise<Response> {
+  next: (request: Request, context?: C) => Promise<Answer>,
+): (request: Request, context?: C) => Promise<Answer> {
   return async (request, context) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !DOCS_URL.test(request.url))
       return next(request, context);
@@ -92,7 +93,7 @@ export function withDocs<C>(
     if (path === '/docs/init.js') return asset(init, 'text/javascript; charset=utf-8', request);
     if (path === '/docs/scalar.js') {
       bundle ??= readFile(bundleFile).then((b) => new Uint8Array(b));
-      return asset((await bundle) as BodyInit, 'text/javascript; charset=utf-8', request);
+      return asset(await bundle, 'text/javascript; charset=utf-8', request);
     }
     return next(request, context);
   };

@@ -5,6 +5,7 @@
  */
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from '../accounts/accounts.ts';
+import { json as answerJson, type Answer } from '../answer.ts';
 import { parseDuration, type Clock } from '../clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
@@ -26,11 +27,7 @@ export interface ControlDeps {
 /** The latest simulated time: past it, ISO 8601 dates no longer have four-digit years. */
 const latestTime = Date.parse('9999-12-31T23:59:59Z');
 
-const json = (status: number, body: unknown): Response =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-  });
+const json = (status: number, body: unknown): Answer => answerJson(status, body, { 'cache-control': 'no-store' });
 
 async function readJson(request: Request): Promise<Record<string, unknown>> {
   const coded = codedBody(request.headers.get('content-encoding'));
@@ -51,7 +48,7 @@ function bad(pointer: string, detail: string): ProblemError {
   });
 }
 
-export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Response> {
+export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Answer> {
   const { store, clock, accounts, context } = deps;
   await deps.guard.admit(request, context);
   const path = url.pathname.replace(/\/+$/, '');

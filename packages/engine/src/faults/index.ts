@@ -6,6 +6,7 @@
  * the engine itself stays correct and every adapter can switch them on.
  */
 import type { RequestContext } from '../context.ts';
+import { toResponse, type Answer } from '../answer.ts';
 import type { Engine } from '../engine.ts';
 import { pathUnder } from '../request/query.ts';
 import { billingFaults } from './billing.ts';
@@ -60,6 +61,43 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: F
 }
 
 const CONTROL_URL = pathUnder('/__control');
+
+type AnswerFunction = Engine['answer'];
+
+/**
+ * The engine's one entry, `answer`, with the named faults switched on: the faults work on the
+ * Response made of each answer (fault.ts), and what they leave is made a record again, so an
+ * adapter that writes records (the Node server's fast path) serves a faulted call the way it serves
+ * a clean one. A request an adapter read without building a Request (the fast path's) is made one
+ * first, for the faults that rewrite or clone it.
+ */
+export function withFaultsOnAnswer(
+  answer: AnswerFunction,
+  names: readonly FaultName[],
+  engine?: FaultDeps['engine'],
+): AnswerFunction {
+  if (names.length === 0) return answer;
+  const broken = withFaults(async (request, context) => toResponse(await answer(request, context)), names, engine);
+  return async (request, context) => {
+    const made = asRequest(request);
+    // A URL no parser takes (bare-limit-answers lets a bad Host through) is the engine's 400, faults or not.
+    return made ? answerOf(await broken(made, context)) : answer(request, context);
+  };
+}
+
+function asRequest(request: Request): Request | null {
+  if (request instanceof Request) return request;
+  const { url, method, headers } = request as Pick<Request, 'url' | 'method' | 'headers'>;
+  return URL.canParse(url) ? new Request(url, { method, headers: [...headers] }) : null;
+}
+
+/** A Response as an answer record, its body read whole (a dump's too: faults are for the small datasets of tests). */
+async function answerOf(response: Response): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const body = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers, body };
+}
 
 /** The engine options the named faults set (a fault that acts inside the engine); `engine` is read at call time. */
 export function faultEngineOptions(

@@ -2,7 +2,12 @@
 import type { Server } from 'node:http';
 import { createContractValidator } from '@investor-graph/contract';
 import { createEngine, type Engine, type EngineOptions, type PresetKey } from '@investor-graph/engine/engine';
-import { faultAdapterOptions, faultEngineOptions, withFaults, type FaultName } from '@investor-graph/engine/faults';
+import {
+  faultAdapterOptions,
+  faultEngineOptions,
+  withFaultsOnAnswer,
+  type FaultName,
+} from '@investor-graph/engine/faults';
 import { withDocs } from '../docs-page.ts';
 import { DumpCache, dumpCacheDir } from '../dumps/disk/cache.ts';
 import { diskDumpFiles } from '../dumps/disk/files.ts';
@@ -137,11 +142,9 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...faultEngineOptions(options.faults ?? [], () => engine),
     });
     await engine.ready;
-    // Without faults (which wrap fetch), the data API's GETs take the Node fast path to the same engine (server.ts).
-    const served = {
-      fetch: withDocs(options.faults?.length ? withFaults(engine.fetch, options.faults, engine) : engine.fetch),
-      ...(options.faults?.length ? {} : { answer: engine.answer }),
-    };
+    // One way in for every call, faulted or not: the engine's answer, which the Node server's fast
+    // path writes as it is and its WHATWG path as a Response (server.ts).
+    const served = { answer: withDocs(withFaultsOnAnswer(engine.answer, options.faults ?? [], engine)) };
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) =>

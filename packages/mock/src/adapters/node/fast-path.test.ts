@@ -9,7 +9,9 @@ import { connect } from 'node:net';
 import { afterAll, expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { createEngine, type Engine } from '@investor-graph/engine/engine';
+import { withFaultsOnAnswer, type FaultName } from '@investor-graph/engine/faults';
 import { createNodeServer, listen, type NodeServerOptions, type Served } from './server.ts';
+import type { AnswerFunction } from './fast-path.ts';
 import { loadInput } from '../../cli/start-mock.ts';
 
 const [dataset, validator] = await Promise.all([loadInput({}), createContractValidator()]);
@@ -91,12 +93,25 @@ function raw(base: string, text: string): Promise<string> {
   });
 }
 
-test(
+/** An engine's one entry with faults on, as the mock serves it with --fault. */
+function faulted(faults: FaultName[]): Served {
+  const e = engine();
+  return { answer: withFaultsOnAnswer(e.answer, faults, e) };
+}
+
+// Faults act on the engine's answer, which both paths call: a faulted mock takes the fast path as a
+// clean one does (it used to turn the fast path off), and answers alike through either. One fault of
+// each kind: a header dropped, rows edited, a status changed, a problem's body edited, an answer cached.
+test.each(
+  ([[], ['drop-request-id'], ['repeat-row'], ['wrong-status'], ['problem-without-code'], ['cached-304']] as const).map(
+    (faults) => ({ faults: [...faults] as FaultName[] }),
+  ),
+)(
   'a GET or HEAD of the data API answers the same through the fast ' +
-    'path as through the WHATWG path: status, headers and body bytes',
-  async () => {
-    const fast = await serve(engine());
-    const whatwg = await serve(engine(), { fastPath: false });
+    'path as through the WHATWG path: status, headers and body bytes (faults: $faults)',
+  async ({ faults }) => {
+    const fast = await serve(faulted(faults));
+    const whatwg = await serve(faulted(faults), { fastPath: false });
     const auth = { authorization: `Bearer ${key}` };
     const first = JSON.parse(
       Buffer.from((await send(fast, '/api/v1/firms?limit=2', { headers: auth })).body, 'base64').toString(),
@@ -148,9 +163,15 @@ test(
   'a plain GET or HEAD of the data API takes the fast path; other methods, other ' +
     'paths and targets or requests the two paths could read apart take the WHATWG path',
   async () => {
+    // The one entry both paths call: the fast path hands it what it read (no Request), the WHATWG
+    // path a Request, so its status says which path took the call.
     const served: Served = {
-      fetch: () => Promise.resolve(new Response('whatwg', { status: 299 })),
-      answer: () => Promise.resolve({ status: 298, headers: { 'content-type': 'text/plain' }, body: 'fast' }),
+      answer: (request) =>
+        Promise.resolve({
+          status: request instanceof Request ? 299 : 298,
+          headers: { 'content-type': 'text/plain' },
+          body: request instanceof Request ? 'whatwg' : 'fast',
+        }),
     };
     const base = await serve(served);
     const { port } = new URL(base);
@@ -165,11 +186,30 @@ test(
     expect(await status('/api/v1/firms?q=a|b')).toBe(299);
     expect(await status('/api/v1/firms', { headers: { host: `LOCALHOST:${port}` } })).toBe(299);
     expect(await raw(base, 'GET /api/v1/firms HTTP/1.0\r\nhost: localhost\r\n\r\n')).toMatch(/^HTTP\/1\.1 299 /);
-    // Without the engine's answer, or with the fast path off, every request takes the WHATWG path.
-    expect((await send(await serve({ fetch: served.fetch }), '/api/v1/firms')).status).toBe(299);
+    // A plain fetch handler (the validation proxy), or the fast path off: every request takes the WHATWG path.
+    const handler = { fetch: () => Promise.resolve(new Response('whatwg', { status: 299 })) };
+    expect((await send(await serve(handler), '/api/v1/firms')).status).toBe(299);
     expect((await send(await serve(served, { fastPath: false }), '/api/v1/firms')).status).toBe(299);
   },
 );
+
+test('a faulted mock serves the data API through the fast path, with the fault acting on what it writes', async () => {
+  const faultedEntry = faulted(['drop-request-id']) as { answer: AnswerFunction };
+  const tookRequest: boolean[] = [];
+  const base = await serve({
+    answer: (request, context) => {
+      tookRequest.push(request instanceof Request);
+      return faultedEntry.answer(request, context);
+    },
+  });
+  const got = await send(base, '/api/v1/firms?limit=1', {
+    headers: { authorization: `Bearer ${key}`, 'x-request-id': 'trace-0001' },
+  });
+  expect(got.status).toBe(200);
+  expect(got.headers['x-request-id']).toBeUndefined();
+  // What the fast path hands the engine is no Request: that is how this test knows the path.
+  expect(tookRequest).toEqual([false]);
+});
 
 test(
   "the fast path keeps the adapter's refusal of two Hosts, " + 'and answers a failure past the engine as a 500 problem',
@@ -181,10 +221,7 @@ test(
     );
     expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
     expect(twoHosts).toContain('"code":"invalid_request"');
-    const failing = await serve({
-      fetch: () => Promise.resolve(new Response(null, { status: 299 })),
-      answer: () => Promise.reject(new Error('broken on purpose')),
-    });
+    const failing = await serve({ answer: () => Promise.reject(new Error('broken on purpose')) });
     const failed = await send(failing, '/api/v1/firms');
     expect(failed.status).toBe(500);
     expect(failed.headers['content-type']).toBe('application/problem+json');
@@ -204,7 +241,6 @@ test(
     }
     const bytes = new Uint8Array(256 * 1024).map((_, i) => i % 251);
     const base = await serve({
-      fetch: () => Promise.resolve(new Response('whatwg', { status: 299 })),
       answer: () =>
         Promise.resolve({
           status: 200,

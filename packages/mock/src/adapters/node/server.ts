@@ -7,15 +7,17 @@
  * connections it holds, in all and from one address), compression as Accept-Encoding asks, the
  * methods a WHATWG Request cannot carry (TRACE), and a problem+json wherever the listener would
  * answer a bare status.
- * Given the engine's `answer` too, a GET or HEAD of the data API takes the fast path beside it
- * (fast-path.ts), which writes the same bytes from the engine's answer record; the checks and
- * compression both paths share are in adapter-checks.ts.
+ * Given the engine's `answer` (its one entry), a GET or HEAD of the data API takes the fast path
+ * beside it (fast-path.ts), which writes the answer record as it is; every other request takes the
+ * WHATWG path, with the Response made of the same record. The checks and compression both paths
+ * share are in checks.ts.
  * The mock's README ("How a request flows") says why this library.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '@investor-graph/engine/engine';
+import { toResponse } from '@investor-graph/engine/answer';
 import { ProblemError } from '@investor-graph/engine/problems';
 import { refusedRoute } from '@investor-graph/engine/request/router';
 import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/engine/redact';
@@ -61,8 +63,12 @@ export interface NodeServerOptions {
   passCodedBodies?: boolean;
 }
 
-/** What the Node server serves: the engine's fetch (wrapped, maybe), and its answer for the fast path. */
-export type Served = Pick<Engine, 'fetch'> & { answer?: AnswerFunction };
+/** What it serves: the engine's one entry, `answer`, which both paths call, or any fetch handler (the WHATWG path). */
+export type Served = { answer: AnswerFunction } | Pick<Engine, 'fetch'>;
+
+/** The served thing as a fetch handler, for the WHATWG path. */
+const fetchOf = (served: Served): Engine['fetch'] =>
+  'answer' in served ? async (request, context) => toResponse(await served.answer(request, context)) : served.fetch;
 
 /** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -89,8 +95,9 @@ export const defaultLimits = {
 };
 
 /** Where the listener hands a request to the engine, with what only the socket knows. */
-function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
+function handler(served: Served, options: NodeServerOptions) {
   const context = socketContext(options);
+  const fetch = fetchOf(served);
   return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
     const target = incoming.url ?? '/';
     const method = request.method;
@@ -122,7 +129,7 @@ function handler(engine: Pick<Engine, 'fetch'>, options: NodeServerOptions) {
         body: body.length ? (body as BodyInit) : null,
       });
     }
-    return encoded(incoming, await engine.fetch(request, context(incoming)));
+    return encoded(incoming, await fetch(request, context(incoming)));
   };
 }
 
@@ -171,7 +178,7 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     },
   );
   const fast =
-    engine.answer && options.fastPath !== false
+    'answer' in engine && options.fastPath !== false
       ? fastPath(engine.answer, {
           context: socketContext(options),
           failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter'),
