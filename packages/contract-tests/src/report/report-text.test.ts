@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { groupFindings, type Finding, type RuleResult } from '../core/rule-results.ts';
 import type { PropertyResult } from '../core/run.ts';
 import { matrixResults, matrixScore } from '../rule-matrix/matrix-results.ts';
+import { renderHtmlReport } from './html-report.ts';
 import type { Report } from './report.ts';
 import { exampleLine, formatReport, ruleFailureText } from './report-text.ts';
 
@@ -33,7 +34,7 @@ const findings = [
   finding(8, '/api/v1/companies/emberix-security', 'derived'),
 ];
 
-test("findings of one rule, operation, status and message are one kind, however each call's id and query differ", () => {
+test("findings of one rule, operation, status and message are one kind, whatever each call's id and query", () => {
   const groups = groupFindings(findings);
   expect(groups.map((g) => [g.first.call, g.count, g.during])).toEqual([
     ['GET /api/v1/firms?limit=5 -> 200', 5, ['setup', 'conforms', 'pagination', 'rate']],
@@ -170,4 +171,23 @@ test('a kind met once says where; a report from before grouping shows its exampl
   expect(ruleFailureText(old, 40)).toMatch(
     /got 8 violations in 40 calls, for example:\nGET \/x -> 200 \(during auth\): y$/,
   );
+});
+
+test('the HTML page says the same: the rule once with its kinds counted, the rows resting on it apart', () => {
+  const page = renderHtmlReport(setup());
+  expect(page).toContain('FAILED: 1 property broke, 1 rule broke (3 properties stopped by it)');
+  // No failure of their own for the properties the rule's findings alone broke; they are named under it.
+  expect(page).toContain('<div class="failure" id="property-http-conventions">');
+  expect(page).not.toContain('<div class="failure" id="property-conforms">');
+  const rule = /<div class="failure" id="rule-request-id">[^]*?<\/div>\n?(?=<div class="failure"|<\/section>)/.exec(
+    page,
+  )![0];
+  expect(rule.match(/X-Request-Id igct-/g)).toHaveLength(3);
+  expect(rule).toContain('(×5, during setup, conforms, pagination, rate)');
+  expect(rule).toMatch(/Its findings alone broke 3 properties <code>conforms<\/code>, <code>pagination<\/code>/);
+  expect(rule).toContain('--only conforms --seed 3 --path 0</pre>');
+  expect(page).toMatch(
+    /<tr data-state="rests-on-a-broken-rule">[^]*?unproven, not broken: rule <code>request-id<\/code>/,
+  );
+  expect(page).toMatch(/<label [^>]*><span class="badge rests-on-a-broken-rule">rests on a broken rule \d+<\/span>/);
 });

@@ -77,7 +77,8 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
 /** The rules in the tally: how many broke, naming them, and how many held. */
 function rulesLine(report: Report): string {
   const broken = report.rules.filter((r) => r.violations).map((r) => r.id);
-  return `${broken.length} broken${broken.length ? ` (${broken.join(', ')})` : ''}, ${report.rules.length - broken.length} held`;
+  const named = broken.length ? ` (${broken.join(', ')})` : '';
+  return `${broken.length} broken${named}, ${report.rules.length - broken.length} held`;
 }
 
 /**
@@ -97,7 +98,8 @@ function propertiesLine(report: Report): string {
   const rules = [...new Set(byRule.flatMap((p) => p.failure!.rules!))];
   const stopped = byRule.length ? `, ${byRule.length} stopped by a broken rule (${rules.join(', ')})` : '';
   const own = failed.filter((p) => !p.failure?.rules?.length).map((p) => p.id);
-  return `${own.length} broken${own.length ? ` (${listed(own)})` : ''}${stopped}, ${heldText}, ${of('skipped').length} not reached`;
+  const named = own.length ? ` (${listed(own)})` : '';
+  return `${own.length} broken${named}${stopped}, ${heldText}, ${of('skipped').length} not reached`;
 }
 
 /**

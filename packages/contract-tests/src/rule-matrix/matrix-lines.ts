@@ -50,7 +50,7 @@ export function restingLines(results: MatrixResult[]): string[] {
   });
 }
 
-/** The rows of a run's matrix that did not hold, a line for each reason: those resting on a rule, then those not reached. */
+/** The rows of a run's matrix that did not hold, a line a reason: those resting on a rule, then those not reached. */
 export function matrixLines(results: MatrixResult[]): string[] {
   return [...restingLines(results), ...unreachedLines(results)];
 }
