@@ -55,6 +55,7 @@ const stateColours: Record<string, string> = {
   passed: '#15803d',
   broken: '#b91c1c',
   failed: '#b91c1c',
+  'rests-on-a-broken-rule': '#c2410c',
   skipped: '#a16207',
   'not-checkable': '#6b7280',
   'not-checked-yet': '#7c3aed',

@@ -110,7 +110,11 @@ test('against a clean service it exits 0 and writes JUnit and a report within it
   expect(outcome('Trial 2 requests a second')).toBe('skipped');
   expect(outcome('Use is for internal commercial purposes')).toBe('not checkable');
   expect(json.score.held).toBe(json.score.checked);
-  expect(out).toMatch(new RegExp(`rules: ${json.score.held} held of ${json.score.checked} checked`));
+  expect(out).toMatch(
+    new RegExp(
+      `matrix rows: ${json.score.held} held, 0 broken, 0 resting on a broken rule: ${json.score.checked} checked`,
+    ),
+  );
   expect(JSON.stringify(json)).not.toContain(key);
   // What it printed: the run's line, one line per property as it finished, and the summary; none of vitest's own.
   const lines = out.trimEnd().split('\n');
@@ -210,7 +214,7 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
     },
   );
   expect(again.code, again.out).toBe(1);
-  expect(again.out).toMatch(/broken conforms/);
+  expect(again.out).toMatch(/^ {2}broken {3}conforms .*: by rule no-people alone: /m);
   // The failure says what the rule expects and what the service did, on the property's line and in the summary.
   expect(out).toMatch(
     new RegExp(
@@ -224,15 +228,37 @@ test('against a service that leaks an e-mail it exits 1 and the JUnit names the 
   expect(out).toMatch(
     new RegExp(
       /^ {2}broken rule no-people: expected no e-mail, phone, profile URL, /.source +
-        /photo or person field anywhere, got \d+ violations in \d+ calls, for /.source +
-        /example:$/.source,
+        /photo or person field anywhere, got \d+ violations in \d+ calls, during setup, conforms/.source +
+        /(, all of one kind|; \d+ kinds, a line each.*):$/.source,
       'm',
     ),
   );
+  // The rule is counted once, with the property its findings alone broke, and that property has no entry of its own.
+  expect(out).toMatch(/^ {2}rules \(each judges every call\): 1 broken \(no-people\), \d+ held$/m);
+  expect(out).toMatch(/^ {2}properties: 0 broken, 1 stopped by a broken rule \(no-people\), /m);
+  expect(out.match(/^ {2}broken rule no-people: /gm)).toHaveLength(1);
+  expect(out).not.toMatch(/^ {2}broken conforms:/m);
+  expect(out).toMatch(/^ {6}its findings alone broke conforms; the first replays with:\n {6}replay: npx /m);
   const json = JSON.parse(await readFile(join(dir, 'broken.json'), 'utf8'));
-  expect(json.matrix.find((r: { id: string }) => r.id === rowSaying('People are excluded on every plan')).outcome).toBe(
-    'broken',
+  // Its examples: each kind once, with how many calls showed it (the leak is in every page of firms).
+  const [rule] = json.rules.filter((r: { violations: number }) => r.violations);
+  expect(rule.id).toBe('no-people');
+  const examples = rule.examples as { text: string; count: number }[];
+  expect(new Set(examples.map((e) => e.text)).size).toBe(examples.length);
+  expect(examples.some((e) => e.count > 1)).toBe(true);
+  for (const e of examples.filter((x) => x.count > 1)) expect(out).toContain(`${e.text} (×${e.count}, during `);
+  expect(json.properties[0].failure.rules).toEqual(['no-people']);
+  // The rows its failure stands for rest on it, unproven: none is called broken.
+  expect(
+    json.matrix.find((r: { id: string }) => r.id === rowSaying('People are excluded on every plan')),
+  ).toMatchObject({ outcome: 'rests on a broken rule', broken_rules: ['no-people'] });
+  expect(json.matrix.find((r: { id: string }) => r.id === rowSaying('The service serves data about')).outcome).toBe(
+    'rests on a broken rule',
   );
+  expect(json.matrix.filter((r: { outcome: string }) => r.outcome === 'broken')).toEqual([]);
+  expect(json.score).toMatchObject({ broken: 0, rests_on_broken_rule: expect.any(Number) });
+  expect(json.score.held + json.score.rests_on_broken_rule).toBe(json.score.checked);
+  expect(out).toMatch(/^ {2}\d+ rows rest on broken rule no-people \(unproven, not broken\): /m);
   expect(json.score.held).toBeLessThan(json.score.checked);
 }, 120_000);
 
@@ -361,7 +387,9 @@ test('a key per plan checks what its plan allows, matrix merged; a rule no key r
       json.matrix.find((r: { id: string }) => r.id === rowSaying('The `/exports` endpoints are restricted')).outcome,
     ).toBe('held');
     expect(json.score.held).toBe(json.score.checked);
-    expect(out).toMatch(/all keys \(team, business\): rules: \d+ held of \d+ checked/);
+    expect(out).toMatch(
+      /all keys \(team, business\): matrix rows: \d+ held, 0 broken, 0 resting on a broken rule: \d+ checked/,
+    );
     expect(JSON.stringify(json)).not.toContain(business);
   } finally {
     await mock.close();

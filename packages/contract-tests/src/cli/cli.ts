@@ -25,7 +25,7 @@ import { annotationsAsOutput } from '../report/junit.ts';
 import { PropertyLines } from '../report/property-lines.ts';
 import { mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
 import { formatReport } from '../report/report-text.ts';
-import { scoreLine, unreachedLines } from '../rule-matrix/matrix-results.ts';
+import { matrixLines, scoreLine } from '../rule-matrix/matrix-lines.ts';
 
 // `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of
 // its own (diff-cli.ts).
@@ -218,7 +218,7 @@ function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
       writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
       if (!reports.length) return false;
       const each = reports.map((r) => formatReport(r, { matrix: false })).join('\n\n');
-      const unreached = unreachedLines(merged.matrix)
+      const unreached = matrixLines(merged.matrix)
         .map((line) => `\n  ${line}`)
         .join('');
       const diffLines = drift ? `\n${diffSummaryLines(drift).join('\n')}` : '';

@@ -12,6 +12,7 @@ import type { Property } from '../properties.ts';
 import { allRules, type AnyRuleId } from './judges.ts';
 import { boundaryCases, planRun } from './plan.ts';
 import { PropertyFailure } from '../properties/support.ts';
+import { groupFindings, timesSaid } from './rule-results.ts';
 
 /** How much of a property a run checked: all its boundary cases and some generated ones, part of them, or none. */
 export type Coverage = 'every case' | 'some cases' | 'not reached';
@@ -41,6 +42,8 @@ export interface PropertyResult {
     /** The whole command that replays it, pasted as it is (the key from INVESTOR_GRAPH_KEY). */
     rerun?: string;
     exchanges?: ShownExchange[];
+    /** The rules whose findings alone broke it (its own check held on the case): the failure is theirs. */
+    rules?: AnyRuleId[];
   };
   /** The case ran out of budget partway and was counted as not run. */
   stoppedByBudget?: boolean;
@@ -115,6 +118,7 @@ export async function runProperty(
   let runs = 0;
   let stoppedByBudget = false;
   let failing: ShownExchange[] = [];
+  let byRules: AnyRuleId[] = [];
   const details = await fc.check(
     fc.asyncProperty(property.arbitrary(ctx), async (input) => {
       if (stoppedByBudget) return true;
@@ -130,13 +134,17 @@ export async function runProperty(
         // The case that broke it ran: a property broken on its first case is not "0 cases".
         runs += 1;
         failing = ledger.recent.slice(-3).map((c) => c.shown);
+        byRules = [];
         throw error;
       }
       runs += 1;
       const broken = ledger.findings.slice(seen);
       if (broken.length) {
-        failing = [...new Set(broken.slice(0, 5).map((f) => f.exchange))].slice(0, 3);
-        throw new PropertyFailure(broken.slice(0, 5).map(findingText).join('\n'));
+        // Each kind of finding once, with how many calls showed it (rule-results.ts).
+        const groups = groupFindings(broken).slice(0, 5);
+        failing = groups.map((g) => g.first.exchange).slice(0, 3);
+        byRules = [...new Set(broken.map((f) => f.rule))];
+        throw new PropertyFailure(groups.map((g) => findingText(g.first) + timesSaid(g.count)).join('\n'));
       }
       return true;
     }),
@@ -185,6 +193,7 @@ export async function runProperty(
         `--only ${property.id} --seed ${config.seed}${path ? ` --path ${path}` : ''}`,
       ),
       ...(failing.length ? { exchanges: failing } : {}),
+      ...(byRules.length ? { rules: byRules } : {}),
     };
   }
   return result;

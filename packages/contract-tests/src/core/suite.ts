@@ -5,13 +5,12 @@
  */
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { prepare, type SuiteConfig, type SuiteContext } from './context.ts';
-import { expectedGot } from '../report/failure-text.ts';
 import { allRules, type AnyRuleId } from './judges.ts';
 import { properties } from '../properties.ts';
 import { planRun } from './plan.ts';
 import { coverageText, outcomeKey, planOutcome, propertyOutcome, ruleOutcome } from '../report/property-lines.ts';
 import { buildReport, writeReport, type Report } from '../report/report.ts';
-import { formatReport } from '../report/report-text.ts';
+import { formatReport, ruleFailureText } from '../report/report-text.ts';
 import { runProperty, type PropertyResult } from './run.ts';
 import { ruleResults } from './rule-results.ts';
 
@@ -80,9 +79,15 @@ export function defineContractSuite(
         if (result.status === 'skipped') t.skip(`not reached: ${result.reason}`);
         if (result.failure) {
           // A failure before any case ran (the run could not get ready) has no case to show.
-          const { message, counterexample, replay, rerun } = result.failure;
+          const { message, counterexample, replay, rerun, rules } = result.failure;
+          // Broken by a rule's findings alone: the rule's own case counts them, once for the run.
+          const whose = rules?.length
+            ? `\n\nits own check held on this case; the findings of rule ${rules.join(', ')} alone broke it`
+            : '';
           throw new Error(
-            counterexample ? `${message}\n\ncounterexample: ${counterexample}\nreplay: ${rerun ?? replay}` : message,
+            counterexample
+              ? `${message}${whose}\n\ncounterexample: ${counterexample}\nreplay: ${rerun ?? replay}`
+              : message,
           );
         }
       });
@@ -92,15 +97,7 @@ export function defineContractSuite(
       test(`rule ${id}: ${allRules[id].title}`, (t) => {
         const result = ruleResults(ctx).find((r) => r.id === id)!;
         Object.assign(t.task.meta, { [outcomeKey]: ruleOutcome(result, ctx.ledger.exchanges, ctx.config.plan) });
-        if (result.violations)
-          throw new Error(
-            expectedGot(
-              '',
-              allRules[id].title,
-              `${result.violations} violation${result.violations === 1 ? '' : 's'}, for ` +
-                `example:\n${result.examples.join('\n')}`,
-            ),
-          );
+        if (result.violations) throw new Error(ruleFailureText(result, ctx.ledger.exchanges));
       });
     }
   });

@@ -8,6 +8,7 @@ import { badge, curlLine as curlOf, html, pre, type Html } from '@investor-graph
 import type { ShownExchange } from './calls-shown.ts';
 import { rerunLine, withoutKeys } from './failure-text.ts';
 import type { Report } from './report.ts';
+import { exampleLine, listed } from './report-text.ts';
 import type { PropertyResult } from '../core/run.ts';
 import type { RuleResult } from '../core/rule-results.ts';
 
@@ -57,34 +58,56 @@ function propertyFailure(report: Report, p: PropertyResult): Html {
   const shown = calls.length
     ? html`<div class="muted">${said}:</div>${calls.map((x, i) => exchangeBlock(report.base_url, x, i === 0))}`
     : '';
-  const again = f.replay
-    ? html`<div class="muted">run the case again (the key in INVESTOR_GRAPH_KEY):</div>\
-${pre(f.rerun ?? rerunLine(report, f.replay), 'command')}`
-    : '';
   return html`<div class="failure" id="${`property-${p.id}`}">${heading}
 ${pre(withoutKeys(f.message))}
 ${f.counterexample ? html`<div class="muted">the case that broke it:</div>${pre(withoutKeys(f.counterexample))}` : ''}
 ${shown}
-${again}</div>`;
+${again(report, p)}</div>`;
 }
 
+/** The line that runs a property's failing case again, when it has one. */
+function again(report: Report, p: PropertyResult): Html | string {
+  const f = p.failure!;
+  return f.replay
+    ? html`<div class="muted">run the case again (the key in INVESTOR_GRAPH_KEY):</div>\
+${pre(f.rerun ?? rerunLine(report, f.replay), 'command')}`
+    : '';
+}
+
+/**
+ * A broken rule, once for the run: how many calls broke it and during what, an example of each
+ * kind with how many calls showed it and the first such call, then the properties its findings
+ * alone broke (each an anchor, so a link to the property lands here) and the line replaying the first.
+ */
 function ruleFailure(report: Report, r: RuleResult): Html {
   const heading = html`<h3>${badge('broken')} rule <code>${r.id}</code>: ${r.title}</h3>`;
   const calls = `${report.calls_checked} call${report.calls_checked === 1 ? '' : 's'}`;
-  const first = r.violations > r.examples.length ? `; the first ${r.examples.length}` : '';
+  const during = r.during?.length ? `, during ${listed(r.during)}` : '';
+  const kinds = (r.kinds ?? r.examples.length) > r.examples.length ? `; the first ${r.examples.length} kinds` : '';
   const examples = r.examples.map((example, i) => {
     const call = r.exchanges?.[i];
-    return html`${pre(withoutKeys(example))}${call ? exchangeBlock(report.base_url, call, i === 0) : ''}`;
+    return html`${pre(withoutKeys(exampleLine(example)))}${call ? exchangeBlock(report.base_url, call, i === 0) : ''}`;
   });
+  const alone = report.properties.filter((p) => p.failure?.rules?.includes(r.id));
+  const stopped = alone.length
+    ? html`${alone.map((p) => html`<span id="${`property-${p.id}`}"></span>`)}\
+<p>Its findings alone broke ${alone.length === 1 ? 'the property' : `${alone.length} properties`} \
+${alone.map((p, i) => html`${i ? ', ' : ''}<code>${p.id}</code>`)} (their own checks held on the case).</p>\
+${again(report, alone[0]!)}`
+    : '';
   return html`<div class="failure" id="${`rule-${r.id}`}">${heading}
-<p>${r.violations} violation${r.violations === 1 ? '' : 's'} in ${calls}${first}:</p>
-${examples}</div>`;
+<p>${r.violations} violation${r.violations === 1 ? '' : 's'} in ${calls}${during}${kinds}, \
+each kind once with how many calls showed it:</p>
+${examples}${stopped}</div>`;
 }
 
 /** Every failure of one key's run, the set-up's first; null when nothing broke. */
 export function failuresOf(report: Report): Html | null {
-  // After a failed set-up every property fails with it: said once.
-  const properties = report.properties.filter((p) => p.failure && p.failure.message !== report.setup_error);
+  // After a failed set-up every property fails with it: said once. A property a rule's findings
+  // alone broke is said with the rule, once.
+  const properties = report.properties.filter(
+    (p) => p.failure && p.failure.message !== report.setup_error && !p.failure.rules?.length,
+  );
   const rules = report.rules.filter((r) => r.violations > 0);
   if (!properties.length && !rules.length && !report.setup_error) return null;
   const setup = report.setup_error

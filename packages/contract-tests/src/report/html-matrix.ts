@@ -7,9 +7,18 @@
 import { badge, html, stateFilter, table, type Html } from '@investor-graph/cli/html-page';
 import { withoutKeys } from './failure-text.ts';
 import { matrix } from '../rule-matrix/rule-matrix.ts';
-import { scoreLine, type MatrixResult, type MatrixScore, type RowOutcome } from '../rule-matrix/matrix-results.ts';
+import type { MatrixResult, MatrixScore, RowOutcome } from '../rule-matrix/matrix-results.ts';
+import { scoreLine } from '../rule-matrix/matrix-lines.ts';
 
-const outcomes: RowOutcome[] = ['broken', 'held', 'skipped', 'not checkable', 'not checked yet', 'decided elsewhere'];
+const outcomes: RowOutcome[] = [
+  'broken',
+  'rests on a broken rule',
+  'held',
+  'skipped',
+  'not checkable',
+  'not checked yet',
+  'decided elsewhere',
+];
 const sentence = new Map(matrix.map((row) => [row.id, row.rule]));
 
 /** The section a row belongs to: a spec section, a decision, or the contract's x-assumed spots together. */
@@ -28,14 +37,19 @@ function tally(rows: MatrixResult[]): Html[] {
 /** Why a row is where it is: its reason, or the checks that held or broke it. */
 function why(row: MatrixResult): Html {
   const checks = row.checks.length ? html`<code>${row.checks.join(', ')}</code>` : '';
-  if (row.outcome === 'held' || row.outcome === 'broken') {
+  if (row.outcome === 'held' || row.outcome === 'broken' || row.outcome === 'rests on a broken rule') {
+    // A rule's failure does not say which of the sentences it covers broke: the row is unproven.
+    const rests =
+      row.outcome === 'rests on a broken rule'
+        ? html`unproven, not broken: rule <code>${(row.broken_rules ?? []).join(', ')}</code> broke; `
+        : '';
     const coverage = row.coverage
       ? html`${row.coverage === 'some cases' ? 'checked on some cases' : 'checked on every case'}: `
       : '';
     const shown = row.faults.length
       ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>`
       : html` <span class="muted">(never shown to fail on a fault)</span>`;
-    return html`${coverage}${checks}${shown}`;
+    return html`${rests}${coverage}${checks}${shown}`;
   }
   const listed = checks ? html` <span class="muted">checks:</span> ${checks}` : '';
   if (row.outcome === 'skipped') return html`not reached: ${withoutKeys(row.reason ?? '')}${listed}`;
@@ -58,7 +72,7 @@ ${[...sections].map(([name, group]) => sectionDetails(name, group))}
 </section>`;
 }
 
-/** A section of the matrix as a table that folds, open when a row of it broke. */
+/** A section of the matrix as a table that folds, open when a row of it broke (not one resting on a rule). */
 function sectionDetails(name: string, group: MatrixResult[]): Html {
   const open = group.some((r) => r.outcome === 'broken') ? html` open` : '';
   return html`<details${open}><summary><b>${name}</b> ${tally(group)}</summary>

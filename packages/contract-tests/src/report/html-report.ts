@@ -14,9 +14,9 @@ import { withoutKeys } from './failure-text.ts';
 import { failuresOf } from './html-failures.ts';
 import { matrixSection } from './html-matrix.ts';
 import { coverageText } from './property-lines.ts';
-import type { DiffChange, DiffSection, MergedReport, Report } from './report.ts';
+import type { BasisTally, DiffChange, DiffSection, MergedReport, Report } from './report.ts';
 import { duration } from './report-text.ts';
-import { scoreLine } from '../rule-matrix/matrix-results.ts';
+import { scoreLine } from '../rule-matrix/matrix-lines.ts';
 
 const isMerged = (report: Report | MergedReport): report is MergedReport => 'reports' in report;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -30,17 +30,29 @@ function broke(report: Report): boolean {
   );
 }
 
-/** The verdict line: what broke, counted, or that everything held. */
+/**
+ * The verdict line: what broke, counted (a rule once, with the properties its findings alone
+ * broke), or that everything held.
+ */
 function verdict(report: Report | MergedReport): { ok: boolean; text: string } {
   const reports = isMerged(report) ? report.reports : [report];
-  const properties = reports.flatMap((r) =>
+  const failed = reports.flatMap((r) =>
     r.properties.filter((p) => p.status === 'failed' && p.failure?.message !== r.setup_error),
-  ).length;
+  );
+  const properties = failed.filter((p) => !p.failure?.rules?.length).length;
+  const stopped = failed.length - properties;
   const rules = reports.flatMap((r) => r.rules.filter((x) => x.violations > 0)).length;
   const broken = [
     ...reports.filter((r) => r.setup_error).map((r) => `the ${r.plan} run could not get ready`),
     ...(properties ? [`${properties} propert${properties === 1 ? 'y' : 'ies'} broke`] : []),
-    ...(rules ? [`${plural(rules, 'rule')} broke`] : []),
+    ...(rules
+      ? [
+          `${plural(rules, 'rule')} broke` +
+            (stopped
+              ? ` (${stopped} propert${stopped === 1 ? 'y' : 'ies'} stopped by ${rules === 1 ? 'it' : 'them'})`
+              : ''),
+        ]
+      : []),
     ...(isMerged(report) && report.failed_keys.length
       ? [`no report from the ${report.failed_keys.join(', ')} key`]
       : []),
@@ -60,16 +72,22 @@ function runFacts(report: Report): Html {
   const passed = (coverage: boolean) =>
     report.properties.filter((p) => p.status === 'passed' && (p.coverage === 'some cases') === coverage).length;
   const of = (status: string) => report.properties.filter((p) => p.status === status).length;
+  const stopped = report.properties.filter((p) => p.status === 'failed' && p.failure?.rules?.length).length;
+  const basis = (b: BasisTally) =>
+    `${b.passed} held, ${b.failed} broken${b.stopped_by_rule ? `, ${b.stopped_by_rule} stopped by a broken rule` : ''}`;
+  const rules = report.rules.filter((r) => r.violations > 0).length;
   return html`<dl class="facts"><dt>base URL</dt><dd><code>${report.base_url}</code></dd>\
 <dt>plan</dt><dd>${report.plan}</dd><dt>seed</dt><dd>${report.seed}</dd>
 <dt>budget</dt><dd>${report.budget.calls} calls, ${report.budget.rows} rows${why}</dd>\
 <dt>spent</dt><dd>${report.spent.calls} calls, ${report.spent.rows} rows \
 (${plural(report.calls_checked, 'call')} checked against every rule)${took}</dd>
-<dt>properties</dt><dd>${badge('passed', `checked on every case ${passed(false)}`)} \
-${badge('passed', `on some cases ${passed(true)}`)} ${badge('failed', `broken ${of('failed')}`)} \
+<dt>rules</dt><dd>${badge('failed', `broken ${rules}`)} ${badge('passed', `held ${report.rules.length - rules}`)}</dd>
+<dt>properties</dt><dd>${badge('failed', `broken ${of('failed') - stopped}`)} \
+${badge('rests on a broken rule', `stopped by a broken rule ${stopped}`)} \
+${badge('passed', `checked on every case ${passed(false)}`)} ${badge('passed', `on some cases ${passed(true)}`)} \
 ${badge('skipped', `not reached ${of('skipped')}`)}</dd>
-<dt>documented</dt><dd>${s.documented.passed} passed, ${s.documented.failed} failed</dd>\
-<dt>assumed (x-assumed)</dt><dd>${s.assumed.passed} passed, ${s.assumed.failed} failed</dd>
+<dt>by basis: documented (the spec)</dt><dd>${basis(s.documented)}</dd>\
+<dt>assumed (x-assumed)</dt><dd>${basis(s.assumed)}</dd>
 ${report.use_control ? html`<dt>control API</dt><dd>driven (--use-control)</dd>` : ''}</dl>`;
 }
 
@@ -81,7 +99,9 @@ function propertiesTable(report: Report): Html {
       state: p.status,
       cells: [
         p.failure ? html`<a href="${`#property-${p.id}`}"><code>${p.id}</code></a>` : html`<code>${p.id}</code>`,
-        badge(p.status, p.status === 'passed' ? 'held' : p.status === 'failed' ? 'broken' : 'skipped'),
+        p.failure?.rules?.length
+          ? badge('rests on a broken rule', `stopped by rule ${p.failure.rules.join(', ')}`)
+          : badge(p.status, p.status === 'passed' ? 'held' : p.status === 'failed' ? 'broken' : 'skipped'),
         // Checked on every case, on some cases, or not reached (run.ts), as the summary says it.
         p.status === 'skipped' ? 'not reached' : coverageText(p),
         `${p.spent.calls} calls, ${p.spent.rows} rows`,

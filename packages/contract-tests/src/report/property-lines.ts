@@ -9,6 +9,7 @@ import type { SuiteConfig } from '../core/context.ts';
 import type { RunPlan } from '../core/plan.ts';
 import type { PropertyResult } from '../core/run.ts';
 import type { RuleResult } from '../core/rule-results.ts';
+import { exampleLine } from './report-text.ts';
 
 /** What a test's progress line says, carried from the suite to this reporter in the test's meta. */
 export interface Outcome {
@@ -86,8 +87,15 @@ export function propertyOutcome(result: PropertyResult, plan: string): Outcome {
     `${count(result.spent.rows, 'row')}${result.stoppedByBudget ? ' (stopped by the budget)' : ''}`;
   if (result.status === 'skipped')
     return { status: 'skipped', id: result.id, plan, detail: result.reason ?? 'skipped' };
+  // A rule's findings alone: the rule's own line, at the run's end, counts them once.
+  const by = result.failure?.rules?.length ? `by rule ${result.failure.rules.join(', ')} alone: ` : '';
   if (result.failure)
-    return { status: 'broken', id: result.id, plan, detail: `${spent}: ${short(gotFirst(result.failure.message))}` };
+    return {
+      status: 'broken',
+      id: result.id,
+      plan,
+      detail: `${spent}: ${by}${short(gotFirst(result.failure.message))}`,
+    };
   return { status: 'held', id: result.id, plan, detail: spent };
 }
 
@@ -98,7 +106,9 @@ export function ruleOutcome(result: RuleResult, calls: number, plan: string): Ou
     status: 'broken',
     id,
     plan,
-    detail: `${count(result.violations, 'violation')} in ${count(calls, 'call')}: ${short(result.examples[0] ?? '')}`,
+    detail:
+      `${count(result.violations, 'violation')} in ${count(calls, 'call')}: ` +
+      short(result.examples[0] ? exampleLine(result.examples[0]) : ''),
   };
 }
 

@@ -49,15 +49,26 @@ export interface Report {
   matrix: MatrixResult[];
   /** Rules checked and held, as a score to track from run to run. */
   score: MatrixScore;
+  /**
+   * Properties and rules by what they rest on, the spec (documented) or DECISIONS.md (assumed):
+   * held, broken (a rule once, however many properties its findings broke), and properties a
+   * rule's findings alone broke (`stopped_by_rule`, their own checks unproven).
+   */
   summary: {
-    documented: { passed: number; failed: number };
-    assumed: { passed: number; failed: number };
+    documented: BasisTally;
+    assumed: BasisTally;
     skipped: number;
     /** Properties by how much of them ran (run.ts's coverage). */
     coverage?: Record<Coverage, number>;
   };
   /** The served contract against the kit's (or a baseline), which the CLI's run starts with (diff.ts). */
   diff?: DiffSection;
+}
+
+export interface BasisTally {
+  passed: number;
+  failed: number;
+  stopped_by_rule?: number;
 }
 
 /**
@@ -86,19 +97,27 @@ export interface DiffSection {
 
 export function buildReport(ctx: SuiteContext, properties: PropertyResult[], wallMs?: number): Report {
   const rules = ruleResults(ctx);
+  // A property that a rule's findings alone broke is the rule's failure, counted once, with the rule.
+  const byRule = (p: PropertyResult) => p.status === 'failed' && !!p.failure?.rules?.length;
   const tally = (basis: 'documented' | 'assumed') => ({
     passed:
       properties.filter((p) => p.basis === basis && p.status === 'passed').length +
       rules.filter((r) => r.basis === basis && r.violations === 0).length,
     failed:
-      properties.filter((p) => p.basis === basis && p.status === 'failed').length +
+      properties.filter((p) => p.basis === basis && p.status === 'failed' && !byRule(p)).length +
       rules.filter((r) => r.basis === basis && r.violations > 0).length,
+    stopped_by_rule: properties.filter((p) => p.basis === basis && byRule(p)).length,
   });
   const matrix = matrixResults({
     properties: new Map(
       properties.map((p) => [
         p.id,
-        { status: p.status, coverage: p.coverage, ...(p.reason ? { reason: p.reason } : {}) },
+        {
+          status: p.status,
+          coverage: p.coverage,
+          ...(p.reason ? { reason: p.reason } : {}),
+          ...(p.failure?.rules ? { rules: p.failure.rules } : {}),
+        },
       ]),
     ),
     rules: new Map(rules.map((r) => [r.id, r.violations])),

@@ -1,11 +1,17 @@
 /**
  * The rule matrix in a run: each row's outcome from the run's properties and rules, merged over
- * the keys of a run, the score that counts them, and the lines that say what a run did not reach.
+ * the keys of a run, and the score that counts them (matrix-lines.ts says them).
  */
 import type { PlanId } from '@investor-graph/contract';
 import { matrix, rowPlans, type MatrixRow } from './rule-matrix.ts';
 
-export type RowOutcome = 'held' | 'broken' | 'skipped' | 'not checkable' | 'not checked yet' | 'decided elsewhere';
+/**
+ * `rests on a broken rule`: none of its checks broke on its own, but a rule it rests on broke (or
+ * stopped a property of it): a rule such as `contract` judges every answer and covers a hundred
+ * sentences, so its failure says one of them broke, not which; the row is unproven, not broken.
+ */
+export type RowOutcome =
+  'held' | 'broken' | 'rests on a broken rule' | 'skipped' | 'not checkable' | 'not checked yet' | 'decided elsewhere';
 
 /** How much of a row's checks a run ran (run.ts's coverage): all their cases, some, or none. */
 export type RowCoverage = 'every case' | 'some cases' | 'not reached';
@@ -22,6 +28,8 @@ export interface MatrixResult {
   faults: string[];
   /** Why it was skipped, cannot be checked, or is not checked yet; for a "not shown" sentence, the decisions. */
   reason?: string;
+  /** For a row resting on a broken rule: the rules that broke. */
+  broken_rules?: string[];
 }
 
 export interface MatrixScore {
@@ -29,6 +37,9 @@ export interface MatrixScore {
   rows: number;
   checked: number;
   held: number;
+  /** Checked rows a check of their own broke, and those that rest on a broken rule (neither held). */
+  broken?: number;
+  rests_on_broken_rule?: number;
   /** Checked rows whose checks that ran ran every case, and those of which some ran only some cases. */
   every_case: number;
   some_cases: number;
@@ -43,11 +54,13 @@ export interface MatrixScore {
 }
 
 /**
- * Each row's outcome in a run: broken when one of its checks failed; held when one ran and none
- * failed; skipped when none of its checks ran.
+ * Each row's outcome in a run: broken when a property of its checks failed on its own; resting on
+ * a broken rule when a rule of its checks broke, or a rule's findings alone broke a property of
+ * them; held when one ran and none failed; skipped when none of its checks ran.
  */
 export function matrixResults(outcomes: {
-  properties: Map<string, { status: string; reason?: string; coverage?: string }>;
+  /** `rules`: the rules whose findings alone broke a failed property (run.ts). */
+  properties: Map<string, { status: string; reason?: string; coverage?: string; rules?: string[] }>;
   rules: Map<string, number>;
   calls: number;
   plan: PlanId;
@@ -65,15 +78,26 @@ export function matrixResults(outcomes: {
     // A rule that found nothing may have met nothing it applies to (no 429, no rounds): beside a
     // property it only breaks a row; alone it holds one when the run made calls.
     const own = row.checks!.filter((c) => !c.startsWith('rule:'));
+    const brokenRules = new Set<string>();
     const results = row.checks!.map((check) => {
-      if (!check.startsWith('rule:')) return outcomes.properties.get(check)?.status ?? 'skipped';
-      if ((outcomes.rules.get(check.slice(5)) ?? 0) > 0) return 'failed';
+      if (!check.startsWith('rule:')) {
+        const property = outcomes.properties.get(check);
+        if (property?.status !== 'failed' || !property.rules?.length) return property?.status ?? 'skipped';
+        for (const rule of property.rules) brokenRules.add(rule);
+        return 'rule';
+      }
+      if ((outcomes.rules.get(check.slice(5)) ?? 0) > 0) {
+        brokenRules.add(check.slice(5));
+        return 'rule';
+      }
       return own.length === 0 && outcomes.calls > 0 ? 'passed' : 'skipped';
     });
     // Rules judge every call: only a property that ran part of its cases makes a row "some cases".
     const ran = own.map((c) => outcomes.properties.get(c)).filter((p) => p && p.status !== 'skipped');
     const coverage: RowCoverage = ran.some((p) => p!.coverage === 'some cases') ? 'some cases' : 'every case';
     if (results.includes('failed')) return { ...base, outcome: 'broken' as const, coverage };
+    if (brokenRules.size)
+      return { ...base, outcome: 'rests on a broken rule' as const, coverage, broken_rules: [...brokenRules] };
     if (results.includes('passed')) return { ...base, outcome: 'held' as const, coverage };
     const reasons = row.checks!.map((c) => outcomes.properties.get(c)?.reason).filter(Boolean);
     return {
@@ -102,13 +126,16 @@ function wantOfKey(row: MatrixRow, plansGiven: readonly PlanId[]): string | null
   return can.some((p) => plansGiven.includes(p)) ? null : `needs a key of ${can.join(' or ')}`;
 }
 
-/** One matrix from the runs of several keys: a row broken by any, else held by any, else skipped. */
+/**
+ * One matrix from the runs of several keys: a row broken by any, else resting on a rule broken by
+ * any, else held by any, else skipped.
+ */
 export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[]): MatrixResult[] {
   return matrix
     .map((row, i) => {
       const seen = runs.map((results) => results[i]!);
       const first = seen[0] ?? { ...rowBase(row), outcome: 'skipped' as const };
-      for (const outcome of ['broken', 'held'] as const) {
+      for (const outcome of ['broken', 'rests on a broken rule', 'held'] as const) {
         const hits = seen.filter((r) => r.outcome === outcome);
         // The widest coverage any key gave it: a row checked on every case by one key was checked on every case.
         const hit = hits.find((r) => r.coverage !== 'some cases') ?? hits[0];
@@ -124,7 +151,8 @@ export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[
 
 export function matrixScore(results: MatrixResult[]): MatrixScore {
   const counted = results.filter((r) => r.outcome !== 'decided elsewhere');
-  const isChecked = (r: MatrixResult) => r.outcome === 'held' || r.outcome === 'broken';
+  const isChecked = (r: MatrixResult) =>
+    r.outcome === 'held' || r.outcome === 'broken' || r.outcome === 'rests on a broken rule';
   const count = (basis: 'documented' | 'assumed') => ({
     checked: counted.filter((r) => r.basis === basis && isChecked(r)).length,
     held: counted.filter((r) => r.basis === basis && r.outcome === 'held').length,
@@ -135,6 +163,8 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
     rows: counted.length,
     checked: documented.checked + assumed.checked,
     held: documented.held + assumed.held,
+    broken: counted.filter((r) => r.outcome === 'broken').length,
+    rests_on_broken_rule: counted.filter((r) => r.outcome === 'rests on a broken rule').length,
     every_case: counted.filter((r) => isChecked(r) && r.coverage !== 'some cases').length,
     some_cases: counted.filter((r) => isChecked(r) && r.coverage === 'some cases').length,
     shown_to_fail: counted.filter((r) => isChecked(r) && r.faults.length > 0).length,
@@ -144,41 +174,4 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
     not_checked_yet: counted.filter((r) => r.outcome === 'not checked yet').length,
     skipped: counted.filter((r) => r.outcome === 'skipped').length,
   };
-}
-
-/**
- * The rows a run did not reach, grouped by why (a key of another plan, a flag, the budget), a line
- * a reason: what a user adds to check them.
- */
-export function unreachedLines(results: MatrixResult[]): string[] {
-  const byReason = new Map<string, string[]>();
-  for (const r of results)
-    if (r.outcome === 'skipped')
-      byReason.set(r.reason ?? 'none of its checks ran', [
-        ...(byReason.get(r.reason ?? 'none of its checks ran') ?? []),
-        r.id,
-      ]);
-  return [...byReason]
-    .sort((a, b) => b[1].length - a[1].length)
-    .map(
-      ([reason, ids]) =>
-        `not reached: ${ids.length} row${ids.length === 1 ? '' : 's'} ` +
-        `(${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', ...' : ''}): ${reason}`,
-    );
-}
-
-/** The score in a line, as the CLI closes with it. */
-export function scoreLine(score: MatrixScore): string {
-  const coverage =
-    score.every_case === undefined
-      ? ''
-      : ` (${score.every_case} checked on every case, ${score.some_cases} on some cases)`;
-  return (
-    `rules: ${score.held} held of ${score.checked} checked${coverage}, of ${score.rows} ` +
-    `sentences and contract spots (documented ` +
-    `${score.documented.held}/${score.documented.checked}, assumed ` +
-    `${score.assumed.held}/${score.assumed.checked}); ${score.shown_to_fail} of the checked ` +
-    `shown to fail on a fault; ${score.skipped} not reached by this run, ` +
-    `${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`
-  );
 }

@@ -10,14 +10,8 @@ import { claims } from './claims.ts';
 import { catchers, catchingChecks } from '../core/fault-catchers.test-support.ts';
 import { sentences } from './generated/sentences.ts';
 import { checkExists, matrix, renderMatrix } from './rule-matrix.ts';
-import {
-  matrixResults,
-  matrixScore,
-  mergeMatrix,
-  scoreLine,
-  unreachedLines,
-  type MatrixResult,
-} from './matrix-results.ts';
+import { matrixResults, matrixScore, mergeMatrix, type MatrixResult } from './matrix-results.ts';
+import { restingLines, scoreLine, unreachedLines } from './matrix-lines.ts';
 import { anchorOf, decisionSentences, specSentences, splitSentences } from './sentences.ts';
 
 const contracts = new URL('../../../../contracts/', import.meta.url);
@@ -135,10 +129,21 @@ test('a row no key can check names the plan it needs; several keys merge: broken
   });
   expect(feed(mergeMatrix([trial, team], ['trial', 'team'])).outcome).toBe('held');
   expect(feed(mergeMatrix([trial], ['trial'])).reason).toMatch(/^needs a key of/);
-  // A rule broken under one key breaks the row whatever the other key saw.
+  // A rule broken under one key leaves the row resting on it whatever the other key saw.
   const peopleRow = matrix.find((r) => r.checks?.join() === 'rule:no-people')!.id;
   const broken = matrixResults({ properties: passed, rules: new Map([['no-people', 2]]), calls: 30, plan: 'team' });
-  expect(mergeMatrix([trial, broken], ['trial', 'team']).find((r) => r.id === peopleRow)!.outcome).toBe('broken');
+  expect(mergeMatrix([trial, broken], ['trial', 'team']).find((r) => r.id === peopleRow)).toMatchObject({
+    outcome: 'rests on a broken rule',
+    broken_rules: ['no-people'],
+  });
+  // A property broken on its own under one key breaks its rows, whatever a rule did under the other.
+  const feedBroken = matrixResults({
+    properties: new Map([...passed, ['changes', { status: 'failed' }]]),
+    rules: new Map([['no-people', 2]]),
+    calls: 30,
+    plan: 'team',
+  });
+  expect(feed(mergeMatrix([broken, feedBroken], ['team', 'business'])).outcome).toBe('broken');
   expect(matrixScore(mergeMatrix([trial, broken], ['trial', 'team'])).held).toBeLessThan(
     matrixScore(mergeMatrix([trial, team], ['trial', 'team'])).held,
   );
@@ -189,9 +194,60 @@ test('a row is checked on every case if its properties that ran all did, on some
   const score = matrixScore(some);
   expect(score.every_case + score.some_cases).toBe(score.checked);
   expect(score.some_cases).toBeGreaterThan(0);
-  expect(scoreLine(score)).toMatch(/held of \d+ checked \(\d+ checked on every case, \d+ on some cases\)/);
+  expect(scoreLine(score)).toMatch(
+    new RegExp(
+      /^matrix rows: \d+ held, 0 broken, 0 resting on a broken rule: /.source +
+        /\d+ checked \(\d+ on every case, \d+ on some cases\)/.source,
+    ),
+  );
   expect(
     matrixResults({ properties: new Map(), rules: new Map(), calls: 0, plan: 'team' }).find((r) => r.id === feedRow)!
       .coverage,
   ).toBe('not reached');
 });
+
+test("a rule's failure leaves the rows it covers unproven, not broken: one status for them, counted apart", () => {
+  const ran = ['conforms', 'envelope', 'auth', 'bad-input', 'pagination'];
+  const contractRow = matrix.find((r) => r.checks?.join() === 'conforms,rule:contract')!;
+  const pagingRow = matrix.find((r) => r.checks?.join() === 'envelope')!;
+  const run = (conforms: { status: string; rules?: string[] }, rules: [string, number][]) =>
+    matrixResults({
+      properties: new Map<string, { status: string; rules?: string[] }>([
+        ...ran.map((id) => [id, { status: 'passed' }] as const),
+        ['conforms', conforms],
+      ]),
+      rules: new Map(rules),
+      calls: 30,
+      plan: 'team',
+    });
+  // The contract rule broke (a header dropped, say): conforms was stopped by its findings alone.
+  const dropped = run({ status: 'failed', rules: ['contract'] }, [['contract', 40]]);
+  const row = (results: MatrixResult[], id: string) => results.find((r) => r.id === id)!;
+  expect(row(dropped, contractRow.id)).toMatchObject({ outcome: 'rests on a broken rule', broken_rules: ['contract'] });
+  // A row of a property that held is not touched by another rule's failure.
+  expect(row(dropped, pagingRow.id).outcome).toBe('held');
+  // A property stopped by a rule its row does not list leaves the row resting on that rule.
+  const byRequestId = run({ status: 'failed', rules: ['request-id'] }, [['request-id', 9]]);
+  expect(row(byRequestId, contractRow.id)).toMatchObject({
+    outcome: 'rests on a broken rule',
+    broken_rules: ['request-id'],
+  });
+  // The property broken by its own check breaks the row, the rule's failure beside it or not.
+  expect(row(run({ status: 'failed' }, [['contract', 40]]), contractRow.id).outcome).toBe('broken');
+  const score = matrixScore(dropped);
+  expect(score.broken).toBe(0);
+  expect(score.rests_on_broken_rule).toBe(dropped.filter((r) => r.outcome === 'rests on a broken rule').length);
+  expect(score.rests_on_broken_rule).toBeGreaterThan(100);
+  expect(score.held + score.broken! + score.rests_on_broken_rule!).toBe(score.checked);
+  expect(scoreLine(score)).toMatch(
+    new RegExp(`^matrix rows: ${score.held} held, 0 broken, ${score.rests_on_broken_rule} resting on a broken rule: `),
+  );
+  // One line names the rule, the first sentence resting on it and how many more, and calls them unproven.
+  expect(restingLines(dropped)).toEqual([
+    `${score.rests_on_broken_rule} rows rest on broken rule contract (unproven, not broken): ` +
+      `'${cut(matrix.find((r) => r.id === dropped.find((d) => d.broken_rules)!.id)!.rule)}' ` +
+      `(${dropped.find((d) => d.broken_rules)!.id}) and ${score.rests_on_broken_rule! - 1} more`,
+  ]);
+});
+
+const cut = (said: string) => (said.length > 70 ? `${said.slice(0, 69)}…` : said);
