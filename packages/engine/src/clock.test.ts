@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { Clock, parseDuration, SharedClock } from './clock.ts';
-import { MemoryKeyStore } from './accounts/key-store.ts';
+import { MemoryKeyStore } from './stores/memory/key-store.ts';
 
 const START = Date.parse('2026-11-20T03:00:00Z');
 

@@ -3,7 +3,7 @@
  * tests; `advance` jumps it forward so a trial can expire or a month roll over without waiting.
  * Rate limiting does not use it: request rates are real-time by nature.
  */
-import type { KeyStore } from './accounts/key-store.ts';
+import type { KeyStore } from './stores/key-store.ts';
 import { ProblemError } from './problems.ts';
 
 export interface ClockState {

@@ -4,7 +4,7 @@
  * importing engine.ts (which imports them all).
  */
 import type { PlanRule } from '@investor-graph/contract/plans';
-import type { KeyRecord } from './accounts/key-store.ts';
+import type { KeyRecord } from './stores/key-store.ts';
 import type { RouteMatch } from './request/router.ts';
 
 export interface RequestContext {

@@ -8,7 +8,7 @@
 import type { PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
 import { Accounts } from './accounts/accounts.ts';
-import type { RateLimiter } from './accounts/rate-limiter.ts';
+import type { RateLimiter } from './stores/rate-limiter.ts';
 import { toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
 import type { RequestContext } from './context.ts';
@@ -18,7 +18,8 @@ import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
-import { MemoryKeyStore, type KeyStore } from './accounts/key-store.ts';
+import type { KeyStore } from './stores/key-store.ts';
+import { MemoryKeyStore } from './stores/memory/key-store.ts';
 import { pathUnder } from './request/query.ts';
 import { answered, knownKeys, respond, type EngineParts } from './request/steps.ts';
 import { BodySerialiser } from './request/serialise.ts';

@@ -4,7 +4,8 @@ export { ProblemError, problemTypes, action, type ProblemCode, type Action } fro
 export { Clock, parseDuration } from './clock.ts';
 export { faults, faultNames, isFaultName, withFaults, type FaultName } from './faults/index.ts';
 export { newKeyText, presetPrepaidRows } from './accounts/accounts.ts';
-export { MemoryKeyStore, type KeyStore, type KeyRecord, type MetaName } from './accounts/key-store.ts';
+export { MemoryKeyStore } from './stores/memory/key-store.ts';
+export type { KeyStore, KeyRecord, MetaName } from './stores/key-store.ts';
 export { statisticNames } from './data/rollups.ts';
 export { rollupFromRows } from './data/rollups-from-rows.ts';
 export { mintCursor } from './data/mint-cursor.ts';

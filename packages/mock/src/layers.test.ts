@@ -33,16 +33,17 @@ export function importsOf(text: string): string[] {
 }
 
 /**
- * Which layer of src/ a path (relative to src/) is in: the row of the deepest folder it is under
- * (`engine/data/` before `engine/`), or its own row.
+ * Which layer of src/ a path (relative to src/) is in: its own row (a file its folder's row does
+ * not speak for, such as `accounts/metering-table.ts`), or the row of the deepest folder it is
+ * under (`engine/data/` before `engine/`).
  */
 function layerOf(path: string, layers: Map<string, string[]>): string | undefined {
+  if (layers.has(path)) return path;
   const folders = path.split('/').slice(0, -1);
   for (let depth = folders.length; depth > 0; depth--) {
     const folder = `${folders.slice(0, depth).join('/')}/`;
     if (layers.has(folder)) return folder;
   }
-  if (layers.has(path)) return path;
   // `./` is the row of the files directly in src/ that have no row of their own (the engine's core).
   return folders.length === 0 && layers.has('./') ? './' : undefined;
 }
@@ -263,6 +264,16 @@ describe('layers', () => {
     expect(layerViolation('engine/data/store.ts', '../../faults/keys.ts', table)).toMatch(/engine\/data\/ may not/);
     expect(layerViolation('engine/engine.ts', './data/store.ts', table)).toMatch(/engine\/ may not/);
     expect(layerViolation('engine/a.ts', '@investor-graph/contract/plans', table)).toBeNull();
+    // A file with a row of its own is its own layer, inside its folder's: the stores may import the
+    // metering table of accounts/ and nothing else of it.
+    const tableRow = readLayers(
+      '<!-- layers:start -->\n| `accounts/` | `stores/`, `accounts/table.ts` |\n| `accounts/table.ts` | `stores/` |\n' +
+        '| `stores/` | `accounts/table.ts` |\n<!-- layers:end -->',
+    );
+    expect(layerViolation('stores/key-store.ts', '../accounts/table.ts', tableRow)).toBeNull();
+    expect(layerViolation('stores/key-store.ts', '../accounts/accounts.ts', tableRow)).toMatch(/stores\/ may not/);
+    expect(layerViolation('accounts/accounts.ts', './table.ts', tableRow)).toBeNull();
+    expect(layerViolation('accounts/table.ts', './accounts.ts', tableRow)).toMatch(/accounts\/table\.ts may not/);
     // The files directly in src/ with no row of their own are `./`'s (the engine's core).
     const core = readLayers(
       '<!-- layers:start -->\n| `./` | `data/`, `@investor-graph/fixtures` |\n| `data/` | `./` |\n<!-- layers:end -->',

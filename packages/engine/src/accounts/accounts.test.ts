@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { failedAuth, plans, trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { Accounts } from './accounts.ts';
-import { MemoryKeyStore } from './key-store.ts';
+import { MemoryKeyStore } from '../stores/memory/key-store.ts';
 import { ProblemError } from '../problems.ts';
 
 const DAY = 86_400_000;

@@ -12,14 +12,17 @@ import { KnownKeys } from '../redact.ts';
 import type { PlanId } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
-import { MemoryKeyStore, type KeyRecord, type KeyStore } from './key-store.ts';
+import type { KeyRecord, KeyStore } from '../stores/key-store.ts';
+import { MemoryKeyStore } from '../stores/memory/key-store.ts';
+import { MemoryRateLimiter } from '../stores/memory/rate-limiter.ts';
+import type { RateLimiter } from '../stores/rate-limiter.ts';
 import { Authenticator } from './authentication.ts';
 import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './metering.ts';
-import { keysApart, MemoryRateLimiter, overTheRate, type RateLimiter } from './rate-limiter.ts';
+import { keysApart, overTheRate } from './rate-limiter.ts';
 import { trialKeptAfterEnd, Trials } from './trials.ts';
 
-export type { KeyRecord } from './key-store.ts';
+export type { KeyRecord } from '../stores/key-store.ts';
 export type { Usage } from './metering.ts';
 export { keyPrefix, newKeyText, planView, presetPrepaidRows, type IssuedKey } from './key-records.ts';
 

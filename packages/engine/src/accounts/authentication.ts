@@ -7,13 +7,8 @@ import { failedAuth } from '@investor-graph/contract/plans';
 import { bearerOf } from '../redact.ts';
 import { ProblemError } from '../problems.ts';
 import { constantTimeEqual, sha256Hex } from '../hash.ts';
-import type { KeyRecord } from './key-records.ts';
-import type { RateLimiter } from './rate-limiter.ts';
-
-/** The part of a key store authentication reads. */
-export interface KeyDirectory {
-  byHash(hash: string): KeyRecord | undefined | Promise<KeyRecord | undefined>;
-}
+import type { KeyDirectory, KeyRecord } from '../stores/key-store.ts';
+import type { RateLimiter } from '../stores/rate-limiter.ts';
 
 /** Keys met, kept by hash: whether a key exists and its plan never change (what does is read afresh when charging). */
 const REMEMBERED = 50_000;

@@ -2,45 +2,16 @@
  * A key's record: how a new one is made, what of its text may be kept, and the state and summary a
  * client and the control API see. Pure functions over `KeyRecord`, shared by every part of Accounts.
  */
-import { planIds, plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
+import { plans, type PlanId, type PlanRule } from '@investor-graph/contract/plans';
 import { iso } from '../answer.ts';
 import { randomToken } from '../hash.ts';
+import { keyPrefix, type KeyRecord } from '../stores/key-store.ts';
+import { monthBounds } from './metering-table.ts';
+
+export { keyPrefix, type KeyRecord } from '../stores/key-store.ts';
+export { monthBounds } from './metering-table.ts';
 
 export const DAY = 86_400_000;
-
-export interface KeyRecord {
-  keyId: string;
-  /** SHA-256 of the key's text: the text itself is never kept. */
-  hash: string;
-  plan: PlanId;
-  prefix: string;
-  last4: string;
-  createdAt: number;
-  expiresAt: number | null;
-  revokedAt: number | null;
-  emailHash: string | null;
-  callsUsed: number;
-  periodStart: number | null;
-  periodEnd: number | null;
-  balanceRows: number | null;
-}
-
-/** What the parts' atomic steps are made of, in a store with transactions (memory, SQLite). */
-export interface KeyTransactions {
-  /**
-   * Runs `work` as one transaction and returns what it returns: what it reads is current (in a
-   * shared database, every process's commits), what it writes is kept only if it returns, and it
-   * is durable before this returns. Nothing else writes in between.
-   */
-  transaction<T>(work: () => T): T;
-  byId(keyId: string): KeyRecord | undefined;
-  /** The latest key issued for a trial e-mail hash. */
-  trialByEmail(emailHash: string): KeyRecord | undefined;
-  /** Adds a new key; false when its hash is already there. */
-  insert(record: KeyRecord): boolean;
-  /** Writes what may change of a key: counters, period, balance, revocation. */
-  save(record: KeyRecord): void;
-}
 
 export interface IssuedKey {
   key: string;
@@ -62,22 +33,7 @@ export function newKeyText(plan: PlanId): string {
   return `igk_${plan}_${randomToken(32)}`;
 }
 
-/**
- * What of a key's text may be shown and kept: the kit's `igk_<plan>_`, never more. (A key of another
- * form, preset by a user, has none: its text up to the last '_' was most of the key. Regression.)
- */
-export function keyPrefix(key: string): string {
-  // A plan's name, not any word: `igk_mysecretword_…` keeps nothing of its secret word.
-  return planIds.map((plan) => `igk_${plan}_`).find((prefix) => key.startsWith(prefix)) ?? '';
-}
-
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
-
-/** The calendar month (UTC) `now` falls in, as [first of it, first of the next). */
-export function monthBounds(now: number): [number, number] {
-  const d = new Date(now);
-  return [Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)];
-}
 
 /** A new key's record: nothing used yet, the period and lifetime its plan gives. */
 export function newRecord(

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
 import { newRecord } from './key-records.ts';
-import { decideCharge, refusalOf, usageJson, usageOf } from './metering.ts';
+import { meter } from './metering-table.ts';
+import { refusalOf, usageJson, usageOf } from './metering.ts';
 
 const now = Date.UTC(2026, 10, 20);
 const record = (plan: 'trial' | 'team' | 'payg', prepaid = 0) =>
@@ -9,13 +10,13 @@ const record = (plan: 'trial' | 'team' | 'payg', prepaid = 0) =>
 
 test('a counted call within the quota is counted, and a pay-as-you-go one charged at least the minimum', () => {
   const team = record('team');
-  expect(decideCharge(team, { keyId: team.keyId, now, counted: true, rows: 5 })).toMatchObject({
+  expect(meter(team, { keyId: team.keyId, now, counted: true, rows: 5 })).toMatchObject({
     refusal: null,
     cost: 0,
     record: { callsUsed: 1 },
   });
   const payg = record('payg', 100);
-  expect(decideCharge(payg, { keyId: payg.keyId, now, counted: true, rows: 1 })).toMatchObject({
+  expect(meter(payg, { keyId: payg.keyId, now, counted: true, rows: 1 })).toMatchObject({
     refusal: null,
     cost: plans.payg.min_rows_per_call,
     record: { balanceRows: 100 - plans.payg.min_rows_per_call! },
@@ -32,7 +33,7 @@ test('a key is refused as it stands: revoked, past its quota, its trial over, or
   expect(refusalOf(record('trial'), now + 8 * 86_400_000, true)).toBe('trial_expired');
   expect(refusalOf({ ...record('trial'), callsUsed: plans.trial.calls_limit! }, now, true)).toBe('trial_exhausted');
   const poor = record('payg', 5);
-  expect(decideCharge(poor, { keyId: poor.keyId, now, counted: true, rows: 1 })).toMatchObject({
+  expect(meter(poor, { keyId: poor.keyId, now, counted: true, rows: 1 })).toMatchObject({
     refusal: 'insufficient_balance',
     record: { balanceRows: 5, callsUsed: 0 },
   });
@@ -43,7 +44,12 @@ test('a monthly period rolls over on the first of the next month (UTC), and its 
   const next = Date.UTC(2026, 11, 1);
   expect(refusalOf(used, next - 1, true)).toBe('quota_exhausted');
   expect(refusalOf(used, next, true)).toBeNull();
-  expect(used).toMatchObject({ callsUsed: 0, periodStart: next, periodEnd: Date.UTC(2027, 0, 1) });
+  expect(meter(used, { keyId: used.keyId, now: next, counted: true, rows: 1 })).toMatchObject({
+    refusal: null,
+    record: { callsUsed: 1, periodStart: next, periodEnd: Date.UTC(2027, 0, 1) },
+  });
+  // Asking changes nothing: the key as stored rolls over only when a call is admitted and kept.
+  expect(used.callsUsed).toBe(plans.team.calls_limit);
 });
 
 test(

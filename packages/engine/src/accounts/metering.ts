@@ -1,114 +1,24 @@
 /**
- * Quota and billing: whether a key may make a call, and counting and charging it. The decision is a
- * pure function of the key as stored (`decideCharge`), so a store can run "admit and charge" as one
- * atomic step: a transaction of a database here, a script on a shared server in a store of its own.
+ * Quota and billing as a client sees them: whether a key may make a call (the table of
+ * metering-table.ts, which every store's atomic step runs too), the 401 or 402 of a refusal, and
+ * the usage an envelope carries.
  */
 import { nextPlanUp, plans } from '@investor-graph/contract/plans';
 import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from '../problems.ts';
-import { isoOrNull, monthBounds, type KeyRecord, type KeyTransactions } from './key-records.ts';
+import type { KeyRecord, Refusal } from '../stores/key-store.ts';
+import { isoOrNull } from './key-records.ts';
+import { decide, readCall } from './metering-table.ts';
 
 /** `usage` of the envelope, as the contract defines it. */
 export type Usage = Schema<'Usage'>;
 
-/** One call to admit and charge: what the store needs to decide it on the key as it stands. */
-export interface ChargeStep {
-  keyId: string;
-  /** The service's clock (quotas, periods and expiry follow it). */
-  now: number;
-  /** Counted against the quota (every call but the free ones: the account). */
-  counted: boolean;
-  /** Rows served; null when nothing was (a 304), so nothing is charged. */
-  rows: number | null;
-  /**
-   * Names this charge once (a random part per process and a count), so a store on a server can
-   * take back a charge whose answer it never saw, and never apply one twice.
-   */
-  chargeId?: string;
-}
-
-export type Refusal = 'revoked_key' | 'trial_expired' | 'trial_exhausted' | 'quota_exhausted' | 'insufficient_balance';
-
-/** What a store answers for a step: the key as it now stands, and what the call cost or why it is refused. */
-export type ChargeOutcome =
-  { record: KeyRecord; cost: number; refusal: null } | { record: KeyRecord; cost: number; refusal: Refusal };
-
-/** The part of a key store that admits and charges a call, and refunds one never answered. */
-export interface MeterStore {
-  /** Decides `step` on the key as stored and, when admitted, keeps what it changed: one atomic step. */
-  admitAndCharge(step: ChargeStep): ChargeOutcome | Promise<ChargeOutcome>;
-  /** Takes back an admitted call whose answer could not be made: not counted, not charged. */
-  refund(keyId: string, counted: boolean, cost: number, chargeId?: string): void | Promise<void>;
-}
-
-/** Rows a pay-as-you-go call serving `rows` costs (DECISIONS.md#pay-as-you-go-billing). */
-export function costOf(record: KeyRecord, rows: number | null, counted: boolean): number {
-  if (rows === null || !counted || record.plan !== 'payg') return 0;
-  return Math.max(rows, plans.payg.min_rows_per_call!);
-}
-
 /**
- * Decides a step on `record` (a copy the caller keeps only when admitted): rolls a monthly period
- * over, refuses as the key stands (revoked; for a counted call, an expired or used-up trial or
- * quota; a balance too low), or counts the call and charges it.
+ * Why the key as stored cannot make this call now, or null: the table's refusal for the call
+ * before it is served (no rows yet, so nothing priced). Reads; changes nothing.
  */
-export function decideCharge(record: KeyRecord, step: ChargeStep): ChargeOutcome {
-  const refusal = refusalOf(record, step.now, step.counted);
-  const cost = costOf(record, step.rows, step.counted);
-  if (refusal) return { record, cost: 0, refusal };
-  if (record.plan === 'payg' && cost > (record.balanceRows ?? 0))
-    return { record, cost, refusal: 'insufficient_balance' };
-  if (step.counted) record.callsUsed++;
-  if (record.plan === 'payg') record.balanceRows = (record.balanceRows ?? 0) - cost;
-  return { record, cost, refusal: null };
-}
-
-/** Why the key cannot make this call now, or null; rolls a monthly period past its end first. */
 export function refusalOf(record: KeyRecord, now: number, counted: boolean): Refusal | null {
-  if (record.revokedAt !== null) return 'revoked_key';
-  if (!counted) return null;
-  const rule = plans[record.plan];
-  if (rule.calls_period === 'P1M' && record.periodEnd !== null && now >= record.periodEnd) {
-    [record.periodStart, record.periodEnd] = monthBounds(now);
-    record.callsUsed = 0;
-  }
-  if (record.plan === 'trial') {
-    if (record.expiresAt !== null && now >= record.expiresAt) return 'trial_expired';
-    return record.callsUsed >= rule.calls_limit! ? 'trial_exhausted' : null;
-  }
-  return rule.calls_limit !== null && record.callsUsed >= rule.calls_limit ? 'quota_exhausted' : null;
-}
-
-/** A key store's admit-and-charge as one of its transactions (the memory and SQLite stores). */
-export function admitAndChargeIn(
-  store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>,
-  step: ChargeStep,
-): ChargeOutcome {
-  return store.transaction(() => {
-    const stored = store.byId(step.keyId);
-    if (!stored) throw new Error(`[investor-graph mock] key ${step.keyId} is no longer in the state store`);
-    // A copy: what the decision changes reaches the store only when the call is admitted.
-    const outcome = decideCharge({ ...stored }, step);
-    if (outcome.refusal === null) store.save(outcome.record);
-    return outcome;
-  });
-}
-
-/** A key store's refund as one of its transactions. */
-export function refundIn(
-  store: Pick<KeyTransactions, 'transaction' | 'byId' | 'save'>,
-  keyId: string,
-  counted: boolean,
-  cost: number,
-): void {
-  store.transaction(() => {
-    const stored = store.byId(keyId);
-    if (!stored) return;
-    const current = { ...stored };
-    if (counted) current.callsUsed = Math.max(0, current.callsUsed - 1);
-    if (current.plan === 'payg') current.balanceRows = (current.balanceRows ?? 0) + cost;
-    store.save(current);
-  });
+  return decide(readCall(record, { now, counted, rows: null }).facts).refusal;
 }
 
 /** The 401 or 402 of a refusal, as DECISIONS.md words it. */

@@ -7,24 +7,8 @@
 import { trialKeyKeptDays, trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';
-import {
-  DAY,
-  keyStatus,
-  newKeyText,
-  newRecord,
-  type IssuedKey,
-  type KeyRecord,
-  type KeyTransactions,
-} from './key-records.ts';
-
-/** The cap on trial keys a minute: null when not enforced; `at` is real time (ms). */
-export interface TrialCap {
-  perMinute: number | null;
-  at: number;
-}
-
-/** Inserted; or not, as the e-mail hash has a live trial; or the whole seconds until the minute's cap allows one. */
-export type TrialInsert = 'inserted' | 'live' | { wait: number };
+import type { TrialStore } from '../stores/key-store.ts';
+import { DAY, newKeyText, newRecord, type IssuedKey } from './key-records.ts';
 
 /**
  * How long a trial key is known after it ended (`trial_key_kept_days` of the plan table): a call
@@ -32,34 +16,6 @@ export type TrialInsert = 'inserted' | 'live' | { wait: number };
  * key is unknown (401) and is pruned from the store.
  */
 export const trialKeptAfterEnd = trialKeyKeptDays * DAY;
-
-/**
- * The part of a key store that issues trials: the look-up of a live one, the minute's cap and the
- * insert are one atomic step, so neither two mocks nor two calls issue two live trials for one
- * address or pass the cap together.
- */
-export interface TrialStore {
-  insertTrial(record: KeyRecord, now: number, cap: TrialCap): TrialInsert | Promise<TrialInsert>;
-}
-
-/**
- * A key store's insertTrial as one of its transactions (the memory and SQLite stores); `capped`
- * counts one against the minute's cap, or says how long to wait.
- */
-export function insertTrialIn(
-  store: Pick<KeyTransactions, 'transaction' | 'trialByEmail' | 'insert'>,
-  record: KeyRecord,
-  now: number,
-  capped: () => number,
-): TrialInsert {
-  return store.transaction(() => {
-    const live = store.trialByEmail(record.emailHash!);
-    if (live && keyStatus(live, now) === 'active') return 'live';
-    const wait = capped();
-    if (wait) return { wait };
-    return store.insert(record) ? 'inserted' : 'live';
-  });
-}
 
 export class Trials {
   private readonly store: TrialStore;

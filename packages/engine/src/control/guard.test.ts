@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { MemoryRateLimiter } from '../accounts/rate-limiter.ts';
+import { MemoryRateLimiter } from '../stores/memory/rate-limiter.ts';
 import { ControlGuard, guardLimits } from './guard.ts';
 import { ProblemError } from '../problems.ts';
 

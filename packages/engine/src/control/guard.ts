@@ -9,7 +9,7 @@
  * address. In-process adapters (MSW) have no network to guard.
  */
 import { bearerOf, shorten } from '../redact.ts';
-import type { RateLimiter } from '../accounts/rate-limiter.ts';
+import type { RateLimiter } from '../stores/rate-limiter.ts';
 import { constantTimeEqual } from '../hash.ts';
 import { ProblemError } from '../problems.ts';
 

@@ -8,7 +8,7 @@ import type { Answer } from '../answer.ts';
 import type { Call } from '../context.ts';
 import type { Row } from '@investor-graph/fixtures';
 import type { Dump, Dumps } from '../dumps/dumps.ts';
-import type { KeyRecord } from '../accounts/key-store.ts';
+import type { KeyRecord } from '../stores/key-store.ts';
 import type { Statistics } from '../data/statistics.ts';
 import type { Store } from '../data/store.ts';
 

@@ -10,7 +10,7 @@ import { iso, type Pieces } from '../answer.ts';
 import type { Call } from '../context.ts';
 import type { CursorCodec } from '../data/cursor.ts';
 import { etagOf } from '../hash.ts';
-import type { KeyRecord } from '../accounts/key-store.ts';
+import type { KeyRecord } from '../stores/key-store.ts';
 import type { Served } from '../operations/table.ts';
 import type { Serialised } from './serialise.ts';
 import { filterDigest } from './query.ts';

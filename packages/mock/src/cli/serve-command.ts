@@ -16,7 +16,7 @@ import { serveUsage } from './serve-usage.ts';
 import { isLoopback } from '../adapters/node/server.ts';
 import { StateFileError, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.ts';
-import type { StoreInfo } from '@investor-graph/engine/accounts/key-store';
+import type { StoreInfo } from '@investor-graph/engine/stores/key-store';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
 
 const flags = readFlags('investor-graph mock', serveUsage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {

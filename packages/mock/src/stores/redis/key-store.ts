@@ -6,14 +6,13 @@
  */
 import { LRUCache } from 'lru-cache';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
-import { DAY, monthBounds } from '@investor-graph/engine/accounts/key-records';
-import { trialKeptAfterEnd, type TrialCap, type TrialInsert } from '@investor-graph/engine/accounts/trials';
-import type { ChargeOutcome, ChargeStep, Refusal } from '@investor-graph/engine/accounts/metering';
-import type { KeyRecord, KeyStore, MetaName, StoreInfo } from '@investor-graph/engine/accounts/key-store';
+import { monthBounds } from '@investor-graph/engine/accounts/metering-table';
+import type { ChargeOutcome, ChargeStep, KeyRecord, KeyStore, MetaName } from '@investor-graph/engine/stores/key-store';
+import type { Refusal, StoreInfo, TrialCap, TrialInsert } from '@investor-graph/engine/stores/key-store';
 import type { RedisConnection } from './connection.ts';
 import { ProblemError } from '@investor-graph/engine/problems';
 import { changedFields, fromFields, recordFields } from './record-fields.ts';
-import { checkLayout, names } from './layout.ts';
+import { checkLayout, DAY, names, trialKeptAfterEnd } from './layout.ts';
 import { CHARGE_KEPT_MS, TakeBacks } from './take-backs.ts';
 
 /** Tries of a read-change-write step that met another mock's write in between. */

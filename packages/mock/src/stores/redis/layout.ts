@@ -6,9 +6,14 @@
  * exactly once), `meta:<name>` the clock and the cursor secret, `bucket:<kind>:<name>` the token
  * buckets (redis-rate-limiter.ts).
  */
-import type { MetaName } from '@investor-graph/engine/accounts/key-store';
+import { trialKeyKeptDays } from '@investor-graph/contract/plans';
+import type { MetaName } from '@investor-graph/engine/stores/key-store';
 import type { RedisConnection } from './connection.ts';
 import { RedisStateError } from './url.ts';
+
+export const DAY = 86_400_000;
+/** How long a trial key is known after it ended (`trial_key_kept_days` of the plan table): kept in Redis as long. */
+export const trialKeptAfterEnd = trialKeyKeptDays * DAY;
 
 /** The layout's version, kept at `igk:version`: a newer one is refused at start. */
 const redisLayoutVersion = 1;

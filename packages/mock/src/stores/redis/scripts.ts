@@ -7,8 +7,9 @@
  * Redis's 64-bit integers, or are written as %d; Lua's own printing of numbers (%.14g) is never
  * what is stored. (The control API's changes write them from JavaScript, exact up to 2^53.)
  * The plan rules come in as arguments, read from the contract's plan table by the caller:
- * no plan number is written here.
+ * no plan number is written here, and the metering decision is generated from the engine's table.
  */
+import { meteringTable, type MeterRow } from '@investor-graph/engine/accounts/metering-table';
 
 /** Key `f` of a record hash is '' when null (KeyRecord's nulls). */
 const record = `
@@ -16,11 +17,28 @@ local function num(v) if v == false or v == nil or v == '' then return nil end r
 `;
 
 /**
- * Admits and charges one call (metering.ts decideCharge, the same decision: the Redis store's tests
- * run both on the same cases). KEYS: record, charge. ARGV: now, counted (1/0), rows (-1: none),
- * this month's start and end, the plan's calls limit (-1: none), monthly (1/0), trial (1/0),
- * pay as you go (1/0), minimum rows a call, how long the charge is remembered (ms).
- * Returns { refusal or '', cost, the record's fields }; { 'missing' } or { 'seen' } otherwise.
+ * The metering decision table (the engine's accounts/metering-table.ts) as Lua: one branch a row,
+ * in its order, setting the refusal ('' when admitted) and what the outcome says the call cost.
+ * Generated, so the table is written once; the facts it reads are the script's locals of the same names.
+ */
+export function meteringLua(table: readonly MeterRow[] = meteringTable): string {
+  const branches = table.map((row, i) => {
+    const when = Object.entries(row.when).map(([fact, value]) => (value ? fact : `not ${fact}`));
+    const then = `then refusal, cost = '${row.refusal ?? ''}', ${row.cost === 'price' ? 'price' : '0'}`;
+    if (when.length) return `${i ? 'elseif' : 'if'} ${when.join(' and ')} ${then}`;
+    if (i !== table.length - 1 || i === 0) throw new Error('[investor-graph mock] only the last row fits every call');
+    return `else ${then.slice('then '.length)}`;
+  });
+  return `local refusal, cost\n${branches.join('\n')}\nend`;
+}
+
+/**
+ * Admits and charges one call: reads the key as stored into the table's facts (metering-table.ts
+ * readCall, the same reading: the store-contract suite runs every row on this store), decides by
+ * the generated table, and keeps what an admitted call changes. KEYS: record, charge. ARGV: now,
+ * counted (1/0), rows (-1: none), this month's start and end, the plan's calls limit (-1: none),
+ * monthly (1/0), trial (1/0), pay as you go (1/0), minimum rows a call, how long the charge is
+ * remembered (ms). Returns { refusal or '', cost, the record's fields }; { 'missing' } or { 'seen' } otherwise.
  */
 const admitAndCharge = `${record}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
@@ -28,27 +46,25 @@ if redis.call('EXISTS', KEYS[2]) == 1 then return {'seen'} end
 local r = redis.call('HMGET', KEYS[1], 'revoked', 'expires', 'used', 'pend', 'balance')
 local now, counted, rows = tonumber(ARGV[1]), ARGV[2] == '1', tonumber(ARGV[3])
 local limit, monthly, trial, payg = tonumber(ARGV[6]), ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1'
-local used, rolled, refusal = tonumber(r[3]), false, ''
-if num(r[1]) then refusal = 'revoked_key'
-elseif counted then
-  if monthly and num(r[4]) and now >= num(r[4]) then used, rolled = 0, true end
-  if trial then
-    if num(r[2]) and now >= num(r[2]) then refusal = 'trial_expired'
-    elseif used >= limit then refusal = 'trial_exhausted' end
-  elseif limit >= 0 and used >= limit then refusal = 'quota_exhausted' end
-end
-local cost = 0
-if refusal == '' and counted and payg and rows >= 0 then cost = math.max(rows, tonumber(ARGV[10])) end
-if refusal == '' and payg and cost > (num(r[5]) or 0) then refusal = 'insufficient_balance' end
+local rolled = counted and monthly and num(r[4]) ~= nil and now >= num(r[4])
+local used = tonumber(r[3])
+if rolled then used = 0 end
+local price = 0
+if payg and counted and rows >= 0 then price = math.max(rows, tonumber(ARGV[10])) end
+local revoked = num(r[1]) ~= nil
+local ended = num(r[2]) ~= nil and now >= num(r[2])
+local usedUp = limit >= 0 and used >= limit
+local short = payg and price > (num(r[5]) or 0)
+${meteringLua()}
 if refusal == '' then
   -- The balance first: a script that fails midway keeps what it wrote, and a count without its
-  -- charge would be worse than neither. Only a cost above 0: Lua prints -0 as '-0', which HINCRBY refuses.
-  if payg and cost > 0 then redis.call('HINCRBY', KEYS[1], 'balance', string.format('%d', -cost)) end
+  -- charge would be worse than neither. Only a price above 0: Lua prints -0 as '-0', which HINCRBY refuses.
+  if payg and price > 0 then redis.call('HINCRBY', KEYS[1], 'balance', string.format('%d', -price)) end
   if rolled then redis.call('HSET', KEYS[1], 'used', '0', 'pstart', ARGV[4], 'pend', ARGV[5]) end
   if counted then redis.call('HINCRBY', KEYS[1], 'used', 1) end
   redis.call('HINCRBY', KEYS[1], 'v', 1)
-  redis.call('SET', KEYS[2], 'c|' .. string.format('%d', cost) .. '|' .. (counted and '1' or '0'), 'PX', ARGV[11])
-elseif refusal ~= 'insufficient_balance' then cost = 0 end
+  redis.call('SET', KEYS[2], 'c|' .. string.format('%d', price) .. '|' .. (counted and '1' or '0'), 'PX', ARGV[11])
+end
 return {refusal, cost, redis.call('HGETALL', KEYS[1])}
 `;
 
@@ -109,7 +125,7 @@ return 1
 `;
 
 /**
- * Issues a trial (trials.ts insertTrialIn, the same decision): refused while the e-mail hash has a
+ * Issues a trial (metering-table.ts liveTrial, the same reading of a live trial): refused while the e-mail hash has a
  * live one; counted against the minute's cap (server time, so every mock shares one window); added
  * with an expiry in Redis too. KEYS: e-mail index, hash index, record, list, sequence, trials by
  * end, the cap's window. ARGV: now, the trial's calls limit, cap a minute (-1: none), ms to keep

@@ -7,7 +7,7 @@
  * each process (rate-limiter.ts), since a counted call would otherwise pay a second write.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { BucketKind, RateLimiter, Taken } from '@investor-graph/engine/accounts/rate-limiter';
+import type { BucketKind, RateLimiter, Taken } from '@investor-graph/engine/stores/rate-limiter';
 
 interface BucketRow {
   tokens: number;

@@ -13,13 +13,8 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import {
-  TransactionalKeyStore,
-  type KeyRecord,
-  type MetaName,
-  type StoreInfo,
-} from '@investor-graph/engine/accounts/key-store';
-import type { TrialCap } from '@investor-graph/engine/accounts/trials';
+import type { KeyRecord, MetaName, StoreInfo, TrialCap } from '@investor-graph/engine/stores/key-store';
+import { TransactionalKeyStore } from '@investor-graph/engine/stores/transactional-key-store';
 import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { SqliteBuckets } from './buckets.ts';
 import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
