@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { chromiumMissing, withPage } from './chromium.test-support.ts';
+import { chromiumMissing, withPage } from '@investor-graph/test-support/chromium';
 import { badge, curlLine, escapeHtml, html, page, shellWord, stateFilter, table } from './html-page.ts';
 
 const hostile = `<script>alert(1)</script><img src=x onerror="alert(2)">' & \u0007`;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { operations } from '@investor-graph/contract';
-import { chromiumMissing, screenshotsDir, withPage } from '@investor-graph/cli/chromium';
+import { chromiumMissing, screenshotsDir, withPage } from '@investor-graph/test-support/chromium';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 import { prepare } from '../core/context.ts';

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { chromiumMissing, screenshotsDir, withPage } from '@investor-graph/cli/chromium';
+import { chromiumMissing, screenshotsDir, withPage } from '@investor-graph/test-support/chromium';
 import { createContractValidator } from '@investor-graph/contract';
 import { newKeyText, type FaultName } from '@investor-graph/engine';
 import { cli, killAll, start, stop } from '../cli/cli-process.test-support.ts';

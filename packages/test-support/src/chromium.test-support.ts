@@ -5,11 +5,11 @@
  * policy blocked shows), every request it made, what it shows, and a screenshot.
  *
  * Why not playwright-core, which mock, msw and load test their pages with: the contract tests and
- * this package have no browser library, and would each take a 14 MB devDependency (kept at one
+ * the cli package have no browser library, and would each take a 14 MB devDependency (kept at one
  * version with the others) for what is a dozen DevTools commands and five events, spoken here over
- * Node's own WebSocket. Its own failures (no browser, one that will not stop) are tested beside it.
- * Shared through this package's `./chromium` export, which points at this file in the workspace
- * only: it is never built into the published package (no `publishConfig` entry).
+ * Node's own WebSocket. Its own failures (no browser, one that will not stop) are tested in the cli
+ * package's html-page.test.ts. It lives in a private package of the workspace, never published:
+ * the tests' helpers are not an entry of any package a user installs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
