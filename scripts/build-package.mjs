@@ -1,7 +1,7 @@
-// A public package's `build` (and so its `prepack`): compile (dist/ emptied first) with tsc's project references when the
-// package has a tsconfig.build.json, copy the files given as arguments into dist/ (FILE by its name,
-// FILE=PATH to dist/PATH), and put the repository's LICENSE beside package.json so that every
-// tarball carries it.
+// A public package's `build` (and so its `prepack`): compile (dist/ emptied first) with tsc's project
+// references when the package has a tsconfig.build.json, copy the files given as arguments into
+// dist/ (FILE by its name, FILE=PATH to dist/PATH), and put the repository's LICENSE beside
+// package.json so that every tarball carries it.
 //   node ../../scripts/build-package.mjs [FILE | FILE=PATH ...]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';

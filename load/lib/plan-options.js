@@ -119,7 +119,8 @@ export function planOptions(table, planId, inputs) {
     const unknown = wanted.filter((s) => !(s in scenarios));
     if (unknown.length || !wanted.length)
       throw new Error(
-        `[investor-graph k6] SCENARIOS=${inputs.SCENARIOS}: the ${planId} scenarios are ${Object.keys(scenarios).join(', ')}`,
+        `[investor-graph k6] SCENARIOS=${inputs.SCENARIOS}: ` +
+          `the ${planId} scenarios are ${Object.keys(scenarios).join(', ')}`,
       );
     for (const name of Object.keys(scenarios)) if (!wanted.includes(name)) delete scenarios[name];
     for (const expr of Object.keys(thresholds)) {

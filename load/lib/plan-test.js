@@ -66,7 +66,10 @@ export function planTest(planId) {
     const folder = exec.test.options.ext.investorGraph.resultsFolder;
     if (folder === 'missing' || folder === 'file') {
       stop(
-        `the results folder ${results} ${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: mkdir -p ${results}, or -e RESULTS_DIR=DIR, or run it with npx --no -- investor-graph-load run ${planId}, which makes it`,
+        `the results folder ${results} ` +
+          `${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: ` +
+          `mkdir -p ${results}, or -e RESULTS_DIR=DIR, ` +
+          `or run it with npx --no -- investor-graph-load run ${planId}, which makes it`,
       );
     }
     const res = http.get(`${base}/api/v1/openapi.json`, {
@@ -76,7 +79,8 @@ export function planTest(planId) {
     });
     if (res.status === 0)
       stop(
-        `cannot reach ${base} (${res.error}): start the service (npx --no -- investor-graph-mock for the mock) or set -e BASE_URL=...`,
+        `cannot reach ${base} (${res.error}): ` +
+          'start the service (npx --no -- investor-graph-mock for the mock) or set -e BASE_URL=...',
       );
   }
 
@@ -89,7 +93,8 @@ export function planTest(planId) {
       });
       if (res.status !== 201)
         throw new Error(
-          `[investor-graph k6] no API_KEY given and ${base}/__control/keys answered ${res.status}: pass -e API_KEY=... -e API_KEY_BURST=...`,
+          `[investor-graph k6] no API_KEY given and ${base}/__control/keys answered ${res.status}: ` +
+            'pass -e API_KEY=... -e API_KEY_BURST=...',
         );
       return res.json('key');
     };
@@ -149,7 +154,8 @@ export function planTest(planId) {
     let duplicate = false;
     const started = Date.now();
     do {
-      const url = `${base}/api/v1/${walkResource}?limit=${plan.rows_per_page}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const url = `${base}/api/v1/${walkResource}?limit=${plan.rows_per_page}${after}`;
       const res = http.get(url, {
         ...auth(keys.walkKey),
         tags: { name: `${walkResource} walk` },
@@ -270,7 +276,8 @@ function folderState(results) {
 function textSummary(data, planId) {
   const m = data.metrics;
   const lines = [
-    `k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`,
+    `k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ` +
+      `${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`,
   ];
   if (m.walk_rows) {
     const rows = m.walk_rows.values.count;
@@ -278,7 +285,8 @@ function textSummary(data, planId) {
     if (m.walk_duration) {
       const secs = m.walk_duration.values.max / 1000;
       lines.push(
-        `  walk: ${rows} rows in ${pages} pages, ${secs.toFixed(1)} s, ${(rows / Math.max(secs, 0.001)).toFixed(0)} rows/s`,
+        `  walk: ${rows} rows in ${pages} pages, ${secs.toFixed(1)} s, ` +
+          `${(rows / Math.max(secs, 0.001)).toFixed(0)} rows/s`,
       );
     } else {
       lines.push(`  walk: ${rows} rows in ${pages} pages, not at the end when WALK_MAX_DURATION ran out`);

@@ -8,7 +8,10 @@ import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The Node built-ins prism-http's dependencies import, with nothing they give back used on the browser entry's path. */
+/**
+ * The Node built-ins prism-http's dependencies import, with nothing they give back used on the
+ * browser entry's path.
+ */
 const inert = new Set(['os', 'url', 'fs', 'path', 'stream', 'buffer', 'util', 'string_decoder']);
 
 /**
@@ -26,7 +29,9 @@ const standIn = `const inert = new Proxy(function () {}, {
 module.exports = inert;`;
 
 /** prism-http writes a user agent for its HTTP ref resolver (never used here) from os.type(), arch() and release(). */
-const osStandIn = `module.exports = { type: () => 'Browser', arch: () => '', release: () => '', platform: () => 'browser', EOL: '\\n' };`;
+const osStandIn =
+  "module.exports = { type: () => 'Browser', arch: () => '', release: () => '', " +
+  "platform: () => 'browser', EOL: '\\n' };";
 
 export async function buildBrowserBundle({ outfile = 'dist/browser.js', minify = true } = {}) {
   const refused = new Set();

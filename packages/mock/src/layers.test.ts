@@ -27,7 +27,14 @@ export function importsOf(text: string): string[] {
   const code = text.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   return [
     ...code.matchAll(
-      /(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|(?<!\btypeof\s+)\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
+      new RegExp(
+        [
+          String.raw`(?:^|[\s;])(?:import|export)\b[^'"\`;]*?\bfrom\s*['"]([^'"]+)['"]`,
+          String.raw`(?:^|[\s;])import\s*['"]([^'"]+)['"]`,
+          String.raw`(?<!\btypeof\s+)\bimport\(\s*['"]([^'"]+)['"]\s*\)`,
+        ].join('|'),
+        'gm',
+      ),
     ),
   ].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }

@@ -92,7 +92,9 @@ export const envelope = createRulesetFunction({ input: null, options: null }, (/
     const missing = ENVELOPE.filter((f) => !props[f] || !required.includes(f));
     if (missing.length)
       results.push({
-        message: `${method.toUpperCase()} ${path} must answer the envelope; missing or not required: ${missing.join(', ')}.`,
+        message:
+          `${method.toUpperCase()} ${path} must answer the envelope; ` +
+          `missing or not required: ${missing.join(', ')}.`,
         path: at,
       });
   }
@@ -198,7 +200,9 @@ export const errorActions = createRulesetFunction({ input: null, options: null }
       const types = itemProps.type?.enum ?? [];
       if (missing.length || ACTION_TYPES.some((t) => !types.includes(t))) {
         results.push({
-          message: `actions items of ${status} ${method.toUpperCase()} ${path} must require type, title, href, method, with type one of ${ACTION_TYPES.join(', ')}.`,
+          message:
+            `actions items of ${status} ${method.toUpperCase()} ${path} must require type, title, href, method, ` +
+            `with type one of ${ACTION_TYPES.join(', ')}.`,
           path: at,
         });
       }
@@ -297,7 +301,9 @@ export const noPersonFields = createRulesetFunction(
             });
           else if (isPersonSchema(props[name]))
             results.push({
-              message: `Property ${name} holds an e-mail address, a phone number or a profile URL (by its format or pattern); the API serves no people data.`,
+              message:
+                `Property ${name} holds an e-mail address, a phone number or a profile URL ` +
+                '(by its format or pattern); the API serves no people data.',
               path: [...path, 'properties', name],
             });
         }

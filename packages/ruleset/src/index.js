@@ -14,7 +14,8 @@ const docs = 'https://github.com/investor-graph/kit/blob/main/packages/ruleset/R
 
 /**
  * @param {{ extraPersonFields?: string[], decisionHeadings?: string[] }} [options]
- * @returns {{ extends: unknown[], documentationUrl: string, rules: Record<string, unknown> }} a Spectral ruleset definition
+ * @returns {{ extends: unknown[], documentationUrl: string, rules: Record<string, unknown> }}
+ *   a Spectral ruleset definition
  */
 export function createRuleset(options = {}) {
   /** @param {string} id @param {string} description @param {any} then @param {'error' | 'warn'} [severity] */

@@ -40,7 +40,10 @@ function* eachOperation(doc) {
 /** @param {Node} doc @param {Node} op */
 const needsKey = (doc, op) => (op.security ?? doc.security ?? []).length > 0;
 
-/** Every operation of `of` (those needing a key, or every one but the contract document) declares `status` with content. */
+/**
+ * Every operation of `of` (those needing a key, or every one but the contract document) declares
+ * `status` with content.
+ */
 const declaresResponse = createRulesetFunction(
   {
     input: null,
@@ -81,7 +84,9 @@ const rateLimitHeaders = createRulesetFunction({ input: null, options: null }, (
       const names = Object.keys(response?.headers ?? {}).map((name) => name.toLowerCase());
       if (!RATE_HEADERS.some((set) => set.every((name) => names.includes(name)))) {
         results.push({
-          message: `The ${status} of ${method.toUpperCase()} ${path} declares no rate-limit headers (RateLimit and RateLimit-Policy).`,
+          message:
+            `The ${status} of ${method.toUpperCase()} ${path} declares no rate-limit headers ` +
+            '(RateLimit and RateLimit-Policy).',
           path: ['paths', path, method, 'responses', status],
         });
       }
@@ -112,7 +117,9 @@ const encryptedOffLoopback = createRulesetFunction(
     serverUrls(server)
       .filter((url) => /^http:/i.test(url) && !LOOPBACK.test(url))
       .map((url) => ({
-        message: `${url} is plain http:// off loopback; use https:// (plain HTTP only for a mock on 127.0.0.1, localhost or [::1]).`,
+        message:
+          `${url} is plain http:// off loopback; ` +
+          'use https:// (plain HTTP only for a mock on 127.0.0.1, localhost or [::1]).',
         path: [...context.path, 'url'],
       })),
 );
@@ -157,7 +164,8 @@ const restrictedInputs = createRulesetFunction({ input: null, options: null }, (
 
 /**
  * @param {{ extraPersonFields?: string[], decisionHeadings?: string[] }} [options] as createRuleset's
- * @returns {{ extends: unknown[], documentationUrl: string, rules: Record<string, unknown> }} a Spectral ruleset definition
+ * @returns {{ extends: unknown[], documentationUrl: string, rules: Record<string, unknown> }}
+ *   a Spectral ruleset definition
  */
 export function createOwaspRuleset(options = {}) {
   /** @param {any} then */
@@ -176,8 +184,8 @@ export function createOwaspRuleset(options = {}) {
         function: declaresResponse,
         functionOptions: { status: '401', of: 'keyed' },
       }),
-      // Narrowed: the contract document is static, public and cached, and not rate limited (DECISIONS.md#rate-limit-headers);
-      // every other operation declares its 429.
+      // Narrowed: the contract document is static, public and cached, and not rate limited
+      // (DECISIONS.md#rate-limit-headers); every other operation declares its 429.
       'owasp:api4:2023-rate-limit-responses-429': narrowed({
         function: declaresResponse,
         functionOptions: { status: '429', of: 'limited' },

@@ -206,9 +206,12 @@ test.skipIf(noBrowser)(
     await withPage(html, async (page) => {
       expect(await page.text('.verdict')).toMatch(/^FAILED: \d+ violations of 1 rule in 1 exchange$/);
       expect(await page.visible('#rule-no-people')).toBe(true);
-      expect(await page.text('#rule-no-people')).toMatch(
-        /GET \/api\/v1\/firms\?limit=2 -> 200[^]*contact_email[^]*curl -i -H "Authorization: Bearer \$INVESTOR_GRAPH_KEY"/,
-      );
+      // The exchange, the field that broke the rule, then the curl line that replays it: in that order.
+      const shown = await page.text('#rule-no-people');
+      const exchange = shown.indexOf('GET /api/v1/firms?limit=2 -> 200');
+      const field = shown.indexOf('contact_email', exchange);
+      expect([exchange, field].every((at) => at >= 0)).toBe(true);
+      expect(shown.slice(field)).toContain('curl -i -H "Authorization: Bearer $INVESTOR_GRAPH_KEY"');
       const shot = join(screenshotsDir, 'proxy-html-report.png');
       await page.screenshot(shot);
       await annotate(

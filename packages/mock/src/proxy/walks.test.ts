@@ -64,11 +64,9 @@ test(
     walks.observe(page(null, 2, 'kept-out'));
     for (let i = 0; i < 3; i++) walks.observe(page(null, 2));
     const { untracked } = walks.observe(page('kept-out', 2, 'then'));
-    expect(untracked).toEqual([
-      expect.stringMatching(
-        /^the walk this cursor continues was forgotten to keep the proxy's memory bounded \(3 walks, 500000 rows at most\)/,
-      ),
-    ]);
+    expect(untracked).toHaveLength(1);
+    expect(untracked[0]).toMatch(/^the walk this cursor continues was forgotten to keep the proxy's memory bounded/);
+    expect(untracked[0]).toContain('memory bounded (3 walks, 500000 rows at most)');
     // The walk goes on from there, tracked again.
     expect(walks.observe(page('then', 2)).untracked).toEqual([]);
     expect(walks.observe(page('never-handed-out', 2)).untracked).toEqual([]);

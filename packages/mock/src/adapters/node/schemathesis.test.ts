@@ -219,12 +219,20 @@ excused = lambda failure, c, r: not ex.filter_failure(None, failure, c, r)
 print(json.dumps({
     "never issued": excused(ST202, case({"cursor": "zzz.yyy"}), Response(400, "invalid_cursor")),
     "issued for other filters": excused(ST202, case({"cursor": "abc.def"}), Response(400, "invalid_cursor")),
-    "issued for this request": excused(ST202, case({"cursor": "abc.def", "announced_since": "2025-01-01"}), Response(400, "invalid_cursor")),
+    "issued for this request": excused(
+        ST202, case({"cursor": "abc.def", "announced_since": "2025-01-01"}), Response(400, "invalid_cursor")
+    ),
     "another problem code": excused(ST202, case({"cursor": "zzz.yyy"}), Response(400, "invalid_parameter")),
-    "another check": excused(types.SimpleNamespace(code="ST101"), case({"cursor": "zzz.yyy"}), Response(400, "invalid_cursor")),
-    "413 payload_too_large on a negative case": excused(ST201, case(None, "POST /api/v1/keys/trial"), Response(413, "payload_too_large")),
+    "another check": excused(
+        types.SimpleNamespace(code="ST101"), case({"cursor": "zzz.yyy"}), Response(400, "invalid_cursor")
+    ),
+    "413 payload_too_large on a negative case": excused(
+        ST201, case(None, "POST /api/v1/keys/trial"), Response(413, "payload_too_large")
+    ),
     "414 uri_too_long on a negative case": excused(ST201, case({"limit": "9" * 9000}), Response(414, "uri_too_long")),
-    "413 under another check": excused(ST202, case(None, "POST /api/v1/keys/trial"), Response(413, "payload_too_large")),
+    "413 under another check": excused(
+        ST202, case(None, "POST /api/v1/keys/trial"), Response(413, "payload_too_large")
+    ),
     "400 on a negative case": excused(ST201, case(None, "POST /api/v1/keys/trial"), Response(400, "invalid_body")),
 }))
 `;
