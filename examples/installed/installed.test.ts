@@ -27,7 +27,7 @@ import { freePort } from '@investor-graph/cli';
 import { enginesNode, nodeFloor } from '@investor-graph/cli/node-version';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
-import { binOf, projectEnv, run } from './registry.ts';
+import { binOf, projectEnv, run, runAsync, type Run } from './registry.ts';
 import { publicPackages } from './kit-release.ts';
 import { commandsOf, readmeCommands, unknownFlags } from './readme-commands.ts';
 import { onRuntime, runtime, supported, tooOld } from './runtimes.ts';
@@ -88,6 +88,9 @@ beforeAll(async () => {
   const outsideClone = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(root));
   const { NODE_PATH: _, ...rest } = process.env;
   env = projectEnv(registry.url, temp, { ...rest, PATH: [dirname(process.execPath), ...outsideClone].join(delimiter) });
+  // Each Node's project installs beside the other's, and while the tarballs are checked: an install
+  // waits mostly on the network and the disk, and neither needs the other (each has its own folder).
+  for (const version of supported) installs.set(version, installProject(version));
 }, 1_200_000);
 
 afterAll(async () => {
@@ -196,43 +199,52 @@ const commands = [
   'investor-graph-load',
 ];
 
+/** A user's project on each Node, in a folder of its own. */
+const projectOf = (version: string) => join(temp, `project-${version}`);
+/**
+ * The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the
+ * registry, as after the release.
+ */
+const fromFolderOn = (version: string) => version === supported.at(-1);
+/** The kit's part of the install: kit-pack's lines' tarballs (every reader's together), or the packages by name. */
+const kitSpecsOn = (version: string): string[] =>
+  fromFolderOn(version)
+    ? [...new Set(packedLines.flat().filter((word) => word.endsWith('.tgz')))]
+    : kit.map((p) => `${p.name}@${p.version}`);
+
+/** Each Node's `npm install` into its project, started once the registry is up; its tests wait for it. */
+const installs = new Map<string, Promise<Run>>();
+function installProject(version: string): Promise<Run> {
+  const project = projectOf(version);
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2),
+  );
+  return runAsync(
+    'npm',
+    [
+      'install',
+      '--save-dev',
+      ...kitSpecsOn(version),
+      `msw@${pinned('examples', 'msw')}`,
+      `vitest@${pinned('.', 'vitest')}`,
+      `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
+    ],
+    { cwd: project, env: onRuntime(env, runtime(version, env)), timeout: 600_000 },
+  );
+}
+
 describe.each(supported)('installed with npm on Node %s', (version) => {
-  const project = join(temp, `project-${version}`);
+  const project = projectOf(version);
   /** The project's environment with this Node first on PATH: npm, npx and every bin run on it. */
   let onNode: NodeJS.ProcessEnv;
+  const fromFolder = fromFolderOn(version);
 
-  /**
-   * The Node the clone runs on installs from kit-pack's folder; the oldest, by name from the
-   * registry, as after the release.
-   */
-  const fromFolder = version === supported.at(-1);
-  /** The kit's part of the install: kit-pack's lines' tarballs (every reader's together), or the packages by name. */
-  const kitSpecs = (): string[] =>
-    fromFolder
-      ? [...new Set(packedLines.flat().filter((word) => word.endsWith('.tgz')))]
-      : kit.map((p) => `${p.name}@${p.version}`);
-
-  beforeAll(() => {
+  beforeAll(async () => {
     onNode = onRuntime(env, runtime(version, env));
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'a-user-project', private: true, type: 'module' }, null, 2),
-    );
-    if (fromFolder) expect(kitSpecs()).toHaveLength(kit.length);
-    const install = inProject(
-      'npm',
-      [
-        'install',
-        '--save-dev',
-        ...kitSpecs(),
-        `msw@${pinned('examples', 'msw')}`,
-        `vitest@${pinned('.', 'vitest')}`,
-        `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
-      ],
-      {},
-      600_000,
-    );
+    if (fromFolder) expect(kitSpecsOn(version)).toHaveLength(kit.length);
+    const install = await installs.get(version)!;
     if (install.status !== 0)
       throw new Error(
         `npm install ${fromFolder ? "from kit-pack's folder" : 'from the registry'} failed:\n${install.out}`,

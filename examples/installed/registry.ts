@@ -48,6 +48,31 @@ export function run(
   };
 }
 
+/**
+ * As run, without blocking: for a command that may go on beside others (each Node's install). Its
+ * output is as run gives it, stdout and then stderr.
+ */
+export function runAsync(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeout?: number },
+): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      ...options,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeout ?? 300_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    let failed = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', (error) => (failed = String(error)));
+    child.on('close', (status) => resolve({ status, out: `${stdout}${stderr}${failed}` }));
+  });
+}
+
 /** The registry npm uses on this machine (the uplink): asked with the user's own configuration. */
 function upstreamRegistry(): string {
   const asked = run('npm', ['config', 'get', 'registry'], { cwd: root, env: process.env, timeout: 30_000 });
