@@ -38,7 +38,8 @@ const rows = [...fresh.files]
 const sum = (files) => [...files.values()].reduce((total, f) => total + f.ms, 0);
 const block = [
   '<!-- suite-times:start -->',
-  `Measured ${new Date().toISOString().slice(0, 10)}${values.note ? `, ${values.note}` : ''}. vitest's part of \`pnpm test\`, ` +
+  `Measured ${new Date().toISOString().slice(0, 10)}${values.note ? `, ${values.note}` : ''}. ` +
+    `vitest's part of \`pnpm test\`, ` +
     `from its first test file to its last: fresh clone ${(fresh.wallMs / 60_000).toFixed(1)} min ` +
     `(${fresh.tests} tests), warm rerun ${(warm.wallMs / 60_000).toFixed(1)} min; ` +
     `the files' own times add up to ${(sum(fresh.files) / 60_000).toFixed(1)} and ` +

@@ -121,7 +121,8 @@ const preparing = unit
 const chromium = env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 if (!unit && !existsSync(chromium))
   console.log(
-    `[kit] chromium: not at ${chromium}: the browser tests (/docs, MSW setupWorker) will be skipped (.ci/run installs Debian's chromium)`,
+    `[kit] chromium: not at ${chromium}: the browser tests (/docs, MSW setupWorker) will be skipped ` +
+      "(.ci/run installs Debian's chromium)",
   );
 if (!unit && spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)
   console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");

@@ -221,7 +221,8 @@ describe('layers', () => {
   // with today's debt in eslint-suppressions.json: a new line over either fails `pnpm lint`, and so
   // does a suppression left after its line is fixed. This shows the rules fire where they should.
   test(
-    'the linter fails a line of 121 characters anywhere ' + 'and a source file of 251 lines, not a test of 251',
+    'the linter fails a line of 121 characters anywhere, JavaScript too, ' +
+      'and a source file of 251 lines, not a test of 251',
     async () => {
       const { ESLint } = await import('eslint');
       const eslint = new ESLint({ cwd: root });
@@ -235,6 +236,9 @@ describe('layers', () => {
       expect(wide.length - 1).toBe(120);
       expect(await rulesHit('packages/engine/src/clock.ts', wide)).toEqual([]);
       expect(await rulesHit('packages/engine/src/clock.test.ts', wide.replace("'x", "'xx"))).toContain('max-len');
+      // The JavaScript too: the k6 library, the ruleset, the build scripts.
+      expect(await rulesHit('load/lib/summary.js', wide.replace("'x", "'xx"))).toContain('max-len');
+      expect(await rulesHit('scripts/build-package.mjs', wide)).toEqual([]);
     },
     60_000,
   );
