@@ -5,7 +5,8 @@ import exec from 'k6/execution';
 import { sha256 } from 'k6/crypto';
 import { check, sleep } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
-import { junit, k6Summary, thresholdLines } from './summary.js';
+import { junit, k6Summary, textSummary } from './summary.js';
+import { folderState, preflight } from './preflight.js';
 import { fingerprint as fingerprintOf, planOptions, resultFiles, runInputs } from './plan-options.js';
 
 const table = JSON.parse(open('./plans.json'));
@@ -57,36 +58,9 @@ export function planTest(planId) {
     part.add(1, { plan: planId, segment: String(segment()), fingerprint });
   }
 
-  /**
-   * A run that cannot keep its results, or reach the service, stops before its scenarios with one
-   * line saying why: k6 makes no folder and only logs a failed write after the summary (exit 0),
-   * and a service that is not there would leave every threshold judged on nothing.
-   */
-  function preflight() {
-    const folder = exec.test.options.ext.investorGraph.resultsFolder;
-    if (folder === 'missing' || folder === 'file') {
-      stop(
-        `the results folder ${results} ` +
-          `${folder === 'missing' ? 'does not exist (k6 makes no folder)' : 'is a file'}: ` +
-          `mkdir -p ${results}, or -e RESULTS_DIR=DIR, ` +
-          `or run it with npx --no -- investor-graph-load run ${planId}, which makes it`,
-      );
-    }
-    const res = http.get(`${base}/api/v1/openapi.json`, {
-      timeout: '10s',
-      tags: { name: 'preflight' },
-      responseCallback: http.expectedStatuses({ min: 200, max: 599 }),
-    });
-    if (res.status === 0)
-      stop(
-        `cannot reach ${base} (${res.error}): ` +
-          'start the service (npx --no -- investor-graph-mock for the mock) or set -e BASE_URL=...',
-      );
-  }
-
   /** Keys come from the environment; against a local mock they are made through its control API. */
   function setup() {
-    preflight();
+    preflight({ results, planId, base });
     const make = () => {
       const res = http.post(`${base}/__control/keys`, JSON.stringify({ plan: planId, prepaid_rows: 10000000 }), {
         headers: { 'content-type': 'application/json' },
@@ -245,52 +219,4 @@ export function planTest(planId) {
   }
 
   return { options, setup, atRate, aboveRate, cursorWalk, changesPoll, handleSummary };
-}
-
-/** Says why the run stops, first, then stops it (k6 exits 108). */
-function stop(reason) {
-  console.error(`[investor-graph k6] ${reason}`);
-  exec.test.abort(reason);
-}
-
-/**
- * Whether the results folder is there, told from the init context of the first VU (the only one
- * open() may look at a new path from): 'folder', 'missing', 'file', or 'unknown' for a relative
- * folder when the shell gave no PWD to resolve it against. k6 opens a directory with an error of
- * its own, a missing path with the system's.
- */
-function folderState(results) {
-  if (__VU !== 0) return 'unknown';
-  const cwd = __ENV.PWD;
-  const path = results.startsWith('/') ? results : cwd ? `${cwd.replace(/\/$/, '')}/${results}` : null;
-  if (path === null) return 'unknown';
-  try {
-    open(path, 'b');
-    return 'file';
-  } catch (error) {
-    if (/can't be used with directories/.test(String(error))) return 'folder';
-    return /no such file/.test(String(error)) ? 'missing' : 'unknown';
-  }
-}
-
-function textSummary(data, planId) {
-  const m = data.metrics;
-  const lines = [
-    `k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ` +
-      `${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`,
-  ];
-  if (m.walk_rows) {
-    const rows = m.walk_rows.values.count;
-    const pages = m.walk_pages.values.count;
-    if (m.walk_duration) {
-      const secs = m.walk_duration.values.max / 1000;
-      lines.push(
-        `  walk: ${rows} rows in ${pages} pages, ${secs.toFixed(1)} s, ` +
-          `${(rows / Math.max(secs, 0.001)).toFixed(0)} rows/s`,
-      );
-    } else {
-      lines.push(`  walk: ${rows} rows in ${pages} pages, not at the end when WALK_MAX_DURATION ran out`);
-    }
-  }
-  return [...lines, ...thresholdLines(data)].join('\n') + '\n';
 }

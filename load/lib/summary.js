@@ -127,3 +127,26 @@ export function thresholdLines(data) {
   }
   return lines;
 }
+
+/** The kit's lines after k6's own summary: requests, the walk, then each threshold. */
+export function textSummary(data, planId) {
+  const m = data.metrics;
+  const lines = [
+    `k6 ${planId}: ${m.http_reqs ? m.http_reqs.values.count : 0} requests, ` +
+      `${m.rate_limited ? m.rate_limited.values.count : 0} rate-limited`,
+  ];
+  if (m.walk_rows) {
+    const rows = m.walk_rows.values.count;
+    const pages = m.walk_pages.values.count;
+    if (m.walk_duration) {
+      const secs = m.walk_duration.values.max / 1000;
+      lines.push(
+        `  walk: ${rows} rows in ${pages} pages, ${secs.toFixed(1)} s, ` +
+          `${(rows / Math.max(secs, 0.001)).toFixed(0)} rows/s`,
+      );
+    } else {
+      lines.push(`  walk: ${rows} rows in ${pages} pages, not at the end when WALK_MAX_DURATION ran out`);
+    }
+  }
+  return [...lines, ...thresholdLines(data)].join('\n') + '\n';
+}

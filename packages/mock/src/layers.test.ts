@@ -239,6 +239,8 @@ describe('layers', () => {
       // The JavaScript too: the k6 library, the ruleset, the build scripts.
       expect(await rulesHit('load/lib/summary.js', wide.replace("'x", "'xx"))).toContain('max-len');
       expect(await rulesHit('scripts/build-package.mjs', wide)).toEqual([]);
+      const longJs = Array.from({ length: 251 }, (_, i) => `export const a${i} = 1;\n`).join('');
+      expect(await rulesHit('load/lib/summary.js', longJs)).toEqual(['max-lines']);
     },
     60_000,
   );
