@@ -55,6 +55,17 @@ async function runAgainst(fault: FaultName, property: string, extra: Partial<Sui
 const onSeeds = (seeds: number[], run: (seed: number) => ReturnType<typeof runAgainst>) =>
   Promise.all(seeds.map(async (seed) => ({ seed, ...(await run(seed)) })));
 
+/**
+ * One after another: the rate property's burst must outrun the plan's rate to meet a 429, and three
+ * bursts at once on two busy CPUs did not (seed 4242's retry-after saw no 429 with four test files
+ * running beside it).
+ */
+const seedBySeed = async (seeds: number[], run: (seed: number) => ReturnType<typeof runAgainst>) => {
+  const done = [];
+  for (const seed of seeds) done.push({ seed, ...(await run(seed)) });
+  return done;
+};
+
 describe('every deliberate fault is caught', () => {
   test('each fault of the mock has a catcher here', () => {
     expect(Object.keys(catchers).sort()).toEqual([...faultNames].sort());
@@ -75,9 +86,8 @@ describe('every deliberate fault is caught', () => {
     const { property, rule, propertyFails } = catchers[fault];
     const by = [propertyFails ? `the ${property} property` : '', rule ? `the ${rule} rule` : ''].filter(Boolean);
     test(`${fault} is caught by ${by.join(' and ')}, on every seed`, async () => {
-      for (const { seed, result, rules } of await onSeeds([4242, 1, 2], (seed) =>
-        runAgainst(fault, property, { seed }),
-      )) {
+      const each = property === 'rate' ? seedBySeed : onSeeds;
+      for (const { seed, result, rules } of await each([4242, 1, 2], (seed) => runAgainst(fault, property, { seed }))) {
         if (propertyFails) {
           expect(result.status, `seed ${seed}: ${JSON.stringify(result)}`).toBe('failed');
           expect(result.failure!.replay).toMatch(new RegExp(`^--only ${property} --seed ${seed}`));
