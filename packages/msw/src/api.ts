@@ -54,7 +54,7 @@ export interface InvestorGraphApi {
   reset(): Promise<void>;
   /**
    * The calls your app made to the data API so far, oldest first, those matching `filter` only
-   * (operation, method, path with `*`, status or `'4xx'`, key_id, plan, query, since in ms): the request
+   * (operation, method, path with `*`, status or `'4xx'`, key_id, plan, query, since: wall-clock ms): the request
    * journal, as `GET /__control/journal` pages it. No key is in any entry.
    */
   journal(filter?: JournalFilter): JournalEntry[];
