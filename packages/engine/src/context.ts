@@ -3,7 +3,7 @@
  * data call once its key is known. Types only, so the steps and control.ts import them without
  * importing engine.ts (which imports them all).
  */
-import type { PlanRule } from '@investor-graph/contract/plans';
+import type { PlanId, PlanRule } from '@investor-graph/contract/plans';
 import type { KeyRecord } from './stores/key-store.ts';
 import type { RouteMatch } from './request/router.ts';
 
@@ -29,4 +29,22 @@ export interface Call {
   /** The key as stored: inside the store's transaction, as it is now. */
   key: KeyRecord;
   plan: PlanRule;
+}
+
+/**
+ * What the steps of a data call note of it as they learn it, for the request journal (engine.ts
+ * writes the entry once the call is answered): each member is left out until a step knows it.
+ */
+export interface CallNote {
+  /** The contract's operationId, once routed. */
+  operation?: string;
+  /** The key's id and plan (never the key), once authenticated. */
+  keyId?: string;
+  plan?: PlanId;
+  /** The problem's code, when the answer is one. */
+  problem?: string;
+  rowsServed?: number;
+  /** Counted against the quota, and rows charged to a balance: set once charged, taken back with a refund. */
+  counted?: boolean;
+  rowsCharged?: number;
 }

@@ -11,11 +11,12 @@ import { Accounts } from './accounts/accounts.ts';
 import type { RateLimiter } from './stores/rate-limiter.ts';
 import { toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
-import type { RequestContext } from './context.ts';
+import type { CallNote, RequestContext } from './context.ts';
 import { handleControl, type ControlDeps } from './control/control.ts';
 import { ControlGuard } from './control/guard.ts';
 import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
+import { defaultJournalSize, Journal } from './journal/journal.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
 import type { KeyStore } from './stores/key-store.ts';
@@ -88,6 +89,8 @@ export interface EngineOptions {
   addressLimiter?: RateLimiter;
   /** Origins a browser app may call the data API from: any by default, as Prism does. Never /__control. */
   corsOrigins?: CorsOrigins;
+  /** How many data-API calls the request journal holds, the oldest pushed out first (1,000 unless given; 0: none). */
+  journal?: number;
 }
 
 export interface Engine {
@@ -105,6 +108,8 @@ export interface Engine {
   readonly accounts: Accounts;
   /** The nightly dumps (the Node server writes them ahead: start.ts). */
   readonly dumps: Dumps;
+  /** The last calls of the data API, as a test asks what its app did (journal/, /__control/journal). */
+  readonly journal: Journal;
 }
 
 const isStore = (dataset: StoreInput | Store): dataset is Store =>
@@ -118,6 +123,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { store, clock, accounts } = parts;
   const guard = new ControlGuard(options.adminToken, accounts.limiter);
   const nextRequestId = requestIds();
+  const journal = new Journal(options.journal ?? defaultJournalSize);
 
   /**
    * The engine's one entry: every call, the data API's and the control plane's, as the record its
@@ -126,28 +132,53 @@ export function createEngine(options: EngineOptions): Engine {
    * a faulted call takes the same way as a clean one.
    */
   async function answer(request: Request, context: RequestContext = {}): Promise<Answer> {
+    const started = performance.now();
+    const at = Date.now();
     // A well-formed request id the client sent is the one its answer and the log carry.
     const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
     // The control plane keeps its own rules: no CORS, no caching (control.ts).
     if (CONTROL_URL.test(request.url)) {
-      const deps = { store, clock, accounts, context, guard, requestId };
+      const deps = { store, clock, accounts, context, guard, requestId, journal };
       const changeClock: ControlDeps['changeClock'] = (edit) => parts.shared.change(edit);
       return answered(parts, request, requestId, (url) => handleControl(request, url, { ...deps, changeClock }), same);
     }
-    const answer = await answered(
-      parts,
+    // What the steps learn of the call (operation, key, charge, problem), for its journal entry.
+    const note: CallNote = {};
+    const answer = finish(
       request,
-      requestId,
-      (url) => respond(parts, request, url, context, requestId),
-      same,
+      await answered(
+        parts,
+        request,
+        requestId,
+        (url) => respond(parts, request, url, context, requestId, note),
+        same,
+        note,
+      ),
+      parts.corsOrigins,
+      context.compresses,
     );
-    return finish(request, answer, parts.corsOrigins, context.compresses);
+    if (journal.capacity > 0) {
+      const url = request.url;
+      journal.record({
+        target: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        known: knownKeys(parts, request),
+        method: request.method,
+        requestId,
+        status: answer.status,
+        body: answer.body,
+        note,
+        at,
+        serviceTime: clock.now(),
+        durationMs: performance.now() - started,
+      });
+    }
+    return answer;
   }
 
   const fetch = async (request: Request, context?: RequestContext): Promise<Response> =>
     toResponse(await answer(request, context));
 
-  return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps };
+  return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps, journal };
 }
 
 /** The parts a request works with (request-path.ts), made from the options. */

@@ -9,3 +9,7 @@ export type { KeyStore, KeyRecord, MetaName } from './stores/key-store.ts';
 export { statisticNames } from './data/rollups.ts';
 export { rollupFromRows } from './data/rollups-from-rows.ts';
 export { mintCursor } from './data/mint-cursor.ts';
+export { Journal, defaultJournalSize, type JournalEntry, type JournalPage } from './journal/journal.ts';
+export { verify, VerificationError, type CallCount, type NearMiss, type Verification } from './journal/verify.ts';
+export type { Difference, JournalFilter, JournalPattern } from './journal/match.ts';
+export { parseExpectation, type Expectation } from './journal/parse.ts';

@@ -70,3 +70,12 @@ test('a path with nothing key-like comes back as it is, and one that holds a key
   expect(redactPath('/api/v1/firms/%69gk_ab')).toBe('/api/v1/firms/***');
   expect(redactPath('/api/v1/firms/my+preset+key', ['my preset key'])).toBe('/api/v1/firms/***');
 });
+
+test('a plain query comes back as sent, and one naming a secret or a cursor is still rewritten, in any case', () => {
+  for (const plain of ['/api/v1/firms?limit=20&sort=name', '/api/v1/firms?keyword=x&tokens=2', '/a&key=1'])
+    expect(redactPath(plain)).toBe(plain);
+  expect(redactPath('/api/v1/firms?limit=1&Token=abc')).toBe('/api/v1/firms?limit=1&Token=***');
+  expect(redactPath('/api/v1/firms?password=x&limit=1')).toBe('/api/v1/firms?password=***&limit=1');
+  expect(redactPath('/api/v1/firms?key')).toBe('/api/v1/firms?key=***');
+  expect(redactPath('/api/v1/firms?limit=1&cursor=abcdefghijklmn')).toBe('/api/v1/firms?limit=1&cursor=***');
+});

@@ -8,3 +8,5 @@ export { createValidationProxy, type ProxyOptions, type ExchangeRecord } from '.
 // The process the CLI checks large answers in (ProxyOptions.checker), for a proxy built in code.
 export { checkProcess, type CheckProcess, type CheckProcessOptions } from './proxy/checker/process.ts';
 export { ProxyReport } from './proxy/report.ts';
+// A test's way to the HTTP mock's request journal, as the MSW API has it.
+export { mockJournal, type MockJournal, type MockJournalOptions } from './control-client.ts';

@@ -4,8 +4,8 @@
  * preset of the user's own form, one made through the control API, a secret of another service),
  * sent in every place a request has (path segments, parameter names and values, headers, bodies)
  * and in every encoding (as is, percent-encoded one to six times, every character escaped), are
- * in no answer (status line, headers, body), no log line, and no record or report of the
- * validation proxy. What a key looks like after any decoding is what is looked for.
+ * in no answer (status line, headers, body), no log line, no entry of the request journal (#54),
+ * and no record or report of the validation proxy. What a key looks like after any decoding is what is looked for.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
@@ -192,6 +192,12 @@ function send(base: string, probe: Probe): Promise<{ text: string }> {
   });
 }
 
+/** The seq of the request journal's newest entry, to read what a probe adds to it after. */
+const journalMark = (): number | undefined => mock.engine.journal.entries().at(-1)?.seq;
+/** The journal's entries after `mark`, as a page of `GET /__control/journal` shows them. */
+const journaledAfter = (mark: number | undefined): string =>
+  JSON.stringify(mock.engine.journal.page({}, 1_000, mark).entries);
+
 /** Text after every decoding a reader could apply: escapes of URLs and of JSON, to the bottom. */
 function decodedAll(text: string): string {
   let out = text;
@@ -220,7 +226,7 @@ function shows(text: string, key: string): string | null {
   return null;
 }
 
-describe('no key is in any answer, log line or report, wherever and however a request sends it', () => {
+describe('no key is in any answer, log line, journal entry or report, wherever and however a request sends it', () => {
   const validator = createContractValidator();
   const records: ExchangeRecord[] = [];
   let proxyFetch: (request: Request) => Promise<Response>;
@@ -247,6 +253,7 @@ describe('no key is in any answer, log line or report, wherever and however a re
           const probe = place(encode(key));
           if (!probe.path.startsWith('/') || /[\s\u0000-\u001f]/.test(probe.path)) continue;
           const before = lines.length;
+          const mark = journalMark();
           const answer = await send(mock.url, probe).catch((error: Error) => ({
             text: `(no answer: ${error.message})`,
           }));
@@ -255,6 +262,7 @@ describe('no key is in any answer, log line or report, wherever and however a re
           for (const [what, text] of [
             ['answer', answer.text],
             ['log', logged],
+            ['journal', journaledAfter(mark)],
           ] as const) {
             const part = shows(text, key);
             if (part)
@@ -324,10 +332,12 @@ describe('no key is in any answer, log line or report, wherever and however a re
           if (made.status !== 201)
             throw new Error(`the control API did not make the key: ${made.status} ${await made.text()}`);
           const before = lines.length;
+          const mark = journalMark();
           const answer = await send(mock.url, placements[where]![1](encodings[how]![1](custom)));
           await new Promise((r) => setImmediate(r));
           expect(shows(answer.text, custom), answer.text.slice(0, 300)).toBeNull();
           expect(shows(lines.slice(before).join('\n'), custom)).toBeNull();
+          expect(shows(journaledAfter(mark), custom)).toBeNull();
         },
       ),
       { numRuns: 150, seed: 51 },

@@ -5,7 +5,21 @@
 import { http, type HttpHandler } from 'msw';
 import { planIds, type PlanId } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
-import { createEngine, newKeyText, presetPrepaidRows, type Engine, type EngineOptions } from '@investor-graph/engine';
+import {
+  createEngine,
+  newKeyText,
+  parseExpectation,
+  presetPrepaidRows,
+  verify,
+  VerificationError,
+  type CallCount,
+  type Engine,
+  type EngineOptions,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalPattern,
+  type Verification,
+} from '@investor-graph/engine';
 
 export type DatasetInput = EngineOptions['dataset'];
 
@@ -36,8 +50,23 @@ export interface InvestorGraphApi {
   readonly keys: Readonly<Record<PlanId, string>>;
   /** The engine behind the handlers now (replaced by `reset`). */
   readonly engine: Engine;
-  /** Back to a fresh state in one call: data, keys (the same texts), counters, clock. */
+  /** Back to a fresh state in one call: data, keys (the same texts), counters, clock, journal. */
   reset(): Promise<void>;
+  /**
+   * The calls your app made to the data API so far, oldest first, those matching `filter` only
+   * (operation, method, path with `*`, status or `'4xx'`, key_id, plan, query, since: wall-clock ms): the request
+   * journal, as `GET /__control/journal` pages it. No key is in any entry.
+   */
+  journal(filter?: JournalFilter): JournalEntry[];
+  /** Forgets every call journaled so far (a test's own calls from here on). */
+  clearJournal(): void;
+  /**
+   * Asserts that the calls matching `pattern` number `count` (at least one unless given): throws a
+   * `VerificationError` whose message lists the expectation and the nearest calls with what differed
+   * in each (WireMock's near misses), as your test runner shows it.
+   * @example api.verify({ operation: 'listFirms', query: { limit: '50' } }, 2)
+   */
+  verify(pattern: JournalPattern, count?: CallCount): Verification;
 }
 
 /**
@@ -98,6 +127,19 @@ export async function createApi(
     },
     async reset() {
       engine = await build();
+    },
+    journal: (filter = {}) => engine.journal.page(filter, Math.max(1, engine.journal.capacity)).entries,
+    clearJournal: () => engine.journal.clear(),
+    verify(pattern, count) {
+      // Checked as the control endpoint checks it: a pattern from JavaScript may hold anything.
+      const asked = parseExpectation(count === undefined ? { pattern } : { pattern, count });
+      if (!asked.ok)
+        throw new TypeError(
+          `[investor-graph mock] verify: ${asked.errors.map((e) => `${e.pointer}: ${e.detail}`).join('; ')}`,
+        );
+      const verification = verify(engine.journal, asked.value.pattern, asked.value.count);
+      if (!verification.ok) throw new VerificationError(verification);
+      return verification;
     },
   };
 }

@@ -14,6 +14,14 @@ import { datasetInput } from '@investor-graph/fixtures';
 import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
 
 export { createHandlers, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
+export {
+  VerificationError,
+  type CallCount,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalPattern,
+  type Verification,
+} from '@investor-graph/engine';
 
 async function defaultDataset(): Promise<DatasetInput> {
   // Loaded lazily so that a browser bundle that passes its own dataset never pulls in node:fs.

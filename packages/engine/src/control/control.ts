@@ -1,7 +1,7 @@
 /**
  * Control endpoints under /__control (a prefix the contract does not use): keys of any plan, top-ups,
- * revocation, the test clock, rebuilds and state. Who may call them is control-guard.ts's to say.
- * Documented in the package README.
+ * revocation, the test clock, rebuilds and state, and the request journal (journal-routes.ts). Who
+ * may call them is control-guard.ts's to say. Documented in the package README.
  */
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from '../accounts/accounts.ts';
@@ -9,6 +9,8 @@ import { json as answerJson, type Answer } from '../answer.ts';
 import { parseDuration, type Clock } from '../clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
+import type { Journal } from '../journal/journal.ts';
+import { journalRoute } from './journal-routes.ts';
 import { codedBody, parseJsonBody } from '../request/json-body.ts';
 import { ProblemError } from '../problems.ts';
 import type { Store } from '../data/store.ts';
@@ -20,6 +22,8 @@ export interface ControlDeps {
   context: RequestContext;
   guard: ControlGuard;
   requestId: string;
+  /** The data API's calls, as a test asks about them (journal-routes.ts). */
+  journal: Journal;
   /** Changes the clock as the key store holds it, where restarts and other processes on it find it. */
   changeClock: (change: (clock: Clock) => void) => Promise<void>;
 }
@@ -55,6 +59,8 @@ export async function handleControl(request: Request, url: URL, deps: ControlDep
   const method = request.method;
   const route = `${method} ${path.replace(/\/key_[0-9a-f]+/, '/{key_id}')}`;
   const now = clock.now();
+  const journaled = await journalRoute(route, url, deps.journal, () => readJson(request));
+  if (journaled) return journaled;
   switch (route) {
     case 'GET /__control/state': {
       // A state store that does not answer is what this call is asked to tell: its keys are null then, not a 503.

@@ -14,7 +14,7 @@ import { bearerOf, redact, redactJson, redactPath, type KnownKeys } from '../red
 import type { Accounts } from '../accounts/accounts.ts';
 import type { Answer } from '../answer.ts';
 import type { Clock, SharedClock } from '../clock.ts';
-import type { Call, RequestContext } from '../context.ts';
+import type { Call, CallNote, RequestContext } from '../context.ts';
 import type { CursorCodec } from '../data/cursor.ts';
 import { envelopeBody, entityTag, withQuota, type EnvelopeDeps } from './envelope.ts';
 import { preflight, type CorsOrigins } from './http-conventions.ts';
@@ -82,7 +82,7 @@ export function knownKeys(parts: Pick<EngineParts, 'known'>, request: Request): 
 /**
  * The steps every call starts with (the clock brought up to date, due rebuilds applied), then
  * `step`; a problem it raises is answered as problem+json (made an A by `problem`), anything else
- * is the kit's failure: a 500 that says so.
+ * is the kit's failure: a 500 that says so. The problem's code goes in `note` (the journal's).
  */
 export async function answered<A>(
   parts: EngineParts,
@@ -90,6 +90,7 @@ export async function answered<A>(
   requestId: string,
   step: (url: URL) => Promise<A>,
   problem: (answer: Answer) => A,
+  note: CallNote = {},
 ): Promise<A> {
   let path = '/';
   // The path is echoed in problems' instance: a key sent in it (by mistake, or to probe) is not.
@@ -103,6 +104,7 @@ export async function answered<A>(
     parts.store.applyDue(parts.clock.now());
     return await step(url);
   } catch (error) {
+    note.problem = error instanceof ProblemError ? error.code : 'internal_error';
     // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
     if (error instanceof ProblemError)
       return problem(withoutKeys(error.toAnswer(instance(), requestId), knownKeys(parts, request)));
@@ -119,13 +121,14 @@ export async function answered<A>(
   }
 }
 
-/** A call of the API, from its route to its answer. */
+/** A call of the API, from its route to its answer; what it learns on the way goes in `note` (the journal's). */
 export async function respond(
   parts: EngineParts,
   request: Request,
   url: URL,
   context: RequestContext,
   requestId: string,
+  note: CallNote = {},
 ): Promise<Answer> {
   if (request.method === 'OPTIONS')
     return preflight(
@@ -135,6 +138,7 @@ export async function respond(
       requestId,
     );
   const route = matchRoute(request.method, url.pathname);
+  note.operation = route.operationId;
   const query = parseQuery(url.search);
   const forced = preferredExample(request, route.operationId);
   if (forced) return forced;
@@ -151,6 +155,8 @@ export async function respond(
     context.clientAddress ?? 'unknown',
     parts.clock.now(),
   );
+  note.keyId = key.keyId;
+  note.plan = key.plan;
   const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
   checkQueryNames(route, query);
   // A timestamp not in UTC is refused saying how to write it; every UTC form is one text afterwards.
@@ -160,7 +166,7 @@ export async function respond(
   // equal instants get the same cursor, page and entity tag (DECISIONS.md#timestamps).
   parts.validation.check(call, request);
   call.query = instants;
-  return await dataCall(parts, operation, call, request);
+  return await dataCall(parts, operation, call, request, note);
 }
 
 /**
@@ -173,6 +179,7 @@ export async function dataCall(
   operation: KeyedOperation,
   call: Call,
   request: Request,
+  note: CallNote = {},
 ): Promise<Answer> {
   const { accounts, env } = parts;
   const cursor = call.query.get('cursor');
@@ -203,6 +210,7 @@ export async function dataCall(
       chargeId,
     );
     call.key = record;
+    Object.assign(note, { rowsServed: notModified ? 0 : served.rows, counted: operation.counted, rowsCharged: cost });
     try {
       const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
       if (notModified) return { status: 304, headers, body: null };
@@ -219,6 +227,7 @@ export async function dataCall(
       };
     } catch (error) {
       await accounts.refund(call.key, operation.counted, cost, chargeId);
+      Object.assign(note, { rowsServed: 0, counted: false, rowsCharged: 0 });
       throw error;
     }
   } catch (error) {

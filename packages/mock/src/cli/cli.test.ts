@@ -17,18 +17,26 @@ afterAll(async () => {
 
 const team = 'igk_team_clitestclitestclitest000000';
 
-test('the CLI prints its base URL and a ready-made key per plan, serves preset keys and logs requests', async () => {
-  const { url, output, child } = await start('--key', `team=${team}`, '--log');
-  expect(output()).toContain(`team       ${team}`);
-  for (const plan of ['trial', 'business', 'enterprise', 'payg'])
-    expect(output()).toMatch(new RegExp(`${plan}\\s+igk_${plan}_[A-Za-z0-9]{32}`));
-  expect(output()).toContain('/__control');
-  const answer = await fetch(`${url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${team}` } });
-  expect(answer.status).toBe(200);
-  await new Promise((r) => setTimeout(r, 50));
-  expect(output()).toMatch(/GET \/api\/v1\/firms\?limit=1 200 [\d.]+ms/);
-  expect(await stop(child)).toBe(0);
-});
+test(
+  'the CLI prints its base URL and a ready-made key per plan, ' + 'serves preset keys, logs and journals requests',
+  async () => {
+    const { url, output, child } = await start('--key', `team=${team}`, '--log', '--journal', '5');
+    expect(output()).toContain(`team       ${team}`);
+    for (const plan of ['trial', 'business', 'enterprise', 'payg'])
+      expect(output()).toMatch(new RegExp(`${plan}\\s+igk_${plan}_[A-Za-z0-9]{32}`));
+    expect(output()).toContain('/__control');
+    const answer = await fetch(`${url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${team}` } });
+    expect(answer.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(output()).toMatch(/GET \/api\/v1\/firms\?limit=1 200 [\d.]+ms/);
+    const journal = (await (await fetch(`${url}/__control/journal`)).json()) as {
+      entries: unknown[];
+      capacity: number;
+    };
+    expect(journal).toMatchObject({ capacity: 5, entries: [{ operation: 'listFirms', plan: 'team', status: 200 }] });
+    expect(await stop(child)).toBe(0);
+  },
+);
 
 test('a leading -- (as `pnpm start -- --port N` passes it) is accepted', () => {
   const run = spawnSync(process.execPath, [cli, '--', '--help'], { encoding: 'utf8', timeout: 20_000 });
@@ -42,6 +50,7 @@ test('bad flags exit with code 2 and say what is wrong', () => {
     [['--key', 'gold=abcdefghij'], '--key takes PLAN=KEY'],
     [['--scale', '12'], '--scale must be'],
     [['--now', 'yesterday'], '--now must be'],
+    [['--journal', 'all'], '--journal must be a whole number'],
     [['--wat'], "Unknown option '--wat'"],
   ] as const) {
     const run = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });

@@ -36,6 +36,7 @@ const flags = readFlags('investor-graph mock', serveUsage, process.argv.slice(pr
   state: { type: 'string' },
   'state-sync': { type: 'string' },
   log: { type: 'boolean' },
+  journal: { type: 'string' },
   fault: { type: 'string', multiple: true },
   'no-rate-limit': { type: 'boolean' },
   'max-connections-per-address': { type: 'string' },
@@ -68,6 +69,8 @@ if (badOrigin !== undefined)
 const perAddress = values['max-connections-per-address'];
 if (perAddress !== undefined && !(/^\d+$/.test(perAddress) && Number(perAddress) >= 1 && Number(perAddress) <= 2_048))
   fail(`--max-connections-per-address must be a whole number from 1 to 2,048, got ${perAddress}`);
+if (values.journal !== undefined && !(/^\d+$/.test(values.journal) && Number(values.journal) <= 100_000))
+  fail(`--journal must be a whole number from 0 (none) to 100,000, got ${values.journal}`);
 if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync']))
   fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
 if (values['state-sync'] !== undefined && (values.state === undefined || isRedisUrl(values.state)))
@@ -150,6 +153,7 @@ const options: StartOptions = {
   ...(values.state ? { stateFile: values.state } : {}),
   ...(values['state-sync'] ? { stateSync: values['state-sync'] as StateSync } : {}),
   ...(values.log ? { log: (line: string) => console.log(line) } : {}),
+  ...(values.journal !== undefined ? { journal: Number(values.journal) } : {}),
   ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
   ...(values['no-rate-limit'] ? { rateLimit: false } : {}),
   ...(perAddress ? { limits: { maxConnectionsPerAddress: Number(perAddress) } } : {}),

@@ -41,6 +41,8 @@ export const serveUsage = `${synopsis}
                       first asks, not at start and each simulated 04:00 (as the real service does)
   --no-dump-cache     keep no finished dump files in the kit's cache for later starts
   --log               log one line per request
+  --journal N         the request journal holds the last N calls of the data API (1,000; 0: none),
+                      read, cleared and verified at /__control/journal (keys blanked)
   --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
                       the mock itself or fuzz it; clients should meet the limits)
   --max-connections-per-address N

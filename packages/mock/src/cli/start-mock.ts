@@ -61,6 +61,8 @@ export interface StartOptions {
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
   rateLimit?: boolean;
+  /** How many data-API calls the request journal holds (the engine's 1,000 unless given; 0: none). */
+  journal?: number;
   /** The process is the mock's alone: its global Request/Response may be the adapter's fast ones (server.ts). */
   globalFetchClasses?: boolean;
   /**
@@ -138,6 +140,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...(options.cursorSecret ? { cursorSecret: options.cursorSecret } : {}),
       ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.rateLimit === false ? { rateLimit: false } : {}),
+      ...(options.journal !== undefined ? { journal: options.journal } : {}),
       // A fault that acts inside the engine reads it at call time, once it (and its clock) exists.
       ...faultEngineOptions(options.faults ?? [], () => engine),
     });

@@ -1,0 +1,48 @@
+/**
+ * The journal's control endpoints (the mock's README, "Asking the mock what your app did"): a page
+ * of it, filtered (`GET /__control/journal`), clearing it (`DELETE`), and a verification
+ * (`POST /__control/journal/verify`). What they read is parsed by journal/parse.ts, which the MSW
+ * API uses too, so a wrong member is named the same way wherever a test sends it.
+ */
+import { json as answerJson, type Answer } from '../answer.ts';
+import type { Journal } from '../journal/journal.ts';
+import { parseExpectation, parsePageQuery, type InputError } from '../journal/parse.ts';
+import { verify } from '../journal/verify.ts';
+import { ProblemError } from '../problems.ts';
+
+const json = (status: number, body: unknown): Answer => answerJson(status, body, { 'cache-control': 'no-store' });
+
+/** Every wrong member at once, as the control API's 400s carry them (`errors`, each with its pointer or parameter). */
+function refused(code: 'invalid_parameter' | 'invalid_body', errors: InputError[]): ProblemError {
+  const detail = errors.map((e) => `${(e.parameter ?? e.pointer?.slice(1)) || 'body'}: ${e.detail}`).join('; ');
+  return new ProblemError(code, detail, { extra: { errors } });
+}
+
+/** The answer of a journal route (`METHOD /path`), or null for a route that is not the journal's. */
+export async function journalRoute(
+  route: string,
+  url: URL,
+  journal: Journal,
+  body: () => Promise<Record<string, unknown>>,
+): Promise<Answer | null> {
+  switch (route) {
+    case 'GET /__control/journal': {
+      const asked = parsePageQuery(url.searchParams);
+      if (!asked.ok) throw refused('invalid_parameter', asked.errors);
+      const { filter, limit, cursor } = asked.value;
+      return json(200, journal.page(filter, limit, cursor));
+    }
+    case 'DELETE /__control/journal': {
+      const cleared = journal.entries().length;
+      journal.clear();
+      return json(200, { cleared, capacity: journal.capacity });
+    }
+    case 'POST /__control/journal/verify': {
+      const asked = parseExpectation(await body());
+      if (!asked.ok) throw refused('invalid_body', asked.errors);
+      return json(200, verify(journal, asked.value.pattern, asked.value.count));
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The request journal: the last N calls of the data API as a test asks about them afterwards
+ * ("what did my app call, with which key, and what did it get?"), as WireMock's request journal
+ * does. The engine writes one entry per call once it is answered (engine.ts), from what the steps
+ * noted (`CallNote`); the control plane (control/journal-routes.ts) and the MSW API read it. The
+ * request target is blanked exactly as the log blanks it (`redactPath` with the same known keys)
+ * before it is kept: no key is ever held here, so no page or report made of it can show one.
+ */
+import type { PlanId } from '@investor-graph/contract/plans';
+import { iso } from '../answer.ts';
+import type { CallNote } from '../context.ts';
+import { redactPath } from '../redact.ts';
+import { matches, type JournalFilter } from './match.ts';
+
+/** How many calls a journal holds unless told: a test file's calls, with room to spare. */
+export const defaultJournalSize = 1_000;
+/** The most entries one page of the journal gives. */
+export const maxJournalPage = 1_000;
+
+/** One call as the journal keeps it (the JSON a page shows: `JournalPage.entries`). */
+export interface JournalEntry {
+  /** Its place in the journal, counted from its start (a page's cursor is one). */
+  seq: number;
+  /** When it came, by the wall clock (ISO 8601). */
+  at: string;
+  /** The simulated clock when it came (ISO 8601): what quotas and trials followed. */
+  service_time: string;
+  request_id: string;
+  method: string;
+  /** The path, keys blanked as the log blanks them. */
+  path: string;
+  /** The query's parameters, decoded, keys blanked (a cursor shortened) as the log blanks them. */
+  query: Record<string, string>;
+  /** The contract's operationId, or null for a path it has no operation at. */
+  operation: string | null;
+  /** The key's id and plan (never the key), or null when no valid key came. */
+  key_id: string | null;
+  plan: PlanId | null;
+  status: number;
+  /** The problem's code when the answer was one. */
+  problem: string | null;
+  rows_served: number;
+  /** 1 when the call counted against the quota, else 0. */
+  calls_counted: number;
+  /** Rows charged to a prepaid balance. */
+  rows_charged: number;
+  duration_ms: number;
+}
+
+/** What the engine hands the journal of one answered call. */
+export interface AnsweredCall {
+  /** The request's path and query as sent: blanked here, before anything is kept. */
+  target: string;
+  /** Keys of forms no pattern knows (the presets, the request's own), blanked as the log blanks them. */
+  known: readonly string[];
+  method: string;
+  requestId: string;
+  status: number;
+  /** The answer's body: a documented problem example (Prefer) is answered as written, its code only in it. */
+  body?: unknown;
+  note: CallNote;
+  /** Wall and simulated time it came (ms), and how long it took (ms). */
+  at: number;
+  serviceTime: number;
+  durationMs: number;
+}
+
+export interface JournalPage {
+  entries: JournalEntry[];
+  /** Give it as `cursor` for the entries after these; null at the end of the journal as it stands. */
+  next_cursor: string | null;
+  /** How many entries the journal holds at most (0: off). */
+  capacity: number;
+  /** Entries pushed out by the bound since the journal was started or cleared. */
+  dropped: number;
+}
+
+/** A problem's code read off its body (JSON text), when the steps did not note one. */
+const problemIn = (status: number, body: unknown): string | null =>
+  status >= 400 && typeof body === 'string' ? (/"code"\s*:\s*"([a-z_]+)"/.exec(body)?.[1] ?? null) : null;
+
+/**
+ * A call as recorded: its target already blanked, the rest as the engine had it. Made an entry
+ * (ISO times, the query parsed) when first read, so a call pays only for the blanking.
+ */
+interface Kept {
+  seq: number;
+  call: Omit<AnsweredCall, 'known' | 'body'>;
+  problem: string | null;
+  entry?: JournalEntry;
+}
+
+function entryOf(kept: Kept): JournalEntry {
+  if (kept.entry) return kept.entry;
+  const { call, seq } = kept;
+  const { note, target } = call;
+  const at = target.indexOf('?');
+  // Frozen: every page hands out the same entry, which no reader may change for the next.
+  return (kept.entry = Object.freeze({
+    seq,
+    at: new Date(call.at).toISOString(),
+    service_time: iso(call.serviceTime),
+    request_id: call.requestId,
+    method: call.method,
+    path: at === -1 ? target : target.slice(0, at),
+    // Decoded after blanking: a piece redact let through decodes to nothing key-like (redact.ts).
+    query: Object.freeze(at === -1 ? {} : Object.fromEntries(new URLSearchParams(target.slice(at + 1)))),
+    operation: note.operation ?? null,
+    key_id: note.keyId ?? null,
+    plan: note.plan ?? null,
+    status: call.status,
+    problem: kept.problem,
+    rows_served: note.rowsServed ?? 0,
+    calls_counted: note.counted ? 1 : 0,
+    rows_charged: note.rowsCharged ?? 0,
+    duration_ms: Math.round(call.durationMs * 100) / 100,
+  }));
+}
+
+/** A bounded ring of entries, oldest first; 0 entries keeps none. */
+export class Journal {
+  readonly capacity: number;
+  private readonly ring: (Kept | undefined)[];
+  /** The seq the next entry gets, and the first one still counted (entries before it were cleared). */
+  private next = 0;
+  private first = 0;
+
+  constructor(capacity = defaultJournalSize) {
+    if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError('a journal holds 0 or more entries');
+    this.capacity = capacity;
+    this.ring = new Array<Kept | undefined>(capacity);
+  }
+
+  /** Keeps one answered call, pushing out the oldest when full. */
+  record(call: AnsweredCall): void {
+    if (this.capacity === 0) return;
+    // Blanked now, with the keys known now (the request's own among them): nothing unblanked is kept.
+    const { known: _blanked, body, ...rest } = call;
+    const seq = this.next++;
+    this.ring[seq % this.capacity] = {
+      seq,
+      call: { ...rest, target: redactPath(call.target, call.known) },
+      problem: call.note.problem ?? problemIn(call.status, body),
+    };
+  }
+
+  /** Every entry held, oldest first. */
+  entries(): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    for (let seq = this.oldest(); seq < this.next; seq++) out.push(entryOf(this.ring[seq % this.capacity]!));
+    return out;
+  }
+
+  /** The entries matching `filter`, oldest first, `limit` at most, after the entry `cursor` names. */
+  page(filter: JournalFilter = {}, limit = 100, cursor?: number): JournalPage {
+    const entries: JournalEntry[] = [];
+    let seq = Math.max(this.oldest(), cursor === undefined ? 0 : cursor + 1);
+    for (; seq < this.next && entries.length < limit; seq++) {
+      const entry = entryOf(this.ring[seq % this.capacity]!);
+      if (matches(entry, filter)) entries.push(entry);
+    }
+    // A cursor only when a match is left: a walk ends on a page of its own, never on an empty one after it.
+    let more = false;
+    for (let rest = seq; rest < this.next && !more; rest++)
+      more = matches(entryOf(this.ring[rest % this.capacity]!), filter);
+    return {
+      entries,
+      next_cursor: more ? String(entries.at(-1)!.seq) : null,
+      capacity: this.capacity,
+      dropped: this.dropped(),
+    };
+  }
+
+  /** Entries pushed out by the bound since the start or the last clear. */
+  dropped(): number {
+    return this.oldest() - this.first;
+  }
+
+  /** Forgets every entry; the seq goes on, so a cursor from before names nothing held. */
+  clear(): void {
+    this.first = this.next;
+  }
+
+  private oldest(): number {
+    return Math.max(this.first, this.next - this.capacity);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Which journal entries a pattern names, and, for one that does not match, what differs: the one
+ * comparison that a page's filter, a verification's count and its near misses all use, so that
+ * what a test filters by and what it verifies mean the same.
+ */
+import type { JournalEntry } from './journal.ts';
+
+/** What a call must have been: every member given must hold (an empty pattern matches every call). */
+export interface JournalPattern {
+  /** The contract's operationId, e.g. `listFirms`. */
+  operation?: string;
+  /** In any case. */
+  method?: string;
+  /** The path as the journal shows it; `*` matches any run of characters (`/api/v1/firms/*`). */
+  path?: string;
+  /** A status (402), or a class of them (`'4xx'`). */
+  status?: number | string;
+  /** The key's id (`key_...`, as /__control/state and the key's answer show it), never the key. */
+  key_id?: string;
+  /** The key's plan (`team`), for a test that holds a key's text but not its id. */
+  plan?: string;
+  /** Query parameters the call had, with these values (decoded, as the journal shows them). */
+  query?: Record<string, string>;
+}
+
+/** A pattern, and the calls from a wall-clock time on (ms). */
+export interface JournalFilter extends JournalPattern {
+  since?: number;
+}
+
+/** One member of a pattern that an entry does not have. */
+export interface Difference {
+  /** The pattern's member: `operation`, `status`, `query.limit`... */
+  field: string;
+  expected: string;
+  /** What the call had (`(none)` for a parameter it did not send, or a key it did not present). */
+  actual: string;
+}
+
+const NONE = '(none)';
+/** Glob patterns as regular expressions, remembered (a verification compares one with every entry). */
+const globs = new Map<string, RegExp>();
+
+/** `*` as any run of characters, everything else as itself. */
+function glob(pattern: string): RegExp {
+  let regex = globs.get(pattern);
+  if (!regex) {
+    regex = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`);
+    if (globs.size >= 64) globs.delete(globs.keys().next().value!);
+    globs.set(pattern, regex);
+  }
+  return regex;
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+
+function statusHolds(expected: number | string, actual: number): boolean {
+  const text = String(expected);
+  return /^[1-5]xx$/i.test(text) ? text[0] === String(actual)[0] : Number(text) === actual;
+}
+
+/** What differs between `entry` and `pattern`, member by member, in the pattern's order; none when it matches. */
+export function differences(entry: JournalEntry, pattern: JournalFilter): Difference[] {
+  const out: Difference[] = [];
+  const differ = (field: string, expected: string, actual: string | null): void =>
+    void out.push({ field, expected, actual: actual ?? NONE });
+  if (pattern.operation !== undefined && pattern.operation !== entry.operation)
+    differ('operation', pattern.operation, entry.operation);
+  if (pattern.method !== undefined && pattern.method.toUpperCase() !== entry.method)
+    differ('method', pattern.method.toUpperCase(), entry.method);
+  if (pattern.path !== undefined && !glob(pattern.path).test(entry.path)) differ('path', pattern.path, entry.path);
+  if (pattern.status !== undefined && !statusHolds(pattern.status, entry.status))
+    differ('status', String(pattern.status), String(entry.status));
+  if (pattern.key_id !== undefined && pattern.key_id !== entry.key_id) differ('key_id', pattern.key_id, entry.key_id);
+  if (pattern.plan !== undefined && pattern.plan !== entry.plan) differ('plan', pattern.plan, entry.plan);
+  for (const [name, value] of Object.entries(pattern.query ?? {}))
+    if (entry.query[name] !== value) differ(`query.${name}`, value, entry.query[name] ?? null);
+  if (pattern.since !== undefined && Date.parse(entry.at) < pattern.since)
+    differ('since', new Date(pattern.since).toISOString(), entry.at);
+  return out;
+}
+
+/** Whether `entry` is one `filter` names. */
+export const matches = (entry: JournalEntry, filter: JournalFilter): boolean => differences(entry, filter).length === 0;
+
+/** A pattern as one line: `{operation: listFirms, query.limit: 50}`. */
+export function describePattern(pattern: JournalPattern): string {
+  const { query, ...members } = pattern;
+  const parts = [
+    ...Object.entries(members).map(([name, value]) => `${name}: ${String(value)}`),
+    ...Object.entries(query ?? {}).map(([name, value]) => `query.${name}: ${value}`),
+  ];
+  return parts.length ? `{${parts.join(', ')}}` : 'any call';
+}
