@@ -177,8 +177,9 @@ test(
         keys: [{ plan: 'enterprise', key: 'igk_enterprise_dumpcachetest0000000000000000' }],
       });
       try {
-        // Bounded wait for what the start writes by itself (a few hundred ms at 2,000 rows).
-        for (let i = 0; i < 100 && entries(cacheDir).length < resources.length; i++)
+        // Bounded wait for what the start writes by itself: a few hundred ms at 2,000 rows, past five
+        // seconds on a busy machine (so up to 30 s); 5 s to see that a start without it writes nothing.
+        for (let i = 0; i < (ahead ? 600 : 100) && entries(cacheDir).length < resources.length; i++)
           await new Promise((resolve) => setTimeout(resolve, 50));
         expect(entries(cacheDir)).toHaveLength(ahead ? resources.length : 0);
         const answer = await fetch(`${mock.url}/api/v1/exports`, {
