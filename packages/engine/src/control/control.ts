@@ -5,7 +5,7 @@
  */
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from '../accounts/accounts.ts';
-import { json as answerJson, type Answer } from '../answer.ts';
+import { json, type Answer } from '../answer.ts';
 import { parseDuration, type Clock } from '../clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
@@ -31,8 +31,6 @@ export interface ControlDeps {
 /** The latest simulated time: past it, ISO 8601 dates no longer have four-digit years. */
 const latestTime = Date.parse('9999-12-31T23:59:59Z');
 
-const json = (status: number, body: unknown): Answer => answerJson(status, body, { 'cache-control': 'no-store' });
-
 async function readJson(request: Request): Promise<Record<string, unknown>> {
   const coded = codedBody(request.headers.get('content-encoding'));
   if (coded) throw coded;
@@ -52,9 +50,16 @@ function bad(pointer: string, detail: string): ProblemError {
   });
 }
 
+/** A control call, admitted by the guard, answered by its route; no answer of the control plane is kept by a cache. */
 export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Answer> {
-  const { store, clock, accounts, context } = deps;
-  await deps.guard.admit(request, context);
+  await deps.guard.admit(request, deps.context);
+  const answer = await controlRoute(request, url, deps);
+  answer.headers['cache-control'] = 'no-store';
+  return answer;
+}
+
+async function controlRoute(request: Request, url: URL, deps: ControlDeps): Promise<Answer> {
+  const { store, clock, accounts } = deps;
   const path = url.pathname.replace(/\/+$/, '');
   const method = request.method;
   const route = `${method} ${path.replace(/\/key_[0-9a-f]+/, '/{key_id}')}`;

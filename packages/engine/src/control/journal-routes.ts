@@ -4,13 +4,11 @@
  * (`POST /__control/journal/verify`). What they read is parsed by journal/parse.ts, which the MSW
  * API uses too, so a wrong member is named the same way wherever a test sends it.
  */
-import { json as answerJson, type Answer } from '../answer.ts';
+import { json, type Answer } from '../answer.ts';
 import type { Journal } from '../journal/journal.ts';
 import { parseExpectation, parsePageQuery, type InputError } from '../journal/parse.ts';
 import { verify } from '../journal/verify.ts';
 import { ProblemError } from '../problems.ts';
-
-const json = (status: number, body: unknown): Answer => answerJson(status, body, { 'cache-control': 'no-store' });
 
 /** Every wrong member at once, as the control API's 400s carry them (`errors`, each with its pointer or parameter). */
 function refused(code: 'invalid_parameter' | 'invalid_body', errors: InputError[]): ProblemError {

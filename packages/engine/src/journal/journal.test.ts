@@ -18,6 +18,8 @@ async function setup(options: Partial<EngineOptions> = {}) {
   // In-process, as MSW calls it: the control plane has no network to guard.
   const control = async (path: string, init: RequestInit = {}) => {
     const response = await engine.fetch(new Request(`http://mock/__control${path}`, init), { inProcess: true });
+    // No answer of the control plane is kept by a cache, the journal's as every other (control.ts).
+    expect(response.headers.get('cache-control')).toBe('no-store');
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const page = async (query = '') => (await control(`/journal${query}`)).body as unknown as JournalPage;
