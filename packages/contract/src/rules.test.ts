@@ -76,6 +76,9 @@ const cases: Record<RuleId, { keeps: () => Exchange; breaks: (() => Exchange)[];
         ...problem(503, 'state_unavailable'),
         headers: { 'content-type': 'application/problem+json', 'retry-after': '30' },
       }),
+      // A documented 502 or 504: a server behind the gateway failed, the service was not checked either.
+      () => problem(502, 'bad_gateway'),
+      () => problem(504, 'gateway_timeout'),
     ],
   },
   envelope: {

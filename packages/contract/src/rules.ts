@@ -177,15 +177,16 @@ export const rules: Readonly<Record<RuleId, Rule>> = {
       if (type.includes('json') && typeof exchange.body === 'string' && exchange.body !== '')
         out.push(`the body is not valid JSON although its content type is ${type}: ${exchange.body.slice(0, 60)}`);
       if (!op || exchange.status === 405) return out;
-      // The 500 and 503 are documented so that their problems are held to the contract (OWASP
+      // The 500 and the 502-504 are documented so that their problems are held to the contract (OWASP
       // API8), but a service failing or unavailable is never a conforming answer to a check: a run
       // that met one has not shown the rule holds (DECISIONS.md#status-codes).
       if (exchange.status === 500)
         out.push(`${op.operationId} 500: the service failed (a documented problem, never a conforming answer)`);
-      if (exchange.status === 503)
+      // A 502 or 504 says the same of a server behind the gateway.
+      if (exchange.status === 502 || exchange.status === 503 || exchange.status === 504)
         out.push(
-          `${op.operationId} 503: the service was unavailable (a documented answer, never a conforming ` +
-            `one: run again when it is up)`,
+          `${op.operationId} ${exchange.status}: the service was unavailable (a documented answer, never a ` +
+            `conforming one: run again when it is up)`,
         );
       for (const v of validator.validateResponse(op.operationId, {
         status: exchange.status,

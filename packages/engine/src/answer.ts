@@ -12,7 +12,11 @@ export interface Answer {
   /** Lower-case names. */
   headers: Record<string, string>;
   body: string | Uint8Array | Pieces | Blob | null;
+  /** How an incident (incidents/) has it delivered: not at all (the connection cut), or slowly. */
+  delivery?: Delivery;
 }
+
+export type Delivery = { cut: true } | { bytesPerSecond: number };
 
 /**
  * A body of bytes in pieces, sent one after another and never joined into one where the adapter
@@ -54,6 +58,35 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function toResponse(answer: Answer): Response {
-  const body = isPieces(answer.body) ? concatBytes(answer.body) : answer.body;
+  const { delivery } = answer;
+  // A fetch handler has no connection to cut: a network error is what its client sees of one (MSW's too).
+  if (delivery && 'cut' in delivery) return Response.error();
+  const whole = isPieces(answer.body) ? concatBytes(answer.body) : answer.body;
+  const body = delivery && whole !== null ? slowly(whole, delivery.bytesPerSecond) : whole;
   return new Response(body as BodyInit | null, { status: answer.status, headers: answer.headers });
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A body sent at `bytesPerSecond`: a tenth of a second's worth at a time, the first at once, so a
+ * client's read timeout meets the body it would meet from a slow service.
+ */
+export function slowly(body: string | Uint8Array | Blob, bytesPerSecond: number): ReadableStream<Uint8Array> {
+  const piece = Math.max(1, Math.ceil(bytesPerSecond / 10));
+  const pause = (piece / bytesPerSecond) * 1000;
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  const source = bytes instanceof Blob ? bytes.stream() : new Blob([bytes as Uint8Array<ArrayBuffer>]).stream();
+  let first = true;
+  return source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      async transform(chunk, controller) {
+        for (let at = 0; at < chunk.length; at += piece) {
+          if (!first) await new Promise((resolve) => setTimeout(resolve, pause));
+          first = false;
+          controller.enqueue(chunk.subarray(at, at + piece));
+        }
+      },
+    }),
+  );
 }

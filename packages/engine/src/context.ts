@@ -4,6 +4,7 @@
  * importing engine.ts (which imports them all).
  */
 import type { PlanId, PlanRule } from '@investor-graph/contract/plans';
+import type { Delivery } from './answer.ts';
 import type { KeyRecord } from './stores/key-store.ts';
 import type { RouteMatch } from './request/router.ts';
 
@@ -47,4 +48,7 @@ export interface CallNote {
   /** Counted against the quota, and rows charged to a balance: set once charged, taken back with a refund. */
   counted?: boolean;
   rowsCharged?: number;
+  /** The incident that changed the call (incidents/), and how it has the answer delivered. */
+  incident?: string;
+  delivery?: Delivery;
 }

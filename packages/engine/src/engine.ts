@@ -16,6 +16,7 @@ import { handleControl, type ControlDeps } from './control/control.ts';
 import { ControlGuard } from './control/guard.ts';
 import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
+import { Incidents } from './incidents/incidents.ts';
 import { defaultJournalSize, Journal } from './journal/journal.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
@@ -110,6 +111,8 @@ export interface Engine {
   readonly dumps: Dumps;
   /** The last calls of the data API, as a test asks what its app did (journal/, /__control/journal). */
   readonly journal: Journal;
+  /** What a test asked the mock to do wrong, to which calls (incidents/, /__control/incidents). */
+  readonly incidents: Incidents;
 }
 
 const isStore = (dataset: StoreInput | Store): dataset is Store =>
@@ -138,13 +141,13 @@ export function createEngine(options: EngineOptions): Engine {
     const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
     // The control plane keeps its own rules: no CORS, no caching (control.ts).
     if (CONTROL_URL.test(request.url)) {
-      const deps = { store, clock, accounts, context, guard, requestId, journal };
+      const deps = { store, clock, accounts, context, guard, requestId, journal, incidents: parts.incidents };
       const changeClock: ControlDeps['changeClock'] = (edit) => parts.shared.change(edit);
       return answered(parts, request, requestId, (url) => handleControl(request, url, { ...deps, changeClock }), same);
     }
     // What the steps learn of the call (operation, key, charge, problem), for its journal entry.
     const note: CallNote = {};
-    const answer = finish(
+    const finished = finish(
       request,
       await answered(
         parts,
@@ -157,6 +160,8 @@ export function createEngine(options: EngineOptions): Engine {
       parts.corsOrigins,
       context.compresses,
     );
+    // An incident's slow body or cut connection is the adapter's to carry out.
+    const answer = note.delivery ? { ...finished, delivery: note.delivery } : finished;
     if (journal.capacity > 0) {
       const url = request.url;
       journal.record({
@@ -178,11 +183,12 @@ export function createEngine(options: EngineOptions): Engine {
   const fetch = async (request: Request, context?: RequestContext): Promise<Response> =>
     toResponse(await answer(request, context));
 
-  return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps, journal };
+  const incidents = parts.incidents;
+  return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps, journal, incidents };
 }
 
 /** The parts a request works with (request-path.ts), made from the options. */
-export function createParts(options: EngineOptions): EngineParts & { shared: SharedClock } {
+export function createParts(options: EngineOptions): EngineParts & { shared: SharedClock; incidents: Incidents } {
   const store = isStore(options.dataset) ? options.dataset : new MemoryStore(options.dataset);
   const keyStore = options.keyStore ?? new MemoryKeyStore();
   const clock = new Clock(options.now ?? store.asOf, options.frozen ?? false);
@@ -231,6 +237,7 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
     envelope: { store, cursors },
     corsOrigins: options.corsOrigins ?? '*',
     known: accounts.known,
+    incidents: new Incidents(),
   };
 }
 

@@ -13,3 +13,6 @@ export { Journal, defaultJournalSize, type JournalEntry, type JournalPage } from
 export { verify, VerificationError, type CallCount, type NearMiss, type Verification } from './journal/verify.ts';
 export type { Difference, JournalFilter, JournalPattern } from './journal/match.ts';
 export { parseExpectation, type Expectation } from './journal/parse.ts';
+export { Incidents, type Incident, type IncidentInput, type IncidentMatch } from './incidents/incidents.ts';
+export { incidentKinds, type IncidentKind, type IncidentParameter } from './incidents/kinds.ts';
+export { parseIncident } from './incidents/parse.ts';

@@ -74,6 +74,10 @@ export const problemTypes = {
   state_busy: { status: 503, title: "The mock's state is busy" },
   // The state server the mocks share (--state redis://) did not answer in time: nothing was served or counted.
   state_unavailable: { status: 503, title: "The mock's state store is unavailable" },
+  // What a test's incident (/__control/incidents) answers in the service's place: never served, counted or charged.
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+  bad_gateway: { status: 502, title: 'Bad gateway' },
+  gateway_timeout: { status: 504, title: 'Gateway timeout' },
   // A connection past the server's bounds (in all, or from one address), refused before it is read.
   too_many_connections: { status: 503, title: 'Too many connections' },
 } as const satisfies Record<string, ProblemType>;

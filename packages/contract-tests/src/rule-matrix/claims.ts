@@ -764,6 +764,13 @@ export const claims: readonly Claim[] = [
     checks: ['rule:contract'],
     note: 'any 503 met is reported; no fault of the mock answers one (rules.test.ts holds the rule to it)',
   },
+  {
+    says: ['502 `bad_gateway` and 504 `gateway_timeout` say'],
+    checks: ['rule:contract'],
+    note:
+      'any 502, 503 or 504 met is reported (rules.test.ts holds the rule to each); ' +
+      'the mock answers them only for an incident',
+  },
   { says: ['With `--state FILE`, a call that waited 2 s'], notCheckable: "the mock's own state file" },
   {
     says: ['The service never answers 5xx to bad input'],
@@ -965,6 +972,21 @@ export const claims: readonly Claim[] = [
   // ---- Deprecation
   { says: ['`/api/v1` only grows'], notCheckable: 'a promise about future versions; one run sees one version' },
   { says: ['Clients must ignore unknown fields'], notCheckable: 'a rule for clients' },
+  // ---- Incidents
+  {
+    says: [
+      'An incident meets a call once the call is routed',
+      'The newest incident a call matches',
+      'An outage is 503 `service_unavailable`',
+      'None of these is counted or charged',
+      'Latency and a slow body are served',
+      'A slow body is sent uncompressed',
+      'The journal names the incident',
+    ],
+    notCheckable:
+      "the mock's control plane, not the API " +
+      "(the mock's tests hold it: engine/src/incidents/, conformance/incidents.ts)",
+  },
 ];
 
 /**
@@ -1022,8 +1044,12 @@ export const spotClaims: readonly { at: RegExp; claim: Omit<Claim, 'says'> }[] =
   { at: /WWW-Authenticate$/, claim: { checks: ['http-conventions'], faults: ['drop-www-authenticate'] } },
   { at: /headers\/Access-Control-Allow-Origin$/, claim: { checks: ['http-conventions'], faults: ['cors-closed'] } },
   {
-    at: /responses\/(InternalError|ServiceUnavailable)$/,
-    claim: { notCheckable: 'a client cannot make the service fail, or its state store go away, on purpose' },
+    at: /responses\/(InternalError|ServiceUnavailable|BadGateway|GatewayTimeout)$/,
+    claim: {
+      notCheckable:
+        'a client cannot make the service fail, its state store go away, ' +
+        'or a server behind its gateway fail, on purpose',
+    },
   },
   {
     at: /^\/servers\/\d+$/,

@@ -1,7 +1,8 @@
 /**
  * Control endpoints under /__control (a prefix the contract does not use): keys of any plan, top-ups,
- * revocation, the test clock, rebuilds and state, and the request journal (journal-routes.ts). Who
- * may call them is control-guard.ts's to say. Documented in the package README.
+ * revocation, the test clock, rebuilds and state, the request journal (journal-routes.ts) and
+ * incidents (incident-routes.ts). Who may call them is guard.ts's to say. Documented in the
+ * package README.
  */
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from '../accounts/accounts.ts';
@@ -10,6 +11,8 @@ import { parseDuration, type Clock } from '../clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
 import type { Journal } from '../journal/journal.ts';
+import type { Incidents } from '../incidents/incidents.ts';
+import { incidentRoute } from './incident-routes.ts';
 import { journalRoute } from './journal-routes.ts';
 import { codedBody, parseJsonBody } from '../request/json-body.ts';
 import { ProblemError } from '../problems.ts';
@@ -24,6 +27,8 @@ export interface ControlDeps {
   requestId: string;
   /** The data API's calls, as a test asks about them (journal-routes.ts). */
   journal: Journal;
+  /** What a test asked the mock to do wrong (incident-routes.ts). */
+  incidents: Incidents;
   /** Changes the clock as the key store holds it, where restarts and other processes on it find it. */
   changeClock: (change: (clock: Clock) => void) => Promise<void>;
 }
@@ -62,10 +67,13 @@ async function controlRoute(request: Request, url: URL, deps: ControlDeps): Prom
   const { store, clock, accounts } = deps;
   const path = url.pathname.replace(/\/+$/, '');
   const method = request.method;
-  const route = `${method} ${path.replace(/\/key_[0-9a-f]+/, '/{key_id}')}`;
+  const template = path.replace(/\/key_[0-9a-f]+/, '/{key_id}').replace(/\/inc_[0-9a-f]+$/, '/{incident_id}');
+  const route = `${method} ${template}`;
   const now = clock.now();
   const journaled = await journalRoute(route, url, deps.journal, () => readJson(request));
   if (journaled) return journaled;
+  const incident = await incidentRoute(route, path, deps.incidents, now, () => readJson(request));
+  if (incident) return incident;
   switch (route) {
     case 'GET /__control/state': {
       // A state store that does not answer is what this call is asked to tell: its keys are null then, not a 503.

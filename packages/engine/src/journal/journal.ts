@@ -36,6 +36,7 @@ export interface JournalEntry {
   /** The key's id and plan (never the key), or null when no valid key came. */
   key_id: string | null;
   plan: PlanId | null;
+  /** 0: no answer, the connection was cut (an incident's reset). */
   status: number;
   /** The problem's code when the answer was one. */
   problem: string | null;
@@ -45,6 +46,8 @@ export interface JournalEntry {
   /** Rows charged to a prepaid balance. */
   rows_charged: number;
   duration_ms: number;
+  /** The id of the incident that changed the call (`/__control/incidents`), or null. */
+  incident: string | null;
 }
 
 /** What the engine hands the journal of one answered call. */
@@ -114,6 +117,7 @@ function entryOf(kept: Kept): JournalEntry {
     calls_counted: note.counted ? 1 : 0,
     rows_charged: note.rowsCharged ?? 0,
     duration_ms: Math.round(call.durationMs * 100) / 100,
+    incident: note.incident ?? null,
   }));
 }
 

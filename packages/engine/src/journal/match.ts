@@ -42,7 +42,7 @@ const NONE = '(none)';
 const globs = new Map<string, RegExp>();
 
 /** `*` as any run of characters, everything else as itself. */
-function glob(pattern: string): RegExp {
+export function glob(pattern: string): RegExp {
   let regex = globs.get(pattern);
   if (!regex) {
     regex = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`);

@@ -3,16 +3,19 @@
  * `route`, `validateInput` and `mock`): each can be imported and tested on its own, with parts of
  * a test's choosing. `respond` reads as the steps of a call (the mock's README draws them):
  * OPTIONS (http-conventions.ts) -> route (router.ts) and query (request.ts) -> Prefer (prefer.ts)
- * -> an operation without a key (the trial, the contract) -> authenticate (accounts/, budgeted per
- * address) -> query names, timestamps (timestamps.ts), the operation's own check, validate
- * (validate.ts) -> the data call: cursor (cursor.ts) -> prepare (operations.ts) -> rate -> admit
- * (key state, quota) -> plan feature -> serve (operations.ts) -> entity tag -> admit and charge,
- * one atomic step of the key store (balance, count) -> envelope (envelope.ts).
+ * -> an incident (incidents/) -> an operation without a key (the trial, the contract) -> authenticate
+ * (accounts/, budgeted per address) -> an incident that names the key -> query names, timestamps
+ * (timestamps.ts), the operation's own check, validate (validate.ts) -> the data call: cursor
+ * (cursor.ts) -> prepare (operations.ts) -> rate -> admit (key state, quota) -> plan feature ->
+ * serve (operations.ts) -> entity tag -> admit and charge, one atomic step of the key store
+ * (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
-import { bearerOf, redact, redactJson, redactPath, type KnownKeys } from '../redact.ts';
+import type { KnownKeys } from '../redact.ts';
 import type { Accounts } from '../accounts/accounts.ts';
 import type { Answer } from '../answer.ts';
+
+export { answered, knownKeys } from './answered.ts';
 import type { Clock, SharedClock } from '../clock.ts';
 import type { Call, CallNote, RequestContext } from '../context.ts';
 import type { CursorCodec } from '../data/cursor.ts';
@@ -25,10 +28,12 @@ import {
   type Operation,
   type OperationEnv,
 } from '../operations/table.ts';
+import type { Incidents } from '../incidents/incidents.ts';
+import { meetIncident } from '../incidents/apply.ts';
 import { preferredExample } from './prefer.ts';
 import { ProblemError } from '../problems.ts';
 import { requestIds } from '../hash.ts';
-import { checkQueryNames, filterDigest, parseQuery, parseUrl } from './query.ts';
+import { checkQueryNames, filterDigest, parseQuery } from './query.ts';
 import { allowedMethods, matchRoute, notFound } from './router.ts';
 import type { BodySerialiser, Serialised } from './serialise.ts';
 import type { Store } from '../data/store.ts';
@@ -58,67 +63,8 @@ export interface EngineParts {
    * through control): never echoed, wherever a request sends them.
    */
   known: KnownKeys;
-}
-
-/**
- * A problem's answer with every key blanked in every member it echoes of the request (detail,
- * instance, each `errors` entry, the request id), as `redact` blanks them. A body with nothing
- * key-like in it stands as written (profiled: parsing and writing it again was a sixth of a 401's time).
- */
-function withoutKeys(answer: Answer, known: readonly string[]): Answer {
-  // The body is JSON text: a known key holding a quote or a backslash stands in it escaped.
-  const inText = [...known, ...known.map((k) => JSON.stringify(k).slice(1, -1))];
-  if (typeof answer.body !== 'string' || redact(answer.body, inText) === answer.body) return answer;
-  const body = JSON.parse(answer.body) as Record<string, unknown>;
-  const shown = redactJson(body, known);
-  return shown === body ? answer : { ...answer, body: JSON.stringify(shown) };
-}
-
-/** Keys of forms no pattern knows: the presets, custom keys made through control, and the one this request sent. */
-export function knownKeys(parts: Pick<EngineParts, 'known'>, request: Request): readonly string[] {
-  return parts.known.with(bearerOf(request.headers.get('authorization')));
-}
-
-/**
- * The steps every call starts with (the clock brought up to date, due rebuilds applied), then
- * `step`; a problem it raises is answered as problem+json (made an A by `problem`), anything else
- * is the kit's failure: a 500 that says so. The problem's code goes in `note` (the journal's).
- */
-export async function answered<A>(
-  parts: EngineParts,
-  request: Request,
-  requestId: string,
-  step: (url: URL) => Promise<A>,
-  problem: (answer: Answer) => A,
-  note: CallNote = {},
-): Promise<A> {
-  let path = '/';
-  // The path is echoed in problems' instance: a key sent in it (by mistake, or to probe) is not.
-  // Blanked only when a problem is answered (profiled: 4% of a served call's time when done for every call).
-  const instance = (): string => redactPath(path, knownKeys(parts, request));
-  try {
-    await parts.ready;
-    const url = parseUrl(request);
-    path = url.pathname;
-    await parts.shared.sync();
-    parts.store.applyDue(parts.clock.now());
-    return await step(url);
-  } catch (error) {
-    note.problem = error instanceof ProblemError ? error.code : 'internal_error';
-    // A key sent where a value goes (a slug, a parameter) is not echoed in the detail either.
-    if (error instanceof ProblemError)
-      return problem(withoutKeys(error.toAnswer(instance(), requestId), knownKeys(parts, request)));
-    // The kit's own failure, with the request id to find the stack in the log; no message or path
-    // in the answer, which is not the client's to read.
-    console.error(`[investor-graph mock] internal error in ${requestId}:`, error);
-    return problem(
-      new ProblemError(
-        'internal_error',
-        `[investor-graph mock] internal error: the mock failed on this request; its log has the details under ` +
-          `${requestId}.`,
-      ).toAnswer(instance(), requestId),
-    );
-  }
+  /** What a test asked the mock to do wrong (incidents/); none unless given. */
+  incidents?: Incidents;
 }
 
 /** A call of the API, from its route to its answer; what it learns on the way goes in `note` (the journal's). */
@@ -145,7 +91,11 @@ export async function respond(
   const table: Record<string, Operation> = parts.operations ?? operations;
   const operation = table[route.operationId];
   if (!operation) throw new ProblemError('route_not_found', `No handler for ${route.operationId}.`);
+  // An incident meets a call once routed and its key known, before anything is read or counted.
+  const facts = { operation: route.operationId, method: request.method, path: url.pathname };
   if (operation.open) {
+    const instead = await meetIncident(parts.incidents, { ...facts, keyId: null, plan: null }, parts.clock.now(), note);
+    if (instead) return instead;
     checkQueryNames(route, query);
     return await operation.open({ request, requestId, clientAddress: context.clientAddress ?? 'unknown' }, parts.env);
   }
@@ -157,6 +107,13 @@ export async function respond(
   );
   note.keyId = key.keyId;
   note.plan = key.plan;
+  const instead = await meetIncident(
+    parts.incidents,
+    { ...facts, keyId: key.keyId, plan: key.plan },
+    parts.clock.now(),
+    note,
+  );
+  if (instead) return instead;
   const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
   checkQueryNames(route, query);
   // A timestamp not in UTC is refused saying how to write it; every UTC form is one text afterwards.

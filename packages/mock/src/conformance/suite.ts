@@ -15,11 +15,13 @@ import {
 } from './context.ts';
 import { dataCases } from './data.ts';
 import { httpCases } from './http.ts';
+import { incidentCases } from './incidents.ts';
 import { keyCases } from './keys.ts';
 import { meteringCases } from './metering.ts';
 import { readingCases } from './reading.ts';
 
 export type { Answer, ConformanceSetup, ConformanceTarget } from './context.ts';
+export { incidentCaseTitles } from './incidents.ts';
 
 export interface ConformanceOptions {
   name: string;
@@ -164,6 +166,7 @@ export function runConformance(options: ConformanceOptions): void {
     dataCases(c);
     keyCases(c);
     meteringCases(c);
+    incidentCases(c);
 
     it('every rule held for every response in this run', () => {
       expect(findings).toEqual([]);

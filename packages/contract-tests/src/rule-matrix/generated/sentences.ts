@@ -3,1797 +3,1845 @@ import type { Sentence } from '../sentences.ts';
 
 export const sentences: readonly Sentence[] = [
   {
-    id: 'spec 0.1',
-    source: 'spec',
-    section: '0. Preamble',
-    text: 'This document covers the whole service: a read-only JSON API over a graph of organisations, deals and filings.',
+    "id": "spec 0.1",
+    "source": "spec",
+    "section": "0. Preamble",
+    "text": "This document covers the whole service: a read-only JSON API over a graph of organisations, deals and filings."
   },
   {
-    id: 'spec 0.2',
-    source: 'spec',
-    section: '0. Preamble',
-    text: 'It also covers the key-issuing call and the account call.',
+    "id": "spec 0.2",
+    "source": "spec",
+    "section": "0. Preamble",
+    "text": "It also covers the key-issuing call and the account call."
   },
   {
-    id: 'spec 0.3',
-    source: 'spec',
-    section: '0. Preamble',
-    text: 'Base address: {base_url}.',
+    "id": "spec 0.3",
+    "source": "spec",
+    "section": "0. Preamble",
+    "text": "Base address: {base_url}."
   },
   {
-    id: 'spec 0.4',
-    source: 'spec',
-    section: '0. Preamble',
-    text: 'All paths below are relative to it.',
+    "id": "spec 0.4",
+    "source": "spec",
+    "section": "0. Preamble",
+    "text": "All paths below are relative to it."
   },
   {
-    id: 'spec 1.1',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'The service serves data about investment firms, companies, funding rounds, investor-to-company edges (each with evidence), funds and their returns, SEC Form D filings, Form ADV private funds, and curated lists.',
+    "id": "spec 1.1",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "The service serves data about investment firms, companies, funding rounds, investor-to-company edges (each with evidence), funds and their returns, SEC Form D filings, Form ADV private funds, and curated lists."
   },
   {
-    id: 'spec 1.2',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Data is rebuilt every day.',
+    "id": "spec 1.2",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Data is rebuilt every day."
   },
   {
-    id: 'spec 1.3',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Form D rounds, edges and filings are rebuilt hourly.',
+    "id": "spec 1.3",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Form D rounds, edges and filings are rebuilt hourly."
   },
   {
-    id: 'spec 1.4',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Each published record is re-hashed on rebuild.',
+    "id": "spec 1.4",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Each published record is re-hashed on rebuild."
   },
   {
-    id: 'spec 1.5',
-    source: 'spec',
-    section: '1. What the service does',
-    text: "`updated_at` changes only when the record's content actually changed.",
+    "id": "spec 1.5",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "`updated_at` changes only when the record's content actually changed."
   },
   {
-    id: 'spec 1.6',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'People are excluded on every plan: no investor rosters, founders, profile-network URLs, e-mail addresses, phone numbers or photos.',
+    "id": "spec 1.6",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "People are excluded on every plan: no investor rosters, founders, profile-network URLs, e-mail addresses, phone numbers or photos."
   },
   {
-    id: 'spec 1.7',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'The `/changes` feed lists every create, update and unpublish since a timestamp, in order.',
+    "id": "spec 1.7",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "The `/changes` feed lists every create, update and unpublish since a timestamp, in order."
   },
   {
-    id: 'spec 1.8',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'A nightly full dump is offered as gzip JSONL files on the Business and Enterprise plans.',
+    "id": "spec 1.8",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "A nightly full dump is offered as gzip JSONL files on the Business and Enterprise plans."
   },
   {
-    id: 'spec 1.9',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Statistics rollups are available by name.',
+    "id": "spec 1.9",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Statistics rollups are available by name."
   },
   {
-    id: 'spec 1.10',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'A trial key can be obtained by a single unauthenticated call, with no browser and no card.',
+    "id": "spec 1.10",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "A trial key can be obtained by a single unauthenticated call, with no browser and no card."
   },
   {
-    id: 'spec 1.11',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Use is for internal commercial purposes.',
+    "id": "spec 1.11",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Use is for internal commercial purposes."
   },
   {
-    id: 'spec 1.12',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Republishing the database or a substantial part of it, and reselling raw access, are not permitted.',
+    "id": "spec 1.12",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Republishing the database or a substantial part of it, and reselling raw access, are not permitted."
   },
   {
-    id: 'spec 1.13',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Enterprise agreements can widen this.',
+    "id": "spec 1.13",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Enterprise agreements can widen this."
   },
   {
-    id: 'spec 1.14',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Data sources named for the graph: SEC (Form D, Form ADV, 13F, S-1), a national company registry, public-pension LP reports, firm and company websites, and press.',
+    "id": "spec 1.14",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Data sources named for the graph: SEC (Form D, Form ADV, 13F, S-1), a national company registry, public-pension LP reports, firm and company websites, and press."
   },
   {
-    id: 'spec 1.15',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Every investor edge names its sources with URLs.',
+    "id": "spec 1.15",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Every investor edge names its sources with URLs."
   },
   {
-    id: 'spec 1.16',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| firm | An investment firm, identified in paths by `{slug}` |',
+    "id": "spec 1.16",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| firm | An investment firm, identified in paths by `{slug}` |"
   },
   {
-    id: 'spec 1.17',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| company | A company, identified in paths by `{slug}` |',
+    "id": "spec 1.17",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| company | A company, identified in paths by `{slug}` |"
   },
   {
-    id: 'spec 1.18',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| round | A funding round |',
+    "id": "spec 1.18",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| round | A funding round |"
   },
   {
-    id: 'spec 1.19',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| investment | An investor-to-company edge, carrying evidence tiers and cited URLs |',
+    "id": "spec 1.19",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| investment | An investor-to-company edge, carrying evidence tiers and cited URLs |"
   },
   {
-    id: 'spec 1.20',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| fund | A fund with returns, identified in paths by `{id}` |',
+    "id": "spec 1.20",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| fund | A fund with returns, identified in paths by `{id}` |"
   },
   {
-    id: 'spec 1.21',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| filing | An SEC Form D fund filing |',
+    "id": "spec 1.21",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| filing | An SEC Form D fund filing |"
   },
   {
-    id: 'spec 1.22',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| offering | An SEC Form D offering of a company |',
+    "id": "spec 1.22",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| offering | An SEC Form D offering of a company |"
   },
   {
-    id: 'spec 1.23',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| adv-fund | A Form ADV private fund |',
+    "id": "spec 1.23",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| adv-fund | A Form ADV private fund |"
   },
   {
-    id: 'spec 1.24',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| list | A curated list with members, identified in paths by `{slug}` |',
+    "id": "spec 1.24",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| list | A curated list with members, identified in paths by `{slug}` |"
   },
   {
-    id: 'spec 1.25',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| export | A nightly dump manifest and its files |',
+    "id": "spec 1.25",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| export | A nightly dump manifest and its files |"
   },
   {
-    id: 'spec 1.26',
-    source: 'spec',
-    section: '1. What the service does',
-    text: "| `service_url` | Link back to the page of the record on the service's website, which has full provenance |",
+    "id": "spec 1.26",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `service_url` | Link back to the page of the record on the service's website, which has full provenance |"
   },
   {
-    id: 'spec 1.27',
-    source: 'spec',
-    section: '1. What the service does',
-    text: "| `updated_at` | Time the record's content last actually changed |",
+    "id": "spec 1.27",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `updated_at` | Time the record's content last actually changed |"
   },
   {
-    id: 'spec 1.28',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| `first_seen_at` | Time the record was first seen |',
+    "id": "spec 1.28",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `first_seen_at` | Time the record was first seen |"
   },
   {
-    id: 'spec 1.29',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| `data` | The row or rows |',
+    "id": "spec 1.29",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `data` | The row or rows |"
   },
   {
-    id: 'spec 1.30',
-    source: 'spec',
-    section: '1. What the service does',
-    text: '| `next_cursor` | Cursor for the next page of results |',
+    "id": "spec 1.30",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `next_cursor` | Cursor for the next page of results |"
   },
   {
-    id: 'spec 1.31',
-    source: 'spec',
-    section: '1. What the service does',
-    text: "| `as_of` | The data's as-of time |",
+    "id": "spec 1.31",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `as_of` | The data's as-of time |"
   },
   {
-    id: 'spec 1.32',
-    source: 'spec',
-    section: '1. What the service does',
-    text: "| `plan` | The caller's plan |",
+    "id": "spec 1.32",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `plan` | The caller's plan |"
   },
   {
-    id: 'spec 1.33',
-    source: 'spec',
-    section: '1. What the service does',
-    text: "| `usage` | The caller's usage |",
+    "id": "spec 1.33",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "| `usage` | The caller's usage |"
   },
   {
-    id: 'spec 1.34',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Each investor edge carries an evidence tier and cited URLs.',
+    "id": "spec 1.34",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Each investor edge carries an evidence tier and cited URLs."
   },
   {
-    id: 'spec 1.35',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Fields of each resource beyond the common ones above: not shown.',
+    "id": "spec 1.35",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Fields of each resource beyond the common ones above: not shown."
   },
   {
-    id: 'spec 1.36',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Evidence record structure and the set of tier values: not shown.',
+    "id": "spec 1.36",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Evidence record structure and the set of tier values: not shown."
   },
   {
-    id: 'spec 1.37',
-    source: 'spec',
-    section: '1. What the service does',
-    text: 'Format of the fund `{id}`: not shown.',
+    "id": "spec 1.37",
+    "source": "spec",
+    "section": "1. What the service does",
+    "text": "Format of the fund `{id}`: not shown."
   },
   {
-    id: 'spec 3.1',
-    source: 'spec',
-    section: '3. States and transitions',
-    text: 'A record can be created, updated or unpublished.',
+    "id": "spec 3.1",
+    "source": "spec",
+    "section": "3. States and transitions",
+    "text": "A record can be created, updated or unpublished."
   },
   {
-    id: 'spec 3.2',
-    source: 'spec',
-    section: '3. States and transitions',
-    text: 'These three are the kinds of change the `/changes` feed reports.',
+    "id": "spec 3.2",
+    "source": "spec",
+    "section": "3. States and transitions",
+    "text": "These three are the kinds of change the `/changes` feed reports."
   },
   {
-    id: 'spec 3.3',
-    source: 'spec',
-    section: '3. States and transitions',
-    text: 'A trial key lives for 7 days or 1,000 calls (see Limits).',
+    "id": "spec 3.3",
+    "source": "spec",
+    "section": "3. States and transitions",
+    "text": "A trial key lives for 7 days or 1,000 calls (see Limits)."
   },
   {
-    id: 'spec 3.4',
-    source: 'spec',
-    section: '3. States and transitions',
-    text: 'States: not shown.',
+    "id": "spec 3.4",
+    "source": "spec",
+    "section": "3. States and transitions",
+    "text": "States: not shown."
   },
   {
-    id: 'spec 3.5',
-    source: 'spec',
-    section: '3. States and transitions',
-    text: 'Transitions: not shown.',
+    "id": "spec 3.5",
+    "source": "spec",
+    "section": "3. States and transitions",
+    "text": "Transitions: not shown."
   },
   {
-    id: 'spec 4.1',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'All endpoints are under `/api/v1`.',
+    "id": "spec 4.1",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "All endpoints are under `/api/v1`."
   },
   {
-    id: 'spec 4.2',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Data endpoints are GET and return the envelope from part 2.',
+    "id": "spec 4.2",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Data endpoints are GET and return the envelope from part 2."
   },
   {
-    id: 'spec 4.3',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Row pages are cursor-paginated through `next_cursor`, with the page size set by `limit` and capped by the plan.',
+    "id": "spec 4.3",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Row pages are cursor-paginated through `next_cursor`, with the page size set by `limit` and capped by the plan."
   },
   {
-    id: 'spec 4.4',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| POST | `/api/v1/keys/trial` | Get a free trial key. Body is JSON with `email` (string, e-mail address); the content type header is `content-type: application/json`. No authentication. |',
+    "id": "spec 4.4",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| POST | `/api/v1/keys/trial` | Get a free trial key. Body is JSON with `email` (string, e-mail address); the content type header is `content-type: application/json`. No authentication. |"
   },
   {
-    id: 'spec 4.5',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/firms` | List firms |',
+    "id": "spec 4.5",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/firms` | List firms |"
   },
   {
-    id: 'spec 4.6',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/firms/{slug}` | One firm |',
+    "id": "spec 4.6",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/firms/{slug}` | One firm |"
   },
   {
-    id: 'spec 4.7',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: "| GET | `/api/v1/firms/{slug}/portfolio` | A firm's investor-to-company edges |",
+    "id": "spec 4.7",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/firms/{slug}/portfolio` | A firm's investor-to-company edges |"
   },
   {
-    id: 'spec 4.8',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: "| GET | `/api/v1/firms/{slug}/filings` | A firm's SEC Form D fund filings |",
+    "id": "spec 4.8",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/firms/{slug}/filings` | A firm's SEC Form D fund filings |"
   },
   {
-    id: 'spec 4.9',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: "| GET | `/api/v1/firms/{slug}/funds` | A firm's ADV private funds |",
+    "id": "spec 4.9",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/firms/{slug}/funds` | A firm's ADV private funds |"
   },
   {
-    id: 'spec 4.10',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/companies` | List companies |',
+    "id": "spec 4.10",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/companies` | List companies |"
   },
   {
-    id: 'spec 4.11',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/companies/{slug}` | One company |',
+    "id": "spec 4.11",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/companies/{slug}` | One company |"
   },
   {
-    id: 'spec 4.12',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: "| GET | `/api/v1/companies/{slug}/rounds` | A company's funding rounds |",
+    "id": "spec 4.12",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/companies/{slug}/rounds` | A company's funding rounds |"
   },
   {
-    id: 'spec 4.13',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: "| GET | `/api/v1/companies/{slug}/investors` | A company's investors (edges with evidence) |",
+    "id": "spec 4.13",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/companies/{slug}/investors` | A company's investors (edges with evidence) |"
   },
   {
-    id: 'spec 4.14',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: "| GET | `/api/v1/companies/{slug}/offerings` | A company's SEC Form D offerings |",
+    "id": "spec 4.14",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/companies/{slug}/offerings` | A company's SEC Form D offerings |"
   },
   {
-    id: 'spec 4.15',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/rounds` | List rounds |',
+    "id": "spec 4.15",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/rounds` | List rounds |"
   },
   {
-    id: 'spec 4.16',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/investments` | List investments |',
+    "id": "spec 4.16",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/investments` | List investments |"
   },
   {
-    id: 'spec 4.17',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/funds` | List funds |',
+    "id": "spec 4.17",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/funds` | List funds |"
   },
   {
-    id: 'spec 4.18',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/funds/{id}` | One fund |',
+    "id": "spec 4.18",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/funds/{id}` | One fund |"
   },
   {
-    id: 'spec 4.19',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/filings` | List filings |',
+    "id": "spec 4.19",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/filings` | List filings |"
   },
   {
-    id: 'spec 4.20',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/offerings` | List offerings |',
+    "id": "spec 4.20",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/offerings` | List offerings |"
   },
   {
-    id: 'spec 4.21',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/adv-funds` | List adv-funds |',
+    "id": "spec 4.21",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/adv-funds` | List adv-funds |"
   },
   {
-    id: 'spec 4.22',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/lists` | List lists |',
+    "id": "spec 4.22",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/lists` | List lists |"
   },
   {
-    id: 'spec 4.23',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/lists/{slug}` | One list with its members |',
+    "id": "spec 4.23",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/lists/{slug}` | One list with its members |"
   },
   {
-    id: 'spec 4.24',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/changes` | Changes since a timestamp. Paid plans and prepaid rows only. |',
+    "id": "spec 4.24",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/changes` | Changes since a timestamp. Paid plans and prepaid rows only. |"
   },
   {
-    id: 'spec 4.25',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/exports` | Nightly full-dump manifest. Business and Enterprise only. |',
+    "id": "spec 4.25",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/exports` | Nightly full-dump manifest. Business and Enterprise only. |"
   },
   {
-    id: 'spec 4.26',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/exports/{date}/{file}` | Download one dump file (gzip JSONL) |',
+    "id": "spec 4.26",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/exports/{date}/{file}` | Download one dump file (gzip JSONL) |"
   },
   {
-    id: 'spec 4.27',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/statistics/{name}` | Rollup by name |',
+    "id": "spec 4.27",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/statistics/{name}` | Rollup by name |"
   },
   {
-    id: 'spec 4.28',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| GET | `/api/v1/account` | Plan, usage, balance and keys. Free (no rows charged). |',
+    "id": "spec 4.28",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| GET | `/api/v1/account` | Plan, usage, balance and keys. Free (no rows charged). |"
   },
   {
-    id: 'spec 4.29',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: "| list endpoints (shown for `/rounds`) | `limit` | integer | Rows per page, bounded by the plan's page size |",
+    "id": "spec 4.29",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| list endpoints (shown for `/rounds`) | `limit` | integer | Rows per page, bounded by the plan's page size |"
   },
   {
-    id: 'spec 4.30',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| `/rounds` | `announced_since` | date, ISO 8601 (`YYYY-MM-DD`) | Only rounds announced since that date |',
+    "id": "spec 4.30",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| `/rounds` | `announced_since` | date, ISO 8601 (`YYYY-MM-DD`) | Only rounds announced since that date |"
   },
   {
-    id: 'spec 4.31',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| `/changes` | `since` | timestamp, ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SSZ`) | Start of the change window |',
+    "id": "spec 4.31",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| `/changes` | `since` | timestamp, ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SSZ`) | Start of the change window |"
   },
   {
-    id: 'spec 4.32',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '| `/changes` | `include` | string; allowed value `rows` | With `rows`, the changed rows themselves are included |',
+    "id": "spec 4.32",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "| `/changes` | `include` | string; allowed value `rows` | With `rows`, the changed rows themselves are included |"
   },
   {
-    id: 'spec 4.33',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '`rounds-by-year`',
+    "id": "spec 4.33",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "`rounds-by-year`"
   },
   {
-    id: 'spec 4.34',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '`rounds-by-stage`',
+    "id": "spec 4.34",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "`rounds-by-stage`"
   },
   {
-    id: 'spec 4.35',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '`most-active-investors`',
+    "id": "spec 4.35",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "`most-active-investors`"
   },
   {
-    id: 'spec 4.36',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: '`fund-returns-by-vintage`',
+    "id": "spec 4.36",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "`fund-returns-by-vintage`"
   },
   {
-    id: 'spec 4.37',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Response body of the trial key call: not shown.',
+    "id": "spec 4.37",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Response body of the trial key call: not shown."
   },
   {
-    id: 'spec 4.38',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Name of the request parameter that carries the cursor: not shown.',
+    "id": "spec 4.38",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Name of the request parameter that carries the cursor: not shown."
   },
   {
-    id: 'spec 4.39',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Filter and sort parameters of list endpoints beyond `limit` and `announced_since`: not shown.',
+    "id": "spec 4.39",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Filter and sort parameters of list endpoints beyond `limit` and `announced_since`: not shown."
   },
   {
-    id: 'spec 4.40',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Allowed values of `include` other than `rows`: not shown.',
+    "id": "spec 4.40",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Allowed values of `include` other than `rows`: not shown."
   },
   {
-    id: 'spec 4.41',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Response shapes of account, exports manifest, statistics and lists: not shown.',
+    "id": "spec 4.41",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Response shapes of account, exports manifest, statistics and lists: not shown."
   },
   {
-    id: 'spec 4.42',
-    source: 'spec',
-    section: '4. Endpoints',
-    text: 'Formats of `{slug}`, `{date}` and `{file}`: not shown.',
+    "id": "spec 4.42",
+    "source": "spec",
+    "section": "4. Endpoints",
+    "text": "Formats of `{slug}`, `{date}` and `{file}`: not shown."
   },
   {
-    id: 'spec 5.1',
-    source: 'spec',
-    section: '5. Authentication',
-    text: 'Data calls carry the header `Authorization: Bearer <API_KEY>`.',
+    "id": "spec 5.1",
+    "source": "spec",
+    "section": "5. Authentication",
+    "text": "Data calls carry the header `Authorization: Bearer <API_KEY>`."
   },
   {
-    id: 'spec 5.2',
-    source: 'spec',
-    section: '5. Authentication',
-    text: 'A trial key is obtained with `POST /api/v1/keys/trial` and an `email` in the body.',
+    "id": "spec 5.2",
+    "source": "spec",
+    "section": "5. Authentication",
+    "text": "A trial key is obtained with `POST /api/v1/keys/trial` and an `email` in the body."
   },
   {
-    id: 'spec 5.3',
-    source: 'spec',
-    section: '5. Authentication',
-    text: 'It needs no browser and no card.',
+    "id": "spec 5.3",
+    "source": "spec",
+    "section": "5. Authentication",
+    "text": "It needs no browser and no card."
   },
   {
-    id: 'spec 5.4',
-    source: 'spec',
-    section: '5. Authentication',
-    text: 'Keys can also be created by a signed-in user on the account page of the website.',
+    "id": "spec 5.4",
+    "source": "spec",
+    "section": "5. Authentication",
+    "text": "Keys can also be created by a signed-in user on the account page of the website."
   },
   {
-    id: 'spec 5.5',
-    source: 'spec',
-    section: '5. Authentication',
-    text: 'A key is shown once, at creation.',
+    "id": "spec 5.5",
+    "source": "spec",
+    "section": "5. Authentication",
+    "text": "A key is shown once, at creation."
   },
   {
-    id: 'spec 5.6',
-    source: 'spec',
-    section: '5. Authentication',
-    text: '`/api/v1/account` lists keys, plan, usage and balance.',
+    "id": "spec 5.6",
+    "source": "spec",
+    "section": "5. Authentication",
+    "text": "`/api/v1/account` lists keys, plan, usage and balance."
   },
   {
-    id: 'spec 5.7',
-    source: 'spec',
-    section: '5. Authentication',
-    text: 'Key scopes, key expiry for paid plans and key revocation: not shown.',
+    "id": "spec 5.7",
+    "source": "spec",
+    "section": "5. Authentication",
+    "text": "Key scopes, key expiry for paid plans and key revocation: not shown."
   },
   {
-    id: 'spec 6.1',
-    source: 'spec',
-    section: '6. Events',
-    text: 'The service pushes no event messages that are shown.',
+    "id": "spec 6.1",
+    "source": "spec",
+    "section": "6. Events",
+    "text": "The service pushes no event messages that are shown."
   },
   {
-    id: 'spec 6.2',
-    source: 'spec',
-    section: '6. Events',
-    text: 'The only change mechanism shown is the pull feed `GET /api/v1/changes?since=<timestamp>`.',
+    "id": "spec 6.2",
+    "source": "spec",
+    "section": "6. Events",
+    "text": "The only change mechanism shown is the pull feed `GET /api/v1/changes?since=<timestamp>`."
   },
   {
-    id: 'spec 6.3',
-    source: 'spec',
-    section: '6. Events',
-    text: 'The feed lists every create, update and unpublish of a record since the timestamp, in order.',
+    "id": "spec 6.3",
+    "source": "spec",
+    "section": "6. Events",
+    "text": "The feed lists every create, update and unpublish of a record since the timestamp, in order."
   },
   {
-    id: 'spec 6.4',
-    source: 'spec',
-    section: '6. Events',
-    text: 'With `include=rows` the changed rows come with it.',
+    "id": "spec 6.4",
+    "source": "spec",
+    "section": "6. Events",
+    "text": "With `include=rows` the changed rows come with it."
   },
   {
-    id: 'spec 6.5',
-    source: 'spec',
-    section: '6. Events',
-    text: 'The feed is not available on the trial plan.',
+    "id": "spec 6.5",
+    "source": "spec",
+    "section": "6. Events",
+    "text": "The feed is not available on the trial plan."
   },
   {
-    id: 'spec 6.6',
-    source: 'spec',
-    section: '6. Events',
-    text: 'It is included on Team, Business, Enterprise and pay-as-you-go.',
+    "id": "spec 6.6",
+    "source": "spec",
+    "section": "6. Events",
+    "text": "It is included on Team, Business, Enterprise and pay-as-you-go."
   },
   {
-    id: 'spec 6.7',
-    source: 'spec',
-    section: '6. Events',
-    text: 'Webhooks or other push notifications: not shown.',
+    "id": "spec 6.7",
+    "source": "spec",
+    "section": "6. Events",
+    "text": "Webhooks or other push notifications: not shown."
   },
   {
-    id: 'spec 7.1',
-    source: 'spec',
-    section: '7. Errors',
-    text: 'Every 401, 402 and 429 response from the API contains an `actions` array, meant for automated agents.',
+    "id": "spec 7.1",
+    "source": "spec",
+    "section": "7. Errors",
+    "text": "Every 401, 402 and 429 response from the API contains an `actions` array, meant for automated agents."
   },
   {
-    id: 'spec 7.2',
-    source: 'spec',
-    section: '7. Errors',
-    text: 'The actions offered are: get a trial key, buy prepaid rows, subscribe to a plan, or hand a human a link to book a call.',
+    "id": "spec 7.2",
+    "source": "spec",
+    "section": "7. Errors",
+    "text": "The actions offered are: get a trial key, buy prepaid rows, subscribe to a plan, or hand a human a link to book a call."
   },
   {
-    id: 'spec 7.3',
-    source: 'spec',
-    section: '7. Errors',
-    text: 'The website (not the API) applies a bulk-crawl limiter that answers 429; the API is the alternative.',
+    "id": "spec 7.3",
+    "source": "spec",
+    "section": "7. Errors",
+    "text": "The website (not the API) applies a bulk-crawl limiter that answers 429; the API is the alternative."
   },
   {
-    id: 'spec 7.4',
-    source: 'spec',
-    section: '7. Errors',
-    text: 'Shape of the items of `actions` and of the rest of the error body: not shown.',
+    "id": "spec 7.4",
+    "source": "spec",
+    "section": "7. Errors",
+    "text": "Shape of the items of `actions` and of the rest of the error body: not shown."
   },
   {
-    id: 'spec 7.5',
-    source: 'spec',
-    section: '7. Errors',
-    text: 'Status codes for other failures (bad parameter, missing record, plan lacks a feature): not shown.',
+    "id": "spec 7.5",
+    "source": "spec",
+    "section": "7. Errors",
+    "text": "Status codes for other failures (bad parameter, missing record, plan lacks a feature): not shown."
   },
   {
-    id: 'spec 8.1',
-    source: 'spec',
-    section: '8. Limits',
-    text: '| Free trial | $0 | 1,000 calls in 7 days | 100 | see below | 75 days | no | no |',
+    "id": "spec 8.1",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "| Free trial | $0 | 1,000 calls in 7 days | 100 | see below | 75 days | no | no |"
   },
   {
-    id: 'spec 8.2',
-    source: 'spec',
-    section: '8. Limits',
-    text: '| Team | $990 per month | 50,000 per month | 500 | 5 req/s | none | yes | no |',
+    "id": "spec 8.2",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "| Team | $990 per month | 50,000 per month | 500 | 5 req/s | none | yes | no |"
   },
   {
-    id: 'spec 8.3',
-    source: 'spec',
-    section: '8. Limits',
-    text: '| Business | $2,499 per month | 500,000 per month | 500 | 20 req/s | none | yes | yes |',
+    "id": "spec 8.3",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "| Business | $2,499 per month | 500,000 per month | 500 | 20 req/s | none | yes | yes |"
   },
   {
-    id: 'spec 8.4',
-    source: 'spec',
-    section: '8. Limits',
-    text: '| Enterprise | by agreement | 5,000,000+ per month | 1,000 | 50 req/s | none | yes | yes; also custom fields, SLA, invoice billing |',
+    "id": "spec 8.4",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "| Enterprise | by agreement | 5,000,000+ per month | 1,000 | 50 req/s | none | yes | yes; also custom fields, SLA, invoice billing |"
   },
   {
-    id: 'spec 8.5',
-    source: 'spec',
-    section: '8. Limits',
-    text: '| Pay as you go | prepaid rows | not applicable | see below | see below | none | yes | not shown as included |',
+    "id": "spec 8.5",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "| Pay as you go | prepaid rows | not applicable | see below | see below | none | yes | not shown as included |"
   },
   {
-    id: 'spec 8.6',
-    source: 'spec',
-    section: '8. Limits',
-    text: 'Billing is monthly and can be cancelled at any time.',
+    "id": "spec 8.6",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "Billing is monthly and can be cancelled at any time."
   },
   {
-    id: 'spec 8.7',
-    source: 'spec',
-    section: '8. Limits',
-    text: 'An annual plan costs 10 times the monthly price.',
+    "id": "spec 8.7",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "An annual plan costs 10 times the monthly price."
   },
   {
-    id: 'spec 8.8',
-    source: 'spec',
-    section: '8. Limits',
-    text: 'Pay as you go charges $0.005 per row served, with a $0.05 minimum per call.',
+    "id": "spec 8.8",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "Pay as you go charges $0.005 per row served, with a $0.05 minimum per call."
   },
   {
-    id: 'spec 8.9',
-    source: 'spec',
-    section: '8. Limits',
-    text: 'Prepaid rows never expire.',
+    "id": "spec 8.9",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "Prepaid rows never expire."
   },
   {
-    id: 'spec 8.10',
-    source: 'spec',
-    section: '8. Limits',
-    text: 'Rows per page of pay as you go: not shown.',
+    "id": "spec 8.10",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "Rows per page of pay as you go: not shown."
   },
   {
-    id: 'spec 8.11',
-    source: 'spec',
-    section: '8. Limits',
-    text: 'Request rate of the trial and of pay as you go: not shown.',
+    "id": "spec 8.11",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "Request rate of the trial and of pay as you go: not shown."
   },
   {
-    id: 'spec 8.12',
-    source: 'spec',
-    section: '8. Limits',
-    text: "Behaviour when a plan's monthly call quota is exhausted: not shown.",
+    "id": "spec 8.12",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "Behaviour when a plan's monthly call quota is exhausted: not shown."
   },
   {
-    id: 'spec 8.13',
-    source: 'spec',
-    section: '8. Limits',
-    text: 'The `/exports` endpoints are restricted to Business and Enterprise.',
+    "id": "spec 8.13",
+    "source": "spec",
+    "section": "8. Limits",
+    "text": "The `/exports` endpoints are restricted to Business and Enterprise."
   },
   {
-    id: 'spec 9.1',
-    source: 'spec',
-    section: '9. Versioning',
-    text: 'The version is in the path prefix `/api/v1`.',
+    "id": "spec 9.1",
+    "source": "spec",
+    "section": "9. Versioning",
+    "text": "The version is in the path prefix `/api/v1`."
   },
   {
-    id: 'spec 9.2',
-    source: 'spec',
-    section: '9. Versioning',
-    text: 'A machine-readable description with the full parameter reference is at `/api/v1/openapi.json`.',
+    "id": "spec 9.2",
+    "source": "spec",
+    "section": "9. Versioning",
+    "text": "A machine-readable description with the full parameter reference is at `/api/v1/openapi.json`."
   },
   {
-    id: 'spec 9.3',
-    source: 'spec',
-    section: '9. Versioning',
-    text: 'Deprecation and compatibility policy: not shown.',
+    "id": "spec 9.3",
+    "source": "spec",
+    "section": "9. Versioning",
+    "text": "Deprecation and compatibility policy: not shown."
   },
   {
-    id: 'resource-fields.1',
-    source: 'decisions',
-    section: 'resource-fields',
-    text: 'The kit gives each resource the fields a real investor-data service carries (firm: kind, HQ, website, founded year, AUM, stages, sectors, SEC CIK, CRD number, portfolio count; company: website, HQ, founded year, sector, status, national registry id, total raised, last round; and so on, see the schemas).',
+    "id": "resource-fields.1",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "The kit gives each resource the fields a real investor-data service carries (firm: kind, HQ, website, founded year, AUM, stages, sectors, SEC CIK, CRD number, portfolio count; company: website, HQ, founded year, sector, status, national registry id, total raised, last round; and so on, see the schemas)."
   },
   {
-    id: 'resource-fields.2',
-    source: 'decisions',
-    section: 'resource-fields',
-    text: 'Every row also has `service_url`, `updated_at`, `first_seen_at`.',
+    "id": "resource-fields.2",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "Every row also has `service_url`, `updated_at`, `first_seen_at`."
   },
   {
-    id: 'resource-fields.3',
-    source: 'decisions',
-    section: 'resource-fields',
-    text: 'No schema has a field about a person.',
+    "id": "resource-fields.3",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "No schema has a field about a person."
   },
   {
-    id: 'resource-fields.4',
-    source: 'decisions',
-    section: 'resource-fields',
-    text: 'Row schemas are open (no `additionalProperties: false`) so that a service that adds a field does not break clients; the people rule still applies to added fields.',
+    "id": "resource-fields.4",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "Row schemas are open (no `additionalProperties: false`) so that a service that adds a field does not break clients; the people rule still applies to added fields."
   },
   {
-    id: 'resource-fields.5',
-    source: 'decisions',
-    section: 'resource-fields',
-    text: 'Amounts are whole US dollars (`*_usd`), `null` when not public.',
+    "id": "resource-fields.5",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "Amounts are whole US dollars (`*_usd`), `null` when not public."
   },
   {
-    id: 'resource-fields.6',
-    source: 'decisions',
-    section: 'resource-fields',
-    text: "Some fields are made from other records and always agree with them: a company's `total_raised_usd` is the sum of the public `amount_usd` of its rounds (`null` when none is public), its `last_round` its latest round by `announced_on`, and a firm's `portfolio_count` the number of distinct companies its edges reach.",
+    "id": "resource-fields.6",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "Some fields are made from other records and always agree with them: a company's `total_raised_usd` is the sum of the public `amount_usd` of its rounds (`null` when none is public), its `last_round` its latest round by `announced_on`, and a firm's `portfolio_count` the number of distinct companies its edges reach."
   },
   {
-    id: 'resource-fields.7',
-    source: 'decisions',
-    section: 'resource-fields',
-    text: 'A rebuild that adds, changes or removes a round or an edge updates the record made from it at the same time, an `update` of its own in the changes feed.',
+    "id": "resource-fields.7",
+    "source": "decisions",
+    "section": "resource-fields",
+    "text": "A rebuild that adds, changes or removes a round or an edge updates the record made from it at the same time, an `update` of its own in the changes feed."
   },
   {
-    id: 'evidence-tiers-and-sources.1',
-    source: 'decisions',
-    section: 'evidence-tiers-and-sources',
-    text: '`evidence_tier` is one of, strongest first: `filing` (a regulatory filing names the edge), `primary` (the firm or the company says so on its own site), `corroborated` (two or more independent secondary sources), `reported` (one secondary source).',
+    "id": "evidence-tiers-and-sources.1",
+    "source": "decisions",
+    "section": "evidence-tiers-and-sources",
+    "text": "`evidence_tier` is one of, strongest first: `filing` (a regulatory filing names the edge), `primary` (the firm or the company says so on its own site), `corroborated` (two or more independent secondary sources), `reported` (one secondary source)."
   },
   {
-    id: 'evidence-tiers-and-sources.2',
-    source: 'decisions',
-    section: 'evidence-tiers-and-sources',
-    text: '`sources` is a non-empty list of `{kind, url, observed_at}` where `kind` names the source class the spec lists: `sec_form_d`, `sec_form_adv`, `sec_13f`, `sec_s1`, `company_registry`, `lp_report`, `firm_website`, `company_website`, `press`.',
+    "id": "evidence-tiers-and-sources.2",
+    "source": "decisions",
+    "section": "evidence-tiers-and-sources",
+    "text": "`sources` is a non-empty list of `{kind, url, observed_at}` where `kind` names the source class the spec lists: `sec_form_d`, `sec_form_adv`, `sec_13f`, `sec_s1`, `company_registry`, `lp_report`, `firm_website`, `company_website`, `press`."
   },
   {
-    id: 'fund-id-format.1',
-    source: 'decisions',
-    section: 'fund-id-format',
-    text: '`fnd_` and twelve lower-case base-36 characters.',
+    "id": "fund-id-format.1",
+    "source": "decisions",
+    "section": "fund-id-format",
+    "text": "`fnd_` and twelve lower-case base-36 characters."
   },
   {
-    id: 'fund-id-format.2',
-    source: 'decisions',
-    section: 'fund-id-format',
-    text: 'Clients must treat it as opaque; the pattern only lets the mock answer a malformed id with a 400 instead of a 404.',
+    "id": "fund-id-format.2",
+    "source": "decisions",
+    "section": "fund-id-format",
+    "text": "Clients must treat it as opaque; the pattern only lets the mock answer a malformed id with a 400 instead of a 404."
   },
   {
-    id: 'record-and-key-states.1',
-    source: 'decisions',
-    section: 'record-and-key-states',
-    text: 'A record is published or unpublished; an unpublished record answers 404 and leaves every list, and the changes feed says `unpublish`.',
+    "id": "record-and-key-states.1",
+    "source": "decisions",
+    "section": "record-and-key-states",
+    "text": "A record is published or unpublished; an unpublished record answers 404 and leaves every list, and the changes feed says `unpublish`."
   },
   {
-    id: 'record-and-key-states.2',
-    source: 'decisions',
-    section: 'record-and-key-states',
-    text: 'A key is `active`, `expired` (trial past 7 days), `exhausted` (trial past 1,000 calls) or `revoked`.',
+    "id": "record-and-key-states.2",
+    "source": "decisions",
+    "section": "record-and-key-states",
+    "text": "A key is `active`, `expired` (trial past 7 days), `exhausted` (trial past 1,000 calls) or `revoked`."
   },
   {
-    id: 'transitions.1',
-    source: 'decisions',
-    section: 'transitions',
-    text: 'Record: (none) → published by `create`; published → published by `update` (only when the content hash changes); published → unpublished by `unpublish`; an unpublished record may come back with a `create`.',
+    "id": "transitions.1",
+    "source": "decisions",
+    "section": "transitions",
+    "text": "Record: (none) → published by `create`; published → published by `update` (only when the content hash changes); published → unpublished by `unpublish`; an unpublished record may come back with a `create`."
   },
   {
-    id: 'transitions.2',
-    source: 'decisions',
-    section: 'transitions',
-    text: 'Key: active → expired | exhausted | revoked; none of these goes back.',
+    "id": "transitions.2",
+    "source": "decisions",
+    "section": "transitions",
+    "text": "Key: active → expired | exhausted | revoked; none of these goes back."
   },
   {
-    id: 'trial-key-response.1',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: '201 with `{key, key_id, plan, expires_at, calls_limit, calls_remaining}` and `Cache-Control: no-store`.',
+    "id": "trial-key-response.1",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "201 with `{key, key_id, plan, expires_at, calls_limit, calls_remaining}` and `Cache-Control: no-store`."
   },
   {
-    id: 'trial-key-response.2',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: 'The key is shown only in this answer; the service keeps only its hash, and the account lists its prefix and last four characters.',
+    "id": "trial-key-response.2",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The key is shown only in this answer; the service keeps only its hash, and the account lists its prefix and last four characters."
   },
   {
-    id: 'trial-key-response.3',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: "The prefix is the kit's `igk_<plan>_` and never more of the key: a key of another form (one preset with `--key`) shows an empty prefix.",
+    "id": "trial-key-response.3",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The prefix is the kit's `igk_<plan>_` and never more of the key: a key of another form (one preset with `--key`) shows an empty prefix."
   },
   {
-    id: 'trial-key-response.4',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: 'Body limits: JSON only (415 otherwise), at most 4 KiB (413), exactly one member `email` with a valid address (400).',
+    "id": "trial-key-response.4",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "Body limits: JSON only (415 otherwise), at most 4 KiB (413), exactly one member `email` with a valid address (400)."
   },
   {
-    id: 'trial-key-response.5',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: 'One live trial per e-mail address (409 `trial_exists`); the address is compared case-insensitively.',
+    "id": "trial-key-response.5",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "One live trial per e-mail address (409 `trial_exists`); the address is compared case-insensitively."
   },
   {
-    id: 'trial-key-response.6',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: "The call is limited twice, since anyone can make it: each client address at the trial plan's request rate, and the whole service at `trial_keys_per_minute` of the plan table (60) trial keys a minute; past either, 429 `rate_limited` with `Retry-After` and `actions`.",
+    "id": "trial-key-response.6",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The call is limited twice, since anyone can make it: each client address at the trial plan's request rate, and the whole service at `trial_keys_per_minute` of the plan table (60) trial keys a minute; past either, 429 `rate_limited` with `Retry-After` and `actions`."
   },
   {
-    id: 'trial-key-response.7',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: "The spec does not say how long an ended trial's key is still known.",
+    "id": "trial-key-response.7",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The spec does not say how long an ended trial's key is still known."
   },
   {
-    id: 'trial-key-response.8',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: "The kit knows it for `trial_key_kept_days` of the plan table (30) past the trial's end (a call with it meanwhile is 402 `trial_expired`, with what to buy); past that, the key is 401 `invalid_key`.",
+    "id": "trial-key-response.8",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The kit knows it for `trial_key_kept_days` of the plan table (30) past the trial's end (a call with it meanwhile is 402 `trial_expired`, with what to buy); past that, the key is 401 `invalid_key`."
   },
   {
-    id: 'trial-key-response.9',
-    source: 'decisions',
-    section: 'trial-key-response',
-    text: "The mock then drops the key and its e-mail hash: when the test clock moves past that, and on a Redis store also by the key's own TTL in real time.",
+    "id": "trial-key-response.9",
+    "source": "decisions",
+    "section": "trial-key-response",
+    "text": "The mock then drops the key and its e-mail hash: when the test clock moves past that, and on a Redis store also by the key's own TTL in real time."
   },
   {
-    id: 'failed-authentication.1',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: 'A data call is authenticated before its query is looked at, so a call without a valid key is a 401 whatever else is wrong with it.',
+    "id": "failed-authentication.1",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "A data call is authenticated before its query is looked at, so a call without a valid key is a 401 whatever else is wrong with it."
   },
   {
-    id: 'failed-authentication.2',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: 'Calls without a valid key spend a per-address budget (`failed_auth_burst` of the plan table, 100, refilled at `failed_auth_per_second`, 10 a second); past it, every call from that address is 429 `too_many_failures` with `Retry-After` and `actions` (a trial key, or a call with sales) until the budget refills.',
+    "id": "failed-authentication.2",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "Calls without a valid key spend a per-address budget (`failed_auth_burst` of the plan table, 100, refilled at `failed_auth_per_second`, 10 a second); past it, every call from that address is 429 `too_many_failures` with `Retry-After` and `actions` (a trial key, or a call with sales) until the budget refills."
   },
   {
-    id: 'failed-authentication.3',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: 'The address table is bounded.',
+    "id": "failed-authentication.3",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "The address table is bounded."
   },
   {
-    id: 'failed-authentication.4',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: "The budget bounds how many keys an address can have looked up, so a key is looked up only with a token of the budget in hand: a key not met before spends a token first, in one atomic step (of this process's buckets, of the state database's under `--state FILE`, of a script on the server under `--state redis://`), and gets it back when it turns out valid.",
+    "id": "failed-authentication.4",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "The budget bounds how many keys an address can have looked up, so a key is looked up only with a token of the budget in hand: a key not met before spends a token first, in one atomic step (of this process's buckets, of the state database's under `--state FILE`, of a script on the server under `--state redis://`), and gets it back when it turns out valid."
   },
   {
-    id: 'failed-authentication.5',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: 'Requests sent together (pipelined on one connection, in parallel on many, or to several mocks on one store) cannot all pass a budget only some of them fit in.',
+    "id": "failed-authentication.5",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "Requests sent together (pipelined on one connection, in parallel on many, or to several mocks on one store) cannot all pass a budget only some of them fit in."
   },
   {
-    id: 'failed-authentication.6',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: "Calls that send the same key while it is being looked up share that one look-up, so a client's first burst with a new valid key is never taken for guessing; if the key is not valid, each of them spends a token all the same.",
+    "id": "failed-authentication.6",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "Calls that send the same key while it is being looked up share that one look-up, so a client's first burst with a new valid key is never taken for guessing; if the key is not valid, each of them spends a token all the same."
   },
   {
-    id: 'failed-authentication.7',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: 'A key met before and still valid needs no token, only a budget that is not gone.',
+    "id": "failed-authentication.7",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "A key met before and still valid needs no token, only a budget that is not gone."
   },
   {
-    id: 'failed-authentication.8',
-    source: 'decisions',
-    section: 'failed-authentication',
-    text: 'A header that is no `Bearer` key spends one like a wrong key; the scheme is compared case-insensitively (RFC 6750: `bearer` and `BEARER` are `Bearer`).',
+    "id": "failed-authentication.8",
+    "source": "decisions",
+    "section": "failed-authentication",
+    "text": "A header that is no `Bearer` key spends one like a wrong key; the scheme is compared case-insensitively (RFC 6750: `bearer` and `BEARER` are `Bearer`)."
   },
   {
-    id: 'cursor.1',
-    source: 'decisions',
-    section: 'cursor',
-    text: 'The query parameter `cursor`.',
+    "id": "cursor.1",
+    "source": "decisions",
+    "section": "cursor",
+    "text": "The query parameter `cursor`."
   },
   {
-    id: 'cursor.2',
-    source: 'decisions',
-    section: 'cursor',
-    text: 'Its value is opaque and tamper-evident (a payload and a signature, both base64url, joined by a dot) and is bound to the operation and filters it was issued for: a changed, truncated, foreign or filter-mismatched cursor is a 400 `invalid_cursor`; changed means any character, even one that base64url decoding would ignore (only the text issued is taken).',
+    "id": "cursor.2",
+    "source": "decisions",
+    "section": "cursor",
+    "text": "Its value is opaque and tamper-evident (a payload and a signature, both base64url, joined by a dot) and is bound to the operation and filters it was issued for: a changed, truncated, foreign or filter-mismatched cursor is a 400 `invalid_cursor`; changed means any character, even one that base64url decoding would ignore (only the text issued is taken)."
   },
   {
-    id: 'cursor.3',
-    source: 'decisions',
-    section: 'cursor',
-    text: "Pages are in keyset order of the list's key, so each page costs the same however deep it is and a walk sees every row that exists throughout the walk exactly once, also while rows are created.",
+    "id": "cursor.3",
+    "source": "decisions",
+    "section": "cursor",
+    "text": "Pages are in keyset order of the list's key, so each page costs the same however deep it is and a walk sees every row that exists throughout the walk exactly once, also while rows are created."
   },
   {
-    id: 'cursor.4',
-    source: 'decisions',
-    section: 'cursor',
-    text: '`next_cursor` is `null` on the last page.',
+    "id": "cursor.4",
+    "source": "decisions",
+    "section": "cursor",
+    "text": "`next_cursor` is `null` on the last page."
   },
   {
-    id: 'cursor.5',
-    source: 'decisions',
-    section: 'cursor',
-    text: "Every paged operation's 200 carries the OpenAPI link `NextPage` (`cursor` from `next_cursor`; the client sends the same filters), and records link to their nested lists, so a stateful client such as Schemathesis can walk the API from its description.",
+    "id": "cursor.5",
+    "source": "decisions",
+    "section": "cursor",
+    "text": "Every paged operation's 200 carries the OpenAPI link `NextPage` (`cursor` from `next_cursor`; the client sends the same filters), and records link to their nested lists, so a stateful client such as Schemathesis can walk the API from its description."
   },
   {
-    id: 'limit.1',
-    source: 'decisions',
-    section: 'limit',
-    text: "`limit` defaults to 100, or the plan's page size if lower.",
+    "id": "limit.1",
+    "source": "decisions",
+    "section": "limit",
+    "text": "`limit` defaults to 100, or the plan's page size if lower."
   },
   {
-    id: 'limit.2',
-    source: 'decisions',
-    section: 'limit',
-    text: "Above the plan's page size it is capped silently (the page is simply no longer than the cap), up to 2,147,483,647, the contract's `integer, format int32, minimum 1, maximum 2147483647`.",
+    "id": "limit.2",
+    "source": "decisions",
+    "section": "limit",
+    "text": "Above the plan's page size it is capped silently (the page is simply no longer than the cap), up to 2,147,483,647, the contract's `integer, format int32, minimum 1, maximum 2147483647`."
   },
   {
-    id: 'limit.3',
-    source: 'decisions',
-    section: 'limit',
-    text: 'Below 1, not written in digits (`1.5`, `1e3`, `Infinity`), above that maximum, empty, or given twice is a 400 `invalid_parameter` naming `limit`.',
+    "id": "limit.3",
+    "source": "decisions",
+    "section": "limit",
+    "text": "Below 1, not written in digits (`1.5`, `1e3`, `Infinity`), above that maximum, empty, or given twice is a 400 `invalid_parameter` naming `limit`."
   },
   {
-    id: 'limit.4',
-    source: 'decisions',
-    section: 'limit',
-    text: 'Any query parameter given empty or twice is a 400 too.',
+    "id": "limit.4",
+    "source": "decisions",
+    "section": "limit",
+    "text": "Any query parameter given empty or twice is a 400 too."
   },
   {
-    id: 'limit.5',
-    source: 'decisions',
-    section: 'limit',
-    text: "The maximum was once absent (400 nines were the cap); it is there because every number a client sends has a bound the service enforces (OWASP API4:2023, see Bounds), and it is int32's largest so that a client asking a big round number (`limit=1000000`) for its plan's whole page is still capped, not refused (see Deprecation).",
+    "id": "limit.5",
+    "source": "decisions",
+    "section": "limit",
+    "text": "The maximum was once absent (400 nines were the cap); it is there because every number a client sends has a bound the service enforces (OWASP API4:2023, see Bounds), and it is int32's largest so that a client asking a big round number (`limit=1000000`) for its plan's whole page is still capped, not refused (see Deprecation)."
   },
   {
-    id: 'filters-and-sort-order.1',
-    source: 'decisions',
-    section: 'filters-and-sort-order',
-    text: 'The kit adds none.',
+    "id": "filters-and-sort-order.1",
+    "source": "decisions",
+    "section": "filters-and-sort-order",
+    "text": "The kit adds none."
   },
   {
-    id: 'filters-and-sort-order.2',
-    source: 'decisions',
-    section: 'filters-and-sort-order',
-    text: 'Every list is in ascending order of its key (slug, id, accession number or private fund id); the changes feed is in order of `sequence`; the export manifest is newest date first.',
+    "id": "filters-and-sort-order.2",
+    "source": "decisions",
+    "section": "filters-and-sort-order",
+    "text": "Every list is in ascending order of its key (slug, id, accession number or private fund id); the changes feed is in order of `sequence`; the export manifest is newest date first."
   },
   {
-    id: 'filters-and-sort-order.3',
-    source: 'decisions',
-    section: 'filters-and-sort-order',
-    text: 'A query parameter the operation does not define is a 400 `unknown_parameter`, to catch typos such as `limt` that would otherwise be silently ignored.',
+    "id": "filters-and-sort-order.3",
+    "source": "decisions",
+    "section": "filters-and-sort-order",
+    "text": "A query parameter the operation does not define is a 400 `unknown_parameter`, to catch typos such as `limt` that would otherwise be silently ignored."
   },
   {
-    id: 'include-values.1',
-    source: 'decisions',
-    section: 'include-values',
-    text: 'Only `rows`; anything else is a 400.',
+    "id": "include-values.1",
+    "source": "decisions",
+    "section": "include-values",
+    "text": "Only `rows`; anything else is a 400."
   },
   {
-    id: 'account.1',
-    source: 'decisions',
-    section: 'account',
-    text: 'The envelope with `data: {plan, usage, balance, keys}`.',
+    "id": "account.1",
+    "source": "decisions",
+    "section": "account",
+    "text": "The envelope with `data: {plan, usage, balance, keys}`."
   },
   {
-    id: 'account.2',
-    source: 'decisions',
-    section: 'account',
-    text: "`balance` is `{prepaid_rows, value_usd}` on pay as you go and `null` otherwise; `keys` lists the account's keys by `key_id`, `prefix`, `last4`, `status` and dates, never the key itself.",
+    "id": "account.2",
+    "source": "decisions",
+    "section": "account",
+    "text": "`balance` is `{prepaid_rows, value_usd}` on pay as you go and `null` otherwise; `keys` lists the account's keys by `key_id`, `prefix`, `last4`, `status` and dates, never the key itself."
   },
   {
-    id: 'account.3',
-    source: 'decisions',
-    section: 'account',
-    text: 'The account call is free: neither charged nor counted against the quota.',
+    "id": "account.3",
+    "source": "decisions",
+    "section": "account",
+    "text": "The account call is free: neither charged nor counted against the quota."
   },
   {
-    id: 'account.4',
-    source: 'decisions',
-    section: 'account',
-    text: 'It still obeys the request rate and needs a key that is not revoked; an expired or used-up trial, or a used-up monthly quota, can still read its account.',
+    "id": "account.4",
+    "source": "decisions",
+    "section": "account",
+    "text": "It still obeys the request rate and needs a key that is not revoked; an expired or used-up trial, or a used-up monthly quota, can still read its account."
   },
   {
-    id: 'exports-manifest-and-files.1',
-    source: 'decisions',
-    section: 'exports-manifest-and-files',
-    text: 'The envelope with `data` a list of dump days, newest first: `{date, generated_at, files}`, each file `{name, resource, rows, bytes, sha256, url}`.',
+    "id": "exports-manifest-and-files.1",
+    "source": "decisions",
+    "section": "exports-manifest-and-files",
+    "text": "The envelope with `data` a list of dump days, newest first: `{date, generated_at, files}`, each file `{name, resource, rows, bytes, sha256, url}`."
   },
   {
-    id: 'exports-manifest-and-files.2',
-    source: 'decisions',
-    section: 'exports-manifest-and-files',
-    text: "Files are `<resource plural>.jsonl.gz`: gzip of one JSON row a line, as the list endpoints serve the rows, in the list's key order.",
+    "id": "exports-manifest-and-files.2",
+    "source": "decisions",
+    "section": "exports-manifest-and-files",
+    "text": "Files are `<resource plural>.jsonl.gz`: gzip of one JSON row a line, as the list endpoints serve the rows, in the list's key order."
   },
   {
-    id: 'exports-manifest-and-files.3',
-    source: 'decisions',
-    section: 'exports-manifest-and-files',
-    text: 'A download counts as one call.',
+    "id": "exports-manifest-and-files.3",
+    "source": "decisions",
+    "section": "exports-manifest-and-files",
+    "text": "A download counts as one call."
   },
   {
-    id: 'exports-manifest-and-files.4',
-    source: 'decisions',
-    section: 'exports-manifest-and-files',
-    text: "Each file is its resource as it was at one moment; the files of a dump are taken one after another (as a database's export job takes its tables), so a row created while a dump is written may be in one file and not in a file taken before it.",
+    "id": "exports-manifest-and-files.4",
+    "source": "decisions",
+    "section": "exports-manifest-and-files",
+    "text": "Each file is its resource as it was at one moment; the files of a dump are taken one after another (as a database's export job takes its tables), so a row created while a dump is written may be in one file and not in a file taken before it."
   },
   {
-    id: 'statistics-shapes.1',
-    source: 'decisions',
-    section: 'statistics-shapes',
-    text: 'The envelope with `data: {name, rows}` and one row shape per name (see the `Statistic` schema).',
+    "id": "statistics-shapes.1",
+    "source": "decisions",
+    "section": "statistics-shapes",
+    "text": "The envelope with `data: {name, rows}` and one row shape per name (see the `Statistic` schema)."
   },
   {
-    id: 'statistics-shapes.2',
-    source: 'decisions',
-    section: 'statistics-shapes',
-    text: 'Rollups are aggregates, not records, so their rows carry no `service_url`, `updated_at` or `first_seen_at`.',
+    "id": "statistics-shapes.2",
+    "source": "decisions",
+    "section": "statistics-shapes",
+    "text": "Rollups are aggregates, not records, so their rows carry no `service_url`, `updated_at` or `first_seen_at`."
   },
   {
-    id: 'statistics-shapes.3',
-    source: 'decisions',
-    section: 'statistics-shapes',
-    text: "They are computed over what the key may see (a trial's round lag applies).",
+    "id": "statistics-shapes.3",
+    "source": "decisions",
+    "section": "statistics-shapes",
+    "text": "They are computed over what the key may see (a trial's round lag applies)."
   },
   {
-    id: 'statistics-shapes.4',
-    source: 'decisions',
-    section: 'statistics-shapes',
-    text: 'An unknown name is a 404 `unknown_statistic` with `allowed` listing the four names, not a 400: the name identifies a resource.',
+    "id": "statistics-shapes.4",
+    "source": "decisions",
+    "section": "statistics-shapes",
+    "text": "An unknown name is a 404 `unknown_statistic` with `allowed` listing the four names, not a 400: the name identifies a resource."
   },
   {
-    id: 'statistics-shapes.5',
-    source: 'decisions',
-    section: 'statistics-shapes',
-    text: 'A rollup reads every round (at ten million rows, seconds): it is made once per version of the data and plan cutoff, a slice at a time, so the first call after the data changes waits for it and other calls do not; a row a rebuild changes meanwhile is read as it is when the rollup reaches it.',
+    "id": "statistics-shapes.5",
+    "source": "decisions",
+    "section": "statistics-shapes",
+    "text": "A rollup reads every round (at ten million rows, seconds): it is made once per version of the data and plan cutoff, a slice at a time, so the first call after the data changes waits for it and other calls do not; a row a rebuild changes meanwhile is read as it is when the rollup reaches it."
   },
   {
-    id: 'list-shapes.1',
-    source: 'decisions',
-    section: 'list-shapes',
-    text: '`/lists` serves list summaries `{slug, name, description, member_count}`; `/lists/{slug}` adds `members: [{kind, slug, name}]`, where `kind` is `firm` or `company` and every member exists.',
+    "id": "list-shapes.1",
+    "source": "decisions",
+    "section": "list-shapes",
+    "text": "`/lists` serves list summaries `{slug, name, description, member_count}`; `/lists/{slug}` adds `members: [{kind, slug, name}]`, where `kind` is `firm` or `company` and every member exists."
   },
   {
-    id: 'path-formats.1',
-    source: 'decisions',
-    section: 'path-formats',
-    text: 'Slugs: `^[a-z0-9]+(-[a-z0-9]+)*$`, at most 100 characters.',
+    "id": "path-formats.1",
+    "source": "decisions",
+    "section": "path-formats",
+    "text": "Slugs: `^[a-z0-9]+(-[a-z0-9]+)*$`, at most 100 characters."
   },
   {
-    id: 'path-formats.2',
-    source: 'decisions',
-    section: 'path-formats',
-    text: 'Dates: `YYYY-MM-DD`.',
+    "id": "path-formats.2",
+    "source": "decisions",
+    "section": "path-formats",
+    "text": "Dates: `YYYY-MM-DD`."
   },
   {
-    id: 'path-formats.3',
-    source: 'decisions',
-    section: 'path-formats',
-    text: 'Files: `<resource plural>.jsonl.gz` from the nine resources.',
+    "id": "path-formats.3",
+    "source": "decisions",
+    "section": "path-formats",
+    "text": "Files: `<resource plural>.jsonl.gz` from the nine resources."
   },
   {
-    id: 'path-formats.4',
-    source: 'decisions',
-    section: 'path-formats',
-    text: 'A malformed path parameter is a 400 naming it; a well-formed one that names nothing is a 404.',
+    "id": "path-formats.4",
+    "source": "decisions",
+    "section": "path-formats",
+    "text": "A malformed path parameter is a 400 naming it; a well-formed one that names nothing is a 404."
   },
   {
-    id: 'bounds.1',
-    source: 'decisions',
-    section: 'bounds',
-    text: "Every string, array and integer the API reads or serves has a bound in the contract (`maxLength`, `maxItems`, `minimum` and `maximum`, an integer's `format`), as OWASP API4:2023 (unrestricted resource consumption) asks, and a parameter past its bound is a 400 `invalid_parameter` naming it, like any other the contract refuses.",
+    "id": "bounds.1",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Every string, array and integer the API reads or serves has a bound in the contract (`maxLength`, `maxItems`, `minimum` and `maximum`, an integer's `format`), as OWASP API4:2023 (unrestricted resource consumption) asks, and a parameter past its bound is a 400 `invalid_parameter` naming it, like any other the contract refuses."
   },
   {
-    id: 'bounds.2',
-    source: 'decisions',
-    section: 'bounds',
-    text: "Integers are `int32` (years, days, seconds, ranks, page sizes, a list's member count) or `int64` up to 9,007,199,254,740,991 (amounts in US dollars, counts of calls, rows and bytes, sequence numbers), the largest integer every JSON parser reads exactly.",
+    "id": "bounds.2",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Integers are `int32` (years, days, seconds, ranks, page sizes, a list's member count) or `int64` up to 9,007,199,254,740,991 (amounts in US dollars, counts of calls, rows and bytes, sequence numbers), the largest integer every JSON parser reads exactly."
   },
   {
-    id: 'bounds.3',
-    source: 'decisions',
-    section: 'bounds',
-    text: "A page, a list's members and a rollup hold at most 1,000 items (the largest page size of the plan table, Enterprise's); a firm at most 9 stages (one of each) and 20 sectors, a round 20 lead firms, an edge 50 sources, a filing or offering 20 exemptions, a dump 20 files of at most 4 GiB each, and an account 100 keys.",
+    "id": "bounds.3",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A page, a list's members and a rollup hold at most 1,000 items (the largest page size of the plan table, Enterprise's); a firm at most 9 stages (one of each) and 20 sectors, a round 20 lead firms, an edge 50 sources, a filing or offering 20 exemptions, a dump 20 files of at most 4 GiB each, and an account 100 keys."
   },
   {
-    id: 'bounds.4',
-    source: 'decisions',
-    section: 'bounds',
-    text: 'Names, cities and titles are at most 200 characters, descriptions 1,000, URLs 2,048, date-times 35 (nanoseconds and an offset), dates 10, and identifiers their own length; `since` is at most 64 and `If-None-Match` 4,096.',
+    "id": "bounds.4",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Names, cities and titles are at most 200 characters, descriptions 1,000, URLs 2,048, date-times 35 (nanoseconds and an offset), dates 10, and identifiers their own length; `since` is at most 64 and `If-None-Match` 4,096."
   },
   {
-    id: 'bounds.5',
-    source: 'decisions',
-    section: 'bounds',
-    text: "A 400 lists at most 4,096 `errors` (one for each query parameter an 8,192-character URL can hold) and its `detail` is at most 262,144 characters; an error's own `detail` is at most 1,000.",
+    "id": "bounds.5",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A 400 lists at most 4,096 `errors` (one for each query parameter an 8,192-character URL can hold) and its `detail` is at most 262,144 characters; an error's own `detail` is at most 1,000."
   },
   {
-    id: 'bounds.6',
-    source: 'decisions',
-    section: 'bounds',
-    text: "A cursor past its 512 characters is a 400 `invalid_cursor`, as any cursor the service did not write; an entity tag is at most 128 characters, `Retry-After` at most 3,600 seconds, an answer's `actions` 10 and an unknown statistic's `allowed` 100.",
+    "id": "bounds.6",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A cursor past its 512 characters is a 400 `invalid_cursor`, as any cursor the service did not write; an entity tag is at most 128 characters, `Retry-After` at most 3,600 seconds, an answer's `actions` 10 and an unknown statistic's `allowed` 100."
   },
   {
-    id: 'bounds.7',
-    source: 'decisions',
-    section: 'bounds',
-    text: "A dump file's size is stated in bytes (`int64`); the 4 GiB bound is this decision's, not the schema's, which cannot bound a binary body by bytes.",
+    "id": "bounds.7",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A dump file's size is stated in bytes (`int64`); the 4 GiB bound is this decision's, not the schema's, which cannot bound a binary body by bytes."
   },
   {
-    id: 'bounds.8',
-    source: 'decisions',
-    section: 'bounds',
-    text: "The mock's Node server holds at most 2,048 connections, and 512 from one client address (an IPv6 client counts by its /64): a quarter of the table, so that one address, idle or hostile, cannot shut out the others, and above the ~200 the kit's own k6 scripts open from one machine at Enterprise's rate (`--max-connections-per-address` raises it behind a balancer, whose address every client shares).",
+    "id": "bounds.8",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "The mock's Node server holds at most 2,048 connections, and 512 from one client address (an IPv6 client counts by its /64): a quarter of the table, so that one address, idle or hostile, cannot shut out the others, and above the ~200 the kit's own k6 scripts open from one machine at Enterprise's rate (`--max-connections-per-address` raises it behind a balancer, whose address every client shares)."
   },
   {
-    id: 'bounds.9',
-    source: 'decisions',
-    section: 'bounds',
-    text: 'A connection past either is answered 503 `too_many_connections` with `Retry-After: 1`, unread (Status codes).',
+    "id": "bounds.9",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A connection past either is answered 503 `too_many_connections` with `Retry-After: 1`, unread (Status codes)."
   },
   {
-    id: 'bounds.10',
-    source: 'decisions',
-    section: 'bounds',
-    text: "Request headers must arrive within 10 s (of the connection, or of the request's first byte on a connection kept alive), the whole request within 30 s, a connection idle between requests is closed after 5 s, and a connection ended by an early answer is held at most 1 s more, to read its client's last bytes, then closed whether or not the client closes its side.",
+    "id": "bounds.10",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Request headers must arrive within 10 s (of the connection, or of the request's first byte on a connection kept alive), the whole request within 30 s, a connection idle between requests is closed after 5 s, and a connection ended by an early answer is held at most 1 s more, to read its client's last bytes, then closed whether or not the client closes its side."
   },
   {
-    id: 'bounds.11',
-    source: 'decisions',
-    section: 'bounds',
-    text: 'A request body is at most 64 KiB as sent, and is never decoded (no content coding is taken).',
+    "id": "bounds.11",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A request body is at most 64 KiB as sent, and is never decoded (no content coding is taken)."
   },
   {
-    id: 'bounds.12',
-    source: 'decisions',
-    section: 'bounds',
-    text: "The kit's validation proxy (no part of the API) bounds what it holds whatever a service sends: it checks an answer of at most 32 MiB, holds at most 64 MiB of answers at once, checks an answer over 256 KiB in a process of its own (heap 1 GiB), follows at most 1,000 walks of 100,000 rows each and 500,000 in all (their cursors and rows kept as 52-bit digests), and keeps a violation's message to 500 characters.",
+    "id": "bounds.12",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "The kit's validation proxy (no part of the API) bounds what it holds whatever a service sends: it checks an answer of at most 32 MiB, holds at most 64 MiB of answers at once, checks an answer over 256 KiB in a process of its own (heap 1 GiB), follows at most 1,000 walks of 100,000 rows each and 500,000 in all (their cursors and rows kept as 52-bit digests), and keeps a violation's message to 500 characters."
   },
   {
-    id: 'bounds.13',
-    source: 'decisions',
-    section: 'bounds',
-    text: 'What a bound leaves unchecked (an answer streamed on, a walk forgotten or past its rows, a check whose process failed, an exchange in flight when the proxy stops) is reported as `not_validated` with the reason: a violation that fails the run unless `--allow-unvalidated`, never a pass.',
+    "id": "bounds.13",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "What a bound leaves unchecked (an answer streamed on, a walk forgotten or past its rows, a check whose process failed, an exchange in flight when the proxy stops) is reported as `not_validated` with the reason: a violation that fails the run unless `--allow-unvalidated`, never a pass."
   },
   {
-    id: 'servers.1',
-    source: 'decisions',
-    section: 'servers',
-    text: "The contract's first server is that address as the spec writes it, `{base_url}`, whose default `https://api.investorgraph.example` is a reserved name: the spec names no host.",
+    "id": "servers.1",
+    "source": "decisions",
+    "section": "servers",
+    "text": "The contract's first server is that address as the spec writes it, `{base_url}`, whose default `https://api.investorgraph.example` is a reserved name: the spec names no host."
   },
   {
-    id: 'servers.2',
-    source: 'decisions',
-    section: 'servers',
-    text: "The second is the kit's mock on `http://127.0.0.1:4010`, where plain HTTP never leaves the machine; anywhere else a server is `https://` (the OWASP option of the kit's ruleset refuses plain HTTP off loopback).",
+    "id": "servers.2",
+    "source": "decisions",
+    "section": "servers",
+    "text": "The second is the kit's mock on `http://127.0.0.1:4010`, where plain HTTP never leaves the machine; anywhere else a server is `https://` (the OWASP option of the kit's ruleset refuses plain HTTP off loopback)."
   },
   {
-    id: 'servers.3',
-    source: 'decisions',
-    section: 'servers',
-    text: "Each server says its audience (`x-internal: false`: both are for the API's clients) and its environment in its description (production, local).",
+    "id": "servers.3",
+    "source": "decisions",
+    "section": "servers",
+    "text": "Each server says its audience (`x-internal: false`: both are for the API's clients) and its environment in its description (production, local)."
   },
   {
-    id: 'key-scopes-expiry-and-revocation.1',
-    source: 'decisions',
-    section: 'key-scopes-expiry-and-revocation',
-    text: 'A key has no scopes: it may call every operation its plan allows.',
+    "id": "key-scopes-expiry-and-revocation.1",
+    "source": "decisions",
+    "section": "key-scopes-expiry-and-revocation",
+    "text": "A key has no scopes: it may call every operation its plan allows."
   },
   {
-    id: 'key-scopes-expiry-and-revocation.2',
-    source: 'decisions',
-    section: 'key-scopes-expiry-and-revocation',
-    text: 'Paid keys do not expire; any key can be revoked, after which it is a 401 `revoked_key`.',
+    "id": "key-scopes-expiry-and-revocation.2",
+    "source": "decisions",
+    "section": "key-scopes-expiry-and-revocation",
+    "text": "Paid keys do not expire; any key can be revoked, after which it is a 401 `revoked_key`."
   },
   {
-    id: 'key-scopes-expiry-and-revocation.3',
-    source: 'decisions',
-    section: 'key-scopes-expiry-and-revocation',
-    text: 'Keys look like `igk_<plan>_<32 base62>`, so a leaked key is easy to recognise by secret scanners.',
+    "id": "key-scopes-expiry-and-revocation.3",
+    "source": "decisions",
+    "section": "key-scopes-expiry-and-revocation",
+    "text": "Keys look like `igk_<plan>_<32 base62>`, so a leaked key is easy to recognise by secret scanners."
   },
   {
-    id: 'webhooks.1',
-    source: 'decisions',
-    section: 'webhooks',
-    text: 'None.',
+    "id": "webhooks.1",
+    "source": "decisions",
+    "section": "webhooks",
+    "text": "None."
   },
   {
-    id: 'webhooks.2',
-    source: 'decisions',
-    section: 'webhooks',
-    text: 'Poll `/changes`.',
+    "id": "webhooks.2",
+    "source": "decisions",
+    "section": "webhooks",
+    "text": "Poll `/changes`."
   },
   {
-    id: 'problem-body.1',
-    source: 'decisions',
-    section: 'problem-body',
-    text: 'Every error is RFC 9457 `application/problem+json` with `type`, `title`, `status`, `detail`, `instance`, a stable machine `code` and `request_id`.',
+    "id": "problem-body.1",
+    "source": "decisions",
+    "section": "problem-body",
+    "text": "Every error is RFC 9457 `application/problem+json` with `type`, `title`, `status`, `detail`, `instance`, a stable machine `code` and `request_id`."
   },
   {
-    id: 'problem-body.2',
-    source: 'decisions',
-    section: 'problem-body',
-    text: 'A 400 adds `errors: [{parameter | pointer, detail}]`.',
+    "id": "problem-body.2",
+    "source": "decisions",
+    "section": "problem-body",
+    "text": "A 400 adds `errors: [{parameter | pointer, detail}]`."
   },
   {
-    id: 'problem-body.3',
-    source: 'decisions',
-    section: 'problem-body',
-    text: 'An unknown statistic adds `allowed`.',
+    "id": "problem-body.3",
+    "source": "decisions",
+    "section": "problem-body",
+    "text": "An unknown statistic adds `allowed`."
   },
   {
-    id: 'actions.1',
-    source: 'decisions',
-    section: 'actions',
-    text: 'Every 401, 402 and 429 carries a non-empty `actions` list of `{type, title, href, method, ...}`:',
+    "id": "actions.1",
+    "source": "decisions",
+    "section": "actions",
+    "text": "Every 401, 402 and 429 carries a non-empty `actions` list of `{type, title, href, method, ...}`:"
   },
   {
-    id: 'actions.2',
-    source: 'decisions',
-    section: 'actions',
-    text: '`get_trial_key`: `method: POST`, `href: /api/v1/keys/trial`, `content_type: application/json`, `body: {"email": "{email}"}` (a template).',
+    "id": "actions.2",
+    "source": "decisions",
+    "section": "actions",
+    "text": "`get_trial_key`: `method: POST`, `href: /api/v1/keys/trial`, `content_type: application/json`, `body: {\"email\": \"{email}\"}` (a template)."
   },
   {
-    id: 'actions.3',
-    source: 'decisions',
-    section: 'actions',
-    text: '`buy_prepaid_rows`: where to buy rows, with the smallest pack in `rows`.',
+    "id": "actions.3",
+    "source": "decisions",
+    "section": "actions",
+    "text": "`buy_prepaid_rows`: where to buy rows, with the smallest pack in `rows`."
   },
   {
-    id: 'actions.4',
-    source: 'decisions',
-    section: 'actions',
-    text: '`subscribe`: names the suggested plan in `plan`.',
+    "id": "actions.4",
+    "source": "decisions",
+    "section": "actions",
+    "text": "`subscribe`: names the suggested plan in `plan`."
   },
   {
-    id: 'actions.5',
-    source: 'decisions',
-    section: 'actions',
-    text: '`book_call`: a link meant for a human.',
+    "id": "actions.5",
+    "source": "decisions",
+    "section": "actions",
+    "text": "`book_call`: a link meant for a human."
   },
   {
-    id: 'actions.6',
-    source: 'decisions',
-    section: 'actions',
-    text: "Which actions come with which error is in the mock's problem table (`packages/engine/src/problems.ts`).",
+    "id": "actions.6",
+    "source": "decisions",
+    "section": "actions",
+    "text": "Which actions come with which error is in the mock's problem table (`packages/engine/src/problems.ts`)."
   },
   {
-    id: 'status-codes.1',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '400 `invalid_parameter`, `unknown_parameter`, `invalid_cursor`, `invalid_body`, and `invalid_request` for what is not a parameter (a request target that is not a path).',
+    "id": "status-codes.1",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "400 `invalid_parameter`, `unknown_parameter`, `invalid_cursor`, `invalid_body`, and `invalid_request` for what is not a parameter (a request target that is not a path)."
   },
   {
-    id: 'status-codes.2',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '414 `uri_too_long` for a URL over 8,192 characters (RFC 9110), on every operation.',
+    "id": "status-codes.2",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "414 `uri_too_long` for a URL over 8,192 characters (RFC 9110), on every operation."
   },
   {
-    id: 'status-codes.3',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '401 `missing_key`, `invalid_key`, `revoked_key`.',
+    "id": "status-codes.3",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "401 `missing_key`, `invalid_key`, `revoked_key`."
   },
   {
-    id: 'status-codes.4',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '402 `trial_exhausted`, `trial_expired`, `quota_exhausted`, `insufficient_balance`, `plan_feature_unavailable` (changes feed on a trial, exports below Business).',
+    "id": "status-codes.4",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "402 `trial_exhausted`, `trial_expired`, `quota_exhausted`, `insufficient_balance`, `plan_feature_unavailable` (changes feed on a trial, exports below Business)."
   },
   {
-    id: 'status-codes.5',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '404 `not_found`, `unknown_statistic`, `route_not_found`.',
+    "id": "status-codes.5",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "404 `not_found`, `unknown_statistic`, `route_not_found`."
   },
   {
-    id: 'status-codes.6',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '405 `method_not_allowed` with `Allow` (other methods cannot be written per operation in OpenAPI, so they are decided here).',
+    "id": "status-codes.6",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "405 `method_not_allowed` with `Allow` (other methods cannot be written per operation in OpenAPI, so they are decided here)."
   },
   {
-    id: 'status-codes.7',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '409 `trial_exists`; 413 `payload_too_large`; 415 `unsupported_media_type`, also for a body in a content coding (`Content-Encoding` other than `identity`), with `Accept-Encoding: identity` (RFC 7694): bodies are read as sent, never decoded, since a few kilobytes of gzip can unpack to gigabytes and decoding within a bound buys a client nothing a plain 64 KiB JSON body does not.',
+    "id": "status-codes.7",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "409 `trial_exists`; 413 `payload_too_large`; 415 `unsupported_media_type`, also for a body in a content coding (`Content-Encoding` other than `identity`), with `Accept-Encoding: identity` (RFC 7694): bodies are read as sent, never decoded, since a few kilobytes of gzip can unpack to gigabytes and decoding within a bound buys a client nothing a plain 64 KiB JSON body does not."
   },
   {
-    id: 'status-codes.8',
-    source: 'decisions',
-    section: 'status-codes',
-    text: '429 `rate_limited` with `Retry-After`.',
+    "id": "status-codes.8",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "429 `rate_limited` with `Retry-After`."
   },
   {
-    id: 'status-codes.9',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "The mock's control endpoints (not part of the API) add 403 `control_forbidden` for callers that are neither on loopback nor bearing the admin token, or that a browser sent from another origin, and 429 `control_throttled` (with `Retry-After`) once an address has spent its tries of the admin token (five at once, then one every twelve seconds: five a minute), the right token included, so a guess past the budget learns nothing.",
+    "id": "status-codes.9",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "The mock's control endpoints (not part of the API) add 403 `control_forbidden` for callers that are neither on loopback nor bearing the admin token, or that a browser sent from another origin, and 429 `control_throttled` (with `Retry-After`) once an address has spent its tries of the admin token (five at once, then one every twelve seconds: five a minute), the right token included, so a guess past the budget learns nothing."
   },
   {
-    id: 'status-codes.10',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "Each try takes its token before the token is compared, in the store's buckets, so mocks on one store share an address's tries; the right token gives its try back.",
+    "id": "status-codes.10",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Each try takes its token before the token is compared, in the store's buckets, so mocks on one store share an address's tries; the right token gives its try back."
   },
   {
-    id: 'status-codes.11',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'Without an admin token set there is nothing to guess: an `Authorization` header on a control call (the data key a client sends on every call) is not looked at and counts as nothing.',
+    "id": "status-codes.11",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Without an admin token set there is nothing to guess: an `Authorization` header on a control call (the data key a client sends on every call) is not looked at and counts as nothing."
   },
   {
-    id: 'status-codes.12',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "Being no part of the API, that 429 offers no `actions` (the spec's rule is the API's), and the actions rule leaves `/__control` out.",
+    "id": "status-codes.12",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Being no part of the API, that 429 offers no `actions` (the spec's rule is the API's), and the actions rule leaves `/__control` out."
   },
   {
-    id: 'status-codes.13',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "Before a request reaches an operation, the server answers 408 `request_timeout` (headers not in within 10 s, the request within 30 s), 413 for a body over 64 KiB by its declared length (before reading it), and 431 for headers over 16 KiB; a connection past the server's bounds (Bounds) is 503 `too_many_connections` with `Retry-After: 1`, closed before a byte of it is read, so its request is never served, counted or charged.",
+    "id": "status-codes.13",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Before a request reaches an operation, the server answers 408 `request_timeout` (headers not in within 10 s, the request within 30 s), 413 for a body over 64 KiB by its declared length (before reading it), and 431 for headers over 16 KiB; a connection past the server's bounds (Bounds) is 503 `too_many_connections` with `Retry-After: 1`, closed before a byte of it is read, so its request is never served, counted or charged."
   },
   {
-    id: 'status-codes.14',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "Every error answer is problem+json, those HTTP parsing makes too, each then closing the connection: a request that cannot be parsed as HTTP/1.x is 400 `invalid_request`; so is an HTTP/1.1 request without exactly one non-empty `Host` (RFC 9112 3.2), a `Host` that is no authority a URL can be made of (RFC 3986's host, no user or percent-escape, and a port up to 65535, as the WHATWG URL parser reads it: `127.0.0.256`, `256.0.0.1`, `1.2.3.4.5`, `09.1.1.1`, `0x100000000`, `[::g]` are none), refused before any URL is built, on every path (the control plane's too), a target that is not a path, and a path with a dot segment (`.` or `..`, plain or percent-encoded: no path of the API has one, and resolving them would let `/api/v1/%2e%2e/%2e%2e/__control` past a filter in front that reads the raw path); an `Expect` other than `100-continue` is 417 `expectation_failed`; `CONNECT` is 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (this server is no proxy).",
+    "id": "status-codes.14",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Every error answer is problem+json, those HTTP parsing makes too, each then closing the connection: a request that cannot be parsed as HTTP/1.x is 400 `invalid_request`; so is an HTTP/1.1 request without exactly one non-empty `Host` (RFC 9112 3.2), a `Host` that is no authority a URL can be made of (RFC 3986's host, no user or percent-escape, and a port up to 65535, as the WHATWG URL parser reads it: `127.0.0.256`, `256.0.0.1`, `1.2.3.4.5`, `09.1.1.1`, `0x100000000`, `[::g]` are none), refused before any URL is built, on every path (the control plane's too), a target that is not a path, and a path with a dot segment (`.` or `..`, plain or percent-encoded: no path of the API has one, and resolving them would let `/api/v1/%2e%2e/%2e%2e/__control` past a filter in front that reads the raw path); an `Expect` other than `100-continue` is 417 `expectation_failed`; `CONNECT` is 405 `method_not_allowed` with `Allow: GET, HEAD, OPTIONS` (this server is no proxy)."
   },
   {
-    id: 'status-codes.15',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'A connection that sends nothing is answered 408 after 10 s like one that sends too little, and closed.',
+    "id": "status-codes.15",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A connection that sends nothing is answered 408 after 10 s like one that sends too little, and closed."
   },
   {
-    id: 'status-codes.16',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "Closed with no answer, by decision: a connection whose client goes away mid-request (mid-body too: it is the client leaving, not a failure of the mock, so nothing is logged as an error, and nothing reaches an operation, is counted or charged), and a slow reader: a client that, with an answer waiting for it, takes less than 40 KiB of it in 10 s (4 KiB/s) is cut, so that slow readers cannot hold connections and answers' memory for as long as they like.",
+    "id": "status-codes.16",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Closed with no answer, by decision: a connection whose client goes away mid-request (mid-body too: it is the client leaving, not a failure of the mock, so nothing is logged as an error, and nothing reaches an operation, is counted or charged), and a slow reader: a client that, with an answer waiting for it, takes less than 40 KiB of it in 10 s (4 KiB/s) is cut, so that slow readers cannot hold connections and answers' memory for as long as they like."
   },
   {
-    id: 'status-codes.17',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "No key comes back in any form, wherever a request sent it (a path segment, a parameter's name or value, a header, a body): every member of a problem (`detail`, `instance`, each entry of `errors`, `request_id`), its headers, the log, and the validation proxy's records, header and reports go through one redaction, which blanks with `***` each piece of text that holds a key after undoing any encoding a request carries (percent-escapes up to six deep, `+`, JSON's `\\u` escapes; text still encoded deeper is blanked whole).",
+    "id": "status-codes.17",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "No key comes back in any form, wherever a request sent it (a path segment, a parameter's name or value, a header, a body): every member of a problem (`detail`, `instance`, each entry of `errors`, `request_id`), its headers, the log, and the validation proxy's records, header and reports go through one redaction, which blanks with `***` each piece of text that holds a key after undoing any encoding a request carries (percent-escapes up to six deep, `+`, JSON's `\\u` escapes; text still encoded deeper is blanked whole)."
   },
   {
-    id: 'status-codes.18',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "A key is the kit's form (`igk_...`), the shape of a generated secret (24 or more letters, digits and underscores with both letters and digits), or a key the mock knows of whatever form: presets, keys made through `/__control/keys` with a text of the caller's own (kept in the process's memory, as the presets always were; other replicas know them when they are sent as a call's own key), and the request's own.",
+    "id": "status-codes.18",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A key is the kit's form (`igk_...`), the shape of a generated secret (24 or more letters, digits and underscores with both letters and digits), or a key the mock knows of whatever form: presets, keys made through `/__control/keys` with a text of the caller's own (kept in the process's memory, as the presets always were; other replicas know them when they are sent as a call's own key), and the request's own."
   },
   {
-    id: 'status-codes.19',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'What is echoed is cut between pieces, never inside one, so no key is cut past recognising.',
+    "id": "status-codes.19",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "What is echoed is cut between pieces, never inside one, so no key is cut past recognising."
   },
   {
-    id: 'status-codes.20',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "An incoming `X-Request-Id` that holds a key is replaced by an id of the mock's own.",
+    "id": "status-codes.20",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "An incoming `X-Request-Id` that holds a key is replaced by an id of the mock's own."
   },
   {
-    id: 'status-codes.21',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "The log shows a cursor of the kit's form by its first ten characters, and anything else sent as a cursor as `***`.",
+    "id": "status-codes.21",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "The log shows a cursor of the kit's form by its first ten characters, and anything else sent as a cursor as `***`."
   },
   {
-    id: 'status-codes.22',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'A JSON body (the trial call\'s, a control call\'s) that gives a member twice (`{"email": "a", "email": "b"}`) is 400 `invalid_body` naming the member by its JSON pointer: JSON parsers keep the last, so a check could judge one value while another is used.',
+    "id": "status-codes.22",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A JSON body (the trial call's, a control call's) that gives a member twice (`{\"email\": \"a\", \"email\": \"b\"}`) is 400 `invalid_body` naming the member by its JSON pointer: JSON parsers keep the last, so a check could judge one value while another is used."
   },
   {
-    id: 'status-codes.23',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log; every operation documents it, so that its problem is held to its shape, but a 500 is never a conforming answer.',
+    "id": "status-codes.23",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A failure of the mock itself is 500 `internal_error`, with the request id to find it in the log; every operation documents it, so that its problem is held to its shape, but a 500 is never a conforming answer."
   },
   {
-    id: 'status-codes.24',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'Nor is a 503 to a check: documented (with `Retry-After`) for the state store below, it says the service was not there to be checked, so the contract tests and the validation proxy report it rather than let a run that met one pass.',
+    "id": "status-codes.24",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "Nor is a 503 to a check: documented (with `Retry-After`) for the state store below, it says the service was not there to be checked, so the contract tests and the validation proxy report it rather than let a run that met one pass."
   },
   {
-    id: 'status-codes.25',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing.",
+    "id": "status-codes.25",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "502 `bad_gateway` and 504 `gateway_timeout` say that a server behind the service's gateway failed or did not answer in time, and 503 `service_unavailable` that the service is down for a while (with `Retry-After`): each is documented on every operation with its problem, so that a client's handling of them can be built and tried (the mock answers them for an incident a test asks for: Incidents), none serves, counts or charges anything, and, like any 503, none is a conforming answer to a check."
   },
   {
-    id: 'status-codes.26',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 10` (a disk is not freed in a second), counted and charged nothing, the cause in the mock's log (once in ten seconds); at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged.",
+    "id": "status-codes.26",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "With `--state FILE`, a call that waited 2 s for the database's write lock (held by something other than a mock: a `sqlite3` shell in a transaction, a backup) is 503 `state_busy` with `Retry-After: 1`, counted and charged nothing."
   },
   {
-    id: 'status-codes.27',
-    source: 'decisions',
-    section: 'status-codes',
-    text: "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code.",
+    "id": "status-codes.27",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "One that cannot write the file (a disk that filled, a file or folder made read-only, an I/O error) is 503 `state_unavailable` with `Retry-After: 10` (a disk is not freed in a second), counted and charged nothing, the cause in the mock's log (once in ten seconds); at start, such a file is refused in one line saying which (read-only, full disk, I/O error), not called damaged."
   },
   {
-    id: 'status-codes.28',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted).',
+    "id": "status-codes.28",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "With `--state redis://...`, a call whose state server does not answer within the command timeout (1 s by default), or is not connected, is 503 `state_unavailable` with `Retry-After: 1`, served, counted and charged nothing: neither the client's fault nor a failure of the mock's own code."
   },
   {
-    id: 'status-codes.29',
-    source: 'decisions',
-    section: 'status-codes',
-    text: 'The service never answers 5xx to bad input.',
+    "id": "status-codes.29",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "A charge that reached the server but whose answer was lost is taken back once it answers (charges are remembered a minute for this: a call cut off by a longer outage, or whose mock stops before the server is back, may stay counted)."
   },
   {
-    id: 'plan-numbers-the-spec-leaves-open.1',
-    source: 'decisions',
-    section: 'plan-numbers-the-spec-leaves-open',
-    text: 'Trial 2 requests a second; pay as you go 10 requests a second and 500 rows per page.',
+    "id": "status-codes.30",
+    "source": "decisions",
+    "section": "status-codes",
+    "text": "The service never answers 5xx to bad input."
   },
   {
-    id: 'plan-numbers-the-spec-leaves-open.2',
-    source: 'decisions',
-    section: 'plan-numbers-the-spec-leaves-open',
-    text: 'The whole plan table lives once, in `x-plans` of `openapi.yaml`; every package and the k6 scripts read it from there (through `contracts/plans.json`, generated from it).',
+    "id": "plan-numbers-the-spec-leaves-open.1",
+    "source": "decisions",
+    "section": "plan-numbers-the-spec-leaves-open",
+    "text": "Trial 2 requests a second; pay as you go 10 requests a second and 500 rows per page."
   },
   {
-    id: 'exhausted-quota.1',
-    source: 'decisions',
-    section: 'exhausted-quota',
-    text: 'A 402 `quota_exhausted` until the period rolls over (monthly plans: the first of the next month, UTC), with `subscribe` (the next plan up), `buy_prepaid_rows` and `book_call` actions.',
+    "id": "plan-numbers-the-spec-leaves-open.2",
+    "source": "decisions",
+    "section": "plan-numbers-the-spec-leaves-open",
+    "text": "The whole plan table lives once, in `x-plans` of `openapi.yaml`; every package and the k6 scripts read it from there (through `contracts/plans.json`, generated from it)."
   },
   {
-    id: 'exhausted-quota.2',
-    source: 'decisions',
-    section: 'exhausted-quota',
-    text: 'A used-up trial is 402 `trial_exhausted`; an expired one 402 `trial_expired`.',
+    "id": "exhausted-quota.1",
+    "source": "decisions",
+    "section": "exhausted-quota",
+    "text": "A 402 `quota_exhausted` until the period rolls over (monthly plans: the first of the next month, UTC), with `subscribe` (the next plan up), `buy_prepaid_rows` and `book_call` actions."
   },
   {
-    id: 'pay-as-you-go-billing.1',
-    source: 'decisions',
-    section: 'pay-as-you-go-billing',
-    text: 'Prepaid rows are kept as a row balance; a call costs max(rows served, 10) rows (so $0.005 a row, $0.05 minimum a call).',
+    "id": "exhausted-quota.2",
+    "source": "decisions",
+    "section": "exhausted-quota",
+    "text": "A used-up trial is 402 `trial_exhausted`; an expired one 402 `trial_expired`."
   },
   {
-    id: 'pay-as-you-go-billing.2',
-    source: 'decisions',
-    section: 'pay-as-you-go-billing',
-    text: 'A call whose cost would exceed the balance is a 402 `insufficient_balance` and costs nothing.',
+    "id": "pay-as-you-go-billing.1",
+    "source": "decisions",
+    "section": "pay-as-you-go-billing",
+    "text": "Prepaid rows are kept as a row balance; a call costs max(rows served, 10) rows (so $0.005 a row, $0.05 minimum a call)."
   },
   {
-    id: 'pay-as-you-go-billing.3',
-    source: 'decisions',
-    section: 'pay-as-you-go-billing',
-    text: 'Errors cost nothing.',
+    "id": "pay-as-you-go-billing.2",
+    "source": "decisions",
+    "section": "pay-as-you-go-billing",
+    "text": "A call whose cost would exceed the balance is a 402 `insufficient_balance` and costs nothing."
   },
   {
-    id: 'pay-as-you-go-billing.4',
-    source: 'decisions',
-    section: 'pay-as-you-go-billing',
-    text: '`usage.rows_charged` and `usage.balance_rows` say what the call cost and what is left.',
+    "id": "pay-as-you-go-billing.3",
+    "source": "decisions",
+    "section": "pay-as-you-go-billing",
+    "text": "Errors cost nothing."
   },
   {
-    id: 'round-lag.1',
-    source: 'decisions',
-    section: 'round-lag',
-    text: 'A trial never sees rounds announced within 75 days before `as_of` (strictly after `as_of` minus 75 days), nor anything served that is made from one.',
+    "id": "pay-as-you-go-billing.4",
+    "source": "decisions",
+    "section": "pay-as-you-go-billing",
+    "text": "`usage.rows_charged` and `usage.balance_rows` say what the call cost and what is left."
   },
   {
-    id: 'round-lag.2',
-    source: 'decisions',
-    section: 'round-lag',
-    text: 'Held back are such a round, in `/rounds` and `/companies/{slug}/rounds`, and its edges (an investment whose `round_id` is such a round), in `/investments`, `/firms/{slug}/portfolio` and `/companies/{slug}/investors`: an investor in a round tells of the round.',
+    "id": "round-lag.1",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "A trial never sees rounds announced within 75 days before `as_of` (strictly after `as_of` minus 75 days), nor anything served that is made from one."
   },
   {
-    id: 'round-lag.3',
-    source: 'decisions',
-    section: 'round-lag',
-    text: "Every field made from rounds or edges is made as if the held-back ones were not there: a company's `total_raised_usd` and `last_round`, a firm's `portfolio_count`, and the statistics over rounds and edges (rounds by year and by stage, the most active investors), so that each agrees with the rows the trial is served.",
+    "id": "round-lag.2",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "Held back are such a round, in `/rounds` and `/companies/{slug}/rounds`, and its edges (an investment whose `round_id` is such a round), in `/investments`, `/firms/{slug}/portfolio` and `/companies/{slug}/investors`: an investor in a round tells of the round."
   },
   {
-    id: 'round-lag.4',
-    source: 'decisions',
-    section: 'round-lag',
-    text: "Not held back, by decision: a record's `updated_at` and `first_seen_at` (the record's own times, which say that it changed, not how; the service keeps no earlier version to serve), a firm's `stages` and `sectors` (its stated focus, which rebuilds do not move), curated lists and their members (chosen by hand), Form D offerings and filings (public at the SEC the day they are filed), and fund returns by vintage (no round in them).",
+    "id": "round-lag.3",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "Every field made from rounds or edges is made as if the held-back ones were not there: a company's `total_raised_usd` and `last_round`, a firm's `portfolio_count`, and the statistics over rounds and edges (rounds by year and by stage, the most active investors), so that each agrees with the rows the trial is served."
   },
   {
-    id: 'round-lag.5',
-    source: 'decisions',
-    section: 'round-lag',
-    text: 'No plan with a lag has the changes feed or the nightly dumps (the trial has neither), so they hold nothing back.',
+    "id": "round-lag.4",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "Not held back, by decision: a record's `updated_at` and `first_seen_at` (the record's own times, which say that it changed, not how; the service keeps no earlier version to serve), a firm's `stages` and `sectors` (its stated focus, which rebuilds do not move), curated lists and their members (chosen by hand), Form D offerings and filings (public at the SEC the day they are filed), and fund returns by vintage (no round in them)."
   },
   {
-    id: 'round-lag.6',
-    source: 'decisions',
-    section: 'round-lag',
-    text: 'As the lag passes a round (the cutoff moves with `as_of`, a day at a time), what a trial sees of its company and of the firms in it changes while their `updated_at` stays: the record did not change, what the plan may see of it did.',
+    "id": "round-lag.5",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "No plan with a lag has the changes feed or the nightly dumps (the trial has neither), so they hold nothing back."
   },
   {
-    id: 'changes-feed.1',
-    source: 'decisions',
-    section: 'changes-feed',
-    text: '`since` is required (a UTC instant, see Timestamps); items are `{sequence, kind, resource, key, changed_at}` in order of `sequence`, with `row` (null for an unpublish) when `include=rows`.',
+    "id": "round-lag.6",
+    "source": "decisions",
+    "section": "round-lag",
+    "text": "As the lag passes a round (the cutoff moves with `as_of`, a day at a time), what a trial sees of its company and of the firms in it changes while their `updated_at` stays: the record did not change, what the plan may see of it did."
   },
   {
-    id: 'changes-feed.2',
-    source: 'decisions',
-    section: 'changes-feed',
-    text: 'It is paginated like any list.',
+    "id": "changes-feed.1",
+    "source": "decisions",
+    "section": "changes-feed",
+    "text": "`since` is required (a UTC instant, see Timestamps); items are `{sequence, kind, resource, key, changed_at}` in order of `sequence`, with `row` (null for an unpublish) when `include=rows`."
   },
   {
-    id: 'changes-feed.3',
-    source: 'decisions',
-    section: 'changes-feed',
-    text: 'Every item served counts as a row for pay as you go.',
+    "id": "changes-feed.2",
+    "source": "decisions",
+    "section": "changes-feed",
+    "text": "It is paginated like any list."
   },
   {
-    id: 'timestamps.1',
-    source: 'decisions',
-    section: 'timestamps',
-    text: "A timestamp parameter (`since`) takes every RFC 3339 form of a UTC instant: `Z` or `z`, `+00:00` or `-00:00`, `T` or `t`, a fraction of any length the parameter's 64 characters hold (38 digits; a longer `since` is a 400, see Bounds); equal instants get the same page, `next_cursor` and `ETag`.",
+    "id": "changes-feed.3",
+    "source": "decisions",
+    "section": "changes-feed",
+    "text": "Every item served counts as a row for pay as you go."
   },
   {
-    id: 'timestamps.2',
-    source: 'decisions',
-    section: 'timestamps',
-    text: 'Changes are stamped to the whole second, so a fraction is compared exactly by reading the instant as the next whole second (`...:00.5Z` lists what `...:01Z` lists).',
+    "id": "timestamps.1",
+    "source": "decisions",
+    "section": "timestamps",
+    "text": "A timestamp parameter (`since`) takes every RFC 3339 form of a UTC instant: `Z` or `z`, `+00:00` or `-00:00`, `T` or `t`, a fraction of any length the parameter's 64 characters hold (38 digits; a longer `since` is a 400, see Bounds); equal instants get the same page, `next_cursor` and `ETag`."
   },
   {
-    id: 'timestamps.3',
-    source: 'decisions',
-    section: 'timestamps',
-    text: 'Another offset (`+02:00`) is a 400 `invalid_parameter` asking for the instant in UTC.',
+    "id": "timestamps.2",
+    "source": "decisions",
+    "section": "timestamps",
+    "text": "Changes are stamped to the whole second, so a fraction is compared exactly by reading the instant as the next whole second (`...:00.5Z` lists what `...:01Z` lists)."
   },
   {
-    id: 'plan-and-usage-in-the-envelope.1',
-    source: 'decisions',
-    section: 'plan-and-usage-in-the-envelope',
-    text: '`plan` is `{id, name, rows_per_page, rate_per_second, round_lag_days, changes_feed, exports}`.',
+    "id": "timestamps.3",
+    "source": "decisions",
+    "section": "timestamps",
+    "text": "Another offset (`+02:00`) is a 400 `invalid_parameter` asking for the instant in UTC."
   },
   {
-    id: 'plan-and-usage-in-the-envelope.2',
-    source: 'decisions',
-    section: 'plan-and-usage-in-the-envelope',
-    text: '`usage` counts the call it comes with: after N accepted calls `calls_used` is N.',
+    "id": "plan-and-usage-in-the-envelope.1",
+    "source": "decisions",
+    "section": "plan-and-usage-in-the-envelope",
+    "text": "`plan` is `{id, name, rows_per_page, rate_per_second, round_lag_days, changes_feed, exports}`."
   },
   {
-    id: 'plan-and-usage-in-the-envelope.3',
-    source: 'decisions',
-    section: 'plan-and-usage-in-the-envelope',
-    text: "Monthly periods run from the first of a month, UTC; the trial's period is its 7 days.",
+    "id": "plan-and-usage-in-the-envelope.2",
+    "source": "decisions",
+    "section": "plan-and-usage-in-the-envelope",
+    "text": "`usage` counts the call it comes with: after N accepted calls `calls_used` is N."
   },
   {
-    id: 'rate-limit-headers.1',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: '`RateLimit-Policy: "default";q=<rate>;w=1` and `RateLimit: "default";r=<remaining>;t=<seconds>` (IETF httpapi ratelimit-headers draft) on data answers; a 429 adds `Retry-After` in whole seconds.',
+    "id": "plan-and-usage-in-the-envelope.3",
+    "source": "decisions",
+    "section": "plan-and-usage-in-the-envelope",
+    "text": "Monthly periods run from the first of a month, UTC; the trial's period is its 7 days."
   },
   {
-    id: 'rate-limit-headers.2',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: 'They state the bucket a call was counted against, so they come with every answer of a call that reached the limiter: every 200, 201 and 304, a 429 of a key, and a 402 or 404 found after it; an answer refused before (bad input, no valid key, a URL too long) carries none.',
+    "id": "rate-limit-headers.1",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "`RateLimit-Policy: \"default\";q=<rate>;w=1` and `RateLimit: \"default\";r=<remaining>;t=<seconds>` (IETF httpapi ratelimit-headers draft) on data answers; a 429 adds `Retry-After` in whole seconds."
   },
   {
-    id: 'rate-limit-headers.3',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: "The trial call is counted against its address's bucket before its body is read, but its answers other than the 201 (a body refused, 409, the cap's 429) carry no RateLimit headers: the bucket is the address's, not a key's, and its 429 says when to come back with Retry-After.",
+    "id": "rate-limit-headers.2",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "They state the bucket a call was counted against, so they come with every answer of a call that reached the limiter: every 200, 201 and 304, a 429 of a key, and a 402 or 404 found after it; an answer refused before (bad input, no valid key, a URL too long) carries none."
   },
   {
-    id: 'rate-limit-headers.4',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: 'The contract document, static and cached (`Cache-Control: public, max-age=300`), is neither limited nor counted: the service is assumed to serve it from a cache in front (a CDN), as static files are, so a flood of it costs the API nothing.',
+    "id": "rate-limit-headers.3",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "The trial call is counted against its address's bucket before its body is read, but its answers other than the 201 (a body refused, 409, the cap's 429) carry no RateLimit headers: the bucket is the address's, not a key's, and its 429 says when to come back with Retry-After."
   },
   {
-    id: 'rate-limit-headers.5',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: "The limiter is a token bucket per key with a burst of one second's worth of requests.",
+    "id": "rate-limit-headers.4",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "The contract document, static and cached (`Cache-Control: public, max-age=300`), is neither limited nor counted: the service is assumed to serve it from a cache in front (a CDN), as static files are, so a flood of it costs the API nothing."
   },
   {
-    id: 'rate-limit-headers.6',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: "It runs on real time (a rate is a real-time thing), while quotas, expiry and periods follow the service's clock.",
+    "id": "rate-limit-headers.5",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "The limiter is a token bucket per key with a burst of one second's worth of requests."
   },
   {
-    id: 'rate-limit-headers.7',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: "The unauthenticated trial call has a bucket per client address at the trial's rate.",
+    "id": "rate-limit-headers.6",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "It runs on real time (a rate is a real-time thing), while quotas, expiry and periods follow the service's clock."
   },
   {
-    id: 'rate-limit-headers.8',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: "Mocks sharing a Redis store (`--state redis://`) share every bucket, on the Redis server's clock, so a key gets its plan's rate once across all replicas.",
+    "id": "rate-limit-headers.7",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "The unauthenticated trial call has a bucket per client address at the trial's rate."
   },
   {
-    id: 'rate-limit-headers.9',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: "Mocks sharing a state database (`--state FILE`) share every client address's budget (the trial call's rate, calls without a valid key, admin-token tries) and the trial cap a minute, in the database on the wall clock, each step one transaction; each process keeps its own per-key buckets there, since a counted call would otherwise pay a second write (so each process admits a key's full rate).",
+    "id": "rate-limit-headers.8",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "Mocks sharing a Redis store (`--state redis://`) share every bucket, on the Redis server's clock, so a key gets its plan's rate once across all replicas."
   },
   {
-    id: 'rate-limit-headers.10',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: 'In memory, each process keeps them all.',
+    "id": "rate-limit-headers.9",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "Mocks sharing a state database (`--state FILE`) share every client address's budget (the trial call's rate, calls without a valid key, admin-token tries) and the trial cap a minute, in the database on the wall clock, each step one transaction; each process keeps its own per-key buckets there, since a counted call would otherwise pay a second write (so each process admits a key's full rate)."
   },
   {
-    id: 'rate-limit-headers.11',
-    source: 'decisions',
-    section: 'rate-limit-headers',
-    text: 'Every budget is spent in one atomic step before what it guards is done (DECISIONS.md#failed-authentication), so calls sent together spend it once.',
+    "id": "rate-limit-headers.10",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "In memory, each process keeps them all."
   },
   {
-    id: 'conditional-requests.1',
-    source: 'decisions',
-    section: 'conditional-requests',
-    text: 'GET answers carry a weak `ETag` (`W/"..."`) of the data: weak, because the body also holds `usage`, which changes every call, so the bytes are never the same twice while the data is.',
+    "id": "rate-limit-headers.11",
+    "source": "decisions",
+    "section": "rate-limit-headers",
+    "text": "Every budget is spent in one atomic step before what it guards is done (DECISIONS.md#failed-authentication), so calls sent together spend it once."
   },
   {
-    id: 'conditional-requests.2',
-    source: 'decisions',
-    section: 'conditional-requests',
-    text: "A dump file's `ETag` is strong: its bytes are fixed.",
+    "id": "conditional-requests.1",
+    "source": "decisions",
+    "section": "conditional-requests",
+    "text": "GET answers carry a weak `ETag` (`W/\"...\"`) of the data: weak, because the body also holds `usage`, which changes every call, so the bytes are never the same twice while the data is."
   },
   {
-    id: 'conditional-requests.3',
-    source: 'decisions',
-    section: 'conditional-requests',
-    text: '`If-None-Match` is compared weakly (RFC 9110), and a match gives 304 with no body.',
+    "id": "conditional-requests.2",
+    "source": "decisions",
+    "section": "conditional-requests",
+    "text": "A dump file's `ETag` is strong: its bytes are fixed."
   },
   {
-    id: 'conditional-requests.4',
-    source: 'decisions',
-    section: 'conditional-requests',
-    text: 'A 304 is counted as a call (it is one, and it spends the rate) but serves and charges no rows.',
+    "id": "conditional-requests.3",
+    "source": "decisions",
+    "section": "conditional-requests",
+    "text": "`If-None-Match` is compared weakly (RFC 9110), and a match gives 304 with no body."
   },
   {
-    id: 'http-conventions.1',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: "HEAD answers every GET: the GET's status and headers, `Content-Length` included, no body.",
+    "id": "conditional-requests.4",
+    "source": "decisions",
+    "section": "conditional-requests",
+    "text": "A 304 is counted as a call (it is one, and it spends the rate) but serves and charges no rows."
   },
   {
-    id: 'http-conventions.2',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: 'It is counted and charged as the GET, since it is the same call to the service.',
+    "id": "http-conventions.1",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "HEAD answers every GET: the GET's status and headers, `Content-Length` included, no body."
   },
   {
-    id: 'http-conventions.3',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: 'Another method is 405 with `Allow` (HEAD with GET, OPTIONS always), TRACE included; OPTIONS is 204 with `Allow`.',
+    "id": "http-conventions.2",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "It is counted and charged as the GET, since it is the same call to the service."
   },
   {
-    id: 'http-conventions.4',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: '401 carries `WWW-Authenticate: Bearer realm="investor-graph"` (RFC 6750), with `error="invalid_token"` when a key was sent and refused.',
+    "id": "http-conventions.3",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "Another method is 405 with `Allow` (HEAD with GET, OPTIONS always), TRACE included; OPTIONS is 204 with `Allow`."
   },
   {
-    id: 'http-conventions.5',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: 'Data answers carry `Cache-Control: private, no-cache` (a client may keep them and revalidate with the ETag; no shared cache may) and `Vary: Authorization`; errors `no-store`; the contract document `public, max-age=300`.',
+    "id": "http-conventions.4",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "401 carries `WWW-Authenticate: Bearer realm=\"investor-graph\"` (RFC 6750), with `error=\"invalid_token\"` when a key was sent and refused."
   },
   {
-    id: 'http-conventions.6',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: 'CORS: any origin by default, as Prism does (keys travel in `Authorization`, never cookies, so no credentials mode is needed); `--cors-origin` restricts it.',
+    "id": "http-conventions.5",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "Data answers carry `Cache-Control: private, no-cache` (a client may keep them and revalidate with the ETag; no shared cache may) and `Vary: Authorization`; errors `no-store`; the contract document `public, max-age=300`."
   },
   {
-    id: 'http-conventions.7',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: 'A preflight from an allowed origin gets the methods, `Authorization`, `Content-Type`, `If-None-Match`, `Prefer` and `X-Request-Id`, for ten minutes; answers expose `ETag`, `RateLimit`, `RateLimit-Policy`, `Retry-After`, `X-Request-Id`, `WWW-Authenticate`.',
+    "id": "http-conventions.6",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "CORS: any origin by default, as Prism does (keys travel in `Authorization`, never cookies, so no credentials mode is needed); `--cors-origin` restricts it."
   },
   {
-    id: 'http-conventions.8',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: "An incoming `X-Request-Id` of 1 to 128 characters from `A-Z a-z 0-9 . _ : -` is the request's id (echoed, and in problem bodies); another is replaced.",
+    "id": "http-conventions.7",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "A preflight from an allowed origin gets the methods, `Authorization`, `Content-Type`, `If-None-Match`, `Prefer` and `X-Request-Id`, for ten minutes; answers expose `ETag`, `RateLimit`, `RateLimit-Policy`, `Retry-After`, `X-Request-Id`, `WWW-Authenticate`."
   },
   {
-    id: 'http-conventions.9',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: 'The quota is a second item of the rate-limit headers: `"quota";q=<calls>;w=<seconds>` in `RateLimit-Policy` and `"quota";r=<left>;t=<seconds to renewal>` in `RateLimit`, on plans with a call limit.',
+    "id": "http-conventions.8",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "An incoming `X-Request-Id` of 1 to 128 characters from `A-Z a-z 0-9 . _ : -` is the request's id (echoed, and in problem bodies); another is replaced."
   },
   {
-    id: 'http-conventions.10',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: '`/api/v1/openapi.json` lists this server (its public URL) in `servers`.',
+    "id": "http-conventions.9",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "The quota is a second item of the rate-limit headers: `\"quota\";q=<calls>;w=<seconds>` in `RateLimit-Policy` and `\"quota\";r=<left>;t=<seconds to renewal>` in `RateLimit`, on plans with a call limit."
   },
   {
-    id: 'http-conventions.11',
-    source: 'decisions',
-    section: 'http-conventions',
-    text: 'The Node server compresses JSON answers of 1 KiB or more with br or gzip, as `Accept-Encoding` asks (`Vary: Accept-Encoding`); MSW answers in process and does not.',
+    "id": "http-conventions.10",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "`/api/v1/openapi.json` lists this server (its public URL) in `servers`."
   },
   {
-    id: 'deprecation.1',
-    source: 'decisions',
-    section: 'deprecation',
-    text: '`/api/v1` only grows: fields and operations may be added, never removed or changed in meaning.',
+    "id": "http-conventions.11",
+    "source": "decisions",
+    "section": "http-conventions",
+    "text": "The Node server compresses JSON answers of 1 KiB or more with br or gzip, as `Accept-Encoding` asks (`Vary: Accept-Encoding`); MSW answers in process and does not."
   },
   {
-    id: 'deprecation.2',
-    source: 'decisions',
-    section: 'deprecation',
-    text: 'Clients must ignore unknown fields.',
+    "id": "deprecation.1",
+    "source": "decisions",
+    "section": "deprecation",
+    "text": "`/api/v1` only grows: fields and operations may be added, never removed or changed in meaning."
   },
   {
-    id: 'deprecation.3',
-    source: 'decisions',
-    section: 'deprecation',
-    text: 'One exception, made once with the bounds (issue #40, see Bounds): `limit` gained its maximum and `int32` format, `since` its 64 characters and `If-None-Match` its 4,096 and field-value pattern.',
+    "id": "deprecation.2",
+    "source": "decisions",
+    "section": "deprecation",
+    "text": "Clients must ignore unknown fields."
   },
   {
-    id: 'deprecation.4',
-    source: 'decisions',
-    section: 'deprecation',
-    text: 'Each refuses only what no client sends in earnest (a page size over two thousand million, a timestamp longer than any RFC 3339 one, an entity tag list longer than a page of tags), so no client that worked stops working; a contract diff against a copy older than the bounds lists them as breaking (`investor-graph-contract-tests diff --baseline`), and a baseline is taken again after it.',
+    "id": "deprecation.3",
+    "source": "decisions",
+    "section": "deprecation",
+    "text": "One exception, made once with the bounds (issue #40, see Bounds): `limit` gained its maximum and `int32` format, `since` its 64 characters and `If-None-Match` its 4,096 and field-value pattern."
   },
+  {
+    "id": "deprecation.4",
+    "source": "decisions",
+    "section": "deprecation",
+    "text": "Each refuses only what no client sends in earnest (a page size over two thousand million, a timestamp longer than any RFC 3339 one, an entity tag list longer than a page of tags), so no client that worked stops working; a contract diff against a copy older than the bounds lists them as breaking (`investor-graph-contract-tests diff --baseline`), and a baseline is taken again after it."
+  },
+  {
+    "id": "incidents.1",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "An incident meets a call once the call is routed and its key is known (so that it can name a key and answer a 429 for the key's plan), before the call is checked, read, counted or charged; a call without a valid key is answered as one without."
+  },
+  {
+    "id": "incidents.2",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "The newest incident a call matches is the one it meets, as WireMock's newest stub answers."
+  },
+  {
+    "id": "incidents.3",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "An outage is 503 `service_unavailable` with `Retry-After` (5 seconds unless given); an upstream failure is 502 `bad_gateway` or 504 `gateway_timeout`; a 429 storm is the plan's own `rate_limited` with its rate headers and actions (`Retry-After` 1 unless given); a reset cuts the connection with nothing written (under MSW, a network error)."
+  },
+  {
+    "id": "incidents.4",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "None of these is counted or charged: the service failed the call, and its client got nothing to pay for."
+  },
+  {
+    "id": "incidents.5",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "Latency and a slow body are served, counted and charged as any call is: the client got its rows, late."
+  },
+  {
+    "id": "incidents.6",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "A slow body is sent uncompressed, a tenth of a second's worth at a time, the first at once."
+  },
+  {
+    "id": "incidents.7",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "The journal names the incident that changed a call, and shows a cut call with status 0."
+  }
 ];

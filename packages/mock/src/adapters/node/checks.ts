@@ -119,7 +119,8 @@ const utf8 = new TextEncoder();
  */
 export async function encodedAnswer(incoming: IncomingMessage, answer: Answer): Promise<Answer> {
   const accept = incoming.headers['accept-encoding'];
-  if (!accept || answer.status === 304 || answer.status === 204) return answer;
+  // An incident's slow body goes as it is: compressing it whole would send it at once.
+  if (!accept || answer.status === 304 || answer.status === 204 || answer.delivery) return answer;
   const headers = answer.headers;
   if (headers['content-encoding'] !== undefined || !/json/.test(headers['content-type'] ?? '')) return answer;
   const encoding = acceptedEncoding(accept);

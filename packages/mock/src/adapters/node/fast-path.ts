@@ -15,6 +15,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { isPieces, piecesLength, type Answer } from '@investor-graph/engine/answer';
 import type { RequestContext } from '@investor-graph/engine/context';
 import { encodedAnswer } from './checks.ts';
+import { deliver } from './delivery.ts';
 
 export type AnswerFunction = (request: Request, context?: RequestContext) => Promise<Answer>;
 
@@ -93,6 +94,7 @@ function sentRequest(incoming: IncomingMessage): Request | null {
  * own WHATWG path writes it the same way: a content-length after the answer's headers).
  */
 export async function write(res: ServerResponse, answer: Answer): Promise<void> {
+  if (await deliver(res, answer)) return;
   const { status, headers, body } = answer;
   if (body === null) {
     res.writeHead(status, headers).end();

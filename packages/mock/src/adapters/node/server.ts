@@ -23,6 +23,7 @@ import { refusedRoute } from '@investor-graph/engine/request/router';
 import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/engine/redact';
 import { encoded, GONE, MAX_BODY, readBody, tooLarge } from './bodies.ts';
 import { codingRefusal, refusal } from './checks.ts';
+import { delivered } from './delivery.ts';
 import { fastPath, write, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
 import { socketContext } from './socket.ts';
@@ -66,10 +67,6 @@ export interface NodeServerOptions {
 /** What it serves: the engine's one entry, `answer`, which both paths call, or any fetch handler (the WHATWG path). */
 export type Served = { answer: AnswerFunction } | Pick<Engine, 'fetch'>;
 
-/** The served thing as a fetch handler, for the WHATWG path. */
-const fetchOf = (served: Served): Engine['fetch'] =>
-  'answer' in served ? async (request, context) => toResponse(await served.answer(request, context)) : served.fetch;
-
 /** Methods a WHATWG Request refuses to carry: the adapter answers them itself, as the engine would. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -97,7 +94,6 @@ export const defaultLimits = {
 /** Where the listener hands a request to the engine, with what only the socket knows. */
 function handler(served: Served, options: NodeServerOptions) {
   const context = socketContext(options);
-  const fetch = fetchOf(served);
   return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
     const target = incoming.url ?? '/';
     const method = request.method;
@@ -129,7 +125,10 @@ function handler(served: Served, options: NodeServerOptions) {
         body: body.length ? (body as BodyInit) : null,
       });
     }
-    return encoded(incoming, await fetch(request, context(incoming)));
+    if (!('answer' in served)) return encoded(incoming, await served.fetch(request, context(incoming)));
+    const answer = await served.answer(request, context(incoming));
+    // An incident's delivery (a cut connection, a slow body) is written as it says, never compressed whole.
+    return answer.delivery ? delivered(incoming, answer) : encoded(incoming, toResponse(answer));
   };
 }
 

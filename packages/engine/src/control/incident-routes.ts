@@ -1,0 +1,40 @@
+/**
+ * The incidents' control endpoints (the mock's README, "Making the service misbehave"): add one
+ * (`POST /__control/incidents`), list those in force (`GET`), end them all (`DELETE`) or one
+ * (`DELETE /__control/incidents/{id}`). What a body may hold is incidents/parse.ts's to say.
+ */
+import { json, type Answer } from '../answer.ts';
+import type { Incidents } from '../incidents/incidents.ts';
+import { parseIncident } from '../incidents/parse.ts';
+import { ProblemError } from '../problems.ts';
+
+/** The answer of an incidents route (`METHOD /path`, ids as `{incident_id}`), or null for another route. */
+export async function incidentRoute(
+  route: string,
+  path: string,
+  incidents: Incidents,
+  serviceNow: number,
+  body: () => Promise<Record<string, unknown>>,
+): Promise<Answer | null> {
+  switch (route) {
+    case 'POST /__control/incidents': {
+      const asked = parseIncident(await body());
+      if (!asked.ok) {
+        const detail = asked.errors.map((e) => `${e.pointer?.slice(1) || 'body'}: ${e.detail}`).join('; ');
+        throw new ProblemError('invalid_body', detail, { extra: { errors: asked.errors } });
+      }
+      return json(201, incidents.add(asked.value));
+    }
+    case 'GET /__control/incidents':
+      return json(200, { incidents: incidents.list(serviceNow) });
+    case 'DELETE /__control/incidents':
+      return json(200, { cleared: incidents.clear() });
+    case 'DELETE /__control/incidents/{incident_id}': {
+      const ended = incidents.end(path.split('/')[3]!, serviceNow);
+      if (!ended) throw new ProblemError('not_found', 'No incident in force has that id.');
+      return json(200, ended);
+    }
+    default:
+      return null;
+  }
+}
