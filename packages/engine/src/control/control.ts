@@ -9,7 +9,7 @@ import { json, type Answer } from '../answer.ts';
 import { parseDuration, type Clock } from '../clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
-import type { Journal } from '../journal/journal.ts';
+import type { JournalStore } from '../journal/journal-store.ts';
 import { journalRoute } from './journal-routes.ts';
 import { codedBody, parseJsonBody } from '../request/json-body.ts';
 import { ProblemError } from '../problems.ts';
@@ -23,7 +23,7 @@ export interface ControlDeps {
   guard: ControlGuard;
   requestId: string;
   /** The data API's calls, as a test asks about them (journal-routes.ts). */
-  journal: Journal;
+  journal: JournalStore;
   /** Changes the clock as the key store holds it, where restarts and other processes on it find it. */
   changeClock: (change: (clock: Clock) => void) => Promise<void>;
 }
