@@ -18,6 +18,7 @@ import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
 import { Incidents } from './incidents/incidents.ts';
 import { defaultJournalSize, Journal } from './journal/journal.ts';
+import type { JournalStore } from './journal/journal-store.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
 import type { KeyStore } from './stores/key-store.ts';
@@ -38,7 +39,7 @@ export interface PresetKey {
   prepaidRows?: number;
 }
 
-export interface EngineOptions {
+export interface EngineOptions<J extends JournalStore = JournalStore> {
   /** The data: rows to hold in memory (MSW, the browser), or a store that holds them (the Node server's SQLite one). */
   dataset: StoreInput | Store;
   /** Where nightly dumps are written (memory by default; the Node server writes files). */
@@ -92,9 +93,11 @@ export interface EngineOptions {
   corsOrigins?: CorsOrigins;
   /** How many data-API calls the request journal holds, the oldest pushed out first (1,000 unless given; 0: none). */
   journal?: number;
+  /** Where the journal is kept (its own capacity wins): a ring of `journal` calls in memory unless given. */
+  journalStore?: J;
 }
 
-export interface Engine {
+export interface Engine<J extends JournalStore = JournalStore> {
   /** `answer` as a Response: what MSW's handlers and any fetch handler serve. */
   fetch(this: void, request: Request, context?: RequestContext): Promise<Response>;
   /**
@@ -109,8 +112,11 @@ export interface Engine {
   readonly accounts: Accounts;
   /** The nightly dumps (the Node server writes them ahead: start.ts). */
   readonly dumps: Dumps;
-  /** The last calls of the data API, as a test asks what its app did (journal/, /__control/journal). */
-  readonly journal: Journal;
+  /**
+   * The last calls of the data API, as a test asks what its app did (journal/, /__control/journal):
+   * a memory `Journal`, read synchronously, unless `journalStore` gave another.
+   */
+  readonly journal: J;
   /** What a test asked the mock to do wrong, to which calls (incidents/, /__control/incidents). */
   readonly incidents: Incidents;
 }
@@ -118,15 +124,15 @@ export interface Engine {
 const isStore = (dataset: StoreInput | Store): dataset is Store =>
   'page' in dataset && typeof dataset.page === 'function';
 
-/** An answer left as it is (a problem, as `answered` makes it, is already a record). */
-const same = (answer: Answer): Answer => answer;
+const same = (answer: Answer): Answer => answer; // a problem, as `answered` makes it, is already a record
 
-export function createEngine(options: EngineOptions): Engine {
+export function createEngine<J extends JournalStore = Journal>(options: EngineOptions<J>): Engine<J> {
   const parts = createParts(options);
-  const { store, clock, accounts } = parts;
+  const { store, clock, accounts, incidents } = parts;
   const guard = new ControlGuard(options.adminToken, accounts.limiter);
   const nextRequestId = requestIds();
-  const journal = new Journal(options.journal ?? defaultJournalSize);
+  // No store given, J is its default: the ring in memory.
+  const journal = options.journalStore ?? (new Journal(options.journal ?? defaultJournalSize) as JournalStore as J);
 
   /**
    * The engine's one entry: every call, the data API's and the control plane's, as the record its
@@ -141,7 +147,7 @@ export function createEngine(options: EngineOptions): Engine {
     const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
     // The control plane keeps its own rules: no CORS, no caching (control.ts).
     if (CONTROL_URL.test(request.url)) {
-      const deps = { store, clock, accounts, context, guard, requestId, journal, incidents: parts.incidents };
+      const deps = { store, clock, accounts, context, guard, requestId, journal, incidents };
       const changeClock: ControlDeps['changeClock'] = (edit) => parts.shared.change(edit);
       return answered(parts, request, requestId, (url) => handleControl(request, url, { ...deps, changeClock }), same);
     }
@@ -183,7 +189,6 @@ export function createEngine(options: EngineOptions): Engine {
   const fetch = async (request: Request, context?: RequestContext): Promise<Response> =>
     toResponse(await answer(request, context));
 
-  const incidents = parts.incidents;
   return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps, journal, incidents };
 }
 

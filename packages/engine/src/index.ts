@@ -10,6 +10,7 @@ export { statisticNames } from './data/rollups.ts';
 export { rollupFromRows } from './data/rollups-from-rows.ts';
 export { mintCursor } from './data/mint-cursor.ts';
 export { Journal, defaultJournalSize, type JournalEntry, type JournalPage } from './journal/journal.ts';
+export type { JournalStore, JournalView } from './journal/journal-store.ts';
 export { verify, VerificationError, type CallCount, type NearMiss, type Verification } from './journal/verify.ts';
 export type { Difference, JournalFilter, JournalPattern } from './journal/match.ts';
 export { parseExpectation, type Expectation } from './journal/parse.ts';

@@ -193,10 +193,11 @@ function send(base: string, probe: Probe): Promise<{ text: string }> {
 }
 
 /** The seq of the request journal's newest entry, to read what a probe adds to it after. */
-const journalMark = (): number | undefined => mock.engine.journal.entries().at(-1)?.seq;
+const journalMark = async (): Promise<number | undefined> =>
+  (await mock.engine.journal.snapshot()).entries().at(-1)?.seq;
 /** The journal's entries after `mark`, as a page of `GET /__control/journal` shows them. */
-const journaledAfter = (mark: number | undefined): string =>
-  JSON.stringify(mock.engine.journal.page({}, 1_000, mark).entries);
+const journaledAfter = async (mark: number | undefined): Promise<string> =>
+  JSON.stringify((await mock.engine.journal.page({}, 1_000, mark)).entries);
 
 /** Text after every decoding a reader could apply: escapes of URLs and of JSON, to the bottom. */
 function decodedAll(text: string): string {
@@ -253,7 +254,7 @@ describe('no key is in any answer, log line, journal entry or report, wherever a
           const probe = place(encode(key));
           if (!probe.path.startsWith('/') || /[\s\u0000-\u001f]/.test(probe.path)) continue;
           const before = lines.length;
-          const mark = journalMark();
+          const mark = await journalMark();
           const answer = await send(mock.url, probe).catch((error: Error) => ({
             text: `(no answer: ${error.message})`,
           }));
@@ -262,7 +263,7 @@ describe('no key is in any answer, log line, journal entry or report, wherever a
           for (const [what, text] of [
             ['answer', answer.text],
             ['log', logged],
-            ['journal', journaledAfter(mark)],
+            ['journal', await journaledAfter(mark)],
           ] as const) {
             const part = shows(text, key);
             if (part)
@@ -332,12 +333,12 @@ describe('no key is in any answer, log line, journal entry or report, wherever a
           if (made.status !== 201)
             throw new Error(`the control API did not make the key: ${made.status} ${await made.text()}`);
           const before = lines.length;
-          const mark = journalMark();
+          const mark = await journalMark();
           const answer = await send(mock.url, placements[where]![1](encodings[how]![1](custom)));
           await new Promise((r) => setImmediate(r));
           expect(shows(answer.text, custom), answer.text.slice(0, 300)).toBeNull();
           expect(shows(lines.slice(before).join('\n'), custom)).toBeNull();
-          expect(shows(journaledAfter(mark), custom)).toBeNull();
+          expect(shows(await journaledAfter(mark), custom)).toBeNull();
         },
       ),
       { numRuns: 150, seed: 51 },

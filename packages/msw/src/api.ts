@@ -15,6 +15,7 @@ import {
   type CallCount,
   type Engine,
   type EngineOptions,
+  type Journal,
   type JournalEntry,
   type JournalFilter,
   type JournalPattern,
@@ -24,10 +25,14 @@ import {
 export type DatasetInput = EngineOptions['dataset'];
 
 /**
- * What the engine takes, but its state store: handlers keep state in memory, where `reset` can
- * start it afresh (a database shared with a mock server would survive every reset).
+ * What the engine takes, but its state and journal stores: handlers keep both in memory, where
+ * `reset` can start them afresh (a database shared with a mock server would survive every reset)
+ * and the journal is read synchronously.
  */
-export interface InvestorGraphApiOptions extends Omit<EngineOptions, 'dataset' | 'validator' | 'keys' | 'keyStore'> {
+export interface InvestorGraphApiOptions extends Omit<
+  EngineOptions,
+  'dataset' | 'validator' | 'keys' | 'keyStore' | 'journalStore'
+> {
   /** The origin your client calls, e.g. https://api.investorgraph.test. Only it is intercepted. */
   baseUrl: string;
   /**
@@ -48,8 +53,8 @@ export interface InvestorGraphApi {
   readonly handlers: HttpHandler[];
   /** A ready key for each plan. */
   readonly keys: Readonly<Record<PlanId, string>>;
-  /** The engine behind the handlers now (replaced by `reset`). */
-  readonly engine: Engine;
+  /** The engine behind the handlers now (replaced by `reset`), its journal in memory. */
+  readonly engine: Engine<Journal>;
   /** Back to a fresh state in one call: data, keys (the same texts), counters, clock, journal. */
   reset(): Promise<void>;
   /**
@@ -91,7 +96,7 @@ export function createHandlers(options: { baseUrl: string; engine: Engine | (() 
 export async function createApi(
   options: InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator },
 ): Promise<InvestorGraphApi> {
-  // A keyStore given anyway (from JavaScript, or cast) is left out: state stays in memory, for reset.
+  // A keyStore or journalStore given anyway (from JavaScript, or cast) is left out: both stay in memory.
   const {
     baseUrl,
     dataset,
@@ -99,13 +104,19 @@ export async function createApi(
     keys: givenKeys = {},
     prepaidRows = presetPrepaidRows,
     keyStore: _memoryOnly,
+    journalStore: _journalInMemory,
     ...engineOptions
-  } = options as InvestorGraphApiOptions & { dataset: DatasetInput; validator: ContractValidator; keyStore?: unknown };
+  } = options as InvestorGraphApiOptions & {
+    dataset: DatasetInput;
+    validator: ContractValidator;
+    keyStore?: unknown;
+    journalStore?: unknown;
+  };
   const keys = Object.fromEntries(planIds.map((plan) => [plan, givenKeys[plan] ?? newKeyText(plan)])) as Record<
     PlanId,
     string
   >;
-  const build = async (): Promise<Engine> => {
+  const build = async (): Promise<Engine<Journal>> => {
     const engine = createEngine({
       // Links the mock writes point where the client's requests go.
       publicUrl: baseUrl,

@@ -10,7 +10,7 @@ import { json, type Answer } from '../answer.ts';
 import { parseDuration, type Clock } from '../clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
-import type { Journal } from '../journal/journal.ts';
+import type { JournalStore } from '../journal/journal-store.ts';
 import type { Incidents } from '../incidents/incidents.ts';
 import { incidentRoute } from './incident-routes.ts';
 import { journalRoute } from './journal-routes.ts';
@@ -26,7 +26,7 @@ export interface ControlDeps {
   guard: ControlGuard;
   requestId: string;
   /** The data API's calls, as a test asks about them (journal-routes.ts). */
-  journal: Journal;
+  journal: JournalStore;
   /** What a test asked the mock to do wrong (incident-routes.ts). */
   incidents: Incidents;
   /** Changes the clock as the key store holds it, where restarts and other processes on it find it. */

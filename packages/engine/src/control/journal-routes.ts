@@ -2,10 +2,12 @@
  * The journal's control endpoints (the mock's README, "Asking the mock what your app did"): a page
  * of it, filtered (`GET /__control/journal`), clearing it (`DELETE`), and a verification
  * (`POST /__control/journal/verify`). What they read is parsed by journal/parse.ts, which the MSW
- * API uses too, so a wrong member is named the same way wherever a test sends it.
+ * API uses too, so a wrong member is named the same way wherever a test sends it. The journal is
+ * read through its store, which may be on a server (every mock on one Redis shares one): a store
+ * that does not answer makes these 503 `state_unavailable`, as every other read of shared state.
  */
 import { json, type Answer } from '../answer.ts';
-import type { Journal } from '../journal/journal.ts';
+import type { JournalStore } from '../journal/journal-store.ts';
 import { parseExpectation, parsePageQuery, type InputError } from '../journal/parse.ts';
 import { verify } from '../journal/verify.ts';
 import { ProblemError } from '../problems.ts';
@@ -20,7 +22,7 @@ function refused(code: 'invalid_parameter' | 'invalid_body', errors: InputError[
 export async function journalRoute(
   route: string,
   url: URL,
-  journal: Journal,
+  journal: JournalStore,
   body: () => Promise<Record<string, unknown>>,
 ): Promise<Answer | null> {
   switch (route) {
@@ -28,17 +30,14 @@ export async function journalRoute(
       const asked = parsePageQuery(url.searchParams);
       if (!asked.ok) throw refused('invalid_parameter', asked.errors);
       const { filter, limit, cursor } = asked.value;
-      return json(200, journal.page(filter, limit, cursor));
+      return json(200, await journal.page(filter, limit, cursor));
     }
-    case 'DELETE /__control/journal': {
-      const cleared = journal.entries().length;
-      journal.clear();
-      return json(200, { cleared, capacity: journal.capacity });
-    }
+    case 'DELETE /__control/journal':
+      return json(200, { cleared: await journal.clear(), capacity: journal.capacity });
     case 'POST /__control/journal/verify': {
       const asked = parseExpectation(await body());
       if (!asked.ok) throw refused('invalid_body', asked.errors);
-      return json(200, verify(journal, asked.value.pattern, asked.value.count));
+      return json(200, verify(await journal.snapshot(), asked.value.pattern, asked.value.count));
     }
     default:
       return null;

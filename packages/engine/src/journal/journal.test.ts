@@ -2,14 +2,14 @@ import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
 import { createEngine, type EngineOptions } from '../engine.ts';
-import type { JournalPage } from './journal.ts';
+import type { Journal, JournalPage } from './journal.ts';
 import { verify } from './verify.ts';
 
 const validator = await createContractValidator();
 const dataset = collectDataset({ seed: 'journal', scale: 300, asOf: defaultDataset.asOf });
 const now = Date.parse(defaultDataset.asOf);
 
-async function setup(options: Partial<EngineOptions> = {}) {
+async function setup(options: Partial<EngineOptions<Journal>> = {}) {
   const engine = createEngine({ dataset, validator, now, frozen: true, ...options });
   await engine.ready;
   const call = (path: string, init: RequestInit = {}) =>

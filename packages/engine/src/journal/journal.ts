@@ -5,11 +5,14 @@
  * noted (`CallNote`); the control plane (control/journal-routes.ts) and the MSW API read it. The
  * request target is blanked exactly as the log blanks it (`redactPath` with the same known keys)
  * before it is kept: no key is ever held here, so no page or report made of it can show one.
+ * `Journal` keeps it in this process's memory; a store on a server keeps the same entries
+ * (journal-store.ts).
  */
 import type { PlanId } from '@investor-graph/contract/plans';
 import { iso } from '../answer.ts';
 import type { CallNote } from '../context.ts';
 import { redactPath } from '../redact.ts';
+import type { JournalStore, JournalView } from './journal-store.ts';
 import { matches, type JournalFilter } from './match.ts';
 
 /** How many calls a journal holds unless told: a test file's calls, with room to spare. */
@@ -86,14 +89,28 @@ const problemIn = (status: number, body: unknown): string | null =>
  * A call as recorded: its target already blanked, the rest as the engine had it. Made an entry
  * (ISO times, the query parsed) when first read, so a call pays only for the blanking.
  */
-interface Kept {
+export interface Kept {
   seq: number;
   call: Omit<AnsweredCall, 'known' | 'body'>;
   problem: string | null;
   entry?: JournalEntry;
 }
 
-function entryOf(kept: Kept): JournalEntry {
+/** A call as kept at `seq`: blanked now, with the keys known now (the request's own among them). */
+export function kept(seq: number, call: AnsweredCall): Kept {
+  const { known: _blanked, body, ...rest } = call;
+  return {
+    seq,
+    call: { ...rest, target: redactPath(call.target, call.known) },
+    problem: call.note.problem ?? problemIn(call.status, body),
+  };
+}
+
+/**
+ * The entry a kept call shows, made once: what every journal store shows (a store on a server
+ * keeps this, as JSON, so every member of an entry reaches it without more work).
+ */
+export function entryOf(kept: Kept): JournalEntry {
   if (kept.entry) return kept.entry;
   const { call, seq } = kept;
   const { note, target } = call;
@@ -121,8 +138,8 @@ function entryOf(kept: Kept): JournalEntry {
   }));
 }
 
-/** A bounded ring of entries, oldest first; 0 entries keeps none. */
-export class Journal {
+/** A bounded ring of entries in this process's memory, oldest first; 0 entries keeps none. */
+export class Journal implements JournalStore, JournalView {
   readonly capacity: number;
   private readonly ring: (Kept | undefined)[];
   /** The seq the next entry gets, and the first one still counted (entries before it were cleared). */
@@ -138,14 +155,8 @@ export class Journal {
   /** Keeps one answered call, pushing out the oldest when full. */
   record(call: AnsweredCall): void {
     if (this.capacity === 0) return;
-    // Blanked now, with the keys known now (the request's own among them): nothing unblanked is kept.
-    const { known: _blanked, body, ...rest } = call;
     const seq = this.next++;
-    this.ring[seq % this.capacity] = {
-      seq,
-      call: { ...rest, target: redactPath(call.target, call.known) },
-      problem: call.note.problem ?? problemIn(call.status, body),
-    };
+    this.ring[seq % this.capacity] = kept(seq, call);
   }
 
   /** Every entry held, oldest first. */
@@ -180,9 +191,16 @@ export class Journal {
     return this.oldest() - this.first;
   }
 
-  /** Forgets every entry; the seq goes on, so a cursor from before names nothing held. */
-  clear(): void {
+  /** Every entry and how many were pushed out, as they stand: the ring itself, read at once. */
+  snapshot(): this {
+    return this;
+  }
+
+  /** Forgets every entry (returns how many it held); the seq goes on, so a cursor from before names nothing held. */
+  clear(): number {
+    const held = this.next - this.oldest();
     this.first = this.next;
+    return held;
   }
 
   private oldest(): number {

@@ -3,7 +3,8 @@
  * pattern, whether that is the count expected, and, when it is not, the nearest calls and what
  * differed in each (WireMock's near misses), said in a message a test runner shows as it is.
  */
-import type { Journal, JournalEntry } from './journal.ts';
+import type { JournalEntry } from './journal.ts';
+import type { JournalView } from './journal-store.ts';
 import { describePattern, differences, type Difference, type JournalPattern } from './match.ts';
 
 /** How many calls are expected: exactly n, or a range (either bound left open). */
@@ -40,8 +41,11 @@ function bounds(count: CallCount | undefined): Verification['expected'] {
   return { min: count.min ?? 0, max: count.max ?? null };
 }
 
-/** Counts the calls in `journal` matching `pattern` and judges the count against `count` (at least one). */
-export function verify(journal: Journal, pattern: JournalPattern, count?: CallCount): Verification {
+/**
+ * Counts the calls in `journal` matching `pattern` and judges the count against `count` (at least
+ * one): over a memory `Journal` as it is, or over a store's `snapshot()`.
+ */
+export function verify(journal: JournalView, pattern: JournalPattern, count?: CallCount): Verification {
   const expected = bounds(count);
   const entries = journal.entries();
   const judged = entries.map((entry) => ({ entry, differences: differences(entry, pattern) }));
@@ -80,7 +84,7 @@ export function describeEntry(entry: JournalEntry): string {
 }
 
 function verificationMessage(
-  journal: Journal,
+  journal: JournalView,
   pattern: JournalPattern,
   verdict: Omit<Verification, 'message'>,
   held: number,

@@ -42,7 +42,9 @@ export const serveUsage = `${synopsis}
   --no-dump-cache     keep no finished dump files in the kit's cache for later starts
   --log               log one line per request
   --journal N         the request journal holds the last N calls of the data API (1,000; 0: none),
-                      read, cleared and verified at /__control/journal (keys blanked)
+                      read, cleared and verified at /__control/journal (keys blanked); with
+                      --state redis://, one journal on the server for every mock on it, each
+                      showing its newest N (give every replica the same N)
   --no-rate-limit     never answer 429: no key's rate, trial cap or failed-key budget (to benchmark
                       the mock itself or fuzz it; clients should meet the limits)
   --max-connections-per-address N

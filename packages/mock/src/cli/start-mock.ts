@@ -61,7 +61,7 @@ export interface StartOptions {
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
   rateLimit?: boolean;
-  /** How many data-API calls the request journal holds (the engine's 1,000 unless given; 0: none). */
+  /** How many data-API calls the request journal holds (1,000; 0: none); on Redis, the one all mocks on it share. */
   journal?: number;
   /** The process is the mock's alone: its global Request/Response may be the adapter's fast ones (server.ts). */
   globalFetchClasses?: boolean;
@@ -98,20 +98,26 @@ export interface RunningMock {
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const [store, validator] = await Promise.all([openStore(options), createContractValidator()]);
   let keyStore: SqliteKeyStore | RedisKeyStore | undefined;
-  const limiters: Pick<EngineOptions, 'limiter' | 'addressLimiter'> = {};
+  // What a state store shares besides keys: buckets, and on Redis the journal (else this process's ring).
+  const shared: Pick<EngineOptions, 'limiter' | 'addressLimiter' | 'journalStore'> = {};
   try {
     if (options.stateFile && isRedisUrl(options.stateFile)) {
       // The Redis client is loaded only for a Redis URL (73 ms of every start otherwise).
       const { openRedisState } = await import('../stores/redis/open.ts');
-      ({ keyStore, limiter: limiters.limiter } = await openRedisState(options.stateFile, {
+      ({
+        keyStore,
+        limiter: shared.limiter,
+        journal: shared.journalStore,
+      } = await openRedisState(options.stateFile, {
         enforceLimits: options.rateLimit !== false,
+        journal: options.journal,
       }));
     } else if (options.stateFile) {
       keyStore = SqliteKeyStore.open(options.stateFile, {
         log: (line) => console.warn(line),
         ...(options.stateSync ? { synchronous: options.stateSync } : {}),
       });
-      limiters.addressLimiter = keyStore.buckets(options.rateLimit !== false);
+      shared.addressLimiter = keyStore.buckets(options.rateLimit !== false);
     }
   } catch (error) {
     store.close();
@@ -132,7 +138,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       dumpWriter: dumpFiles.writer(store),
       validator,
       ...(keyStore ? { keyStore } : {}),
-      ...limiters,
+      ...shared,
       ...(options.keys ? { keys: options.keys } : {}),
       ...(options.now ? { now: Date.parse(options.now) } : {}),
       ...(options.frozen ? { frozen: true } : {}),

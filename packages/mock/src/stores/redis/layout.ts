@@ -4,7 +4,8 @@
  * and `email:<sha256>` point at one, `keys` lists them in the order made, `trials` by the end of
  * their trial, `charge:<id>` remembers a charge for a minute (so one never answered is taken back
  * exactly once), `meta:<name>` the clock and the cursor secret, `bucket:<kind>:<name>` the token
- * buckets (redis-rate-limiter.ts).
+ * buckets (redis-rate-limiter.ts), `journal` the request journal every mock on the prefix writes
+ * (a stream, capped: journal.ts).
  */
 import { trialKeyKeptDays } from '@investor-graph/contract/plans';
 import type { MetaName } from '@investor-graph/engine/stores/key-store';
@@ -29,6 +30,7 @@ export function names(prefix: string) {
     sequence: `${prefix}seq`,
     trials: `${prefix}trials`,
     trialCap: `${prefix}trial-cap`,
+    journal: `${prefix}journal`,
     version: `${prefix}version`,
   };
 }

@@ -1,15 +1,22 @@
-/** The state on a Redis server, as startMock opens it: a key store and the token buckets, on one connection. */
+/**
+ * The state on a Redis server, as startMock opens it: a key store, the token buckets and the
+ * request journal, on one connection.
+ */
 import { RedisConnection } from './connection.ts';
 import { parseRedisUrl } from './url.ts';
 import { RedisKeyStore } from './key-store.ts';
 import { RedisRateLimiter } from './rate-limiter.ts';
+import { RedisJournal } from './journal.ts';
 
 export { isRedisUrl, parseRedisUrl, RedisStateError } from './url.ts';
 export { RedisKeyStore } from './key-store.ts';
+export { RedisJournal } from './journal.ts';
 
 export interface RedisState {
   keyStore: RedisKeyStore;
   limiter: RedisRateLimiter;
+  /** The journal every mock on the server (under the same prefix) writes and reads. */
+  journal: RedisJournal;
 }
 
 /**
@@ -18,7 +25,7 @@ export interface RedisState {
  */
 export async function openRedisState(
   url: string,
-  options: { waitMs?: number; enforceLimits?: boolean } = {},
+  options: { waitMs?: number; enforceLimits?: boolean; journal?: number | undefined } = {},
 ): Promise<RedisState> {
   const redis = new RedisConnection(parseRedisUrl(url));
   await redis.connect(options.waitMs ?? 15_000);
@@ -29,5 +36,9 @@ export async function openRedisState(
     await redis.close();
     throw error;
   }
-  return { keyStore, limiter: new RedisRateLimiter(redis, options.enforceLimits !== false) };
+  return {
+    keyStore,
+    limiter: new RedisRateLimiter(redis, options.enforceLimits !== false),
+    journal: new RedisJournal(redis, options.journal),
+  };
 }

@@ -10,6 +10,7 @@
  * no plan number is written here, and the metering decision is generated from the engine's table.
  */
 import { meteringTable, type MeterRow } from '@investor-graph/engine/accounts/metering-table';
+import { journalScripts } from './journal-scripts.ts';
 
 /** Key `f` of a record hash is '' when null (KeyRecord's nulls). */
 const record = `
@@ -233,6 +234,7 @@ export const scripts = {
   setIfUnchanged,
   pruneTrials,
   takeToken,
+  ...journalScripts,
 } as const;
 
 export type ScriptName = keyof typeof scripts;

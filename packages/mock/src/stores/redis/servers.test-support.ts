@@ -164,3 +164,45 @@ export async function startHaproxy(backends: string[]): Promise<Balancer> {
     },
   };
 }
+
+/**
+ * Everything the Redis server at `url` holds, in every database, as text: each key's name, type
+ * and whole value (what `redis-cli --scan` and a dump of each key would show), for a test to look
+ * for what must never be there.
+ */
+export async function everythingHeld(url: string): Promise<string> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  await client.connect();
+  try {
+    const out: string[] = [];
+    const databases = Number((await client.config('GET', 'databases'))[1] ?? 16);
+    for (let db = 0; db < databases; db++) {
+      await client.select(db);
+      for await (const keys of client.scanStream({ count: 1000 }) as AsyncIterable<string[]>)
+        for (const key of keys) out.push(`${db} ${key}: ${await valueOf(client, key)}`);
+    }
+    return out.join('\n');
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function valueOf(client: import('ioredis').Redis, key: string): Promise<string> {
+  const type = await client.type(key);
+  const value =
+    type === 'string'
+      ? await client.get(key)
+      : type === 'hash'
+        ? await client.hgetall(key)
+        : type === 'zset'
+          ? await client.zrange(key, '0', '-1', 'WITHSCORES')
+          : type === 'list'
+            ? await client.lrange(key, 0, -1)
+            : type === 'set'
+              ? await client.smembers(key)
+              : type === 'stream'
+                ? await client.xrange(key, '-', '+')
+                : `(a ${type}, not read)`;
+  return `${type} ${JSON.stringify(value)}`;
+}
