@@ -11,6 +11,7 @@ import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
 import type { Journal } from '../journal/journal.ts';
 import { journalRoute } from './journal-routes.ts';
+import { controlDocument } from './document.ts';
 import { codedBody, parseJsonBody } from '../request/json-body.ts';
 import { ProblemError } from '../problems.ts';
 import type { Store } from '../data/store.ts';
@@ -67,6 +68,8 @@ async function controlRoute(request: Request, url: URL, deps: ControlDeps): Prom
   const journaled = await journalRoute(route, url, deps.journal, () => readJson(request));
   if (journaled) return journaled;
   switch (route) {
+    case 'GET /__control/openapi.json':
+      return json(200, controlDocument);
     case 'GET /__control/state': {
       // A state store that does not answer is what this call is asked to tell: its keys are null then, not a 503.
       const keys = await accounts.list().catch((error: unknown) => {
