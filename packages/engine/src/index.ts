@@ -13,3 +13,14 @@ export { Journal, defaultJournalSize, type JournalEntry, type JournalPage } from
 export { verify, VerificationError, type CallCount, type NearMiss, type Verification } from './journal/verify.ts';
 export type { Difference, JournalFilter, JournalPattern } from './journal/match.ts';
 export { parseExpectation, type Expectation } from './journal/parse.ts';
+export {
+  createControlClient,
+  inProcessFetch,
+  ControlError,
+  controlDocument,
+  type ControlClient,
+  type ControlClientOptions,
+  type ControlFetch,
+  type ControlInputError,
+  type ControlDocument,
+} from './control/client.ts';
