@@ -7,6 +7,7 @@ import { VerificationError } from '../journal/verify.ts';
 import { ControlError } from './control-error.ts';
 import { controlDocument } from './document.ts';
 import type { ControlCaseContext } from './client-cases.test-support.ts';
+import { incidentCases } from './client-incident-cases.test-support.ts';
 
 export const AS_OF = '2026-11-20T03:00:00Z';
 const DAY = 86_400_000;
@@ -131,6 +132,12 @@ export function controlCases(c: ControlCaseContext): void {
     expect(await c.target.native.clock()).toEqual(await c.control.clock());
     const ids = async (client: typeof c.control) => (await client.state()).keys?.map((k) => k.key_id);
     expect(await ids(c.target.native)).toEqual(await ids(c.control));
+  });
+
+  incidentCases(c, {
+    it,
+    newKey: (plan) => newKey({ plan }),
+    refusal: (promise) => refusal(c, promise),
   });
 
   it("no answer but createKey's, and no error, held any key the cases were shown", async () => {

@@ -1,7 +1,7 @@
 /**
  * One typed client for the mock's control API (`/__control`, described by openapi.yaml beside
  * this file and served at /__control/openapi.json): keys, clock, rebuilds, journal, verification,
- * state. The same interface over HTTP (a mock on loopback, or elsewhere with its admin token) and
+ * incidents, state. The same interface over HTTP (a mock on loopback, or elsewhere with its admin token) and
  * in-process (`inProcessFetch`, as the MSW API's `api.control` is made), so a test writes the same
  * lines against either. Its types are the document's (generated/api.ts, by `pnpm generate`).
  *
@@ -36,6 +36,9 @@ export type SetClockRequest = Schemas['SetClockRequest'];
 export type AdvanceClockRequest = Schemas['AdvanceClockRequest'];
 export type Rebuild = Schemas['Rebuild'];
 export type JournalCleared = Schemas['JournalCleared'];
+export type CreateIncidentRequest = Schemas['CreateIncidentRequest'];
+export type Incident = Schemas['Incident'];
+export type IncidentsCleared = Schemas['IncidentsCleared'];
 
 /** How the client sends a call: `fetch` itself, or anything shaped like it (an in-process engine). */
 export type ControlFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -77,9 +80,22 @@ export interface ControlClient {
   clearJournal(): Promise<JournalCleared>;
   /** Throws a `VerificationError` (its message lists the near misses) unless `count` calls match `pattern`. */
   verify(pattern: JournalPattern, count?: CallCount): Promise<Verification>;
+  /**
+   * Starts an incident: the matching calls of the data API answered 503, 502, 504 or 429, slowly,
+   * or cut off, until it ends (after `calls`, `duration` or `until`, or when ended).
+   * @example await control.createIncident({ kind: 'outage', match: { operation: 'listFirms' }, calls: 2 });
+   */
+  createIncident(request: CreateIncidentRequest): Promise<Incident>;
+  /** The incidents in force, oldest first. */
+  incidents(): Promise<Incident[]>;
+  /** Ends every incident in force. */
+  clearIncidents(): Promise<IncidentsCleared>;
+  /** Ends one incident; answers it as it ended. */
+  endIncident(id: string): Promise<Incident>;
 }
 
 const keyId = /^key_[0-9a-f]{1,64}$/;
+const incidentId = /^inc_[0-9a-f]{12}$/;
 
 /**
  * A key_id as a path segment. Anything else (a key's text passed by mistake, say) is refused here,
@@ -165,6 +181,14 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       const verification = await call<Verification>('POST', '/journal/verify', { pattern, count });
       if (!verification.ok) throw new VerificationError(verification);
       return verification;
+    },
+    createIncident: (request) => call('POST', '/incidents', request),
+    incidents: async () => (await call<Schemas['IncidentList']>('GET', '/incidents')).incidents,
+    clearIncidents: () => call('DELETE', '/incidents'),
+    async endIncident(id) {
+      if (typeof id !== 'string' || !incidentId.test(id))
+        throw new TypeError('[investor-graph mock] endIncident takes an incident id (inc_ and 12 hex digits)');
+      return call('DELETE', `/incidents/${id}`);
     },
   };
 }

@@ -237,6 +237,60 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/__control/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The incidents in force
+         * @description Every incident still in force, oldest first.
+         */
+        get: operations["listIncidents"];
+        put?: never;
+        /**
+         * Start an incident
+         * @description From now on the calls of the data API that `match` names (every call when left out) are
+         *     answered as `kind` says, until it ends: after `calls` matching calls, after `duration` of
+         *     wall-clock time, at `until` on the simulated clock, whichever comes first (none given: until
+         *     it is ended or cleared). Calls an incident answers instead of the service (outage,
+         *     bad_gateway, gateway_timeout, reset, rate_limited) are neither counted nor charged; latency
+         *     and slow_body calls are served, counted and charged as usual. The journal names the incident
+         *     that changed a call (`incident`).
+         */
+        post: operations["createIncident"];
+        /**
+         * End every incident
+         * @description Ends every incident in force, between tests.
+         */
+        delete: operations["clearIncidents"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/incidents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one incident
+         * @description Ends the incident now and answers it as it ended.
+         */
+        delete: operations["endIncident"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -422,6 +476,8 @@ export type components = {
             calls_counted: number;
             rows_charged: number;
             duration_ms: number;
+            /** @description The id of the incident that changed the call, if one did. */
+            incident: string | null;
         };
         JournalPage: {
             entries: components["schemas"]["JournalEntry"][];
@@ -477,6 +533,75 @@ export type components = {
             matching: components["schemas"]["JournalEntry"][];
             /** @description The verdict as a test runner should show it; empty when it held. */
             message: string;
+        };
+        /**
+         * @description outage: 503 service_unavailable with Retry-After; bad_gateway: 502; gateway_timeout: 504;
+         *     latency: answered normally after latency_ms (± jitter_ms); reset: the connection cut with no
+         *     answer (under MSW a network error); slow_body: answered normally, the body trickled at
+         *     bytes_per_second; rate_limited: 429 rate_limited with Retry-After (a 429 storm).
+         * @enum {string}
+         */
+        IncidentKind: "outage" | "bad_gateway" | "gateway_timeout" | "latency" | "reset" | "slow_body" | "rate_limited";
+        /** @description Which calls of the data API it changes; every member given must hold, every call when empty. */
+        IncidentMatch: {
+            /** @description The contract's operationId. */
+            operation?: string;
+            /** @description The path; `*` matches any run of characters, as the journal's filter. */
+            path?: string;
+            method?: string;
+            key_id?: string;
+        };
+        CreateIncidentRequest: {
+            kind: components["schemas"]["IncidentKind"];
+            match?: components["schemas"]["IncidentMatch"];
+            /** @description The next N matching calls. */
+            calls?: number;
+            /** @description How long by the wall clock (ISO 8601 duration, e.g. PT30S). */
+            duration?: string;
+            /**
+             * Format: date-time
+             * @description Until this time of the mock's simulated clock.
+             */
+            until?: string;
+            /** @description Seconds, for outage (5 by default) and rate_limited (1 by default). */
+            retry_after?: number;
+            /** @description Required for latency. */
+            latency_ms?: number;
+            /** @description Latency's spread either way (0 by default; no JSON Schema default, so the type keeps it optional). */
+            jitter_ms?: number;
+            /** @description For slow_body (1024 by default). */
+            bytes_per_second?: number;
+        };
+        Incident: {
+            id: string;
+            kind: components["schemas"]["IncidentKind"];
+            match: components["schemas"]["IncidentMatch"];
+            /** @description Matching calls it still changes; null when not bounded by calls. */
+            calls_left: number | null;
+            /**
+             * Format: date-time
+             * @description When it ends by the wall clock; null when not bounded by a duration.
+             */
+            ends_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it ends by the simulated clock; null when not bounded so.
+             */
+            until: string | null;
+            retry_after?: number;
+            latency_ms?: number;
+            jitter_ms?: number;
+            bytes_per_second?: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The calls it has changed. */
+            hits: number;
+        };
+        IncidentList: {
+            incidents: components["schemas"]["Incident"][];
+        };
+        IncidentsCleared: {
+            cleared: number;
         };
     };
     responses: {
@@ -938,6 +1063,113 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["Throttled"];
+        };
+    };
+    listIncidents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incidents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+        };
+    };
+    createIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIncidentRequest"];
+            };
+        };
+        responses: {
+            /** @description The incident, in force. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["Throttled"];
+        };
+    };
+    clearIncidents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many incidents were ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentsCleared"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+        };
+    };
+    endIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The incident's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incident as it ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description No incident in force has that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["Throttled"];
         };
     };
