@@ -17,3 +17,14 @@ export { parseExpectation, type Expectation } from './journal/parse.ts';
 export { Incidents, type Incident, type IncidentInput, type IncidentMatch } from './incidents/incidents.ts';
 export { incidentKinds, type IncidentKind, type IncidentParameter } from './incidents/kinds.ts';
 export { parseIncident } from './incidents/parse.ts';
+export {
+  createControlClient,
+  inProcessFetch,
+  ControlError,
+  controlDocument,
+  type ControlClient,
+  type ControlClientOptions,
+  type ControlFetch,
+  type ControlInputError,
+  type ControlDocument,
+} from './control/client.ts';

@@ -21,6 +21,7 @@ import {
   type JournalPattern,
   type Verification,
 } from '@investor-graph/engine';
+import { createControlClient, inProcessFetch, type ControlClient } from '@investor-graph/engine/control';
 
 export type DatasetInput = EngineOptions['dataset'];
 
@@ -72,6 +73,13 @@ export interface InvestorGraphApi {
    * @example api.verify({ operation: 'listFirms', query: { limit: '50' } }, 2)
    */
   verify(pattern: JournalPattern, count?: CallCount): Verification;
+  /**
+   * The mock's control API in-process, as `createControlClient` of `@investor-graph/mock/control`
+   * drives a mock server: keys, clock, rebuilds, journal, verification, state, with the same
+   * methods and answers, so a test's lines are the same against either.
+   * @example const { key_id } = await api.control.createKey({ plan: 'trial' }); await api.control.advanceClock('P8D');
+   */
+  readonly control: ControlClient;
 }
 
 /**
@@ -131,6 +139,7 @@ export async function createApi(
   };
   let engine = await build();
   return {
+    control: createControlClient({ baseUrl, fetch: inProcessFetch(() => engine) }),
     handlers: createHandlers({ baseUrl, engine: () => engine }),
     keys,
     get engine() {

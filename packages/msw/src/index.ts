@@ -15,13 +15,18 @@ import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraph
 
 export { createHandlers, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
 export {
+  createControlClient,
+  ControlError,
   VerificationError,
+  type ControlClient,
+  type ControlClientOptions,
+  type ControlFetch,
   type CallCount,
   type JournalEntry,
   type JournalFilter,
   type JournalPattern,
   type Verification,
-} from '@investor-graph/engine';
+} from '@investor-graph/engine/control';
 
 async function defaultDataset(): Promise<DatasetInput> {
   // Loaded lazily so that a browser bundle that passes its own dataset never pulls in node:fs.

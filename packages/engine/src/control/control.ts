@@ -14,6 +14,7 @@ import type { JournalStore } from '../journal/journal-store.ts';
 import type { Incidents } from '../incidents/incidents.ts';
 import { incidentRoute } from './incident-routes.ts';
 import { journalRoute } from './journal-routes.ts';
+import { controlDocument } from './document.ts';
 import { codedBody, parseJsonBody } from '../request/json-body.ts';
 import { ProblemError } from '../problems.ts';
 import type { Store } from '../data/store.ts';
@@ -75,6 +76,8 @@ async function controlRoute(request: Request, url: URL, deps: ControlDeps): Prom
   const incident = await incidentRoute(route, path, deps.incidents, now, () => readJson(request));
   if (incident) return incident;
   switch (route) {
+    case 'GET /__control/openapi.json':
+      return json(200, controlDocument);
     case 'GET /__control/state': {
       // A state store that does not answer is what this call is asked to tell: its keys are null then, not a 503.
       const keys = await accounts.list().catch((error: unknown) => {
