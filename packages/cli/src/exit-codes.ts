@@ -71,6 +71,21 @@ export const exitCodes: Record<string, Partial<Record<ExitReason, string>>> = {
     held: 'the dataset is written',
     usage: 'bad usage: a flag or its value is wrong, or --out cannot be written (one line)',
   },
+  'investor-graph-fixtures sync': {
+    held: 'the folder is a whole copy of the service, up to date',
+    failed:
+      'stopped before the end: the budget of this run, a 402 (quota or balance), or a service that kept ' +
+      'failing or answered what the sync cannot use; what was written is kept, and the same command goes on ' +
+      'from there (one line says why and how)',
+    usage:
+      'bad usage: a flag or its value is wrong, no key, --out holds files no sync wrote or another ' +
+      "service's copy, or not on a terminal without --yes (one line)",
+    setup:
+      'the sync could not start: the service is unreachable, the key was refused, or its plan has no ' +
+      'changes feed (the trial) (one line)',
+    internal: "a failure of the kit's own, not the service's (one line)",
+    interrupted: 'interrupted (Ctrl-C or SIGTERM): what was written is kept, and the same command goes on',
+  },
   'investor-graph-load run': {
     held: "every threshold of the plan's script held",
     usage: 'bad usage: a flag or the plan is wrong (one line)',
