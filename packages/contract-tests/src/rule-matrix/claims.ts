@@ -755,6 +755,10 @@ export const claims: readonly Claim[] = [
       "the mock's own state server: a client cannot make it go away (the mock's tests stop a real Redis under load)",
   },
   {
+    says: ['The request journal those mocks share is on the server too'],
+    notCheckable: "the mock's control plane on its own state server, not the API (the mock's Redis journal tests)",
+  },
+  {
     says: ['A charge that reached the server but whose answer was lost'],
     notCheckable: "the mock's own state server (the mock's tests stop a real Redis mid-run and count every 200 once)",
   },

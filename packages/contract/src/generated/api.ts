@@ -2702,6 +2702,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];

@@ -100,6 +100,10 @@ test("a 429 storm answers the key's plan's 429, with its rate headers and action
   expect(body.actions.length).toBeGreaterThan(0);
   expect(await contractFindings('listFirms', limited)).toEqual([]);
   expect(await usage(payg.record.keyId)).toEqual(before);
+  // On a call without a key too (the contract's own document): a 429 the contract documents there.
+  const open = await call('/api/v1/openapi.json');
+  expect(open.status).toBe(429);
+  expect(await contractFindings('getOpenApiDocument', open)).toEqual([]);
 });
 
 test('a reset cuts the call with no answer (a network error in process) and is journaled as status 0', async () => {

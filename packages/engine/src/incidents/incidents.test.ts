@@ -97,5 +97,10 @@ test("an incident's body takes each kind's defaults and bounds, and names every 
     '/jitter_ms',
   ]);
   expect(parseIncident({ kind: 'flood' })).toMatchObject({ ok: false, errors: [{ pointer: '/kind' }] });
+  // A Retry-After as the contract bounds it: an hour at most.
+  expect(parseIncident({ kind: 'outage', retry_after: 3_601 })).toMatchObject({
+    ok: false,
+    errors: [{ pointer: '/retry_after' }],
+  });
   expect(parseIncident([])).toMatchObject({ ok: false, errors: [{ pointer: '' }] });
 });

@@ -53,9 +53,9 @@ export const incidentKinds: Readonly<Record<IncidentKind, KindRule>> = {
   },
 };
 
-/** Each parameter's bounds (whole numbers). */
+/** Each parameter's bounds (whole numbers); a Retry-After as the contract bounds it (an hour at most). */
 export const parameterBounds: Readonly<Record<IncidentParameter, readonly [number, number]>> = {
-  retry_after: [1, 86_400],
+  retry_after: [1, 3_600],
   latency_ms: [0, 60_000],
   jitter_ms: [0, 60_000],
   bytes_per_second: [1, 1_000_000_000],
