@@ -46,3 +46,14 @@ test('api.control follows the engine a reset puts in place, and refuses as the H
     '[investor-graph mock] PUT /__control/keys/key_000000000000/usage: 404 No key has that key_id. (not_found)',
   );
 });
+
+test('the handlers answer the control page to a fetch, as the mock server answers a browser', async () => {
+  const baseUrl = `https://control-${++origins}.investorgraph.test`;
+  const api = await createInvestorGraphApi({ baseUrl, frozen: true });
+  server.use(...api.handlers);
+  const page = await fetch(`${baseUrl}/__control/`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+  expect(await page.text()).toContain('<title>Investor Graph mock: control</title>');
+});

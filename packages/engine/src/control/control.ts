@@ -1,8 +1,8 @@
 /**
  * Control endpoints under /__control (a prefix the contract does not use): keys of any plan, top-ups,
  * revocation, the test clock, rebuilds and state, the request journal (journal-routes.ts) and
- * incidents (incident-routes.ts). Who may call them is guard.ts's to say. Documented in the
- * package README.
+ * incidents (incident-routes.ts), and a page that shows them (page/). Who may call them is guard.ts's
+ * to say. Documented in the package README.
  */
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
 import type { Accounts } from '../accounts/accounts.ts';
@@ -15,6 +15,7 @@ import type { Incidents } from '../incidents/incidents.ts';
 import { incidentRoute } from './incident-routes.ts';
 import { journalRoute } from './journal-routes.ts';
 import { controlDocument } from './document.ts';
+import { controlPage } from './page/page.ts';
 import { codedBody, parseJsonBody } from '../request/json-body.ts';
 import { ProblemError } from '../problems.ts';
 import type { Store } from '../data/store.ts';
@@ -76,6 +77,9 @@ async function controlRoute(request: Request, url: URL, deps: ControlDeps): Prom
   const incident = await incidentRoute(route, path, deps.incidents, now, () => readJson(request));
   if (incident) return incident;
   switch (route) {
+    case 'GET /__control':
+      // The page to watch the mock (page/), at /__control/ and /__control alike: it calls the API by absolute paths.
+      return controlPage();
     case 'GET /__control/openapi.json':
       return json(200, controlDocument);
     case 'GET /__control/state': {

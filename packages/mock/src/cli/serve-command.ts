@@ -195,7 +195,9 @@ const counts = ['firm', 'company', 'round', 'investment']
   .map((r) => `${engine.store.count(r as never).toLocaleString('en')} ${r === 'company' ? 'companies' : `${r}s`}`)
   .join(', ');
 const clock = `${engine.clock.state().now}${engine.clock.state().frozen ? ' (frozen)' : ''}`;
-const control = `${url}/__control (loopback only${values['admin-token'] ? ' or admin token' : ''})`;
+// The page (/__control/) is for a browser on loopback even with a token, which a browser cannot send.
+const byToken = values['admin-token'] ? ', or admin token' : '';
+const control = `${url}/__control/ (a page to watch it; loopback only${byToken})`;
 const keyLines = keys.map(
   (k) =>
     `  ${k.plan.padEnd(10)} ${k.key}   ` +

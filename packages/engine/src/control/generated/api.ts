@@ -1,5 +1,32 @@
 // Generated from packages/engine/src/control/openapi.yaml by `pnpm generate`. Do not edit.
 export type paths = {
+    "/__control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page to watch the mock
+         * @description An HTML page, also at `/__control/`: the simulated clock with buttons to move it and run due
+         *     rebuilds, the keys with their usage, quota left and prepaid balance (by key_id, never a key),
+         *     the incidents in force with a form to start one and buttons to end them, and the journal as
+         *     it grows, newest first, filtered by status class and operation. Its script calls this API
+         *     from the browser, same-origin, so it answers where the control API answers: a browser cannot
+         *     send the admin token on a navigation, so the page is for a browser on the mock's loopback.
+         *     Self-contained: its Content-Security-Policy allows its own inline script and style, by their
+         *     hashes, and fetches to the mock's own origin, and nothing else.
+         */
+        get: operations["getControlPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__control/openapi.json": {
         parameters: {
             query?: never;
@@ -692,6 +719,30 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    getControlPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description `default-src 'none'`, the page's script and style by hash, `connect-src 'self'`, `frame-ancestors 'none'`. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+        };
+    };
     getControlDocument: {
         parameters: {
             query?: never;
