@@ -166,12 +166,11 @@ export function createEngine<J extends JournalStore = Journal>(options: EngineOp
       parts.corsOrigins,
       context.compresses,
     );
-    // An incident's slow body or cut connection is the adapter's to carry out.
     const answer = note.delivery ? { ...finished, delivery: note.delivery } : finished;
     if (journal.capacity > 0) {
-      const url = request.url;
-      journal.record({
-        target: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+      // A journal on a server is written before the answer goes out: a read through another replica finds the call.
+      const written = journal.record({
+        target: request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2)),
         known: knownKeys(parts, request),
         method: request.method,
         requestId,
@@ -182,6 +181,7 @@ export function createEngine<J extends JournalStore = Journal>(options: EngineOp
         serviceTime: clock.now(),
         durationMs: performance.now() - started,
       });
+      if (written) await written;
     }
     return answer;
   }

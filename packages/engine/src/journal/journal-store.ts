@@ -22,11 +22,14 @@ export interface JournalView {
 export interface JournalStore {
   readonly capacity: number;
   /**
-   * Keeps one answered call, its target blanked first (`kept`, journal.ts). Never waits and never
-   * throws: the answer goes out at once, and a store on a server writes behind it (a write that
-   * fails is the store's to count and log, never the call's failure).
+   * Keeps one answered call, its target blanked first (`kept`, journal.ts). Never throws. A store
+   * in memory keeps it at once; a store on a server gives back its write, which the engine awaits
+   * before the answer goes out, so a test that reads the journal through another replica right
+   * after its calls finds every one (under load, a write left behind the answer was seen missing).
+   * That promise never rejects: a write that fails is the store's to count and log, never the
+   * call's failure.
    */
-  record(call: AnsweredCall): void;
+  record(call: AnsweredCall): void | Promise<void>;
   /** The entries matching `filter`, oldest first, `limit` at most, after the entry whose seq is `cursor`. */
   page(filter: JournalFilter, limit: number, cursor?: number): JournalPage | Promise<JournalPage>;
   /** Every entry held and how many were pushed out, read together. */

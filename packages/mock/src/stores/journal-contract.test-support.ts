@@ -93,7 +93,10 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
   describe.skipIf(skip)(`the journal store contract: ${name}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     async function setup(capacity = 1_000) {
       const opened = await open(capacity);
-      const record = (calls: AnsweredCall[]) => calls.forEach((c) => opened.journal.record(c));
+      // Written one after another, each waited for as the engine waits for it: the order is the calls'.
+      const record = async (calls: AnsweredCall[]) => {
+        for (const c of calls) await opened.journal.record(c);
+      };
       const all = async () => (await opened.journal.page({}, 1_000)).entries;
       return { ...opened, record, all };
     }
@@ -101,7 +104,7 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
     test('entries come back oldest first, seq after seq, each the entry entryOf makes, member for member', async () => {
       const { journal, record, all, close } = await setup();
       const calls = mixedCalls();
-      record(calls);
+      await record(calls);
       const entries = await all();
       const first = entries[0]!.seq;
       // Whatever the store keeps, it shows the entry the journal makes (a member added to it comes through).
@@ -114,7 +117,7 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
     test('no key is kept, in any place of a target or any encoding, whatever is read', async () => {
       const keys = ['igk_team_u5gMaPea1WrYK9fMYU0C9caUagKi3mzn', 'Users.Own-key~of-no-form'];
       const { journal, record, all, close } = await setup();
-      record(callsWithKeys(keys));
+      await record(callsWithKeys(keys));
       const texts = [JSON.stringify(await all()), JSON.stringify((await journal.snapshot()).entries())];
       expect(JSON.parse(texts[0]!)).toHaveLength(18);
       const shown = keys.flatMap(keyForms).filter((form) => texts.some((text) => text.includes(form)));
@@ -124,7 +127,7 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
 
     test('a walk of pages gives each entry exactly once, filtered or not, at any page size', async () => {
       const { journal, record, all, close } = await setup();
-      record([...mixedCalls(), ...mixedCalls(), ...mixedCalls(), ...mixedCalls()]);
+      await record([...mixedCalls(), ...mixedCalls(), ...mixedCalls(), ...mixedCalls()]);
       const everything = await all();
       expect(everything).toHaveLength(24);
       const cases: [JournalFilter, (e: JournalEntry) => boolean][] = [
@@ -151,7 +154,7 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
       'a page is filtered by operation, method, path, status or ' + 'its class, key id, plan, query and since',
       async () => {
         const { journal, record, close } = await setup();
-        record(mixedCalls());
+        await record(mixedCalls());
         const first = (await journal.page({}, 1)).entries[0]!.seq;
         const seqs = async (filter: JournalFilter) =>
           (await journal.page(filter, 100)).entries.map((e) => e.seq - first);
@@ -171,7 +174,7 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
     test('the bound keeps the newest calls exactly, and pages and a verification say how many went', async () => {
       const { journal, record, all, close } = await setup(5);
       // Far past the bound: a store that trims in steps (Redis's MAXLEN ~) still shows exactly five.
-      record(Array.from({ length: 260 }, (_, n) => answered({}, n)));
+      await record(Array.from({ length: 260 }, (_, n) => answered({}, n)));
       const entries = await all();
       expect(entries.map((e) => e.query.limit)).toEqual(['256', '257', '258', '259', '260']);
       expect(await journal.page({}, 2)).toMatchObject({ capacity: 5, dropped: 255 });
@@ -190,12 +193,12 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
       'a clear forgets every entry and says how many it held; ' + 'the seq goes on past a cursor from before',
       async () => {
         const { journal, record, all, close } = await setup(3);
-        record(mixedCalls().slice(0, 5));
+        await record(mixedCalls().slice(0, 5));
         const before = await all();
         expect(await journal.clear()).toBe(3);
         expect(await journal.page({}, 10)).toEqual({ entries: [], next_cursor: null, capacity: 3, dropped: 0 });
         expect(await journal.clear()).toBe(0);
-        record([answered({ target: '/api/v1/companies?limit=1' }, 9)]);
+        await record([answered({ target: '/api/v1/companies?limit=1' }, 9)]);
         const after = await journal.page({}, 10, before.at(-1)!.seq);
         expect(after.entries.map((e) => e.path)).toEqual(['/api/v1/companies']);
         expect(after.entries[0]!.seq).toBeGreaterThan(before.at(-1)!.seq);
@@ -207,7 +210,7 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
     test('a long journal is walked whole, a page at a time and filtered for its one last match', async () => {
       const { journal, record, close } = await setup(2_000);
       // Longer than a store on a server reads a round trip (Redis: 500), so walks go past its batches.
-      record(Array.from({ length: 1_234 }, (_, n) => answered(n === 1_233 ? { status: 404 } : {}, n)));
+      await record(Array.from({ length: 1_234 }, (_, n) => answered(n === 1_233 ? { status: 404 } : {}, n)));
       const { entries, pages } = await walk(journal, {}, 1_000);
       expect({ held: entries.length, pages, distinct: new Set(entries.map((e) => e.seq)).size }).toEqual({
         held: 1_234,
@@ -222,14 +225,14 @@ export function runJournalContract({ name, open, skip = null }: JournalContract)
 
     test('a cursor past the last entry gives an empty last page', async () => {
       const { journal, record, close } = await setup();
-      record(mixedCalls());
+      await record(mixedCalls());
       expect(await journal.page({}, 10, 1_000_000)).toMatchObject({ entries: [], next_cursor: null });
       await close();
     });
 
     test('a journal of 0 keeps nothing, and a verification over it says it is off', async () => {
       const { journal, record, close } = await setup(0);
-      record(mixedCalls());
+      await record(mixedCalls());
       expect(await journal.page({}, 10)).toEqual({ entries: [], next_cursor: null, capacity: 0, dropped: 0 });
       expect(await journal.clear()).toBe(0);
       const verdict = verify(await journal.snapshot(), {}, { max: 0 });

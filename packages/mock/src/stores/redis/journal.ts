@@ -57,16 +57,18 @@ export class RedisJournal implements JournalStore {
     return this.lost;
   }
 
-  record(call: AnsweredCall): void {
-    if (this.capacity === 0) return;
+  record(call: AnsweredCall): Promise<void> {
+    if (this.capacity === 0) return Promise.resolve();
     // Its seq is the id the server gives it: the rest of the entry is what is kept.
     const { seq: _byServer, ...shown } = entryOf(kept(0, call));
     try {
-      this.redis.client
-        .xadd(this.key, 'MAXLEN', '~', this.capacity, '0-*', 'entry', JSON.stringify(shown))
-        .catch((error: unknown) => this.failed(error));
+      return this.redis.client.xadd(this.key, 'MAXLEN', '~', this.capacity, '0-*', 'entry', JSON.stringify(shown)).then(
+        () => undefined,
+        (error: unknown) => this.failed(error),
+      );
     } catch (error) {
       this.failed(error);
+      return Promise.resolve();
     }
   }
 
