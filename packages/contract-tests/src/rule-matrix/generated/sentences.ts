@@ -1482,7 +1482,7 @@ export const sentences: readonly Sentence[] = [
     "id": "status-codes.30",
     "source": "decisions",
     "section": "status-codes",
-    "text": "The request journal those mocks share is on the server too (the mock's README, \"Asking the mock what your app did\"): its control endpoints are 503 `state_unavailable` while it does not answer, like every read of shared state, rather than a page of one replica's calls passed off as the journal; a data call's own entry is written after its answer and never holds it up, so an entry that cannot be written is left out (the mock's log counts them), not the call."
+    "text": "The request journal those mocks share is on the server too (the mock's README, \"Asking the mock what your app did\"): its control endpoints are 503 `state_unavailable` while it does not answer, like every read of shared state, rather than a page of one replica's calls passed off as the journal; a data call's own entry is written before its answer goes out, so a read through another replica right after the call finds it, and an entry that cannot be written (the server not answering within the command timeout) is left out (the mock's log counts them), not the call."
   },
   {
     "id": "status-codes.31",
