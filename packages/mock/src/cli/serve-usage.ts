@@ -42,8 +42,9 @@ export const serveUsage = `${synopsis}
                       the command line, gives the URL with its password too)
   --state-sync full   fsync every counted call before answering it, so not even a power loss
                       loses one (normal: a killed mock loses nothing; about twice as fast)
-  --no-dumps-ahead    write a generated or --data FILE dataset's nightly dump when a manifest
-                      first asks, not at start and each simulated 04:00 (as the real service does)
+  --no-dumps-ahead    write the nightly dump of a generated dataset, a --data FILE or a dump given
+                      as --data when a manifest first asks, not at start and each simulated 04:00
+                      (as the real service does)
   --no-dump-cache     keep no finished dump files in the kit's cache for later starts
   --log               log one line per request
   --journal N         the request journal holds the last N calls of the data API (1,000; 0: none),

@@ -92,7 +92,7 @@ export function openDump(
         generator: `nightly dump of ${day.date}`,
         seed: '',
         scale: Object.values(counts.rows).reduce((a, b) => a + b, 0),
-        // The dump is the data as it was when it was written: its as-of (DECISIONS.md#data-from-a-nightly-dump).
+        // The dump is the data as it was when it was written: its as-of (DECISIONS.md#exports-manifest-and-files).
         as_of: day.generated_at,
         rows: counts.rows,
         total_rows: Object.values(counts.rows).reduce((a, b) => a + b, 0),
