@@ -22,7 +22,9 @@ export const usage = `usage: pnpm bench [-- options]
                       at 10,000 and 1,000,000 rows) or dumps (ordinary requests while
                       a nightly dump of the largest dataset is built) or merge (investor-graph-load
                       merge on two parts of a million samples each, beside reading them alone)
-  --large             the scale and dumps sections at 10,000,000 rows too (the first run builds
+                      or data (a nightly dump given as --data: its first start, which reads it,
+                      and later ones, beside the generated dataset it was written from)
+  --large             the scale, dumps and data sections at 10,000,000 rows too (the first run builds
                       that dataset into the kit's cache: about three minutes and 7.5 GB)
   --connections N     autocannon connections (10)
   --out FILE          the figures as JSON (bench-results/bench.json)
@@ -47,8 +49,8 @@ if (!Number.isInteger(connections) || connections < 1)
   fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
 if (!Number.isInteger(rounds) || rounds < 1)
   fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
-if (values.only !== undefined && !['state', 'throughput', 'scale', 'dumps', 'merge'].includes(values.only))
-  fail(`--only takes state, throughput, scale, dumps or merge, got ${values.only}`);
+if (values.only !== undefined && !['state', 'throughput', 'scale', 'dumps', 'merge', 'data'].includes(values.only))
+  fail(`--only takes state, throughput, scale, dumps, merge or data, got ${values.only}`);
 /** The dataset scales measured: the first is the one the others are held to. */
 export const scales = smoke ? [2_000, 20_000] : [10_000, 1_000_000, ...(values.large ? [10_000_000] : [])];
 
@@ -73,12 +75,13 @@ export function log(line: string): void {
   console.log(line);
 }
 
-export function startMock(args: string[]): Promise<Started> {
+/** The mock with the bench's Enterprise key and no rate limit; `env` added to its environment (KIT_CACHE, say). */
+export function startMock(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000): Promise<Started> {
   return startProcess(
     process.execPath,
     [mockCli, '--port', '0', '--key', `enterprise=${key}`, '--no-rate-limit', ...args],
     /mock on (http:\/\/127\.0\.0\.1:\d+)/,
-    { timeoutMs: 600_000 },
+    { timeoutMs, env },
   ).then((s) => (running.push(s), s));
 }
 

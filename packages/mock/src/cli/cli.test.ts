@@ -1,5 +1,6 @@
 // @module-tag servers
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, test } from 'vitest';
 import { databaseLayout } from '@investor-graph/fixtures/database';
+import { loadDataset } from '@investor-graph/fixtures/node';
+import type { Row } from '@investor-graph/fixtures';
+import { datasetDir } from '@investor-graph/dataset';
+import { writeDumpFolder } from '../dumps/read/dump-folder.test-support.ts';
 import { cli, killAll, running, start, startWith, stop } from './cli-process.test-support.ts';
 
 const temp = await mkdtemp(join(tmpdir(), 'ig-mock-cli-'));
@@ -42,6 +47,15 @@ test('a leading -- (as `pnpm start -- --port N` passes it) is accepted', () => {
   const run = spawnSync(process.execPath, [cli, '--', '--help'], { encoding: 'utf8', timeout: 20_000 });
   expect(run.status).toBe(0);
   expect(run.stdout).toContain('usage: investor-graph-mock');
+});
+
+test("--help gives --data's three forms, a nightly dump's with where its files go and the terms it comes under", () => {
+  const run = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8', timeout: 20_000 });
+  expect(run.stdout).toMatch(/--data DIR\|FILE +a dataset folder, or a database written by investor-graph-fixtures/);
+  expect(run.stdout).toContain(
+    'or a nightly dump: DIR\n                      holding the answer of GET /api/v1/exports',
+  );
+  expect(run.stdout).toContain('internal use, no republishing');
 });
 
 test('bad flags exit with code 2 and say what is wrong', () => {
@@ -321,3 +335,78 @@ test(
     await stop(child);
   },
 );
+
+test(
+  '--data naming a nightly dump serves its rows as it holds them, fields the contract does not know ' +
+    'included, and says once at start what the contract does not describe',
+  async () => {
+    const { rows } = await loadDataset(datasetDir);
+    const dir = join(temp, 'dump-odd-rows');
+    const firms = rows.firm.map((f, i) => (i === 0 ? { ...f, internal_score: 7 } : f));
+    // The row before it again: the first is served.
+    firms.splice(6, 0, { ...firms[5]!, name: 'The same slug again' });
+    const rounds = [...rows.round];
+    const { currency: _currency, ...withoutCurrency } = rounds[1]!;
+    rounds[1] = withoutCurrency;
+    rounds[2] = { ...rounds[2]!, amount_usd: -5 };
+    // A row without its key: nothing can name it, so it is not served, and said to be.
+    const { slug: _slug, ...keyless } = rows.company.at(-1)!;
+    writeDumpFolder(dir, { firm: firms, company: [...rows.company.slice(0, -1), keyless], round: rounds });
+    const { url, output, child } = await startWith(
+      { KIT_CACHE: join(temp, 'dump-cache') },
+      '--data',
+      dir,
+      '--key',
+      `team=${team}`,
+    );
+    const report = output().slice(output().indexOf('[investor-graph mock] the dump holds'));
+    expect(report.split('\n').slice(0, 6)).toEqual([
+      '[investor-graph mock] the dump holds what the contract does not describe; served as the dump holds it:',
+      '  firm: 1 row with fields the contract does not know: internal_score (1)',
+      '  round: 1 row without fields the contract requires: currency (1)',
+      "  round: 1 row with values out of the contract's bounds: amount_usd (1, must be >= 0)",
+      '  firm: 1 row NOT served: slug repeated (the first served) (1)',
+      '  company: 1 row NOT served: no slug (1)',
+    ]);
+    expect(output()).toContain('  investment: the dump has no file of investments: none served');
+    expect(output()).toMatch(/data: {3}98 firms, 348 companies, 1,695 rounds, 0 investments, as of 2026-11-20T04:00/);
+    const get = async (path: string) =>
+      (await (await fetch(`${url}/api/v1${path}`, { headers: { authorization: `Bearer ${team}` } })).json()) as {
+        data: Record<string, unknown>;
+      };
+    expect((await get(`/firms/${firms[0]!.slug as string}`)).data).toEqual(firms[0]);
+    expect((await get(`/firms/${firms[5]!.slug as string}`)).data).toEqual(firms[5]);
+    // The rounds of a company, as the dump holds them: one without a currency, one of a negative amount.
+    for (const odd of [rounds[1], rounds[2]] as Row[]) {
+      const ofCompany = (await get(`/companies/${odd.company_slug as string}/rounds?limit=500`)).data;
+      expect((ofCompany as unknown as Row[]).find((r) => r.id === odd.id)).toEqual(odd);
+    }
+    expect(await stop(child)).toBe(0);
+  },
+);
+
+test('--data naming a nightly dump whose file is not what its manifest says is one line naming it, and exit 2', () => {
+  const { rows } = { rows: { firm: [{ slug: 'a' }, { slug: 'b' }] } };
+  for (const [member, value, says] of [
+    ['sha256', 'ab'.repeat(32), 'does not match the manifest: its sha256 is'],
+    ['rows', 3, 'does not match the manifest: it holds 2 rows, the manifest says 3'],
+    ['slug', 'a', 'holds two rows with one key'],
+  ] as const) {
+    const dir = join(temp, `dump-wrong-${member}`);
+    // A key repeated further apart than the row before (a file out of key order) cannot be told from two records.
+    writeDumpFolder(dir, member === 'slug' ? { firm: [...rows.firm, { slug: 'a' }] } : rows);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    if (member !== 'slug') manifest.data[0].files[0][member] = value;
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const run = spawnSync(process.execPath, [cli, '--data', dir, '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, KIT_CACHE: join(temp, 'dump-cache') },
+    });
+    expect(run.status, run.stderr).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines.at(-1)).toContain(`[investor-graph mock] --data ${dir}: firms.jsonl.gz ${says}`);
+    // Nothing half-read is kept: the next start reads it again.
+    expect(readdirSync(join(temp, 'dump-cache', 'datasets')).filter((f) => f.includes('building'))).toEqual([]);
+  }
+});

@@ -13,6 +13,8 @@ import {
   openDatabase,
 } from '@investor-graph/fixtures/database';
 import { SqliteStore } from '../stores/sqlite/dataset-store.ts';
+import { readDumpFolder, DumpFolderError } from '../dumps/read/dump-folder.ts';
+import { dumpDatabaseFile, openDump } from '../dumps/read/open-dump.ts';
 import type { StartOptions } from './start-mock.ts';
 
 /** The dataset as plain rows in memory (for an engine of one's own, as the tests and MSW make). */
@@ -29,11 +31,12 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
 
 /**
  * The store the server serves from, always an SQLite one: a generated dataset from its database
- * in the kit's cache (built there on first use), a database file given as --data, or a dataset
- * folder (the embedded one by default) read into an in-memory database.
+ * in the kit's cache (built there on first use), a database file given as --data, a nightly dump
+ * given as --data (read once into a database in the cache), or a dataset folder (the embedded one
+ * by default) read into an in-memory database.
  */
 export async function openStore(
-  options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild'>,
+  options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild' | 'onReport'>,
 ): Promise<SqliteStore> {
   if (options.seed !== undefined) {
     const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
@@ -58,8 +61,34 @@ export async function openStore(
     }
     return new SqliteStore(opened.db, opened.manifest);
   }
+  if (options.data !== undefined) {
+    const dump = dumpStore(options.data, options);
+    if (dump) return dump;
+  }
   const dataset = await loadDataset(options.data ?? datasetDir);
   return new SqliteStore(memoryDatabase(dataset), dataset.manifest);
+}
+
+/** A nightly dump's folder as a store; null when `dir` is none (a dataset folder's manifest is no export manifest). */
+function dumpStore(
+  dir: string,
+  options: Pick<StartOptions, 'datasetCache' | 'onBuild' | 'onReport'>,
+): SqliteStore | null {
+  try {
+    const day = readDumpFolder(dir);
+    if (!day) return null;
+    const file = dumpDatabaseFile(day, options.datasetCache);
+    const opened = openDump(day, {
+      ...(options.datasetCache ? { dir: options.datasetCache } : {}),
+      progress: (rows, done) => options.onBuild?.({ file, rows, done, dump: day.date }),
+    });
+    if (opened.report.length) options.onReport?.(opened.report);
+    return new SqliteStore(opened.db, opened.manifest);
+  } catch (error) {
+    // One line, exit 2: the flag is right, the dump is not.
+    if (error instanceof DumpFolderError) throw new DatasetFileError(error.message);
+    throw error;
+  }
 }
 
 /** A --data file that is no dataset database: the flag is right, the file is not. */

@@ -91,8 +91,8 @@ if (
 ) {
   // One line, not the usage: the flag is right, the folder is not.
   const why = existsSync(values.data)
-    ? 'no manifest.json there; it is not a dataset folder ' +
-      '(write one with npx --no -- investor-graph-fixtures --out DIR)'
+    ? 'no manifest.json there; it is neither a dataset folder ' +
+      '(write one with npx --no -- investor-graph-fixtures --out DIR) nor a nightly dump (GET /api/v1/exports)'
     : 'no such folder or file';
   console.error(`[investor-graph mock] --data ${values.data}: ${why}`);
   process.exit(exitCode.usage);
@@ -122,15 +122,19 @@ for (const plan of planIds) {
   if (!keys.some((k) => k.plan === plan)) keys.push(presetKey(plan, newKeyText(plan)));
 }
 
-/** The first start at a seed and scale builds its database: said on stderr, with progress on a terminal. */
-function building({ file, rows, done }: { file: string; rows: number; done: boolean }): void {
+/**
+ * The first start at a seed and scale builds its database, the first on a nightly dump reads it
+ * into one: said on stderr, with progress on a terminal.
+ */
+function building({ file, rows, done, dump }: { file: string; rows: number; done: boolean; dump?: string }): void {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const what = dump === undefined ? 'building the dataset' : `reading the nightly dump of ${dump}`;
   if (rows === 0 && !done)
-    console.error(`[investor-graph mock] building the dataset once, into ${file} (later starts open it at once)`);
+    console.error(`[investor-graph mock] ${what} once, into ${file} (later starts open it at once)`);
   else if (done)
     console.error(
       `${process.stderr.isTTY ? '\r' : ''}[investor-graph mock] ` +
-        `built ${rows.toLocaleString('en')} rows in ${seconds} s`,
+        `${dump === undefined ? 'built' : 'read'} ${rows.toLocaleString('en')} rows in ${seconds} s`,
     );
   else if (process.stderr.isTTY)
     process.stderr.write(`\r[investor-graph mock] ${rows.toLocaleString('en')} rows in ${seconds} s`);
@@ -141,7 +145,9 @@ const options: StartOptions = {
   port,
   host: values.host,
   keys,
-  ...(values.data ? { data: values.data } : {}),
+  ...(values.data
+    ? { data: values.data, onBuild: building, onReport: (lines: string[]) => console.warn(lines.join('\n')) }
+    : {}),
   ...(values.seed ? { seed: values.seed, scale: Number(values.scale ?? 8000), onBuild: building } : {}),
   ...(values.now ? { now: values.now } : {}),
   ...(values.frozen ? { frozen: true } : {}),

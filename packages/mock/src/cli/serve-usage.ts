@@ -10,7 +10,12 @@ export const serveUsage = `${synopsis}
   -p, --port N        port (4010; 0 picks a free one)
   -h, --host H        address to listen on (127.0.0.1)
   --data DIR|FILE     a dataset folder, or a database written by investor-graph-fixtures --out
-                      FILE.sqlite (the embedded @investor-graph/dataset)
+                      FILE.sqlite (the embedded @investor-graph/dataset); or a nightly dump: DIR
+                      holding the answer of GET /api/v1/exports as manifest.json and the files it
+                      lists (under DATE/NAME or beside it), each checked against its sha256 and
+                      rows, read once into a database in the kit's cache and opened from there
+                      afterwards; what the contract does not describe is served as the dump holds
+                      it and said at start (the service's terms: internal use, no republishing)
   --seed S --scale N  a generated dataset instead, up to 50,000,000 rows: built once into an
                       SQLite database in the kit's cache ($KIT_CACHE or ~/.cache/investor-graph-kit),
                       opened from there in well under two seconds afterwards
@@ -37,8 +42,9 @@ export const serveUsage = `${synopsis}
                       the command line, gives the URL with its password too)
   --state-sync full   fsync every counted call before answering it, so not even a power loss
                       loses one (normal: a killed mock loses nothing; about twice as fast)
-  --no-dumps-ahead    write a generated or --data FILE dataset's nightly dump when a manifest
-                      first asks, not at start and each simulated 04:00 (as the real service does)
+  --no-dumps-ahead    write the nightly dump of a generated dataset, a --data FILE or a dump given
+                      as --data when a manifest first asks, not at start and each simulated 04:00
+                      (as the real service does)
   --no-dump-cache     keep no finished dump files in the kit's cache for later starts
   --log               log one line per request
   --journal N         the request journal holds the last N calls of the data API (1,000; 0: none),

@@ -25,8 +25,9 @@ export interface StartOptions {
   port?: number;
   host?: string;
   /**
-   * A dataset folder, or a database investor-graph-fixtures wrote (the
-   * embedded `@investor-graph/dataset` when neither this nor seed is given).
+   * A dataset folder, a database investor-graph-fixtures wrote, or a nightly dump's folder (its
+   * export manifest as manifest.json and its files); the embedded `@investor-graph/dataset` when
+   * neither this nor seed is given.
    */
   data?: string;
   /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
@@ -34,8 +35,13 @@ export interface StartOptions {
   scale?: number;
   /** Where generated datasets are cached (KIT_CACHE or ~/.cache/investor-graph-kit, under datasets/). */
   datasetCache?: string;
-  /** Told while a generated dataset's database is being built (the first start at a seed and scale). */
-  onBuild?: (progress: { file: string; rows: number; done: boolean }) => void;
+  /**
+   * Told while a generated dataset's database is being built (the first start at a seed and scale),
+   * or a nightly dump's read into one (the first start on it: `dump` is its date).
+   */
+  onBuild?: (progress: { file: string; rows: number; done: boolean; dump?: string }) => void;
+  /** Told, once at start, what a nightly dump given as `data` holds that the contract does not describe. */
+  onReport?: (lines: string[]) => void;
   keys?: PresetKey[];
   now?: string;
   frozen?: boolean;

@@ -1,0 +1,106 @@
+/**
+ * The reading half of loading a nightly dump into a dataset database (open-dump.ts), in a worker
+ * thread: each file streamed from disk through sha256 and gunzip, a line at a time (ten million
+ * rows are never in memory), each row checked against the contract (undescribed.ts), counted and
+ * compacted as a generated row is (the fixtures' ItemEncoder), and sent in batches to the thread
+ * that inserts them. A file whose bytes or rows are not what the manifest says ends the load with
+ * one line naming it; the rows read before it are thrown away with the half-written database.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { workerData } from 'node:worker_threads';
+import { createGunzip } from 'node:zlib';
+import { resources, type Row } from '@investor-graph/fixtures';
+import { BATCH, batchSender, ItemEncoder, type BatchChannel, type Encoded } from '@investor-graph/fixtures/database';
+import { dumpProblem, type DumpFileEntry } from './dump-folder.ts';
+import { RowReport } from './undescribed.ts';
+
+export interface ReadJob {
+  dir: string;
+  files: DumpFileEntry[];
+  notes: string[];
+}
+
+const job = workerData as ReadJob & BatchChannel;
+const send = batchSender(job);
+const encoder = new ItemEncoder();
+const report = new RowReport();
+let items: Encoded[] = [];
+
+/** One file's rows into batches; its sha256 and row count held to the manifest's. */
+async function readFile(file: DumpFileEntry): Promise<void> {
+  const resource = resources.find((r) => r.name === file.resource)!;
+  const fail = (why: string): never => {
+    throw new Error(`${dumpProblem}${job.dir}: ${file.name} ${why}`);
+  };
+  const hash = createHash('sha256');
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  let rows = 0;
+  let previous: string | null = null;
+  const line = (text: string): void => {
+    if (text === '') return;
+    let row: Row;
+    try {
+      row = JSON.parse(text) as Row;
+    } catch (error) {
+      return fail(`line ${rows + 1} is not JSON (${(error as Error).message})`);
+    }
+    rows++;
+    if (typeof row !== 'object' || row === null || Array.isArray(row))
+      return report.dropped(resource.name, 'a line that is no object');
+    const key = row[resource.key];
+    if (typeof key !== 'string' || key === '') return report.dropped(resource.name, `no ${resource.key}`);
+    // A dump lists a resource's rows in key order (DECISIONS.md#exports-manifest-and-files), so a
+    // repeated key is the row before it again: the first is served. A file in another order is
+    // read all the same; a key it repeats further apart stops the load when the keys are indexed.
+    if (key === previous) return report.dropped(resource.name, `${resource.key} repeated (the first served)`);
+    previous = key;
+    report.check(resource.name, row);
+    items.push(encoder.encode({ type: 'row', resource: resource.name, row }));
+    if (items.length === BATCH) {
+      send({ items });
+      items = [];
+    }
+  };
+  try {
+    await pipeline(createReadStream(file.path), hashing, createGunzip(), async (source: AsyncIterable<Buffer>) => {
+      const decoder = new StringDecoder('utf8');
+      let rest = '';
+      for await (const chunk of source) {
+        const text = rest + decoder.write(chunk);
+        let start = 0;
+        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+          line(text.slice(start, end));
+          start = end + 1;
+        }
+        rest = text.slice(start);
+      }
+      line(rest + decoder.end());
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.startsWith(dumpProblem)) throw error;
+    fail(`cannot be read as gzip JSONL (${message})`);
+  }
+  const sha256 = hash.digest('hex');
+  if (sha256 !== file.sha256)
+    fail(`does not match the manifest: its sha256 is ${sha256}, the manifest says ${file.sha256}`);
+  if (rows !== file.rows)
+    fail(`does not match the manifest: it holds ${rows.toLocaleString('en')} rows, the manifest says ${file.rows}`);
+}
+
+try {
+  for (const file of job.files) await readFile(file);
+  for (const note of job.notes) report.note(note);
+  send({ items, finished: { ...encoder.finish(), report: report.lines() } as ReturnType<ItemEncoder['finish']> });
+} catch (error) {
+  send({ error: error instanceof Error ? error.message : String(error) });
+}
