@@ -533,6 +533,30 @@ export const claims: readonly Claim[] = [
     says: ['Each file is its resource as it was at one moment'],
     notCheckable: 'when each file was taken is not shown to a client',
   },
+  {
+    says: ['`generated_at` is the moment the day'],
+    notCheckable: 'the hour the service writes its dump: a client sees the time, not the schedule',
+  },
+  {
+    says: [
+      'A dump read back (`investor-graph-mock --data DIR`',
+      'What the mock decided:',
+      'The day served is the newest whose files',
+      "Each file must have the manifest's size",
+      "The data is as of the day's `generated_at`",
+      'A dump holds rows, not their history',
+      'Nor does it hold the rebuilds to come',
+      'Several days of dumps are not replayed',
+      'Rows the contract does not describe are served',
+      'A row no path can name',
+      'Nothing is dropped without a word',
+      'The fields made from other records',
+      'The statistics are counted from the rows at load',
+      "The service's terms allow internal use",
+    ],
+    notCheckable:
+      "how the mock reads a dump given as --data, not the API (the mock's tests: src/dumps/read/, its round trip)",
+  },
   // ---- Statistics shapes
   {
     says: ['The envelope with `data: {name, rows}`', 'Rollups are aggregates, not records'],

@@ -9,7 +9,7 @@ import {
   type FaultName,
 } from '@investor-graph/engine/faults';
 import { withDocs } from '../docs-page.ts';
-import { DumpCache, dumpCacheDir } from '../dumps/disk/cache.ts';
+import { dumpCacheOf, dumpsAhead } from './dumps-ahead.ts';
 import { diskDumpFiles } from '../dumps/disk/files.ts';
 import { createNodeServer, listen, type NodeServerOptions } from '../adapters/node/server.ts';
 import { SqliteKeyStore, type StateSync } from '../stores/sqlite/key-store.ts';
@@ -227,28 +227,4 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
         server.closeIdleConnections();
       }),
   };
-}
-
-/** The cache of finished dump files, or none where there is no home for it (no HOME, no passwd entry). */
-function dumpCacheOf(setting: string | false | undefined): DumpCache | null {
-  if (setting === false) return null;
-  try {
-    return new DumpCache(setting ?? dumpCacheDir());
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Starts the dumps a manifest now lists, with the rebuilds due by now applied first (as a call's
- * first steps do), so a day's dump holds that day's 03:00 rebuild even when no call came since.
- */
-function dumpsAhead(engine: Engine, failed: (date: string, error: unknown) => void): void {
-  try {
-    const now = engine.clock.now();
-    engine.store.applyDue(now);
-    engine.dumps.ahead(now, failed);
-  } catch (error) {
-    console.error('[investor-graph mock] internal error writing the nightly dump ahead:', error);
-  }
 }
