@@ -16,20 +16,8 @@ import { createBrowserValidator } from './browser-validator.ts';
 
 export { createHandlers, type DatasetInput, type InvestorGraphApi } from './api.ts';
 export { createBrowserValidator } from './browser-validator.ts';
-// What a test catches from `api.verify` and `api.control`, as the Node entry exports it.
-export {
-  createControlClient,
-  ControlError,
-  VerificationError,
-  type ControlClient,
-  type ControlClientOptions,
-  type ControlFetch,
-  type CallCount,
-  type JournalEntry,
-  type JournalFilter,
-  type JournalPattern,
-  type Verification,
-} from '@investor-graph/engine/control';
+// What a test catches from `api.verify` and uses as `api.control`, the same from either entry.
+export * from './control-exports.ts';
 
 export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'dataset'> {
   /**
