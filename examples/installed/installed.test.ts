@@ -337,12 +337,15 @@ nothing deprecated, no install script left unreviewed)`, () => {
     }
   });
 
-  /** Starts the installed mock through npx and waits for its banner. */
-  async function startInstalledMock(args: string[]): Promise<{ url: string; banner: string; stop(): void }> {
+  /** Starts the installed mock through npx and waits for its banner; `output` is all it printed so far. */
+  async function startInstalledMock(
+    args: string[],
+    extra: NodeJS.ProcessEnv = {},
+  ): Promise<{ url: string; banner: string; output(): string; stop(): void }> {
     // Its own process group, so that stopping it stops npx and the node it started.
     const child = spawn('npx', ['--no', '--', 'investor-graph-mock', '--port', '0', ...args], {
       cwd: project,
-      env: onNode,
+      env: { ...onNode, ...extra },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -359,7 +362,7 @@ nothing deprecated, no install script left unreviewed)`, () => {
     const until = Date.now() + 60_000;
     while (Date.now() < until && child.exitCode === null) {
       const url = /mock on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1];
-      if (url && banner.includes('Try:')) return { url, banner, stop };
+      if (url && banner.includes('Try:')) return { url, banner, output: () => banner, stop };
       await new Promise((r) => setTimeout(r, 100));
     }
     stop();
@@ -484,6 +487,73 @@ paging, pass under the project's own vitest`, () => {
       expect(added.filter((f) => f !== 'results' && !f.startsWith('results/'))).toEqual([]);
     } finally {
       mock.stop();
+    }
+  });
+
+  test(`issue #55's two commands from the installed packages: investor-graph-fixtures sync copies the installed \
+mock into a folder, and investor-graph-mock --data serves that folder, and the mock's nightly dump, with its first \
+page`, async () => {
+    const key = `igk_business_installed_round_trip_${version.replace(/\./g, '_')}`;
+    const auth = { authorization: `Bearer ${key}` };
+    // A cache of this run's own: the dump is read into a database there, not into the user's cache.
+    const cache = { KIT_CACHE: join(temp, `kit-cache-${version}`) };
+    // Frozen, so no rebuild on the clock changes a row between the source's page and the copies'.
+    const started: Awaited<ReturnType<typeof startInstalledMock>>[] = [];
+    const mockOn = async (args: string[]) => {
+      const mock = await startInstalledMock([...args, '--frozen'], cache);
+      started.push(mock);
+      // The key made through the control API, not given as --key: the banner would show it (as the service does once).
+      const made = await fetch(`${mock.url}/__control/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'business', key }),
+      });
+      expect(made.status).toBe(201);
+      return mock;
+    };
+    const firstPage = async (url: string) => {
+      const page = await fetch(`${url}/api/v1/rounds`, { headers: auth });
+      expect(page.status).toBe(200);
+      return ((await page.json()) as { data: unknown[] }).data;
+    };
+    try {
+      const source = await mockOn([]);
+      const want = await firstPage(source.url);
+      expect(want).toHaveLength(100); // the default page, of the embedded dataset's 1,695 rounds
+
+      const synced = join(temp, `synced-${version}`);
+      const sync = inProject(
+        'npx',
+        ['--no', '--', 'investor-graph-fixtures', 'sync', '--base-url', source.url, '--out', synced, '--yes'],
+        { INVESTOR_GRAPH_KEY: key, CI: 'true' },
+      );
+      expect(sync.status, sync.out).toBe(0);
+      expect(readdirSync(synced)).toEqual(
+        expect.arrayContaining(['NOTICE.md', 'manifest.json', 'firms.jsonl', 'rounds.jsonl', 'investments.jsonl']),
+      );
+      expect(await firstPage((await mockOn(['--data', synced])).url)).toEqual(want);
+
+      // The nightly dump as the mock's README lays it out: the manifest's answer, and the newest day's files.
+      const dump = join(temp, `dump-${version}`);
+      const manifest = await fetch(`${source.url}/api/v1/exports`, { headers: auth });
+      expect(manifest.status).toBe(200);
+      const text = await manifest.text();
+      const [day] = (JSON.parse(text) as { data: { date: string; files: { name: string; url: string }[] }[] }).data;
+      mkdirSync(join(dump, day!.date), { recursive: true });
+      writeFileSync(join(dump, 'manifest.json'), text);
+      for (const file of day!.files) {
+        const answer = await fetch(file.url, { headers: auth });
+        expect(answer.status, file.name).toBe(200);
+        writeFileSync(join(dump, day!.date, file.name), Buffer.from(await answer.arrayBuffer()));
+      }
+      const fromDump = await mockOn(['--data', dump]);
+      expect(fromDump.output()).toContain(`reading the nightly dump of ${day!.date} once`);
+      expect(await firstPage(fromDump.url)).toEqual(want);
+
+      // The key in no output: the sync's, and all three mocks'.
+      for (const out of [sync.out, ...started.map((m) => m.output())]) expect(out).not.toContain(key);
+    } finally {
+      for (const mock of started) mock.stop();
     }
   });
 
