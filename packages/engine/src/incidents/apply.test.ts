@@ -3,6 +3,7 @@ import { createContractValidator, parseBody } from '@investor-graph/contract';
 import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
 import { createEngine } from '../engine.ts';
 import type { JournalEntry } from '../journal/journal.ts';
+import { incidentKindNames, incidentKinds } from './kinds.ts';
 
 const validator = await createContractValidator();
 const dataset = collectDataset({ seed: 'incidents', scale: 300, asOf: defaultDataset.asOf });
@@ -158,4 +159,23 @@ test('the incidents API refuses a wrong body naming each member, and an unknown 
   expect((await control(`/incidents/${made.id}`, undefined, 'DELETE')).body).toMatchObject({ id: made.id });
   await control('/incidents', { kind: 'outage' });
   expect((await control('/incidents', undefined, 'DELETE')).body).toEqual({ cleared: 1 });
+});
+
+test("each kind's call is counted and charged exactly when the kinds table says it is served", async () => {
+  const { payg, call, control, usage } = await setup();
+  for (const kind of incidentKindNames) {
+    const before = await usage(payg.record.keyId);
+    const made = await control('/incidents', {
+      kind,
+      calls: 1,
+      ...(kind === 'latency' ? { latency_ms: 5 } : kind === 'slow_body' ? { bytes_per_second: 1_000_000 } : {}),
+    });
+    expect(made.status, kind).toBe(201);
+    const response = await call('/api/v1/firms?limit=2');
+    if (response.type !== 'error') await response.arrayBuffer();
+    const after = await usage(payg.record.keyId);
+    expect(after.calls - before.calls, kind).toBe(incidentKinds[kind].served ? 1 : 0);
+    expect(after.balance! < before.balance!, kind).toBe(incidentKinds[kind].served);
+    expect(response.status === 200, kind).toBe(incidentKinds[kind].served);
+  }
 });

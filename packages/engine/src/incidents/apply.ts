@@ -11,6 +11,7 @@ import type { Answer } from '../answer.ts';
 import type { CallNote } from '../context.ts';
 import { ProblemError } from '../problems.ts';
 import type { CallFacts, Incident, Incidents } from './incidents.ts';
+import { incidentKinds } from './kinds.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,37 +34,21 @@ export async function meetIncident(
   const incident = incidents.take(call, serviceNow);
   if (!incident) return null;
   note.incident = incident.id;
-  switch (incident.kind) {
-    case 'outage': {
-      const wait = incident.retry_after!;
-      throw new ProblemError(
-        'service_unavailable',
-        `The service is unavailable (the mock's incident ${incident.id}): ${nothingTaken}. ` +
-          `Retry after ${seconds(wait)}.`,
-        { headers: { 'retry-after': String(wait) } },
-      );
-    }
-    case 'bad_gateway':
-      throw new ProblemError(
-        'bad_gateway',
-        `A server behind the service failed (the mock's incident ${incident.id}): ${nothingTaken}.`,
-      );
-    case 'gateway_timeout':
-      throw new ProblemError(
-        'gateway_timeout',
-        `A server behind the service did not answer in time (the mock's incident ${incident.id}): ${nothingTaken}.`,
-      );
-    case 'rate_limited':
-      throw stormAnswer(incident, call.plan);
-    case 'reset':
-      return cutAnswer();
-    case 'latency':
-      await sleep(delayOf(incident));
-      return null;
-    case 'slow_body':
-      note.delivery = { bytesPerSecond: incident.bytes_per_second! };
-      return null;
+  const rule = incidentKinds[incident.kind];
+  if (rule.cuts) return cutAnswer();
+  if (rule.problem === 'rate_limited') throw stormAnswer(incident, call.plan);
+  if (rule.problem) {
+    const wait = incident.retry_after;
+    throw new ProblemError(
+      rule.problem,
+      `${rule.failure} (the mock's incident ${incident.id}): ${nothingTaken}.` +
+        (wait === undefined ? '' : ` Retry after ${seconds(wait)}.`),
+      wait === undefined ? {} : { headers: { 'retry-after': String(wait) } },
+    );
   }
+  if (incident.latency_ms !== undefined) await sleep(delayOf(incident));
+  if (incident.bytes_per_second !== undefined) note.delivery = { bytesPerSecond: incident.bytes_per_second };
+  return null;
 }
 
 /** A 429 as the service's own for the key's plan (its rate in the headers, its actions), or for the open calls. */

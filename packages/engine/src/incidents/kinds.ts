@@ -15,6 +15,8 @@ export type IncidentParameter = 'retry_after' | 'latency_ms' | 'jitter_ms' | 'by
 export interface KindRule {
   /** The problem answered instead of the service's answer; absent for a call that is still served. */
   problem?: ProblemCode;
+  /** What its problem's detail says went wrong (the 429's is the plan's own). */
+  failure?: string;
   /** The connection is cut with no answer (an adapter without connections fails the fetch instead). */
   cuts?: true;
   /** Parameters it reads, each with its default (null: required). */
@@ -28,12 +30,25 @@ export interface KindRule {
 export const incidentKinds: Readonly<Record<IncidentKind, KindRule>> = {
   outage: {
     problem: 'service_unavailable',
+    failure: 'The service is unavailable',
     parameters: { retry_after: 5 },
     served: false,
     says: '503 service_unavailable with Retry-After',
   },
-  bad_gateway: { problem: 'bad_gateway', parameters: {}, served: false, says: '502 bad_gateway' },
-  gateway_timeout: { problem: 'gateway_timeout', parameters: {}, served: false, says: '504 gateway_timeout' },
+  bad_gateway: {
+    problem: 'bad_gateway',
+    failure: 'A server behind the service failed',
+    parameters: {},
+    served: false,
+    says: '502 bad_gateway',
+  },
+  gateway_timeout: {
+    problem: 'gateway_timeout',
+    failure: 'A server behind the service did not answer in time',
+    parameters: {},
+    served: false,
+    says: '504 gateway_timeout',
+  },
   rate_limited: {
     problem: 'rate_limited',
     parameters: { retry_after: 1 },
