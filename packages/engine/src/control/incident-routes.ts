@@ -7,6 +7,7 @@ import { json, type Answer } from '../answer.ts';
 import type { Incidents } from '../incidents/incidents.ts';
 import { parseIncident } from '../incidents/parse.ts';
 import { ProblemError } from '../problems.ts';
+import { refused } from './journal-routes.ts';
 
 /** The answer of an incidents route (`METHOD /path`, ids as `{incident_id}`), or null for another route. */
 export async function incidentRoute(
@@ -19,10 +20,7 @@ export async function incidentRoute(
   switch (route) {
     case 'POST /__control/incidents': {
       const asked = parseIncident(await body());
-      if (!asked.ok) {
-        const detail = asked.errors.map((e) => `${e.pointer?.slice(1) || 'body'}: ${e.detail}`).join('; ');
-        throw new ProblemError('invalid_body', detail, { extra: { errors: asked.errors } });
-      }
+      if (!asked.ok) throw refused('invalid_body', asked.errors);
       return json(201, incidents.add(asked.value));
     }
     case 'GET /__control/incidents':

@@ -12,8 +12,11 @@ import { parseExpectation, parsePageQuery, type InputError } from '../journal/pa
 import { verify } from '../journal/verify.ts';
 import { ProblemError } from '../problems.ts';
 
-/** Every wrong member at once, as the control API's 400s carry them (`errors`, each with its pointer or parameter). */
-function refused(code: 'invalid_parameter' | 'invalid_body', errors: InputError[]): ProblemError {
+/**
+ * Every wrong member at once, as the control API's 400s carry them (`errors`, each with its pointer
+ * or parameter): the journal's and the incidents' (incident-routes.ts).
+ */
+export function refused(code: 'invalid_parameter' | 'invalid_body', errors: InputError[]): ProblemError {
   const detail = errors.map((e) => `${(e.parameter ?? e.pointer?.slice(1)) || 'body'}: ${e.detail}`).join('; ');
   return new ProblemError(code, detail, { extra: { errors } });
 }
