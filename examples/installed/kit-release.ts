@@ -2,7 +2,7 @@
  * The workspace's public packages as a release handles them: listed, packed (`pnpm pack`) and
  * published (`pnpm publish -r`, or tarballs as they are) to the registry registry.ts starts.
  */
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../readme.ts';
 import { run, type Registry, type Run } from './registry.ts';
@@ -42,6 +42,8 @@ export function publishTarballs(registry: Registry, tarballs: string[]): Run {
 /**
  * Every public package packed as the release packs it (`pnpm pack`: its prepack builds, the
  * workspace protocol becomes the version, publishConfig applies) into `dir`: the tarballs by name.
+ * One recursive pnpm packs them all, as `pnpm publish -r` publishes them: a pnpm a package started
+ * five times the CPU of the packing itself (the install test packs the kit on every run).
  */
 export function packKit(
   dir: string,
@@ -49,16 +51,25 @@ export function packKit(
 ): { tarballs: Map<string, string>; failed?: Run } {
   const [command, prefix] = pnpm();
   mkdirSync(dir, { recursive: true });
-  const tarballs = new Map<string, string>();
-  for (const { name, version, dir: packageDir } of publicPackages()) {
-    const packed = run(command, [...prefix, 'pack', '--pack-destination', dir], {
-      cwd: join(root, packageDir),
-      env,
-      timeout: 600_000,
-    });
-    if (packed.status !== 0) return { tarballs, failed: packed };
-    tarballs.set(name, join(dir, tarballName(name, version)));
-  }
+  const kit = publicPackages();
+  const filters = kit.flatMap(({ name }) => ['--filter', name]);
+  const packed = run(command, [...prefix, '-r', ...filters, 'pack', '--pack-destination', dir], {
+    cwd: root,
+    env,
+    timeout: 600_000,
+  });
+  const tarballs = new Map(kit.map(({ name, version }) => [name, join(dir, tarballName(name, version))]));
+  if (packed.status !== 0) return { tarballs, failed: packed };
+  const missing = [...tarballs.values()].filter((tarball) => !existsSync(tarball));
+  if (missing.length)
+    return {
+      tarballs,
+      failed: {
+        status: 1,
+        out: `${packed.out}
+not packed: ${missing.join(', ')}`,
+      },
+    };
   return { tarballs };
 }
 

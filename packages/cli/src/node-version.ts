@@ -59,3 +59,16 @@ export function hideSqliteWarning(): void {
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
   };
 }
+
+/**
+ * Keeps V8's code for what this command compiles on disk (the OS temp folder, or NODE_COMPILE_CACHE)
+ * and hands the folder to the Node processes it starts (the contract tests' vitest worker, the
+ * mock's dump worker): most of a start is compiling dependencies, and each start after the first
+ * reads them back instead (measured in BENCHMARKS.md). A folder that cannot be written only costs
+ * the speed: Node says nothing and runs on.
+ */
+export async function keepCompiledCode(): Promise<void> {
+  const { enableCompileCache } = await import('node:module');
+  const { directory } = enableCompileCache();
+  if (directory) process.env.NODE_COMPILE_CACHE ??= directory;
+}

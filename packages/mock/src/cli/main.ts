@@ -4,15 +4,12 @@
  * checks in front of the live service. The Node.js is checked before anything else is loaded, so
  * that an older Node says in one line which it needs instead of failing inside an import.
  */
-import { hideSqliteWarning, requireNode } from '@investor-graph/cli/node-version';
+import { hideSqliteWarning, keepCompiledCode, requireNode } from '@investor-graph/cli/node-version';
 
 requireNode('investor-graph-mock');
 hideSqliteWarning();
-
-// Most of start-up is compiling prism-http and its dependencies; V8's code cache on disk (in the
-// OS temp folder, or NODE_COMPILE_CACHE) spares every start after the first. Measured in BENCHMARKS.md.
-const { enableCompileCache } = await import('node:module');
-enableCompileCache();
+// Most of start-up is compiling prism-http and its dependencies.
+await keepCompiledCode();
 
 // `pnpm start -- proxy ...` hands the separator through: it is not an argument.
 if (process.argv[2] === '--') process.argv.splice(2, 1);
