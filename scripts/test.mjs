@@ -1,6 +1,6 @@
 // `pnpm test`: prepare what is slow to prepare (k6 and oasdiff, built once with Go; Schemathesis and
-// openapi-python-client, each once from PyPI) beside the type-check and the lint, then run every vitest project
-// and print the plain `N passed, N failed` line that CI counts. JUnit lands in
+// openapi-python-client, each once from PyPI), then run every vitest project, the type-check and the lint
+// beside them all, and print the plain `N passed, N failed` line that CI counts. JUnit lands in
 // test-results/junit.xml. Each preparation prints a line as it starts and one with the time it took,
 // so a slow fresh machine shows where its minutes went, and no test spends its own timeout building
 // a tool. Arguments after `pnpm test` go to vitest (`pnpm test --project mock`).
@@ -23,10 +23,9 @@ const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 // the suite's CPU is processes starting, and a warm rerun then compiles next to nothing again
 // (diff-cli.test.ts: 15% less CPU). Only a speed cache: an empty HOME starts it empty.
 env.NODE_COMPILE_CACHE ??= join(kitCache(env), 'node-compile-cache');
-const run = (args) => spawnSync(pnpm[0], [...pnpm.slice(1), ...args], { stdio: 'inherit', env }).status ?? 1;
 /**
- * As run, without blocking: the preparations beside it are timed as they end, not when it does.
- * Held, its output is kept and printed only if it fails (the inner loop runs it beside vitest).
+ * A pnpm command, without blocking: the preparations beside it are timed as they end, not when it
+ * does. Held, its output is kept and printed only if it fails (the checks run beside vitest).
  */
 const runAsync = (args, { held = false } = {}) =>
   new Promise((resolve) => {
@@ -133,20 +132,16 @@ if (!unit && !existsSync(chromium))
 if (!unit && spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)
   console.log("[kit] util-linux's script: not found: the tests that drive a CLI through a terminal will be skipped");
 
-// The type-check and the lint run while the preparations do: they wait mostly on the network and on
-// go build. The lint is ESLint (with its suppressions file: today's debt may shrink, never grow) and
-// Prettier's check, as `pnpm lint` runs them.
+// The type-check and the lint run while the preparations do (they wait mostly on the network and
+// on go build) and beside the tests, their output held until the end and shown only if they fail:
+// the tests wait for their tools alone. The lint is ESLint (with its suppressions file: today's debt
+// may shrink, never grow) and Prettier's check, as `pnpm lint` runs them.
 /** The type-check or the lint, as a preparation: 'clean' or 'FAILED'. */
 const checked = (name, args) =>
-  prepare(name, async () => ((await runAsync(args, { held: unit })) === 0 ? 'clean' : 'FAILED'));
+  prepare(name, async () => ((await runAsync(args, { held: true })) === 0 ? 'clean' : 'FAILED'));
 const checks = Promise.all([checked('type-check', ['run', 'typecheck']), checked('lint', ['run', 'lint'])]);
-// The inner loop needs no preparation, so its tests run beside the checks (their output held until
-// the end, and shown only if they fail); the full run waits for its tools first.
-if (!unit) await checks;
 await preparing;
-const vitest = unit
-  ? await runAsync(['exec', 'vitest', 'run', ...vitestArgs])
-  : run(['exec', 'vitest', 'run', ...vitestArgs]);
+const vitest = await runAsync(['exec', 'vitest', 'run', ...vitestArgs]);
 const [typecheck, lint] = await checks;
 
 let passed = 0;
