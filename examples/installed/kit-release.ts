@@ -42,8 +42,8 @@ export function publishTarballs(registry: Registry, tarballs: string[]): Run {
 /**
  * Every public package packed as the release packs it (`pnpm pack`: its prepack builds, the
  * workspace protocol becomes the version, publishConfig applies) into `dir`: the tarballs by name.
- * One recursive pnpm packs them all, as `pnpm publish -r` publishes them: a pnpm a package started
- * five times the CPU of the packing itself (the install test packs the kit on every run).
+ * One recursive pnpm packs them all, as `pnpm publish -r` publishes them: starting a pnpm for each
+ * package cost three times the CPU of the packing (the install test packs the kit on every run).
  */
 export function packKit(
   dir: string,
@@ -62,14 +62,7 @@ export function packKit(
   if (packed.status !== 0) return { tarballs, failed: packed };
   const missing = [...tarballs.values()].filter((tarball) => !existsSync(tarball));
   if (missing.length)
-    return {
-      tarballs,
-      failed: {
-        status: 1,
-        out: `${packed.out}
-not packed: ${missing.join(', ')}`,
-      },
-    };
+    return { tarballs, failed: { status: 1, out: `${packed.out}\nnot packed: ${missing.join(', ')}` } };
   return { tarballs };
 }
 

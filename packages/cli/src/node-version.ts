@@ -2,10 +2,11 @@
  * Which Node.js the kit's published packages run on, in one place: `engines` of every package.json
  * says the same (a test holds them to it), and every command checks it before anything else.
  *
- * This module imports nothing and uses only what Node 14.8 runs (the entries' top-level await is
- * the newest of it): a command's entry imports it statically and everything else dynamically after
- * the check, so that an older Node prints one line and exits 2 instead of failing inside an import
- * (Node 20 stopped at `enableCompileCache`).
+ * This module imports nothing statically (keepCompiledCode loads `node:module` when an entry calls
+ * it, after the check) and uses only what Node 14.8 runs (the entries' top-level await is the newest
+ * of it): a command's entry imports it statically and everything else dynamically after the check,
+ * so that an older Node prints one line and exits 2 instead of failing inside an import (Node 20
+ * stopped at `enableCompileCache`).
  */
 
 /**
