@@ -11,7 +11,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { goToolAsync, kitCache } from '../packages/cli/src/go-tool.ts';
+import { goToolAsync } from '../packages/cli/src/go-tool.ts';
+import { kitCache } from '../packages/cli/src/kit-cache.ts';
 import { k6Tool } from '../load/src/k6-tool.ts';
 import { oasdiffTool } from '../packages/contract-tests/src/diff/oasdiff-tool.ts';
 

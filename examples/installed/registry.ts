@@ -7,14 +7,9 @@
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@investor-graph/cli';
+import { freePort, kitCache } from '@investor-graph/cli';
 import { root } from '../readme.ts';
-
-/** Where npm's cache stays between runs. */
-const kitCache =
-  process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
 
 export interface Registry {
   url: string;
@@ -140,7 +135,7 @@ export async function startRegistry(dir: string, { port: wanted = 0 }: { port?: 
       ...process.env,
       npm_config_userconfig: npmrc,
       npm_config_registry: upstream,
-      npm_config_cache: join(kitCache, 'npm-cache'),
+      npm_config_cache: join(kitCache(), 'npm-cache'),
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
@@ -172,7 +167,7 @@ export function projectEnv(url: string, dir: string, env: NodeJS.ProcessEnv = pr
   return {
     ...shell,
     npm_config_userconfig: npmrc,
-    npm_config_cache: join(kitCache, 'npm-cache'),
+    npm_config_cache: join(kitCache(), 'npm-cache'),
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',

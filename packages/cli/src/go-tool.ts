@@ -8,8 +8,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { kitCache } from './kit-cache.ts';
 
 export interface GoTool {
   /** The binary's name (k6, oasdiff). */
@@ -30,11 +30,6 @@ export interface GoTool {
 
 /** A binary to run, and where it came from; or why there is none. */
 export type FoundTool = { bin: string; from: 'env' | 'path' | 'cache' | 'built' } | { missing: string };
-
-/** The kit's cache folder: $KIT_CACHE, else investor-graph-kit under the user's cache folder. */
-export function kitCache(env: NodeJS.ProcessEnv = process.env): string {
-  return env.KIT_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'investor-graph-kit');
-}
 
 /** The version the wrapper module pins (`require <module> <version>`). */
 export function pinnedVersion(tool: GoTool): string {

@@ -11,6 +11,8 @@ import { nearestFlag } from './near.ts';
 
 export { xmlText } from './xml.ts';
 
+export { kitCache } from './kit-cache.ts';
+
 export { escapeBidi, printable } from './printable.ts';
 
 export { exitCode, exitCodes, exitCodesHelp, exitCodesMarkdown, type ExitReason } from './exit-codes.ts';
