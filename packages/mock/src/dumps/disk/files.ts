@@ -32,7 +32,18 @@ export interface DiskDumpFiles extends DumpFiles {
 export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null): DiskDumpFiles {
   // Made at the first dump, so a mock no one asks for a dump leaves nothing behind even if killed.
   let folder: string | null = null;
-  const dir = (): string => (folder ??= mkdtempSync(join(parent, 'investor-graph-dumps-')));
+  const remove = (): void => {
+    if (folder !== null) rmSync(folder, { recursive: true, force: true });
+  };
+  const dir = (): string => {
+    if (folder === null) {
+      folder = mkdtempSync(join(parent, 'investor-graph-dumps-'));
+      // A process that ends without stopping its mock (a script that never calls stop(), an error
+      // nobody caught) takes the folder with it too: only a kill it cannot see leaves it behind.
+      process.once('exit', remove);
+    }
+    return folder;
+  };
   const paths = new WeakMap<Blob, string>();
   let made = 0;
   const worker = import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js';
@@ -154,7 +165,8 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
         });
       }
       running.clear();
-      if (folder !== null) rmSync(folder, { recursive: true, force: true });
+      process.off('exit', remove);
+      remove();
     },
   };
 }
