@@ -1,7 +1,7 @@
 /** Ordinary requests while a nightly dump of the largest dataset is built. */
 import autocannon from 'autocannon';
 import { spread, type Spread } from './state.ts';
-import { type Load, auth, connections, load, loadOf, log, ratio, scales, smoke, startMock } from './setup.ts';
+import { type Load, auth, connections, load, loadOf, log, pace, ratio, scales, smoke, startMock } from './setup.ts';
 
 export interface DumpFigures {
   scale: number;
@@ -59,7 +59,14 @@ export async function dumpsSection(): Promise<DumpFigures> {
       // next sample, every 100 ms here (a second by default), so the load ends with the build.
       const loaded = new Promise<Load>((resolve, reject) => {
         const instance = autocannon(
-          { url: `${server.url}${request}`, connections, duration: windowMs / 1000, headers: auth, sampleInt: 100 },
+          {
+            url: `${server.url}${request}`,
+            connections,
+            duration: windowMs / 1000,
+            headers: auth,
+            sampleInt: 100,
+            ...pace,
+          },
           (error: Error | null, result) =>
             // requests.average is per sample (100 ms here), so the rate is the total over the time.
             error ? reject(error) : resolve(loadOf(result, result.requests.total / Math.max(0.001, result.duration))),
