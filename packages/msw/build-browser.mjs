@@ -66,6 +66,13 @@ export async function buildBrowserBundle({ outfile = 'dist/browser.js', minify =
             });
             return { path: esm.path };
           });
+          // The contract's own operations come from a file Node reads; the browser validator reads
+          // its dereferenced copy instead and never asks for them.
+          b.onResolve({ filter: /\/own-operations\.ts$/ }, () => ({ path: 'own-operations', namespace: 'absent' }));
+          b.onLoad({ filter: /.*/, namespace: 'absent' }, () => ({
+            contents: "export const read = () => { throw new Error('[investor-graph] not in a browser'); };",
+            loader: 'js',
+          }));
           b.onResolve({ filter: /^(node:)?[a-z_]+$/ }, (args) => {
             const name = args.path.replace(/^node:/, '');
             if (inert.has(name)) return { path: name, namespace: 'inert' };

@@ -3,9 +3,8 @@
  * with it, and the tests check every response with it, so the contract is enforced by the same
  * code Prism runs, not by a second reading of the schema.
  */
-// The two parts used, not the package index: the index also loads the mocker and its JSON Schema
-// faker, which made up ~300 ms of the mock's start-up (BENCHMARKS.md).
-import prismOperations from '@stoplight/prism-http/dist/utils/operations.js';
+// The part used, not the package index: the index also loads the mocker and its JSON Schema faker,
+// which made up ~300 ms of the mock's start-up (BENCHMARKS.md).
 import prismValidator from '@stoplight/prism-http/dist/validator/index.js';
 import type { IHttpOperation } from '@stoplight/types';
 import { openapiDocument } from './document.ts';
@@ -58,15 +57,20 @@ function lowerKeys(headers: Record<string, string> = {}): Record<string, string>
 }
 
 /**
- * The kit's own contract as prism-http reads it, read once a process: reading it is the ~100 ms of
- * building a validator, and a test file that starts hundreds of mocks paid it twice for each (one
- * for the mock, one for the contract tests' run). prism-http only reads the operations it is given.
+ * The kit's own contract as prism-http reads it, read once a process, from the file `pnpm generate`
+ * wrote with prism-http's own reader (`generated/operations.json`, kept in step by the contract's
+ * test). Reading the document here took ~190 ms and loading the reader ~150 more (http-spec brings
+ * its Postman converter along): a third of a mock's start, paid by every mock, every contract-tests
+ * run and every test worker. Another document (the browser's dereferenced copy, a user's own) is
+ * read as before.
  */
 let ownOperations: Promise<IHttpOperation[]> | undefined;
 
 function operationsOf(document: object): Promise<IHttpOperation[]> {
-  const read = () => prismOperations.getHttpOperationsFromSpec(structuredClone(document));
-  return document === openapiDocument ? (ownOperations ??= read()) : read();
+  if (document === openapiDocument) return (ownOperations ??= import('./own-operations.ts').then((m) => m.read()));
+  return import('@stoplight/prism-http/dist/utils/operations.js').then((prism) =>
+    prism.default.getHttpOperationsFromSpec(structuredClone(document)),
+  );
 }
 
 /** Builds the validator once; building costs ~100 ms, validating a call well under a millisecond. */
