@@ -1,6 +1,7 @@
 /** The dataset a mock serves: as rows in memory, or as the SQLite store the server reads. */
 import { statSync } from 'node:fs';
-import { collectDataset, datasetInput } from '@investor-graph/fixtures';
+import type { DatabaseSync } from 'node:sqlite';
+import { collectDataset, datasetInput, type DatasetManifest } from '@investor-graph/fixtures';
 import { datasetDir } from '@investor-graph/dataset';
 import { loadDataset } from '@investor-graph/fixtures/node';
 import {
@@ -32,8 +33,8 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
 /**
  * The store the server serves from, always an SQLite one: a generated dataset from its database
  * in the kit's cache (built there on first use), a database file given as --data, a nightly dump
- * given as --data (read once into a database in the cache), or a dataset folder (the embedded one
- * by default) read into an in-memory database.
+ * given as --data (read once into a database in the cache), a dataset folder read into an
+ * in-memory database, or by default the embedded dataset, read so once a process (`embedded`).
  */
 export async function openStore(
   options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild' | 'onReport'>,
@@ -61,12 +62,37 @@ export async function openStore(
     }
     return new SqliteStore(opened.db, opened.manifest);
   }
-  if (options.data !== undefined) {
-    const dump = dumpStore(options.data, options);
-    if (dump) return dump;
+  if (options.data === undefined) {
+    const { db, manifest } = await (embedded ??= readEmbedded());
+    return new EmbeddedStore(db, manifest);
   }
-  const dataset = await loadDataset(options.data ?? datasetDir);
+  const dump = dumpStore(options.data, options);
+  if (dump) return dump;
+  const dataset = await loadDataset(options.data);
   return new SqliteStore(memoryDatabase(dataset), dataset.manifest);
+}
+
+/**
+ * The embedded dataset's database, read once a process and shared by every mock started in it on
+ * that dataset: a store only reads its database (what rebuilds change stays in the store), and a
+ * test file starting a mock for each of its tests (broken-servers.test.ts: three hundred) read and
+ * indexed the same files each time, ~100 ms apiece.
+ */
+let embedded: Promise<{ db: DatabaseSync; manifest: DatasetManifest }> | undefined;
+
+/** A store on the embedded dataset's shared database: closing it leaves the database open for the others. */
+class EmbeddedStore extends SqliteStore {
+  override close(): void {}
+}
+
+function readEmbedded(): Promise<{ db: DatabaseSync; manifest: DatasetManifest }> {
+  return loadDataset(datasetDir).then(
+    (dataset) => ({ db: memoryDatabase(dataset), manifest: dataset.manifest }),
+    (error: unknown) => {
+      embedded = undefined; // the next start reads it again
+      throw error;
+    },
+  );
 }
 
 /** A nightly dump's folder as a store; null when `dir` is none (a dataset folder's manifest is no export manifest). */
