@@ -637,6 +637,19 @@ page`, async () => {
     },
   );
 
+  /**
+   * A command's --help, asked once on each Node and read by both tests below, through the bin npx
+   * runs (node_modules/.bin): npx's own part of a call (npm starting, half a CPU-second) is the same
+   * for every call, and each command's npx form runs once, for its --version.
+   */
+  const helps = new Map<string, Run>();
+  const helpOf = (command: string): Run => {
+    const [bin, ...args] = command.split(' ');
+    if (!helps.has(command))
+      helps.set(command, inProject(join(project, 'node_modules', '.bin', bin!), [...args, '--help']));
+    return helps.get(command)!;
+  };
+
   test('every installed command answers --version and --help with 0, and bad usage with 2', () => {
     for (const [command, args] of [
       ...commands.map((c) => [c, []] as const),
@@ -648,10 +661,10 @@ page`, async () => {
       const version = inProject('npx', ['--no', '--', command, ...args, '--version']);
       expect(version.status, version.out).toBe(0);
       expect(version.out).toMatch(/^@investor-graph\/[\w-]+ \d+\.\d+\.\d+/m);
-      const help = inProject('npx', ['--no', '--', command, ...args, '--help']);
+      const help = helpOf([command, ...args].join(' '));
       expect(help.status, help.out).toBe(0);
       expect(help.out).toContain('usage:');
-      const bad = inProject('npx', ['--no', '--', command, ...args, '--no-such-flag']);
+      const bad = inProject(join(project, 'node_modules', '.bin', command), [...args, '--no-such-flag']);
       expect(bad.status, `${command} ${args.join(' ')}\n${bad.out}`).toBe(2);
       expect(bad.out.trim().split('\n'), 'one line, pointing to --help').toEqual([
         expect.stringMatching(/--no-such-flag.*--help/),
@@ -662,21 +675,17 @@ page`, async () => {
   test('every command line of the READMEs runs an installed command, with only flags its --help names', () => {
     const lines = readmeCommands(root);
     expect(lines.length).toBeGreaterThan(20);
-    const helps = new Map<string, string>();
     const problems: string[] = [];
     for (const line of lines) {
       const key = [line.command, line.subcommand].filter(Boolean).join(' ');
-      if (!helps.has(key)) {
-        const help = inProject('npx', ['--no', '--', ...key.split(' '), '--help']);
-        if (help.status !== 0) problems.push(`${line.readme}: ${key} --help exits ${help.status}: ${help.out}`);
-        helps.set(key, help.out);
-      }
-      problems.push(...unknownFlags(line, helps.get(key)!));
+      const help = helpOf(key);
+      if (help.status !== 0) problems.push(`${line.readme}: ${key} --help exits ${help.status}: ${help.out}`);
+      else problems.push(...unknownFlags(line, help.out));
     }
     expect(problems).toEqual([]);
     // The check itself: a README line passing a flag its command lacks is caught.
     const [taught] = commandsOf('README.md', '```\nnpx --no -- investor-graph-mock --port 1 --no-such-flag\n```');
-    expect(unknownFlags(taught!, helps.get('investor-graph-mock')!)).toEqual([
+    expect(unknownFlags(taught!, helpOf('investor-graph-mock').out)).toEqual([
       expect.stringContaining('--no-such-flag'),
     ]);
   });
