@@ -4,8 +4,6 @@ import { everyList, filters, limitMaximum } from './lists.ts';
 
 const isoSecond = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-let tick = 0;
-
 export const pageFaults = {
   'leak-email': {
     breaks: 'adds a contact e-mail address to the first row of every page',
@@ -44,11 +42,14 @@ export const pageFaults = {
   },
   'unstable-updated-at': {
     breaks: 'moves updated_at on every read, although the content is unchanged',
-    wrap: onRows((rows) => {
-      tick += 1;
-      const moved = new Date(Date.now() + tick * 1000).toISOString();
-      for (const row of rows) if (typeof row.updated_at === 'string') row.updated_at = moved;
-    }),
+    wrap: (next, deps) => {
+      let tick = 0;
+      return onRows((rows) => {
+        tick += 1;
+        const moved = new Date(Date.now() + tick * 1000).toISOString();
+        for (const row of rows) if (typeof row.updated_at === 'string') row.updated_at = moved;
+      })(next, deps);
+    },
   },
   'ignore-announced-since': {
     breaks: 'ignores announced_since on the first page of rounds',
@@ -202,10 +203,15 @@ export const pageFaults = {
   },
   'as-of-goes-back': {
     breaks: 'states an as_of a day earlier on every other data answer',
-    wrap: onJson(({ status, body }) => {
-      if (status === 200 && typeof body.as_of === 'string' && (tick += 1) % 2 === 0)
-        body.as_of = isoSecond(Date.parse(body.as_of) - 86_400_000);
-    }),
+    wrap: (next, deps) => {
+      // Each mock's own count: one shared by the mocks of a process (a test file runs three side by
+      // side) let one mock take every odd answer while another took every even one.
+      let tick = 0;
+      return onJson(({ status, body }) => {
+        if (status === 200 && typeof body.as_of === 'string' && (tick += 1) % 2 === 0)
+          body.as_of = isoSecond(Date.parse(body.as_of) - 86_400_000);
+      })(next, deps);
+    },
   },
   'unpublished-still-listed': {
     breaks: 'keeps unpublished investments in /api/v1/investments, where keyset order puts them',
