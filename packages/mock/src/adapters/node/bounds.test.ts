@@ -134,9 +134,12 @@ test(
     for (let i = 0; i < 2; i++) holder(port, '', '127.0.0.3');
     expect(await until(async () => (await connections(server)) === 5, 2_000)).toBe(true);
     expect(statusOf(await raw(port, get('/api/v1/openapi.json', '127.0.0.1'), '127.0.0.4'))).toBe(503);
-    // The idle ones go after headersMs; the first address is served again.
+    // The idle ones go after headersMs; the first address is served again. Node stops counting a
+    // connection as it is destroyed, the table when its 'close' comes, a turn of the event loop later
+    // (on a busy machine a call sent at once could come between): served once that has come.
     expect(await until(async () => (await connections(server)) === 0, 4_000)).toBe(true);
-    expect(statusOf(await raw(port, get('/api/v1/openapi.json', '127.0.0.1')))).toBe(200);
+    const served = () => raw(port, get('/api/v1/openapi.json', '127.0.0.1')).then(statusOf);
+    expect(await until(async () => (await served()) === 200, 2_000)).toBe(true);
   },
 );
 
