@@ -3,9 +3,7 @@
  * with it, and the tests check every response with it, so the contract is enforced by the same
  * code Prism runs, not by a second reading of the schema.
  */
-// The part used, not the package index: the index also loads the mocker and its JSON Schema faker,
-// which made up ~300 ms of the mock's start-up (BENCHMARKS.md).
-import prismValidator from '@stoplight/prism-http/dist/validator/index.js';
+import type prismValidatorModule from '@stoplight/prism-http/dist/validator/index.js';
 import type { IHttpOperation } from '@stoplight/types';
 import { openapiDocument } from './document.ts';
 
@@ -73,9 +71,18 @@ function operationsOf(document: object): Promise<IHttpOperation[]> {
   );
 }
 
+/**
+ * prism-http's validator, loaded by the first validator built, not with the package: most of what
+ * imports the contract (its plans, its router, a command's --help) never validates, and loading it
+ * takes ~160 ms. The validator alone, not the package index: the index also loads the mocker and its
+ * JSON Schema faker, which made up ~300 ms of the mock's start-up (BENCHMARKS.md).
+ */
+let prism: Promise<typeof prismValidatorModule> | undefined;
+const loadPrism = () => (prism ??= import('@stoplight/prism-http/dist/validator/index.js').then((m) => m.default));
+
 /** Builds the validator once; building costs ~100 ms, validating a call well under a millisecond. */
 export async function createContractValidator(document: object = openapiDocument): Promise<ContractValidator> {
-  const operations = await operationsOf(document);
+  const [operations, prismValidator] = await Promise.all([operationsOf(document), loadPrism()]);
   const byId = new Map(operations.map((o) => [o.iid ?? o.id, o]));
   for (const o of operations) if (o.iid) byId.set(o.iid, o);
   const find = (operationId: string): IHttpOperation => {

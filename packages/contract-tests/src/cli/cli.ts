@@ -16,7 +16,6 @@ import { withDiffSuite } from '../diff/diff-junit.ts';
 import { diffSummaryLines } from '../diff/diff-lines.ts';
 import type { SuiteConfig } from '../core/context.ts';
 import { prepareRun, say, stop } from './prepare-run.ts';
-import { runSuites, suiteFile } from './run-suites.ts';
 import { hideKey } from '../report/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { annotationsAsOutput } from '../report/junit.ts';
@@ -30,6 +29,8 @@ import { matrixLines, scoreLine } from '../rule-matrix/matrix-lines.ts';
 if (process.argv[2] === 'diff')
   process.exit(await (await import('../diff/diff-cli.ts')).diffCommand(process.argv.slice(3)));
 const options = readCliOptions(process.argv.slice(2));
+// vitest once the command line is read: --help, --version and bad usage answer without loading it.
+const { runSuites, suiteFile } = await import('./run-suites.ts');
 
 if (options.keyInArgs)
   say(
