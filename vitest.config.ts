@@ -1,18 +1,27 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
+/** A file this long (its last run's time) is started among the first, whatever its project. */
+const LONG_MS = 30_000;
+
 /**
- * The install test (publish to a local registry, npm install, then its checks) runs for minutes on
- * one worker; started first, it overlaps everything else instead of ending the run alone.
+ * The long files first, longest first, whatever their project: vitest orders files by project
+ * (alphabetically) and only then by how long they took last time, so a long file of a late project
+ * (the ruleset's OWASP test, a minute) started near the end and ended the run alone. The install
+ * test (publish to a local registry, npm install, then its checks) goes first even with no times
+ * yet, as on a fresh clone: it runs for minutes on one worker. The rest keep vitest's order, so a
+ * worker (one process for many files) mostly moves on within its project.
  */
-class InstallTestFirst extends BaseSequencer {
+class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const first = (f: TestSpecification) => f.moduleId.endsWith('/examples/installed/installed.test.ts');
-    return [...sorted.filter(first), ...sorted.filter((f) => !first(f))];
+    const install = (f: TestSpecification) => f.moduleId.endsWith('/examples/installed/installed.test.ts');
+    const took = (f: TestSpecification) =>
+      install(f) ? Infinity : (this.ctx.cache.getTestSpecificationResult(f)?.duration ?? 0);
+    const long = sorted.filter((f) => took(f) >= LONG_MS).sort((a, b) => took(b) - took(a));
+    return [...long, ...sorted.filter((f) => took(f) < LONG_MS)];
   }
 }
-
 export default defineConfig({
   test: {
     projects: [
@@ -36,7 +45,7 @@ export default defineConfig({
     // (`// @module-tag servers`); `pnpm test:unit` leaves those out and its guard (scripts/unit-tier.ts)
     // fails a file that starts one without saying so.
     tags: [{ name: 'servers', description: 'starts a server, a process, a browser or a registry' }],
-    sequence: { sequencer: InstallTestFirst },
+    sequence: { sequencer: LongFilesFirst },
     // Screenshots and other files tests attach (context.annotate) land beside the JUnit file.
     attachmentsDir: 'test-results/attachments',
     reporters: [
