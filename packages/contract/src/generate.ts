@@ -3,11 +3,10 @@
  * at /api/v1/openapi.json and imported by code that must not touch the file system), the plan table
  * (read by every package, and by the k6 scripts through their copy), the TypeScript types, and the
  * operations prism-http reads from the document (its validator's input, read here once instead of
- * at every start: validator.ts). The
- * mock's control API has a document of its own (`packages/engine/src/control/openapi.yaml`), made
- * JSON and types the same way for the engine, which serves it at /__control/openapi.json and types
- * its control client with it. `pnpm generate` writes them; the test `generated files are in step
- * with the contract` fails when someone forgets.
+ * at every start: validator.ts). The mock's control API has a document of its own
+ * (`packages/engine/src/control/openapi.yaml`), made JSON and types the same way for the engine,
+ * which serves it at /__control/openapi.json and types its control client with it. `pnpm generate`
+ * writes them; the test `generated files are in step with the contract` fails when someone forgets.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

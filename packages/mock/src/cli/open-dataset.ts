@@ -34,7 +34,7 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
  * The store the server serves from, always an SQLite one: a generated dataset from its database
  * in the kit's cache (built there on first use), a database file given as --data, a nightly dump
  * given as --data (read once into a database in the cache), a dataset folder read into an
- * in-memory database, or by default the embedded dataset, read so once a process (`embedded`).
+ * in-memory database, or by default the embedded dataset, read into one a process (`embedded`).
  */
 export async function openStore(
   options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild' | 'onReport'>,
