@@ -13,6 +13,8 @@ export { xmlText } from './xml.ts';
 
 export { kitCache } from './kit-cache.ts';
 
+export { processGone } from './process-gone.ts';
+
 export { escapeBidi, printable } from './printable.ts';
 
 export { exitCode, exitCodes, exitCodesHelp, exitCodesMarkdown, type ExitReason } from './exit-codes.ts';
