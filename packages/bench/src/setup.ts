@@ -120,8 +120,10 @@ export async function load(
   cpuMs?: () => number,
 ): Promise<Load> {
   // A discarded warm-up first, the same for every server: the first seconds of a fresh process are
-  // its JIT compiling, and without it the first request type measured pays for that.
-  if (!warm) await autocannon({ url, connections, duration: smoke ? 0.5 : 2, headers, ...pace });
+  // its JIT compiling, and without it the first request type measured pays for that. Not in the
+  // smoke, whose figures mean nothing: autocannon ends a run only at its next one-second sample,
+  // so even a short warm-up cost a second in each of the smoke's sixteen runs.
+  if (!warm && !smoke) await autocannon({ url, connections, duration: 2, headers, ...pace });
   const before = cpuMs?.();
   const result = await autocannon({ url, connections, duration, headers, ...pace });
   const figures = loadOf(result, result.requests.average);
