@@ -10,7 +10,7 @@
 // servers`), with no preparation, so it needs neither Go nor Python nor the network.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goToolAsync } from '../packages/cli/src/go-tool.ts';
 import { kitCache } from '../packages/cli/src/kit-cache.ts';
@@ -93,9 +93,13 @@ const unit = process.argv.includes('--unit');
 const vitestArgs = process.argv.slice(2).filter((a) => a !== '--unit');
 // vitest's default is one worker fewer than the CPUs, resolved per project: one file at a time on a
 // 2-CPU machine, and a maxWorkers in the root config does not reach the projects (only the command
-// line does). Most files wait on what they start (servers, k6, Chromium, a registry), not on the
-// CPU, so three side by side fill the wait (CONTRIBUTING "Where the suite's minutes go").
-if (!vitestArgs.some((a) => a.startsWith('--maxWorkers'))) vitestArgs.unshift('--maxWorkers=3');
+// line does). Many files wait on what they start (servers, k6, Chromium, a registry) or on a plan's
+// rate, not on the CPU: three side by side left the 2 CPUs idle 18% of a warm run, four 6%, and
+// finished sooner (CONTRIBUTING "Where the suite's minutes go"). Twice the CPUs, then, and at most
+// eight: past that the longest file (the install test, minutes on its own) sets the time. The unit
+// tier's files wait on nothing: one more than the CPUs, three here, as it was measured.
+const workers = unit ? availableParallelism() + 1 : Math.min(8, 2 * availableParallelism());
+if (!vitestArgs.some((a) => a.startsWith('--maxWorkers'))) vitestArgs.unshift(`--maxWorkers=${workers}`);
 // A worker runs file after file in one process instead of a fresh process a file: a fresh one
 // imported vitest and the kit's modules again for each of the 165 files (the engine's 25 files:
 // 15.8 CPU-seconds isolated, 6.5 not; the whole warm run 1,038 to 968). No test file changes
