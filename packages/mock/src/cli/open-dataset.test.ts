@@ -27,3 +27,10 @@ test("what one mock's rebuilds change stays its own: another on the embedded dat
   rebuilt.close();
   untouched.close();
 });
+
+test("the embedded dataset's store names no database file: its dumps are written when asked, never ahead", async () => {
+  const store = await openStore({});
+  // start-mock.ts writes a store's dumps ahead in a worker when it names a file.
+  expect(store.file).toBeNull();
+  store.close();
+});
