@@ -8,7 +8,7 @@
  * "is there quota left?" and "count this call".
  */
 import { LRUCache } from 'lru-cache';
-import { KnownKeys } from '../redact.ts';
+import { KnownKeys } from '@investor-graph/cli/redact';
 import type { PlanId } from '@investor-graph/contract/plans';
 import { ProblemError } from '../problems.ts';
 import { sha256Hex } from '../hash.ts';

@@ -4,7 +4,7 @@
  * is looked up only with a token of it in hand, and once it is gone nothing is looked at.
  */
 import { failedAuth } from '@investor-graph/contract/plans';
-import { bearerOf } from '../redact.ts';
+import { bearerOf } from '@investor-graph/cli/redact';
 import { ProblemError } from '../problems.ts';
 import { constantTimeEqual, sha256Hex } from '../hash.ts';
 import type { KeyDirectory, KeyRecord } from '../stores/key-store.ts';

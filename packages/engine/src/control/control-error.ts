@@ -4,7 +4,7 @@
  * went through `redact` with the secrets the client holds (its admin token, the keys it made or
  * sent), so a thrown error never carries one, whatever the mock echoed.
  */
-import { redact, redactJson } from '../redact.ts';
+import { redact, redactJson } from '@investor-graph/cli/redact';
 
 /** One wrong member of a refused call: a JSON pointer into the body, or a query parameter. */
 export interface ControlInputError {

@@ -8,7 +8,7 @@
  * An admin token (`Authorization: Bearer`) admits any address; tries of it are throttled per
  * address. In-process adapters (MSW) have no network to guard.
  */
-import { bearerOf, shorten } from '../redact.ts';
+import { bearerOf, shorten } from '@investor-graph/cli/redact';
 import type { RateLimiter } from '../stores/rate-limiter.ts';
 import { constantTimeEqual } from '../hash.ts';
 import { ProblemError } from '../problems.ts';

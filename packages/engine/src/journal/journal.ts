@@ -11,7 +11,7 @@
 import type { PlanId } from '@investor-graph/contract/plans';
 import { iso } from '../answer.ts';
 import type { CallNote } from '../context.ts';
-import { redactPath } from '../redact.ts';
+import { redactPath } from '@investor-graph/cli/redact';
 import type { JournalStore, JournalView } from './journal-store.ts';
 import { matches, type JournalFilter } from './match.ts';
 

@@ -4,7 +4,7 @@
  * problem+json with no key of the request echoed in it, or, for anything but a problem, as the
  * kit's own failure (a 500 that says so).
  */
-import { redact, redactJson, redactPath, bearerOf } from '../redact.ts';
+import { redact, redactJson, redactPath, bearerOf } from '@investor-graph/cli/redact';
 import type { Answer } from '../answer.ts';
 import type { CallNote } from '../context.ts';
 import { ProblemError } from '../problems.ts';

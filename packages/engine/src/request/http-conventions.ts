@@ -4,7 +4,7 @@
  * incoming request id echoed. In the engine, so the Node server and MSW answer alike.
  * DECISIONS.md#http-conventions says why each is as it is.
  */
-import { bearerOf, holdsAnyKey } from '../redact.ts';
+import { bearerOf, holdsAnyKey } from '@investor-graph/cli/redact';
 import { isPieces, piecesLength, type Answer } from '../answer.ts';
 
 /** Which origins a browser app may call the data API from: any (as Prism does) or a list. */

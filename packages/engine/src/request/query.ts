@@ -3,7 +3,7 @@
  * names the operation takes (with did-you-mean), the page size a plan allows, and what a cursor is
  * bound to.
  */
-import { shorten } from '../redact.ts';
+import { shorten } from '@investor-graph/cli/redact';
 import { defaultLimit, type PlanRule } from '@investor-graph/contract/plans';
 import { nearest } from '@investor-graph/cli/near';
 import { fnv64 } from '../hash.ts';

@@ -1,5 +1,5 @@
 /** Routes a method and raw path to an operation of the contract, with its path parameters decoded. */
-import { shorten } from '../redact.ts';
+import { shorten } from '@investor-graph/cli/redact';
 import { matchOperation, methodsAt } from '@investor-graph/contract/router';
 import { ProblemError } from '../problems.ts';
 

@@ -11,7 +11,7 @@
  * (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
-import type { KnownKeys } from '../redact.ts';
+import type { KnownKeys } from '@investor-graph/cli/redact';
 import type { Accounts } from '../accounts/accounts.ts';
 import type { Answer } from '../answer.ts';
 

@@ -11,7 +11,7 @@ import { createContractValidator } from '@investor-graph/contract';
 import { renderProxyHtml } from '../proxy/html.ts';
 import { createValidationProxy } from '../proxy/proxy.ts';
 import { ProxyReport } from '../proxy/report.ts';
-import { escapeControl } from '@investor-graph/engine/redact';
+import { escapeControl } from '@investor-graph/cli/redact';
 import { readFlags } from './flags.ts';
 import { checkProcess } from '../proxy/checker/process.ts';
 import { createNodeServer, isLoopback, listen } from '../adapters/node/server.ts';

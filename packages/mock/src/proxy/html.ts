@@ -8,7 +8,7 @@
  */
 import { badge, curlLine, html, page, pre, table, type Html } from '@investor-graph/cli/html-page';
 import { rules, type RuleId } from '@investor-graph/contract';
-import { redact } from '@investor-graph/engine/redact';
+import { redact } from '@investor-graph/cli/redact';
 import type { ExchangeRecord } from './proxy.ts';
 import { proxyChecks, type ProxyReportJson } from './report.ts';
 

@@ -5,7 +5,7 @@
  * adapter and the CLI add the port, the log and the report files.
  */
 import { parseBody } from '@investor-graph/contract';
-import { bearerOf, redactPath, redact } from '@investor-graph/engine/redact';
+import { bearerOf, redactPath, redact } from '@investor-graph/cli/redact';
 import { HeldBytes, hopByHop, passedOnHeaders, passOn, readBounded, type BoundedBody } from './body.ts';
 import { checkExchange, textOf, type CheckJob, type CheckResult } from './check.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';

@@ -4,7 +4,7 @@
  * a body excerpt with keys blanked, and the checks it gave up (`not_validated`), as violations or,
  * allowed, as a note.
  */
-import { redact } from '@investor-graph/engine/redact';
+import { redact } from '@investor-graph/cli/redact';
 import type { ProxyViolation } from './proxy.ts';
 
 const EXCERPT = 300;

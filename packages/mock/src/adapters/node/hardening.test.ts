@@ -18,7 +18,7 @@ import { newKeyText } from '@investor-graph/engine';
 import { startMock, type RunningMock } from '../../node.ts';
 import { createValidationProxy, violationsHeader, type ExchangeRecord } from '../../proxy/proxy.ts';
 import { ProxyReport } from '../../proxy/report.ts';
-import { escapeControl, redactPath } from '@investor-graph/engine/redact';
+import { escapeControl, redactPath } from '@investor-graph/cli/redact';
 
 const validator = await createContractValidator();
 const temp = mkdtempSync(join(tmpdir(), 'ig-hardening-'));

@@ -20,7 +20,7 @@ import type { Engine } from '@investor-graph/engine/engine';
 import { toResponse } from '@investor-graph/engine/answer';
 import { ProblemError } from '@investor-graph/engine/problems';
 import { refusedRoute } from '@investor-graph/engine/request/router';
-import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/engine/redact';
+import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/cli/redact';
 import { encoded, GONE, MAX_BODY, readBody, tooLarge } from './bodies.ts';
 import { codingRefusal, refusal } from './checks.ts';
 import { delivered } from './delivery.ts';
