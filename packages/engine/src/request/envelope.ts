@@ -90,16 +90,14 @@ export async function envelopeBody(
   usage: Usage,
   deps: EnvelopeDeps,
 ): Promise<string | Pieces> {
-  let next: string | null = null;
-  let dataJson = data.json;
-  if (served.afterCharge) dataJson = JSON.stringify(served.afterCharge(call.key, usage));
-  else if (served.next)
-    next = await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next);
+  const next = served.next
+    ? await deps.cursors.encode(call.route.operationId, filterDigest(call.route, call.query), served.next)
+    : null;
   // The members after data, in the contract's order: all but usage the same for every call on a
   // plan and version of the dataset without a next page, so written once for them.
   const members =
     next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan);
   const rest = `${members}${usageJson(usage)}}`;
-  if (data.bytes === undefined || dataJson !== data.json) return `{"data":${dataJson},${rest}`;
+  if (data.bytes === undefined) return `{"data":${data.json},${rest}`;
   return [dataOpen, data.bytes, utf8.encode(`,${rest}`)];
 }

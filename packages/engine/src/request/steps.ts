@@ -27,6 +27,7 @@ import {
   type KeyedOperation,
   type Operation,
   type OperationEnv,
+  type Served,
 } from '../operations/table.ts';
 import type { Incidents } from '../incidents/incidents.ts';
 import { meetIncident } from '../incidents/apply.ts';
@@ -153,20 +154,22 @@ export async function dataCall(
     await accounts.admit(call.key, now, operation.counted);
     checkFeature(operation, call.plan);
     const served = operation.serve({ call, afterKey, prepared }, env);
+    const ifNoneMatch = request.headers.get('if-none-match');
     // The page is serialised once, for the entity tag here and the envelope below.
-    const data: Serialised = served.raw
-      ? { json: '', tag: '' }
-      : parts.serialiser.serialise(served.body, served.stored === true);
-    const { etag, notModified } = entityTag(served, data, parts.store.asOf, request.headers.get('if-none-match'));
+    const early = served.afterCharge ? null : serialised(parts, served);
+    const tagged = early && entityTag(served, early, parts.store.asOf, ifNoneMatch);
     const chargeId = nextChargeId();
     const { record, cost, usage } = await accounts.admitAndCharge(
       call.key,
       now,
       operation.counted,
-      notModified ? null : served.rows,
+      tagged?.notModified ? null : served.rows,
       chargeId,
     );
     call.key = record;
+    // The account's data is the key as this step left it: its tag is of that data, taken now.
+    const data = early ?? parts.serialiser.serialise(served.afterCharge!(record, usage), false);
+    const { etag, notModified } = tagged ?? entityTag(served, data, parts.store.asOf, ifNoneMatch);
     Object.assign(note, { rowsServed: notModified ? 0 : served.rows, counted: operation.counted, rowsCharged: cost });
     try {
       const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
@@ -191,6 +194,11 @@ export async function dataCall(
     if (error instanceof ProblemError) for (const [k, v] of Object.entries(rateHeaders)) error.headers[k] ??= v;
     throw error;
   }
+}
+
+/** What was served, serialised for its tag and the envelope (a file's bytes are served as they are). */
+function serialised(parts: EngineParts, served: Served): Serialised {
+  return served.raw ? { json: '', tag: '' } : parts.serialiser.serialise(served.body, served.stored === true);
 }
 
 /**
