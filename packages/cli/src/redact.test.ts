@@ -79,3 +79,63 @@ test('a plain query comes back as sent, and one naming a secret or a cursor is s
   expect(redactPath('/api/v1/firms?key')).toBe('/api/v1/firms?key=***');
   expect(redactPath('/api/v1/firms?limit=1&cursor=abcdefghijklmn')).toBe('/api/v1/firms?limit=1&cursor=***');
 });
+
+/** `text` in base64, and base64url without its padding. */
+const base64 = (text: string) => btoa(text);
+const base64url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+// Regression (issue #66): base64 was not undone, so a problem holding a key so encoded reached stderr as sent.
+test('a key in base64 or base64url is blanked, alone, after other text, inside a Basic header or in a path', () => {
+  const custom = 'my-own-team-key-1234';
+  for (const [text, known] of [
+    [base64(key), []],
+    [base64url(key), []],
+    [`the service said: ${base64(`Bearer ${key}`)}`, []],
+    [`Basic ${base64(`user:${key}`)}`, []],
+    [`/api/v1/firms/${base64url(key)}/portfolio`, []],
+    [base64(custom), [custom]],
+    [`x${base64url(`a${custom}`)}`, [custom]],
+    // Too short for a secret's shape once encoded: found only by reading the base64.
+    [base64('pass-w0rd!'), ['pass-w0rd!']],
+    [`Basic ${base64('ci:pass-w0rd!')}`, ['pass-w0rd!']],
+  ] as const) {
+    const shown = redact(text, known);
+    expect(shown, text).toContain('***');
+    for (const reading of [shown, ...(shown.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []).map((r) => safeAtob(r))])
+      expect(reading, text).not.toMatch(/u5gMaPea|own-team|w0rd/);
+  }
+  expect(redactPath(`/api/v1/firms/${base64url(key)}`)).toBe('/api/v1/firms/***');
+});
+
+const safeAtob = (run: string): string => {
+  try {
+    return atob(run.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return '';
+  }
+};
+
+// Regression (issue #66): half a key split across two query parameters (22 characters, under the
+// 24-character secret shape) survived in the journal, and a key's first 28 characters reached stderr.
+test("a part of a known key is blanked as the key is: its halves, its prefix, the end of the kit's form", () => {
+  const custom = 'Zq4-custom-team-key-of-forty-characters!';
+  expect(redactPath(`/api/v1/firms?a=${custom.slice(0, 20)}&b=${custom.slice(20)}`, [custom])).not.toMatch(
+    /custom-team|forty-char/,
+  );
+  expect(redact(`refused: ${custom.slice(0, 28)}`, [custom])).toBe('refused: ***');
+  expect(redact(`the key ended ${key.slice(-21)}`, [key])).toBe('the key ended ***');
+  expect(redactPath(`/api/v1/firms?a=${key.slice(0, 22)}&b=${key.slice(22)}`, [key])).not.toMatch(/u5gMaPea|i3mzn/);
+  // What no key holds stays: fewer than 8 of its characters in a row, and text a key does not share.
+  expect(redact('the team-ke', [custom])).toBe('the team-ke');
+  expect(redact('/api/v1/firms/harbor-lane-capital', [custom])).toBe('/api/v1/firms/harbor-lane-capital');
+});
+
+test('base64-looking text that reads as no key stays as it is: slugs, digests, dates, a cursor of the kit', () => {
+  for (const text of [
+    '/api/v1/firms/stonebridge-crest-corporate-ventures-2/funds',
+    'W/"3f9a0c1b2d4e5f60"',
+    '/api/v1/changes?since=2026-11-01T00:00:00Z&include=rows',
+    'harbor-lane-capital-partners-fund-two',
+  ])
+    expect(redact(text, [key])).toBe(text);
+});

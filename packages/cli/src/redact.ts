@@ -5,7 +5,9 @@
  * ways: by the kit's own key form (igk_...), by the look of a secret (a long run of letters and
  * digits, which slugs, dates and short ids are not), and by the keys the caller knows of (presets,
  * keys made through the control API, the request's own), each after undoing every encoding a
- * request can carry it in (percent-escapes up to six deep, `+` for a space, JSON's `\u` escapes).
+ * request can carry it in (percent-escapes up to six deep, `+` for a space, JSON's `\u` escapes,
+ * base64 and base64url). A known key is found by any 8 characters of it, so a key cut in two,
+ * shortened, or cut around by the pieces below is still found, and no 8 of its characters are left.
  * `redactPath` is the same for a request target, knowing which parameters carry secrets and
  * keeping the start of a cursor.
  */
@@ -17,16 +19,18 @@ const secretParameter = new RegExp(`^(${secretNames})$`, 'i');
  * cursor's): a plain target (`plain`) without one comes out of it as it went in.
  */
 const rewrittenParameter = new RegExp(`[?&](${secretNames}|cursor)([=&]|$)`, 'i');
-const kitKey = /igk_[A-Za-z0-9_]+/;
-/** A run of letters, digits and underscores (found in one linear pass: no lookahead to backtrack on). */
-const run = /[A-Za-z0-9_]+/g;
-/**
- * 24+ letters, digits or underscores with both letters and digits: a
- * generated secret's shape; slugs (hyphens), dates and short ids are not.
- */
-const looksSecret = (word: string): boolean => word.length >= 24 && /\d/.test(word) && /[A-Za-z]/.test(word);
-/** Known keys shorter than this are not looked for: they would blank ordinary words. */
-const KNOWN_FROM = 8;
+import {
+  base64Hides,
+  base64Holds,
+  base64Run,
+  decode,
+  holdsKey,
+  holdsKnown,
+  kitKey,
+  KNOWN_FROM,
+  plain,
+} from './key-finder.ts';
+
 /** A cursor of the kit's form: base64url payload and signature, joined by a dot. */
 const cursorForm = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{16,}$/;
 /** How much of a cursor is shown: enough to tell two apart, too little to be a secret's worth. */
@@ -40,48 +44,6 @@ export function bearerOf(header: string | null | undefined): string | undefined 
 }
 
 /**
- * Every encoding undone until nothing changes (a key encoded twice is a key), at most six times:
- * text that still decodes after that is taken for a key hidden deeper (null).
- */
-function decode(text: string): string | null {
-  let out = text;
-  for (let i = 0; i < 7; i++) {
-    if (i === 6) return null;
-    let next = out
-      .replace(/\\u([0-9a-f]{4})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-      .replace(/\+/g, ' ');
-    try {
-      next = decodeURIComponent(next);
-    } catch {
-      next = next.replace(/%([0-9a-f]{2})/gi, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    }
-    if (next === out) break;
-    out = next;
-  }
-  return out;
-}
-
-const holdsKnown = (decoded: string, known: readonly string[]): boolean =>
-  known.some((k) => k.length >= KNOWN_FROM && decoded.includes(k));
-
-/** Whether decoded text holds a key: the kit's form, a secret's shape, or one of `known`. */
-function holdsKey(decoded: string | null, known: readonly string[]): boolean {
-  if (decoded === null) return true;
-  if (kitKey.test(decoded) || holdsKnown(decoded, known)) return true;
-  for (const word of decoded.match(run) ?? []) if (looksSecret(word)) return true;
-  return false;
-}
-
-/**
- * Whether `text` has nothing `redact` would blank, told without cutting it: nothing encoded (no
- * `%`, `+` or backslash), no `igk`, no run long enough to look secret, no known key. Most strings
- * are such (profiled: cutting and decoding every problem's path was a sixth of a 401's time).
- */
-function plain(text: string, known: readonly string[]): boolean {
-  return !/[%+\\]|igk|[A-Za-z0-9_]{24}/i.test(text) && !holdsKnown(text, known);
-}
-
-/**
  * The one redaction: `text` with every piece that holds a key, in any encoding, replaced by `***`,
  * and a JSON member named like a secret (`"token": "..."`)
  * blanked. A known key that spans pieces (one holding a space or
@@ -91,9 +53,11 @@ export function redact(text: string, known: readonly string[] = []): string {
   if (plain(text, known)) return text;
   const out = text
     .replace(/("(?:key|api_key|apikey|token|access_token|password|secret)"\s*:\s*")[^"]*"/gi, '$1***"')
+    // base64 first: its '/' and '=' are where the pieces below are cut, which would cut its blocks.
+    .replace(base64Run, (run) => (base64Holds(run, known) ? '***' : run))
     .replace(piece, (part) => (holdsKey(decode(part), known) ? '***' : part));
   const whole = decode(out);
-  return whole === null || holdsKnown(whole, known) || kitKey.test(whole) ? '***' : out;
+  return whole === null || holdsKnown(whole, known) || kitKey.test(whole) || base64Hides(whole, known) ? '***' : out;
 }
 
 /**
@@ -169,7 +133,7 @@ export function redactPath(target: string, known: readonly string[] = []): strin
 /** A known key cut across segments or parameters (one holding `/` or `&`) leaves nothing of a target. */
 function guarded(target: string, known: readonly string[]): string {
   const whole = decode(target);
-  return whole === null || holdsKnown(whole, known) ? '***' : target;
+  return whole === null || holdsKnown(whole, known) || base64Hides(whole, known) ? '***' : target;
 }
 
 /**

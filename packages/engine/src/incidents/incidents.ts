@@ -8,7 +8,7 @@
  */
 import { iso } from '../answer.ts';
 import { randomToken } from '../hash.ts';
-import { glob } from '../journal/match.ts';
+import { globMatches } from '../journal/match.ts';
 import type { IncidentKind, IncidentParameter } from './kinds.ts';
 
 /** Which calls an incident changes: every member given must hold (none given: every call). */
@@ -145,7 +145,7 @@ export function matchesCall(match: IncidentMatch, call: CallFacts): boolean {
   return (
     (match.operation === undefined || match.operation === call.operation) &&
     (match.method === undefined || match.method.toUpperCase() === call.method) &&
-    (match.path === undefined || glob(match.path).test(call.path)) &&
+    (match.path === undefined || globMatches(match.path, call.path)) &&
     (match.key_id === undefined || match.key_id === call.keyId)
   );
 }

@@ -4,6 +4,7 @@
  * as the journal's inputs are (journal/parse.ts).
  */
 import { parseDuration } from '../clock.ts';
+import { patternProblem } from '../journal/match.ts';
 import type { InputError, Parsed } from '../journal/parse.ts';
 import type { IncidentInput, IncidentMatch } from './incidents.ts';
 import { incidentKindNames, incidentKinds, isIncidentKind, parameterBounds, type IncidentParameter } from './kinds.ts';
@@ -31,8 +32,10 @@ export function parseIncident(body: unknown): Parsed<IncidentInput> {
   for (const [name, value] of Object.entries(record(body.match) ? body.match : {})) {
     if (!(matchMembers as readonly string[]).includes(name))
       wrong(`/match/${name}`, `is not a member (${matchMembers.join(', ')})`);
+    else if (name === 'path' && typeof value === 'string' && patternProblem(value))
+      wrong('/match/path', patternProblem(value)!);
     else if (text(value)) match[name as (typeof matchMembers)[number]] = value;
-    else wrong(`/match/${name}`, 'must be a non-empty string');
+    else wrong(`/match/${name}`, 'must be a non-empty string of at most 500 characters');
   }
 
   const input: Omit<IncidentInput, 'kind'> = { match, parameters: {} };

@@ -5,7 +5,7 @@
  * MSW API throws them.
  */
 import { maxJournalPage } from './journal.ts';
-import type { JournalFilter, JournalPattern } from './match.ts';
+import { patternProblem, type JournalFilter, type JournalPattern } from './match.ts';
 import type { CallCount } from './verify.ts';
 
 /** One wrong member: where (a JSON pointer into the body, or a query parameter) and what is wrong. */
@@ -43,9 +43,14 @@ export function parsePageQuery(params: URLSearchParams): Parsed<PageRequest> {
   let limit = 100;
   let cursor: number | undefined;
   for (const [name, value] of params) {
-    if (['operation', 'method', 'path', 'key_id', 'plan'].includes(name))
-      filter[name as 'operation' | 'method' | 'path' | 'key_id' | 'plan'] = value;
-    else if (name === 'status') {
+    if (name === 'path') {
+      const problem = patternProblem(value);
+      if (problem) wrong(name, problem);
+      else filter.path = value;
+    } else if (['operation', 'method', 'key_id', 'plan'].includes(name)) {
+      if (value.length <= 500) filter[name as 'operation' | 'method' | 'key_id' | 'plan'] = value;
+      else wrong(name, 'must be at most 500 characters');
+    } else if (name === 'status') {
       if (STATUS.test(value)) filter.status = value;
       else wrong(name, STATUS_DETAIL);
     } else if (name === 'since') {
@@ -93,8 +98,9 @@ export function parseExpectation(body: unknown): Parsed<Expectation> {
         for (const [param, v] of Object.entries(value)) if (!text(v)) wrong(`${at}/${param}`, 'must be a string');
         pattern.query = value as Record<string, string>;
       }
-    } else if (text(value)) pattern[name as 'operation' | 'method' | 'path' | 'key_id' | 'plan'] = value;
-    else wrong(at, 'must be a non-empty string');
+    } else if (name === 'path' && typeof value === 'string' && patternProblem(value)) wrong(at, patternProblem(value)!);
+    else if (text(value)) pattern[name as 'operation' | 'method' | 'path' | 'key_id' | 'plan'] = value;
+    else wrong(at, 'must be a non-empty string of at most 500 characters');
   }
   const count = body.count;
   if (count !== undefined && !whole(count)) {
