@@ -68,6 +68,8 @@ export const problemTypes = {
   control_forbidden: { status: 403, title: 'Control endpoints are loopback-only' },
   // The control plane is the kit's, not the API's: nothing to buy, so its 429 offers no action.
   control_throttled: { status: 429, title: 'Too many failed control calls', actions: () => [] },
+  // More incidents in force than the mock holds (incidents/incidents.ts's cap): end some first.
+  too_many_incidents: { status: 409, title: 'Too many incidents in force' },
   // The kit's own failure, never the client's: no detail beyond where to look in the mock's log.
   internal_error: { status: 500, title: 'The mock failed' },
   // The state database shared by several mocks stayed locked (by something else): try again soon.

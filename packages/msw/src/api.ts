@@ -157,7 +157,7 @@ export async function createApi(
         throw new TypeError(
           `[investor-graph mock] verify: ${asked.errors.map((e) => `${e.pointer}: ${e.detail}`).join('; ')}`,
         );
-      const verification = verify(engine.journal, asked.value.pattern, asked.value.count);
+      const verification = verify(engine.journal, asked.value.pattern, asked.value.count, engine.accounts.known.with());
       if (!verification.ok) throw new VerificationError(verification);
       return verification;
     },

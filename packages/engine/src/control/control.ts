@@ -72,9 +72,10 @@ async function controlRoute(request: Request, url: URL, deps: ControlDeps): Prom
   const template = path.replace(/\/key_[0-9a-f]+/, '/{key_id}').replace(/\/inc_[0-9a-f]+$/, '/{incident_id}');
   const route = `${method} ${template}`;
   const now = clock.now();
-  const journaled = await journalRoute(route, url, deps.journal, () => readJson(request));
+  const known = accounts.known.with();
+  const journaled = await journalRoute(route, url, deps.journal, () => readJson(request), known);
   if (journaled) return journaled;
-  const incident = await incidentRoute(route, path, deps.incidents, now, () => readJson(request));
+  const incident = await incidentRoute(route, path, deps.incidents, now, () => readJson(request), known);
   if (incident) return incident;
   switch (route) {
     case 'GET /__control':

@@ -7,7 +7,7 @@ import { json, type Answer } from '../answer.ts';
 import type { Incidents } from '../incidents/incidents.ts';
 import { parseIncident } from '../incidents/parse.ts';
 import { ProblemError } from '../problems.ts';
-import { refused } from './journal-routes.ts';
+import { refused, shownJson } from './journal-routes.ts';
 
 /** The answer of an incidents route (`METHOD /path`, ids as `{incident_id}`), or null for another route. */
 export async function incidentRoute(
@@ -16,21 +16,22 @@ export async function incidentRoute(
   incidents: Incidents,
   serviceNow: number,
   body: () => Promise<Record<string, unknown>>,
+  known: readonly string[],
 ): Promise<Answer | null> {
   switch (route) {
     case 'POST /__control/incidents': {
       const asked = parseIncident(await body());
       if (!asked.ok) throw refused('invalid_body', asked.errors);
-      return json(201, incidents.add(asked.value));
+      return shownJson(201, incidents.add(asked.value, serviceNow), known);
     }
     case 'GET /__control/incidents':
-      return json(200, { incidents: incidents.list(serviceNow) });
+      return shownJson(200, { incidents: incidents.list(serviceNow) }, known);
     case 'DELETE /__control/incidents':
       return json(200, { cleared: incidents.clear() });
     case 'DELETE /__control/incidents/{incident_id}': {
       const ended = incidents.end(path.split('/')[3]!, serviceNow);
       if (!ended) throw new ProblemError('not_found', 'No incident in force has that id.');
-      return json(200, ended);
+      return shownJson(200, ended, known);
     }
     default:
       return null;

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { Incidents, type CallFacts } from './incidents.ts';
+import { Incidents, MAX_INCIDENTS, type CallFacts } from './incidents.ts';
 import { parseIncident } from './parse.ts';
 
 const firms: CallFacts = { operation: 'listFirms', method: 'GET', path: '/api/v1/firms', keyId: 'key_aaaaaaaaaaaa' };
@@ -103,4 +103,32 @@ test("an incident's body takes each kind's defaults and bounds, and names every 
     errors: [{ pointer: '/retry_after' }],
   });
   expect(parseIncident([])).toMatchObject({ ok: false, errors: [{ pointer: '' }] });
+});
+
+test('at most MAX_INCIDENTS are in force: one more is a 409 too_many_incidents, and ending one makes room', () => {
+  const incidents = new Incidents(() => 0);
+  const ids = Array.from({ length: MAX_INCIDENTS }, (_, i) =>
+    incidents.add({ kind: 'outage', match: { operation: `op${i}` }, parameters: {} }),
+  );
+  expect(() => incidents.add({ kind: 'outage', match: {}, parameters: {} })).toThrow(
+    expect.objectContaining({ code: 'too_many_incidents', status: 409 }),
+  );
+  expect(incidents.list(0)).toHaveLength(MAX_INCIDENTS);
+  incidents.end(ids[0]!.id, 0);
+  expect(incidents.add({ kind: 'outage', match: {}, parameters: {} }).kind).toBe('outage');
+});
+
+test('incidents on other operations are not looked at, and the newest match wins across its operation and any', () => {
+  const incidents = new Incidents(() => 0);
+  const call = { operation: 'listFirms', method: 'GET', path: '/api/v1/firms', keyId: null };
+  for (let i = 0; i < 500; i++) incidents.add({ kind: 'outage', match: { operation: `other${i}` }, parameters: {} });
+  expect(incidents.take(call, 0)).toBeNull();
+  const own = incidents.add({ kind: 'latency', match: { operation: 'listFirms' }, parameters: {} });
+  const any = incidents.add({ kind: 'reset', match: {}, calls: 1, parameters: {} });
+  expect(incidents.take(call, 0)?.id).toBe(any.id);
+  expect(incidents.take(call, 0)?.id).toBe(own.id);
+  const newer = incidents.add({ kind: 'outage', match: { operation: 'listFirms' }, calls: 1, parameters: {} });
+  incidents.add({ kind: 'outage', match: { path: '/api/v1/companies*' }, parameters: {} });
+  expect(incidents.take(call, 0)?.id).toBe(newer.id);
+  expect(incidents.take(call, 0)?.id).toBe(own.id);
 });

@@ -9,6 +9,7 @@
 import { iso } from '../answer.ts';
 import { randomToken } from '../hash.ts';
 import { globMatches } from '../journal/match.ts';
+import { ProblemError } from '../problems.ts';
 import type { IncidentKind, IncidentParameter } from './kinds.ts';
 
 /** Which calls an incident changes: every member given must hold (none given: every call). */
@@ -61,6 +62,8 @@ export interface CallFacts {
 
 interface Held {
   id: string;
+  /** Order of adding: which of two matching incidents is the newer. */
+  seq: number;
   input: IncidentInput;
   createdAt: number;
   endsAt: number | null;
@@ -68,9 +71,24 @@ interface Held {
   hits: number;
 }
 
+/**
+ * The most incidents in force at once (DECISIONS.md#incidents): far past what a test asks for, and
+ * a bound on what a call spends finding its own and on the list's size.
+ */
+export const MAX_INCIDENTS = 1000;
+
+/** Where an incident is filed: under its operation, or with those that name none (any operation). */
+const ANY = '';
+
 export class Incidents {
   /** Oldest first. */
   private held: Held[] = [];
+  /**
+   * The incidents by the operation they name (ANY: none), oldest first: a call looks only at its
+   * operation's and ANY's, so incidents on other operations cost it nothing.
+   */
+  private byOperation = new Map<string, Held[]>();
+  private added = 0;
 
   private readonly wallNow: () => number;
 
@@ -83,10 +101,21 @@ export class Incidents {
     return this.held.length > 0;
   }
 
-  add(input: IncidentInput): Incident {
+  /**
+   * Starts an incident; a 409 `too_many_incidents` when MAX_INCIDENTS are in force at `serviceNow`
+   * (the simulated clock; left out, only those ended by the wall clock are pruned first).
+   */
+  add(input: IncidentInput, serviceNow = -Infinity): Incident {
+    this.prune(serviceNow);
+    if (this.held.length >= MAX_INCIDENTS)
+      throw new ProblemError(
+        'too_many_incidents',
+        `The mock holds at most ${MAX_INCIDENTS} incidents in force: end some first (DELETE /__control/incidents).`,
+      );
     const now = this.wallNow();
     const held: Held = {
       id: `inc_${randomToken(12, '0123456789abcdef')}`,
+      seq: this.added++,
       input,
       createdAt: now,
       endsAt: input.durationMs === undefined ? null : now + input.durationMs,
@@ -94,6 +123,7 @@ export class Incidents {
       hits: 0,
     };
     this.held.push(held);
+    this.file(held);
     return shown(held);
   }
 
@@ -107,6 +137,7 @@ export class Incidents {
   clear(): number {
     const count = this.held.length;
     this.held = [];
+    this.byOperation.clear();
     return count;
   }
 
@@ -116,29 +147,62 @@ export class Incidents {
     const at = this.held.findIndex((h) => h.id === id);
     if (at === -1) return undefined;
     const [ended] = this.held.splice(at, 1);
+    this.unfile(ended!);
     return shown(ended!);
   }
 
   /** The newest incident in force that `call` matches, one of its calls taken; null when none. */
   take(call: CallFacts, serviceNow: number): Incident | null {
     if (this.held.length === 0) return null;
+    const own = this.byOperation.get(call.operation);
+    const any = this.byOperation.get(ANY);
+    if (!own && !any) return null;
     this.prune(serviceNow);
-    for (let i = this.held.length - 1; i >= 0; i--) {
-      const held = this.held[i]!;
-      if (!matchesCall(held.input.match, call)) continue;
-      held.hits++;
-      if (held.callsLeft !== null && --held.callsLeft === 0) this.held.splice(i, 1);
-      return shown(held);
+    const held = newestMatch(this.byOperation.get(call.operation), this.byOperation.get(ANY), call);
+    if (!held) return null;
+    held.hits++;
+    if (held.callsLeft !== null && --held.callsLeft === 0) {
+      this.held.splice(this.held.indexOf(held), 1);
+      this.unfile(held);
     }
-    return null;
+    return shown(held);
+  }
+
+  private file(held: Held): void {
+    const at = held.input.match.operation ?? ANY;
+    const list = this.byOperation.get(at);
+    if (list) list.push(held);
+    else this.byOperation.set(at, [held]);
+  }
+
+  private unfile(held: Held): void {
+    const at = held.input.match.operation ?? ANY;
+    const list = this.byOperation.get(at)?.filter((h) => h !== held) ?? [];
+    if (list.length) this.byOperation.set(at, list);
+    else this.byOperation.delete(at);
   }
 
   private prune(serviceNow: number): void {
     const wall = this.wallNow();
-    this.held = this.held.filter(
-      (h) => (h.endsAt === null || wall < h.endsAt) && (h.input.until === undefined || serviceNow < h.input.until),
-    );
+    const live = (h: Held): boolean =>
+      (h.endsAt === null || wall < h.endsAt) && (h.input.until === undefined || serviceNow < h.input.until);
+    if (this.held.every(live)) return;
+    this.held = this.held.filter(live);
+    this.byOperation.clear();
+    for (const held of this.held) this.file(held);
   }
+}
+
+/** The newest of two lists' incidents (each oldest first) that matches `call`: the newest wins, whichever list. */
+function newestMatch(own: Held[] | undefined, any: Held[] | undefined, call: CallFacts): Held | null {
+  let i = (own?.length ?? 0) - 1;
+  let j = (any?.length ?? 0) - 1;
+  while (i >= 0 || j >= 0) {
+    const fromOwn = j < 0 || (i >= 0 && own![i]!.seq > any![j]!.seq);
+    const held = fromOwn ? own![i--]! : any![j--]!;
+    if (matchesCall(held.input.match, call)) return held;
+  }
+  return null;
 }
 
 export function matchesCall(match: IncidentMatch, call: CallFacts): boolean {

@@ -3,6 +3,7 @@
  * pattern, whether that is the count expected, and, when it is not, the nearest calls and what
  * differed in each (WireMock's near misses), said in a message a test runner shows as it is.
  */
+import { redactJson } from '@investor-graph/cli/redact';
 import type { JournalEntry } from './journal.ts';
 import type { JournalView } from './journal-store.ts';
 import { describePattern, differences, type Difference, type JournalPattern } from './match.ts';
@@ -43,9 +44,15 @@ function bounds(count: CallCount | undefined): Verification['expected'] {
 
 /**
  * Counts the calls in `journal` matching `pattern` and judges the count against `count` (at least
- * one): over a memory `Journal` as it is, or over a store's `snapshot()`.
+ * one): over a memory `Journal` as it is, or over a store's `snapshot()`. What it says of the
+ * pattern is blanked of every key `known` names or any key's form finds (a test may have put one there).
  */
-export function verify(journal: JournalView, pattern: JournalPattern, count?: CallCount): Verification {
+export function verify(
+  journal: JournalView,
+  pattern: JournalPattern,
+  count?: CallCount,
+  known: readonly string[] = [],
+): Verification {
   const expected = bounds(count);
   const entries = journal.entries();
   const judged = entries.map((entry) => ({ entry, differences: differences(entry, pattern) }));
@@ -61,7 +68,10 @@ export function verify(journal: JournalView, pattern: JournalPattern, count?: Ca
     : [];
   const over = ok || tooFew ? [] : matching.slice(0, NEAR_MISSES);
   const verdict = { matched, expected, ok, near_misses: nearMisses, matching: over };
-  return { ...verdict, message: ok ? '' : verificationMessage(journal, pattern, verdict, entries.length) };
+  return redactJson(
+    { ...verdict, message: ok ? '' : verificationMessage(journal, pattern, verdict, entries.length) },
+    known,
+  );
 }
 
 /** "exactly 2 calls", "at least 1 call", "from 1 to 3 calls", "no call". */

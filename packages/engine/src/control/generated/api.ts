@@ -1163,6 +1163,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidBody"];
             403: components["responses"]["Forbidden"];
+            /** @description The mock holds 1,000 incidents in force at most (`too_many_incidents`); end some first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["Throttled"];
