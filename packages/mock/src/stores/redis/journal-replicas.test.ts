@@ -150,5 +150,28 @@ describe.skipIf(skipped)(
       const shown = keys.flatMap(keyForms).filter((form) => texts.some((text) => text.includes(form)));
       expect(shown).toEqual([]);
     });
+
+    // Regression (issue #66): a key of the user's own form made through one replica's control API
+    // was written raw to the shared stream by another replica, which had never seen its text.
+    test('a custom key made on one replica is blanked by another that never saw it, on Redis too', async () => {
+      await mockJournal(balancer.url).clearJournal();
+      const made = 'Made.on-replica~one-0066';
+      const answer = await fetch(`${replicas[0]!.url}/__control/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'team', key: made }),
+      });
+      expect(answer.status).toBe(201);
+      const other = replicas[1]!.url;
+      for (const path of [`/api/v1/firms/${made}`, `/api/v1/firms?limit=1&q=${made}`, `/api/v1/firms?${made}=1`]) {
+        const response = await fetch(`${other}${path}`, { headers: { authorization: `Bearer ${team}` } });
+        await response.arrayBuffer();
+      }
+      const journaled = await page(other);
+      expect(journaled.entries).toHaveLength(3);
+      expect(journaled.entries.map((e) => e.path)).toContain('/api/v1/firms/***');
+      const texts = [JSON.stringify(journaled), await everythingHeld(redis.url)];
+      expect(keyForms(made).filter((form) => texts.some((text) => text.includes(form)))).toEqual([]);
+    });
   },
 );

@@ -41,4 +41,19 @@ end
 return w
 `;
 
-export const journalScripts = { journalWindow, clearJournal } as const;
+/**
+ * Writes an entry unless a text of it is a key's: one made on another mock (a key of the user's own
+ * form, through its control API) that this one never saw, found by its hash as the keys are kept.
+ * KEYS: the stream, then `hash:<sha256>` of each text. ARGV: the cap, the entry. Returns the
+ * 1-based places of the texts that are keys, none when the entry was written.
+ */
+const recordJournal = `
+local found = {}
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then found[#found + 1] = i - 1 end
+end
+if #found == 0 then redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '0-*', 'entry', ARGV[2]) end
+return found
+`;
+
+export const journalScripts = { journalWindow, clearJournal, recordJournal } as const;

@@ -20,6 +20,7 @@ import { defaultJournalSize, entryOf, kept } from '@investor-graph/engine/journa
 import type { AnsweredCall, JournalEntry, JournalPage } from '@investor-graph/engine/journal/journal';
 import type { JournalStore, JournalView } from '@investor-graph/engine/journal/journal-store';
 import { matches, type JournalFilter } from '@investor-graph/engine/journal/match';
+import { createHash } from 'node:crypto';
 import type { RedisConnection } from './connection.ts';
 import { names } from './layout.ts';
 
@@ -39,6 +40,7 @@ export class RedisJournal implements JournalStore {
   readonly capacity: number;
   private readonly redis: RedisConnection;
   private readonly key: string;
+  private readonly k: ReturnType<typeof names>;
   private readonly log: (line: string) => void;
   /** Entries this mock could not write, since it started. */
   private lost = 0;
@@ -48,7 +50,8 @@ export class RedisJournal implements JournalStore {
     if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError('a journal holds 0 or more entries');
     this.redis = redis;
     this.capacity = capacity;
-    this.key = names(redis.target.prefix).journal;
+    this.k = names(redis.target.prefix);
+    this.key = this.k.journal;
     this.log = log;
   }
 
@@ -61,15 +64,27 @@ export class RedisJournal implements JournalStore {
     if (this.capacity === 0) return Promise.resolve();
     // Its seq is the id the server gives it: the rest of the entry is what is kept.
     const { seq: _byServer, ...shown } = entryOf(kept(0, call));
-    try {
-      return this.redis.client.xadd(this.key, 'MAXLEN', '~', this.capacity, '0-*', 'entry', JSON.stringify(shown)).then(
-        () => undefined,
-        (error: unknown) => this.failed(error),
-      );
-    } catch (error) {
-      this.failed(error);
-      return Promise.resolve();
-    }
+    return this.write(shown).catch((error: unknown) => this.failed(error));
+  }
+
+  /**
+   * Writes an entry, first blanking any text of it that is a key made on another mock (which this
+   * one cannot know by its text: the server keeps keys by hash), so none reaches the shared stream.
+   */
+  private async write(entry: Omit<JournalEntry, 'seq'>): Promise<void> {
+    const texts = keyLike(entry);
+    const hashes = texts.map((text) => this.k.hash(createHash('sha256').update(text).digest('hex')));
+    const found = await this.redis.run<number[]>(
+      'recordJournal',
+      [this.key, ...hashes],
+      [this.capacity, JSON.stringify(entry)],
+    );
+    if (found.length === 0) return;
+    const keys = new Set(found.map((place) => texts[place - 1]!));
+    const blanked = blankTexts(entry, keys);
+    await this.redis.call((c) =>
+      c.xadd(this.key, 'MAXLEN', '~', this.capacity, '0-*', 'entry', JSON.stringify(blanked)),
+    );
   }
 
   async page(filter: JournalFilter = {}, limit = 100, cursor?: number): Promise<JournalPage> {
@@ -144,4 +159,33 @@ export class RedisJournal implements JournalStore {
         '(said at most every 30 s)',
     );
   }
+}
+
+/** What a key of the user's own form may be (8 to 200 characters, as the control API takes one). */
+const ownForm = (text: string): boolean => text.length >= 8 && text.length <= 200 && text !== '***';
+
+const decoded = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** The texts a request put in an entry that could be a whole key: path segments, query names and values. */
+function keyLike(entry: Omit<JournalEntry, 'seq'>): string[] {
+  const texts = new Set(entry.path.split('/').map(decoded));
+  for (const [name, value] of Object.entries(entry.query)) texts.add(name).add(value);
+  return [...texts].filter(ownForm);
+}
+
+/** The entry with each of `keys` blanked where it stands (a path segment, a query name or value). */
+function blankTexts(entry: Omit<JournalEntry, 'seq'>, keys: Set<string>): Omit<JournalEntry, 'seq'> {
+  const blank = (text: string): string => (keys.has(text) ? '***' : text);
+  const path = entry.path
+    .split('/')
+    .map((segment) => (keys.has(decoded(segment)) ? '***' : segment))
+    .join('/');
+  const query = Object.fromEntries(Object.entries(entry.query).map(([name, value]) => [blank(name), blank(value)]));
+  return { ...entry, path, query };
 }
