@@ -14,6 +14,7 @@ import { runProcess, startProcess } from './processes.ts';
 import { spread } from './state.ts';
 import { dumpLine, dumpsSection } from './dumps-section.ts';
 import { dataSection, dataTargets, refreshData } from './data-section.ts';
+import { hostileAlone } from './hostile-section.ts';
 import { refreshDumps, refreshMarkdown, refreshMerge, refreshScale, refreshThroughput } from './markdown.ts';
 import { mergeLine, mergeSection, mergeTargets } from './merge-section.ts';
 import { scaleSection } from './scale-section.ts';
@@ -101,6 +102,8 @@ const alone: Record<string, () => Promise<void>> = {
     logTargets(targets);
     if (!smoke) refreshData(results);
   },
+  // Not in the full run: a probe of the control plane's bounds, not of the mock's speed.
+  hostile: hostileAlone,
   async state() {
     const state = await stateSection();
     writeResults({ ...measuredOn(), state });
