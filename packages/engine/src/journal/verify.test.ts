@@ -113,3 +113,70 @@ test('a verification body names every wrong member at once, and a right one is r
     value: { pattern: { status: '4xx', query: { limit: '5' } }, count: 0 },
   });
 });
+
+// Issue #68: one matching call where at least two were expected said "but 1 matched. The journal
+// holds no call at all.", of a journal that held that call. The message counts right in every case.
+test('none matched of an empty journal: the message says the journal holds no call at all', () => {
+  const verdict = verify(journalOf([]), { operation: 'listFirms' }, { min: 2 });
+  expect(verdict.message.split('\n')).toEqual([
+    '[investor-graph mock] expected at least 2 calls matching {operation: listFirms}, but none matched.',
+    'The journal holds no call at all.',
+  ]);
+});
+
+test('some matched but fewer than expected: the matching calls are listed, and no other call is said held', () => {
+  const verdict = verify(
+    journalOf([{ target: '/api/v1/firms?limit=5', note: team }]),
+    { operation: 'listFirms' },
+    {
+      min: 2,
+    },
+  );
+  expect(verdict).toMatchObject({ matched: 1, ok: false });
+  expect(verdict.matching.map((e) => e.seq)).toEqual([0]);
+  expect(verdict.message.split('\n')).toEqual([
+    '[investor-graph mock] expected at least 2 calls matching {operation: listFirms}, but 1 matched.',
+    'The matching call:',
+    '  1. GET /api/v1/firms?limit=5 -> 200 [listFirms, key key_0000000000aa (team); req_0 at 2026-11-27T13:00:00.000Z]',
+    'The journal holds no other call (1 in all).',
+  ]);
+  expect(verdict.message).not.toContain('no call at all');
+});
+
+test('some matched but fewer than expected, beside others: the matching calls, then the nearest of the others', () => {
+  const verdict = verify(
+    journalOf([
+      { target: '/api/v1/firms?limit=5', note: team },
+      { target: '/api/v1/firms?limit=5', status: 401, note: { operation: 'listFirms', problem: 'missing_key' } },
+    ]),
+    { operation: 'listFirms', status: 200 },
+    3,
+  );
+  expect(verdict).toMatchObject({ matched: 1, ok: false });
+  expect(verdict.near_misses.map((m) => m.entry.seq)).toEqual([1]);
+  expect(verdict.message.split('\n')).toEqual([
+    '[investor-graph mock] expected exactly 3 calls matching {operation: listFirms, status: 200}, but 1 matched.',
+    'The matching call:',
+    '  1. GET /api/v1/firms?limit=5 -> 200 [listFirms, key key_0000000000aa (team); req_0 at 2026-11-27T13:00:00.000Z]',
+    'The nearest other calls, of 2 in the journal:',
+    '  1. GET /api/v1/firms?limit=5 -> 401 missing_key [listFirms, no key; req_1 at 2026-11-27T13:00:00.001Z]',
+    '       status: expected 200, was 401',
+  ]);
+});
+
+test('too many matched: the message counts them and lists the matching calls, nothing about an empty journal', () => {
+  const verdict = verify(
+    journalOf([
+      { target: '/api/v1/firms?limit=5', note: team },
+      { target: '/api/v1/firms?limit=6', note: team },
+    ]),
+    { operation: 'listFirms' },
+    1,
+  );
+  expect(verdict.message.split('\n')).toEqual([
+    '[investor-graph mock] expected exactly 1 call matching {operation: listFirms}, but 2 matched.',
+    'The matching calls:',
+    '  1. GET /api/v1/firms?limit=5 -> 200 [listFirms, key key_0000000000aa (team); req_0 at 2026-11-27T13:00:00.000Z]',
+    '  2. GET /api/v1/firms?limit=6 -> 200 [listFirms, key key_0000000000aa (team); req_1 at 2026-11-27T13:00:00.001Z]',
+  ]);
+});

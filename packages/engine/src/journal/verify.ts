@@ -24,7 +24,7 @@ export interface Verification {
   ok: boolean;
   /** When not ok and too few matched: the nearest calls, fewest differences first (newest first among equals). */
   near_misses: NearMiss[];
-  /** When not ok and too many matched: the first of them. */
+  /** When not ok and any matched (too many, or some but too few): the first of them. */
   matching: JournalEntry[];
   /** The verdict as a test runner should show it: the expectation, what was found, the near misses. */
   message: string;
@@ -66,8 +66,9 @@ export function verify(
         .sort((a, b) => a.differences.length - b.differences.length || b.entry.seq - a.entry.seq)
         .slice(0, NEAR_MISSES)
     : [];
-  const over = ok || tooFew ? [] : matching.slice(0, NEAR_MISSES);
-  const verdict = { matched, expected, ok, near_misses: nearMisses, matching: over };
+  // The calls that did match, whenever the count is wrong: too many, or some of too few.
+  const shown = ok ? [] : matching.slice(0, NEAR_MISSES);
+  const verdict = { matched, expected, ok, near_misses: nearMisses, matching: shown };
   return redactJson(
     { ...verdict, message: ok ? '' : verificationMessage(journal, pattern, verdict, entries.length) },
     known,
@@ -102,16 +103,21 @@ function verificationMessage(
   const head = `[investor-graph mock] expected ${describeCount(verdict.expected)} matching ${describePattern(pattern)}`;
   if (journal.capacity === 0) return `${head}, but the request journal is off (journal: 0): no call was recorded.`;
   const lines = [`${head}, but ${verdict.matched === 0 ? 'none' : verdict.matched} matched.`];
-  if (verdict.matching.length) {
-    lines.push(`The matching calls${verdict.matched > verdict.matching.length ? ` (the first ${NEAR_MISSES})` : ''}:`);
-    verdict.matching.forEach((entry, i) => lines.push(`  ${i + 1}. ${describeEntry(entry)}`));
-  } else if (verdict.near_misses.length) {
-    lines.push(`The nearest calls, of ${held} in the journal:`);
-    verdict.near_misses.forEach(({ entry, differences: diffs }, i) => {
+  const { matching, near_misses: near } = verdict;
+  if (matching.length) {
+    const first = verdict.matched > matching.length ? ` (the first ${NEAR_MISSES})` : '';
+    lines.push(`The matching call${verdict.matched === 1 ? '' : 's'}${first}:`);
+    matching.forEach((entry, i) => lines.push(`  ${i + 1}. ${describeEntry(entry)}`));
+  }
+  const tooFew = verdict.matched < verdict.expected.min;
+  if (near.length) {
+    lines.push(`The nearest ${verdict.matched ? 'other ' : ''}calls, of ${held} in the journal:`);
+    near.forEach(({ entry, differences: diffs }, i) => {
       lines.push(`  ${i + 1}. ${describeEntry(entry)}`);
       for (const d of diffs) lines.push(`       ${d.field}: expected ${d.expected}, was ${d.actual}`);
     });
-  } else lines.push('The journal holds no call at all.');
+  } else if (held === 0) lines.push('The journal holds no call at all.');
+  else if (tooFew) lines.push(`The journal holds no other call (${held} in all).`);
   const dropped = journal.dropped();
   if (dropped > 0)
     lines.push(
