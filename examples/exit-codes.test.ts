@@ -82,3 +82,16 @@ test('no k6 to run is a set-up: investor-graph-load k6 and run say so in one lin
 });
 
 afterAll(() => spawnSync('rm', ['-rf', temp]));
+
+test('a base URL ending in /api/v1 is bad usage that says the kit adds it: contract-tests and its diff', () => {
+  for (const args of [
+    ['--base-url', 'http://127.0.0.1:9/api/v1', '--plan', 'team'],
+    ['diff', '--base-url', 'http://127.0.0.1:9/api/v1/'],
+  ]) {
+    const ran = run('investor-graph-contract-tests', args, { INVESTOR_GRAPH_KEY: 'igk_team_not_a_real_key_0000001' });
+    expect(ran.status, ran.out).toBe(exitCode.usage);
+    expect(ran.stderr.trim().split('\n'), ran.out).toEqual([
+      expect.stringContaining('ends in /api/v1, which the kit adds to every path: give http://127.0.0.1:9'),
+    ]);
+  }
+});

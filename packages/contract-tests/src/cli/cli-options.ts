@@ -52,7 +52,13 @@ export function baseUrlProblem(text: string): string | null {
   } catch {
     return `--base-url is not a URL: ${text}`;
   }
-  return ['http:', 'https:'].includes(url.protocol) ? null : `--base-url must be http or https, got ${url.protocol}`;
+  if (!['http:', 'https:'].includes(url.protocol)) return `--base-url must be http or https, got ${url.protocol}`;
+  // Every path the kit calls starts /api/v1: a base URL that ends in it would be answered 404 everywhere.
+  const root = url.pathname.replace(/\/api\/v1\/?$/, '');
+  return root === url.pathname
+    ? null
+    : `--base-url ${text} ends in /api/v1, which the kit adds to every path: \
+give ${url.origin}${root.replace(/\/$/, '')}`;
 }
 
 export function readCliOptions(args: string[]): CliOptions {
