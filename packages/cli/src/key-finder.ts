@@ -36,12 +36,45 @@ export function decode(text: string): string | null {
   return out;
 }
 
+/** 31^KNOWN_FROM in 32 bits: what the character leaving a rolling hash's window weighed. */
+const GONE = Array.from({ length: KNOWN_FROM }).reduce<number>((power) => Math.imul(power, 31), 1);
+
+/**
+ * Calls `found` with the hash of each KNOWN_FROM characters in a row of `text` and where they
+ * start, by a rolling hash (one pass, nothing allocated), until it says true.
+ */
+function someGram(text: string, found: (hash: number, at: number) => boolean): boolean {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) {
+    hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+    if (i >= KNOWN_FROM) hash = (hash - Math.imul(text.charCodeAt(i - KNOWN_FROM), GONE)) | 0;
+    if (i >= KNOWN_FROM - 1 && found(hash, i - KNOWN_FROM + 1)) return true;
+  }
+  return false;
+}
+
+/** Each known key's grams' hashes, made once a key (a few keys per process; bounded all the same). */
+const gramsOfKey = new Map<string, Set<number>>();
+function gramsOf(key: string): Set<number> {
+  let grams = gramsOfKey.get(key);
+  if (!grams) {
+    if (gramsOfKey.size >= 4096) gramsOfKey.clear();
+    const made = new Set<number>();
+    someGram(key, (hash) => void made.add(hash) === undefined && false);
+    gramsOfKey.set(key, (grams = made));
+  }
+  return grams;
+}
+
 /** Whether `text` holds a known key, or any `KNOWN_FROM` characters of one in a row, anywhere. */
 export function holdsKnown(text: string, known: readonly string[]): boolean {
   if (text.length < KNOWN_FROM) return false;
-  for (const key of known)
-    for (let at = 0; at + KNOWN_FROM <= key.length; at++)
-      if (text.includes(key.slice(at, at + KNOWN_FROM))) return true;
+  for (const key of known) {
+    if (key.length < KNOWN_FROM) continue;
+    const grams = gramsOf(key);
+    // A hash may be another gram's too: the characters themselves decide.
+    if (someGram(text, (hash, at) => grams.has(hash) && key.includes(text.slice(at, at + KNOWN_FROM)))) return true;
+  }
   return false;
 }
 
@@ -70,8 +103,15 @@ function base64Readings(run: string): string[] {
 export const base64Hides = (text: string, known: readonly string[]): boolean =>
   (text.match(base64Run) ?? []).some((run) => base64Holds(run, known));
 
+/** An upper-case letter: in the base64 of any eight characters all but surely; in a slug or a path, never. */
+const upper = /[A-Z]/;
+
+/** Eight printable characters in a row: the least a key, or a part of one worth blanking, reads as. */
+const printable = /[\x21-\x7e]{8}/;
+
 export const base64Holds = (run: string, known: readonly string[]): boolean =>
-  base64Readings(run).some((reading) => holdsKeyAsSent(reading, known));
+  // Most runs are slugs and paths (no capital), or read as bytes of no text: told by a look, not three.
+  upper.test(run) && base64Readings(run).some((reading) => printable.test(reading) && holdsKeyAsSent(reading, known));
 
 /** Whether text as it stands (no decoding) holds a key: the kit's form, a secret's shape, or a known one. */
 function holdsKeyAsSent(text: string, known: readonly string[]): boolean {
@@ -93,5 +133,23 @@ export function holdsKey(decoded: string | null, known: readonly string[]): bool
  * problem's path was a sixth of a 401's time).
  */
 export function plain(text: string, known: readonly string[]): boolean {
-  return !/[%+\\]|igk|[A-Za-z0-9_]{24}/i.test(text) && !holdsKnown(text, known) && !base64Hides(text, known);
+  return !mayHoldKey(text) && !holdsKnown(text, known) && !base64Hides(text, known);
+}
+
+/**
+ * Whether `text` has `%`, `+` or a backslash, `igk` in any case, or a run of 24 letters, digits or
+ * underscores: one pass over its characters (a regular expression of the same was most of `plain`).
+ */
+function mayHoldKey(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 37 || c === 43 || c === 92) return true;
+    const lower = c | 32;
+    if (lower === 105 && (text.charCodeAt(i + 1) | 32) === 103 && (text.charCodeAt(i + 2) | 32) === 107) return true;
+    const word = (lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) || c === 95;
+    run = word ? run + 1 : 0;
+    if (run >= 24) return true;
+  }
+  return false;
 }
