@@ -1,14 +1,14 @@
 /**
  * The reading half of loading a nightly dump into a dataset database (open-dump.ts), in a worker
  * thread: each file streamed from disk through sha256 and gunzip, a line at a time (ten million
- * rows are never in memory), each row checked against the contract (undescribed.ts), counted and
- * compacted as a generated row is (the fixtures' ItemEncoder), and sent in batches to the thread
- * that inserts them. A file whose bytes or rows are not what the manifest says ends the load with
- * one line naming it; the rows read before it are thrown away with the half-written database.
+ * rows are never in memory; a line is at most lineBound bytes, line-splitter.ts), each row checked
+ * against the contract (undescribed.ts), counted and compacted as a generated row is (the fixtures'
+ * ItemEncoder), and sent in batches to the thread that inserts them. A file whose bytes or rows are
+ * not what the manifest says ends the load with one line naming it; the rows read before it are
+ * thrown away with the half-written database.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { workerData } from 'node:worker_threads';
@@ -16,6 +16,7 @@ import { createGunzip } from 'node:zlib';
 import { resources, type Row } from '@investor-graph/fixtures';
 import { BATCH, batchSender, ItemEncoder, type BatchChannel, type Encoded } from '@investor-graph/fixtures/database';
 import { dumpProblem, type DumpFileEntry } from './dump-folder.ts';
+import { lineBound, LineSplitter } from './line-splitter.ts';
 import { RowReport } from './undescribed.ts';
 
 export interface ReadJob {
@@ -36,6 +37,11 @@ async function readFile(file: DumpFileEntry): Promise<void> {
   const fail = (why: string): never => {
     throw new Error(`${dumpProblem}${job.dir}: ${file.name} ${why}`);
   };
+  const tooLong = (number: number): never =>
+    fail(
+      `line ${number} is over ${lineBound / 1024 / 1024} MiB (${lineBound.toLocaleString('en')} bytes), longer than ` +
+        'any row the contract allows: not a dump of the API',
+    );
   const hash = createHash('sha256');
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -45,13 +51,13 @@ async function readFile(file: DumpFileEntry): Promise<void> {
   });
   let rows = 0;
   let previous: string | null = null;
-  const line = (text: string): void => {
+  const line = (text: string, number: number): void => {
     if (text === '') return;
     let row: Row;
     try {
       row = JSON.parse(text) as Row;
     } catch (error) {
-      return fail(`line ${rows + 1} is not JSON (${(error as Error).message})`);
+      return fail(`line ${number} is not JSON (${(error as Error).message})`);
     }
     rows++;
     if (typeof row !== 'object' || row === null || Array.isArray(row))
@@ -72,18 +78,9 @@ async function readFile(file: DumpFileEntry): Promise<void> {
   };
   try {
     await pipeline(createReadStream(file.path), hashing, createGunzip(), async (source: AsyncIterable<Buffer>) => {
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
-      for await (const chunk of source) {
-        const text = rest + decoder.write(chunk);
-        let start = 0;
-        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-          line(text.slice(start, end));
-          start = end + 1;
-        }
-        rest = text.slice(start);
-      }
-      line(rest + decoder.end());
+      const lines = new LineSplitter(line, tooLong);
+      for await (const chunk of source) lines.push(chunk);
+      lines.end();
     });
   } catch (error) {
     const message = (error as Error).message;
