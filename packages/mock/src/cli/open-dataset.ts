@@ -70,8 +70,23 @@ export async function openStore(
   }
   const dump = dumpStore(options.data, options);
   if (dump) return dump;
-  const dataset = await loadDataset(options.data);
+  const dataset = await datasetFolder(options.data);
   return new SqliteStore(memoryDatabase(dataset), dataset.manifest);
+}
+
+/**
+ * A dataset folder's files, read; what makes them unusable (a line that is no row, a link, a FIFO,
+ * a folder in a file's place) is one line naming the file, exit 2, as a dump's is.
+ */
+async function datasetFolder(dir: string): Promise<Awaited<ReturnType<typeof loadDataset>>> {
+  try {
+    return await loadDataset(dir);
+  } catch (error) {
+    // The reader's own lines start so; anything else is the kit's failure, not the folder's.
+    const message = error instanceof Error ? error.message : String(error);
+    if (!message.startsWith('[investor-graph] ')) throw error;
+    throw new DatasetFileError(`[investor-graph mock] --data ${dir}: ${message.slice('[investor-graph] '.length)}`);
+  }
 }
 
 /**
