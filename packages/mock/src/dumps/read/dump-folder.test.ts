@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -73,4 +73,13 @@ test('a manifest naming a file outside the folder, or with no sha256, is refused
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ data: [day] }));
     expect(() => readDumpFolder(dir)).toThrow('lists a file without a plain name, resource, rows, bytes and sha256');
   }
+});
+
+test('a manifest.json past 64 MiB, more than a page of the API holds, is refused before it is read', () => {
+  const dir = folder();
+  writeDumpFolder(dir, { firm: rows.firm });
+  truncateSync(join(dir, 'manifest.json'), 64 * 1024 * 1024 + 1);
+  expect(() => readDumpFolder(dir)).toThrow(
+    `--data ${dir}: ${join(dir, 'manifest.json')} is over 67,108,864 bytes, more than any manifest of the API`,
+  );
 });

@@ -4,11 +4,14 @@
  * manifest lists, under `<date>/<name>` as its URL ends or beside the manifest under its name. The
  * newest day whose files are all there is the one served. What can be checked before reading a
  * row is checked here (each file there, of the size the manifest says); the sha256 and the row
- * counts are checked as the files are read (read-worker.ts).
+ * counts are checked as the files are read (read-worker.ts). Nothing outside the folder is read:
+ * a link, or anything but a regular file (a day's folder: a folder), is refused by name
+ * (folder-entry.ts), and the reader opens the file checked here or none.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { resources } from '@investor-graph/fixtures';
+import { isRealFolder, isRegularFile, readRegularFile } from './folder-entry.ts';
 
 /** One file of the day served, with where it is. */
 export interface DumpFileEntry {
@@ -19,6 +22,9 @@ export interface DumpFileEntry {
   sha256: string;
   path: string;
   mtimeMs: number;
+  /** Which file was checked: the reader opens that one or none (folder-entry.ts). */
+  dev: number;
+  ino: number;
 }
 
 export interface DumpDay {
@@ -37,6 +43,13 @@ export class DumpFolderError extends Error {}
 
 /** How every such line starts: the dump, not the kit, is wrong (a worker's error says so by it too). */
 export const dumpProblem = '[investor-graph mock] --data ';
+
+/**
+ * The most manifest.json may hold, in bytes: a page of the manifest's answer holds at most 1,000
+ * days of 20 files (DECISIONS.md#bounds), about 46 MB with every URL at its 2,048 characters (a URI
+ * is ASCII).
+ */
+const manifestBound = 64 * 1024 * 1024;
 
 interface ListedDay {
   date: string;
@@ -59,21 +72,22 @@ function listedDays(manifest: unknown): unknown[] | null {
  * folder, or nothing the mock reads). Throws DumpFolderError when it is one that cannot be served.
  */
 export function readDumpFolder(dir: string): DumpDay | null {
+  const fail = (why: string): never => {
+    throw new DumpFolderError(`${dumpProblem}${dir}: ${why}`);
+  };
+  const text = readRegularFile(join(dir, 'manifest.json'), fail, manifestBound, 'more than any manifest of the API');
+  if (text === null) return null;
   let manifest: unknown;
   try {
-    manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    manifest = JSON.parse(text.toString('utf8'));
   } catch {
     return null;
   }
   const listed = listedDays(manifest);
   if (listed === null) return null;
-  const fail = (why: string): never => {
-    throw new DumpFolderError(`${dumpProblem}${dir}: ${why}`);
-  };
   const days = listed.map((day) => checkedDay(day, fail)).sort((a, b) => (a.date < b.date ? 1 : -1));
   if (!days.length) fail('manifest.json lists no dump');
-  const where = (day: ListedDay, name: string): string | undefined =>
-    [join(dir, day.date, name), join(dir, name)].find((path) => existsSync(path));
+  const where = (day: ListedDay, name: string): string | undefined => whereIs(dir, day.date, name, fail);
   const day = days.find((d) => d.files.every((f) => where(d, f.name) !== undefined));
   if (!day) {
     const newest = days[0]!;
@@ -94,17 +108,27 @@ export function readDumpFolder(dir: string): DumpDay | null {
       continue;
     }
     const path = where(day, file.name)!;
-    const stat = statSync(path);
+    const stat = lstatSync(path);
     if (stat.size !== file.bytes)
       fail(
         `${file.name} is ${stat.size.toLocaleString('en')} bytes where the manifest says ` +
           `${file.bytes.toLocaleString('en')}: not the file it lists`,
       );
-    files.push({ ...file, path, mtimeMs: stat.mtimeMs });
+    files.push({ ...file, path, mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino });
   }
   for (const file of day.files.filter((f) => !resources.some((r) => r.name === f.resource)))
     notes.push(`${file.name}: of a resource the contract does not have (${file.resource}): not read`);
   return { dir, date: day.date, generated_at: day.generated_at, files, notes };
+}
+
+/**
+ * Where a file the manifest lists is: under its day's folder, else beside the manifest; undefined
+ * when at neither. A link, or anything else than a file (a day's: a folder) there, is refused.
+ */
+function whereIs(dir: string, date: string, name: string, fail: (why: string) => never): string | undefined {
+  const inDay = join(dir, date, name);
+  if (isRealFolder(join(dir, date), fail) && isRegularFile(inDay, fail)) return inDay;
+  return isRegularFile(join(dir, name), fail) ? join(dir, name) : undefined;
 }
 
 /** A day as the manifest lists it, each member checked (a file's name must be a plain file name). */

@@ -5,7 +5,8 @@
  * against the contract (undescribed.ts), counted and compacted as a generated row is (the fixtures'
  * ItemEncoder), and sent in batches to the thread that inserts them. A file whose bytes or rows are
  * not what the manifest says ends the load with one line naming it; the rows read before it are
- * thrown away with the half-written database.
+ * thrown away with the half-written database. Each file opened is the one dump-folder.ts checked:
+ * a regular file inside the folder, never a link or a FIFO put in its place since (folder-entry.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -16,6 +17,7 @@ import { createGunzip } from 'node:zlib';
 import { resources, type Row } from '@investor-graph/fixtures';
 import { BATCH, batchSender, ItemEncoder, type BatchChannel, type Encoded } from '@investor-graph/fixtures/database';
 import { dumpProblem, type DumpFileEntry } from './dump-folder.ts';
+import { openRegularFile } from './folder-entry.ts';
 import { lineBound, LineSplitter } from './line-splitter.ts';
 import { RowReport } from './undescribed.ts';
 
@@ -34,9 +36,10 @@ let items: Encoded[] = [];
 /** One file's rows into batches; its sha256 and row count held to the manifest's. */
 async function readFile(file: DumpFileEntry): Promise<void> {
   const resource = resources.find((r) => r.name === file.resource)!;
-  const fail = (why: string): never => {
-    throw new Error(`${dumpProblem}${job.dir}: ${file.name} ${why}`);
+  const refuse = (why: string): never => {
+    throw new Error(`${dumpProblem}${job.dir}: ${why}`);
   };
+  const fail = (why: string): never => refuse(`${file.name} ${why}`);
   const tooLong = (number: number): never =>
     fail(
       `line ${number} is over ${lineBound / 1024 / 1024} MiB (${lineBound.toLocaleString('en')} bytes), longer than ` +
@@ -76,12 +79,19 @@ async function readFile(file: DumpFileEntry): Promise<void> {
       items = [];
     }
   };
+  // Refused before the stream starts, so no read is left pending on what cannot be read.
+  const fd = openRegularFile(file.path, refuse, file) ?? refuse(`${file.path} is no longer there`);
   try {
-    await pipeline(createReadStream(file.path), hashing, createGunzip(), async (source: AsyncIterable<Buffer>) => {
-      const lines = new LineSplitter(line, tooLong);
-      for await (const chunk of source) lines.push(chunk);
-      lines.end();
-    });
+    await pipeline(
+      createReadStream(file.path, { fd }),
+      hashing,
+      createGunzip(),
+      async (source: AsyncIterable<Buffer>) => {
+        const lines = new LineSplitter(line, tooLong);
+        for await (const chunk of source) lines.push(chunk);
+        lines.end();
+      },
+    );
   } catch (error) {
     const message = (error as Error).message;
     if (message.startsWith(dumpProblem)) throw error;
