@@ -530,12 +530,18 @@ export const claims: readonly Claim[] = [
   },
   { says: ['A download counts as one call'], checks: ['billing'], faults: ['download-counted-twice'] },
   {
-    says: ['Each file is its resource as it was at one moment'],
-    notCheckable: 'when each file was taken is not shown to a client',
-  },
-  {
     says: ['`generated_at` is the moment the day'],
     notCheckable: 'the hour the service writes its dump: a client sees the time, not the schedule',
+  },
+  {
+    says: ['Every file of a day is its resource as of then', 'Two days with no change between them'],
+    todo:
+      "each downloaded file's rows first seen by its day's generated_at, and days with changes between " +
+      "them told apart (the mock's own tests do: engine's dumps/as-of.test.ts, mock's dumps/disk/as-of.test.ts)",
+  },
+  {
+    says: ['The mock puts back what its rebuilds changed since'],
+    notCheckable: "how the mock makes a past day from the versions it keeps, not the API's (its tests, as above)",
   },
   {
     says: [
@@ -966,6 +972,12 @@ export const claims: readonly Claim[] = [
     faults: ['strict-if-none-match', 'ignore-if-none-match'],
   },
   { says: ['A 304 is counted as a call'], checks: ['conditional'], faults: ['cached-304'] },
+  {
+    says: ['The data of `/account` is its whole `data`'],
+    todo:
+      "an account's tag sent back after a data call moved its usage, to be answered 200, not 304 " +
+      "(the mock's own tests do: engine's operations/account.test.ts)",
+  },
   // ---- HTTP conventions
   { says: ['HEAD answers every GET'], checks: ['http-conventions'], faults: ['refuse-head', 'head-without-auth'] },
   { says: ['It is counted and charged as the GET'], checks: ['billing'], faults: ['head-counted-twice'] },

@@ -6,6 +6,7 @@
 import type { Observation, ResourceName, Row } from '@investor-graph/fixtures';
 import { companyFromRounds, sameCompanyDerived } from './derived-fields.ts';
 import { contentHash } from '../hash.ts';
+import { Revisions } from './revisions.ts';
 import type { Change, IndexName, Page } from './store.ts';
 
 /**
@@ -45,6 +46,10 @@ export function cutPage(next: () => [string, Row] | undefined, limit: number, ke
 export abstract class RebuildingStore {
   version = 0;
   asOf: number;
+  /** The as-of of the rows the store was opened with: none of them was first seen after it. */
+  readonly rowsAsOf: number;
+  /** The versions rebuilds replaced, for a past day's dump. */
+  private readonly revisions = new Revisions();
   private readonly hashes = new Map<string, string>();
   protected sequence: number;
   /**
@@ -57,6 +62,7 @@ export abstract class RebuildingStore {
 
   constructor(asOf: string, changes: number) {
     this.asOf = Date.parse(asOf);
+    this.rowsAsOf = this.asOf;
     this.sequence = changes;
   }
 
@@ -93,12 +99,17 @@ export abstract class RebuildingStore {
     return this.sequence;
   }
 
+  revisionAt(resource: ResourceName, key: string, at: number): { row: Row | undefined } | undefined {
+    return this.revisions.at(resource, key, at);
+  }
+
   observe(observation: Observation): Change | null {
     const { resource, key, at } = observation;
     const current = this.get(resource, key);
     if (observation.row === null) {
       if (!current) return null;
       this.hashes.delete(`${resource}:${key}`);
+      this.revisions.keep(resource, key, current, at);
       this.delete(resource, key, current);
       const change = this.record('unpublish', resource, key, at);
       this.rederive(resource, current, undefined, at);
@@ -107,6 +118,7 @@ export abstract class RebuildingStore {
     const row = this.keepDerived(resource, key, observation.row, current);
     if (!current) {
       const created = { ...row, first_seen_at: at, updated_at: at };
+      this.revisions.keep(resource, key, undefined, at);
       this.put(resource, key, created, undefined);
       const change = this.record('create', resource, key, at);
       this.rederive(resource, undefined, created, at);
@@ -116,6 +128,7 @@ export abstract class RebuildingStore {
     this.hashes.delete(`${resource}:${key}`);
     // A new object, never the old one edited: what was served (and remembered) stays true.
     const updated = { ...row, first_seen_at: current.first_seen_at, updated_at: at };
+    this.revisions.keep(resource, key, current, at);
     this.put(resource, key, updated, current);
     const change = this.record('update', resource, key, at);
     this.rederive(resource, current, updated, at);
@@ -171,6 +184,7 @@ export abstract class RebuildingStore {
 
   private replaceDerived(resource: ResourceName, key: string, current: Row, fields: object, at: string): void {
     this.hashes.delete(`${resource}:${key}`);
+    this.revisions.keep(resource, key, current, at);
     this.put(resource, key, { ...current, ...fields, updated_at: at }, current);
     this.record('update', resource, key, at);
   }

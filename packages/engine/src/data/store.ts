@@ -60,6 +60,8 @@ export interface RowScan {
 export interface Store {
   /** The latest rebuild that has run (ms). */
   asOf: number;
+  /** The as-of of the rows the store was opened with (ms): none of them was first seen after it. */
+  readonly rowsAsOf: number;
   /** Bumped on every applied change: caches of derived data (statistics, dumps) key on it. */
   readonly version: number;
   get(resource: ResourceName, key: string): Row | undefined;
@@ -92,6 +94,11 @@ export interface Store {
   /** Changes at or after `since`, after sequence `afterSequence`. */
   changePage(since: string, afterSequence: number, limit: number): { items: Change[]; more: boolean };
   changeCount(): number;
+  /**
+   * A record as it was at `at` (ms) when a rebuild of this store changed it since (`row` undefined:
+   * not published then); undefined when none did. The dataset's own past changes keep no versions.
+   */
+  revisionAt(resource: ResourceName, key: string, at: number): { row: Row | undefined } | undefined;
   /** Applies every pending rebuild observation due at or before `now`; returns the changes made. */
   applyDue(now: number): Change[];
   pendingCount(): number;

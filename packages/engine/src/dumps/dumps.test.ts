@@ -57,23 +57,28 @@ test(
 );
 
 test(
-  'the days a manifest lists, asked for together, share one ' + 'build; a change of the data makes the next one afresh',
+  'the days a manifest lists share one build when nothing changed between them; ' +
+    'a day holds the data as of its generated_at, and stays as it was built',
   async () => {
     const store = new MemoryStore(
       input({
-        pending: [{ at: '2026-11-20T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }],
+        pending: [{ at: '2026-11-21T05:00:00Z', resource: 'firm', key: 'elm', row: { slug: 'elm', name: 'elm' } }],
       }),
     );
     const dumps = new Dumps(store);
-    const [today, yesterday] = await Promise.all([dumps.day('2026-11-19'), dumps.day('2026-11-18')]);
-    expect(today.files).toBe(yesterday.files);
-    expect([today.generated_at, yesterday.generated_at]).toEqual(['2026-11-19T04:00:00Z', '2026-11-18T04:00:00Z']);
-    store.applyDue(Date.parse('2026-11-20T06:00:00Z'));
-    const tomorrow = await dumps.day('2026-11-20');
-    expect(tomorrow.files).not.toBe(today.files);
-    expect(tomorrow.files.find((f) => f.resource === 'firm')!.rows).toBe(4);
+    const [first, second] = await Promise.all([dumps.day('2026-11-21'), dumps.day('2026-11-20')]);
+    expect(first.files).toBe(second.files);
+    expect([first.generated_at, second.generated_at]).toEqual(['2026-11-21T04:00:00Z', '2026-11-20T04:00:00Z']);
+    store.applyDue(Date.parse('2026-11-22T06:00:00Z'));
+    const firms = async (of: Dumps, date: string) =>
+      (await of.day(date)).files.find((f) => f.resource === 'firm')!.rows;
+    const third = await dumps.day('2026-11-22');
+    expect(third.files).not.toBe(first.files);
+    expect(await firms(dumps, '2026-11-22')).toBe(4);
     // A day once built stays as it was: its sha256 keeps matching its bytes.
-    expect((await dumps.day('2026-11-19')).files.find((f) => f.resource === 'firm')!.rows).toBe(3);
+    expect((await dumps.day('2026-11-21')).files).toBe(first.files);
+    // Built afresh now, the 21st holds the data as of its 04:00: elm came at 05:00.
+    expect(await firms(new Dumps(store), '2026-11-21')).toBe(3);
   },
 );
 
@@ -82,7 +87,7 @@ test('a resource changed while it is being taken is taken again: its file is the
   class ChangingStore extends MemoryStore {
     reads = 0;
     override get(resource: ResourceName, key: string): Row | undefined {
-      if (resource === 'investment' && ++this.reads === 2_000) this.applyDue(Date.parse('2026-11-20T06:00:00Z'));
+      if (resource === 'investment' && ++this.reads === 2_000) this.applyDue(Date.parse('2026-11-20T04:00:00Z'));
       return super.get(resource, key);
     }
   }
@@ -90,7 +95,7 @@ test('a resource changed while it is being taken is taken again: its file is the
     input({
       pending: [
         {
-          at: '2026-11-20T05:00:00Z',
+          at: '2026-11-20T04:00:00Z',
           resource: 'investment',
           key: 'inv_000000',
           row: { id: 'inv_000000', firm_slug: 'birch', company_slug: 'acme' },
@@ -100,7 +105,8 @@ test('a resource changed while it is being taken is taken again: its file is the
   );
   // Slices of 0 ms: the take lets other work in every 1,024 rows, as it would on a large dataset.
   const dumps = new Dumps(store, { sliceMs: 0 });
-  const investments = await file(dumps, '2026-11-19', 'investments.jsonl.gz');
+  // The day whose 04:00 the change came by: its file holds it.
+  const investments = await file(dumps, '2026-11-20', 'investments.jsonl.gz');
   const lines = gunzipSync(investments.body).toString('utf8').trimEnd().split('\n');
   expect(store.reads).toBeGreaterThan(4_321);
   expect(investments.rows).toBe(4_322);

@@ -14,6 +14,8 @@ import { resources, type ResourceName } from '@investor-graph/fixtures';
 import type { RowScan, Store } from '../data/store.ts';
 import { sha256Pieces } from '../hash.ts';
 import { SLICE_MS, slices } from '../data/slices.ts';
+import { dayView, type DayView } from './day-view.ts';
+import { scanAsOf } from './scan-as-of.ts';
 
 const DAY = 86_400_000;
 /** The dump is written at 04:00 UTC, after the 03:00 daily rebuild. */
@@ -46,12 +48,14 @@ export interface DumpFiles {
 }
 
 /**
- * Writes one resource's file some other way (the Node server: a worker thread reading the database
- * file), or says null when it cannot and the engine writes it here, a slice at a time.
+ * Writes one resource's file as of the day `view` is of (some other way: the Node server's worker
+ * thread reading the database file), or says null when it cannot and the engine writes it here, a
+ * slice at a time.
  */
 export type DumpWriter = (
   resource: ResourceName,
   name: string,
+  view: DayView,
 ) => Promise<{ body: Blob; sha256: string; rows: number }> | null;
 
 export const memoryFiles: DumpFiles = {
@@ -92,12 +96,11 @@ async function gzipJsonl(
 }
 
 export class Dumps {
-  private readonly built = new Map<string, Promise<Dump>>();
   /**
-   * The files written from the data at one version of the store: the days a manifest lists, asked
-   * for together, are written from the same data, so they share one build (and its memory).
+   * Each day's dump, with what names the data it holds (day-view.ts): a day that holds the same
+   * data as another built day (nothing changed between them) shares its files (and their memory).
    */
-  private written: { version: number; files: Promise<DumpFile[]> } | null = null;
+  private readonly built = new Map<string, { identity: string; dump: Promise<Dump> }>();
   private readonly store: Store;
   private readonly files: DumpFiles;
   /** How many days of dumps the manifest lists. */
@@ -144,57 +147,62 @@ export class Dumps {
   /** Days `ahead` has started, the latest few. */
   private readonly triedAhead = new Set<string>();
 
-  /** A day's dump; built once from the data as it is when first asked for (or written ahead). */
+  /**
+   * A day's dump: the data as of its generated_at (day-view.ts), built once when first asked for
+   * (or written ahead), from the files of a built day that holds the same data if there is one.
+   */
   day(date: string): Promise<Dump> {
-    let dump = this.built.get(date);
-    if (!dump) {
-      dump = this.build(date);
-      this.built.set(date, dump);
-      // A failed build (a full disk, a mock stopping) is not kept: the next ask writes it again.
-      dump.catch(() => {
-        if (this.built.get(date) === dump) this.built.delete(date);
-      });
-      // Keep memory (or disk) bounded: only the days a manifest can still list.
-      while (this.built.size > this.keep + 1) this.forget(this.built.keys().next().value!);
-    }
-    return dump;
+    const known = this.built.get(date);
+    if (known) return known.dump;
+    const generatedAt = `${date}T0${DUMP_HOUR}:00:00Z`;
+    const view = dayView(this.store, Date.parse(generatedAt));
+    const twin = [...this.built.values()].find((other) => other.identity === view.identity);
+    const files = twin ? twin.dump.then((other) => other.files) : this.writeFiles(view);
+    const entry = { identity: view.identity, dump: files.then((f) => ({ date, generated_at: generatedAt, files: f })) };
+    this.built.set(date, entry);
+    // A failed build (a full disk, a mock stopping) is not kept: the next ask writes it again.
+    entry.dump.catch(() => {
+      if (this.built.get(date) === entry) this.built.delete(date);
+    });
+    // Keep memory (or disk) bounded: only the days a manifest can still list.
+    while (this.built.size > this.keep + 1) this.forget(this.built.keys().next().value!);
+    return entry.dump;
   }
 
-  /** Drops a day; its files go too once no other day lists the same build. */
+  /** Drops a day; its files go too, those no other day lists. */
   private forget(date: string): void {
-    const dump = this.built.get(date)!;
+    const { dump } = this.built.get(date)!;
     this.built.delete(date);
     const discard = this.files.discard?.bind(this.files);
     if (!discard) return;
-    void Promise.all([dump, ...this.built.values()]).then(
+    void Promise.all([dump, ...[...this.built.values()].map((other) => other.dump)]).then(
       ([gone, ...kept]) => {
         const live = new Set(kept.flatMap((d) => d.files.map((f) => f.body)));
-        if (!live.has(gone.files[0]?.body as Blob)) discard(gone.files.map((f) => f.body));
+        const unlisted = gone.files.map((f) => f.body).filter((body) => !live.has(body));
+        if (unlisted.length) discard(unlisted);
       },
       () => undefined,
     );
   }
 
-  private async build(date: string): Promise<Dump> {
-    if (this.written?.version !== this.store.version) {
-      const written = { version: this.store.version, files: this.writeFiles() };
-      this.written = written;
-      written.files.catch(() => {
-        if (this.written === written) this.written = null;
-      });
-    }
-    return { date, generated_at: `${date}T0${DUMP_HOUR}:00:00Z`, files: await this.written.files };
-  }
-
-  private async writeFiles(): Promise<DumpFile[]> {
+  private async writeFiles(view: DayView): Promise<DumpFile[]> {
     const files: DumpFile[] = [];
     const pause = slices(this.sliceMs);
     for (const r of resources) {
       const name = `${r.plural}.jsonl.gz`;
-      const { body, sha256, rows } = await (this.writer?.(r.name, name) ??
-        gzipJsonl(await this.store.scan(r.name, pause), this.files.create(name), pause));
+      const { body, sha256, rows } = await (this.writer?.(r.name, name, view) ?? this.take(r, name, view, pause));
       files.push({ name, resource: r.name, rows, bytes: body.size, sha256, body });
     }
     return files;
+  }
+
+  /**
+   * A resource's file written here: its rows taken as they are now, then as of the day, with the
+   * corrections of the data as it stands once they are taken (whatever changed meanwhile is undone).
+   */
+  private async take(r: (typeof resources)[number], name: string, view: DayView, pause: () => Promise<boolean>) {
+    const scan = await this.store.scan(r.name, pause);
+    const asOf = scanAsOf(scan, r.key, view.corrections(r.name), view.seenBy);
+    return gzipJsonl(asOf, this.files.create(name), pause);
   }
 }

@@ -1062,94 +1062,106 @@ export const sentences: readonly Sentence[] = [
     "id": "exports-manifest-and-files.4",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "Each file is its resource as it was at one moment; the files of a dump are taken one after another (as a database's export job takes its tables), so a row created while a dump is written may be in one file and not in a file taken before it."
+    "text": "`generated_at` is the moment the day's data is as of: the service writes the dump at 04:00 UTC, after the 03:00 rebuild."
   },
   {
     "id": "exports-manifest-and-files.5",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "`generated_at` is the moment the day's data is as of: the service writes the dump at 04:00 UTC, after the 03:00 rebuild."
+    "text": "Every file of a day is its resource as of then, whenever it is asked for: a row first seen later is in none, a record changed or unpublished later is there as it was."
   },
   {
     "id": "exports-manifest-and-files.6",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "A dump read back (`investor-graph-mock --data DIR`, issue #55) is the folder the service's links give: the manifest's answer as `manifest.json` (the whole answer or one day of its `data`), each file under `<date>/<name>` as its URL ends, or beside the manifest."
+    "text": "The mock puts back what its rebuilds changed since from the versions they replaced; a change the dataset came with (`changes.jsonl`) keeps no earlier version, so a record it updated later is in the one version the dataset holds (its `updated_at` says so), the fields made from other records made again from that day's rows, and one it unpublished later is in no file (no row of it is kept)."
   },
   {
     "id": "exports-manifest-and-files.7",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "What the mock decided:"
+    "text": "Two days with no change between them have the same files."
   },
   {
     "id": "exports-manifest-and-files.8",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "The day served is the newest whose files are all there."
+    "text": "A dump read back (`investor-graph-mock --data DIR`, issue #55) is the folder the service's links give: the manifest's answer as `manifest.json` (the whole answer or one day of its `data`), each file under `<date>/<name>` as its URL ends, or beside the manifest."
   },
   {
     "id": "exports-manifest-and-files.9",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "Each file must have the manifest's size, sha256 and rows; one that does not, or a file out of key order that holds a key twice, stops the start with one line naming the file (exit 2): a mock never serves a dump it cannot vouch for."
+    "text": "What the mock decided:"
   },
   {
     "id": "exports-manifest-and-files.10",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "The data is as of the day's `generated_at`: `as_of`, and where the simulated clock starts unless `--now` says otherwise."
+    "text": "The day served is the newest whose files are all there."
   },
   {
     "id": "exports-manifest-and-files.11",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "A dump holds rows, not their history: the changes feed starts empty (sequence 0) and lists what changes from then on; a `since` before the dump lists nothing earlier."
+    "text": "Each file must have the manifest's size, sha256 and rows; one that does not, or a file out of key order that holds a key twice, stops the start with one line naming the file (exit 2): a mock never serves a dump it cannot vouch for."
   },
   {
     "id": "exports-manifest-and-files.12",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "Nor does it hold the rebuilds to come: the clock runs, `as_of` follows it hour by hour as on generated data, and no record is created, changed or unpublished by it."
+    "text": "The data is as of the day's `generated_at`: `as_of`, and where the simulated clock starts unless `--now` says otherwise."
   },
   {
     "id": "exports-manifest-and-files.13",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "Several days of dumps are not replayed as rebuilds (each is the data as it was, not when it changed)."
+    "text": "A dump holds rows, not their history: the changes feed starts empty (sequence 0) and lists what changes from then on; a `since` before the dump lists nothing earlier."
   },
   {
     "id": "exports-manifest-and-files.14",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "Rows the contract does not describe are served as the dump holds them, every field kept (the stored form is lossless for any JSON): fields the contract does not know, required fields missing, values out of its bounds (its schemas, checked by Ajv), counted by resource and field and said in a few lines at every start."
+    "text": "Nor does it hold the rebuilds to come: the clock runs, `as_of` follows it hour by hour as on generated data, and no record is created, changed or unpublished by it."
   },
   {
     "id": "exports-manifest-and-files.15",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "A row no path can name (no key, or not an object) is not served, and a row repeating the key of the row before it is the same record again (the first is served): both are counted as not served in the same lines."
+    "text": "Several days of dumps are not replayed as rebuilds (each is the data as it was, not when it changed)."
   },
   {
     "id": "exports-manifest-and-files.16",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "Nothing is dropped without a word."
+    "text": "Rows the contract does not describe are served as the dump holds them, every field kept (the stored form is lossless for any JSON): fields the contract does not know, required fields missing, values out of its bounds (its schemas, checked by Ajv), counted by resource and field and said in a few lines at every start."
   },
   {
     "id": "exports-manifest-and-files.17",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "The fields made from other records (a company's `total_raised_usd` and `last_round`, a firm's `portfolio_count`) are served as the dump holds them; a trial's round lag makes them again from the rows, as on generated data."
+    "text": "A row no path can name (no key, or not an object) is not served, and a row repeating the key of the row before it is the same record again (the first is served): both are counted as not served in the same lines."
   },
   {
     "id": "exports-manifest-and-files.18",
     "source": "decisions",
     "section": "exports-manifest-and-files",
-    "text": "The statistics are counted from the rows at load; a value of another type than the contract's where they count (a round's date, stage or amount, a fund's vintage or returns) counts nowhere."
+    "text": "Nothing is dropped without a word."
   },
   {
     "id": "exports-manifest-and-files.19",
+    "source": "decisions",
+    "section": "exports-manifest-and-files",
+    "text": "The fields made from other records (a company's `total_raised_usd` and `last_round`, a firm's `portfolio_count`) are served as the dump holds them; a trial's round lag makes them again from the rows, as on generated data."
+  },
+  {
+    "id": "exports-manifest-and-files.20",
+    "source": "decisions",
+    "section": "exports-manifest-and-files",
+    "text": "The statistics are counted from the rows at load; a value of another type than the contract's where they count (a round's date, stage or amount, a fund's vintage or returns) counts nowhere."
+  },
+  {
+    "id": "exports-manifest-and-files.21",
     "source": "decisions",
     "section": "exports-manifest-and-files",
     "text": "The service's terms allow internal use and forbid republishing the data: the kit reads a dump only from the folder given, keeps its database in the local cache, and never uploads or publishes it."
@@ -1809,6 +1821,12 @@ export const sentences: readonly Sentence[] = [
     "text": "A 304 is counted as a call (it is one, and it spends the rate) but serves and charges no rows."
   },
   {
+    "id": "conditional-requests.5",
+    "source": "decisions",
+    "section": "conditional-requests",
+    "text": "The data of `/account` is its whole `data` (plan, usage, balance and keys, made once the call is admitted): the account call counts nothing itself, so its tag moves exactly when one of them (or `as_of`) does, and a 304 means the key's usage, balance and keys are as the client has them."
+  },
+  {
     "id": "http-conventions.1",
     "source": "decisions",
     "section": "http-conventions",
@@ -1939,5 +1957,29 @@ export const sentences: readonly Sentence[] = [
     "source": "decisions",
     "section": "incidents",
     "text": "The journal names the incident that changed a call, and shows a cut call with status 0."
+  },
+  {
+    "id": "incidents.8",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "At most 1,000 incidents are in force at once; one more is a 409 `too_many_incidents` until some end."
+  },
+  {
+    "id": "incidents.9",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "A call looks only at the incidents that name its operation or none, so a mock with none, or with incidents on other operations only, spends nothing on them."
+  },
+  {
+    "id": "incidents.10",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "A path pattern (an incident's `match.path`, the journal's `path` filter, a verification's `pattern.path`) is at most 500 characters and 16 `*`, each `*` any run of characters; it is matched without backtracking, in time linear in the path, whatever the pattern (a 400 names a pattern past either bound)."
+  },
+  {
+    "id": "incidents.11",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "What the control plane shows of what a test sent (a pattern, a verification's near misses and message, an incident's match, on the page too) has every key blanked, in any encoding, as the journal's entries have."
   }
 ];

@@ -44,6 +44,16 @@ export interface Source {
   mtimeMs: number;
   table: string;
   overlayRows: number;
+  /** Whether it is of the data as the database holds it, no rebuild in it (what every start on it writes). */
+  asLoaded?: boolean;
+}
+
+/** What of a file's day names it besides its overlay (day-view.ts). */
+export interface DayOf {
+  /** The day's time when each row's first_seen_at was looked at; null: none was. */
+  seenBy: number | null;
+  /** Of the data as the database holds it (a day before its as-of, or no rebuild in the overlay). */
+  asLoaded: boolean;
 }
 
 /**
@@ -69,16 +79,23 @@ export class DumpCache {
     this.dir = dir;
   }
 
-  /** The entry a file of `table` read from `database` with `overlay` merged in is kept under. */
-  entry(database: string, table: string, overlay: readonly unknown[]): { key: string; source: Source } {
+  /** The entry a file of `table` read from `database` with `overlay` merged in, as of `day`, is kept under. */
+  entry(
+    database: string,
+    table: string,
+    overlay: readonly unknown[],
+    day: DayOf = { seenBy: null, asLoaded: overlay.length === 0 },
+  ): { key: string; source: Source } {
     const path = realpathSync(database);
     const { size, mtimeMs } = statSync(path);
-    const key = createHash('sha256')
+    const hash = createHash('sha256')
       .update(JSON.stringify([DUMP_FORMAT, databaseLayout, path, size, mtimeMs, table]))
-      .update(JSON.stringify(overlay))
-      .digest('hex')
-      .slice(0, 32);
-    return { key, source: { database: path, size, mtimeMs, table, overlayRows: overlay.length } };
+      .update(JSON.stringify(overlay));
+    // Rows left out by their first_seen_at make another file of the same overlay.
+    if (day.seenBy !== null) hash.update(`first seen by ${day.seenBy}`);
+    const key = hash.digest('hex').slice(0, 32);
+    const source = { database: path, size, mtimeMs, table, overlayRows: overlay.length, asLoaded: day.asLoaded };
+    return { key, source };
   }
 
   /** The kept file, or null when there is none whole (or its file went). */
@@ -167,10 +184,10 @@ export class DumpCache {
           continue;
         }
         const table = `${meta.database}\0${meta.table}`;
-        // The file with no overlay first (every start wants it), then the newest.
+        // The files of the data as loaded first (every start wants them), then the newest.
         byTable.set(table, [
           ...(byTable.get(table) ?? []),
-          { key, rank: meta.overlayRows === 0 ? Infinity : meta.made },
+          { key, rank: meta.overlayRows === 0 || meta.asLoaded === true ? Infinity : meta.made },
         ]);
       } catch {
         // Gone meanwhile, or half-written by a builder that was killed: left to the next sweep.

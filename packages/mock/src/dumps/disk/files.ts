@@ -13,9 +13,10 @@ import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { tableOf } from '@investor-graph/fixtures/database';
 import type { DumpFiles, DumpWriter } from '@investor-graph/engine/dumps/dumps';
+import type { Corrections } from '@investor-graph/engine/dumps/day-view';
 import type { DumpDone, DumpJob } from './worker.ts';
 import type { SqliteStore } from '../../stores/sqlite/dataset-store.ts';
-import type { DumpCache } from './cache.ts';
+import type { DayOf, DumpCache } from './cache.ts';
 
 export interface DiskDumpFiles extends DumpFiles {
   /** The temporary folder the files are written to (made when first needed). */
@@ -54,10 +55,10 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
    * The cache's entry for a file and the name to write it to,
    * or null where the cache cannot take it (a read-only home).
    */
-  const cached = (database: string, table: string, overlay: [string, string | null][]) => {
+  const cached = (database: string, table: string, overlay: [string, string | null][], day: DayOf) => {
     if (!cache) return null;
     try {
-      const entry = cache.entry(database, table, overlay);
+      const entry = cache.entry(database, table, overlay, day);
       return { ...entry, kept: cache.find(entry.key), temporary: () => cache.temporary(entry.key) };
     } catch {
       return null;
@@ -83,14 +84,18 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
     get dir() {
       return dir();
     },
-    writer: (store) => (resource, name) => {
+    writer: (store) => (resource, name, view) => {
       const database = store.file;
       if (database === null) return null;
       if (closed) return Promise.reject(new Error('[investor-graph] the mock stopped before its dump was written'));
       const table = tableOf(resource);
-      // The overlay is taken now, synchronously: the file is the resource as it is at this moment.
-      const overlay = store.overlayJson(resource);
-      const entry = cached(database, table, overlay);
+      // Taken now, synchronously: the rebuilds' overlay as it is, with what changed after the day put back.
+      const overlay = overlayOfDay(store.overlayJson(resource), view.corrections(resource));
+      const day = {
+        seenBy: view.seenBy,
+        asLoaded: view.at < store.rowsAsOf || store.overlayJson(resource).length === 0,
+      };
+      const entry = cached(database, table, overlay, day);
       const kept = entry?.kept;
       if (kept) return served(kept.path).then((body) => ({ body, sha256: kept.sha256, rows: kept.rows }));
       let out: string;
@@ -101,7 +106,7 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
         keep = null;
         out = join(dir(), `${++made}-${name}`);
       }
-      const job: DumpJob = { database, table, overlay, out };
+      const job: DumpJob = { database, table, overlay, out, seenBy: view.seenBy };
       return new Promise((resolve, reject) => {
         const thread = new Worker(new URL(worker, import.meta.url), { workerData: job });
         running.set(thread, out);
@@ -169,4 +174,15 @@ export function diskDumpFiles(parent = tmpdir(), cache: DumpCache | null = null)
       remove();
     },
   };
+}
+
+/**
+ * The overlay a day's file is written with: the rebuilds' (rows by key, null: unpublished) with
+ * each record that changed after the day as it was then (null: not published then), in key order.
+ */
+function overlayOfDay(overlay: [string, string | null][], fixes: Corrections): [string, string | null][] {
+  if (fixes.size === 0) return overlay;
+  const merged = new Map(overlay);
+  for (const [key, row] of fixes) merged.set(key, row === null ? null : JSON.stringify(row));
+  return [...merged].sort(([a], [b]) => (a < b ? -1 : 1));
 }

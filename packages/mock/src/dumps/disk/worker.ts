@@ -1,9 +1,10 @@
 /**
  * A worker thread that writes one resource of a nightly dump from the dataset's database file:
- * its rows in key order (the rebuilds' overlay, as the server had it when the dump was asked for,
- * merged in), one JSON a line, gzipped into a file, hashed as written. Reading a database of ten
- * million rows touches gigabytes of disk, which on the server's thread stalled every request for
- * the milliseconds a read waits; here only the worker waits. The bytes are those the engine's
+ * its rows in key order as of the dump's day (the rebuilds' overlay as the server had it when the
+ * dump was asked for, with what changed after the day put back: files.ts, merged in; rows first
+ * seen after the day left out), one JSON a line, gzipped into a file, hashed as written. Reading a
+ * database of ten million rows touches gigabytes of disk, which on the server's thread stalled
+ * every request for the milliseconds a read waits; here only the worker waits. The bytes are those the engine's
  * CompressionStream writes (zlib's gzip at its defaults, whatever the chunks): dumps.test.ts
  * compares them.
  */
@@ -14,16 +15,19 @@ import { setPriority } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
-import { resources } from '@investor-graph/fixtures';
+import { resources, type Row } from '@investor-graph/fixtures';
+import { seenBy } from '@investor-graph/engine/dumps/day-view';
 import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/database';
 import { mergeByKey } from '../../stores/sqlite/merge-by-key.ts';
 
 export interface DumpJob {
   database: string;
   table: string;
-  /** The overlay's rows by key (null: unpublished), in key order. */
+  /** The overlay's rows by key (null: unpublished), in key order: the day's (files.ts). */
   overlay: [string, string | null][];
   out: string;
+  /** The day's generated_at (ms) when the database's rows must each be looked at (day-view.ts); null: none. */
+  seenBy: number | null;
 }
 
 export interface DumpDone {
@@ -70,7 +74,10 @@ const resource = resources.find((r) => tableOf(r.name) === job.table)!.name;
 const stored = db
   .prepare(`SELECT ${rowColumns(resource)} FROM ${job.table} ORDER BY key`)
   .iterate() as Iterator<StoredRow>;
-const next = mergeByKey(storedRows(db).texts(resource, stored), {
+// A row of the database first seen after the day is not in its dump.
+const { seenBy: day } = job;
+const keep = day === null ? undefined : (row: Row) => seenBy(row, day);
+const next = mergeByKey(storedRows(db).texts(resource, stored, keep), {
   keys: job.overlay.map(([key]) => key),
   rows: overlay,
 });
