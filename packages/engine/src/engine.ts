@@ -239,7 +239,7 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
     validation: new RequestValidation(options.validator),
     serialiser: new BodySerialiser(),
     env: { store, statistics, dumps, accounts, validator: options.validator, now, publicBase },
-    envelope: { store, cursors },
+    envelope: { cursors },
     corsOrigins: options.corsOrigins ?? '*',
     known: accounts.known,
     incidents: new Incidents(),

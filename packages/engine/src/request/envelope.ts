@@ -14,7 +14,6 @@ import type { KeyRecord } from '../stores/key-store.ts';
 import type { Served } from '../operations/table.ts';
 import type { Serialised } from './serialise.ts';
 import { filterDigest } from './query.ts';
-import type { Store } from '../data/store.ts';
 
 /**
  * The entity tag of what was served, and whether `If-None-Match` holds it: weak for the envelope
@@ -61,7 +60,6 @@ export function withQuota(rate: Record<string, string>, key: KeyRecord, now: num
 }
 
 export interface EnvelopeDeps {
-  store: Store;
   cursors: Pick<CursorCodec, 'encode'>;
 }
 
@@ -81,13 +79,12 @@ function lastPageMembers(asOf: number, plan: PlanRule): string {
 
 /**
  * The envelope around the served body, already serialised: text, or pieces of UTF-8 around a
- * remembered page's bytes (a 50 KB page is then neither encoded nor copied again).
+ * remembered page's bytes (a 50 KB page is then neither encoded nor copied again). `asOf`: the
+ * rebuild the body comes from.
  */
 export async function envelopeBody(
   call: Call,
-  served: Served,
-  data: Serialised,
-  usage: Usage,
+  { served, data, usage, asOf }: { served: Served; data: Serialised; usage: Usage; asOf: number },
   deps: EnvelopeDeps,
 ): Promise<string | Pieces> {
   const next = served.next
@@ -95,8 +92,7 @@ export async function envelopeBody(
     : null;
   // The members after data, in the contract's order: all but usage the same for every call on a
   // plan and version of the dataset without a next page, so written once for them.
-  const members =
-    next === null ? lastPageMembers(deps.store.asOf, call.plan) : middleMembers(next, deps.store.asOf, call.plan);
+  const members = next === null ? lastPageMembers(asOf, call.plan) : middleMembers(next, asOf, call.plan);
   const rest = `${members}${usageJson(usage)}}`;
   if (data.bytes === undefined) return `{"data":${data.json},${rest}`;
   return [dataOpen, data.bytes, utf8.encode(`,${rest}`)];

@@ -154,10 +154,12 @@ export async function dataCall(
     await accounts.admit(call.key, now, operation.counted);
     checkFeature(operation, call.plan);
     const served = operation.serve({ call, afterKey, prepared }, env);
+    // The rebuild the rows come from: a later one may run while the charge is written (awaited).
+    const asOf = parts.store.asOf;
     const ifNoneMatch = request.headers.get('if-none-match');
     // The page is serialised once, for the entity tag here and the envelope below.
     const early = served.afterCharge ? null : serialised(parts, served);
-    const tagged = early && entityTag(served, early, parts.store.asOf, ifNoneMatch);
+    const tagged = early && entityTag(served, early, asOf, ifNoneMatch);
     const chargeId = nextChargeId();
     const { record, cost, usage } = await accounts.admitAndCharge(
       call.key,
@@ -169,7 +171,7 @@ export async function dataCall(
     call.key = record;
     // The account's data is the key as this step left it: its tag is of that data, taken now.
     const data = early ?? parts.serialiser.serialise(served.afterCharge!(record, usage), false);
-    const { etag, notModified } = tagged ?? entityTag(served, data, parts.store.asOf, ifNoneMatch);
+    const { etag, notModified } = tagged ?? entityTag(served, data, asOf, ifNoneMatch);
     Object.assign(note, { rowsServed: notModified ? 0 : served.rows, counted: operation.counted, rowsCharged: cost });
     try {
       const headers = { 'x-request-id': call.requestId, etag, ...withQuota(rateHeaders, call.key, now) };
@@ -183,7 +185,7 @@ export async function dataCall(
       return {
         status: 200,
         headers: { 'content-type': 'application/json', ...headers },
-        body: await envelopeBody(call, served, data, usage, parts.envelope),
+        body: await envelopeBody(call, { served, data, usage, asOf }, parts.envelope),
       };
     } catch (error) {
       await accounts.refund(call.key, operation.counted, cost, chargeId);
