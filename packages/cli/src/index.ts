@@ -17,7 +17,29 @@ export { processGone } from './process-gone.ts';
 
 export { escapeBidi, printable } from './printable.ts';
 
-export { exitCode, exitCodes, exitCodesHelp, exitCodesMarkdown, type ExitReason } from './exit-codes.ts';
+export {
+  exitCode,
+  exitCodeOfK6,
+  exitCodes,
+  exitCodesHelp,
+  exitCodesMarkdown,
+  k6ExitCodes,
+  k6ExitCodesHelp,
+  k6ExitCodesText,
+  type ExitReason,
+} from './exit-codes.ts';
+
+export {
+  setupCaseName,
+  setupHtml,
+  setupJson,
+  setupJunit,
+  setupSteps,
+  writeSetupReports,
+  type ReportFiles,
+  type SetupFailure,
+  type SetupStep,
+} from './setup-failure.ts';
 
 export interface Flags<O extends ParseArgsOptionsConfig> {
   values: ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
