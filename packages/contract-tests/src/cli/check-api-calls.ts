@@ -2,12 +2,47 @@
  * What investor-graph-check-api asks the service before its steps (a trial key, the key's plan, the
  * served contract), and its own lines: a call that cannot be made stops the check in one line.
  */
-import { exitCode } from '@investor-graph/cli';
+import { exitCode, writeSetupReports, type SetupStep } from '@investor-graph/cli';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 export const name = 'investor-graph-check-api';
+
+/** How a user without k6 gets one, as investor-graph-load says it. */
+export const howToGetK6 =
+  'give --k6 (or K6_BIN) a k6 v2 binary, or leave both unset with Go 1.26 or later installed and the kit builds it';
+
+/**
+ * The tools the steps drive, from the project the check runs in (the README's install line for CI),
+ * resolved from the current folder as npx would; a tool missing stops the check, naming the install.
+ */
+export function projectTools(): { spectral: string; ruleset: string; load: string } {
+  const fromProject = createRequire(join(process.cwd(), 'package.json'));
+  const binOf = (pkg: string, bin: string): string => {
+    const manifest = fromProject.resolve(`${pkg}/package.json`);
+    const bins = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> }).bin ?? {};
+    return join(dirname(manifest), bins[bin]!);
+  };
+  const tools = {
+    spectral: ['@stoplight/spectral-cli', () => binOf('@stoplight/spectral-cli', 'spectral')],
+    ruleset: ['@investor-graph/spectral-ruleset', () => fromProject.resolve('@investor-graph/spectral-ruleset')],
+    load: ['@investor-graph/load', () => binOf('@investor-graph/load', 'investor-graph-load')],
+  } as const;
+  const found: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const [tool, [pkg, find]] of Object.entries(tools)) {
+    try {
+      found[tool] = find();
+    } catch {
+      missing.push(pkg);
+    }
+  }
+  if (missing.length)
+    stop(`install ${missing.join(' and ')} in this project first (npm i -D ${missing.join(' ')})`, 'tools');
+  return found as { spectral: string; ruleset: string; load: string };
+}
 
 /** A trial key for the address, or one line saying why there is none (exit 2 without an address, 3 refused). */
 export async function trialKey(
@@ -22,7 +57,8 @@ export async function trialKey(
     body: JSON.stringify({ email }),
   });
   const body = (await answer.json().catch(() => ({}))) as { key?: string; detail?: string };
-  if (!body.key) stop(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`);
+  if (!body.key)
+    stop(`no trial key from ${baseUrl}/api/v1/keys/trial: ${body.detail ?? `status ${answer.status}`}`, 'key');
   return body.key;
 }
 
@@ -32,7 +68,7 @@ export async function planOf(baseUrl: string, key: string): Promise<string> {
   const body = (await answer.json().catch(() => ({}))) as { data?: { plan?: { id?: string } } };
   const plan = body.data?.plan?.id;
   if (answer.status === 401 || answer.status === 403)
-    stop(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`);
+    stop(`${baseUrl}/api/v1/account did not accept the key (status ${answer.status})`, 'key');
   if (!answer.ok || !plan || !/^[a-z]+$/.test(plan))
     stop(`${baseUrl}/api/v1/account answered ${answer.status} without the key's plan`);
   return plan;
@@ -56,9 +92,30 @@ export function say(line: string): void {
   console.log(`[${name}] ${line}`);
 }
 
-/** The check cannot start for a reason of the set-up, not of its flags: one line saying what to fix, and exit 3. */
-export function stop(line: string): never {
+/** Where a check that cannot start writes why, and what it was pointed at; set once its flags are read. */
+let reports: { out: string; facts: Record<string, string> } | undefined;
+
+/**
+ * A set-up failure from here on writes the contract tests' three reports into `out`, saying why
+ * (the files the action's outputs name, so that a CI page shows it).
+ */
+export function reportSetupFailuresIn(out: string, facts: Record<string, string>): void {
+  reports = { out, facts };
+}
+
+/**
+ * The check cannot start for a reason of the set-up, not of its flags: one line saying what to fix,
+ * the reports saying the same (a failed case naming `step`), and exit 3.
+ */
+export function stop(line: string, step: SetupStep = 'service'): never {
   console.error(`[${name}] ${line}`);
+  if (reports) {
+    const file = (ext: string) => join(reports!.out, `contract-tests.${ext}`);
+    writeSetupReports(
+      { command: name, step, reason: line, facts: reports.facts },
+      { junit: file('xml'), json: file('json'), html: file('html') },
+    );
+  }
   process.exit(exitCode.setup);
 }
 
@@ -79,16 +136,26 @@ async function call(url: string, init: RequestInit): Promise<Response> {
 }
 
 /**
- * The k6 the smoke step runs, as `investor-graph-load k6` finds or builds it (its notes pass through
- * as they come); undefined when there is none, and the step then says why.
+ * The k6 the smoke step runs, as `investor-graph-load k6` finds or builds it (its build notes pass
+ * through as they come); or why there is none, in the load command's own words.
  */
-export function k6Path(load: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export function k6Path(load: string, env: NodeJS.ProcessEnv): Promise<{ bin: string } | { missing: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [load, 'k6'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const child = spawn(process.execPath, [load, 'k6'], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let printed = '';
+    let said = '';
     child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    child.on('error', () => resolve(undefined));
-    child.on('close', (code) => resolve(code === 0 ? printed.trim().split('\n').at(-1) : undefined));
+    child.stderr.on('data', (chunk: Buffer) => {
+      // A build's notes ([kit] ...) pass through; the command's own line is the reason there is none.
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        if (line.startsWith('[investor-graph-load')) said = line.replace(/^\[[^\]]+\] /, '');
+        else console.error(line);
+    });
+    child.on('error', (error) => resolve({ missing: `investor-graph-load k6 could not run: ${error.message}` }));
+    child.on('close', (code) => {
+      const bin = printed.trim().split('\n').at(-1);
+      resolve(code === 0 && bin ? { bin } : { missing: said || `investor-graph-load k6 exited ${code}` });
+    });
   });
 }
 

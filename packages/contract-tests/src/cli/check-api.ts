@@ -12,15 +12,26 @@
  * The tools come from the project it runs in (the README's install line for CI): Spectral's CLI,
  * the kit's ruleset and @investor-graph/load, resolved from the current folder as npx would.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { exitCode, exitCodesHelp, isKeyText, readFlags } from '@investor-graph/cli';
-import { goToolAsync } from '@investor-graph/cli/go-tool';
+import { findGoTool, goToolAsync } from '@investor-graph/cli/go-tool';
 import { oasdiffTool } from '../diff/oasdiff-tool.ts';
 import { isPlanId, planIds } from '@investor-graph/contract/plans';
-import { fetchContract, k6Path, lintCaseWhenClean, name, planOf, say, stop, trialKey } from './check-api-calls.ts';
+import {
+  fetchContract,
+  howToGetK6,
+  k6Path,
+  lintCaseWhenClean,
+  name,
+  planOf,
+  projectTools,
+  reportSetupFailuresIn,
+  say,
+  stop,
+  trialKey,
+} from './check-api-calls.ts';
 
 const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
   BASE_URL              the API, e.g. https://api.example.com (or $BASE_URL)
@@ -62,6 +73,9 @@ const flags = readFlags(
 const env = process.env;
 const baseUrl = (flags.positionals[0] || env.BASE_URL || '').replace(/\/+$/, '');
 if (!/^https?:\/\/[^/]+/.test(baseUrl)) flags.fail(`give the API's base URL (http or https), got '${baseUrl}'`);
+// Every path the check calls starts /api/v1: a base URL that ends in it would be answered 404 everywhere.
+if (/\/api\/v1$/.test(baseUrl))
+  flags.fail(`${baseUrl} ends in /api/v1, which the kit adds to every path: give ${baseUrl.slice(0, -7)}`);
 const wanted = flags.values.plan || env.INVESTOR_GRAPH_PLAN;
 if (wanted && !isPlanId(wanted)) flags.fail(`--plan must be one of ${planIds.join(', ')}, got '${wanted}'`);
 // Before a trial key is asked for: one address gets one.
@@ -79,34 +93,17 @@ if (env.INVESTOR_GRAPH_KEY && !isKeyText(env.INVESTOR_GRAPH_KEY)) {
   flags.fail('INVESTOR_GRAPH_KEY holds a character no key has (a space or a line break?)');
 }
 
-// Step 0, before anything runs: every tool is in the project, the key is accepted, its plan known.
-const fromProject = createRequire(join(process.cwd(), 'package.json'));
-const binOf = (pkg: string, bin: string): string => {
-  const manifest = fromProject.resolve(`${pkg}/package.json`);
-  const bins = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> }).bin ?? {};
-  return join(dirname(manifest), bins[bin]!);
-};
-const tools: Record<string, () => string> = {
-  spectral: () => binOf('@stoplight/spectral-cli', 'spectral'),
-  ruleset: () => fromProject.resolve('@investor-graph/spectral-ruleset'),
-  load: () => binOf('@investor-graph/load', 'investor-graph-load'),
-};
-const found: Record<string, string> = {};
-const missing: string[] = [];
-for (const [tool, find] of Object.entries(tools)) {
-  try {
-    found[tool] = find();
-  } catch {
-    missing.push(
-      tool === 'spectral'
-        ? '@stoplight/spectral-cli'
-        : tool === 'ruleset'
-          ? '@investor-graph/spectral-ruleset'
-          : '@investor-graph/load',
-    );
-  }
-}
-if (missing.length) stop(`install ${missing.join(' and ')} in this project first (npm i -D ${missing.join(' ')})`);
+// From here on, a set-up that stops the check still writes the contract tests' reports, saying why.
+reportSetupFailuresIn(out, { base_url: baseUrl, ...(wanted ? { plan: wanted } : {}) });
+
+// Step 0, before any call is spent: the tools are at hand, then the service and the key (one call),
+// then the Go tools built if they must be. Each that fails stops the check with one line and exit 3.
+const found = projectTools();
+// A k6 or oasdiff named that is not there (or no k6 at all) is the set-up's, found before a call.
+if (k6 && spawnSync(k6, ['version'], { stdio: 'ignore', timeout: 30_000 }).status !== 0)
+  stop(`${flags.values.k6 ? '--k6' : 'K6_BIN'} ${k6} does not run as k6: ${howToGetK6}`, 'tools');
+const namedOasdiff = findGoTool(oasdiffTool, env);
+if (namedOasdiff && 'missing' in namedOasdiff) stop(namedOasdiff.missing, 'tools');
 
 // The folder before the key: a trial key is one per address, and must not be spent on a run that cannot write.
 try {
@@ -117,16 +114,19 @@ try {
 const key =
   env.INVESTOR_GRAPH_KEY || (await trialKey(baseUrl, env.INVESTOR_GRAPH_EMAIL, (message) => flags.fail(message)));
 const plan = await planOf(baseUrl, key);
-if (wanted && plan !== wanted) stop(`the key is a ${plan} key, but --plan says ${wanted}`);
+if (wanted && plan !== wanted) stop(`the key is a ${plan} key, but --plan says ${wanted}`, 'key');
 say(`${baseUrl}, a ${plan} key; reports in ${out}`);
 
-// The Go tools the later steps run, found or built now, side by side and while the lint runs: on a
-// cold machine these builds are most of the check's minutes, and each says up front what it builds
-// and about how long it takes (goTool's notes), instead of in the middle of a step.
-const oasdiffReady = goToolAsync(oasdiffTool, (line) => console.log(line), env).then((tool) =>
-  'bin' in tool ? tool.bin : undefined,
-);
-const k6Ready: Promise<string | undefined> = k6 ? Promise.resolve(k6) : k6Path(found.load!, env);
+// The Go tools the later steps run, found or built now, side by side and before the first step: on
+// a cold machine these builds are most of the check's minutes, and each says up front what it builds
+// and about how long it takes (goTool's notes). k6 missing stops the check here, before any step; no
+// oasdiff (no Go to build it) is noted by the contract tests as a diff not run.
+const [oasdiff, k6Found] = await Promise.all([
+  goToolAsync(oasdiffTool, (line) => console.log(line), env).then((tool) => ('bin' in tool ? tool.bin : undefined)),
+  k6 ? { bin: k6 } : k6Path(found.load, env),
+]);
+if ('missing' in k6Found) stop(k6Found.missing, 'tools');
+const k6Bin = k6Found.bin;
 
 // The steps: each a command, its output passed through, a non-zero exit a failed step. Ctrl-C or
 // SIGTERM reaches the step running and ends the check once it has stopped, with 130.
@@ -146,11 +146,14 @@ const step = (command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {})
     running!.once('exit', (code) => {
       running = undefined;
       if (interrupted) process.exit(exitCode.interrupted);
+      // A step its own set-up kept from starting makes the check's exit code a set-up's too.
+      if (code === exitCode.setup) setupFailed = true;
       done(code === 0);
     }),
   );
 };
 const failed: string[] = [];
+let setupFailed = false;
 /** Says a step's outcome and how long it took. */
 const ended = (label: string, held: boolean, started: number): void =>
   say(`${label}: ${held ? 'held' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -160,7 +163,7 @@ let started = performance.now();
 let lintHeld = await fetchContract(baseUrl, out);
 // The ruleset by its installed path, so the ruleset file may sit anywhere (here: with the reports).
 if (lintHeld) writeFileSync(join(out, '.spectral.yaml'), `extends: [${JSON.stringify(found.ruleset)}]\n`);
-lintHeld &&= await step(found.spectral!, [
+lintHeld &&= await step(found.spectral, [
   'lint',
   join(out, 'openapi.json'),
   '--ruleset',
@@ -179,7 +182,6 @@ ended('1/3 lint', lintHeld, started);
 
 say('2/3 contract tests');
 started = performance.now();
-const oasdiff = await oasdiffReady;
 const contractTests = join(import.meta.dirname, '..', import.meta.filename.endsWith('.ts') ? 'bin.ts' : 'bin.js');
 if (
   !(await step(
@@ -205,17 +207,17 @@ ended('2/3 contract tests', !failed.includes('contract-tests'), started);
 
 say(`3/3 k6 smoke at the ${plan} rate`);
 started = performance.now();
-const k6Bin = await k6Ready;
 // API_KEY reaches k6 from the environment, not the command line (no key in `ps`).
 if (
   !(await step(
-    found.load!,
+    found.load,
     [
       'run',
       plan,
       '--results',
       out,
-      ...(k6Bin ? ['--k6', k6Bin] : []),
+      '--k6',
+      k6Bin,
       '--',
       '-q',
       '-e',
@@ -235,5 +237,5 @@ if (failed.length === 0) {
   say('all held: lint, contract tests, k6 smoke');
 } else {
   say(`FAILED: ${failed.join(' ')} (JUnit in ${out})`);
-  process.exitCode = 1;
+  process.exitCode = setupFailed ? exitCode.setup : exitCode.failed;
 }

@@ -7,15 +7,17 @@
  * only with --verbose. Anything that keeps it from starting is one line.
  */
 import { exitCode } from '@investor-graph/cli';
+import { findGoTool } from '@investor-graph/cli/go-tool';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { readCliOptions, type CliOptions } from './cli-options.ts';
 import { contractDiff } from '../diff/diff.ts';
+import { oasdiffTool } from '../diff/oasdiff-tool.ts';
 import { withDiffSuite } from '../diff/diff-junit.ts';
 import { diffSummaryLines } from '../diff/diff-lines.ts';
 import type { SuiteConfig } from '../core/context.ts';
-import { prepareRun, say, stop } from './prepare-run.ts';
+import { prepareRun, reportSetupFailuresTo, say, stop } from './prepare-run.ts';
 import { hideKey } from '../report/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { annotationsAsOutput } from '../report/junit.ts';
@@ -29,6 +31,12 @@ import { matrixLines, scoreLine } from '../rule-matrix/matrix-lines.ts';
 if (process.argv[2] === 'diff')
   process.exit(await (await import('../diff/diff-cli.ts')).diffCommand(process.argv.slice(3)));
 const options = readCliOptions(process.argv.slice(2));
+// From here on, a run its set-up keeps from starting still writes its JUnit, report and page, saying why.
+reportSetupFailuresTo(options);
+// An oasdiff named (OASDIFF_BIN) that is not there is the set-up's, said before any call; none at
+// all (no Go to build one) is only a diff not run.
+const namedOasdiff = options.diff ? findGoTool(oasdiffTool) : null;
+if (namedOasdiff && 'missing' in namedOasdiff) stop(namedOasdiff.missing, 'tools');
 // vitest once the command line is read: --help, --version and bad usage answer without loading it.
 const { runSuites, suiteFile } = await import('./run-suites.ts');
 
@@ -57,7 +65,7 @@ try {
   [vitest, lines] = await runSuites(configs, options, vitestErrors);
 } catch (error) {
   // Whatever else keeps the run from starting: one line, not a stack.
-  stop(`the run could not start: ${(error as Error).message.split('\n')[0]}`);
+  stop(`the run could not start: ${(error as Error).message.split('\n')[0]}`, 'tools');
 }
 await vitest.close();
 const junitFile = resolve(options.junit);
@@ -70,7 +78,7 @@ const summarised = printSummary(configs, options);
 if (drift?.status === 'failed') process.exitCode = 1;
 if (summarised && options.html) writeHtml(options.html);
 const startError = summarised ? null : (lines.startProblem(suiteFile()) ?? firstError(vitestErrors.join('')));
-if (startError) stop(`the run could not start: ${startError}`);
+if (startError) stop(`the run could not start: ${startError}`, 'tools');
 process.exit(process.exitCode ?? 0);
 
 /** The page of the run (--html), from the report it wrote; the run's keys blanked in it as in the report. */

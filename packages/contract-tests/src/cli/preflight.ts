@@ -4,7 +4,14 @@
  * these is the user's set-up to fix, not a rule the API broke, so each is one line and an exit
  * code of its own (3) instead of a page of skipped tests and the exit code of a broken rule.
  */
+import type { SetupStep } from '@investor-graph/cli';
 import { plans } from '@investor-graph/contract/plans';
+
+/** What keeps the run from starting: the step of the set-up, and the one line that says what to fix. */
+export interface SetupProblem {
+  step: SetupStep;
+  reason: string;
+}
 
 export interface PreflightInput {
   baseUrl: string;
@@ -41,7 +48,7 @@ function unreachable(error: unknown, baseUrl: string, timeoutMs: number): string
 
 /**
  * One call to the free account operation (or, without a key, to the contract document): null when
- * the run can go on, else the one line that says what to fix.
+ * the run can go on, else the step that failed and the one line that says what to fix.
  */
 export async function preflight({
   baseUrl,
@@ -49,7 +56,7 @@ export async function preflight({
   plan,
   useControl,
   timeoutMs = 15_000,
-}: PreflightInput): Promise<string | null> {
+}: PreflightInput): Promise<SetupProblem | null> {
   const path = key ? '/api/v1/account' : '/api/v1/openapi.json';
   let response: Response;
   try {
@@ -58,7 +65,7 @@ export async function preflight({
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    return unreachable(error, baseUrl, timeoutMs);
+    return { step: 'service', reason: unreachable(error, baseUrl, timeoutMs) };
   }
   const body = (await response.json().catch(() => null)) as {
     code?: string;
@@ -70,26 +77,31 @@ export async function preflight({
       () => 0,
     );
     if (control !== 200)
-      return (
-        `--use-control: ${new URL(baseUrl).origin} has no control API for this client ` +
-        `(${control || 'no answer'}); only the kit's mock has one, and it answers loopback clients`
-      );
+      return {
+        step: 'service',
+        reason:
+          `--use-control: ${new URL(baseUrl).origin} has no control API for this client ` +
+          `(${control || 'no answer'}); only the kit's mock has one, and it answers loopback clients`,
+      };
   }
   if (!key) return null;
+  const keyProblem = (reason: string): SetupProblem => ({ step: 'key', reason });
   if (response.status === 401)
-    return `the service refused the key (401${body?.code ? ` ${body.code}` : ''}): check INVESTOR_GRAPH_KEY`;
+    return keyProblem(
+      `the service refused the key (401${body?.code ? ` ${body.code}` : ''}): check INVESTOR_GRAPH_KEY`,
+    );
   // Anything else odd here is for the properties to judge and report, not a set-up problem.
   const actual = body?.data?.plan?.id;
   if (response.status === 200 && typeof actual === 'string' && actual !== plan)
-    return `the key is a ${actual} key, but --plan says ${plan}: give --plan ${actual}`;
+    return keyProblem(`the key is a ${actual} key, but --plan says ${plan}: give --plan ${actual}`);
   // A pay-as-you-go key without the rows one call costs gets 402 insufficient_balance on every data
   // call: the run would report every property broken for want of samples, when the fix is the key's.
   const balance = body?.data?.usage?.balance_rows;
   const least = plans.payg.min_rows_per_call ?? 1;
   if (response.status === 200 && actual === 'payg' && typeof balance === 'number' && balance < least)
-    return (
+    return keyProblem(
       `the pay-as-you-go key has ${balance} prepaid rows left, fewer than the ${least} a call costs: every ` +
-      'data call would be 402 insufficient_balance; buy rows (buy_prepaid_rows) or give a funded key'
+        'data call would be 402 insufficient_balance; buy rows (buy_prepaid_rows) or give a funded key',
     );
   return null;
 }

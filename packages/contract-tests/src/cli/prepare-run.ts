@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { exitCode } from '@investor-graph/cli';
+import { exitCode, writeSetupReports, type ReportFiles, type SetupStep } from '@investor-graph/cli';
 import { planIds, type PlanId } from '@investor-graph/contract';
 import { defaultBudget, keylessCalls } from '../core/budgets.ts';
 import type { SuiteConfig } from '../core/context.ts';
@@ -18,9 +18,32 @@ import { preflight } from './preflight.ts';
 export function say(line: string): void {
   console.error(`[${command}] ${line}`);
 }
-/** The run cannot start for a reason of the set-up: one line saying what to fix, and exit 3. */
-export function stop(line: string): never {
+
+/** Where a run that cannot start writes why (its --junit, --report and --html), once the command line is read. */
+let setupReports: { files: ReportFiles; facts: Record<string, string> } | undefined;
+
+/** The reports a set-up failure is to write, and what the run was pointed at (never a key). */
+export function reportSetupFailuresTo(options: CliOptions): void {
+  setupReports = {
+    files: {
+      junit: resolve(options.junit),
+      json: resolve(options.report),
+      html: options.html && resolve(options.html),
+    },
+    facts: {
+      base_url: options.baseUrl,
+      plans: options.keys.map((k) => k.plan).join(', ') || (options.keysFromControl ? 'every plan' : ''),
+    },
+  };
+}
+
+/**
+ * The run cannot start for a reason of the set-up: one line saying what to fix, the reports saying
+ * the same (a failed case naming `step`), and exit 3.
+ */
+export function stop(line: string, step: SetupStep = 'service'): never {
   say(line);
+  if (setupReports) writeSetupReports({ command, step, reason: line, facts: setupReports.facts }, setupReports.files);
   process.exit(exitCode.setup);
 }
 
@@ -33,7 +56,7 @@ export async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
   }
   for (const { plan, key } of keys) {
     const problem = await preflight({ baseUrl: base, ...(key ? { key } : {}), plan, useControl: options.useControl });
-    if (problem) stop(`${keys.length > 1 ? `the ${plan} key: ` : ''}${problem}`);
+    if (problem) stop(`${keys.length > 1 ? `the ${plan} key: ` : ''}${problem.reason}`, problem.step);
   }
   // One suite per key, each with an even share of the budget (after one preflight call each). With
   // several keys each writes a report of its own, merged into --report when they are done.
@@ -53,6 +76,8 @@ export async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
         ...(options.rateBurst ? { allowRate: true } : {}),
         ...(options.useControl ? { useControl: true } : {}),
         ...(options.exhaustTrial ? { exhaustTrial: true } : {}),
+        ...(options.model ? { model: true } : {}),
+        ...(options.data ? { dataDir: resolve(options.data) } : {}),
         ...(options.only ? { only: options.only } : {}),
         ...(options.path ? { path: options.path } : {}),
         reportFile: parts ? join(parts, `${plan}.json`) : resolve(options.report),

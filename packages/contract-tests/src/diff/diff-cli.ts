@@ -5,7 +5,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { exitCodesHelp, readFlags, whyUnwritable } from '@investor-graph/cli';
+import {
+  exitCode,
+  exitCodesHelp,
+  readFlags,
+  setupJson,
+  whyUnwritable,
+  writeSetupReports,
+  type SetupFailure,
+} from '@investor-graph/cli';
 import { baseUrlProblem, command } from '../cli/cli-options.ts';
 import { contractDiff, contractFileProblem, servedAt } from './diff.ts';
 import { diffJunit } from './diff-junit.ts';
@@ -71,17 +79,30 @@ export async function diffCommand(args: string[]): Promise<number> {
     served: baseUrl !== undefined ? { baseUrl } : { file: values.contract! },
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
   });
-  const write = (file: string | undefined, text: string): void => {
-    if (file === undefined) return;
-    mkdirSync(dirname(resolve(file)), { recursive: true });
-    writeFileSync(file, text);
-  };
+  // No oasdiff, or no answer at all from the service: the set-up kept the diff from running. Its
+  // reports say so (a failed case naming why, the section with the step), and the exit code is 3.
+  if (section.status === 'not-run' || section.cannot_reach) {
+    const failure: SetupFailure = {
+      command,
+      step: section.cannot_reach ? 'service' : 'tools',
+      reason: `the diff could not run: ${section.reason}`,
+      facts: baseUrl !== undefined ? { base_url: baseUrl } : { contract: values.contract! },
+    };
+    console.error(`[${command}] ${failure.reason}`);
+    const { setup, exit_code } = setupJson(failure);
+    const files = { junit: values.junit && resolve(values.junit), json: values.report && resolve(values.report) };
+    writeSetupReports(failure, files, { ...section, exit_code, setup });
+    return exitCode.setup;
+  }
   write(values.report, `${JSON.stringify(section, null, 2)}\n`);
   write(values.junit, diffJunit(section));
-  if (section.status === 'not-run') {
-    console.error(`[${command}] the diff could not run: ${section.reason}`);
-    return 3;
-  }
   console.log(diffCommandLines(section, baseUrl !== undefined ? servedAt(baseUrl) : values.contract!).join('\n'));
-  return section.status === 'failed' ? 1 : 0;
+  return section.status === 'failed' ? exitCode.failed : exitCode.held;
+}
+
+/** Writes `text` to `file`, making its folder, when the flag was given. */
+function write(file: string | undefined, text: string): void {
+  if (file === undefined) return;
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  writeFileSync(file, text);
 }

@@ -38,6 +38,9 @@ export function kitContract(): string {
 /** What keeps the diff from running on the kit's side (no oasdiff to run): the one reason it is `not-run`. */
 class DiffCannotRun extends Error {}
 
+/** The served contract's address could not be reached at all: no answer, not a wrong one. */
+class DiffCannotReach extends Error {}
+
 /** oasdiff's id of no check: the entry of a diff failed for want of a contract it could read. */
 export const unreadableId = 'contract-unreadable';
 
@@ -80,9 +83,11 @@ export async function contractDiff(options: DiffOptions): Promise<DiffSection> {
     );
   } catch (error) {
     const reason = printable((error as Error).message.split('\n')[0]!.split(servedFile).join(shown));
-    return error instanceof DiffCannotRun
-      ? { status: 'not-run', against, reason, breaking: [], non_breaking: [] }
-      : unreadableSection(reason, against);
+    if (error instanceof DiffCannotRun) return { status: 'not-run', against, reason, breaking: [], non_breaking: [] };
+    return {
+      ...unreadableSection(reason, against),
+      ...(error instanceof DiffCannotReach ? { cannot_reach: true } : {}),
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -169,7 +174,7 @@ async function fetchContract(baseUrl: string, file: string): Promise<string> {
       (error as Error).name === 'TimeoutError'
         ? 'no answer within 30 s'
         : String(cause?.code ?? cause?.message ?? (error as Error).message);
-    throw new Error(`cannot read ${url}: ${why}`);
+    throw new DiffCannotReach(`cannot read ${url}: ${why}`);
   }
   const text = await answer.text();
   if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}, not the contract`);

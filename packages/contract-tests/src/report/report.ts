@@ -91,6 +91,8 @@ export interface DiffSection {
   /** `kit`, or the baseline file's path. */
   against: string;
   reason?: string;
+  /** Failed because the service's address could not be reached at all (a set-up, for the diff command alone). */
+  cannot_reach?: true;
   breaking: DiffChange[];
   non_breaking: DiffChange[];
 }
