@@ -172,6 +172,33 @@ threshold`, async () => {
     expect(xml).toMatch(/failures="1"/);
   });
 
+  test(`plain k6 run with a key the service refuses stops before its scenarios in seconds, naming the key's variable \
+(issue #68: it ran about four times DURATION and threw in 'changes in order')`, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ig-k6-plain-'));
+    mkdirSync(join(cwd, 'load-results'));
+    const started = performance.now();
+    const run = await k6Plain(
+      bin,
+      'team.js',
+      { BASE_URL: mock.url, DURATION: '5s', API_KEY: 'igk_team_no_one_has_this_key_00001' },
+      cwd,
+    );
+    expect(run.code, run.out).toBe(108);
+    expect((performance.now() - started) / 1000).toBeLessThan(10);
+    const ours = run.out.split('\n').filter((line) => line.includes('[investor-graph k6]'));
+    expect(ours.find((line) => /level=error/.test(line))).toMatch(/the service refused API_KEY \(401 \w+\)/);
+    expect(run.out).not.toContain('TypeError');
+    expect(run.out).not.toContain('igk_team_no_one_has_this_key_00001');
+    const xml = readFileSync(join(cwd, 'load-results', 'team.junit.xml'), 'utf8');
+    expect(xml).toMatch(/<testcase [^>]*name="the run reached its scenarios"><failure/);
+  });
+
+  test('a BASE_URL ending in /api/v1 stops before its scenarios, saying the scripts add it', async () => {
+    const run = await k6(bin, 'team.js', { BASE_URL: `${mock.url}/api/v1`, DURATION: '1s' });
+    expect(run.code, run.out).toBe(108);
+    expect(run.out).toContain(`ends in /api/v1, which the scripts add to every path: -e BASE_URL=${mock.url}`);
+  });
+
   test(`SCENARIOS=at_rate runs only the at-rate scenario and its thresholds, so one key is enough for a smoke \
 run`, async () => {
     const res = await fetch(`${mock.url}/__control/keys`, {

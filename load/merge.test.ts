@@ -171,7 +171,10 @@ report`, () => {
     test(`two parts merged give the parts' counts added exactly, the unsplit run's counts (to k6's own last iteration) \
 and its median within 15%; the merged p95 is the one of all samples together`, () => {
       expect(merged.code, merged.out).toBe(0);
-      expect(merged.out).toContain(`k6 ${plan} (2 parts merged): `);
+      expect(merged.out).toMatch(
+        new RegExp(`k6 ${plan} \\(2 parts merged\\): \\d+ requests from 2 parts \\(segments \
+0:1/2 and 1/2:1\\)`),
+      );
       const m = read(split, `${plan}.verdict.json`).metrics;
       const w = read(whole, `${plan}.summary.json`).metrics;
       // Constant arrival at the plan's rate for a fixed time: the same number of requests however it
@@ -231,7 +234,8 @@ and its median within 15%; the merged p95 is the one of all samples together`, (
       const alone = join(root, 'alone');
       const verdict = await cli(['merge', whole, '--out', alone]);
       expect(verdict.code, verdict.out).toBe(0);
-      expect(verdict.out).toContain(`k6 ${plan}: `);
+      // Not "N requests from 0:1" (#68): one part is the whole run.
+      expect(verdict.out).toMatch(new RegExp(`k6 ${plan}: \\d+ requests of the whole run, in one part\\n`));
       const mine = read(alone, `${plan}.verdict.json`).metrics;
       const k6s = read(whole, `${plan}.summary.json`).metrics;
       for (const [name, theirs] of Object.entries<{
@@ -266,8 +270,8 @@ and its median within 15%; the merged p95 is the one of all samples together`, (
       expect(w.http_req_failed.thresholds['rate==0'].ok).toBe(true);
     });
 
-    test(`a rate limit held per replica passes each part and fails the merged verdict (exit 99, JUnit \
-failure)`, async ({ annotate }) => {
+    test(`a rate limit held per replica passes each part and fails the merged verdict (exit 1, k6's 99 in the \
+kit's table, JUnit failure)`, async ({ annotate }) => {
       // Two mocks, each with its own state: one key's rate is held per replica, so the service as a
       // whole serves it twice over. Each part, on its own replica, sees the plan's rate.
       const replica = await startMock({
@@ -285,7 +289,7 @@ failure)`, async ({ annotate }) => {
         );
         for (const run of runs) expect(run.code, `each part passes on its own: ${run.out}`).toBe(0);
         const verdict = await cli(['merge', dir]);
-        expect(verdict.code, verdict.out).toBe(99);
+        expect(verdict.code, verdict.out).toBe(1);
         const bound = servedBound(rate, `${seconds}s`);
         expect(verdict.out).toContain(`FAIL burst_served{scenario:above_rate} count<=${bound}`);
         expect(
@@ -299,6 +303,35 @@ failure)`, async ({ annotate }) => {
       } finally {
         await replica.close();
       }
+    });
+
+    test(`a part of a split run without API_KEY is refused before k6 starts (exit 2): the parts must share their \
+keys`, async () => {
+      const dir = join(root, 'no-keys');
+      const run = await cli(['run', plan, '--part', '1/2', '--results', dir, '--k6', k6], { BASE_URL: mock.url });
+      expect(run.code, run.out).toBe(2);
+      expect(run.out.trim().split('\n')).toEqual([
+        expect.stringContaining("a split run's parts must share their keys: set API_KEY"),
+      ]);
+      expect(existsSync(dir)).toBe(false);
+    });
+
+    test(`a part that could not start (a refused key) writes its reports saying so, and merge refuses it with exit 3, \
+naming why`, async () => {
+      const dir = join(root, 'not-started');
+      const refused = { API_KEY: keyOf() };
+      const run = await cli(['run', plan, '--part', '1/2', '--results', dir, '--k6', k6], {
+        BASE_URL: mock.url,
+        ...refused,
+      });
+      expect(run.code, run.out).toBe(3);
+      expect(readFileSync(join(dir, `${plan}.0-1of2.junit.xml`), 'utf8')).toContain('the service refused API_KEY');
+      const verdict = await cli(['merge', dir]);
+      expect(verdict.code, verdict.out).toBe(3);
+      expect(verdict.out.trim().split('\n')).toEqual([
+        expect.stringMatching(/that part did not start \(the service refused API_KEY \(401/),
+      ]);
+      expect(run.out + verdict.out).not.toContain(refused.API_KEY);
     });
 
     test(`parts that are not one whole run are refused with exit 2, saying which: one missing, two overlapping, \
@@ -336,14 +369,22 @@ another setting or plan, a cut samples file`, async () => {
       expect(settings.out).toContain('come from different scripts or settings');
 
       const trial = join(root, 'trial');
+      // A part shares its keys with the other parts: here a trial key the mock's control API made.
+      const made = await fetch(`${mock.url}/__control/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'trial' }),
+      });
+      const trialKey = ((await made.json()) as { key: string }).key;
       const trialRun = await cli(['run', 'trial', '--part', '2/2', '--results', trial, '--k6', k6], {
         BASE_URL: mock.url,
         DURATION: '1s',
         SCENARIOS: 'at_rate',
+        API_KEY: trialKey,
       });
       expect(trialRun.code, trialRun.out).toBe(0);
-      // Its keys were made by setup() through the mock's control API: none reaches a file.
-      expect(keysIn(trial)).toEqual([]);
+      // Its key reaches no file.
+      expect(readdirSync(trial).filter((f) => readFileSync(join(trial, f)).includes(trialKey))).toEqual([]);
       const plans2 = await cli(['merge', only, trial]);
       expect(plans2.code).toBe(2);
       expect(plans2.out).toMatch(

@@ -6,11 +6,13 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { resultFiles } from '../lib/plan-options.js';
-import { exitCode, exitCodesHelp, readFlags } from '@investor-graph/cli';
-import { merge, PartsError, planTable, SamplesError } from './merge.ts';
+import { exitCode, exitCodeOfK6, exitCodesHelp, k6ExitCodesHelp, readFlags, type SetupStep } from '@investor-graph/cli';
+import { nearest } from '@investor-graph/cli/near';
+import { merge, PartNotStarted, PartsError, planTable, SamplesError } from './merge.ts';
 import { goTool } from '@investor-graph/cli/go-tool';
 import { k6Tool } from './k6-tool.ts';
-import { findK6, runK6 } from './run.ts';
+import { givenKeys, missingK6, scriptEnv, serviceProblem, writeRunSetupReports } from './preflight.ts';
+import { findK6, partSegment, runK6 } from './run.ts';
 
 const usage = `usage: investor-graph-load run PLAN [--part I/N] [--results DIR] [--k6 BIN] [-- K6 ARGS]
        investor-graph-load merge DIR... [--out DIR]
@@ -37,6 +39,7 @@ k6      prints the path of the k6 the scripts run with: $K6_BIN, else the kit's 
         investor-graph-load k6)
 
 ${exitCodesHelp('investor-graph-load run', 'exit codes of run:')}
+${k6ExitCodesHelp()}
 
 ${exitCodesHelp('investor-graph-load merge', 'exit codes of merge:')}
 
@@ -62,8 +65,12 @@ async function main(): Promise<number> {
       const result = await merge(positionals, resolve(out));
       process.stdout.write(result.text);
       console.log(`\nJUnit: ${result.files.junit}\nreport: ${result.files.html}`);
-      return result.ok ? exitCode.held : exitCode.threshold;
+      return result.ok ? exitCode.held : exitCode.failed;
     } catch (error) {
+      if (error instanceof PartNotStarted) {
+        console.error(`[investor-graph-load merge] ${error.message}`);
+        return exitCode.setup;
+      }
       if (error instanceof PartsError || error instanceof SamplesError) {
         console.error(`[investor-graph-load merge] ${error.message}`);
         return 2;
@@ -91,7 +98,11 @@ async function main(): Promise<number> {
     );
     const plan = positionals[0];
     const plans = Object.keys(planTable().plans);
-    if (!plan || !plans.includes(plan)) fail(`run needs a plan: one of ${plans.join(', ')}`);
+    if (!plan) fail(`run needs a plan: one of ${plans.join(', ')}`);
+    if (!plans.includes(plan!)) {
+      const near = nearest(plan!, plans);
+      fail(`${plan} is no plan of the API: give one of ${plans.join(', ')}${near ? ` (did you mean ${near}?)` : ''}`);
+    }
     let part: { index: number; count: number } | undefined;
     if (values.part !== undefined) {
       const m = /^(\d+)\/(\d+)$/.exec(values.part);
@@ -99,14 +110,43 @@ async function main(): Promise<number> {
         fail(`--part ${values.part} is not I/N with 1 <= I <= N, e.g. --part 1/2`);
       part = { index: Number(m![1]), count: Number(m![2]) };
     }
+    const vars = scriptEnv(extra);
+    const keys = givenKeys(vars);
+    // A key's rate is what is under test: parts that each made their own keys would each get the
+    // plan's rate, and the merged verdict would fail for it.
+    if (part && part.count > 1 && !keys.API_KEY)
+      fail(
+        "a split run's parts must share their keys: set API_KEY (and API_KEY_BURST, API_KEY_WALK) to the same " +
+          'keys on every part',
+      );
     const results = resolve(values.results ?? process.env.RESULTS_DIR ?? 'load-results');
+    const segment = part ? partSegment(part.index, part.count).segment : undefined;
+    // The set-up, before k6 starts: k6 is there, the service answers and accepts each key given.
+    const stop = (step: SetupStep, reason: string): number => {
+      console.error(`[investor-graph-load run] ${reason}`);
+      const facts = { base_url: base, plan: plan! };
+      writeRunSetupReports({ command: 'investor-graph-load run', step, reason, facts }, results, plan!, segment);
+      return exitCode.setup;
+    };
+    const base = (vars.BASE_URL || 'http://127.0.0.1:4010').replace(/\/+$/, '');
+    let k6: string;
+    try {
+      k6 = findK6(values.k6);
+    } catch (error) {
+      // No k6 to run (no Go to build it, a wrong K6_BIN): one line, a set-up that keeps it from starting.
+      return stop('tools', (error as Error).message);
+    }
+    const noK6 = missingK6(k6);
+    if (noK6) return stop('tools', noK6);
+    const problem = /\/api\/v1$/.test(base)
+      ? { step: 'service' as const, reason: `BASE_URL ${base} ends in /api/v1, which the scripts add to every path` }
+      : await serviceProblem(base, keys);
+    if (problem) return stop(problem.step, problem.reason);
     let code: number;
     try {
-      code = await runK6({ plan: plan!, results, part, k6: findK6(values.k6), extra });
+      code = await runK6({ plan: plan!, results, part, k6, extra });
     } catch (error) {
-      // No k6 to run (no Go to build it, a wrong --k6): one line, a set-up that keeps it from starting.
-      console.error(`[investor-graph-load run] ${(error as Error).message}`);
-      return exitCode.setup;
+      return stop('tools', (error as Error).message);
     }
     // A run not split is its own whole: its report now (a part waits for the merge).
     if (!part && (code === 0 || code === 99)) {
@@ -120,7 +160,12 @@ async function main(): Promise<number> {
         console.error(`[investor-graph-load run] no report: ${(error as Error).message}`);
       }
     }
-    return code;
+    const mapped = exitCodeOfK6(code);
+    if (mapped === exitCode.internal)
+      console.error(
+        `[investor-graph-load run] k6 exited ${code}: a failure of k6's or the script's own, not the API's`,
+      );
+    return mapped;
   }
   if (command === 'k6') {
     readFlags('investor-graph-load k6', usage, rest, { help: { type: 'boolean' } });

@@ -14,7 +14,7 @@ import { renderReport } from './report-html.ts';
 import { readSamples, SamplesError } from './samples.ts';
 import { judge, parseThreshold, percentilesAsked, type Verdict } from './thresholds.ts';
 
-export { PartsError } from './parts.ts';
+export { PartNotStarted, PartsError } from './parts.ts';
 export { SamplesError } from './samples.ts';
 
 /** The contract's plan table, as the package carries it beside the k6 scripts. */
@@ -139,10 +139,19 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
     }),
   );
   const lines = [
-    `${suite}: ${data.metrics.http_reqs?.values.count ?? 0} requests from ${parts.map((p) => p.segment).join(', ')}`,
+    `${suite}: ${data.metrics.http_reqs?.values.count ?? 0} requests ${fromParts(parts)}`,
     ...thresholdLines(data),
   ];
   return { ok, plan: planId, parts, verdicts, data, files, text: `${k6Summary(data)}\n${lines.join('\n')}\n` };
+}
+
+/** Where the requests came from, as a sentence: the whole run in one part, or the parts by segment. */
+function fromParts(parts: Part[]): string {
+  if (parts.length === 1 && parts[0]!.segment === '0:1') return 'of the whole run, in one part';
+  const segments = parts.map((p) => p.segment);
+  const listed = segments.length > 1 ? `${segments.slice(0, -1).join(', ')} and ${segments.at(-1)}` : segments[0];
+  const plural = parts.length === 1 ? '' : 's';
+  return `from ${parts.length} part${plural} (segment${plural} ${listed})`;
 }
 
 /** k6's own verdict and figure for each threshold of a whole run, where its summary has them. */

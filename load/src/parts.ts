@@ -29,6 +29,9 @@ export interface Part {
 /** Something about the parts that makes them no one run; the message says what and names the files. */
 export class PartsError extends Error {}
 
+/** A part whose run did not start (its set-up failed): its summary says why, and so does the message. */
+export class PartNotStarted extends Error {}
+
 interface SummaryMeta {
   plan: string;
   segment: string;
@@ -74,6 +77,8 @@ export async function findParts(paths: string[], table: PlanTable): Promise<Part
       throw new PartsError(`${file}: not a k6 summary (${(error as Error).message})`);
     }
     const meta = summary.investor_graph;
+    const setup = (meta as { setup?: { reason?: string } } | undefined)?.setup;
+    if (setup) throw new PartNotStarted(`${file}: that part did not start (${setup.reason}): run it again`);
     if (!meta?.plan || !meta.segment || !meta.fingerprint)
       throw new PartsError(
         `${file}: a summary without the kit's part record (investor_graph): not written by an ` +
