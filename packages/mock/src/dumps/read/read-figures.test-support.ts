@@ -27,15 +27,18 @@ function readOnce(dir: string): void {
   const cache = mkdtempSync(join(tmpdir(), 'ig-read-figures-cache-'));
   const before = process.resourceUsage().maxRSS / 1024;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const day = readDumpFolder(dir)!;
   openDump(day, { dir: cache }).db.close();
   const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpuBefore);
+  const cpu = (user + system) / 1e6;
   const peak = process.resourceUsage().maxRSS / 1024;
   rmSync(cache, { recursive: true, force: true });
   const jsonl = day.files.reduce((sum, f) => sum + gunzipSync(readFileSync(f.path)).length, 0) / 1e6;
   const gzip = day.files.reduce((sum, f) => sum + f.bytes, 0) / 1e6;
   const rows = day.files.reduce((sum, f) => sum + f.rows, 0);
-  console.log(JSON.stringify({ rows, gzip, jsonl, seconds, before, peak }));
+  console.log(JSON.stringify({ rows, gzip, jsonl, seconds, cpu, before, peak }));
 }
 
 /** Seconds the real CLI takes to end on a dump of one 100 MiB line, with what it said (capped at `cap` s). */
@@ -70,10 +73,14 @@ function normal(temp: string, scale: number): string {
   writeDumpFolder(dir, collectDataset({ seed: 'read-figures', scale, asOf: defaultDataset.asOf }).rows);
   const read = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--read', dir], { encoding: 'utf8' });
   if (read.status !== 0) throw new Error(read.stderr);
-  const f = JSON.parse(read.stdout) as Record<'rows' | 'gzip' | 'jsonl' | 'seconds' | 'before' | 'peak', number>;
+  const f = JSON.parse(read.stdout) as Record<
+    'rows' | 'gzip' | 'jsonl' | 'seconds' | 'cpu' | 'before' | 'peak',
+    number
+  >;
   return (
     `a normal dump: ${f.rows.toLocaleString('en')} rows, ${f.jsonl.toFixed(1)} MB of JSONL (${f.gzip.toFixed(1)} MB ` +
-    `gzip), read in ${f.seconds.toFixed(2)} s (${((f.seconds * 1000) / f.jsonl).toFixed(1)} ms per MB of JSONL); ` +
+    `gzip), read in ${f.seconds.toFixed(2)} s (${((f.seconds * 1000) / f.jsonl).toFixed(1)} ms per MB of JSONL), ` +
+    `${f.cpu.toFixed(2)} CPU-seconds (${((f.cpu * 1000) / f.jsonl).toFixed(1)} ms per MB, both threads); ` +
     `peak RSS ${f.peak.toFixed(0)} MB, ${f.before.toFixed(0)} MB before reading ` +
     `(${((f.peak - f.before) / f.jsonl).toFixed(2)} MB per MB of JSONL above it)`
   );
