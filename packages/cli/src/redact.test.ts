@@ -125,7 +125,11 @@ test("a part of a known key is blanked as the key is: its halves, its prefix, th
   expect(redact(`refused: ${custom.slice(0, 28)}`, [custom])).toBe('refused: ***');
   expect(redact(`the key ended ${key.slice(-21)}`, [key])).toBe('the key ended ***');
   expect(redactPath(`/api/v1/firms?a=${key.slice(0, 22)}&b=${key.slice(22)}`, [key])).not.toMatch(/u5gMaPea|i3mzn/);
-  // What no key holds stays: fewer than 8 of its characters in a row, and text a key does not share.
+  // What no key holds stays: fewer than 8 of its characters in a row, text a key does not share, and
+  // the kit's public prefix (an Enterprise key's plan, in a line that names the plan).
+  const enterprise = 'igk_enterprise_Q3vX8mL2pR7tY1wZ5nB9cD4fG6h';
+  expect(redact('the Enterprise plan: enterprise keys', [enterprise])).toBe('the Enterprise plan: enterprise keys');
+  expect(redact(`refused ${enterprise.slice(0, 24)}`, [enterprise])).toBe('refused ***');
   expect(redact('the team-ke', [custom])).toBe('the team-ke');
   expect(redact('/api/v1/firms/harbor-lane-capital', [custom])).toBe('/api/v1/firms/harbor-lane-capital');
 });
