@@ -2,6 +2,7 @@
  * What the contract-tests CLI is asked for: its usage and its flags, read and checked. A wrong
  * flag is one line pointing at --help, and exit 2 (readFlags of @investor-graph/cli).
  */
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isPlanId, planIds, type PlanId } from '@investor-graph/contract';
 import { isKeyText, readFlags, whyUnwritable } from '@investor-graph/cli';
@@ -34,6 +35,10 @@ export interface CliOptions {
   exhaustTrial: boolean;
   /** Start with the served contract against the kit's (or baseline), by oasdiff (diff.ts). */
   diff: boolean;
+  /** Judge every answer against the model of the service (model/): --model, or --data. */
+  model: boolean;
+  /** The service's data for the model, where the key cannot read its dump. */
+  data?: string;
   baseline?: string;
   junit: string;
   report: string;
@@ -80,6 +85,8 @@ export function readCliOptions(args: string[]): CliOptions {
     'exhaust-trial': { type: 'boolean' },
     baseline: { type: 'string' },
     'no-diff': { type: 'boolean' },
+    model: { type: 'boolean' },
+    data: { type: 'string' },
     junit: { type: 'string', default: 'contract-test-results/junit.xml' },
     report: { type: 'string', default: 'contract-test-results/report.json' },
     html: { type: 'string' },
@@ -189,6 +196,9 @@ export function readCliOptions(args: string[]): CliOptions {
   )
     fail(`--html ${values.html} is the file of --junit or --report: give the page a name of its own`);
 
+  if (values.data !== undefined && !(existsSync(values.data) && statSync(values.data).isDirectory()))
+    fail(`--data ${values.data} is no folder: give the folder of a dump or of investor-graph-fixtures sync`);
+
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     keys,
@@ -207,6 +217,8 @@ export function readCliOptions(args: string[]): CliOptions {
     exhaustTrial: !!values['exhaust-trial'],
     // A replay (--only, --path) is about the properties it names: the diff, which its run had, is left out.
     diff: !values['no-diff'] && !only?.length && !values.path,
+    model: !!values.model || values.data !== undefined,
+    ...(values.data === undefined ? {} : { data: values.data }),
     ...(baseline !== undefined ? { baseline } : {}),
     junit: values.junit,
     report: values.report,

@@ -45,6 +45,11 @@ run out (the mock needs no flag)
                        seen); see investor-graph-contract-tests diff --help
   --no-diff            leave that comparison out (a run with --only or --path, as a replay is,
                        leaves it out too: it is about the properties it names)
+  --model              also judge every answer against a model of the service: the kit's engine
+                       on the service's own data (its dump with a Business or Enterprise key, else
+                       --data, else none: then behaviour only), costing no call of the run's
+  --data DIR           the model's data where the key cannot read the service's dump: a dump as
+                       its links lay it out, or a folder investor-graph-fixtures sync wrote (implies --model)
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
   --html FILE          also a page to read the run in a browser, offline: the rule matrix, the

@@ -17,6 +17,8 @@ import { MadeCall, operationOf, redact } from '../report/calls-shown.ts';
 import { hideKey, keyHandedOut } from '../report/failure-text.ts';
 import { judge, UsageJudge, WalkJudge, type AnyRuleId } from '../core/judges.ts';
 import { BudgetExhausted, Ledger, rowsCharged, type Budget, type Spending } from './ledger.ts';
+import type { ServiceModel } from '../model/model.ts';
+import { modelFindings } from '../model/findings.ts';
 
 export { BudgetExhausted, Ledger, type Budget, type Spending };
 
@@ -79,6 +81,8 @@ export class ApiClient {
   readonly answers: Answers;
   #nextSlot = 0;
   #spacing: number;
+  /** The model every call is made of too, once the run has built it (issue #65: model/model.ts). */
+  model: ServiceModel | undefined;
 
   constructor(options: ClientOptions) {
     this.options = options;
@@ -205,6 +209,9 @@ export class ApiClient {
       body,
     };
     const findings = [...checkExchange(validator, exchange, this.pages), ...judge(this.judges, judged)];
+    // A dump file's bytes, or a body that did not decode, is judged by its status and headers alone.
+    const sent = { path, headers, key: key ?? null, body: init.body, whole: !bytes && !bodyError };
+    if (this.model) findings.push(...(await modelFindings(this.model, judged, sent, ledger)));
     ledger.exchanges += 1;
     const made = new MadeCall(
       {

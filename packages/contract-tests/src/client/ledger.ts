@@ -31,6 +31,10 @@ export class Ledger {
     exchange: ShownExchange;
   })[] = [];
   current = 'setup';
+  /** What the model found that no sentence fixes (the kit's reading of an open point): said, failing nothing. */
+  readonly modelWarnings: string[] = [];
+  /** Of every call the model judged. */
+  modelJudged = 0;
   /** Calls by the operation of the contract they are for (null: none). */
   readonly operations = new Map<string | null, number>();
   /** The last calls of the case running (a property clears it as a case starts): what its failure shows. */

@@ -16,6 +16,7 @@ import { ApiClient, Ledger, type Budget } from '../client/client.ts';
 import type { RunPlan } from './plan.ts';
 import { cutBody } from '../client/cut-body.ts';
 import { expectedGot, hideKey, valueShown, withoutKeys } from '../report/failure-text.ts';
+import { buildRunModel } from '../model/run-model.ts';
 
 export interface SuiteConfig {
   baseUrl: string;
@@ -56,6 +57,13 @@ export interface SuiteConfig {
   path?: string;
   /** Where to write the JSON report. */
   reportFile?: string;
+  /**
+   * Judge every answer against a model of the service (model/): the kit's engine on the service's
+   * data. Off unless true (issue #65: on by default once it is shown to fail no correct service).
+   */
+  model?: boolean;
+  /** The service's data for the model where the key cannot read its dump: a dump or dataset folder. */
+  dataDir?: string;
 }
 
 export interface Samples {
@@ -76,6 +84,8 @@ export interface SuiteContext {
   control: boolean;
   /** The service's data time, from the first answer. */
   asOf: string;
+  /** Where the model's data came from, or why it has none (model/), once built; null when the run has no model. */
+  model: string | null;
   /** What the run planned before it spent anything (plan.ts), once the suite made it. */
   plan?: RunPlan;
   /**
@@ -174,7 +184,7 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     list: [],
     statistic: parameterEnum('getStatistic', 'name'),
   };
-  const ctx: SuiteContext = { config, client, ledger, validator, samples, control, asOf: '' };
+  const ctx: SuiteContext = { config, client, ledger, validator, samples, control, asOf: '', model: null };
   for (const [kind, path, field] of [
     ['firm', '/api/v1/firms?limit=5', 'slug'],
     ['company', '/api/v1/companies?limit=5', 'slug'],
@@ -193,6 +203,14 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     const envelope = answer.body as { data: Record<string, unknown>[]; as_of: string };
     samples[kind] = envelope.data.map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');
     ctx.asOf ||= envelope.as_of;
+  }
+  if (config.model === true) {
+    const model = await buildRunModel(ctx, key);
+    if (typeof model === 'string') ctx.model = `none: ${model}`;
+    else {
+      client.model = model;
+      ctx.model = model.source;
+    }
   }
   return ctx;
 }

@@ -18,7 +18,7 @@ export const keyOf = (row: unknown): string | null => {
   return typeof key === 'string' ? key : null;
 };
 
-export type JudgeId = 'usage-counters' | 'walk-order';
+export type JudgeId = 'usage-counters' | 'walk-order' | 'model';
 export type AnyRuleId = RuleId | JudgeId;
 
 export const judges: Record<JudgeId, RuleInfo> = {
@@ -35,6 +35,13 @@ export const judges: Record<JudgeId, RuleInfo> = {
       'cursor never handed back unchanged, none leading to an empty page',
     spec: '4. Endpoints',
     assumed: ['cursor', 'filters-and-sort-order'],
+  },
+  model: {
+    title:
+      "every answer is the one the kit's engine gives as a model of the service, on the service's own " +
+      'data: status, problem, the headers the contract fixes, the body member by member, usage moved',
+    spec: null,
+    assumed: ['model-comparison'],
   },
 };
 

@@ -152,13 +152,13 @@ export async function control(ctx: SuiteContext, path: string, method = 'GET', b
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
-  if (method === 'POST' && path === '/keys') {
-    const made = (await answer
-      .clone()
-      .json()
-      .catch(() => null)) as { key?: unknown } | null;
-    if (typeof made?.key === 'string') hideKey(made.key);
-  }
+  const made = (await answer
+    .clone()
+    .json()
+    .catch(() => null)) as { key?: unknown } | null;
+  if (method === 'POST' && path === '/keys' && typeof made?.key === 'string') hideKey(made.key);
+  // The model holds what the mock was told: the same keys, usage and clock (model/model.ts).
+  if (answer.ok) await ctx.client.model?.mirrorControl(method, path, body, made);
   return answer;
 }
 

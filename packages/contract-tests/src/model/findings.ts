@@ -1,0 +1,73 @@
+/**
+ * How the model's answers are read and its differences said (model.ts): a body as the client
+ * reads it, and a finding naming the call, the pointer, both values and the sentence behind it.
+ */
+import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { sentenceOf } from './allowed.ts';
+import type { Difference } from './compare.ts';
+import type { Ledger } from '../client/ledger.ts';
+import type { Judged } from '../core/judges.ts';
+import type { MirroredCall, ServiceModel } from './model.ts';
+
+export interface ModelFinding {
+  message: string;
+  /** A difference no sentence fixes: the kit's reading, said but failing nothing. */
+  warning: boolean;
+}
+
+export const emptyRows = (): Record<ResourceName, Row[]> =>
+  Object.fromEntries(resources.map((r) => [r.name, []])) as unknown as Record<ResourceName, Row[]>;
+
+export const asOfOf = (body: unknown, otherwise: string): string => {
+  const asOf = (body as { as_of?: unknown } | null)?.as_of;
+  return typeof asOf === 'string' ? asOf : otherwise;
+};
+
+export function parseJson(text: string, type: string | null): unknown {
+  // As the client reads a body (@investor-graph/contract's parseBody): empty and not JSON are the text.
+  if (!/json/i.test(type ?? '') || text === '') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+const shown = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
+
+export function findingOf(call: MirroredCall, d: Difference): ModelFinding {
+  const sentence = sentenceOf(d.pointer, call.operationId);
+  const where = `${call.method} ${call.path.replace(/cursor=[^&]{20,}/, (c) => `${c.slice(0, 17)}...`)}`;
+  const said = `${where} ${d.pointer}: the service answered ${shown(d.service)}, the model ${shown(d.model)}`;
+  return sentence
+    ? { message: `${said} (${sentence})`, warning: false }
+    : { message: `${said} (the kit's reading; the contract leaves it open)`, warning: true };
+}
+
+/**
+ * The model's findings of one call made through the client (client.ts), into its ledger: a warning
+ * there, a finding of rule `model` among the answer's.
+ */
+export async function modelFindings(
+  model: ServiceModel,
+  judged: Judged,
+  sent: { path: string; headers: Record<string, string>; key: string | null; body?: string; whole: boolean },
+  ledger: Ledger,
+): Promise<{ rule: 'model'; message: string }[]> {
+  ledger.modelJudged += 1;
+  const { method, operationId, own, overlapped, status } = judged;
+  const call: MirroredCall = {
+    ...sent,
+    ...{ method, operationId, own, overlapped, status },
+    responseHeaders: judged.headers,
+    responseBody: sent.whole ? judged.body : undefined,
+  };
+  const out: { rule: 'model'; message: string }[] = [];
+  for (const found of await model.judge(call))
+    if (found.warning) ledger.modelWarnings.push(found.message);
+    else out.push({ rule: 'model', message: found.message });
+  return out;
+}
