@@ -1022,10 +1022,31 @@ export const claims: readonly Claim[] = [
       'Latency and a slow body are served',
       'A slow body is sent uncompressed',
       'The journal names the incident',
+      'At most 1,000 incidents are in force',
+      'A call looks only at the incidents that name its operation',
+      "A path pattern (an incident's `match.path`",
+      'What the control plane shows of what a test sent',
     ],
     notCheckable:
       "the mock's control plane, not the API " +
       "(the mock's tests hold it: engine/src/incidents/, conformance/incidents.ts)",
+  },
+  // ---- Model comparison
+  {
+    says: [
+      'Every call the run makes is made of the model too',
+      'What may differ by decision, each difference',
+      "Who made the call, when, and the run's own ids",
+      'A rate decision: a 429 is a decision in time',
+      'Usage moved by another client of the same key',
+      '`no-data`: the model holds no data',
+      '`no-history`: the changes feed and the dumps are history',
+      'A call the model cannot make as the service got it',
+      'A difference no sentence of the spec or of these decisions fixes',
+    ],
+    notCheckable:
+      "how the kit's contract tests judge a service, not the API's behaviour " +
+      "(the model's own tests hold it: contract-tests/src/model/)",
   },
 ];
 

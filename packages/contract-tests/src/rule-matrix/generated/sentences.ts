@@ -1981,5 +1981,59 @@ export const sentences: readonly Sentence[] = [
     "source": "decisions",
     "section": "incidents",
     "text": "What the control plane shows of what a test sent (a pattern, a verification's near misses and message, an incident's match, on the page too) has every key blanked, in any encoding, as the journal's entries have."
+  },
+  {
+    "id": "model-comparison.1",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "Every call the run makes is made of the model too, the service's cursors and entity tags given to the model as the model's own for the same page and body, and the two answers are compared: the status; a problem's members but its wording (`detail`) and where it was asked (`instance`, `request_id`); `Content-Type`, `Cache-Control`, `Vary` (but `Accept-Encoding`, the transport's), `WWW-Authenticate`, `Allow`, the CORS headers, `RateLimit-Policy`, `Preference-Applied`, whether `Retry-After`, `ETag` and `next_cursor` are there; the body member by member (JSON pointers), rows and their order; an `ETag` as an equivalence (the same tag exactly when the model's is the same); and how much each call moved `usage` (and a pay-as-you-go balance), not their values."
+  },
+  {
+    "id": "model-comparison.2",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "What may differ by decision, each difference of these let pass and listed in the report:"
+  },
+  {
+    "id": "model-comparison.3",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "Who made the call, when, and the run's own ids: request ids, key ids and the account's list of keys, a tag's or a cursor's bytes, a dump file's link, a sentence's wording."
+  },
+  {
+    "id": "model-comparison.4",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "A rate decision: a 429 is a decision in time, which the model (no limiter) does not make; the call is judged by the rules alone, and neither counts it."
+  },
+  {
+    "id": "model-comparison.5",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "Usage moved by another client of the same key: the model's count is set to the service's after every call, and only a call's own move is compared."
+  },
+  {
+    "id": "model-comparison.6",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "`no-data`: the model holds no data of the service, or the service's `as_of` has moved past it (a rebuild the model was not shown): rows, pages, tags and found-or-not are not judged."
+  },
+  {
+    "id": "model-comparison.7",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "`no-history`: the changes feed and the dumps are history, which a dump does not hold: their data is not judged, their statuses and headers are."
+  },
+  {
+    "id": "model-comparison.8",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "A call the model cannot make as the service got it: a key it was never told of that the service accepts, a cursor it never gave that the service took, a trial call that made a key or met an address's live trial (the key made is told to the model)."
+  },
+  {
+    "id": "model-comparison.9",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "A difference no sentence of the spec or of these decisions fixes is the kit's reading of an open point: said in the report as a warning, never a failure."
   }
 ];
