@@ -21,8 +21,15 @@ export interface AllowedDifference {
   allows(d: Difference, on: Judging): boolean;
 }
 
+/** What differs with the data: rows and their pages, tags, and what a pay-as-you-go call costs (its rows). */
 const dataPointer = (p: string): boolean =>
-  p === '/as_of' || p === '/next_cursor' || p.startsWith('/data') || p === 'header:etag';
+  p === '/as_of' ||
+  p === '/next_cursor' ||
+  p.startsWith('/data') ||
+  p === 'header:etag' ||
+  p.startsWith('/usage/rows_charged') ||
+  p.startsWith('/usage/balance_rows') ||
+  p.startsWith('/balance/');
 const foundOrNot = (d: Difference): boolean =>
   d.pointer === 'status' &&
   [200, 304, 404].includes(d.service as number) &&
@@ -64,6 +71,7 @@ const pointerSentences: readonly [RegExp, string, string][] = [
   [/^header:content-type$/, 'problem-body', 'problem+json'],
   [/^header:/, 'http-conventions', ''],
   [/^\/plan/, 'plan-and-usage-in-the-envelope', '`plan` is'],
+  [/^\/usage\/(rows_charged|balance_rows)/, 'pay-as-you-go-billing', 'rows_charged'],
   [/^\/usage\//, 'plan-and-usage-in-the-envelope', 'counts the call'],
   [/^\/balance\//, 'pay-as-you-go-billing', 'rows_charged'],
   [/^\/as_of$/, 'spec 2', '`as_of`'],

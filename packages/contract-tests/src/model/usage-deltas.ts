@@ -48,6 +48,11 @@ export class UsageDeltas {
       const modelValue = now.model[name];
       const was = { service: before.service[name], model: before.model[name] };
       if (modelValue === undefined || was.service === undefined || was.model === undefined) continue;
+      // What the call cost is the call's own (DECISIONS.md#pay-as-you-go-billing), not a running count.
+      if (name === 'usage/rows_charged') {
+        if (value !== modelValue) out.push({ pointer: `/${name}`, service: value, model: modelValue });
+        continue;
+      }
       const moved = { service: value - was.service, model: modelValue - was.model };
       if (moved.service !== moved.model)
         out.push({ pointer: `/${name} (moved by)`, service: moved.service, model: moved.model });
