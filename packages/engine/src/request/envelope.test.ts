@@ -44,7 +44,7 @@ async function setup() {
   return { engine, keyStore, get };
 }
 
-test("an answer's as_of is the rebuild its rows come from, though one more ran while it was charged", async () => {
+test("as_of is the rebuild an answer's rows come from, though one more ran while it was charged", async () => {
   const { engine, keyStore, get } = await setup();
   const before = await get('/api/v1/investments?limit=5');
   keyStore.whileCharging = () => engine.store.applyDue(Date.parse('2026-11-20T05:00:00Z'));
