@@ -34,9 +34,11 @@ merge   one verdict for a run's parts: reads every part's samples from the folde
         writes PLAN.verdict.junit.xml, PLAN.verdict.json and PLAN.report.html
   --out DIR       where the verdict's files go (the first folder given, or the first file's folder)
 
-k6      prints the path of the k6 the scripts run with: $K6_BIN, else the kit's build (built once
-        with your Go from the Go module proxy, saying so first), for plain k6 run: K6=$(npx --no --
-        investor-graph-load k6)
+k6      prints the path of the k6 the scripts run with: $K6_BIN, else one on PATH of a fitting
+        version (v2, not older than the kit's pin), else the kit's build (built once with your Go
+        from the Go module proxy, saying so first; its Go caches stay in
+        ~/.cache/investor-graph-kit/go: rm -rf that folder to free them), for plain k6 run:
+        K6=$(npx --no -- investor-graph-load k6)
 
 ${exitCodesHelp('investor-graph-load run', 'exit codes of run:')}
 ${k6ExitCodesHelp()}

@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
-import { builtPath, findGoTool, goTool, goToolAsync, pinnedVersion, type GoTool } from './go-tool.ts';
+import { spawnSync } from 'node:child_process';
+import { builtPath, findGoTool, goCaches, goTool, goToolAsync, pinnedVersion, sizeOf, type GoTool } from './go-tool.ts';
 
 /** A tool pinned in a wrapper module of its own, with a cache and a PATH of fake binaries the test writes. */
 function setup() {
@@ -56,12 +57,28 @@ test('a binary the user names wins; one named but missing is said so; a cached b
   expect(findGoTool(tool, env)).toEqual({ bin: builtPath(tool, env), from: 'cache' });
 });
 
-test('one on PATH is taken only when it reports the pinned version', () => {
+test('one on PATH is taken only when its version fits the pin: the same major, not older', () => {
   const { tool, program, env } = setup();
-  program('demo', 'echo "demo version 2.3.4"');
+  for (const [version, fits] of [
+    ['2.3.4', true],
+    ['v2.3.9', true],
+    ['2.10.0', true],
+    ['2.3.3', false],
+    ['2.2.9', false],
+    ['3.0.0', false],
+    ['1.9.0', false],
+  ] as const) {
+    program('demo', `echo "demo version ${version} (go1.26.8)"`);
+    expect(findGoTool(tool, env), version).toEqual(fits ? { bin: 'demo', from: 'path' } : null);
+  }
+});
+
+test("one on PATH of a fitting version is used before the kit's own build in its cache (issue #68)", () => {
+  const { tool, program, env } = setup();
+  mkdirSync(dirname(builtPath(tool, env)), { recursive: true });
+  writeFileSync(builtPath(tool, env), '');
+  program('demo', 'echo "demo version 2.4.0"');
   expect(findGoTool(tool, env)).toEqual({ bin: 'demo', from: 'path' });
-  program('demo', 'echo "demo version 1.9.0"');
-  expect(findGoTool(tool, env)).toBeNull();
 });
 
 test('without Go the tool is missing, saying how to get it; nothing is built or left behind', () => {
@@ -88,13 +105,15 @@ goes to a log`, async () => {
         `${dirname(builtPath(tool, env))} (about 1 minute on two CPUs; DEMO_BIN names a binary of your own ` +
         `instead)`,
       expect.stringMatching(/^\[kit\] demo built in \d+ s: /),
+      `[kit] the Go caches of the kit's builds: ${sizeOf(goCaches(env))} in ${goCaches(env)} ` +
+        `(rm -rf ${goCaches(env)} removes them; the tools built stay)`,
     ]);
     expect(readFileSync(`${builtPath(tool, env)}.build.log`, 'utf8')).toContain(
       'go: downloading example.com/demo/v2 v2.3.4',
     );
     // Built once: the next call finds it without a word.
     expect(await build(tool, (line) => notes.push(line), env)).toEqual({ bin: builtPath(tool, env), from: 'cache' });
-    expect(notes).toHaveLength(2);
+    expect(notes).toHaveLength(3);
   }
 });
 
@@ -120,3 +139,69 @@ left`, async () => {
     expect(readdirSync(dirname(builtPath(tool, env)))).toEqual(['demo.build.log']);
   }
 });
+
+test(`a build's Go caches go into the kit's cache: GOPATH, its module cache and the build cache there, the module \
+cache writable, the user's GOFLAGS kept`, async () => {
+  for (const build of [goTool, goToolAsync]) {
+    const { root, tool, program, env } = setup();
+    // A go that notes the environment it builds in, then builds.
+    program('go', fakeGo.replace('build) ', 'build) env | grep -E "^GO(PATH|MODCACHE|CACHE|FLAGS)=" >&2; '));
+    await build(tool, undefined, { ...env, GOFLAGS: '-p=1', GOPATH: join(root, 'users-go') });
+    const log = readFileSync(`${builtPath(tool, env)}.build.log`, 'utf8');
+    expect(log).toContain(`GOPATH=${goCaches(env)}\n`);
+    expect(log).toContain(`GOMODCACHE=${join(goCaches(env), 'pkg', 'mod')}\n`);
+    expect(log).toContain(`GOCACHE=${join(goCaches(env), 'build')}\n`);
+    expect(log).toContain('GOFLAGS=-p=1 -mod=readonly -modcacherw\n');
+    expect(goCaches(env)).toBe(join(env.KIT_CACHE!, 'go'));
+  }
+});
+
+const haveGo = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+
+test.skipIf(!haveGo)(
+  `a real go build in a fresh HOME leaves ~/go and ~/.cache/go-build untouched: its caches are in the kit's cache, \
+whose size it says, and rm -rf removes them (issue #68: about 1 GB was left in ~/go and ~/.cache/go-build)`,
+  () => {
+    const root = mkdtempSync(join(tmpdir(), 'ig-go-tool-real-'));
+    const home = join(root, 'home');
+    mkdirSync(home);
+    // A tool pinned in a wrapper module, its module beside it (replace): a real build with nothing to download.
+    const buildDir = join(root, 'demo-build');
+    mkdirSync(join(buildDir, 'demo'), { recursive: true });
+    writeFileSync(
+      join(buildDir, 'go.mod'),
+      'module kit/demo-build\n\ngo 1.26\n\nrequire example.com/demo v1.2.3\n\nreplace example.com/demo => ./demo\n',
+    );
+    writeFileSync(join(buildDir, 'tools.go'), '//go:build tools\n\npackage tools\n\nimport _ "example.com/demo"\n');
+    writeFileSync(join(buildDir, 'demo', 'go.mod'), 'module example.com/demo\n\ngo 1.26\n');
+    writeFileSync(join(buildDir, 'demo', 'main.go'), 'package main\n\nfunc main() { println("demo 1.2.3") }\n');
+    const tool: GoTool = {
+      name: 'demo',
+      env: 'DEMO_BIN',
+      buildDir,
+      module: 'example.com/demo',
+      firstBuild: '1 minute',
+      versionArgs: ['--version'],
+    };
+    // The user's environment as a fresh machine has it: HOME, PATH, no Go variable, no kit cache set.
+    const env = { HOME: home, PATH: process.env.PATH, GOTOOLCHAIN: 'local', GOPROXY: 'off' } as NodeJS.ProcessEnv;
+    const notes: string[] = [];
+    const found = goTool(tool, (line) => notes.push(line), env);
+    expect(found, notes.join('\n')).toEqual({ bin: builtPath(tool, env), from: 'built' });
+    expect(existsSync(join(home, 'go')), '~/go').toBe(false);
+    expect(existsSync(join(home, '.cache', 'go-build')), '~/.cache/go-build').toBe(false);
+    const caches = join(home, '.cache', 'investor-graph-kit', 'go');
+    expect(goCaches(env)).toBe(caches);
+    expect(readdirSync(join(caches, 'build')).length).toBeGreaterThan(0);
+    expect(notes.at(-1)).toMatch(
+      new RegExp(
+        `^\\[kit\\] the Go caches of the kit's builds: \\d+ (kB|MB|GB) in ${caches} \\(rm -rf ${caches} removes`,
+      ),
+    );
+    // The one command the notes give removes the caches and leaves the tool built.
+    expect(spawnSync('sh', ['-c', `rm -rf ${caches}`]).status).toBe(0);
+    expect(existsSync(caches)).toBe(false);
+    expect(existsSync(builtPath(tool, env))).toBe(true);
+  },
+  120_000,
+);

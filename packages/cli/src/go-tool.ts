@@ -9,7 +9,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { goCaches, goCachesRemoval, sizeOf } from './go-caches.ts';
 import { kitCache } from './kit-cache.ts';
+
+export { goCaches, goCachesRemoval, sizeOf } from './go-caches.ts';
 
 export interface GoTool {
   /** The binary's name (k6, oasdiff). */
@@ -46,6 +49,19 @@ export function builtPath(tool: GoTool, env: NodeJS.ProcessEnv = process.env): s
   return join(kitCache(env), `${tool.name}-${pinnedVersion(tool)}`, tool.name);
 }
 
+/** The first x.y.z a tool's version output holds, as numbers; null when it holds none. */
+export function versionIn(text: string): [number, number, number] | null {
+  const m = /\bv?(\d+)\.(\d+)\.(\d+)\b/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** Whether a version fits the pin: the same major version, and not older than the pinned one. */
+export function fitsPin(found: [number, number, number], pinned: string): boolean {
+  const pin = versionIn(pinned);
+  if (!pin || found[0] !== pin[0]) return false;
+  return found[1] !== pin[1] ? found[1] > pin[1] : found[2] >= pin[2];
+}
+
 /** How a user without the tool gets it, said wherever it is missing. */
 export function howToGet(tool: GoTool): string {
   const binary =
@@ -57,7 +73,8 @@ export function howToGet(tool: GoTool): string {
 
 /**
  * The tool's binary without building it: `$ENV` (an empty one is unset, as CI systems write it),
- * else the kit's build in its cache, else one on PATH that reports the pinned version.
+ * else one on PATH of a fitting version (the pinned major, not older: a user's own install first),
+ * else the kit's build in its cache.
  */
 export function findGoTool(tool: GoTool, env: NodeJS.ProcessEnv = process.env): FoundTool | null {
   const given = env[tool.env];
@@ -65,11 +82,11 @@ export function findGoTool(tool: GoTool, env: NodeJS.ProcessEnv = process.env): 
     return existsSync(given)
       ? { bin: given, from: 'env' }
       : { missing: `${tool.env} names ${given}, which is not there: ${howToGet(tool)}` };
+  const onPath = spawnSync(tool.name, tool.versionArgs, { encoding: 'utf8', timeout: 10_000, env });
+  const version = onPath.status === 0 ? versionIn(`${onPath.stdout}`) : null;
+  if (version && fitsPin(version, pinnedVersion(tool))) return { bin: tool.name, from: 'path' };
   const built = builtPath(tool, env);
   if (existsSync(built)) return { bin: built, from: 'cache' };
-  const onPath = spawnSync(tool.name, tool.versionArgs, { encoding: 'utf8', timeout: 10_000, env });
-  if (onPath.status === 0 && onPath.stdout.includes(pinnedVersion(tool).replace(/^v/, '')))
-    return { bin: tool.name, from: 'path' };
   return null;
 }
 
@@ -165,8 +182,16 @@ function buildPlan(tool: GoTool, env: NodeJS.ProcessEnv): BuildPlan | { missing:
     partial,
     log: `${bin}.build.log`,
     args: ['build', '-trimpath', ...(ldflags ? ['-ldflags', ldflags] : []), '-o', partial, tool.module],
-    // -mod=readonly after the user's own GOFLAGS (-p=1 on a small machine, say), which it joins, not replaces.
-    env: { ...env, GOFLAGS: `${env.GOFLAGS ? `${env.GOFLAGS} ` : ''}-mod=readonly` },
+    env: {
+      ...env,
+      // Every cache the build makes in the kit's cache (goCaches), none in the user's ~/go or ~/.cache/go-build.
+      GOPATH: goCaches(env),
+      GOMODCACHE: join(goCaches(env), 'pkg', 'mod'),
+      GOCACHE: join(goCaches(env), 'build'),
+      // After the user's own GOFLAGS (-p=1 on a small machine, say), which they join, not replace:
+      // -mod=readonly builds what go.sum locks; -modcacherw lets `rm -rf` remove the module cache.
+      GOFLAGS: `${env.GOFLAGS ? `${env.GOFLAGS} ` : ''}-mod=readonly -modcacherw`,
+    },
     starting:
       `[kit] building ${tool.name} ${version} with ${goVersion} from the Go module proxy, once, into ` +
       `${dirname(bin)} (about ${tool.firstBuild} on two CPUs; ${tool.env} names a binary of your own instead)`,
@@ -186,6 +211,10 @@ function finish(
   if (ok && existsSync(plan.partial)) {
     renameSync(plan.partial, plan.bin);
     notes?.(`[kit] ${plan.tool.name} built in ${seconds} s: ${plan.bin}`);
+    notes?.(
+      `[kit] the Go caches of the kit's builds: ${sizeOf(goCaches(plan.env))} in ${goCaches(plan.env)} ` +
+        `(${goCachesRemoval(plan.env)} removes them; the tools built stay)`,
+    );
     return { bin: plan.bin, from: 'built' };
   }
   rmSync(plan.partial, { force: true });

@@ -41,7 +41,9 @@ const usage = `usage: INVESTOR_GRAPH_KEY=... ${name} BASE_URL [options]
   --budget-calls N      most calls the contract tests may make ($BUDGET_CALLS, else the plan's
                         default from its quota: 1% of a month's calls, 30% of a trial's)
   --smoke-duration D    length of the k6 run ($SMOKE_DURATION, else 10s)
-  --k6 BIN              a k6 binary ($K6_BIN); otherwise built once with Go by @investor-graph/load
+  --k6 BIN              a k6 binary ($K6_BIN); else one on PATH of a fitting version, else built once
+                        with Go by @investor-graph/load (its Go caches, as oasdiff's, stay in
+                        ~/.cache/investor-graph-kit/go: rm -rf that folder to free them)
   -h, --help            this text
   --version             the package and its version
 Environment: INVESTOR_GRAPH_KEY, the key to test with (a key of its own: the tests count its
