@@ -12,6 +12,8 @@ export interface Judging {
   operationId: string | undefined;
   /** The model holds the service's data as of the answer's `as_of`. */
   hasData: boolean;
+  /** The service's problem code, when it answered one. */
+  serviceCode?: string | undefined;
 }
 
 export interface AllowedDifference {
@@ -30,9 +32,10 @@ const dataPointer = (p: string): boolean =>
   p.startsWith('/usage/rows_charged') ||
   p.startsWith('/usage/balance_rows') ||
   p.startsWith('/balance/');
-const foundOrNot = (d: Difference): boolean =>
+/** Whether a record is there, or a page's rows cost more than a balance holds: what the data decides. */
+const foundOrNot = (d: Difference, on: Judging): boolean =>
   d.pointer === 'status' &&
-  [200, 304, 404].includes(d.service as number) &&
+  ([200, 304, 404].includes(d.service as number) || on.serviceCode === 'insufficient_balance') &&
   [200, 304, 404].includes(d.model as number);
 /** Operations whose data is history the model is never given: a dump holds rows, not their changes or other days. */
 const history = new Set(['listChanges', 'getExportManifest', 'getExportFile']);
@@ -43,13 +46,14 @@ export const allowedDifferences: readonly AllowedDifference[] = [
     id: 'no-data',
     why:
       'the model holds no data of the service (no dump readable with this key, no --data), or the ' +
-      "service's as_of has moved past the data the model holds: rows, pages, tags and found-or-not are not judged",
-    allows: (d, on) => !on.hasData && (dataPointer(d.pointer) || foundOrNot(d)),
+      "service's as_of has moved past the data the model holds: rows, pages, tags, found-or-not and what " +
+      'rows cost (a balance too short for them) are not judged',
+    allows: (d, on) => !on.hasData && (dataPointer(d.pointer) || foundOrNot(d, on)),
   },
   {
     id: 'no-history',
     why: 'the changes feed and the dumps are history, which a dump does not hold: their data is not judged',
-    allows: (d, on) => history.has(on.operationId ?? '') && (dataPointer(d.pointer) || foundOrNot(d)),
+    allows: (d, on) => history.has(on.operationId ?? '') && (dataPointer(d.pointer) || foundOrNot(d, on)),
   },
 ];
 

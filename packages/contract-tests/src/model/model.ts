@@ -174,6 +174,7 @@ export class ServiceModel {
     const judged = behaviourOnly(found, {
       operationId: call.operationId,
       hasData: this.hasData && asOfOf(call.responseBody, this.asOf) === this.asOf,
+      serviceCode: (call.responseBody as { code?: string } | null | undefined)?.code,
     });
     return judged.map((d) => findingOf(call, d));
   }
