@@ -2016,7 +2016,7 @@ export const sentences: readonly Sentence[] = [
     "id": "model-comparison.6",
     "source": "decisions",
     "section": "model-comparison",
-    "text": "`no-data`: the model holds no data of the service, or the service's `as_of` has moved past it (a rebuild the model was not shown): rows, pages, tags and found-or-not are not judged."
+    "text": "`no-data`: the model holds no data of the service, or the service's `as_of` has moved past it (a rebuild the model was not shown): rows, pages, tags, found-or-not and what rows cost (a pay-as-you-go balance too short for a page) are not judged."
   },
   {
     "id": "model-comparison.7",
