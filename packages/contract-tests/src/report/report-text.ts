@@ -61,6 +61,7 @@ export function formatReport(report: Report, { matrix = true }: { matrix?: boole
     // The served contract against the kit's, which the run started with (diff.ts).
     ...(report.diff ? diffSummaryLines(report.diff) : []),
     ...(report.setup_error ? [`  broken setup: ${report.setup_error}`] : []),
+    ...(report.model ? [modelLine(report.model)] : []),
     ...broken,
     `  spent ${report.spent.calls} of ${report.budget.calls} calls and ${report.spent.rows} ` +
       `of ${report.budget.rows} ` +
@@ -143,4 +144,13 @@ const count = (n: number, one: string): string => `${n.toLocaleString('en')} ${o
 export function duration(ms: number): string {
   const seconds = Math.round(ms / 1000);
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** The model's line: what it was built on, how many calls it judged, and its warnings (the kit's reading). */
+function modelLine(model: NonNullable<Report['model']>): string {
+  const warned = model.warnings.length
+    ? `; ${model.warnings.length} differences no sentence fixes (the kit's reading, failing nothing), the first: ` +
+      model.warnings[0]
+    : '';
+  return `  model    ${model.judged} calls judged against the kit's engine on ${model.source}${warned}`;
 }

@@ -43,6 +43,11 @@ export interface Report {
   use_control?: true;
   /** What broke while the run got ready, when something did: no property could run. */
   setup_error?: string;
+  /**
+   * The model every answer was judged against (--model): where its data came from, the calls it
+   * judged, and what it found that no sentence fixes (the kit's reading of an open point, the first 20).
+   */
+  model?: { source: string; judged: number; warnings: string[] };
   properties: PropertyResult[];
   rules: RuleResult[];
   /** Every rule of the spec and of DECISIONS.md (rule-matrix/rule-matrix.ts) with its outcome in this run. */
@@ -142,6 +147,11 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[], wal
     calls_without_operation: ctx.ledger.operations.get(null) ?? 0,
     ...(ctx.config.useControl ? { use_control: true as const } : {}),
     ...(ctx.setupError ? { setup_error: ctx.setupError } : {}),
+    ...(ctx.model === null
+      ? {}
+      : {
+          model: { source: ctx.model, judged: ctx.ledger.modelJudged, warnings: ctx.ledger.modelWarnings.slice(0, 20) },
+        }),
     properties,
     rules,
     matrix,
