@@ -631,6 +631,16 @@ export const claims: readonly Claim[] = [
     says: ["The kit's validation proxy (no part of the API) bounds what it holds", 'What a bound leaves unchecked'],
     notCheckable: "the kit's validation proxy, not the API (the mock's proxy-bounds tests hold it to these bounds)",
   },
+  {
+    says: [
+      "The kit's sync (`investor-graph-fixtures sync`, no part of the API) reads an answer",
+      'It refuses a page of more rows than its `limit`',
+      'A link or anything but a regular file in its folder stops it',
+      'A nightly dump given to the mock as `--data` is read a line at a time',
+      'Only regular files inside the folder are read',
+    ],
+    notCheckable: "the kit's sync and the mock's --data, not the API (their hostile tests hold them to these bounds)",
+  },
   // ---- Servers
   {
     says: [

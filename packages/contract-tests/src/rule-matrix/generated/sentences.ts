@@ -1305,6 +1305,36 @@ export const sentences: readonly Sentence[] = [
     "text": "What a bound leaves unchecked (an answer streamed on, a walk forgotten or past its rows, a check whose process failed, an exchange in flight when the proxy stops) is reported as `not_validated` with the reason: a violation that fails the run unless `--allow-unvalidated`, never a pass."
   },
   {
+    "id": "bounds.14",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "The kit's sync (`investor-graph-fixtures sync`, no part of the API) reads an answer at most as large as the contract allows: the rows asked for times a row's bound (each string at its `maxLength` in its longest JSON form, 12 bytes a character, with room for whitespace), counted after decompression and held a row at a time."
+  },
+  {
+    "id": "bounds.15",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "It refuses a page of more rows than its `limit`, a key out of its path format, a `Retry-After` or rate reset past 3,600 s, and a rate outside the plan table's, each in one line."
+  },
+  {
+    "id": "bounds.16",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A link or anything but a regular file in its folder stops it before it writes (exit 2)."
+  },
+  {
+    "id": "bounds.17",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "A nightly dump given to the mock as `--data` is read a line at a time, each at most 8 MiB (twice the contract's largest row written out at its worst, about 3.8 MB) and its `manifest.json` at most 64 MiB; a dataset folder's lines at most 8 Mi characters."
+  },
+  {
+    "id": "bounds.18",
+    "source": "decisions",
+    "section": "bounds",
+    "text": "Only regular files inside the folder are read: a link, a FIFO or a folder where a file belongs is refused naming it (exit 2)."
+  },
+  {
     "id": "servers.1",
     "source": "decisions",
     "section": "servers",
