@@ -42,12 +42,17 @@ export function requireNode(command: string): void {
   process.exit(2);
 }
 
+let sqliteWarningHidden = false;
+
 /**
  * Leaves out the warning Node 22 prints on every start of a command that opens `node:sqlite`
  * (marked experimental there, stable in 24): the kit relies only on what it tests on 22.16, and a
  * user can do nothing about the line. Every other warning is printed as before.
  */
 export function hideSqliteWarning(): void {
+  // Once a process: the commands call it, and so does the mock's library each time it loads SQLite.
+  if (sqliteWarningHidden) return;
+  sqliteWarningHidden = true;
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with .call(this), as Node calls it
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {

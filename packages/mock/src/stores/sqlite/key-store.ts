@@ -12,7 +12,8 @@
  * calls a second on this machine (BENCHMARKS.md).
  */
 import { closeSync, openSync } from 'node:fs';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { nodeSqlite } from './node-sqlite.ts';
 import type { KeyRecord, MetaName, StoreInfo, TrialCap } from '@investor-graph/engine/stores/key-store';
 import { TransactionalKeyStore } from '@investor-graph/engine/stores/transactional-key-store';
 import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
@@ -82,7 +83,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     this.file = file;
     this.refusals = new FileRefusals(file);
     try {
-      this.db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+      this.db = new (nodeSqlite().DatabaseSync)(file, { timeout: busyTimeoutMs });
     } catch (error) {
       throw new StateFileError(file, `cannot be opened as a database: ${(error as Error).message}`);
     }
