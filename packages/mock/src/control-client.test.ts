@@ -83,3 +83,32 @@ test(
     }
   },
 );
+
+// Issue #68: with no mock running, the client and mockJournal threw a raw `TypeError: fetch failed`
+// with a stack inside engine/dist, naming neither the address nor what to check.
+test(`the control client and mockJournal with no mock at their URL say which URL they could not reach and what to \
+check, in one line`, async () => {
+  const { mockJournal } = await import('./node.ts');
+  // A port nothing listens on: one taken and let go.
+  const mock = await startMock({ port: 0 });
+  const url = mock.url;
+  await mock.close();
+  for (const call of [
+    () => createControlClient({ baseUrl: url }).state(),
+    () => mockJournal(url).journal(),
+    () => mockJournal(url).verify({ operation: 'listFirms' }, 1),
+  ]) {
+    const error = (await call().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).not.toMatch(/^fetch failed$/);
+    expect(error.message.split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\[investor-graph mock\\] cannot reach the mock's control API at ${url}/__control \\(ECONNREFUSED\\): ` +
+            'is the mock running there \\(startMock, or npx --no -- investor-graph-mock\\), and is the base URL its ' +
+            'origin',
+        ),
+      ),
+    ]);
+  }
+});

@@ -109,6 +109,18 @@ function keyPath(method: string, id: string): string {
   return `/keys/${id}`;
 }
 
+/** The error of a call that got no answer: the control API's address, why (the system's code), what to check. */
+function unreachable(base: string, error: unknown): Error {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const why = String(cause?.code ?? cause?.message ?? (error as Error | null)?.message ?? error);
+  return new Error(
+    `[investor-graph mock] cannot reach the mock's control API at ${base} (${why}): is the mock running there ` +
+      '(startMock, or npx --no -- investor-graph-mock), and is the base URL its origin (http://127.0.0.1:4010, ' +
+      'no path)?',
+    { cause: error },
+  );
+}
+
 /**
  * A client of the control API at `baseUrl`.
  * @example await createControlClient({ baseUrl: mock.url }).setUsage(key_id, 999);
@@ -119,14 +131,20 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   // What this client has held that no error may show: the admin token, and keys sent or made.
   const secrets: string[] = options.adminToken ? [options.adminToken] : [];
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await send(`${base}${path}`, {
-      method,
-      headers: {
-        ...(options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    let response: Response;
+    try {
+      response = await send(`${base}${path}`, {
+        method,
+        headers: {
+          ...(options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      // No answer at all (fetch's bare "fetch failed"): which address, and what to check.
+      throw unreachable(base, error);
+    }
     const text = await response.text();
     let answer: unknown;
     try {
