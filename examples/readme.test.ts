@@ -1,6 +1,6 @@
 // @module-tag servers
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
 import { startMock } from '@investor-graph/mock/node';
@@ -36,6 +36,55 @@ example starts`, () => {
     if (example && readFileSync(join(root, example), 'utf8').includes('investor-graph-mock'))
       expect(reader.kit, reader.who).toContain('@investor-graph/mock');
   }
+});
+
+/** The README's TypeScript examples by the reader whose line installs what they import. */
+const examplesOf: Record<string, string[]> = {
+  'integrate against a mock server': [
+    'examples/test-double/retry-mock-server.ts',
+    'examples/test-double/app-client.ts',
+  ],
+  'integrate with MSW in your tests': [
+    'examples/integrator/with-msw.test.ts',
+    'examples/test-double/retry.test.ts',
+    'examples/test-double/paging.test.ts',
+    'examples/test-double/app-client.ts',
+  ],
+};
+
+test(`each reader's install line holds every package their TypeScript examples import, vitest among them (issue #68: \
+it was in no line)`, () => {
+  for (const [who, files] of Object.entries(examplesOf)) {
+    const reader = readers.find((r) => r.who === who)!;
+    const installed = [...reader.kit, ...reader.others];
+    for (const file of files) {
+      const imported = [...readFileSync(join(root, file), 'utf8').matchAll(/^import [^']*'([^'.][^']*)';$/gm)]
+        .map((m) => m[1]!)
+        .filter((name) => !name.startsWith('node:'))
+        // The package's name: @scope/name or name, without a subpath.
+        .map((name) =>
+          name
+            .split('/')
+            .slice(0, name.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
+      expect(
+        imported.filter((name) => !installed.includes(name)),
+        `${file} (${who})`,
+      ).toEqual([]);
+    }
+  }
+});
+
+test(`each folder of the README's TypeScript examples says its module type: a package.json of "type": "module" \
+beside them (npm's default package.json is CommonJS), as the README says`, () => {
+  const folders = new Set(Object.values(examplesOf).flatMap((files) => files.map((f) => dirname(f))));
+  for (const folder of folders) {
+    const manifest = join(root, folder, 'package.json');
+    expect(existsSync(manifest), manifest).toBe(true);
+    expect(JSON.parse(readFileSync(manifest, 'utf8')), manifest).toMatchObject({ type: 'module' });
+  }
+  expect(readme).toMatch(/"type": "module"/);
 });
 
 test("the integrator's server example starts the mock and its first call gets two firms", async () => {

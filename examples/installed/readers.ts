@@ -23,8 +23,9 @@ export const readers: readonly Reader[] = [
     ],
     others: ['@stoplight/spectral-cli'],
   },
-  { who: 'integrate against a mock server', kit: ['@investor-graph/mock'], others: [] },
-  { who: 'integrate with MSW in your tests', kit: ['@investor-graph/msw'], others: ['msw'] },
+  // vitest: the test examples (the retries against the mock server; MSW's) run in the reader's own vitest.
+  { who: 'integrate against a mock server', kit: ['@investor-graph/mock'], others: ['vitest'] },
+  { who: 'integrate with MSW in your tests', kit: ['@investor-graph/msw'], others: ['msw', 'vitest'] },
   { who: 'load test', kit: ['@investor-graph/load', '@investor-graph/mock'], others: [] },
 ];
 
