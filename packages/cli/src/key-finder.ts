@@ -1,6 +1,6 @@
 /**
  * How a key is found in text (redact.ts blanks what these find): by the kit's own key form
- * (igk_...), by the look of a secret, by the keys the caller knows of or any 8 characters of one,
+ * (igk_...), by the look of a secret, by the keys the caller knows of or any 12 characters of one,
  * after undoing every encoding a request can carry it in, base64 included.
  */
 
@@ -36,19 +36,24 @@ export function decode(text: string): string | null {
   return out;
 }
 
-/** 31^KNOWN_FROM in 32 bits: what the character leaving a rolling hash's window weighed. */
-const GONE = Array.from({ length: KNOWN_FROM }).reduce<number>((power) => Math.imul(power, 31), 1);
+/**
+ * How many characters of a known key in a row are blanked as the key: enough to be worth stealing
+ * (a key's half, its first 28 characters), too many for a word of the kit's own (`instance`) to be one.
+ */
+export const PART = 12;
+/** 31^PART in 32 bits: what the character leaving a rolling hash's window weighed. */
+const GONE = Array.from({ length: PART }).reduce<number>((power) => Math.imul(power, 31), 1);
 
 /**
- * Calls `found` with the hash of each KNOWN_FROM characters in a row of `text` and where they
+ * Calls `found` with the hash of each PART characters in a row of `text` and where they
  * start, by a rolling hash (one pass, nothing allocated), until it says true.
  */
 function someGram(text: string, found: (hash: number, at: number) => boolean): boolean {
   let hash = 0;
   for (let i = 0; i < text.length; i++) {
     hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-    if (i >= KNOWN_FROM) hash = (hash - Math.imul(text.charCodeAt(i - KNOWN_FROM), GONE)) | 0;
-    if (i >= KNOWN_FROM - 1 && found(hash, i - KNOWN_FROM + 1)) return true;
+    if (i >= PART) hash = (hash - Math.imul(text.charCodeAt(i - PART), GONE)) | 0;
+    if (i >= PART - 1 && found(hash, i - PART + 1)) return true;
   }
   return false;
 }
@@ -68,16 +73,21 @@ function gramsOf(key: string): Set<number> {
 }
 
 /**
- * Whether `text` holds a known key, or any `KNOWN_FROM` characters of one in a row past the kit's
- * `igk_<plan>_` (a plan's name is no secret: "Enterprise" stays), anywhere.
+ * Whether `text` holds a known key, or any PART characters of one in a row past the kit's
+ * `igk_<plan>_` (a plan's name is no secret: "Enterprise" stays), anywhere; a key shorter than
+ * that, whole.
  */
 export function holdsKnown(text: string, known: readonly string[]): boolean {
   if (text.length < KNOWN_FROM) return false;
   for (const key of known) {
     if (key.length < KNOWN_FROM) continue;
+    if (key.replace(/^igk_[a-z]+_/, '').length < PART) {
+      if (text.includes(key)) return true;
+      continue;
+    }
     const grams = gramsOf(key);
     // A hash may be another gram's too: the characters themselves decide.
-    if (someGram(text, (hash, at) => grams.has(hash) && key.includes(text.slice(at, at + KNOWN_FROM)))) return true;
+    if (someGram(text, (hash, at) => grams.has(hash) && key.includes(text.slice(at, at + PART)))) return true;
   }
   return false;
 }
@@ -93,7 +103,9 @@ function base64Readings(run: string): string[] {
   const standard = run.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
   const out: string[] = [];
   for (let from = 0; from < 4 && standard.length - from >= 12; from++) {
-    const blocks = standard.slice(from, from + Math.floor((standard.length - from) / 4) * 4);
+    // Unpadded is base64 too (atob reads it), but for a lone last character, which no byte needs.
+    const rest = standard.slice(from);
+    const blocks = rest.length % 4 === 1 ? rest.slice(0, -1) : rest;
     try {
       out.push(atob(blocks));
     } catch {

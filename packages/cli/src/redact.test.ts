@@ -125,12 +125,16 @@ test("a part of a known key is blanked as the key is: its halves, its prefix, th
   expect(redact(`refused: ${custom.slice(0, 28)}`, [custom])).toBe('refused: ***');
   expect(redact(`the key ended ${key.slice(-21)}`, [key])).toBe('the key ended ***');
   expect(redactPath(`/api/v1/firms?a=${key.slice(0, 22)}&b=${key.slice(22)}`, [key])).not.toMatch(/u5gMaPea|i3mzn/);
-  // What no key holds stays: fewer than 8 of its characters in a row, text a key does not share, and
+  // What no key holds stays: fewer than 12 of its characters in a row, text a key does not share, and
   // the kit's public prefix (an Enterprise key's plan, in a line that names the plan).
   const enterprise = 'igk_enterprise_Q3vX8mL2pR7tY1wZ5nB9cD4fG6h';
   expect(redact('the Enterprise plan: enterprise keys', [enterprise])).toBe('the Enterprise plan: enterprise keys');
   expect(redact(`refused ${enterprise.slice(0, 24)}`, [enterprise])).toBe('refused ***');
-  expect(redact('the team-ke', [custom])).toBe('the team-ke');
+  expect(redact('the custom-team', [custom])).toBe('the custom-team');
+  // A word of the kit's own that a key holds is not a part of it worth blanking (a problem's `instance`).
+  expect(redact('{"instance":"/api/v1/firms"}', ['igk_team_instance_check_key_000001'])).toBe(
+    '{"instance":"/api/v1/firms"}',
+  );
   expect(redact('/api/v1/firms/harbor-lane-capital', [custom])).toBe('/api/v1/firms/harbor-lane-capital');
 });
 

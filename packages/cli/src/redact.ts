@@ -6,8 +6,8 @@
  * digits, which slugs, dates and short ids are not), and by the keys the caller knows of (presets,
  * keys made through the control API, the request's own), each after undoing every encoding a
  * request can carry it in (percent-escapes up to six deep, `+` for a space, JSON's `\u` escapes,
- * base64 and base64url). A known key is found by any 8 characters of it, so a key cut in two,
- * shortened, or cut around by the pieces below is still found, and no 8 of its characters are left.
+ * base64 and base64url). A known key is found by any 12 characters of it in a row, so a key cut in
+ * two, shortened, or cut around by the pieces below is still found.
  * `redactPath` is the same for a request target, knowing which parameters carry secrets and
  * keeping the start of a cursor.
  */
