@@ -95,3 +95,25 @@ test('a base URL ending in /api/v1 is bad usage that says the kit adds it: contr
     ]);
   }
 });
+
+test("a plan that is none is bad usage naming the plans, with the nearest one (issue #68: 'run needs a plan')", () => {
+  for (const [plan, says] of [
+    ['gold', 'gold is no plan of the API: give one of trial, team, business, enterprise, payg'],
+    ['teem', 'teem is no plan of the API: give one of trial, team, business, enterprise, payg (did you mean team?)'],
+  ] as const) {
+    const ran = run('investor-graph-load', ['run', plan]);
+    expect(ran.status, ran.out).toBe(exitCode.usage);
+    expect(ran.stderr.trim().split('\n'), ran.out).toEqual([expect.stringContaining(says)]);
+    expect(ran.stderr).not.toContain('run needs a plan');
+  }
+});
+
+test('--versoin gets "did you mean --version?" from every command, one line and 2', () => {
+  for (const command of ['investor-graph-contract-tests', 'investor-graph-check-api', 'investor-graph-fixtures']) {
+    const ran = run(command, ['--versoin']);
+    expect(ran.status, ran.out).toBe(exitCode.usage);
+    expect(ran.stderr.trim().split('\n'), ran.out).toEqual([
+      expect.stringContaining("Unknown option '--versoin'. Did you mean --version?"),
+    ]);
+  }
+});

@@ -112,10 +112,8 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(
     const unknown = /^Unknown option '(-[^']+)'/.exec((error as Error).message)?.[1];
     const near =
       unknown &&
-      nearestFlag(
-        unknown,
-        Object.keys(options).map((o) => `--${o}`),
-      );
+      // --version is every command's, though no command lists it among its options.
+      nearestFlag(unknown, [...Object.keys(options).map((o) => `--${o}`), '--version']);
     // parseArgs quotes a stray argument whole, and it may be a key: said as argumentShown says it.
     const stray = /^Unexpected argument '([^]*)'\. This command does not take positional arguments/.exec(
       (error as Error).message,

@@ -22,6 +22,33 @@ afterAll(async () => {
 
 const team = 'igk_team_clitestclitestclitest000000';
 
+// Issue #68: --help was 162 lines, 110 of them the fault list; a mistyped --fault got the whole list and no
+// "did you mean"; --versoin got no "did you mean" either.
+test('--help fits a screen or two, pointing at --help faults, which lists every fault by what it breaks', () => {
+  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8', timeout: 20_000 });
+  expect(help.status).toBe(0);
+  expect(help.stdout.trim().split('\n').length).toBeLessThan(80);
+  expect(help.stdout).toMatch(/--fault NAME .*\n.*investor-graph-mock --help faults/);
+  const faults = spawnSync(process.execPath, [cli, '--help', 'faults'], { encoding: 'utf8', timeout: 20_000 });
+  expect(faults.status).toBe(0);
+  expect(faults.stdout).toMatch(/^ {2}drop-actions +answers 401, 402 and 429 without their actions$/m);
+  expect(faults.stdout).toMatch(/^ {2}quota-left-stuck /m);
+});
+
+test('a mistyped --fault or --version gets one line with the nearest name, and exit 2', () => {
+  for (const [args, says] of [
+    [
+      ['--fault', 'drop-action'],
+      '--fault drop-action is not a fault: did you mean drop-actions? (investor-graph-mock --help faults lists them)',
+    ],
+    [['--versoin'], "Unknown option '--versoin'. Did you mean --version?"],
+  ] as const) {
+    const run = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, args.join(' ')).toBe(2);
+    expect(run.stderr.trim().split('\n'), run.stderr).toEqual([expect.stringContaining(says)]);
+  }
+});
+
 test(
   'the CLI prints its base URL and a ready-made key per plan, ' + 'serves preset keys, logs and journals requests',
   async () => {

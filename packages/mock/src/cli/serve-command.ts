@@ -12,14 +12,21 @@ import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '@investor-graph/engine/accounts/accounts';
 import { faults, isFaultName } from '@investor-graph/engine/faults';
 import { readFlags } from './flags.ts';
-import { serveUsage } from './serve-usage.ts';
+import { faultsUsage, serveUsage } from './serve-usage.ts';
+import { nearest } from '@investor-graph/cli/near';
 import { isLoopback } from '../adapters/node/server.ts';
 import { StateFileError, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.ts';
 import type { StoreInfo } from '@investor-graph/engine/stores/key-store';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
 
-const flags = readFlags('investor-graph mock', serveUsage, process.argv.slice(process.argv[2] === 'serve' ? 3 : 2), {
+const args = process.argv.slice(process.argv[2] === 'serve' ? 3 : 2);
+// `--help faults`: the faults by what each breaks, a page of their own.
+if (args.join(' ') === '--help faults' || args.join(' ') === '-- --help faults') {
+  console.log(faultsUsage);
+  process.exit(0);
+}
+const flags = readFlags('investor-graph mock', serveUsage, args, {
   port: { type: 'string', short: 'p', default: '4010' },
   host: { type: 'string', short: 'h', default: '127.0.0.1' },
   data: { type: 'string' },
@@ -108,8 +115,13 @@ if (!isLoopback(values.host) && values.host !== 'localhost') {
 }
 
 const badFault = (values.fault ?? []).find((f) => !isFaultName(f));
-if (badFault !== undefined)
-  fail(`--fault ${badFault} is not a fault; the faults are ${Object.keys(faults).join(', ')}`);
+if (badFault !== undefined) {
+  const near = nearest(badFault, Object.keys(faults));
+  fail(
+    `--fault ${badFault} is not a fault${near ? `: did you mean ${near}?` : ''} (investor-graph-mock --help faults ` +
+      'lists them)',
+  );
+}
 
 let keys;
 try {

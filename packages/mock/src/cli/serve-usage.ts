@@ -1,10 +1,15 @@
-/** What `investor-graph-mock serve --help` prints: every flag of the mock, and every fault by what it breaks. */
+/**
+ * What `investor-graph-mock serve --help` prints: every flag of the mock; and what `--help faults`
+ * prints, every fault by what it breaks (a hundred lines, too many for the flags' page).
+ */
 import { exitCodesHelp } from '@investor-graph/cli';
 import { planIds } from '@investor-graph/contract';
 import { faults } from '@investor-graph/engine/faults';
 
 const synopsis =
   'usage: investor-graph-mock [serve] [options]      ' + '(or: investor-graph-mock proxy URL, see proxy --help)';
+
+const faultCount = Object.keys(faults).length;
 
 export const serveUsage = `${synopsis}
   -p, --port N        port (4010; 0 picks a free one)
@@ -56,11 +61,17 @@ export const serveUsage = `${synopsis}
   --max-connections-per-address N
                       connections one client address may hold open (512 of the 2,048 in all; past
                       it, 503): raise it behind a balancer, whose address every client shares
-  --fault NAME        break one rule on purpose, to see a checker catch it (repeatable):
-${Object.entries(faults)
-  .map(([n, d]) => `                        ${n}: ${d}`)
-  .join('\n')}
-  --help              this text (-h is the host, as in prism mock)
+  --fault NAME        break one rule on purpose, to see a checker catch it (repeatable), one of
+                      ${faultCount} faults: investor-graph-mock --help faults lists each by what it breaks
+  --help              this text (-h is the host, as in prism mock); --help faults, the faults
   --version           the package and its version
 
 ${exitCodesHelp('investor-graph-mock')}`;
+
+/** `investor-graph-mock --help faults`: each fault of --fault, by what it breaks. */
+export const faultsUsage = `usage: investor-graph-mock --fault NAME [--fault NAME ...] [options]
+Each fault breaks one rule of the contract on purpose, to see a checker catch it (the contract
+tests' rule matrix names the sentences each breaks):
+${Object.entries(faults)
+  .map(([name, breaks]) => `  ${name.padEnd(34)} ${breaks}`)
+  .join('\n')}`;
