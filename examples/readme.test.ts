@@ -1,5 +1,6 @@
 // @module-tag servers
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
@@ -124,3 +125,38 @@ test.skipIf(!haveGo)("the load tester's example holds the Team plan's thresholds
     await mock.close();
   }
 });
+
+test(`the mock README's nightly dump download is commands, not a comment: run as written, they fetch the manifest and \
+each file of its newest day, and the mock serves the folder (issue #68)`, async () => {
+  const mockReadme = readFileSync(join(root, 'packages/mock/README.md'), 'utf8');
+  const section = mockReadme.slice(mockReadme.indexOf('### A nightly dump as the data'));
+  const block = /```sh\n([^]*?)```/.exec(section)![1]!;
+  // Everything but the last line, which starts the mock on the folder (started here, in-process, instead).
+  const lines = block.trimEnd().split('\n');
+  expect(lines.at(-1)).toBe('npx --no -- investor-graph-mock --data dump');
+  const key = 'igk_business_readme_dump_download_0001';
+  const source = await startMock({ port: 0, keys: [{ plan: 'business', key }], frozen: true });
+  const cwd = mkdtempSync(join(tmpdir(), 'ig-readme-dump-'));
+  try {
+    const script = join(cwd, 'download.sh');
+    writeFileSync(script, `set -e\n${lines.slice(0, -1).join('\n')}\n`);
+    const run = await runBash(script, [], { cwd, env: { ...process.env, KEY: key, BASE_URL: source.url } });
+    expect(run.code, run.out).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(cwd, 'dump/manifest.json'), 'utf8')) as {
+      data: { date: string; files: { name: string }[] }[];
+    };
+    const [day] = manifest.data;
+    expect(day!.files.length).toBeGreaterThan(0);
+    for (const file of day!.files) expect(existsSync(join(cwd, 'dump', day!.date, file.name)), file.name).toBe(true);
+    const served = await startMock({ port: 0, data: join(cwd, 'dump'), keys: [{ plan: 'business', key }] });
+    try {
+      const page = await fetch(`${served.url}/api/v1/firms?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+      expect(page.status).toBe(200);
+    } finally {
+      await served.close();
+    }
+  } finally {
+    await source.close();
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}, 180_000);
