@@ -18,6 +18,12 @@ export interface ModelFinding {
 export const emptyRows = (): Record<ResourceName, Row[]> =>
   Object.fromEntries(resources.map((r) => [r.name, []])) as unknown as Record<ResourceName, Row[]>;
 
+/** The entity tags a request's `If-None-Match` sends, each as written. */
+export const tagsSent = (headers: Record<string, string>): string[] =>
+  Object.entries(headers)
+    .find(([name]) => name.toLowerCase() === 'if-none-match')?.[1]
+    .match(/(W\/)?"[^"]*"/g) ?? [];
+
 export const asOfOf = (body: unknown, otherwise: string): string => {
   const asOf = (body as { as_of?: unknown } | null)?.as_of;
   return typeof asOf === 'string' ? asOf : otherwise;

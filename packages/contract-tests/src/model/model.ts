@@ -1,9 +1,8 @@
 /**
  * The model of the service under test (issue #65): the kit's own engine, in this process, built on
  * the service's data (model-data.ts), its key's plan, usage and balance taken from the service's
- * first `/account`. Every call the run makes is made of the model too, as it was made of the service
- * (its cursors and entity tags told in the model's own), and the two answers compared (compare.ts);
- * what may differ by decision is one table (allowed.ts). The model costs no call of the service.
+ * first `/account`. Every call the run makes is made of the model too (cursors and tags told in the
+ * model's own), the answers compared (compare.ts), what may differ one table (allowed.ts).
  */
 import { createContractValidator, type ContractValidator, type PlanId } from '@investor-graph/contract';
 import {
@@ -16,7 +15,7 @@ import {
 import { compareAnswers, type Difference } from './compare.ts';
 import { settled, type ModelData } from './model-data.ts';
 import { behaviourOnly } from './allowed.ts';
-import { asOfOf, emptyRows, findingOf, parseJson, type ModelFinding } from './findings.ts';
+import { asOfOf, emptyRows, findingOf, parseJson, tagsSent, type ModelFinding } from './findings.ts';
 import { UsageDeltas } from './usage-deltas.ts';
 
 /** A call as the client made it of the service, and what the service answered. */
@@ -189,6 +188,9 @@ export class ServiceModel {
     // A cursor the model never gave (a page read before it was built), which the service took.
     const cursor = new URL(call.path, MODEL_ORIGIN).searchParams.get('cursor');
     if (cursor !== null && !this.cursors.has(cursor) && call.status < 400) return 'unknown cursor';
+    // A tag the model never paired with its own (for data it does not hold), which the service matched.
+    const unknownTag = tagsSent(call.headers).some((tag) => !this.tags.model.has(tag));
+    if (unknownTag && call.status === 304) return 'unknown tag';
     return null;
   }
 

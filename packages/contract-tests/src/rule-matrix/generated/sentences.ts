@@ -2058,7 +2058,7 @@ export const sentences: readonly Sentence[] = [
     "id": "model-comparison.8",
     "source": "decisions",
     "section": "model-comparison",
-    "text": "A call the model cannot make as the service got it: a key it was never told of that the service accepts, a cursor it never gave that the service took, a trial call that made a key or met an address's live trial (the key made is told to the model)."
+    "text": "A call the model cannot make as the service got it: a key it was never told of that the service accepts, a cursor it never gave that the service took, an entity tag it never paired with its own that the service matched, a trial call that made a key or met an address's live trial (the key made is told to the model)."
   },
   {
     "id": "model-comparison.9",
