@@ -6,8 +6,8 @@ import { ApiClient, Ledger } from '../client/client.ts';
 import { ServiceModel } from './model.ts';
 
 const asOf = '2026-11-20T03:00:00Z';
-const dataset = collectDataset({ seed: 'model-test', scale: 300, asOf });
-const key = 'igk_team_modelunittest000000000000001';
+const dataset = collectDataset({ seed: 'model-test', scale: 100, asOf });
+const key = 'igk_enterprise_modelunittest00000000001';
 const validator = await createContractValidator();
 
 /**
@@ -21,7 +21,7 @@ async function setup(change: (answer: Response, request: Request) => Promise<Res
     now: Date.parse(asOf),
     frozen: true,
     rateLimit: false,
-    keys: [{ plan: 'team', key }],
+    keys: [{ plan: 'enterprise', key }],
   });
   const fetchService = async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);
@@ -31,7 +31,7 @@ async function setup(change: (answer: Response, request: Request) => Promise<Res
   const client = new ApiClient({
     baseUrl: 'http://service.invalid',
     key,
-    plan: 'team',
+    plan: 'enterprise',
     budget: { calls: 200, rows: 50_000 },
     validator,
     ledger,
@@ -40,7 +40,7 @@ async function setup(change: (answer: Response, request: Request) => Promise<Res
   const account = await client.call('/api/v1/account');
   const model = await ServiceModel.build(
     { asOf, rows: dataset.rows, source: 'the test dataset' },
-    { key, plan: 'team', asOf, account: account.body },
+    { key, plan: 'enterprise', asOf, account: account.body },
     validator,
   );
   client.model = model;
@@ -162,7 +162,7 @@ test('with no data the model judges behaviour only: a record it cannot hold pass
     return answer;
   });
   const account = await service.client.call('/api/v1/account');
-  const model = await ServiceModel.build(null, { key, plan: 'team', asOf, account: account.body }, validator);
+  const model = await ServiceModel.build(null, { key, plan: 'enterprise', asOf, account: account.body }, validator);
   service.client.model = model;
   service.ledger.findings.length = 0;
   await calls(service.client);
