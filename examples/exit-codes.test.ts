@@ -117,3 +117,20 @@ test('--versoin gets "did you mean --version?" from every command, one line and 
     ]);
   }
 });
+
+test('a base URL ending in /api/v1 is bad usage that says the kit adds it: check-api and the load run too', () => {
+  const key = { INVESTOR_GRAPH_KEY: 'igk_team_not_a_real_key_0000001', API_KEY: 'igk_team_not_a_real_key_0000001' };
+  for (const [command, args] of [
+    ['investor-graph-check-api', ['http://127.0.0.1:9/api/v1']],
+    [
+      'investor-graph-load',
+      ['run', 'team', '--k6', process.execPath, '--', '-e', 'BASE_URL=http://127.0.0.1:9/api/v1'],
+    ],
+  ] as const) {
+    const ran = run(command, [...args], key);
+    expect(ran.status, ran.out).toBe(exitCode.usage);
+    expect(ran.stderr.trim().split('\n'), ran.out).toEqual([
+      expect.stringContaining('ends in /api/v1, which the kit adds to every path: give http://127.0.0.1:9'),
+    ]);
+  }
+});

@@ -131,6 +131,9 @@ async function main(): Promise<number> {
       return exitCode.setup;
     };
     const base = (vars.BASE_URL || 'http://127.0.0.1:4010').replace(/\/+$/, '');
+    // Every path the scripts call starts /api/v1: a base URL ending in it would be answered 404 everywhere.
+    if (/\/api\/v1$/.test(base))
+      fail(`BASE_URL ${base} ends in /api/v1, which the kit adds to every path: give ${base.slice(0, -7)}`);
     let k6: string;
     try {
       k6 = findK6(values.k6);
@@ -140,9 +143,7 @@ async function main(): Promise<number> {
     }
     const noK6 = missingK6(k6);
     if (noK6) return stop('tools', noK6);
-    const problem = /\/api\/v1$/.test(base)
-      ? { step: 'service' as const, reason: `BASE_URL ${base} ends in /api/v1, which the scripts add to every path` }
-      : await serviceProblem(base, keys);
+    const problem = await serviceProblem(base, keys);
     if (problem) return stop(problem.step, problem.reason);
     let code: number;
     try {
