@@ -47,14 +47,21 @@ test('a port another process holds is a set-up, not bad usage: one line and 3, f
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const port = String((taken.address() as { port: number }).port);
   try {
+    const junit = join(temp, 'proxy.xml');
     for (const args of [
       ['--port', port],
-      ['proxy', 'http://127.0.0.1:9', '--port', port],
+      ['proxy', 'http://127.0.0.1:9', '--port', port, '--junit', junit, '--report', join(temp, 'proxy.json')],
     ]) {
       const ran = run('investor-graph-mock', args);
       expect(ran.status, ran.out).toBe(exitCode.setup);
       expect(ran.stderr.trim().split('\n'), ran.out).toEqual([expect.stringContaining(`port ${port}`)]);
     }
+    // The proxy, which has reports, still writes them: one failed case saying why (issue #68).
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      new RegExp(
+        `name="set-up: its port is free"[^>]*>\\s*<failure message="port ${port} on 127\\.0\\.0\\.1 is in use"`,
+      ),
+    );
   } finally {
     taken.close();
   }

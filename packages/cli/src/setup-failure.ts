@@ -17,6 +17,7 @@ export const setupSteps = {
   service: 'the service answers',
   key: 'the service accepts the key',
   input: 'its input can be read',
+  port: 'its port is free',
 } as const;
 
 export type SetupStep = keyof typeof setupSteps;

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { exitCode, exitCodesHelp, whyUnwritable } from '@investor-graph/cli';
+import { exitCode, exitCodesHelp, whyUnwritable, writeSetupReports } from '@investor-graph/cli';
 import { createContractValidator } from '@investor-graph/contract';
 import { renderProxyHtml } from '../proxy/html.ts';
 import { createValidationProxy } from '../proxy/proxy.ts';
@@ -124,6 +124,13 @@ let url: string;
 try {
   url = await listen(server, port, values.host);
 } catch (error) {
+  // A proxy that could not start still writes its reports, saying why (a CI page shows them).
+  const reason =
+    (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} on ${values.host} is in use` : String(error);
+  writeSetupReports(
+    { command: 'investor-graph-mock proxy', step: 'port', reason, facts: { upstream: report.upstream } },
+    { junit: resolve(values.junit), json: resolve(values.report), html: values.html && resolve(values.html) },
+  );
   listenFailed(error, port, values.host);
 }
 console.log(
