@@ -68,7 +68,7 @@ export const exitCodes: Record<string, Partial<Record<ExitReason, string>>> = {
     held: 'no answer broke the contract',
     failed: 'an answer broke the contract (the report says which rule)',
     usage: 'bad usage: a flag or its value is wrong (one line)',
-    setup: 'the proxy could not start: the port is taken (one line)',
+    setup: 'the proxy could not start: the port is taken (one line; --junit, --report and --html say the same)',
     internal: "a failure of the proxy's own, not the service's (its reports say so)",
   },
   'investor-graph-contract-tests': {
