@@ -209,9 +209,9 @@ export class ApiClient {
       body,
     };
     const findings = [...checkExchange(validator, exchange, this.pages), ...judge(this.judges, judged)];
-    // A dump file's bytes, or a body that did not decode, is judged by its status and headers alone.
+    // Bytes or a body that did not decode: status and headers alone; a burst (unpaced) the model would only slow.
     const sent = { path, headers, key: key ?? null, body: init.body, whole: !bytes && !bodyError };
-    if (this.model) findings.push(...(await modelFindings(this.model, judged, sent, ledger)));
+    if (this.model && !init.unpaced) findings.push(...(await modelFindings(this.model, judged, sent, ledger)));
     ledger.exchanges += 1;
     const made = new MadeCall(
       {

@@ -2034,7 +2034,7 @@ export const sentences: readonly Sentence[] = [
     "id": "model-comparison.4",
     "source": "decisions",
     "section": "model-comparison",
-    "text": "A rate decision: a 429 is a decision in time, which the model (no limiter) does not make; the call is judged by the rules alone, and neither counts it."
+    "text": "A rate decision: a 429 is a decision in time, which the model (no limiter) does not make; the call is judged by the rules alone, and neither counts it; so are the calls of a burst sent at once to meet a limit (the rate, failed authentication), which the model would only slow."
   },
   {
     "id": "model-comparison.5",
