@@ -228,6 +228,10 @@ function installProject(version: string): Promise<Run> {
         // No "type": npm's default, CommonJS: the examples' folders say theirs (issue #68).
         allowScripts: { '@scarf/scarf': false },
         scarfSettings: { enabled: false },
+        // vite 8.4.0 (under the readers' vitest) names an optional dependency the registry does not
+        // have (napi-windows-process-start-time), and npm 11's `npm ci` then finds every lock out of
+        // step: the vite the kit's own lock holds, until vite mends it (an upstream fault, not the kit's).
+        overrides: { vite: '8.3.8' },
       },
       null,
       2,
