@@ -48,7 +48,9 @@ export class ServiceModel {
   private readonly cursors = new Map<string, string>();
   private readonly tags = { model: new Map<string, string>(), service: new Map<string, string>() };
   private readonly usage = new UsageDeltas();
-  private asOf: string;
+  /** The service's key ids, each with the model's for the same key. */
+  private readonly keyIds = new Map<string, string>();
+  private readonly asOf: string;
 
   private constructor(engine: Engine, data: ModelData | null, asOf: string) {
     this.engine = engine;
@@ -80,7 +82,7 @@ export class ServiceModel {
     return model;
   }
 
-  /** Says why the model holds no data (a dump it could not read), for the report. */
+  /** Why the model holds no data (a dump it could not read), for the report. */
   noDataBecause(why: string): void {
     this.source = `no data (${why}): the model judges behaviour only`;
   }
@@ -102,11 +104,7 @@ export class ServiceModel {
     await this.syncUsage(key, data?.usage?.calls_used);
   }
 
-  /**
-   * The model's count of a key's calls set to the service's, where they differ: after a call the
-   * model could not judge (a cursor it was never given), or at the start. Each call's move is
-   * judged from there (usage-deltas.ts), and the model's quota runs out when the service's does.
-   */
+  /** The model's count of a key's calls set to the service's: each call's move is judged from there. */
   private async syncUsage(key: string, callsUsed: unknown): Promise<boolean> {
     const keyId = this.keys.get(key);
     if (keyId === undefined || typeof callsUsed !== 'number' || callsUsed < 0) return false;
@@ -116,15 +114,17 @@ export class ServiceModel {
     );
   }
 
-  /** The service's key ids, each with the model's for the same key. */
-  private readonly keyIds = new Map<string, string>();
-
   /**
    * A call the run made of the kit's mock's control API (--use-control), made of the model too, so
    * that both hold the same keys, usage and clock: `answer` is the service's, whose key it made the
-   * model is told of.
+   * model is told of. One the model refuses (a key made before its clock) leaves the model without
+   * it: that key's calls are then the service's alone to answer (`unknown key`), never the run's failure.
    */
   async mirrorControl(method: string, path: string, body: unknown, answer: unknown): Promise<void> {
+    await this.mirror(method, path, body, answer).catch(() => undefined);
+  }
+
+  private async mirror(method: string, path: string, body: unknown, answer: unknown): Promise<void> {
     const asked = (body ?? {}) as Record<string, unknown>;
     const made = answer as { key?: unknown; key_id?: unknown; plan?: unknown } | null;
     const id = /\/keys\/(key_[0-9a-f]+)/.exec(path)?.[1];
