@@ -211,7 +211,7 @@ export class ApiClient {
     const findings = [...checkExchange(validator, exchange, this.pages), ...judge(this.judges, judged)];
     // Bytes or a body that did not decode: status and headers alone; a burst (unpaced) the model would only slow.
     const sent = { path, headers, key: key ?? null, body: init.body, whole: !bytes && !bodyError };
-    if (this.model && !init.unpaced) findings.push(...(await modelFindings(this.model, judged, sent, ledger)));
+    if (this.model) findings.push(...(await modelFindings(this.model, judged, sent, ledger, init.unpaced)));
     ledger.exchanges += 1;
     const made = new MadeCall(
       {

@@ -60,7 +60,7 @@ export class ServiceModel {
     this.asOf = asOf;
   }
 
-  /** The model on `data` (or none), with the run's key as the service's first `/account` said it. */
+  /** The model on `data` (or none), the run's key as the service's first `/account` says it. */
   static async build(
     data: ModelData | null,
     run: { key: string; plan: PlanId; asOf: string; account: unknown },
@@ -82,10 +82,11 @@ export class ServiceModel {
     return model;
   }
 
+  /** A call of `key` not made of the model (a burst): the next answer starts the usage comparison afresh. */
+  unjudged = (key: string): void => this.usage.resynced(key, false);
+
   /** Why the model holds no data (a dump it could not read), for the report. */
-  noDataBecause(why: string): void {
-    this.source = `no data (${why}): the model judges behaviour only`;
-  }
+  noDataBecause = (why: string): void => void (this.source = `no data (${why}): the model judges behaviour only`);
 
   /** A key the service knows, told to the model with its plan, usage and balance (from an account answer). */
   async addKey(plan: PlanId, key: string, account?: unknown): Promise<void> {
@@ -115,10 +116,8 @@ export class ServiceModel {
   }
 
   /**
-   * A call the run made of the kit's mock's control API (--use-control), made of the model too, so
-   * that both hold the same keys, usage and clock: `answer` is the service's, whose key it made the
-   * model is told of. One the model refuses (a key made before its clock) leaves the model without
-   * it: that key's calls are then the service's alone to answer (`unknown key`), never the run's failure.
+   * A call of the mock's control API (--use-control) made of the model too (keys, usage, clock); one
+   * the model refuses (a key made before its clock) leaves it without that key, never failing the run.
    */
   async mirrorControl(method: string, path: string, body: unknown, answer: unknown): Promise<void> {
     await this.mirror(method, path, body, answer).catch(() => undefined);
