@@ -81,11 +81,12 @@ export function holdsKnown(text: string, known: readonly string[]): boolean {
   if (text.length < KNOWN_FROM) return false;
   for (const key of known) {
     if (key.length < KNOWN_FROM) continue;
-    if (key.replace(/^igk_[a-z]+_/, '').length < PART) {
+    // No grams: a key whose secret part is shorter than PART, looked for whole.
+    const grams = gramsOf(key);
+    if (grams.size === 0) {
       if (text.includes(key)) return true;
       continue;
     }
-    const grams = gramsOf(key);
     // A hash may be another gram's too: the characters themselves decide.
     if (someGram(text, (hash, at) => grams.has(hash) && key.includes(text.slice(at, at + PART)))) return true;
   }
