@@ -63,8 +63,11 @@ export function parametersSchema(
   }
   // A JSON body's members sit beside the parameters (the contracts name none twice).
   const inlinedBody = body ? (inlineSchema(document, body) as Record<string, unknown>) : undefined;
-  for (const [name, schema] of Object.entries((inlinedBody?.properties ?? {}) as Record<string, object>))
-    properties[name] = schema;
+  // A body of alternatives (seconds or a duration) offers each one's members, none of them required.
+  const shapes = [inlinedBody, ...((inlinedBody?.oneOf ?? []) as Record<string, unknown>[])];
+  for (const shape of shapes)
+    for (const [name, schema] of Object.entries((shape?.properties ?? {}) as Record<string, object>))
+      properties[name] = schema;
   required.push(...((inlinedBody?.required as string[] | undefined) ?? []));
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }
