@@ -11,11 +11,19 @@ import type { Secrets, Session } from './session.ts';
 
 type Json = Record<string, unknown>;
 
+/** The members that are what the API served (rows, a cursor, a document), not what it said about the call. */
+const servedMembers = new Set(['data', 'next_cursor', 'body']);
+
 /** A tool result: structured, with the same as text (a client that reads only text misses nothing). */
 export function toolResult(secrets: Secrets, summary: string, structured: Json, isError = false): CallToolResult {
-  const shown = secrets.json(structured);
+  const shown = Object.fromEntries(
+    Object.entries(structured).map(([name, value]) => [
+      name,
+      servedMembers.has(name) ? secrets.served(value) : secrets.json(value),
+    ]),
+  );
   return {
-    content: [{ type: 'text', text: secrets.text(`${summary}\n${JSON.stringify(shown)}`) }],
+    content: [{ type: 'text', text: `${secrets.text(summary)}\n${JSON.stringify(shown)}` }],
     structuredContent: shown,
     ...(isError ? { isError: true } : {}),
   };

@@ -29,6 +29,19 @@ export class Secrets {
   json<T>(value: T): T {
     return redactJson(value, this.list());
   }
+
+  /**
+   * What the API served as data (rows, a cursor, a document): a string is blanked only when it
+   * holds a held secret, in any encoding the one redaction knows (it blanks more with them known
+   * than without); the rest is kept, since a row's sha256 or a cursor only looks like a secret.
+   */
+  served<T>(value: T): T {
+    const known = this.list();
+    if (typeof value === 'string') return (redact(value, known) === redact(value) ? value : '***') as T;
+    if (Array.isArray(value)) return value.map((item: unknown) => this.served(item)) as T;
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, this.served(member)])) as T;
+  }
 }
 
 /** One agent's session: its key, and the page size of the plan its last answer named. */
