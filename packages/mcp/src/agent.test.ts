@@ -77,7 +77,14 @@ async function runAgent(mcp: McpUnderTest, transport: TransportName) {
   await call('control_set_key_usage', { key_id: trial.structuredContent.key_id, calls_used: 1000 });
   const spent = await call('list_companies', { limit: 3, cursor: page2.structuredContent.next_cursor });
   steps.push(`${spent.structuredContent.status} ${spent.structuredContent.problem.code}`);
-  return { steps, first, page1, page2, spent, offered: spent.structuredContent.actions.map((a: { type: string }) => a.type) };
+  return {
+    steps,
+    first,
+    page1,
+    page2,
+    spent,
+    offered: spent.structuredContent.actions.map((a: { type: string }) => a.type),
+  };
 }
 
 describe.each<TransportName>(['stdio', 'http'])('a scripted agent over %s', (transport) => {

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { defaultLimit } from '@investor-graph/contract';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolOfAction } from './api-tools.ts';
+import { asText } from './schema.ts';
 import type { Secrets, Session } from './session.ts';
 
 type Json = Record<string, unknown>;
@@ -47,9 +48,9 @@ export function problemResult(secrets: Secrets, response: Response, body: unknow
     const tool = toolOfAction(String(action.type));
     return tool ? { ...action, tool } : action;
   });
-  const offered = actions.map((a) => (a.tool ? `${String(a.type)} (call the tool ${String(a.tool)})` : String(a.type)));
+  const offered = actions.map((a) => (a.tool ? `${asText(a.type)} (call the tool ${asText(a.tool)})` : asText(a.type)));
   const summary =
-    `The API answered ${response.status} ${String(problem.code ?? problem.title ?? '')}: ${String(problem.title ?? '')}.` +
+    `The API answered ${response.status} ${asText(problem.code ?? '')}: ${asText(problem.title ?? '')}.` +
     (offered.length ? ` Actions offered: ${offered.join(', ')}.` : '');
   const retryAfter = response.headers.get('retry-after');
   return toolResult(
@@ -82,7 +83,7 @@ export function envelopeResult(secrets: Secrets, session: Session, response: Res
   const data = rows ?? body.data;
   const cursor = body.next_cursor ?? null;
   const summary = rows
-    ? `${rows.length} rows${cursor ? '; more with cursor = next_cursor' : '; the last page'}, as of ${String(body.as_of)}.`
+    ? `${rows.length} rows${cursor ? '; more: cursor = next_cursor' : '; the last page'}, as of ${asText(body.as_of)}.`
     : `One record, as of ${String(body.as_of)}.`;
   return toolResult(secrets, summary, {
     status: response.status,
@@ -100,20 +101,16 @@ export function fileResult(secrets: Secrets, session: Session, response: Respons
   const lines = gunzipSync(bytes).toString('utf8').split('\n').filter(Boolean);
   const bound = session.rowsPerPage ?? defaultLimit;
   const data = lines.slice(0, bound).map((line) => JSON.parse(line) as unknown);
-  return toolResult(
-    secrets,
-    `${lines.length} rows in the file; the first ${data.length} here (a page of the plan).`,
-    {
-      status: response.status,
-      data,
-      rows_in_file: lines.length,
-      truncated: lines.length > data.length,
-      next_cursor: null,
-      as_of: response.headers.get('last-modified'),
-      usage: null,
-      ...limits(response),
-    },
-  );
+  return toolResult(secrets, `${lines.length} rows in the file; the first ${data.length} here (a page of the plan).`, {
+    status: response.status,
+    data,
+    rows_in_file: lines.length,
+    truncated: lines.length > data.length,
+    next_cursor: null,
+    as_of: response.headers.get('last-modified'),
+    usage: null,
+    ...limits(response),
+  });
 }
 
 /** Any other JSON answer (the contract's own document): as it came. */

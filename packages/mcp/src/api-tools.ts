@@ -4,7 +4,7 @@
  * query parameters (and a JSON body's members), read-only as the contract's method says.
  */
 import { openapiDocument, operations, type OperationInfo } from '@investor-graph/contract';
-import { parametersSchema, snakeCase, type InputSchema } from './schema.ts';
+import { asText, parametersSchema, snakeCase, type InputSchema } from './schema.ts';
 
 /**
  * Tool names that are not the operationId's snake case: the trial key's operation is named after
@@ -43,7 +43,7 @@ function describe(operation: OperationInfo, summary: string, text: string | unde
 /** Every operation of the contract as a tool, in the contract's order. */
 export const apiTools: readonly ApiTool[] = operations.map((operation) => {
   const item = openapiDocument.paths[operation.path]![operation.method.toLowerCase()] as Record<string, unknown>;
-  const summary = String(item.summary ?? operation.operationId);
+  const summary = asText(item.summary ?? operation.operationId);
   const readOnly = operation.method === 'GET';
   return {
     name: actionNamed[operation.operationId] ?? snakeCase(operation.operationId),

@@ -2,6 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiTool } from './api-tools.ts';
 import { envelopeResult, fileResult, issuedResult, otherResult, problemResult, toolResult } from './api-result.ts';
+import { asText } from './schema.ts';
 import type { Secrets, Session } from './session.ts';
 
 export interface ApiTarget {
@@ -16,13 +17,18 @@ export function kitError(secrets: Secrets, message: string): CallToolResult {
 }
 
 /** The request an operation makes from a tool's arguments; a message when an argument is missing. */
-function requestOf(tool: ApiTool, args: Record<string, unknown>, target: ApiTarget, session: Session): Request | string {
+function requestOf(
+  tool: ApiTool,
+  args: Record<string, unknown>,
+  target: ApiTarget,
+  session: Session,
+): Request | string {
   const { operation } = tool;
   const missing = (tool.inputSchema.required ?? []).find((name) => args[name] === undefined);
   if (missing) return `${tool.name} needs the argument ${missing}`;
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])));
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(asText(args[name])));
   const url = new URL(`${target.baseUrl.replace(/\/+$/, '')}${path}`);
-  for (const name of operation.query) if (args[name] !== undefined) url.searchParams.set(name, String(args[name]));
+  for (const name of operation.query) if (args[name] !== undefined) url.searchParams.set(name, asText(args[name]));
   const headers = new Headers({ accept: 'application/json' });
   if (operation.security && session.key) headers.set('authorization', `Bearer ${session.key}`);
   if (operation.method === 'GET') return new Request(url, { headers });
@@ -51,7 +57,8 @@ export async function callApi(
     return kitError(secrets, `cannot reach the API at ${target.baseUrl} (${cause}): is it running there?`);
   }
   const type = response.headers.get('content-type') ?? '';
-  if (/gzip/.test(type) && response.ok) return fileResult(secrets, session, response, new Uint8Array(await response.arrayBuffer()));
+  if (/gzip/.test(type) && response.ok)
+    return fileResult(secrets, session, response, new Uint8Array(await response.arrayBuffer()));
   const text = await response.text();
   let body: unknown = null;
   try {

@@ -31,18 +31,24 @@ function envOf(key: string | undefined): Record<string, string> {
 }
 
 /** The bin with --http, until it prints where it listens. */
-async function httpProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; err: () => string }> {
-  const child = spawn(process.execPath, [bin, '--http', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function httpProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; err: () => string }> {
+  const child = spawn(process.execPath, [bin, '--http', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => {
       err += String(d);
       const at = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
       if (at) resolve(at[1]!);
     });
     child.once('exit', (code) => reject(new Error(`investor-graph-mcp exited ${code}:\n${err}`)));
   });
-  child.stdout!.on('data', (d: Buffer) => (err += String(d)));
+  child.stdout.on('data', (d: Buffer) => (err += String(d)));
   return { child, url, err: () => err };
 }
 

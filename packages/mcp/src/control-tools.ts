@@ -14,7 +14,7 @@ import {
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { kitError } from './call-api.ts';
 import { toolResult } from './api-result.ts';
-import { parametersSchema, snakeCase, type InputSchema } from './schema.ts';
+import { asText, parametersSchema, snakeCase, type InputSchema } from './schema.ts';
 import type { Secrets, Session } from './session.ts';
 
 type Args = Record<string, unknown>;
@@ -23,7 +23,7 @@ type Run = (client: ControlClient, args: Args, session: Session, secrets: Secret
 /** The journal entries a result shows: the newest, a page's worth. */
 const JOURNAL_SHOWN = 100;
 
-/** What each control operation calls on the client; the page and the document are no tools (a browser's; a resource). */
+/** What each control operation calls on the client; the page (a browser's) and the document (a resource) are none. */
 const runs: Readonly<Record<string, Run>> = {
   getState: (c) => c.state(),
   async createKey(c, args, session, secrets) {
@@ -36,12 +36,12 @@ const runs: Readonly<Record<string, Run>> = {
   topUpKey: (c, args) => c.topUp(String(args.key_id), Number(args.rows)),
   setKeyUsage: (c, args) => c.setUsage(String(args.key_id), Number(args.calls_used)),
   getClock: (c) => c.clock(),
-  setClock: (c, args) => c.setClock(args as never),
+  setClock: (c, args) => c.setClock(args),
   advanceClock: (c, args) => c.advanceClock(args as never),
   rebuild: (c) => c.rebuild(),
   async getJournal(c, args) {
     const { since, ...members } = args;
-    const filter = { ...members, ...(since ? { since: Date.parse(String(since)) } : {}) } as JournalFilter;
+    const filter = { ...members, ...(since ? { since: Date.parse(asText(since)) } : {}) } as JournalFilter;
     const entries = await c.journal(filter);
     return { entries: entries.slice(-JOURNAL_SHOWN), total: entries.length };
   },
@@ -53,7 +53,7 @@ const runs: Readonly<Record<string, Run>> = {
   endIncident: (c, args) => c.endIncident(String(args.id)),
 };
 
-/** Members of the document's inputs a tool leaves out: a key's text is the server's to make, the journal's pages the client's. */
+/** Inputs a tool leaves out: a key's text is the server's to make, the journal's pages the client's to read. */
 const hidden: Readonly<Record<string, readonly string[]>> = { createKey: ['key'], getJournal: ['limit', 'cursor'] };
 
 export interface ControlTool {
@@ -73,11 +73,11 @@ function toolOf(method: string, item: Args): ControlTool | undefined {
   ]?.schema;
   const schema = parametersSchema(controlDocument, (item.parameters ?? []) as unknown[], body);
   for (const name of hidden[operationId] ?? []) delete schema.properties[name];
-  const summary = String(item.summary ?? operationId);
+  const summary = asText(item.summary ?? operationId);
   const readOnly = method === 'get';
   return {
     name: `control_${snakeCase(operationId)}`,
-    description: [`Mock control: ${summary}.`, String(item.description ?? '').trim()].filter(Boolean).join('\n\n'),
+    description: [`Mock control: ${summary}.`, asText(item.description ?? '').trim()].filter(Boolean).join('\n\n'),
     inputSchema: schema,
     annotations: {
       title: `Mock control: ${summary}`,

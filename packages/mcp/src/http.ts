@@ -33,7 +33,9 @@ function refusal(request: IncomingMessage, port: number): string | null {
 
 function refuse(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `[investor-graph mcp] ${message}` }, id: null }));
+  response.end(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `[investor-graph mcp] ${message}` }, id: null }),
+  );
 }
 
 /** Serves MCP over Streamable HTTP on `host:port` (loopback), a server made by `newServer` per session. */

@@ -72,6 +72,11 @@ export function parametersSchema(
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }
 
+/** A value of a document or an argument as text: a string as it is, anything else as JSON. */
+export function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+}
+
 /** `listFirmPortfolio` as `list_firm_portfolio`. */
 export function snakeCase(operationId: string): string {
   return operationId.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();

@@ -20,7 +20,7 @@ describe.each<TransportName>(['stdio', 'http'])('investor-graph-mcp over %s', (t
   });
   afterAll(async () => mcp?.close());
 
-  test('tools/list names one tool per operation of the contract, and the control tools of the mock it started', async () => {
+  test("tools/list names a tool per operation of the contract and the started mock's control tools", async () => {
     const { tools } = await mcp.client.listTools();
     const controlOps = Object.values(controlDocument.paths).flatMap((item) => Object.keys(item)).length;
     expect(tools.length).toBe(operations.length + controlTools.length);
@@ -81,7 +81,11 @@ describe.each<TransportName>(['stdio', 'http'])('investor-graph-mcp over %s', (t
     await ok('control_get_journal', { operation: 'listFirms' });
     await ok('control_verify_journal', { pattern: { operation: 'listFirms' }, count: { min: 1 } });
     await ok('control_clear_journal');
-    const incident = await ok('control_create_incident', { kind: 'outage', match: { operation: 'listFirms' }, calls: 1 });
+    const incident = await ok('control_create_incident', {
+      kind: 'outage',
+      match: { operation: 'listFirms' },
+      calls: 1,
+    });
     await ok('control_list_incidents');
     await ok('control_end_incident', { id: incident.id });
     await ok('control_clear_incidents');

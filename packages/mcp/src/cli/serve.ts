@@ -45,7 +45,8 @@ const baseUrl = values['base-url'];
 if (baseUrl !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(baseUrl))
   fail(`--base-url takes a service's origin such as http://127.0.0.1:4010 (the kit adds /api/v1), got ${baseUrl}`);
 if (baseUrl !== undefined && values.data !== undefined) fail('give --base-url or --data, not both');
-if (values.control && baseUrl === undefined) fail('--control goes with --base-url (a started mock has its control tools)');
+if (values.control && baseUrl === undefined)
+  fail('--control goes with --base-url (a started mock has its control tools)');
 if (values['key-plan'] !== undefined && !isPlanId(values['key-plan']))
   fail(`--key-plan takes one of ${planIds.join(', ')}, got ${values['key-plan']}`);
 const port = Number(values.port);
@@ -81,7 +82,11 @@ if (values.http) {
   try {
     endpoint = await serveHttp(newServer, port, values.host);
   } catch (error) {
-    say(`[investor-graph-mcp] ${(error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is in use` : (error as Error).message}`);
+    say(
+      `[investor-graph-mcp] ${
+        (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is in use` : (error as Error).message
+      }`,
+    );
     await started.close();
     process.exit(exitCode.setup);
   }
