@@ -25,6 +25,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
+import { operations } from '@investor-graph/contract';
 import { enginesNode, nodeFloor } from '@investor-graph/cli/node-version';
 import { root } from '../readme.ts';
 import { haveGo, runBash } from '../support.ts';
@@ -198,7 +199,11 @@ const commands = [
   'investor-graph-check-api',
   'investor-graph-fixtures',
   'investor-graph-load',
+  'investor-graph-mcp',
 ];
+
+/** The MCP Inspector whose CLI mode lists the installed MCP server's tools (its engines allow Node 22.16). */
+const inspector = '@modelcontextprotocol/inspector@0.21.2';
 
 /** A user's project on each Node, in a folder of its own. */
 const projectOf = (version: string) => join(temp, `project-${version}`);
@@ -806,6 +811,16 @@ page`, async () => {
         expect.stringMatching(/--no-such-flag.*--help/),
       ]);
     }
+  });
+
+  test(`the MCP Inspector's CLI lists the installed investor-graph-mcp's tools: one per operation of the contract, \
+and the control tools of the mock it starts`, () => {
+    const bin = join(project, 'node_modules', '.bin', 'investor-graph-mcp');
+    const listed = inProject('npx', ['-y', inspector, '--cli', bin, '--method', 'tools/list'], {}, 300_000);
+    expect(listed.status, listed.out).toBe(0);
+    const names = [...listed.out.matchAll(/^ {6}"name": "([a-z_]+)"/gm)].map((m) => m[1]!);
+    expect(names.filter((n) => !n.startsWith('control_'))).toHaveLength(operations.length);
+    expect(names).toEqual(expect.arrayContaining(['get_trial_key', 'list_firms', 'control_advance_clock']));
   });
 
   test('every command line of the READMEs runs an installed command, with only flags its --help names', () => {

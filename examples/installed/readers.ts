@@ -27,6 +27,7 @@ export const readers: readonly Reader[] = [
   { who: 'integrate against a mock server', kit: ['@investor-graph/mock'], others: ['vitest'] },
   { who: 'integrate with MSW in your tests', kit: ['@investor-graph/msw'], others: ['msw', 'vitest'] },
   { who: 'load test', kit: ['@investor-graph/load', '@investor-graph/mock'], others: [] },
+  { who: 'develop an agent against the mock', kit: ['@investor-graph/mcp'], others: [] },
 ];
 
 /** A reader's install line from npm, as the README writes it. */
