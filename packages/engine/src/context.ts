@@ -6,7 +6,7 @@
 import type { PlanId, PlanRule } from '@investor-graph/contract/plans';
 import type { Delivery } from './answer.ts';
 import type { KeyRecord } from './stores/key-store.ts';
-import type { RouteMatch } from './request/router.ts';
+import type { RouteMatch } from './http/router.ts';
 
 export interface RequestContext {
   /** The client's address, for the open trial call's rate bucket. */

@@ -23,7 +23,7 @@ import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
 import type { KeyStore } from './stores/key-store.ts';
 import { MemoryKeyStore } from './stores/memory/key-store.ts';
-import { pathUnder } from './request/query.ts';
+import { pathUnder } from './http/query.ts';
 import { answered, knownKeys, respond, type EngineParts } from './request/steps.ts';
 import { BodySerialiser } from './request/serialise.ts';
 import { Statistics } from './data/statistics.ts';

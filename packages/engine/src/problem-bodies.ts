@@ -1,7 +1,16 @@
 /** Problem bodies as they go out: RFC 9457 problem details, as a problem+json answer or Response. */
 import { site } from './actions.ts';
 import { toResponse, type Answer } from './answer.ts';
-import type { ProblemType } from './problems.ts';
+import type { PlanId } from '@investor-graph/contract/plans';
+import type { ActionType } from './actions.ts';
+
+/** An entry of a problem table (problems.ts has the API's): its status, title and actions. */
+export interface ProblemType {
+  status: number;
+  title: string;
+  /** Which actions come with it, given the caller's plan (if known). */
+  actions?: (plan: PlanId | null) => ActionType[];
+}
 
 /**
  * RFC 9457 problem details of an entry of a problem table: the

@@ -5,18 +5,11 @@
  */
 import { nextPlanUp, type PlanId } from '@investor-graph/contract/plans';
 import { toResponse, type Answer } from './answer.ts';
-import { action, outOfCalls, unauthenticated, type ActionType } from './actions.ts';
-import { problemBody, problemText, uriReference } from './problem-bodies.ts';
+import { action, outOfCalls, unauthenticated } from './actions.ts';
+import { problemBody, problemText, uriReference, type ProblemType } from './problem-bodies.ts';
 
 export { action, type Action, type ActionType } from './actions.ts';
-export { problemAnswer, problemBody, problemResponse, uriReference } from './problem-bodies.ts';
-
-export interface ProblemType {
-  status: number;
-  title: string;
-  /** Which actions come with it, given the caller's plan (if known). */
-  actions?: (plan: PlanId | null) => ActionType[];
-}
+export { problemAnswer, problemBody, problemResponse, uriReference, type ProblemType } from './problem-bodies.ts';
 
 export const problemTypes = {
   invalid_parameter: { status: 400, title: 'Invalid parameter' },

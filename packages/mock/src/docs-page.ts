@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { pathUnder } from '@investor-graph/engine/request/query';
+import { pathUnder } from '@investor-graph/engine/http/query';
 import type { Answer } from '@investor-graph/engine/answer';
 
 const shipped = new URL('./scalar/standalone.js', import.meta.url);

@@ -7,7 +7,10 @@ const src = import.meta.dirname;
 const packages = resolve(src, '../..');
 const root = resolve(packages, '..');
 
-/** The README's table: each folder (or file) of src/ and what it may import besides its own folder. */
+/**
+ * The README's table: the rooms of src/ from the top floor down (each a folder, or a file with a row
+ * of its own), each with what it may import of other packages. A room imports only the rooms below it.
+ */
 export function readLayers(readme: string): Map<string, string[]> {
   const block = /<!-- layers:start -->\n([^]*?)<!-- layers:end -->/.exec(readme)?.[1] ?? '';
   const rows = block.split('\n').filter((line) => /^\| `/.test(line));
@@ -40,9 +43,8 @@ export function importsOf(text: string): string[] {
 }
 
 /**
- * Which layer of src/ a path (relative to src/) is in: its own row (a file its folder's row does
- * not speak for, such as `accounts/metering-table.ts`), or the row of the deepest folder it is
- * under (`engine/data/` before `engine/`).
+ * Which room of src/ a path (relative to src/) is in: its own row (a file in src/ such as
+ * `engine.ts`), or the row of the deepest folder it is under (`stores/memory/` before `stores/`).
  */
 function layerOf(path: string, layers: Map<string, string[]>): string | undefined {
   if (layers.has(path)) return path;
@@ -51,8 +53,7 @@ function layerOf(path: string, layers: Map<string, string[]>): string | undefine
     const folder = `${folders.slice(0, depth).join('/')}/`;
     if (layers.has(folder)) return folder;
   }
-  // `./` is the row of the files directly in src/ that have no row of their own (the engine's core).
-  return folders.length === 0 && layers.has('./') ? './' : undefined;
+  return undefined;
 }
 
 /** A package whose src/ the README's table governs, and what no file of it may import at all. */
@@ -62,7 +63,10 @@ interface Rooms {
   barred: (from: string, specifier: string) => boolean;
 }
 
-/** What is wrong with one import of a file of src/ (at `file`, relative to src/), or null. */
+/**
+ * What is wrong with one import of a file of src/ (at `file`, relative to src/), or null: a file
+ * imports its own room and the rooms below it, never one above, and of other packages what its row names.
+ */
 export function layerViolation(
   file: string,
   specifier: string,
@@ -78,17 +82,52 @@ export function layerViolation(
       .join('/');
     if (target.startsWith('..')) return null; // out of the package: judged by packageViolation
     const to = layerOf(target, layers);
-    return to === from || (to !== undefined && allowed.includes(to))
+    if (to === undefined) return `${file} imports ${target}, which is in no row of the layers table`;
+    const order = [...layers.keys()];
+    return order.indexOf(to) >= order.indexOf(from)
       ? null
-      : `${file} imports ${target} (${to ?? 'no layer'}), which ${from} may not`;
+      : `${file} imports ${target} (${to}), a room above ${from}: an import up`;
   }
   if (specifier.startsWith('node:') || builtinModules.includes(specifier))
     return allowed.includes('node:') ? null : `${file} imports ${specifier}: ${from} may import no Node module`;
-  const ok = allowed.some(
-    (a) =>
-      !a.endsWith('/') && !a.endsWith('.ts') && a !== 'node:' && (specifier === a || specifier.startsWith(`${a}/`)),
-  );
+  const ok = allowed.some((a) => a !== 'node:' && (specifier === a || specifier.startsWith(`${a}/`)));
   return ok && !barred(from, specifier) ? null : `${file} imports ${specifier}, which ${from} may not`;
+}
+
+/**
+ * The loops of files of one package that import one another (type-only imports too): each as the
+ * files around it, `a.ts -> b.ts -> a.ts`. `imports` maps each file to the files it imports.
+ */
+export function fileCycles(imports: Map<string, string[]>): string[] {
+  const loops: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      loops.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const next of imports.get(file) ?? []) if (imports.has(next)) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of [...imports.keys()].sort()) visit(file, []);
+  return loops;
+}
+
+/** Each file of a package's src/ (tests aside, their support files in) and the files of it that it imports. */
+function importGraph(dir: string): Map<string, string[]> {
+  const at = (file: string) => relative(dir, file).split(sep).join('/');
+  return new Map(
+    sources(dir)
+      .filter((f) => !f.endsWith('.test.ts'))
+      .map((file) => [
+        at(file),
+        importsOf(readFileSync(file, 'utf8'))
+          .filter((s) => s.startsWith('.'))
+          .map((s) => at(resolve(dirname(file), s))),
+      ]),
+  );
 }
 
 /** What is wrong with one import of any file of a package (at `file`, absolute), or null. */
@@ -151,17 +190,28 @@ describe('layers', () => {
   test.each([
     ['mock', mock],
     ['engine', engine],
-  ])("every file of the %s's src/ imports only what its row of its README's table allows", (_, rooms) => {
-    expect(rooms.layers.size).toBeGreaterThan(5);
-    const found = sources(rooms.src)
-      .filter((f) => !isTest(f))
-      .flatMap((file) => {
-        const at = relative(rooms.src, file).split(sep).join('/');
-        return importsOf(readFileSync(file, 'utf8'))
-          .map((s) => layerViolation(at, s, rooms.layers, rooms))
-          .filter((v): v is string => v !== null);
-      });
-    expect(found).toEqual([]);
+  ])(
+    "every file of the %s's src/ imports only rooms below its own, and what its row of its README's table allows",
+    (_, rooms) => {
+      expect(rooms.layers.size).toBeGreaterThan(5);
+      const found = sources(rooms.src)
+        .filter((f) => !isTest(f))
+        .flatMap((file) => {
+          const at = relative(rooms.src, file).split(sep).join('/');
+          return importsOf(readFileSync(file, 'utf8'))
+            .map((s) => layerViolation(at, s, rooms.layers, rooms))
+            .filter((v): v is string => v !== null);
+        });
+      expect(found).toEqual([]);
+    },
+  );
+
+  test.each([
+    ['mock', src],
+    ['engine', join(packages, 'engine/src')],
+    ['msw', join(packages, 'msw/src')],
+  ])("no files of the %s's src/ import one another in a loop, type-only imports included", (_, dir) => {
+    expect(fileCycles(importGraph(dir))).toEqual([]);
   });
 
   test(
@@ -262,42 +312,47 @@ describe('layers', () => {
 
   test('each check fails on an import against it', () => {
     const table = readLayers(
-      '<!-- layers:start -->\n| folder | may |\n|---|---|\n| `engine/` | `@investor-graph/contract` |\n' +
-        '| `engine/data/` | `engine/` |\n| `faults/` | `engine/` |\n| `node/` | `engine/`, `node:` |\n' +
+      '<!-- layers:start -->\n| room | may import of other packages |\n|---|---|\n| `node/` | `node:` |\n' +
+        '| `faults/` | nothing |\n| `engine/` | `@investor-graph/contract` |\n| `engine/data/` | nothing |\n' +
         '<!-- layers:end -->',
     );
-    expect(layerViolation('engine/engine.ts', '../node/server.ts', table)).toMatch(/may not/);
+    // An import up: the engine may not import the Node adapter above it, nor the faults that wrap it.
+    expect(layerViolation('engine/engine.ts', '../node/server.ts', table)).toMatch(/an import up/);
+    expect(layerViolation('engine/engine.ts', '../faults/keys.ts', table)).toMatch(/an import up/);
     expect(layerViolation('engine/engine.ts', 'node:fs', table)).toMatch(/no Node module/);
     expect(layerViolation('engine/engine.ts', '@hono/node-server', table)).toMatch(/may not/);
-    expect(layerViolation('faults/keys.ts', '../node/start.ts', table)).toMatch(/may not/);
     expect(layerViolation('elsewhere.ts', './engine/engine.ts', table)).toMatch(/no row/);
+    expect(layerViolation('engine/engine.ts', '../elsewhere.ts', table)).toMatch(/no row/);
+    // Down, any number of floors: the Node adapter over the engine, the faults over it.
     expect(layerViolation('node/start.ts', '../engine/engine.ts', table)).toBeNull();
-    // A room inside a room is a layer of its own: the deepest row a file is under is its row.
-    expect(layerViolation('engine/data/store.ts', '../engine.ts', table)).toBeNull();
-    expect(layerViolation('engine/data/store.ts', '../../faults/keys.ts', table)).toMatch(/engine\/data\/ may not/);
-    expect(layerViolation('engine/engine.ts', './data/store.ts', table)).toMatch(/engine\/ may not/);
+    expect(layerViolation('node/start.ts', '../engine/data/store.ts', table)).toBeNull();
+    expect(layerViolation('faults/keys.ts', '../engine/engine.ts', table)).toBeNull();
+    // A room inside a room is a room of its own: the deepest row a file is under is its row, and
+    // the two are ordered like any other pair: no pair of rooms may import each other.
+    expect(layerViolation('engine/engine.ts', './data/store.ts', table)).toBeNull();
+    expect(layerViolation('engine/data/store.ts', '../engine.ts', table)).toMatch(
+      /\(engine\/\), a room above engine\/data\/: an import up/,
+    );
+    expect(layerViolation('engine/data/store.ts', './cursor.ts', table)).toBeNull();
     expect(layerViolation('engine/a.ts', '@investor-graph/contract/plans', table)).toBeNull();
-    // A file with a row of its own is its own layer, inside its folder's: the stores may import the
-    // metering table of accounts/ and nothing else of it.
-    const tableRow = readLayers(
-      '<!-- layers:start -->\n| `accounts/` | `stores/`, `accounts/table.ts` |\n| `accounts/table.ts` | `stores/` |\n' +
-        '| `stores/` | `accounts/table.ts` |\n<!-- layers:end -->',
-    );
-    expect(layerViolation('stores/key-store.ts', '../accounts/table.ts', tableRow)).toBeNull();
-    expect(layerViolation('stores/key-store.ts', '../accounts/accounts.ts', tableRow)).toMatch(/stores\/ may not/);
-    expect(layerViolation('accounts/accounts.ts', './table.ts', tableRow)).toBeNull();
-    expect(layerViolation('accounts/table.ts', './accounts.ts', tableRow)).toMatch(/accounts\/table\.ts may not/);
-    // The files directly in src/ with no row of their own are `./`'s (the engine's core).
-    const core = readLayers(
-      '<!-- layers:start -->\n| `./` | `data/`, `@investor-graph/fixtures` |\n| `data/` | `./` |\n<!-- layers:end -->',
-    );
-    expect(layerViolation('engine.ts', './data/store.ts', core)).toBeNull();
-    expect(layerViolation('data/store.ts', '../engine.ts', core)).toBeNull();
-    expect(layerViolation('engine.ts', './faults/keys.ts', core)).toMatch(/no layer/);
+    expect(layerViolation('engine/data/a.ts', '@investor-graph/contract/plans', table)).toMatch(/may not/);
+    // A loop of files, type-only imports included, is found whatever its rooms.
+    expect(
+      fileCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', ['a.ts']],
+          ['d.ts', ['a.ts']],
+        ]),
+      ),
+    ).toEqual(['a.ts -> b.ts -> c.ts -> a.ts']);
+    const typeOnly = importsOf("import type { Store } from './store.ts';\nexport type { Row } from './rows.ts';");
+    expect(typeOnly).toEqual(['./store.ts', './rows.ts']);
     // A barred import fails whatever the row allows: the engine's way of keeping Node out.
-    const nodeFree = { barred: (_: string, s: string) => s.startsWith('@investor-graph/fixtures/node') };
-    expect(layerViolation('engine.ts', '@investor-graph/fixtures', core, nodeFree)).toBeNull();
-    expect(layerViolation('engine.ts', '@investor-graph/fixtures/node', core, nodeFree)).toMatch(/may not/);
+    const nodeFree = { barred: (_: string, s: string) => s.startsWith('@investor-graph/contract/node') };
+    expect(layerViolation('engine/a.ts', '@investor-graph/contract', table, nodeFree)).toBeNull();
+    expect(layerViolation('engine/a.ts', '@investor-graph/contract/node', table, nodeFree)).toMatch(/may not/);
     const bench = join(packages, 'bench');
     expect(packageViolation(join(bench, 'src/bench.ts'), '../../mock/src/engine/cursor.ts', bench, new Set())).toMatch(
       /out of its package/,

@@ -6,10 +6,10 @@ import { plans, type PlanId, type PlanRule } from '@investor-graph/contract/plan
 import { iso } from '../answer.ts';
 import { randomToken } from '../hash.ts';
 import { keyPrefix, type KeyRecord } from '../stores/key-store.ts';
-import { monthBounds } from './metering-table.ts';
+import { monthBounds } from '../stores/metering-table.ts';
 
 export { keyPrefix, type KeyRecord } from '../stores/key-store.ts';
-export { monthBounds } from './metering-table.ts';
+export { monthBounds } from '../stores/metering-table.ts';
 
 export const DAY = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
 import { newRecord } from './key-records.ts';
-import { meter } from './metering-table.ts';
+import { meter } from '../stores/metering-table.ts';
 import { refusalOf, usageJson, usageOf } from './metering.ts';
 
 const now = Date.UTC(2026, 10, 20);

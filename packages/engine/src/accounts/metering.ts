@@ -8,7 +8,7 @@ import type { Schema } from '@investor-graph/contract';
 import { ProblemError } from '../problems.ts';
 import type { KeyRecord, Refusal } from '../stores/key-store.ts';
 import { isoOrNull } from './key-records.ts';
-import { decide, readCall } from './metering-table.ts';
+import { decide, readCall } from '../stores/metering-table.ts';
 
 /** `usage` of the envelope, as the contract defines it. */
 export type Usage = Schema<'Usage'>;

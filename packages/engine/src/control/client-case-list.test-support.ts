@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { VerificationError } from '../journal/verify.ts';
 import { ControlError } from './control-error.ts';
 import { controlDocument } from './document.ts';
-import type { ControlCaseContext } from './client-cases.test-support.ts';
+import type { ControlCaseContext } from './client-case-context.test-support.ts';
 import { incidentCases } from './client-incident-cases.test-support.ts';
 
 export const AS_OF = '2026-11-20T03:00:00Z';

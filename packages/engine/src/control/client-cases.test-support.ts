@@ -8,36 +8,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createControlClient, type ControlClient, type ControlFetch } from './client.ts';
+import type { ControlCaseContext, ControlSetup, ControlTarget } from './client-case-context.test-support.ts';
 import { validatingFetch } from './control-validator.test-support.ts';
 import { AS_OF, controlCases } from './client-case-list.test-support.ts';
 
-export interface ControlTarget {
-  /** Where the mock is (with MSW: the intercepted origin). */
-  baseUrl: string;
-  /** How calls reach the mock's control plane: fetch over a port, or the engine in-process. */
-  transport: ControlFetch;
-  /** The client as the adapter's users get it (`createControlClient` over HTTP, `api.control`). */
-  native: ControlClient;
-  /** A call of the data API through the adapter, with a key when given. */
-  data(path: string, key?: string): Promise<Response>;
-  close(): Promise<void>;
-}
-
-export type ControlSetup = (options: { now: string }) => Promise<ControlTarget>;
-
-/** What each case works with. */
-export interface ControlCaseContext {
-  it(title: string, body: () => Promise<void>): void;
-  /** The client the cases drive, over the target's transport, every exchange validated. */
-  readonly control: ControlClient;
-  readonly target: ControlTarget;
-  /** Takes out the findings of requests sent off the document on purpose, and returns them. */
-  sentOffDocument(): string[];
-  /** Every key text a case was shown (the answers of createKey): no other answer or error may hold one. */
-  issued: string[];
-  /** Every answer's text but createKey's, and every error's message, for the last case to search. */
-  shown: string[];
-}
+export type { ControlCaseContext, ControlSetup, ControlTarget } from './client-case-context.test-support.ts';
 
 export function runControlClientCases(options: { name: string; setup: ControlSetup; skip?: Record<string, string> }) {
   const { name, setup, skip = {} } = options;

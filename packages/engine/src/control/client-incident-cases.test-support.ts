@@ -4,7 +4,7 @@
  * force, ending them, and the refusals of a wrong member.
  */
 import { expect } from 'vitest';
-import type { ControlCaseContext } from './client-cases.test-support.ts';
+import type { ControlCaseContext } from './client-case-context.test-support.ts';
 import { ControlError } from './control-error.ts';
 
 interface Cases {

@@ -10,7 +10,7 @@
  * const { key, key_id } = await control.createKey({ plan: 'trial' });
  * await control.advanceClock('P8D'); // the trial has expired
  */
-import type { Engine } from '../engine.ts';
+import type { RequestContext } from '../context.ts';
 import type { JournalEntry, JournalPage } from '../journal/journal.ts';
 import type { JournalFilter, JournalPattern } from '../journal/match.ts';
 import { VerificationError, type CallCount, type Verification } from '../journal/verify.ts';
@@ -211,12 +211,17 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   };
 }
 
+/** What `inProcessFetch` calls: the engine's `fetch` (engine.ts), named here so the client stays below it. */
+export interface InProcessEngine {
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+}
+
 /**
  * A transport that hands each call to `engine` in this process, as the MSW handlers do (no network,
  * so the control plane has nothing to guard): `createControlClient({ baseUrl, fetch: inProcessFetch(engine) })`.
  * Given a function, each call goes to the engine it returns then (the MSW API's `reset` swaps engines).
  */
-export function inProcessFetch(engine: Engine | (() => Engine)): ControlFetch {
+export function inProcessFetch(engine: InProcessEngine | (() => InProcessEngine)): ControlFetch {
   const current = typeof engine === 'function' ? engine : () => engine;
   return (url, init) =>
     current().fetch(new Request(url, init), { clientAddress: 'msw', loopback: true, inProcess: true });

@@ -16,7 +16,7 @@ import { incidentRoute } from './incident-routes.ts';
 import { journalRoute } from './journal-routes.ts';
 import { controlDocument } from './document.ts';
 import { controlPage } from './page/page.ts';
-import { codedBody, parseJsonBody } from '../request/json-body.ts';
+import { codedBody, parseJsonBody } from '../http/json-body.ts';
 import { ProblemError } from '../problems.ts';
 import type { Store } from '../data/store.ts';
 

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import { CursorCodec } from './cursor.ts';
 import { mintCursor } from './mint-cursor.ts';
-import { filterDigest } from '../request/query.ts';
-import type { RouteMatch } from '../request/router.ts';
+import { filterDigest } from '../http/query.ts';
+import type { RouteMatch } from '../http/router.ts';
 
 test(
   'a minted cursor is the one the engine would issue: it decodes ' +

@@ -4,7 +4,7 @@
  * benchmarks and tests that start deep in a list, where walking there would take minutes.
  */
 import { CursorCodec } from './cursor.ts';
-import { filterDigest } from '../request/query.ts';
+import { filterDigest } from '../http/query.ts';
 
 export function mintCursor(
   secret: string,

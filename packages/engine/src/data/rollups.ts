@@ -17,19 +17,11 @@ import {
   type Row,
 } from '@investor-graph/fixtures';
 import { roundVisible } from './round-lag.ts';
+import type { RollupSource } from './store.ts';
 
 export const statisticNames: readonly string[] = parameterEnum('getStatistic', 'name');
 
-/**
- * Counts a rollup reads (their shapes: @investor-graph/fixtures' rollup-counts.ts);
- * `cutoff` is a round lag's last visible announcement date (null: none).
- */
-export interface RollupSource {
-  rounds(cutoff: string | null): Promise<RoundCounts>;
-  /** Firms by counted edges: at least every firm that can be among the `top` busiest (all of them is fine). */
-  firms(cutoff: string | null, top: number): Promise<Map<string, FirmCount>>;
-  funds(): Promise<FundCounts>;
-}
+export type { RollupSource } from './store.ts';
 
 /** Stages in the contract's order (the Round schema's enum), the order rounds-by-stage lists them in. */
 const stageOrder = (resolveRef({ $ref: '#/components/schemas/Round' }) as { properties: { stage: { enum: string[] } } })

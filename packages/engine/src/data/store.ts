@@ -5,8 +5,26 @@
  * file). Both share what a rebuild does and how a page is cut (rebuilding-store.ts). Pages are
  * keyset seeks, so a page deep in a list costs what the first page costs.
  */
-import type { Observation, PastChange, ResourceName, Row } from '@investor-graph/fixtures';
-import type { RollupSource } from './rollups.ts';
+import type {
+  FirmCount,
+  FundCounts,
+  Observation,
+  PastChange,
+  ResourceName,
+  RoundCounts,
+  Row,
+} from '@investor-graph/fixtures';
+
+/**
+ * Counts a rollup reads (their shapes: @investor-graph/fixtures' rollup-counts.ts);
+ * `cutoff` is a round lag's last visible announcement date (null: none).
+ */
+export interface RollupSource {
+  rounds(cutoff: string | null): Promise<RoundCounts>;
+  /** Firms by counted edges: at least every firm that can be among the `top` busiest (all of them is fine). */
+  firms(cutoff: string | null, top: number): Promise<Map<string, FirmCount>>;
+  funds(): Promise<FundCounts>;
+}
 
 export interface StoreInput {
   asOf: string;

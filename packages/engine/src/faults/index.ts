@@ -8,7 +8,7 @@
 import type { RequestContext } from '../context.ts';
 import { toResponse, type Answer } from '../answer.ts';
 import type { Engine } from '../engine.ts';
-import { pathUnder } from '../request/query.ts';
+import { pathUnder } from '../http/query.ts';
 import { billingFaults } from './billing.ts';
 import { acrossFaults } from './across.ts';
 import { derivedFaults } from './derived.ts';

@@ -6,7 +6,7 @@
  * server writes to, so that replicas behind a balancer answer with one journal. The mock's
  * stores/journal-contract suite holds both to the same cases.
  */
-import type { AnsweredCall, JournalEntry, JournalPage } from './journal.ts';
+import type { AnsweredCall, JournalEntry, JournalPage } from './entry.ts';
 import type { JournalFilter } from './match.ts';
 
 /** The journal as one reading sees it: what a verification counts and reports on (verify.ts). */

@@ -3,7 +3,7 @@
  * comparison that a page's filter, a verification's count and its near misses all use, so that
  * what a test filters by and what it verifies mean the same.
  */
-import type { JournalEntry } from './journal.ts';
+import type { JournalEntry } from './entry.ts';
 
 /** What a call must have been: every member given must hold (an empty pattern matches every call). */
 export interface JournalPattern {

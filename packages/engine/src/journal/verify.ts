@@ -4,7 +4,7 @@
  * differed in each (WireMock's near misses), said in a message a test runner shows as it is.
  */
 import { redactJson } from '@investor-graph/cli/redact';
-import type { JournalEntry } from './journal.ts';
+import type { JournalEntry } from './entry.ts';
 import type { JournalView } from './journal-store.ts';
 import { describePattern, differences, type Difference, type JournalPattern } from './match.ts';
 

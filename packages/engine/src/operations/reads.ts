@@ -2,7 +2,7 @@
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import type { Call } from '../context.ts';
 import { ProblemError } from '../problems.ts';
-import { pageLimit } from '../request/query.ts';
+import { pageLimit } from '../http/query.ts';
 import { lagCutoff, lagKeep, viewRow } from '../data/round-lag.ts';
 import { nested, type DateRange, type Store } from '../data/store.ts';
 import type { KeyedOperation } from './types.ts';

@@ -12,7 +12,7 @@ import { jsonText } from '../answer.ts';
 import type { Call } from '../context.ts';
 import type { KeyedOperation, Operation, OperationEnv, Prepared } from './types.ts';
 import { ProblemError } from '../problems.ts';
-import { pageLimit } from '../request/query.ts';
+import { pageLimit } from '../http/query.ts';
 import { lagCutoff, roundVisible } from '../data/round-lag.ts';
 import { statisticNames, type StatisticName } from '../data/statistics.ts';
 import { list, nestedList, single } from './reads.ts';

@@ -7,7 +7,7 @@ import { plans } from '@investor-graph/contract/plans';
 import type { ContractValidator } from '@investor-graph/contract';
 import type { Accounts } from '../accounts/accounts.ts';
 import { iso, json, type Answer } from '../answer.ts';
-import { codedBody, parseJsonBody } from '../request/json-body.ts';
+import { codedBody, parseJsonBody } from '../http/json-body.ts';
 import { ProblemError } from '../problems.ts';
 
 const MAX_TRIAL_BODY = 4096;

@@ -8,8 +8,8 @@ import { redact, redactJson, redactPath, bearerOf } from '@investor-graph/cli/re
 import type { Answer } from '../answer.ts';
 import type { CallNote } from '../context.ts';
 import { ProblemError } from '../problems.ts';
-import { parseUrl } from './query.ts';
-import type { EngineParts } from './steps.ts';
+import { parseUrl } from '../http/query.ts';
+import type { EngineParts } from './parts.ts';
 
 /**
  * A problem's answer with every key blanked in every member it echoes of the request (detail,

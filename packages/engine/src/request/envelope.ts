@@ -13,7 +13,7 @@ import { etagOf } from '../hash.ts';
 import type { KeyRecord } from '../stores/key-store.ts';
 import type { Served } from '../operations/table.ts';
 import type { Serialised } from './serialise.ts';
-import { filterDigest } from './query.ts';
+import { filterDigest } from '../http/query.ts';
 
 /**
  * The entity tag of what was served, and whether `If-None-Match` holds it: weak for the envelope

@@ -11,62 +11,23 @@
  * (balance, count) -> envelope (envelope.ts).
  */
 import { plans } from '@investor-graph/contract/plans';
-import type { KnownKeys } from '@investor-graph/cli/redact';
-import type { Accounts } from '../accounts/accounts.ts';
 import type { Answer } from '../answer.ts';
+import type { Call, CallNote, RequestContext } from '../context.ts';
+import { requestIds } from '../hash.ts';
+import { checkQueryNames, filterDigest, parseQuery } from '../http/query.ts';
+import { allowedMethods, matchRoute, notFound } from '../http/router.ts';
+import { utcInstants } from '../http/timestamps.ts';
+import { meetIncident } from '../incidents/apply.ts';
+import { checkFeature, operations, type KeyedOperation, type Operation, type Served } from '../operations/table.ts';
+import { ProblemError } from '../problems.ts';
+import { envelopeBody, entityTag, withQuota } from './envelope.ts';
+import { preflight } from './http-conventions.ts';
+import type { EngineParts } from './parts.ts';
+import { preferredExample } from './prefer.ts';
+import type { Serialised } from './serialise.ts';
 
 export { answered, knownKeys } from './answered.ts';
-import type { Clock, SharedClock } from '../clock.ts';
-import type { Call, CallNote, RequestContext } from '../context.ts';
-import type { CursorCodec } from '../data/cursor.ts';
-import { envelopeBody, entityTag, withQuota, type EnvelopeDeps } from './envelope.ts';
-import { preflight, type CorsOrigins } from './http-conventions.ts';
-import {
-  checkFeature,
-  operations,
-  type KeyedOperation,
-  type Operation,
-  type OperationEnv,
-  type Served,
-} from '../operations/table.ts';
-import type { Incidents } from '../incidents/incidents.ts';
-import { meetIncident } from '../incidents/apply.ts';
-import { preferredExample } from './prefer.ts';
-import { ProblemError } from '../problems.ts';
-import { requestIds } from '../hash.ts';
-import { checkQueryNames, filterDigest, parseQuery } from './query.ts';
-import { allowedMethods, matchRoute, notFound } from './router.ts';
-import type { BodySerialiser, Serialised } from './serialise.ts';
-import type { Store } from '../data/store.ts';
-import { utcInstants } from './timestamps.ts';
-import type { RequestValidation } from './validate.ts';
-
-/** What the steps work with: made once by createEngine, or by a test. */
-export interface EngineParts {
-  store: Store;
-  clock: Clock;
-  /** The clock as the key store holds it, shared by every process on it. */
-  shared: Pick<SharedClock, 'sync'>;
-  accounts: Accounts;
-  cursors: Pick<CursorCodec, 'decode' | 'encode'>;
-  validation: Pick<RequestValidation, 'check'>;
-  serialiser: Pick<BodySerialiser, 'serialise'>;
-  /** What operations read. */
-  env: OperationEnv;
-  envelope: EnvelopeDeps;
-  corsOrigins: CorsOrigins;
-  /** Settled once preset keys are in and the dataset is caught up with the clock. */
-  ready: Promise<void>;
-  /** The operation table (operations.ts unless a test gives another). */
-  operations?: Record<string, Operation>;
-  /**
-   * Keys of forms no pattern knows (presets, custom keys made
-   * through control): never echoed, wherever a request sends them.
-   */
-  known: KnownKeys;
-  /** What a test asked the mock to do wrong (incidents/); none unless given. */
-  incidents?: Incidents;
-}
+export type { EngineParts } from './parts.ts';
 
 /** A call of the API, from its route to its answer; what it learns on the way goes in `note` (the journal's). */
 export async function respond(

@@ -2,7 +2,7 @@
  * What a key store is: the one interface the engine reads and writes keys, counters, balances, trial
  * e-mail hashes and a few named values (the clock, the cursor secret) through, so a backend is one
  * room of stores/. The stores hold state and decide nothing of their own: what an atomic step
- * decides is the table of accounts/metering-table.ts, which each of them runs. Three implement it:
+ * decides is the table of stores/metering-table.ts, which each of them runs. Three implement it:
  * `MemoryKeyStore` (stores/memory/, browser-safe: tests and MSW), `SqliteKeyStore` (the mock's
  * stores/sqlite/: a database file several mock processes share) and `RedisKeyStore` (the mock's
  * stores/redis/: a server mocks on many machines share). Every step may answer later (a Promise):

@@ -1,9 +1,9 @@
 /**
  * The atomic steps of a key store with transactions (memory, SQLite), written once: each runs as
- * one of the store's transactions and decides by the table of accounts/metering-table.ts, so a
+ * one of the store's transactions and decides by the table of stores/metering-table.ts, so a
  * store of this kind writes only its reads and writes (its rows, its transaction).
  */
-import { liveTrial, meter, refunded } from '../accounts/metering-table.ts';
+import { liveTrial, meter, refunded } from './metering-table.ts';
 import type {
   ChargeOutcome,
   ChargeStep,

@@ -17,10 +17,31 @@ import {
 import { SqliteStore } from '../stores/sqlite/dataset-store.ts';
 import { readDumpFolder, DumpFolderError } from '../dumps/read/dump-folder.ts';
 import { dumpDatabaseFile, openDump } from '../dumps/read/open-dump.ts';
-import type { StartOptions } from './start-mock.ts';
+
+/** Where the dataset comes from, and what is told while it is read (the mock's start options, `StartOptions`). */
+export interface DatasetOptions {
+  /**
+   * A dataset folder, a database investor-graph-fixtures wrote, or a nightly dump's folder (its
+   * export manifest as manifest.json and its files); the embedded `@investor-graph/dataset` when
+   * neither this nor seed is given.
+   */
+  data?: string;
+  /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
+  seed?: string;
+  scale?: number;
+  /** Where generated datasets are cached (KIT_CACHE or ~/.cache/investor-graph-kit, under datasets/). */
+  datasetCache?: string;
+  /**
+   * Told while a generated dataset's database is being built (the first start at a seed and scale),
+   * or a nightly dump's read into one (the first start on it: `dump` is its date).
+   */
+  onBuild?: (progress: { file: string; rows: number; done: boolean; dump?: string }) => void;
+  /** Told, once at start, what a nightly dump given as `data` holds that the contract does not describe. */
+  onReport?: (lines: string[]) => void;
+}
 
 /** The dataset as plain rows in memory (for an engine of one's own, as the tests and MSW make). */
-export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 'scale'>) {
+export async function loadInput(options: Pick<DatasetOptions, 'data' | 'seed' | 'scale'>) {
   if (options.seed !== undefined) {
     return collectDataset({
       seed: options.seed,
@@ -39,7 +60,7 @@ export async function loadInput(options: Pick<StartOptions, 'data' | 'seed' | 's
  * and opened from there once a process (`embedded`).
  */
 export async function openStore(
-  options: Pick<StartOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild' | 'onReport'>,
+  options: Pick<DatasetOptions, 'data' | 'seed' | 'scale' | 'datasetCache' | 'onBuild' | 'onReport'>,
 ): Promise<SqliteStore> {
   if (options.seed !== undefined) {
     const dataset = { seed: options.seed, scale: options.scale ?? defaultDataset.scale, asOf: defaultDataset.asOf };
@@ -122,7 +143,7 @@ function readEmbedded(cache?: string): Promise<{ db: DatabaseSync; manifest: Dat
 /** A nightly dump's folder as a store; null when `dir` is none (a dataset folder's manifest is no export manifest). */
 function dumpStore(
   dir: string,
-  options: Pick<StartOptions, 'datasetCache' | 'onBuild' | 'onReport'>,
+  options: Pick<DatasetOptions, 'datasetCache' | 'onBuild' | 'onReport'>,
 ): SqliteStore | null {
   try {
     const day = readDumpFolder(dir);

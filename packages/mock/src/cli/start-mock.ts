@@ -15,33 +15,15 @@ import { createNodeServer, listen, type NodeServerOptions } from '../adapters/no
 import { SqliteKeyStore, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl } from '../stores/redis/url.ts';
 import type { RedisKeyStore } from '../stores/redis/open.ts';
-import { openStore } from './open-dataset.ts';
+import { openStore, type DatasetOptions } from './open-dataset.ts';
 
 // Where the CLI, the tests and @investor-graph/mock/node have always taken them from.
 export { DatasetFileError, loadInput, openStore } from './open-dataset.ts';
 export { parseKeyFlag, presetKey } from './key-flags.ts';
 
-export interface StartOptions {
+export interface StartOptions extends DatasetOptions {
   port?: number;
   host?: string;
-  /**
-   * A dataset folder, a database investor-graph-fixtures wrote, or a nightly dump's folder (its
-   * export manifest as manifest.json and its files); the embedded `@investor-graph/dataset` when
-   * neither this nor seed is given.
-   */
-  data?: string;
-  /** A generated dataset instead of a folder: its database is built once into the kit's cache. */
-  seed?: string;
-  scale?: number;
-  /** Where generated datasets are cached (KIT_CACHE or ~/.cache/investor-graph-kit, under datasets/). */
-  datasetCache?: string;
-  /**
-   * Told while a generated dataset's database is being built (the first start at a seed and scale),
-   * or a nightly dump's read into one (the first start on it: `dump` is its date).
-   */
-  onBuild?: (progress: { file: string; rows: number; done: boolean; dump?: string }) => void;
-  /** Told, once at start, what a nightly dump given as `data` holds that the contract does not describe. */
-  onReport?: (lines: string[]) => void;
   keys?: PresetKey[];
   now?: string;
   frozen?: boolean;

@@ -4,7 +4,7 @@
  * every answer held at once, else streamed on as it arrives, unchecked, and said to be.
  */
 import { concatBytes } from '@investor-graph/engine/hash';
-import type { ProxyViolation } from './proxy.ts';
+import type { ProxyViolation } from './types.ts';
 import { violationsHeader } from './violations.ts';
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and what fetch sets itself are not forwarded. */

@@ -15,33 +15,10 @@ import {
   type ContractValidator,
   type RuleId,
 } from '@investor-graph/contract';
-import type { ProxyViolation } from './proxy.ts';
-import { pageOf, type WalkPage } from './walks.ts';
+import type { CheckJob, CheckResult, ProxyViolation } from './types.ts';
+import { pageOf } from './walks.ts';
 
-export interface CheckJob {
-  method: string;
-  /** Path and query as the client sent them. */
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: unknown;
-  status: number;
-  /** The answer's headers, names in lower case (as a Headers object gives them). */
-  headers: Record<string, string>;
-  body: Uint8Array;
-  /** A rule not started this long after the checks began is not run, and that is said. */
-  timeoutMs: number;
-  /** Rows of a page handed back for the walk's rule. */
-  maxRows: number;
-}
-
-export interface CheckResult {
-  violations: ProxyViolation[];
-  /** The answer as a page of a walk, for the proxy's walks; null when it is none. */
-  page: WalkPage | null;
-}
-
-/** Checks the whole job; given it runs on a lot of data, what does so elsewhere is handed it. */
-export type Checker = (job: CheckJob) => Promise<CheckResult>;
+export type { Checker, CheckJob, CheckResult } from './types.ts';
 
 /** Checks that have run this long since the last pause let others in before the next rule. */
 const SLICE_MS = 10;

@@ -1,7 +1,6 @@
 /** The validation proxy's shapes: its options, what it records of an exchange, and the proxy itself. */
 import type { ContractValidator, RuleId } from '@investor-graph/contract';
-import type { Checker } from './check.ts';
-import type { WalkLimits, WalkTracker } from './walks.ts';
+import type { WalkLimits, WalkPage, WalkTracker } from './walks.ts';
 
 export interface ProxyViolation {
   /** `request`: the client sent what the contract rejects; `response`: the service broke a rule. */
@@ -80,3 +79,28 @@ export interface ValidationProxy {
   /** The walks followed, within their bounds. */
   readonly walks: WalkTracker;
 }
+
+export interface CheckJob {
+  method: string;
+  /** Path and query as the client sent them. */
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: unknown;
+  status: number;
+  /** The answer's headers, names in lower case (as a Headers object gives them). */
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** A rule not started this long after the checks began is not run, and that is said. */
+  timeoutMs: number;
+  /** Rows of a page handed back for the walk's rule. */
+  maxRows: number;
+}
+
+export interface CheckResult {
+  violations: ProxyViolation[];
+  /** The answer as a page of a walk, for the proxy's walks; null when it is none. */
+  page: WalkPage | null;
+}
+
+/** Checks the whole job; given it runs on a lot of data, what does so elsewhere is handed it. */
+export type Checker = (job: CheckJob) => Promise<CheckResult>;

@@ -5,7 +5,7 @@
  * allowed, as a note.
  */
 import { redact } from '@investor-graph/cli/redact';
-import type { ProxyViolation } from './proxy.ts';
+import type { ProxyViolation } from './types.ts';
 
 const EXCERPT = 300;
 /** The bytes of a body an excerpt can come from: twice its characters, at most 4 bytes each in UTF-8. */

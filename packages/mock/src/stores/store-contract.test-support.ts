@@ -1,13 +1,13 @@
 /**
  * The store contract: what every key store (memory, SQLite in memory and in a file, Redis and its
  * Lua) must do, as one suite each store runs (hono's `common.case.test.ts`). Above all, every row
- * of the metering decision table (the engine's accounts/metering-table.ts), each reached by cases
+ * of the metering decision table (the engine's stores/metering-table.ts), each reached by cases
  * whose outcomes are written out here by hand, so a store that decides one row otherwise fails.
  */
 import { describe, expect, test } from 'vitest';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
 import { DAY, newRecord } from '@investor-graph/engine/accounts/key-records';
-import { decide, meteringTable, monthBounds, readCall } from '@investor-graph/engine/accounts/metering-table';
+import { decide, meteringTable, monthBounds, readCall } from '@investor-graph/engine/stores/metering-table';
 import type { ChargeStep, KeyRecord, KeyStore, Refusal } from '@investor-graph/engine/stores/key-store';
 import type { RateLimiter } from '@investor-graph/engine/stores/rate-limiter';
 

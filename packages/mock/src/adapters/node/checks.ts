@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isPieces, type Answer } from '@investor-graph/engine/answer';
 import { concatBytes } from '@investor-graph/engine/hash';
-import { codedBody } from '@investor-graph/engine/request/json-body';
+import { codedBody } from '@investor-graph/engine/http/json-body';
 import { ProblemError } from '@investor-graph/engine/problems';
 
 /** Bodies below this go as they are: compressing them saves too little to pay for itself. */

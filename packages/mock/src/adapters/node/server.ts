@@ -19,7 +19,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Engine } from '@investor-graph/engine/engine';
 import { toResponse } from '@investor-graph/engine/answer';
 import { ProblemError } from '@investor-graph/engine/problems';
-import { refusedRoute } from '@investor-graph/engine/request/router';
+import { refusedRoute } from '@investor-graph/engine/http/router';
 import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/cli/redact';
 import { encoded, GONE, MAX_BODY, readBody, tooLarge } from './bodies.ts';
 import { codingRefusal, refusal } from './checks.ts';

@@ -1,7 +1,6 @@
 /** What only the socket knows: whether a client is on this machine, and the context the engine is given of it. */
 import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from '@investor-graph/engine/context';
-import type { NodeServerOptions } from './server.ts';
 
 /** Whether an address is this machine's own (IPv4, IPv6, or IPv4 mapped into IPv6). */
 export function isLoopback(address: string | undefined): boolean {
@@ -9,9 +8,9 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /** What only the socket knows, for the engine: where the request came from, and that this server compresses. */
-export function socketContext(
-  options: Pick<NodeServerOptions, 'allowedHosts'>,
-): (incoming: IncomingMessage) => RequestContext {
+export function socketContext(options: {
+  allowedHosts?: readonly string[];
+}): (incoming: IncomingMessage) => RequestContext {
   const allowedHosts = options.allowedHosts ? { allowedHosts: options.allowedHosts } : {};
   return (incoming) => {
     const address = incoming.socket.remoteAddress;

@@ -6,7 +6,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
-import { monthBounds } from '@investor-graph/engine/accounts/metering-table';
+import { monthBounds } from '@investor-graph/engine/stores/metering-table';
 import type { ChargeOutcome, ChargeStep, KeyRecord, KeyStore, MetaName } from '@investor-graph/engine/stores/key-store';
 import type { Refusal, StoreInfo, TrialCap, TrialInsert } from '@investor-graph/engine/stores/key-store';
 import type { RedisConnection } from './connection.ts';

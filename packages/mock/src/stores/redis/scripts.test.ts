@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { meteringTable } from '@investor-graph/engine/accounts/metering-table';
+import { meteringTable } from '@investor-graph/engine/stores/metering-table';
 import { meteringLua, scripts } from './scripts.ts';
 
 test("the Lua's metering decision is the table's rows, one branch each in order, and admit-and-charge runs it", () => {

@@ -9,7 +9,7 @@
  * The plan rules come in as arguments, read from the contract's plan table by the caller:
  * no plan number is written here, and the metering decision is generated from the engine's table.
  */
-import { meteringTable, type MeterRow } from '@investor-graph/engine/accounts/metering-table';
+import { meteringTable, type MeterRow } from '@investor-graph/engine/stores/metering-table';
 import { journalScripts } from './journal-scripts.ts';
 
 /** Key `f` of a record hash is '' when null (KeyRecord's nulls). */
@@ -18,7 +18,7 @@ local function num(v) if v == false or v == nil or v == '' then return nil end r
 `;
 
 /**
- * The metering decision table (the engine's accounts/metering-table.ts) as Lua: one branch a row,
+ * The metering decision table (the engine's stores/metering-table.ts) as Lua: one branch a row,
  * in its order, setting the refusal ('' when admitted) and what the outcome says the call cost.
  * Generated, so the table is written once; the facts it reads are the script's locals of the same names.
  */

@@ -7,7 +7,7 @@
  * Pure data and functions over the plan table: nothing here reads or writes a store.
  */
 import { plans } from '@investor-graph/contract/plans';
-import type { ChargeOutcome, ChargeStep, KeyRecord, Refusal } from '../stores/key-store.ts';
+import type { ChargeOutcome, ChargeStep, KeyRecord, Refusal } from './key-store.ts';
 
 /** What the table reads of a key as stored and a call, each yes or no. */
 export interface MeterFacts {
