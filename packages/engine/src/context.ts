@@ -19,6 +19,10 @@ export interface RequestContext {
   allowedHosts?: readonly string[];
   /** The server in front compresses JSON as Accept-Encoding asks, so data answers vary by it. */
   compresses?: boolean;
+  /** Given by the journal's wrapper (journal/wrapper.ts): the id the answer carries. */
+  requestId?: string;
+  /** Given by the journal's wrapper: what the steps learn of the call, for its entry. */
+  note?: CallNote;
 }
 
 /** A call of the data API whose key is known: who calls, on which plan, for what. */

@@ -13,25 +13,28 @@ import { toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
 import type { CallNote, RequestContext } from './context.ts';
 import { handleControl, type ControlDeps } from './control/control.ts';
+import { controlPlane } from './control/plane.ts';
 import { ControlGuard } from './control/guard.ts';
 import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
 import { Incidents } from './incidents/incidents.ts';
 import { defaultJournalSize, Journal } from './journal/journal.ts';
 import type { JournalStore } from './journal/journal-store.ts';
+import { journalWrapper } from './journal/wrapper.ts';
 import { randomToken, requestIds } from './hash.ts';
 import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
 import type { KeyStore } from './stores/key-store.ts';
 import { MemoryKeyStore } from './stores/memory/key-store.ts';
-import { pathUnder } from './http/query.ts';
 import { answered, knownKeys, respond, type EngineParts } from './request/steps.ts';
 import { BodySerialiser } from './request/serialise.ts';
 import { Statistics } from './data/statistics.ts';
 import { MemoryStore } from './stores/memory/dataset-store.ts';
 import type { Store, StoreInput } from './data/store.ts';
 import { RequestValidation } from './request/validate.ts';
+import { compose, type Handler, type Wrapper } from './wrapper.ts';
 
 export type { RequestContext } from './context.ts';
+export { compose, type Handler, type Wrapper } from './wrapper.ts';
 
 export interface PresetKey {
   plan: PlanId;
@@ -95,6 +98,8 @@ export interface EngineOptions<J extends JournalStore = JournalStore> {
   journal?: number;
   /** Where the journal is kept (its own capacity wins): a ring of `journal` calls in memory unless given. */
   journalStore?: J;
+  /** The adapter's wrappers around the engine's own, outermost first (the docs page, the faults), given the engine. */
+  wrappers?: (engine: Engine) => readonly Wrapper[];
 }
 
 export interface Engine<J extends JournalStore = JournalStore> {
@@ -133,63 +138,56 @@ export function createEngine<J extends JournalStore = Journal>(options: EngineOp
   const nextRequestId = requestIds();
   // No store given, J is its default: the ring in memory.
   const journal = options.journalStore ?? (new Journal(options.journal ?? defaultJournalSize) as JournalStore as J);
+  const requestIdOf = (request: Request): string =>
+    // A well-formed request id the client sent is the one its answer and the log carry.
+    echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
+
+  /** The data API's steps (request/steps.ts), with HTTP's conventions around them (CORS, compression). */
+  const steps: Handler = async (request, context = {}) => {
+    const requestId = context.requestId ?? requestIdOf(request);
+    // What the steps learn of the call (operation, key, charge, problem), for its journal entry.
+    const note: CallNote = context.note ?? {};
+    const respondTo = (url: URL) => respond(parts, request, url, context, requestId, note);
+    const made = await answered(parts, request, requestId, respondTo, same, note);
+    const finished = finish(request, made, parts.corsOrigins, context.compresses);
+    return note.delivery ? { ...finished, delivery: note.delivery } : finished;
+  };
+
+  // The control plane keeps its own rules: no CORS, no caching, no journal (control.ts).
+  const control = (request: Request, context: RequestContext): Promise<Answer> => {
+    const deps = { store, clock, accounts, context, guard, requestId: requestIdOf(request), journal, incidents };
+    const changeClock: ControlDeps['changeClock'] = (edit) => parts.shared.change(edit);
+    const handle = (url: URL) => handleControl(request, url, { ...deps, changeClock });
+    return answered(parts, request, deps.requestId, handle, same);
+  };
 
   /**
-   * The engine's one entry: every call, the data API's and the control plane's, as the record its
-   * answer is made of. The Node server writes the record (its fast path) or the Response made of it;
-   * `fetch` is that Response, for MSW and any fetch handler. Faults wrap this entry too (faults/), so
-   * a faulted call takes the same way as a clean one.
+   * The engine's one entry, `answer`: every call, the data API's and the control plane's, as the
+   * record its answer is made of, through one list of wrappers, outermost first: the adapter's
+   * (the docs page, the faults: `options.wrappers`), the control plane, the journal; then the steps.
+   * The Node server writes the record (its fast path) or the Response made of it; `fetch` is that
+   * Response, for MSW and any fetch handler: a faulted call takes the same way as a clean one.
    */
-  async function answer(request: Request, context: RequestContext = {}): Promise<Answer> {
-    const started = performance.now();
-    const at = Date.now();
-    // A well-formed request id the client sent is the one its answer and the log carry.
-    const requestId = echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
-    // The control plane keeps its own rules: no CORS, no caching (control.ts).
-    if (CONTROL_URL.test(request.url)) {
-      const deps = { store, clock, accounts, context, guard, requestId, journal, incidents };
-      const changeClock: ControlDeps['changeClock'] = (edit) => parts.shared.change(edit);
-      return answered(parts, request, requestId, (url) => handleControl(request, url, { ...deps, changeClock }), same);
-    }
-    // What the steps learn of the call (operation, key, charge, problem), for its journal entry.
-    const note: CallNote = {};
-    const finished = finish(
-      request,
-      await answered(
-        parts,
-        request,
-        requestId,
-        (url) => respond(parts, request, url, context, requestId, note),
-        same,
-        note,
-      ),
-      parts.corsOrigins,
-      context.compresses,
-    );
-    const answer = note.delivery ? { ...finished, delivery: note.delivery } : finished;
-    if (journal.capacity > 0) {
-      // A journal on a server is written before the answer goes out: a read through another replica finds the call.
-      const written = journal.record({
-        target: request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2)),
-        known: knownKeys(parts, request),
-        method: request.method,
-        requestId,
-        status: answer.status,
-        body: answer.body,
-        note,
-        at,
-        serviceTime: clock.now(),
-        durationMs: performance.now() - started,
-      });
-      if (written) await written;
-    }
-    return answer;
-  }
-
+  let composed: Handler = steps;
+  const answer: Handler = (request, context) => composed(request, context);
+  const journalDeps = { requestIdOf, known: (request: Request) => knownKeys(parts, request), now: () => clock.now() };
+  const ownWrappers = [controlPlane(control), journalWrapper(journal, journalDeps)];
   const fetch = async (request: Request, context?: RequestContext): Promise<Response> =>
     toResponse(await answer(request, context));
 
-  return { fetch, answer, ready: parts.ready, clock, store, accounts, dumps: parts.env.dumps, journal, incidents };
+  const engine = {
+    fetch,
+    answer,
+    ready: parts.ready,
+    clock,
+    store,
+    accounts,
+    dumps: parts.env.dumps,
+    journal,
+    incidents,
+  };
+  composed = compose([...(options.wrappers?.(engine) ?? []), ...ownWrappers], steps);
+  return engine;
 }
 
 /** The parts a request works with (request-path.ts), made from the options. */
@@ -245,6 +243,3 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
     incidents: new Incidents(),
   };
 }
-
-/** Paths of the control plane, which the data API's conventions leave alone. */
-const CONTROL_URL = pathUnder('/__control');

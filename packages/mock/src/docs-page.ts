@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathUnder } from '@investor-graph/engine/http/query';
 import type { Answer } from '@investor-graph/engine/answer';
+import type { Wrapper } from '@investor-graph/engine/wrapper';
 
 const shipped = new URL('./scalar/standalone.js', import.meta.url);
 // The package's exports name no browser bundle, so it is found beside its main entry.
@@ -81,10 +82,8 @@ function asset(body: string | Uint8Array, type: string, request: Request): Answe
   return { status: 200, headers, body: request.method === 'HEAD' ? null : body };
 }
 
-/** Answers `/docs` and its two scripts; everything else goes to `next` (the engine's answer). */
-export function withDocs<C>(
-  next: (request: Request, context?: C) => Promise<Answer>,
-): (request: Request, context?: C) => Promise<Answer> {
+/** The docs page, a wrapper of the engine's list: answers `/docs` and its two scripts; the rest goes to `next`. */
+export const withDocs: Wrapper = (next) => {
   return async (request, context) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !DOCS_URL.test(request.url))
       return next(request, context);
@@ -97,4 +96,4 @@ export function withDocs<C>(
     }
     return next(request, context);
   };
-}
+};

@@ -22,6 +22,7 @@ import {
   type Verification,
 } from '@investor-graph/engine';
 import { createControlClient, inProcessFetch, type ControlClient } from '@investor-graph/engine/control';
+import { faultEngineOptions, faultWrapper, type FaultName } from '@investor-graph/engine/faults';
 
 export type DatasetInput = EngineOptions['dataset'];
 
@@ -47,6 +48,11 @@ export interface InvestorGraphApiOptions extends Omit<
   keys?: Partial<Record<PlanId, string>>;
   /** Prepaid rows of the preset pay-as-you-go key (100,000 by default). */
   prepaidRows?: number;
+  /**
+   * Deliberate faults to switch on, as the mock's `--fault` does (`faults` of @investor-graph/engine
+   * says what each breaks), through the same list of wrappers; none by default.
+   */
+  faults?: readonly FaultName[];
 }
 
 export interface InvestorGraphApi {
@@ -111,6 +117,7 @@ export async function createApi(
     validator,
     keys: givenKeys = {},
     prepaidRows = presetPrepaidRows,
+    faults = [],
     keyStore: _memoryOnly,
     journalStore: _journalInMemory,
     ...engineOptions
@@ -125,7 +132,10 @@ export async function createApi(
     string
   >;
   const build = async (): Promise<Engine<Journal>> => {
-    const engine = createEngine({
+    const engine: Engine<Journal> = createEngine({
+      // A fault that acts inside the engine reads it at call time; one on its answers is a wrapper.
+      ...faultEngineOptions(faults, () => engine),
+      wrappers: (built) => [faultWrapper(faults, built)],
       // Links the mock writes point where the client's requests go.
       publicUrl: baseUrl,
       ...engineOptions,

@@ -9,6 +9,7 @@ import type { RequestContext } from '../context.ts';
 import { toResponse, type Answer } from '../answer.ts';
 import type { Engine } from '../engine.ts';
 import { pathUnder } from '../http/query.ts';
+import type { Wrapper } from '../wrapper.ts';
 import { billingFaults } from './billing.ts';
 import { acrossFaults } from './across.ts';
 import { derivedFaults } from './derived.ts';
@@ -63,6 +64,14 @@ export function withFaults(fetch: Fetch, names: readonly FaultName[], engine?: F
 const CONTROL_URL = pathUnder('/__control');
 
 type AnswerFunction = Engine['answer'];
+
+/**
+ * The named faults as one wrapper of the engine's list (engine.ts `wrappers`, outermost first):
+ * `createEngine({ ...faultEngineOptions(names, () => engine), wrappers: (e) => [faultWrapper(names, e)] })`.
+ */
+export function faultWrapper(names: readonly FaultName[], engine?: FaultDeps['engine']): Wrapper {
+  return (next) => withFaultsOnAnswer(next, names, engine);
+}
 
 /**
  * The engine's one entry, `answer`, with the named faults switched on: the faults work on the

@@ -2,12 +2,7 @@
 import type { Server } from 'node:http';
 import { createContractValidator } from '@investor-graph/contract';
 import { createEngine, type Engine, type EngineOptions, type PresetKey } from '@investor-graph/engine/engine';
-import {
-  faultAdapterOptions,
-  faultEngineOptions,
-  withFaultsOnAnswer,
-  type FaultName,
-} from '@investor-graph/engine/faults';
+import { faultAdapterOptions, faultEngineOptions, faultWrapper, type FaultName } from '@investor-graph/engine/faults';
 import { withDocs } from '../docs-page.ts';
 import { dumpCacheOf, dumpsAhead } from './dumps-ahead.ts';
 import { diskDumpFiles } from '../dumps/disk/files.ts';
@@ -137,11 +132,13 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...(options.journal !== undefined ? { journal: options.journal } : {}),
       // A fault that acts inside the engine reads it at call time, once it (and its clock) exists.
       ...faultEngineOptions(options.faults ?? [], () => engine),
+      // The adapter's wrappers, outermost first, around the engine's own (the control plane, the journal).
+      wrappers: (built) => [withDocs, faultWrapper(options.faults ?? [], built)],
     });
     await engine.ready;
     // One way in for every call, faulted or not: the engine's answer, which the Node server's fast
     // path writes as it is and its WHATWG path as a Response (server.ts).
-    const served = { answer: withDocs(withFaultsOnAnswer(engine.answer, options.faults ?? [], engine)) };
+    const served = { answer: engine.answer };
     const host = options.host ?? '127.0.0.1';
     // The listen address names this mock too, unless it is a wildcard that names every interface.
     const allowedHosts = [...(options.allowHosts ?? []), ...(['0.0.0.0', '::'].includes(host) ? [] : [host])].map((h) =>
