@@ -19,7 +19,7 @@ import type { RateLimiter } from '../stores/rate-limiter.ts';
 import { Authenticator } from './authentication.ts';
 import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './metering.ts';
-import { keysApart, overTheRate } from './rate-limiter.ts';
+import { keysApart, overTheRate, rateHeaders } from './rate-limiter.ts';
 import { trialKeptAfterEnd, Trials } from './trials.ts';
 
 export type { KeyRecord } from '../stores/key-store.ts';
@@ -124,9 +124,9 @@ export class Accounts {
     const { wait, left } = await (record
       ? this.limiter.take('key', record.keyId, rate, rate)
       : this.limiter.take('trial-call', client, rate, rate));
-    const headers = { 'ratelimit-policy': `"default";q=${rate};w=1` };
+    const headers = { 'ratelimit-policy': rateHeaders.policy(rate) };
     if (wait) throw overTheRate(record?.plan ?? null, rate, wait, headers);
-    return { ...headers, ratelimit: `"default";r=${Math.floor(left)};t=${Math.ceil((rate - left) / rate)}` };
+    return { ...headers, ratelimit: rateHeaders.left(Math.floor(left), Math.ceil((rate - left) / rate)) };
   }
 
   /**

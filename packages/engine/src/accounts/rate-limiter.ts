@@ -20,6 +20,21 @@ export function keysApart(keys: RateLimiter, addresses: RateLimiter): RateLimite
   };
 }
 
+/**
+ * The RateLimit header texts (DECISIONS.md#rate-limit-headers, the IETF ratelimit headers draft),
+ * written here alone: the plan's rate a second, and the calls of a period's quota.
+ */
+export const rateHeaders = {
+  /** RateLimit-Policy of a rate of `rate` calls a second. */
+  policy: (rate: number): string => `"default";q=${rate};w=1`,
+  /** RateLimit of that rate: `left` calls in the bucket, a full one in `reset` seconds. */
+  left: (left: number, reset: number): string => `"default";r=${left};t=${reset}`,
+  /** RateLimit-Policy's item of a quota of `limit` calls in `window` seconds. */
+  quotaPolicy: (limit: number, window: number): string => `"quota";q=${limit};w=${window}`,
+  /** RateLimit's item of that quota: `left` calls, renewed in `renews` seconds. */
+  quotaLeft: (left: number, renews: number): string => `"quota";r=${left};t=${renews}`,
+};
+
 /** The 429 of a call over its rate: on a key's plan (`plan`), or on the trial call without one (null). */
 export function overTheRate(
   plan: PlanId | null,
@@ -31,6 +46,6 @@ export function overTheRate(
     'rate_limited',
     `The ${plan ? plans[plan].name : 'trial key'} limit is ${rate} requests a second; ` +
       `retry after ${wait} second${wait === 1 ? '' : 's'}.`,
-    { plan, headers: { ...headers, 'retry-after': String(wait), ratelimit: `"default";r=0;t=${wait}` } },
+    { plan, headers: { ...headers, 'retry-after': String(wait), ratelimit: rateHeaders.left(0, wait) } },
   );
 }

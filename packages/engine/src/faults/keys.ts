@@ -1,6 +1,7 @@
 /** Faults of keys and plans: the refused key's answer, trials, quotas, the account, a plan's features and limits. */
 import { plans } from '@investor-graph/contract';
 import { planView } from '../accounts/accounts.ts';
+import { rateHeaders } from '../accounts/rate-limiter.ts';
 import { onJson, withHeaders, type Fault } from './fault.ts';
 import { knownParameters } from './http.ts';
 
@@ -180,8 +181,8 @@ export const keyFaults = {
       const dress = onJson(({ status, body, headers, request, url }) => {
         if (status !== 200 || !body.plan || !trialRounds(request, url)) return;
         body.plan = planView(plans.trial);
-        headers.set('ratelimit-policy', `"default";q=${plans.trial.rate_per_second};w=1`);
-        headers.set('ratelimit', `"default";r=${plans.trial.rate_per_second - 1};t=1`);
+        headers.set('ratelimit-policy', rateHeaders.policy(plans.trial.rate_per_second));
+        headers.set('ratelimit', rateHeaders.left(plans.trial.rate_per_second - 1, 1));
       });
       const swapped = dress(async (request, context) => {
         const engine = deps.engine;

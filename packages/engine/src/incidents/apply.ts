@@ -6,7 +6,7 @@
  * the adapter to send slowly. The call's journal entry names the incident (`note.incident`).
  */
 import { plans, type PlanId } from '@investor-graph/contract/plans';
-import { overTheRate } from '../accounts/rate-limiter.ts';
+import { overTheRate, rateHeaders } from '../accounts/rate-limiter.ts';
 import type { Answer } from '../answer.ts';
 import type { CallNote } from '../context.ts';
 import { ProblemError } from '../problems.ts';
@@ -61,7 +61,7 @@ function stormAnswer(incident: Incident, plan: PlanId | null): ProblemError {
       { headers: { 'retry-after': String(wait) } },
     );
   const rate = plans[plan].rate_per_second;
-  return overTheRate(plan, rate, wait, { 'ratelimit-policy': `"default";q=${rate};w=1` });
+  return overTheRate(plan, rate, wait, { 'ratelimit-policy': rateHeaders.policy(rate) });
 }
 
 /** The latency with its jitter, evenly spread over latency ± jitter, never below nothing. */

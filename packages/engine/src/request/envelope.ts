@@ -5,6 +5,7 @@
  */
 import { plans, type PlanRule } from '@investor-graph/contract/plans';
 import { planView, type Usage } from '../accounts/accounts.ts';
+import { rateHeaders } from '../accounts/rate-limiter.ts';
 import { usageJson } from '../accounts/metering.ts';
 import { iso, type Pieces } from '../answer.ts';
 import type { Call } from '../context.ts';
@@ -54,8 +55,8 @@ export function withQuota(rate: Record<string, string>, key: KeyRecord, now: num
   const renews = Math.max(0, Math.ceil((key.periodEnd - now) / 1000));
   return {
     ...rate,
-    'ratelimit-policy': `${rate['ratelimit-policy']}, "quota";q=${limit};w=${window}`,
-    ratelimit: `${rate.ratelimit}, "quota";r=${left};t=${renews}`,
+    'ratelimit-policy': `${rate['ratelimit-policy']}, ${rateHeaders.quotaPolicy(limit, window)}`,
+    ratelimit: `${rate.ratelimit}, ${rateHeaders.quotaLeft(left, renews)}`,
   };
 }
 
