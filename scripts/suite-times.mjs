@@ -1,7 +1,7 @@
 // Where the suite's minutes go: a row per test file with its tests and seconds, from the JSON report
 // `pnpm test` writes (test-results/vitest.json), of a fresh clone's run and of a warm rerun, into
-// the table between the suite-times markers of CONTRIBUTING.md. The figures are measured, never
-// typed: run `pnpm test` in a fresh clone with an empty HOME, keep its report, run it again, then
+// the table between the suite-times markers of BENCHMARKS.md ("Suite timings"). The figures are
+// measured, never typed: run `pnpm test` in a fresh clone with an empty HOME, keep its report, run it again, then
 //   node scripts/suite-times.mjs --fresh FRESH.json --warm WARM.json [--note "2 CPUs, ..."]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -52,7 +52,7 @@ const block = [
   '<!-- suite-times:end -->',
 ].join('\n');
 
-const path = join(root, 'CONTRIBUTING.md');
+const path = join(root, 'BENCHMARKS.md');
 const text = readFileSync(path, 'utf8');
 const marked = /<!-- suite-times:start -->[^]*?<!-- suite-times:end -->/;
 if (!marked.test(text)) {

@@ -97,8 +97,7 @@ const vitestArgs = process.argv.slice(2).filter((a) => a !== '--unit');
 // rate, not on the CPU, so one more than the CPUs side by side (three here) fill the wait. Four
 // (twice the CPUs) left the CPUs idle 6% of a warm run instead of 18% and finished sooner, but in
 // one of ten runs starved the mock behind the README's k6 example past its p95 threshold (567 ms
-// against 500): a false failure costs more than the half-minute (CONTRIBUTING "Where the suite's
-// minutes go").
+// against 500): a false failure costs more than the half-minute (BENCHMARKS.md "Suite timings").
 const workers = availableParallelism() + 1;
 if (!vitestArgs.some((a) => a.startsWith('--maxWorkers'))) vitestArgs.unshift(`--maxWorkers=${workers}`);
 // A worker runs file after file in one process instead of a fresh process a file: a fresh one
