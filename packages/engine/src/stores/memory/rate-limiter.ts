@@ -1,8 +1,9 @@
 /**
  * Token buckets in this process's memory (the default limiter, and a key's own buckets on a SQLite
- * store): the arithmetic every store's buckets share (stores/rate-limiter.ts).
+ * store), stepped by the arithmetic every store's buckets share (stores/token-bucket.ts).
  */
 import type { Bucket, BucketKind, RateLimiter, Taken } from '../rate-limiter.ts';
+import { bucketStep, type BucketMove, type BucketStep } from '../token-bucket.ts';
 
 /** Addresses kept per kind of address bucket: the one seen longest ago goes when full. */
 const ADDRESSES = 10_000;
@@ -27,21 +28,17 @@ export class MemoryRateLimiter implements RateLimiter {
   take(kind: BucketKind, name: string, capacity: number, perSecond: number): Taken {
     const bucket = this.bucket(kind, name, capacity);
     if (!this.enforce) bucket.tokens = capacity;
-    const wait = this.refill(bucket, capacity, perSecond);
-    if (wait) return { wait, left: 0 };
-    bucket.tokens -= 1;
-    return { wait: 0, left: bucket.tokens };
+    const { wait, left } = this.step(bucket, capacity, perSecond, 1);
+    return wait ? { wait, left: 0 } : { wait: 0, left };
   }
 
   peek(kind: BucketKind, name: string, capacity: number, perSecond: number): number {
     if (!this.enforce) return 0;
-    return this.refill(this.bucket(kind, name, capacity), capacity, perSecond);
+    return this.step(this.bucket(kind, name, capacity), capacity, perSecond, 0).wait;
   }
 
   giveBack(kind: BucketKind, name: string, capacity: number, perSecond: number): void {
-    const bucket = this.bucket(kind, name, capacity);
-    this.refill(bucket, capacity, perSecond);
-    bucket.tokens = Math.min(capacity, bucket.tokens + 1);
+    this.step(this.bucket(kind, name, capacity), capacity, perSecond, -1);
   }
 
   /** A bucket, full when new; a key's are kept, an address table drops its oldest when full. */
@@ -56,14 +53,12 @@ export class MemoryRateLimiter implements RateLimiter {
     return bucket;
   }
 
-  /**
-   * Tops a bucket up for the time since it was last filled, to at most `capacity`; returns 0 when a
-   * token is there to take, else the whole seconds until one is (for Retry-After).
-   */
-  private refill(bucket: Bucket, capacity: number, perSecond: number): number {
+  /** One step of the arithmetic every store's buckets share (token-bucket.ts), kept in `bucket`. */
+  private step(bucket: Bucket, capacity: number, perSecond: number, move: BucketMove): BucketStep {
     const now = this.now();
-    bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.filledAt) / 1000) * perSecond);
+    const step = bucketStep({ tokens: bucket.tokens, elapsedMs: now - bucket.filledAt }, capacity, perSecond, move);
+    bucket.tokens = step.left;
     bucket.filledAt = now;
-    return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
+    return step;
   }
 }

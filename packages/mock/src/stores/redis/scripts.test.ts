@@ -17,3 +17,18 @@ test('a table whose row fitting every call is not its last is refused, not made 
   expect(() => meteringLua([rest.at(-1)!, first!, ...rest.slice(0, -1)])).toThrow(/only the last row fits every call/);
   expect(meteringLua([{ when: { short: false }, refusal: null, cost: 'price' }])).toContain('if not short then');
 });
+
+test("the token bucket's step is the engine's formulas as Lua, and take-token runs it", async () => {
+  const { bucketLua } = await import('@investor-graph/engine/stores/token-bucket');
+  const lua = bucketLua();
+  expect(lua.split('\n').map((line) => line.split(' = ')[0])).toEqual([
+    'local refilled',
+    'local wait',
+    'local left',
+    'local fullAfterMs',
+  ]);
+  expect(lua).toContain(
+    'local refilled = math.min(capacity, (tokens + ((math.max(0, elapsedMs) / 1000) * perSecond)))',
+  );
+  expect(scripts.takeToken).toContain(lua);
+});

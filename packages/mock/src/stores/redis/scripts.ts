@@ -10,6 +10,7 @@
  * no plan number is written here, and the metering decision is generated from the engine's table.
  */
 import { meteringTable, type MeterRow } from '@investor-graph/engine/stores/metering-table';
+import { bucketLua } from '@investor-graph/engine/stores/token-bucket';
 import { journalScripts } from './journal-scripts.ts';
 
 /** Key `f` of a record hash is '' when null (KeyRecord's nulls). */
@@ -200,27 +201,24 @@ return #ids
 `;
 
 /**
- * A token bucket (rate-limiter.ts MemoryRateLimiter, the same arithmetic) on the server's time, so
- * every mock shares one bucket and one clock for it. KEYS: the bucket. ARGV: capacity, refill a
- * second, take (1), only look (0) or give one back (-1). Returns { wait seconds, tokens left (text) }; a bucket not
- * touched for as long as it takes to refill is full again, so it expires then.
+ * A token bucket on the server's time, so every mock shares one bucket and one clock for it: its
+ * arithmetic generated from the engine's stores/token-bucket.ts (`bucketLua`), which every store's
+ * buckets run. KEYS: the bucket. ARGV: capacity, refill a second, take (1), only look (0) or give
+ * one back (-1). Returns { wait seconds, tokens left (text) }; a bucket not touched for as long as
+ * it takes to refill is full again, so it expires then.
  */
 const takeToken = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local capacity, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local capacity, perSecond, move = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-if not b[1] and ARGV[3] == '0' then return {0, tostring(capacity)} end
+if not b[1] and move == 0 then return {0, tostring(capacity)} end
 local tokens = tonumber(b[1]) or capacity
-local at = tonumber(b[2]) or now
-tokens = math.min(capacity, tokens + math.max(0, now - at) / 1000 * rate)
-local wait = 0
-if ARGV[3] == '-1' then tokens = math.min(capacity, tokens + 1)
-elseif tokens < 1 then wait = math.max(1, math.ceil((1 - tokens) / rate))
-elseif ARGV[3] == '1' then tokens = tokens - 1 end
-redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens), 'at', string.format('%.3f', now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
-return {wait, string.format('%.6f', tokens)}
+local elapsedMs = now - (tonumber(b[2]) or now)
+${bucketLua()}
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', left), 'at', string.format('%.3f', now))
+redis.call('PEXPIRE', KEYS[1], fullAfterMs)
+return {wait, string.format('%.6f', left)}
 `;
 
 export const scripts = {

@@ -8,6 +8,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { BucketKind, RateLimiter, Taken } from '@investor-graph/engine/stores/rate-limiter';
+import { bucketStep, type BucketMove } from '@investor-graph/engine/stores/token-bucket';
 
 interface BucketRow {
   tokens: number;
@@ -39,17 +40,17 @@ export class SqliteBuckets implements RateLimiter {
 
   take(kind: BucketKind, name: string, capacity: number, perSecond: number): Taken {
     if (!this.enforce) return { wait: 0, left: capacity - 1 };
-    return this.step(kind, name, capacity, perSecond, (tokens) => (tokens >= 1 ? tokens - 1 : tokens));
+    return this.step(kind, name, capacity, perSecond, 1);
   }
 
   peek(kind: BucketKind, name: string, capacity: number, perSecond: number): number {
     if (!this.enforce) return 0;
-    return this.step(kind, name, capacity, perSecond, (tokens) => tokens).wait;
+    return this.step(kind, name, capacity, perSecond, 0).wait;
   }
 
   giveBack(kind: BucketKind, name: string, capacity: number, perSecond: number): void {
     if (!this.enforce) return;
-    this.step(kind, name, capacity, perSecond, (tokens) => Math.min(capacity, tokens + 1));
+    this.step(kind, name, capacity, perSecond, -1);
   }
 
   /**
@@ -68,25 +69,18 @@ export class SqliteBuckets implements RateLimiter {
   }
 
   /**
-   * One bucket step in a transaction: refilled for the time since it was last touched (full when
-   * new), then `change`d when a token is there to take; the same arithmetic as MemoryRateLimiter.
+   * One bucket step in a transaction, by the arithmetic every store's buckets share (the engine's
+   * stores/token-bucket.ts): refilled for the time since it was last touched (full when new), then moved.
    */
-  private step(
-    kind: BucketKind,
-    name: string,
-    capacity: number,
-    perSecond: number,
-    change: (tokens: number) => number,
-  ): Taken {
+  private step(kind: BucketKind, name: string, capacity: number, perSecond: number, move: BucketMove): Taken {
     return this.inTransaction(() => {
       const now = Date.now();
       this.sweep.run(now);
       const row = this.read.get(kind, name) as BucketRow | undefined;
-      const tokens = row ? Math.min(capacity, row.tokens + (Math.max(0, now - row.at) / 1000) * perSecond) : capacity;
-      const wait = tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / perSecond));
-      const left = change(tokens);
+      const bucket = row ? { tokens: row.tokens, elapsedMs: now - row.at } : { tokens: capacity, elapsedMs: 0 };
+      const { wait, left, fullAfterMs } = bucketStep(bucket, capacity, perSecond, move);
       // Kept until it would be full again, after which a new row is the same bucket.
-      this.write.run(kind, name, left, now, now + Math.ceil(((capacity - left) / perSecond) * 1000) + 1000);
+      this.write.run(kind, name, left, now, now + fullAfterMs);
       return { wait, left };
     });
   }
