@@ -23,6 +23,7 @@ import { admission, failedAuthBudget } from './properties/admission.ts';
 import { serviceClock } from './properties/service-clock.ts';
 import { badInput } from './properties/bad-input.ts';
 import { derived } from './properties/derived.ts';
+import { sequences } from './properties/sequences.ts';
 import type { Property } from './properties/support.ts';
 
 export { PropertyFailure, type Property } from './properties/support.ts';
@@ -56,6 +57,7 @@ export const properties: readonly Property[] = [
   feed,
   envelope,
   badInput,
+  sequences,
   failedAuthBudget,
   admission,
 ];

@@ -30,6 +30,8 @@ export interface CliOptions {
   runs: number;
   only?: string[];
   path?: string;
+  /** With --path: a shrunk sequence's own replay path (fast-check's replayPath). */
+  replayPath?: string;
   rateBurst: boolean;
   useControl: boolean;
   exhaustTrial: boolean;
@@ -79,6 +81,7 @@ export function readCliOptions(args: string[]): CliOptions {
     runs: { type: 'string', default: '25' },
     only: { type: 'string' },
     path: { type: 'string' },
+    'replay-path': { type: 'string' },
     'allow-rate': { type: 'boolean' },
     'no-rate-burst': { type: 'boolean' },
     'use-control': { type: 'boolean' },
@@ -170,6 +173,8 @@ export function readCliOptions(args: string[]): CliOptions {
   if (badOnly?.length) fail(`--only: no property ${badOnly.join(', ')}`);
   if (values.path && (only?.length !== 1 || values.seed === undefined))
     fail('--path replays one case: give it with --seed and a single --only');
+  if (values['replay-path'] !== undefined && !values.path)
+    fail('--replay-path replays a shrunk sequence: give it with the --path, --seed and --only it was printed with');
   // At least two calls: the preflight spends one of the budget before the properties share the rest.
   const budgetCalls =
     values['budget-calls'] === undefined ? undefined : whole('budget-calls', values['budget-calls'], 2);
@@ -211,6 +216,7 @@ export function readCliOptions(args: string[]): CliOptions {
     runs,
     ...(only?.length ? { only } : {}),
     ...(values.path ? { path: values.path } : {}),
+    ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),
     // The burst is on by default: a run without it leaves the rate's rows unchecked.
     rateBurst: !values['no-rate-burst'] || !!values['allow-rate'],
     useControl: !!values['use-control'],

@@ -80,6 +80,7 @@ export async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
         ...(options.data ? { dataDir: resolve(options.data) } : {}),
         ...(options.only ? { only: options.only } : {}),
         ...(options.path ? { path: options.path } : {}),
+        ...(options.replayPath ? { replayPath: options.replayPath } : {}),
         reportFile: parts ? join(parts, `${plan}.json`) : resolve(options.report),
       },
       options,

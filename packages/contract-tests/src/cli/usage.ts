@@ -29,6 +29,7 @@ export const usage = `usage: investor-graph-contract-tests --base-url URL (--key
   --runs N             generated cases per property, at most, after its boundary cases (25)
   --only IDS           run only these properties, comma-separated: ${properties.map((p) => p.id).join(', ')}
   --path P             with --seed and one --only: replay the failing case fast-check printed
+  --replay-path R      with --path: the shrunk sequence of calls the replay line printed
   --no-rate-burst      leave out the short burst above the plan's rate (three seconds' worth of
                        calls) that shows the 429, Retry-After and the limiter; on by default, so
                        that a default run checks every rule the key's plan can show (--allow-rate,

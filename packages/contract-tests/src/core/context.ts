@@ -55,6 +55,8 @@ export interface SuiteConfig {
   only?: string[];
   /** Replays one failure: fast-check's path, with `seed` and a single `only`. */
   path?: string;
+  /** With `path`, the commands' own replay path of a shrunk sequence (fast-check's `replayPath`). */
+  replayPath?: string;
   /** Where to write the JSON report. */
   reportFile?: string;
   /**

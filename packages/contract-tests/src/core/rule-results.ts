@@ -8,7 +8,7 @@ import type { ShownExchange } from '../report/calls-shown.ts';
 import { withoutKeys } from '../report/failure-text.ts';
 import type { SuiteContext } from './context.ts';
 import { allRules, type AnyRuleId } from './judges.ts';
-import { basisOf } from './run.ts';
+import { basisOf } from './property-result.ts';
 
 /** One kind of violation: the first call that showed it, and how many calls showed the same. */
 export interface RuleExample {

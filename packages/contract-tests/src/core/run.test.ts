@@ -1,7 +1,7 @@
 // @module-tag servers
 import { expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
-import { failureMessage } from './run.ts';
+import { failureMessage } from './failure-said.ts';
 
 test('a call that got no answer is said as the call failing, with its cause, not as a misread answer', async () => {
   const port = await freePort();

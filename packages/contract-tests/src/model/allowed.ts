@@ -86,15 +86,25 @@ const pointerSentences: readonly [RegExp, string, string][] = [
   [/^\/data/, 'resource-fields', ''],
 ];
 
-/** The id and words of the sentence that fixes what `pointer` names; null when none does. */
-export function sentenceOf(pointer: string, operationId: string | undefined): string | null {
+const said = (found: { id: string; text: string }): string =>
+  `${found.id}: "${found.text.length > 90 ? `${found.text.slice(0, 87)}...` : found.text}"`;
+
+/**
+ * The id and words of the sentence that fixes what `pointer` names (a status by the line of
+ * DECISIONS.md#status-codes for the status the model gave); null when none does.
+ */
+export function sentenceOf(pointer: string, operationId: string | undefined, model?: unknown): string | null {
+  if (pointer === 'status' && typeof model === 'number') {
+    const line = sentences.find((s) => s.id.startsWith('status-codes.') && s.text.startsWith(`${model} `));
+    if (line) return said(line);
+  }
   const statistics = operationId === 'getStatistic' && pointer.startsWith('/data/');
   for (const [pattern, section, word] of pointerSentences) {
     if (!pattern.test(pointer) && !(statistics && section === 'statistics-shapes')) continue;
     const found = sentences.find(
       (s) => (s.id.startsWith(`${section}.`) || s.section.startsWith(section)) && s.text.includes(word),
     );
-    if (found) return `${found.id}: "${found.text.length > 90 ? `${found.text.slice(0, 87)}...` : found.text}"`;
+    if (found) return said(found);
   }
   return null;
 }

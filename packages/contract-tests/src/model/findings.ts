@@ -45,7 +45,7 @@ const shown = (value: unknown): string => {
 };
 
 export function findingOf(call: MirroredCall, d: Difference): ModelFinding {
-  const sentence = sentenceOf(d.pointer, call.operationId);
+  const sentence = sentenceOf(d.pointer, call.operationId, d.model);
   const where = `${call.method} ${call.path.replace(/cursor=[^&]{20,}/, (c) => `${c.slice(0, 17)}...`)}`;
   const said = `${where} ${d.pointer}: the service answered ${shown(d.service)}, the model ${shown(d.model)}`;
   return sentence

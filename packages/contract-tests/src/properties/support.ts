@@ -37,6 +37,11 @@ export interface Property {
    * the control API makes): its calls spend none of the key's quota, and it runs once a run.
    */
   keyless?: boolean;
+  /**
+   * A failing case is shrunk, within a share of the budget (core/run.ts), to the smallest that still
+   * fails: a sequence of calls, whose shortest form is what a reader needs. Others replay as found.
+   */
+  shrinks?: boolean;
   /** Work begun as the run starts, judged in the property's turn (a request the server answers only after 10 s). */
   start?(ctx: SuiteContext): void;
 }
@@ -53,6 +58,11 @@ export const keylessElsewhere = (ctx: SuiteContext): string | null =>
 
 export class PropertyFailure extends Error {
   override name = 'PropertyFailure';
+}
+
+/** A call found wrong by a rule or the model, ending a case early: the run says the findings (core/run.ts). */
+export class FindingsSeen extends Error {
+  override name = 'FindingsSeen';
 }
 
 /**

@@ -24,6 +24,11 @@ export interface Claim {
   decided?: string[];
   /** What part of the sentence the checks leave out, and why. */
   note?: string;
+  /**
+   * The forms of input the sentence says a call can take (properties/input-forms.ts): the
+   * sequences (properties/sequences.ts) send exactly these, each call judged against the model.
+   */
+  inputs?: string[];
 }
 
 const licence = 'a licence or billing term, not behaviour of the API';
@@ -206,11 +211,13 @@ export const claims: readonly Claim[] = [
     says: ['| list endpoints (shown for `/rounds`) | `limit` |'],
     checks: ['pagination', 'bad-input', 'rule:page-limit'],
     faults: ['ignore-limit', 'refuse-over-cap'],
+    inputs: ['limit-within-page'],
   },
   {
     says: ['| `/rounds` | `announced_since` |'],
     checks: ['filters', 'rule:announced-since'],
     faults: ['ignore-announced-since'],
+    inputs: ['announced-since', 'announced-since-refused'],
   },
   { says: ['| `/changes` | `since` |'], checks: ['changes', 'rule:changes-order'], faults: ['unordered-changes'] },
   { says: ['| `/changes` | `include` |'], checks: ['changes'], faults: ['stale-include-rows'] },
@@ -418,6 +425,7 @@ export const claims: readonly Claim[] = [
     says: ['A data call is authenticated before its query is looked at'],
     checks: ['auth'],
     faults: ['query-before-auth'],
+    inputs: ['no-key', 'unknown-key'],
   },
   {
     says: ['Calls without a valid key spend a per-address budget'],
@@ -447,6 +455,7 @@ export const claims: readonly Claim[] = [
     says: ['A header that is no `Bearer` key spends one like a wrong key'],
     checks: ['auth'],
     note: "a malformed header's 401; the scheme in lower case is the mock's own test (stores/address-budgets.test.ts)",
+    inputs: ['authorization-malformed'],
   },
   { says: ['The address table is bounded'], notCheckable: internal('the address table') },
   // ---- Cursor
@@ -454,6 +463,7 @@ export const claims: readonly Claim[] = [
     says: ['The query parameter `cursor`'],
     checks: ['pagination', 'rule:walk-order'],
     faults: ['repeat-row', 'cursor-unchanged'],
+    inputs: ['cursor-next', 'cursor-tampered', 'cursor-foreign'],
   },
   {
     says: ['Its value is opaque and tamper-evident'],
@@ -478,16 +488,23 @@ export const claims: readonly Claim[] = [
   },
   // ---- Limit
   { says: ['`limit` defaults to 100'], checks: ['conforms'], faults: ['default-limit-10'] },
-  { says: ["Above the plan's page size it is capped silently"], checks: ['bad-input'], faults: ['refuse-over-cap'] },
+  {
+    says: ["Above the plan's page size it is capped silently"],
+    checks: ['bad-input'],
+    faults: ['refuse-over-cap'],
+    inputs: ['limit-over-page'],
+  },
   {
     says: ['Below 1, not written in digits'],
     checks: ['bad-input', 'rule:bad-input-no-5xx'],
     faults: ['server-error-on-bad-input'],
+    inputs: ['limit-refused'],
   },
   {
     says: ['Any query parameter given empty or twice'],
     checks: ['bad-input'],
     faults: ['first-of-repeated-parameter'],
+    inputs: ['param-twice'],
   },
   { says: ['The maximum was once absent'], notCheckable: 'why the bound is where it is' },
   // ---- Filters and sort order
@@ -504,9 +521,15 @@ export const claims: readonly Claim[] = [
     says: ['A query parameter the operation does not define'],
     checks: ['bad-input'],
     faults: ['ignore-unknown-parameter'],
+    inputs: ['param-unknown'],
   },
   // ---- Include values
-  { says: ['Only `rows`; anything else is a 400'], checks: ['bad-input'], faults: ['lenient-include'] },
+  {
+    says: ['Only `rows`; anything else is a 400'],
+    checks: ['bad-input'],
+    faults: ['lenient-include'],
+    inputs: ['include-rows', 'include-refused'],
+  },
   // ---- Account
   {
     says: ['The envelope with `data: {plan, usage, balance, keys}`', '`balance` is `{prepaid_rows, value_usd}`'],
@@ -591,6 +614,7 @@ export const claims: readonly Claim[] = [
     says: ['A malformed path parameter is a 400 naming it'],
     checks: ['bad-input', 'rule:bad-input-no-5xx'],
     faults: ['server-error-on-bad-input'],
+    inputs: ['path-unknown', 'path-malformed'],
   },
   // ---- Bounds
   {
@@ -905,6 +929,7 @@ export const claims: readonly Claim[] = [
       'the page (rows and whether there is more) is compared; next_cursor and ETag are ' +
       "compared by the mock's own tests (engine/request/timestamps.test.ts), a cursor being " +
       'opaque to a client',
+    inputs: ['since', 'since-refused'],
   },
   { says: ['Changes are stamped to the whole second'], checks: ['timestamps'] },
   { says: ['Another offset (`+02:00`) is a 400'], checks: ['timestamps'] },
@@ -980,6 +1005,7 @@ export const claims: readonly Claim[] = [
     says: ['`If-None-Match` is compared weakly'],
     checks: ['conditional'],
     faults: ['strict-if-none-match', 'ignore-if-none-match'],
+    inputs: ['if-none-match-held', 'if-none-match-other'],
   },
   { says: ['A 304 is counted as a call'], checks: ['conditional'], faults: ['cached-304'] },
   {
@@ -989,9 +1015,19 @@ export const claims: readonly Claim[] = [
       "(the mock's own tests do: engine's operations/account.test.ts)",
   },
   // ---- HTTP conventions
-  { says: ['HEAD answers every GET'], checks: ['http-conventions'], faults: ['refuse-head', 'head-without-auth'] },
+  {
+    says: ['HEAD answers every GET'],
+    checks: ['http-conventions'],
+    faults: ['refuse-head', 'head-without-auth'],
+    inputs: ['head'],
+  },
   { says: ['It is counted and charged as the GET'], checks: ['billing'], faults: ['head-counted-twice'] },
-  { says: ['Another method is 405 with `Allow`'], checks: ['http-conventions'], faults: ['delete-not-405'] },
+  {
+    says: ['Another method is 405 with `Allow`'],
+    checks: ['http-conventions'],
+    faults: ['delete-not-405'],
+    inputs: ['options', 'method-refused'],
+  },
   { says: ['401 carries `WWW-Authenticate'], checks: ['http-conventions'], faults: ['drop-www-authenticate'] },
   {
     says: ['Data answers carry `Cache-Control: private'],
@@ -1002,11 +1038,13 @@ export const claims: readonly Claim[] = [
     says: ['CORS: any origin by default', 'A preflight from an allowed origin'],
     checks: ['http-conventions', 'rule:cache-headers'],
     faults: ['cors-closed'],
+    inputs: ['cors-origin', 'cors-preflight'],
   },
   {
     says: ['An incoming `X-Request-Id` of'],
     checks: ['http-conventions', 'rule:request-id'],
     faults: ['drop-request-id'],
+    inputs: ['request-id'],
   },
   {
     says: ['The quota is a second item of the rate-limit headers'],
