@@ -37,7 +37,7 @@ export interface CliOptions {
   exhaustTrial: boolean;
   /** Start with the served contract against the kit's (or baseline), by oasdiff (diff.ts). */
   diff: boolean;
-  /** Judge every answer against the model of the service (model/): --model, or --data. */
+  /** Judge every answer against the model of the service (model/): unless --no-model. */
   model: boolean;
   /** The service's data for the model, where the key cannot read its dump. */
   data?: string;
@@ -89,6 +89,7 @@ export function readCliOptions(args: string[]): CliOptions {
     baseline: { type: 'string' },
     'no-diff': { type: 'boolean' },
     model: { type: 'boolean' },
+    'no-model': { type: 'boolean' },
     data: { type: 'string' },
     junit: { type: 'string', default: 'contract-test-results/junit.xml' },
     report: { type: 'string', default: 'contract-test-results/report.json' },
@@ -201,6 +202,8 @@ export function readCliOptions(args: string[]): CliOptions {
   )
     fail(`--html ${values.html} is the file of --junit or --report: give the page a name of its own`);
 
+  if (values.data !== undefined && values['no-model'])
+    fail("--data is the model's data: leave out --no-model, or --data");
   if (values.data !== undefined && !(existsSync(values.data) && statSync(values.data).isDirectory()))
     fail(`--data ${values.data} is no folder: give the folder of a dump or of investor-graph-fixtures sync`);
 
@@ -223,7 +226,7 @@ export function readCliOptions(args: string[]): CliOptions {
     exhaustTrial: !!values['exhaust-trial'],
     // A replay (--only, --path) is about the properties it names: the diff, which its run had, is left out.
     diff: !values['no-diff'] && !only?.length && !values.path,
-    model: !!values.model || values.data !== undefined,
+    model: !values['no-model'],
     ...(values.data === undefined ? {} : { data: values.data }),
     ...(baseline !== undefined ? { baseline } : {}),
     junit: values.junit,

@@ -103,6 +103,8 @@ test('against a clean service it exits 0 and writes JUnit and a report within it
   expect(xml).toContain('<testcase');
   expect(xml).toContain('conforms: every operation answers');
   expect(xml).not.toContain('<failure');
+  // The matrix's score, checked apart from covered by the model, is in JUnit too.
+  expect(xml).toMatch(/<property name="rule matrix" value="matrix rows: \d+ held, .* \d+ more covered by the model/);
   const json = JSON.parse(await readFile(report, 'utf8'));
   expect(json.seed).toBe(5);
   expect(json.spent.calls).toBeLessThanOrEqual(60);

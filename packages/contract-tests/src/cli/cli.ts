@@ -20,7 +20,7 @@ import type { SuiteConfig } from '../core/context.ts';
 import { prepareRun, reportSetupFailuresTo, say, stop } from './prepare-run.ts';
 import { hideKey } from '../report/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
-import { annotationsAsOutput } from '../report/junit.ts';
+import { annotationsAsOutput, withMatrixScore } from '../report/junit.ts';
 import { PropertyLines } from '../report/property-lines.ts';
 import { mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
 import { formatReport } from '../report/report-text.ts';
@@ -73,6 +73,10 @@ const junitFile = resolve(options.junit);
 if (statSync(junitFile, { throwIfNoEntry: false })?.isFile())
   writeFileSync(junitFile, withDiffSuite(annotationsAsOutput(readFileSync(junitFile, 'utf8')), drift));
 const summarised = printSummary(configs, options);
+if (summarised && statSync(junitFile, { throwIfNoEntry: false })?.isFile()) {
+  const { score } = JSON.parse(readFileSync(resolve(options.report), 'utf8')) as Pick<Report, 'score'>;
+  writeFileSync(junitFile, withMatrixScore(readFileSync(junitFile, 'utf8'), scoreLine(score)));
+}
 // A change in the served contract that breaks clients, or no contract to compare, fails the run,
 // whatever the properties said.
 if (drift?.status === 'failed') process.exitCode = 1;

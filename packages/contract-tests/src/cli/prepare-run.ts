@@ -76,7 +76,7 @@ export async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
         ...(options.rateBurst ? { allowRate: true } : {}),
         ...(options.useControl ? { useControl: true } : {}),
         ...(options.exhaustTrial ? { exhaustTrial: true } : {}),
-        ...(options.model ? { model: true } : {}),
+        ...(options.model ? {} : { model: false }),
         ...(options.data ? { dataDir: resolve(options.data) } : {}),
         ...(options.only ? { only: options.only } : {}),
         ...(options.path ? { path: options.path } : {}),

@@ -46,11 +46,13 @@ run out (the mock needs no flag)
                        seen); see investor-graph-contract-tests diff --help
   --no-diff            leave that comparison out (a run with --only or --path, as a replay is,
                        leaves it out too: it is about the properties it names)
-  --model              also judge every answer against a model of the service: the kit's engine
-                       on the service's own data (its dump with a Business or Enterprise key, else
-                       --data, else none: then behaviour only), costing no call of the run's
+  --no-model           leave out the model: by default every answer is also judged against the
+                       kit's engine on the service's own data (its dump with a Business or
+                       Enterprise key, else --data, else none: then behaviour only), whose set-up
+                       reads the account, the dump and the feed since it (a dozen calls of the
+                       budget), and the sequences of calls judged against it run
   --data DIR           the model's data where the key cannot read the service's dump: a dump as
-                       its links lay it out, or a folder investor-graph-fixtures sync wrote (implies --model)
+                       its links lay it out, or a folder investor-graph-fixtures sync wrote
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
   --html FILE          also a page to read the run in a browser, offline: the rule matrix, the

@@ -61,7 +61,7 @@ export interface SuiteConfig {
   reportFile?: string;
   /**
    * Judge every answer against a model of the service (model/): the kit's engine on the service's
-   * data. Off unless true (issue #65: on by default once it is shown to fail no correct service).
+   * data. On unless false.
    */
   model?: boolean;
   /** The service's data for the model where the key cannot read its dump: a dump or dataset folder. */
@@ -206,8 +206,11 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
     samples[kind] = envelope.data.map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '');
     ctx.asOf ||= envelope.as_of;
   }
-  if (config.model === true) {
-    const model = await buildRunModel(ctx, key);
+  if (config.model !== false) {
+    // The model is the run's judge, never its set-up's failure: a service it cannot be built on runs without it.
+    const model = await buildRunModel(ctx, key).catch((error: unknown) =>
+      withoutKeys(`the model could not be built: ${error instanceof Error ? error.message : String(error)}`),
+    );
     if (typeof model === 'string') ctx.model = `none: ${model}`;
     else {
       client.model = model;

@@ -3,11 +3,28 @@
  * reads it, and a finding naming the call, the pointer, both values and the sentence behind it.
  */
 import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { sentenceOf } from './allowed.ts';
+import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
 import type { Difference } from './compare.ts';
 import type { Ledger } from '../client/ledger.ts';
 import type { Judged } from '../core/judges.ts';
-import type { MirroredCall, ServiceModel } from './model.ts';
+import type { ServiceModel } from './model.ts';
+
+/** A call as the client made it of the service, and what the service answered. */
+export interface MirroredCall {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  /** The key sent, or null. */
+  key: string | null;
+  own: boolean;
+  overlapped: boolean;
+  operationId: string | undefined;
+  status: number;
+  responseHeaders: Headers;
+  /** As parsed; undefined when only the status and headers are to be judged (a dump file's bytes). */
+  responseBody: unknown;
+}
 
 export interface ModelFinding {
   message: string;

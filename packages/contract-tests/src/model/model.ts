@@ -15,25 +15,10 @@ import {
 import { compareAnswers, type Difference } from './compare.ts';
 import { settled, type ModelData } from './model-data.ts';
 import { behaviourOnly } from './allowed.ts';
-import { asOfOf, emptyRows, findingOf, parseJson, tagsSent, type ModelFinding } from './findings.ts';
-import { UsageDeltas } from './usage-deltas.ts';
+import { asOfOf, emptyRows, findingOf, parseJson, tagsSent, type MirroredCall, type ModelFinding } from './findings.ts';
 
-/** A call as the client made it of the service, and what the service answered. */
-export interface MirroredCall {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string | undefined;
-  /** The key sent, or null. */
-  key: string | null;
-  own: boolean;
-  overlapped: boolean;
-  operationId: string | undefined;
-  status: number;
-  responseHeaders: Headers;
-  /** As parsed; undefined when only the status and headers are to be judged (a dump file's bytes). */
-  responseBody: unknown;
-}
+export type { MirroredCall } from './findings.ts';
+import { UsageDeltas } from './usage-deltas.ts';
 
 const MODEL_ORIGIN = 'http://model.invalid';
 
@@ -99,8 +84,10 @@ export class ServiceModel {
       ...(typeof prepaid === 'number' && prepaid > 0 ? { prepaid_rows: prepaid } : {}),
     });
     this.keys.set(key, made.key_id);
-    const listed = (data as { keys?: { key_id?: unknown; last4?: unknown }[] } | undefined)?.keys;
-    const own = listed?.find((k) => k.last4 === key.slice(-4))?.key_id;
+    // As a service may send it: no list, or members of another shape.
+    const listed = (data as { keys?: unknown } | undefined)?.keys;
+    const keys = (Array.isArray(listed) ? listed : []) as ({ key_id?: unknown; last4?: unknown } | null)[];
+    const own = keys.find((k) => k?.last4 === key.slice(-4))?.key_id;
     if (typeof own === 'string') this.keyIds.set(own, made.key_id);
     await this.syncUsage(key, data?.usage?.calls_used);
   }

@@ -16,7 +16,9 @@ export async function buildRunModel(ctx: SuiteContext, key: string): Promise<Ser
   let why = '';
   if (config.dataDir) data = await dataFromFolder(config.dataDir);
   else if (plans[config.plan].exports) {
-    const got = await dataFromExports(client, ctx.asOf);
+    // A tenth of the budget at most: the model judges, the properties spend.
+    const spare = { calls: Math.floor(config.budget.calls / 10), rows: Math.floor(config.budget.rows / 10) };
+    const got = await dataFromExports(client, ctx.asOf, spare);
     if (typeof got === 'string') why = got;
     else data = got;
   }

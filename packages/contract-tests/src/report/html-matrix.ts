@@ -46,9 +46,14 @@ function why(row: MatrixResult): Html {
     const coverage = row.coverage
       ? html`${row.coverage === 'some cases' ? 'checked on some cases' : 'checked on every case'}: `
       : '';
-    const shown = row.faults.length
-      ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>`
-      : html` <span class="muted">(never shown to fail on a fault)</span>`;
+    const shown =
+      row.proof === 'model'
+        ? html` <span class="muted">(covered by the model; no fault breaks this sentence alone)</span>`
+        : row.proof === 'none'
+          ? html` <span class="muted">(not checked yet: never shown to fail on this sentence alone)</span>`
+          : row.faults.length
+            ? html` <span class="muted">(shown to fail on ${row.faults.join(', ')})</span>`
+            : html` <span class="muted">(never shown to fail on a fault)</span>`;
     return html`${rests}${coverage}${checks}${shown}`;
   }
   const listed = checks ? html` <span class="muted">checks:</span> ${checks}` : '';

@@ -4,6 +4,7 @@
  * in <testsuite>); such readers reject or mangle the whole file. The CLI's JUnit keeps what each
  * property spent, moved into the testcase's <system-out>, which every reader shows.
  */
+import { xmlText } from '@investor-graph/cli/xml';
 
 /** The same report with each testcase's <properties> turned into <system-out> lines. */
 export function annotationsAsOutput(xml: string): string {
@@ -22,4 +23,16 @@ export function annotationsAsOutput(xml: string): string {
       return `${open}${rest.trimEnd()}\n${indent}    <system-out>${notes.join('\n')}</system-out>\n${indent}${close}`;
     },
   );
+}
+
+/**
+ * The rule matrix's score line as a property of the first suite (the schema's place for one), so a
+ * CI reading JUnit alone sees how many rows were checked, covered by the model, or not checked yet.
+ */
+export function withMatrixScore(xml: string, line: string): string {
+  const suite = /<testsuite\b(?:[^>"]|"[^"]*")*?(?<!\/)>/.exec(xml);
+  if (!suite) return xml;
+  const at = suite.index + suite[0].length;
+  const property = `<properties><property name="rule matrix" value="${xmlText(line)}"/></properties>`;
+  return `${xml.slice(0, at)}\n    ${property}${xml.slice(at)}`;
 }

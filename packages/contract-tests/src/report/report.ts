@@ -130,6 +130,7 @@ export function buildReport(ctx: SuiteContext, properties: PropertyResult[], wal
     rules: new Map(rules.map((r) => [r.id, r.violations])),
     calls: ctx.ledger.exchanges,
     plan: ctx.config.plan,
+    model: ctx.client.model !== undefined && ctx.ledger.modelJudged > 0,
   });
   return {
     base_url: ctx.config.baseUrl,

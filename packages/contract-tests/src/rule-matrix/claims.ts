@@ -1089,6 +1089,7 @@ export const claims: readonly Claim[] = [
       'Usage moved by another client of the same key',
       '`no-data`: the model holds no data',
       '`no-history`: the changes feed and the dumps are history',
+      '`document`: the contract a service serves is judged by the run',
       'A call the model cannot make as the service got it',
       'A difference no sentence of the spec or of these decisions fixes',
     ],

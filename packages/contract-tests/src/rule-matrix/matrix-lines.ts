@@ -55,6 +55,14 @@ export function matrixLines(results: MatrixResult[]): string[] {
   return [...restingLines(results), ...unreachedLines(results)];
 }
 
+/** Rows whose checks ran but are not counted checked: covered by the model, or never shown to fail alone. */
+const proven = (score: MatrixScore): string =>
+  score.covered_by_model === undefined
+    ? ''
+    : ` of their own (no other sentence's); ${score.covered_by_model} more covered by the model`;
+const unproven = (score: MatrixScore): string =>
+  score.unproven ? ` (${score.unproven} of them held by checks never shown to fail on their sentence alone)` : '';
+
 /**
  * The score in a line, as the CLI closes with it: matrix rows (sentences and contract spots), never
  * called rules, which the summary counts apart. A report from before rows resting on a rule were
@@ -69,7 +77,7 @@ export function scoreLine(score: MatrixScore): string {
     `broken rule: ${score.checked} checked${coverage} of ${score.rows} sentences and contract spots ` +
     `(held: documented ${score.documented.held} of ${score.documented.checked}, assumed ` +
     `${score.assumed.held} of ${score.assumed.checked}); ${score.shown_to_fail} of the checked ` +
-    `shown to fail on a fault; ${score.skipped} not reached by this run, ` +
-    `${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet`
+    `shown to fail on a fault${proven(score)}; ${score.skipped} not reached by this run, ` +
+    `${score.not_checkable} not checkable from outside, ${score.not_checked_yet} not checked yet${unproven(score)}`
   );
 }

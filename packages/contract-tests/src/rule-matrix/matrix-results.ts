@@ -3,7 +3,7 @@
  * the keys of a run, and the score that counts them (matrix-lines.ts says them).
  */
 import type { PlanId } from '@investor-graph/contract';
-import { matrix, rowPlans, type MatrixRow } from './rule-matrix.ts';
+import { matrix, rowPlans, type MatrixRow, type RowProof } from './rule-matrix.ts';
 
 /**
  * `rests on a broken rule`: none of its checks broke on its own, but a rule it rests on broke (or
@@ -26,6 +26,11 @@ export interface MatrixResult {
   checks: string[];
   /** The faults of the kit's mock its checks are shown to catch (none: checked, but never shown to fail). */
   faults: string[];
+  /**
+   * For a row with checks, what shows they fail on a breach of it (rule-matrix.ts): a fault of its
+   * own, the model of this run comparing what it fixes, or nothing yet. Only the first is "checked".
+   */
+  proof?: RowProof;
   /** Why it was skipped, cannot be checked, or is not checked yet; for a "not shown" sentence, the decisions. */
   reason?: string;
   /** For a row resting on a broken rule: the rules that broke. */
@@ -45,6 +50,10 @@ export interface MatrixScore {
   some_cases: number;
   /** Checked rows whose checks are shown to fail on a fault of the mock made for them. */
   shown_to_fail: number;
+  /** Rows whose checks ran, shown to fail only by the model comparing what they fix (not counted as checked). */
+  covered_by_model?: number;
+  /** Rows whose checks ran but were never shown to fail on a breach of them alone (counted as not checked yet). */
+  unproven?: number;
   documented: { checked: number; held: number };
   assumed: { checked: number; held: number };
   not_checkable: number;
@@ -64,9 +73,11 @@ export function matrixResults(outcomes: {
   rules: Map<string, number>;
   calls: number;
   plan: PlanId;
+  /** The run judged its answers against a model (model/). */
+  model?: boolean;
 }): MatrixResult[] {
   return matrix.map((row) => {
-    const base = rowBase(row);
+    const base = rowBase(row, outcomes.model === true);
     if (row.decided)
       return {
         ...base,
@@ -110,13 +121,16 @@ export function matrixResults(outcomes: {
 }
 
 /** What a row's result says of the row itself, whatever the run. */
-function rowBase(row: MatrixRow): Pick<MatrixResult, 'id' | 'source' | 'basis' | 'checks' | 'faults'> {
+function rowBase(row: MatrixRow, model = false): Pick<MatrixResult, 'id' | 'source' | 'basis' | 'checks' | 'faults'> {
+  // Covered by the model only in a run that had one.
+  const proof = row.proof === 'model' && !model ? 'none' : row.proof;
   return {
     id: row.id,
     source: row.source,
     basis: row.basis,
     checks: row.checks ?? [],
     faults: row.checks ? (row.faults ?? []) : [],
+    ...(proof ? { proof } : {}),
   };
 }
 
@@ -139,7 +153,9 @@ export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[
         const hits = seen.filter((r) => r.outcome === outcome);
         // The widest coverage any key gave it: a row checked on every case by one key was checked on every case.
         const hit = hits.find((r) => r.coverage !== 'some cases') ?? hits[0];
-        if (hit) return { ...hit, reason: undefined };
+        // Covered by the model when any key's run had one.
+        const proof = seen.some((r) => r.proof === 'model') ? { proof: 'model' as const } : {};
+        if (hit) return { ...hit, ...(hit.proof === 'none' ? proof : {}), reason: undefined };
       }
       if (first.outcome !== 'skipped') return first;
       // A key was given that could check it: why that run did not (a flag, --only, the budget).
@@ -151,11 +167,14 @@ export function mergeMatrix(runs: MatrixResult[][], plansGiven: readonly PlanId[
 
 export function matrixScore(results: MatrixResult[]): MatrixScore {
   const counted = results.filter((r) => r.outcome !== 'decided elsewhere');
-  const isChecked = (r: MatrixResult) =>
+  const ran = (r: MatrixResult) =>
     r.outcome === 'held' || r.outcome === 'broken' || r.outcome === 'rests on a broken rule';
+  // Checked: its checks ran and are shown to fail on a breach of it alone (a report before proofs: any that ran).
+  const isChecked = (r: MatrixResult) => ran(r) && (r.proof === undefined || r.proof === 'own fault');
+  const unproven = counted.filter((r) => ran(r) && !isChecked(r));
   const count = (basis: 'documented' | 'assumed') => ({
     checked: counted.filter((r) => r.basis === basis && isChecked(r)).length,
-    held: counted.filter((r) => r.basis === basis && r.outcome === 'held').length,
+    held: counted.filter((r) => r.basis === basis && isChecked(r) && r.outcome === 'held').length,
   });
   const documented = count('documented');
   const assumed = count('assumed');
@@ -163,15 +182,19 @@ export function matrixScore(results: MatrixResult[]): MatrixScore {
     rows: counted.length,
     checked: documented.checked + assumed.checked,
     held: documented.held + assumed.held,
-    broken: counted.filter((r) => r.outcome === 'broken').length,
-    rests_on_broken_rule: counted.filter((r) => r.outcome === 'rests on a broken rule').length,
+    broken: counted.filter((r) => isChecked(r) && r.outcome === 'broken').length,
+    rests_on_broken_rule: counted.filter((r) => isChecked(r) && r.outcome === 'rests on a broken rule').length,
     every_case: counted.filter((r) => isChecked(r) && r.coverage !== 'some cases').length,
     some_cases: counted.filter((r) => isChecked(r) && r.coverage === 'some cases').length,
     shown_to_fail: counted.filter((r) => isChecked(r) && r.faults.length > 0).length,
+    covered_by_model: unproven.filter((r) => r.proof === 'model').length,
+    unproven: unproven.filter((r) => r.proof !== 'model').length,
     documented,
     assumed,
     not_checkable: counted.filter((r) => r.outcome === 'not checkable').length,
-    not_checked_yet: counted.filter((r) => r.outcome === 'not checked yet').length,
+    not_checked_yet:
+      counted.filter((r) => r.outcome === 'not checked yet').length +
+      unproven.filter((r) => r.proof !== 'model').length,
     skipped: counted.filter((r) => r.outcome === 'skipped').length,
   };
 }

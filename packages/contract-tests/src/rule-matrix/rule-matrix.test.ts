@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { faultNames } from '@investor-graph/mock';
-import { claims } from './claims.ts';
+import { claims, spotClaims } from './claims.ts';
 import { catchers, catchingChecks } from '../core/fault-catchers.test-support.ts';
 import { sentences } from './generated/sentences.ts';
 import { checkExists, matrix, renderMatrix } from './rule-matrix.ts';
@@ -236,18 +236,55 @@ test("a rule's failure leaves the rows it covers unproven, not broken: one statu
   expect(row(run({ status: 'failed' }, [['contract', 40]]), contractRow.id).outcome).toBe('broken');
   const score = matrixScore(dropped);
   expect(score.broken).toBe(0);
-  expect(score.rests_on_broken_rule).toBe(dropped.filter((r) => r.outcome === 'rests on a broken rule').length);
-  expect(score.rests_on_broken_rule).toBeGreaterThan(100);
+  // The score counts checked rows (shown to fail on their own sentence); the lines name every row resting.
+  const resting = dropped.filter((r) => r.outcome === 'rests on a broken rule');
+  expect(resting.length).toBeGreaterThan(100);
+  expect(score.rests_on_broken_rule).toBe(resting.filter((r) => r.proof === 'own fault').length);
   expect(score.held + score.broken! + score.rests_on_broken_rule!).toBe(score.checked);
   expect(scoreLine(score)).toMatch(
     new RegExp(`^matrix rows: ${score.held} held, 0 broken, ${score.rests_on_broken_rule} resting on a broken rule: `),
   );
   // One line names the rule, the first sentence resting on it and how many more, and calls them unproven.
   expect(restingLines(dropped)).toEqual([
-    `${score.rests_on_broken_rule} rows rest on broken rule contract (unproven, not broken): ` +
+    `${resting.length} rows rest on broken rule contract (unproven, not broken): ` +
       `'${cut(matrix.find((r) => r.id === dropped.find((d) => d.broken_rules)!.id)!.rule)}' ` +
-      `(${dropped.find((d) => d.broken_rules)!.id}) and ${score.rests_on_broken_rule! - 1} more`,
+      `(${dropped.find((d) => d.broken_rules)!.id}) and ${resting.length - 1} more`,
   ]);
 });
 
 const cut = (said: string) => (said.length > 70 ? `${said.slice(0, 69)}…` : said);
+
+test('a row is checked only when a fault its claim alone lists is caught, else covered by the model or not yet', () => {
+  const everyCheck = new Set(matrix.flatMap((r) => r.checks ?? []).filter((c) => !c.startsWith('rule:')));
+  const run = (model: boolean) =>
+    matrixResults({
+      properties: new Map([...everyCheck].map((id) => [id, { status: 'passed' }])),
+      rules: new Map(),
+      calls: 30,
+      plan: 'enterprise',
+      model,
+    });
+  const own = matrix.find((r) => r.proof === 'own fault')!;
+  const byModel = matrix.find((r) => r.proof === 'model' && r.faults?.length)!;
+  const unproven = matrix.find((r) => r.proof === 'none' && r.faults?.length)!;
+  // Its faults are each listed by another claim too: they break another sentence as well.
+  const listing = (fault: string) =>
+    [...claims, ...spotClaims.map((c) => c.claim)].filter((c) => c.faults?.includes(fault)).length;
+  expect(unproven.faults!.map(listing).every((n) => n > 1)).toBe(true);
+  expect(own.faults!.map(listing)).toContain(1);
+  const withModel = matrixScore(run(true));
+  const without = matrixScore(run(false));
+  expect(withModel.checked).toBe(matrix.filter((r) => r.proof === 'own fault').length);
+  expect(withModel.covered_by_model).toBe(matrix.filter((r) => r.proof === 'model').length);
+  // Without a model in the run, what only the model covers is not checked yet.
+  expect(without.covered_by_model).toBe(0);
+  expect(without.unproven).toBe(withModel.unproven! + withModel.covered_by_model!);
+  expect(run(false).find((r) => r.id === byModel.id)?.proof).toBe('none');
+  expect(run(true).find((r) => r.id === own.id)?.proof).toBe('own fault');
+  expect(scoreLine(withModel)).toMatch(
+    /shown to fail on a fault of their own \(no other sentence's\); \d+ more covered/,
+  );
+  expect(scoreLine(without)).toMatch(
+    /not checked yet \(\d+ of them held by checks never shown to fail on their sentence/,
+  );
+});

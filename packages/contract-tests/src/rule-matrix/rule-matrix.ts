@@ -13,6 +13,7 @@ import type { SuiteContext } from '../core/context.ts';
 import { sentences } from './generated/sentences.ts';
 import { properties, type Property } from '../properties.ts';
 import { assumedSpots } from './sentences.ts';
+import { modelSections } from './pointer-sentences.ts';
 
 /** A row: a sentence or a contract spot, with what its claim says of it (src/claims.ts). */
 export interface MatrixRow extends Omit<Claim, 'says'> {
@@ -24,6 +25,28 @@ export interface MatrixRow extends Omit<Claim, 'says'> {
   rule: string;
   /** documented: the spec says it; assumed: the kit decided it where the spec says "not shown". */
   basis: 'documented' | 'assumed';
+  /**
+   * For a row with checks, what shows they can fail on a breach of it: a fault of the mock that its
+   * claim alone lists (it breaks these sentences and no other), the model comparing what it fixes
+   * (in a run with a model), or nothing yet (its faults break other sentences too).
+   */
+  proof?: RowProof;
+}
+
+export type RowProof = 'own fault' | 'model' | 'none';
+
+/** How many claims list each fault: a fault listed by one breaks that claim's sentences alone. */
+const faultClaims = new Map<string, number>();
+for (const claim of [...claims, ...spotClaims.map((s) => s.claim)])
+  for (const fault of claim.faults ?? []) faultClaims.set(fault, (faultClaims.get(fault) ?? 0) + 1);
+
+/** The section of a row's id (`limit` of `limit.2`, `spec 2` of `spec 2.3`). */
+const sectionOf = (id: string): string => id.slice(0, id.lastIndexOf('.'));
+
+function proofOf(row: Omit<MatrixRow, 'proof'>): RowProof | undefined {
+  if (!row.checks) return undefined;
+  if (row.faults?.some((f) => faultClaims.get(f) === 1)) return 'own fault';
+  return modelSections.has(sectionOf(row.id)) || row.inputs?.length ? 'model' : 'none';
 }
 
 /** The claim whose fragment is in the sentence, or undefined (the matrix test says which sentences have none). */
@@ -37,7 +60,7 @@ function fromClaim(claim: Claim | undefined): Omit<MatrixRow, 'id' | 'source' | 
   return rest;
 }
 
-export const matrix: readonly MatrixRow[] = [
+const rows: readonly Omit<MatrixRow, 'proof'>[] = [
   ...sentences.map((s): MatrixRow => ({
     id: s.id,
     source: s.source === 'spec' ? `spec §${s.id.slice(5).split('.')[0]}` : `DECISIONS.md#${s.section}`,
@@ -55,6 +78,11 @@ export const matrix: readonly MatrixRow[] = [
     }),
   })),
 ];
+
+export const matrix: readonly MatrixRow[] = rows.map((row) => {
+  const proof = proofOf(row);
+  return proof ? { ...row, proof } : row;
+});
 
 /** Rows that state a rule: a "not shown" sentence of the spec only points at the decisions that fill it. */
 export const ruleRows = matrix.filter((row) => !row.decided);
@@ -122,8 +150,14 @@ export function renderMatrix(): string {
         : row.notCheckable
           ? `not checkable from outside: ${cell(row.notCheckable)}`
           : `**not checked yet**: ${cell(row.todo!)}`;
-  const faults = (row: MatrixRow) =>
-    row.checks ? (row.faults?.length ? row.faults.map((f) => `\`${f}\``).join(', ') : '**none yet**') : '';
+  // Only a fault no other claim lists shows a check fails on this sentence (rule-matrix.ts: proofOf).
+  const faults = (row: MatrixRow) => {
+    if (!row.checks) return '';
+    const listed = (row.faults ?? []).map((f) => `\`${f}\``).join(', ');
+    if (row.proof === 'own fault') return listed;
+    const shared = listed ? ` (${listed} break other sentences too)` : '';
+    return row.proof === 'model' ? `covered by the model${shared}` : `**none of its own**${shared}`;
+  };
   return [
     '| row | what it says | source | checked by | shown to fail on | plans | calls a case |',
     '|---|---|---|---|---|---|---|',

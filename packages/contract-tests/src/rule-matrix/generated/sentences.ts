@@ -2058,10 +2058,16 @@ export const sentences: readonly Sentence[] = [
     "id": "model-comparison.8",
     "source": "decisions",
     "section": "model-comparison",
-    "text": "A call the model cannot make as the service got it: a key it was never told of that the service accepts, a cursor it never gave that the service took, an entity tag it never paired with its own that the service matched, a trial call that made a key or met an address's live trial (the key made is told to the model)."
+    "text": "`document`: the contract a service serves is judged by the run's diff against the kit's, which lets a service add to it (see Deprecation), and by the rules: only its status is compared."
   },
   {
     "id": "model-comparison.9",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "A call the model cannot make as the service got it: a key it was never told of that the service accepts, a cursor it never gave that the service took, an entity tag it never paired with its own that the service matched, a trial call that made a key or met an address's live trial (the key made is told to the model)."
+  },
+  {
+    "id": "model-comparison.10",
     "source": "decisions",
     "section": "model-comparison",
     "text": "A difference no sentence of the spec or of these decisions fixes is the kit's reading of an open point: said in the report as a warning, never a failure."
