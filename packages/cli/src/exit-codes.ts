@@ -142,6 +142,11 @@ export const exitCodes: Record<string, Partial<Record<ExitReason, string>>> = {
       'plan or script), or the verdict cannot be written where --out says (one line)',
     setup: 'a part did not start (its summary says why) (one line)',
   },
+  'investor-graph-mcp': {
+    held: 'stopped: the client closed stdio, or Ctrl-C or SIGTERM',
+    usage: 'bad usage: a flag or its value is wrong (one line)',
+    setup: 'could not start: the dataset cannot be read, or the port is taken (one line)',
+  },
   'investor-graph-load k6': {
     held: 'the path of the k6 the scripts run with is printed',
     setup: 'there is no k6 and none can be built here (one line says how to get one)',

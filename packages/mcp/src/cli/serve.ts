@@ -3,7 +3,7 @@
  * environment (the key is never a flag: a command line is shown by ps and /proc), starts, and
  * serves over stdio (stdout is the protocol's: every line of its own goes to stderr) or HTTP.
  */
-import { exitCode, packageOf, readFlags } from '@investor-graph/cli';
+import { exitCode, exitCodesHelp, packageOf, readFlags } from '@investor-graph/cli';
 import { isPlanId, planIds, type PlanId } from '@investor-graph/contract';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { serveHttp } from '../http.ts';
@@ -24,10 +24,7 @@ const usage = `usage: investor-graph-mcp [options]
 environment:
   INVESTOR_GRAPH_KEY  the key calls start with (none: the agent meets 401 and can call get_trial_key)
   INVESTOR_GRAPH_MOCK_ADMIN_TOKEN  the admin token of a mock given with --base-url --control
-exit codes:
-  0    stopped (the client closed stdio, or Ctrl-C)
-  2    bad usage: a flag or its value is wrong (one line)
-  3    could not start: the dataset cannot be read, or the port is taken (one line)`;
+${exitCodesHelp('investor-graph-mcp')}`;
 
 const flags = readFlags('investor-graph-mcp', usage, process.argv.slice(2), {
   'base-url': { type: 'string' },
