@@ -810,7 +810,7 @@ export const claims: readonly Claim[] = [
     says: ["A JSON body (the trial call's, a control call's) that gives a member twice"],
     todo:
       "a trial call with `email` twice is a 400 that makes no key (the mock's own test: " +
-      'engine/request/json-body.test.ts)',
+      'packages/engine/src/http/json-body.test.ts)',
   },
   { says: ['One that cannot write the file (a disk that filled'], notCheckable: "the mock's own state file" },
   {
@@ -927,7 +927,7 @@ export const claims: readonly Claim[] = [
     faults: ['since-z-only'],
     note:
       'the page (rows and whether there is more) is compared; next_cursor and ETag are ' +
-      "compared by the mock's own tests (engine/request/timestamps.test.ts), a cursor being " +
+      "compared by the mock's own tests (packages/engine/src/http/timestamps.test.ts), a cursor being " +
       'opaque to a client',
     inputs: ['since', 'since-refused'],
   },

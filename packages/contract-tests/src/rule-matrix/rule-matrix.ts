@@ -1,7 +1,7 @@
 /**
  * The rule matrix: a row for every sentence of the spec (contracts/SPEC.md) and of
  * contracts/DECISIONS.md, and for every `x-assumed` spot of the contract, each with the checks
- * that judge it and the faults of the mock they are shown to catch (src/claims.ts), or why no
+ * that judge it and the faults of the mock they are shown to catch (claims.ts), or why no
  * client can check it, or what is still missing. rule-matrix.test.ts fails when a sentence has no
  * row or a row names a check or fault that does not exist; the README's table, the JSON report and
  * the score are all made from these rows, and the score counts sentences.
@@ -15,7 +15,7 @@ import { properties, type Property } from '../properties.ts';
 import { assumedSpots } from './sentences.ts';
 import { modelSections } from './pointer-sentences.ts';
 
-/** A row: a sentence or a contract spot, with what its claim says of it (src/claims.ts). */
+/** A row: a sentence or a contract spot, with what its claim says of it (claims.ts). */
 export interface MatrixRow extends Omit<Claim, 'says'> {
   /** `spec 4.3`, `cursor.2` (DECISIONS.md#cursor), or `contract <JSON pointer>`. */
   id: string;
@@ -55,7 +55,7 @@ export function claimFor(text: string): Claim | undefined {
 }
 
 function fromClaim(claim: Claim | undefined): Omit<MatrixRow, 'id' | 'source' | 'rule' | 'basis'> {
-  if (!claim) return { todo: 'no claim in src/claims.ts finds this sentence' };
+  if (!claim) return { todo: 'no claim in claims.ts finds this sentence' };
   const { says: _says, ...rest } = claim;
   return rest;
 }
@@ -74,7 +74,7 @@ const rows: readonly Omit<MatrixRow, 'proof'>[] = [
     rule: `the contract at ${spot.pointer} carries ${spot.anchors.join(', ')}`,
     basis: 'assumed',
     ...(spotClaims.find((s) => s.at.test(spot.pointer))?.claim ?? {
-      todo: 'no spot claim in src/claims.ts matches this spot',
+      todo: 'no spot claim in claims.ts matches this spot',
     }),
   })),
 ];

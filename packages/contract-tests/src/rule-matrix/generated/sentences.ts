@@ -1632,7 +1632,7 @@ export const sentences: readonly Sentence[] = [
     "id": "plan-numbers-the-spec-leaves-open.2",
     "source": "decisions",
     "section": "plan-numbers-the-spec-leaves-open",
-    "text": "The whole plan table lives once, in `x-plans` of `openapi.yaml`; every package and the k6 scripts read it from there (through `contracts/plans.json`, generated from it)."
+    "text": "The whole plan table lives once, in `x-plans` of `openapi.yaml`; every package and the k6 scripts read it from there (through `packages/contract/src/generated/plans.json`, generated from it)."
   },
   {
     "id": "exhausted-quota.1",
