@@ -1,7 +1,7 @@
 /**
  * One run of the contract tests' CLI against one mutant: a fresh pair process (proxy and mock), the
  * CLI with its default flags as a CI user runs it (`INVESTOR_GRAPH_KEY`, `--base-url`, `--plan`,
- * `--seed`), in a folder of its own so its default JUnit and report land there, then the proxy's
+ * `--seed`, and only the `--cli-arg`s a run names), in a folder of its own so its default JUnit and report land there, then the proxy's
  * counts of what the mutant changed.
  */
 import { fork, spawn } from 'node:child_process';
@@ -49,6 +49,8 @@ export interface RunOptions {
   /** The command that runs the contract tests (a test gives a small fake one). */
   command?: string[];
   timeoutMs?: number;
+  /** Arguments added to the CLI's own (`--no-model`); none is the CLI's default run. */
+  cliArgs?: readonly string[];
 }
 
 async function startPairProcess(mutant: MutantSpec | null, keys: Record<PlanId, string>) {
@@ -136,7 +138,7 @@ export async function runSeed(
     };
     delete env.INVESTOR_GRAPH_KEYS;
     const { exit, tail } = await runCommand(
-      [...command, '--base-url', pair.url, '--plan', plan, '--seed', String(seed)],
+      [...command, '--base-url', pair.url, '--plan', plan, '--seed', String(seed), ...(options.cliArgs ?? [])],
       cwd,
       env,
       options.timeoutMs ?? 600_000,

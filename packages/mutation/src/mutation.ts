@@ -19,12 +19,15 @@ import { classify, resultLine, scoreOf, type MutantResult } from './score.ts';
 import { enumerateMutants, pickMutants } from './sites.ts';
 
 const usage = `usage: pnpm mutation [--sample N] [--pick-seed N] [--seeds 1,2,3] [--jobs N] [--only ID,...] [--list] \
-[--out FILE]
+[--out FILE] [--families LIST] [--cli-arg ARG ...]
   --sample N     mutants to run, a stratified sample of all enumerated (100)
   --pick-seed N  the sample's seed: the same seed picks the same mutants (1)
   --seeds LIST   the contract tests' seeds each mutant runs on (1,2,3)
   --jobs N       mutants run at once, each its own mock, proxy and CLI (2)
   --only IDS     run these mutants (ids as --list prints them) instead of a sample
+  --families L   enumerate and pick from these families only (all)
+  --cli-arg ARG  an argument added to the contract tests' own, repeatable (--cli-arg=--no-model: the run
+                 without the model); none is the CLI's default run
   --list         enumerate and print the sample, run nothing
   --out FILE     the results (mutation-results/mutation.json)
   --from FILE    run nothing: write the figures of a results file into BENCHMARKS.md
@@ -73,6 +76,8 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
       seeds: { type: 'string', default: '1,2,3' },
       jobs: { type: 'string', default: '2' },
       only: { type: 'string' },
+      families: { type: 'string' },
+      'cli-arg': { type: 'string', multiple: true, default: [] },
       list: { type: 'boolean', default: false },
       out: { type: 'string', default: 'mutation-results/mutation.json' },
       from: { type: 'string' },
@@ -91,7 +96,8 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
   }
   const seeds = values.seeds.split(',').map(Number);
   const jobs = Math.max(1, Math.min(Number(values.jobs), cpus().length));
-  const run: RunOptions = { keys, ...options };
+  const cliArgs = values['cli-arg'];
+  const run: RunOptions = { keys, cliArgs, ...options };
   const started = Date.now();
 
   console.log("mutation: sampling the embedded dataset's answers through an unbroken mock");
@@ -102,12 +108,14 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
     { enterprise: keys.enterprise, team: keys.team },
     { team: ['getExportManifest', 'getExportFile'] },
   ).finally(() => sampler.close());
-  const all = enumerateMutants(samples);
+  const named = values.families?.split(',');
+  const all = enumerateMutants(samples).filter((m) => !named || named.includes(m.family));
   const only = values.only?.split(',');
   const picked = only
     ? all.filter((m) => only.includes(m.id))
     : pickMutants(all, Number(values.sample), Number(values['pick-seed']));
   console.log(`  ${samples.length} answers sampled; ${all.length} mutants enumerated (${tally(all)})`);
+  if (cliArgs.length) console.log(`  the contract tests run with ${cliArgs.join(' ')} added to their defaults`);
   console.log(`  ${picked.length} picked${only ? ' by --only' : ` (seed ${values['pick-seed']})`}: ${tally(picked)}`);
   if (values.list) {
     for (const m of picked) console.log(`  ${m.id} [${m.plan}]${m.equivalent ? ` (equivalent? ${m.equivalent})` : ''}`);
@@ -138,6 +146,7 @@ export async function main(argv: string[], options: Partial<RunOptions> = {}): P
       pickSeed: Number(values['pick-seed']),
       seeds,
       jobs,
+      cliArgs,
       enumerated: {
         total: all.length,
         byFamily: Object.fromEntries(families.map((f) => [f, all.filter((m) => m.family === f).length])),

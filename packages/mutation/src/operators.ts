@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { plans, type PlanId } from '@investor-graph/contract';
 import type { Mutate } from './proxy.ts';
 import { alterHeader } from './header-alters.ts';
+import { sentenceMutator } from './sentence-edits.ts';
 import { cursorEdit, fieldEdit, jsonEdit, planEdit, rowsEdit, statefulEdit, type Edit } from './body-edits.ts';
 
 export const families = [
@@ -17,6 +18,10 @@ export const families = [
   'cursor',
   'plan',
   'stateful',
+  'meaning',
+  'source',
+  'case',
+  'sequence',
 ] as const;
 export type Family = (typeof families)[number];
 
@@ -40,6 +45,7 @@ export interface MutantSpec {
 
 /** The rewrite a mutant makes, with its own memory for one run. */
 export function mutatorFor(spec: MutantSpec): Mutate {
+  if (['meaning', 'source', 'case', 'sequence'].includes(spec.family)) return sentenceMutator(spec);
   const parts = Array.isArray(spec.target) ? spec.target : [];
   const edit: Edit | null =
     spec.family === 'field-shape' || spec.family === 'field-value'

@@ -15,6 +15,8 @@ export interface FieldRule {
   anyText: boolean;
   /** Any text, the empty one too (no minimum length). */
   mayBeEmpty: boolean;
+  /** The values of a string enum the field is held to (every alternative an enum), else none. */
+  values: string[] | null;
 }
 
 /** The schema of an operation's answer of this status (its JSON content), `$ref`s resolved. */
@@ -74,10 +76,16 @@ export function fieldRule(root: Schema | null, parts: readonly string[]): FieldR
   const free = candidates.filter(
     (c) => types(c).includes('string') && !c.enum && !c.pattern && !c.format && c.const === undefined,
   );
+  const enums = candidates.filter((c) => Array.isArray(c.enum));
+  const values =
+    enums.length > 0 && enums.length === candidates.filter((c) => !types(c).every((t) => t === 'null')).length
+      ? [...new Set(enums.flatMap((c) => (c.enum as unknown[]).filter((v): v is string => typeof v === 'string')))]
+      : null;
   return {
     required,
     nullable: kinds.includes('null'),
     anyText: free.length > 0,
     mayBeEmpty: free.some((c) => !((c.minLength as number) > 0)),
+    values: values && values.length >= 2 ? values : null,
   };
 }

@@ -11,6 +11,7 @@ import { answerSchema, fieldRule } from './schema.ts';
 import { mutableHeaders } from './header-alters.ts';
 import type { MutantSpec } from './operators.ts';
 import type { Sample } from './sample.ts';
+import { sentenceMutants } from './sentence-sites.ts';
 
 /** Plans in the order a site takes its key from: the first whose answers showed it. */
 const planOrder: PlanId[] = ['enterprise', 'team', 'business', 'payg', 'trial'];
@@ -167,6 +168,7 @@ export function enumerateMutants(samples: Sample[]): MutantSpec[] {
         if (when) specs.push({ family: 'stateful', operator, operation, plan });
       }
     }
+    specs.push(...sentenceMutants(operation, list, planOf, operationById(operation).path.includes('{')));
     const tagged = planOf((s) => s.status < 300 && s.headers.includes('etag'));
     if (tagged) specs.push({ family: 'stateful', operator: 'etag-churn', operation, plan: tagged });
   }
