@@ -6,8 +6,8 @@
  */
 import { request } from 'node:http';
 import { expect, test } from 'vitest';
-import { runControlClientCases } from '@investor-graph/engine/control/client-cases.test-support';
-import { validatingFetch } from '@investor-graph/engine/control/control-validator.test-support';
+import { runControlClientCases } from '@investor-graph/engine/testing';
+import { validatingFetch } from '@investor-graph/engine/testing';
 import { ControlError, createControlClient, type ControlFetch } from './control.ts';
 import { startMock } from './node.ts';
 

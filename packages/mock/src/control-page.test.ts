@@ -12,7 +12,7 @@ import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumBin, chromiumMissing, screenshotsDir } from '@investor-graph/test-support/chromium';
-import { controlDocument } from '@investor-graph/engine/control/document';
+import { controlDocument } from '@investor-graph/engine/adapter';
 import { startMock, type RunningMock } from './cli/start-mock.ts';
 
 const skipBrowser = chromiumMissing('the control page');

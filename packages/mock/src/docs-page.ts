@@ -10,9 +10,9 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { pathUnder } from '@investor-graph/engine/http/query';
-import type { Answer } from '@investor-graph/engine/answer';
-import type { Wrapper } from '@investor-graph/engine/wrapper';
+import { pathUnder } from '@investor-graph/engine/adapter';
+import type { Answer } from '@investor-graph/engine/adapter';
+import type { Wrapper } from '@investor-graph/engine/adapter';
 
 const shipped = new URL('./scalar/standalone.js', import.meta.url);
 // The package's exports name no browser bundle, so it is found beside its main entry.

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { setupServer } from 'msw/node';
 import { inProcessFetch } from '@investor-graph/engine/control';
-import { runControlClientCases } from '@investor-graph/engine/control/client-cases.test-support';
+import { runControlClientCases } from '@investor-graph/engine/testing';
 import { createInvestorGraphApi, ControlError } from './index.ts';
 
 const server = setupServer();

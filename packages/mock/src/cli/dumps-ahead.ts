@@ -1,5 +1,5 @@
 /** The nightly dumps a started mock writes ahead, and the cache it keeps their files in (start-mock.ts). */
-import type { Engine } from '@investor-graph/engine/engine';
+import type { Engine } from '@investor-graph/engine/adapter';
 import { DumpCache, dumpCacheDir } from '../dumps/disk/cache.ts';
 
 /** The cache of finished dump files, or none where there is no home for it (no HOME, no passwd entry). */

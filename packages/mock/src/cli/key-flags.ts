@@ -1,7 +1,7 @@
 /** Keys given at start: `--key PLAN=KEY` read, and a preset key as the engine takes it. */
 import { isPlanId, planIds, type PlanId } from '@investor-graph/contract';
-import { presetPrepaidRows } from '@investor-graph/engine/accounts/accounts';
-import type { PresetKey } from '@investor-graph/engine/engine';
+import { presetPrepaidRows } from '@investor-graph/engine/adapter';
+import type { PresetKey } from '@investor-graph/engine/adapter';
 
 export function parseKeyFlag(flag: string): PresetKey {
   const m = /^([a-z]+)=([\x21-\x7e]{8,200})$/.exec(flag);

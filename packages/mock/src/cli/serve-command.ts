@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as osConstants } from 'node:os';
 import { planIds, plans } from '@investor-graph/contract';
-import { newKeyText } from '@investor-graph/engine/accounts/accounts';
+import { newKeyText } from '@investor-graph/engine/adapter';
 import { faults, isFaultName } from '@investor-graph/engine/faults';
 import { readFlags } from './flags.ts';
 import { faultsUsage, serveUsage } from './serve-usage.ts';
@@ -17,7 +17,7 @@ import { nearest } from '@investor-graph/cli/near';
 import { isLoopback } from '../adapters/node/server.ts';
 import { StateFileError, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.ts';
-import type { StoreInfo } from '@investor-graph/engine/stores/key-store';
+import type { StoreInfo } from '@investor-graph/engine/adapter';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
 
 const args = process.argv.slice(process.argv[2] === 'serve' ? 3 : 2);

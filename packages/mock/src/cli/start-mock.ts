@@ -1,7 +1,7 @@
 /** Builds a running mock from options: the one place the CLI, tests and benchmarks start it. */
 import type { Server } from 'node:http';
 import { createContractValidator } from '@investor-graph/contract';
-import { createEngine, type Engine, type EngineOptions, type PresetKey } from '@investor-graph/engine/engine';
+import { createEngine, type Engine, type EngineOptions, type PresetKey } from '@investor-graph/engine/adapter';
 import { faultAdapterOptions, faultEngineOptions, faultWrapper, type FaultName } from '@investor-graph/engine/faults';
 import { withDocs } from '../docs-page.ts';
 import { dumpCacheOf, dumpsAhead } from './dumps-ahead.ts';

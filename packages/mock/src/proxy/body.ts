@@ -3,7 +3,7 @@
  * decoded the body, and its body, held for checking up to a bound per answer and a budget across
  * every answer held at once, else streamed on as it arrives, unchecked, and said to be.
  */
-import { concatBytes } from '@investor-graph/engine/hash';
+import { concatBytes } from '@investor-graph/engine/adapter';
 import type { ProxyViolation } from './types.ts';
 import { violationsHeader } from './violations.ts';
 

@@ -2,7 +2,7 @@
  * The validation proxy's own answers, not the API's: a broken answer under --errors, a lost or
  * broken upstream. A table of their own beside the engine's, answered in the same problem+json.
  */
-import { problemBody, problemResponse, type ProblemType } from '@investor-graph/engine/problems';
+import { problemBody, problemResponse, type ProblemType } from '@investor-graph/engine/adapter';
 
 export const proxyProblems = {
   contract_violation: { status: 502, title: 'The service broke the contract' },

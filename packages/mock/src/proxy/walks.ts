@@ -8,7 +8,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { rowIdentity } from '@investor-graph/contract';
-import { fnv64 } from '@investor-graph/engine/hash';
+import { fnv64 } from '@investor-graph/engine/adapter';
 
 export interface WalkLimits {
   /** Walks remembered at once (the least recently continued are forgotten first). */

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { failedAuth, trialKeysPerMinute } from '@investor-graph/contract/plans';
 import { newKeyText } from '@investor-graph/engine';
 import { startMock, type RunningMock, type StartOptions } from '../node.ts';
-import { newRecord } from '@investor-graph/engine/accounts/key-records';
+import { newRecord } from '@investor-graph/engine/adapter';
 import { SqliteKeyStore } from './sqlite/key-store.ts';
 import { missing, startRedis } from './redis/servers.test-support.ts';
 

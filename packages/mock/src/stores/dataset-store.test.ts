@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
 import { SqliteStore } from './sqlite/dataset-store.ts';
-import { MemoryStore, SortedKeys } from '@investor-graph/engine/stores/memory/dataset-store';
-import type { Store, StoreInput } from '@investor-graph/engine/data/store';
+import { MemoryStore, SortedKeys } from '@investor-graph/engine/adapter';
+import type { Store, StoreInput } from '@investor-graph/engine/adapter';
 
 const AS_OF = '2026-11-20T03:00:00Z';
 const HOUR = 3_600_000;

@@ -6,10 +6,10 @@
  * is kept in any form.
  */
 import { describe, expect, test } from 'vitest';
-import { entryOf, kept, type AnsweredCall, type JournalEntry } from '@investor-graph/engine/journal/journal';
-import type { JournalStore } from '@investor-graph/engine/journal/journal-store';
-import type { JournalFilter } from '@investor-graph/engine/journal/match';
-import { verify } from '@investor-graph/engine/journal/verify';
+import { entryOf, kept, type AnsweredCall, type JournalEntry } from '@investor-graph/engine/adapter';
+import type { JournalStore } from '@investor-graph/engine/adapter';
+import type { JournalFilter } from '@investor-graph/engine/adapter';
+import { verify } from '@investor-graph/engine/adapter';
 
 /** A journal store opened afresh for one test (nothing of another test in it). */
 export interface OpenedJournal {

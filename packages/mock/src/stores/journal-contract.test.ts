@@ -1,4 +1,4 @@
-import { Journal } from '@investor-graph/engine/journal/journal';
+import { Journal } from '@investor-graph/engine/adapter';
 import { runJournalContract } from './journal-contract.test-support.ts';
 
 // The journal store that starts nothing: the engine's ring in this process's memory. The Redis

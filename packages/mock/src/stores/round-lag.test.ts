@@ -8,9 +8,9 @@ import { describe, expect, test } from 'vitest';
 import { createContractValidator, plans, type PlanId } from '@investor-graph/contract';
 import { SqliteStore } from './sqlite/dataset-store.ts';
 import { loadInput } from '../cli/start-mock.ts';
-import { createEngine, type Engine } from '@investor-graph/engine/engine';
-import { MemoryStore } from '@investor-graph/engine/stores/memory/dataset-store';
-import type { Store } from '@investor-graph/engine/data/store';
+import { createEngine, type Engine } from '@investor-graph/engine/adapter';
+import { MemoryStore } from '@investor-graph/engine/adapter';
+import type { Store } from '@investor-graph/engine/adapter';
 
 const [input, validator] = await Promise.all([loadInput({}), createContractValidator()]);
 const DAY = 86_400_000;

@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
-import { DAY, newRecord } from '@investor-graph/engine/accounts/key-records';
-import { decide, meteringTable, monthBounds, readCall } from '@investor-graph/engine/stores/metering-table';
-import type { ChargeStep, KeyRecord, KeyStore, Refusal } from '@investor-graph/engine/stores/key-store';
-import type { RateLimiter } from '@investor-graph/engine/stores/rate-limiter';
+import { DAY, newRecord } from '@investor-graph/engine/adapter';
+import { decide, meteringTable, monthBounds, readCall } from '@investor-graph/engine/adapter';
+import type { ChargeStep, KeyRecord, KeyStore, Refusal } from '@investor-graph/engine/adapter';
+import type { RateLimiter } from '@investor-graph/engine/adapter';
 
 /** A store opened afresh for one test (nothing of another test in it), and its buckets. */
 export interface OpenedStore {

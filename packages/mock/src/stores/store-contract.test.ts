@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { MemoryKeyStore } from '@investor-graph/engine/stores/memory/key-store';
-import { MemoryRateLimiter } from '@investor-graph/engine/stores/memory/rate-limiter';
+import { MemoryKeyStore } from '@investor-graph/engine/adapter';
+import { MemoryRateLimiter } from '@investor-graph/engine/adapter';
 import { SqliteKeyStore } from './sqlite/key-store.ts';
 import { runStoreContract } from './store-contract.test-support.ts';
 

@@ -3,7 +3,7 @@
  * and an answer's, compressed as the client's Accept-Encoding asks.
  */
 import type { IncomingMessage } from 'node:http';
-import { ProblemError } from '@investor-graph/engine/problems';
+import { ProblemError } from '@investor-graph/engine/adapter';
 import { acceptedEncoding, compress, COMPRESS_FROM } from './checks.ts';
 
 /** The largest request body the mock reads (64 KiB): larger ones are refused 413. */

@@ -11,7 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, expect, test, vi } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { createEngine } from '@investor-graph/engine/engine';
+import { createEngine } from '@investor-graph/engine/adapter';
 import { clientOf } from './http-edges.ts';
 import { createNodeServer, listen, type NodeServerOptions } from './server.ts';
 import { cli, killAll, start, stop } from '../../cli/cli-process.test-support.ts';

@@ -7,10 +7,10 @@
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { isPieces, type Answer } from '@investor-graph/engine/answer';
-import { concatBytes } from '@investor-graph/engine/hash';
-import { codedBody } from '@investor-graph/engine/http/json-body';
-import { ProblemError } from '@investor-graph/engine/problems';
+import { isPieces, type Answer } from '@investor-graph/engine/adapter';
+import { concatBytes } from '@investor-graph/engine/adapter';
+import { codedBody } from '@investor-graph/engine/adapter';
+import { ProblemError } from '@investor-graph/engine/adapter';
 
 /** Bodies below this go as they are: compressing them saves too little to pay for itself. */
 export const COMPRESS_FROM = 1024;

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { toResponse, type Answer } from '@investor-graph/engine/answer';
+import { toResponse, type Answer } from '@investor-graph/engine/adapter';
 
 /** Writes an answer with a delivery: true when it had one (and is taken care of), false to write it as usual. */
 export async function deliver(res: ServerResponse, answer: Answer): Promise<boolean> {

@@ -8,7 +8,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { createEngine, type Engine } from '@investor-graph/engine/engine';
+import { createEngine, type Engine } from '@investor-graph/engine/adapter';
 import { withFaultsOnAnswer, type FaultName } from '@investor-graph/engine/faults';
 import { createNodeServer, listen, type NodeServerOptions, type Served } from './server.ts';
 import type { AnswerFunction } from './fast-path.ts';

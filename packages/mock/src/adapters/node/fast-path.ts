@@ -12,8 +12,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { isPieces, piecesLength, type Answer } from '@investor-graph/engine/answer';
-import type { RequestContext } from '@investor-graph/engine/context';
+import { isPieces, piecesLength, type Answer } from '@investor-graph/engine/adapter';
+import type { RequestContext } from '@investor-graph/engine/adapter';
 import { encodedAnswer } from './checks.ts';
 import { deliver } from './delivery.ts';
 

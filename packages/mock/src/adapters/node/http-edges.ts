@@ -7,7 +7,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ProblemError } from '@investor-graph/engine/problems';
+import { ProblemError } from '@investor-graph/engine/adapter';
 
 export interface EdgeLimits {
   maxConnections: number;

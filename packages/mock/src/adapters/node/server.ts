@@ -16,10 +16,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import type { Engine } from '@investor-graph/engine/engine';
-import { toResponse } from '@investor-graph/engine/answer';
-import { ProblemError } from '@investor-graph/engine/problems';
-import { refusedRoute } from '@investor-graph/engine/http/router';
+import type { Engine } from '@investor-graph/engine/adapter';
+import { toResponse } from '@investor-graph/engine/adapter';
+import { ProblemError } from '@investor-graph/engine/adapter';
+import { refusedRoute } from '@investor-graph/engine/adapter';
 import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/cli/redact';
 import { encoded, GONE, MAX_BODY, readBody, tooLarge } from './bodies.ts';
 import { codingRefusal, refusal } from './checks.ts';

@@ -1,6 +1,6 @@
 /** What only the socket knows: whether a client is on this machine, and the context the engine is given of it. */
 import type { IncomingMessage } from 'node:http';
-import type { RequestContext } from '@investor-graph/engine/context';
+import type { RequestContext } from '@investor-graph/engine/adapter';
 
 /** Whether an address is this machine's own (IPv4, IPv6, or IPv4 mapped into IPv6). */
 export function isLoopback(address: string | undefined): boolean {

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
-import { ProblemError } from '@investor-graph/engine/problems';
+import { ProblemError } from '@investor-graph/engine/adapter';
 import { scripts, type ScriptName } from './scripts.ts';
 import { RedisStateError, type RedisTarget } from './url.ts';
 

@@ -16,10 +16,10 @@
  * What a reader shows is exact all the same: the newest `capacity` seqs, counted from the stream's
  * own last id, and `dropped` from its count of entries added since the last clear.
  */
-import { defaultJournalSize, entryOf, kept } from '@investor-graph/engine/journal/journal';
-import type { AnsweredCall, JournalEntry, JournalPage } from '@investor-graph/engine/journal/journal';
-import type { JournalStore, JournalView } from '@investor-graph/engine/journal/journal-store';
-import { matches, type JournalFilter } from '@investor-graph/engine/journal/match';
+import { defaultJournalSize, entryOf, kept } from '@investor-graph/engine/adapter';
+import type { AnsweredCall, JournalEntry, JournalPage } from '@investor-graph/engine/adapter';
+import type { JournalStore, JournalView } from '@investor-graph/engine/adapter';
+import { matches, type JournalFilter } from '@investor-graph/engine/adapter';
 import { createHash } from 'node:crypto';
 import type { RedisConnection } from './connection.ts';
 import { names } from './layout.ts';

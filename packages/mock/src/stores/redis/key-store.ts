@@ -6,11 +6,11 @@
  */
 import { LRUCache } from 'lru-cache';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
-import { monthBounds } from '@investor-graph/engine/stores/metering-table';
-import type { ChargeOutcome, ChargeStep, KeyRecord, KeyStore, MetaName } from '@investor-graph/engine/stores/key-store';
-import type { Refusal, StoreInfo, TrialCap, TrialInsert } from '@investor-graph/engine/stores/key-store';
+import { monthBounds } from '@investor-graph/engine/adapter';
+import type { ChargeOutcome, ChargeStep, KeyRecord, KeyStore, MetaName } from '@investor-graph/engine/adapter';
+import type { Refusal, StoreInfo, TrialCap, TrialInsert } from '@investor-graph/engine/adapter';
 import type { RedisConnection } from './connection.ts';
-import { ProblemError } from '@investor-graph/engine/problems';
+import { ProblemError } from '@investor-graph/engine/adapter';
 import { changedFields, fromFields, recordFields } from './record-fields.ts';
 import { checkLayout, DAY, names, trialKeptAfterEnd } from './layout.ts';
 import { CHARGE_KEPT_MS, TakeBacks } from './take-backs.ts';

@@ -8,7 +8,7 @@
  * (a stream, capped: journal.ts).
  */
 import { trialKeyKeptDays } from '@investor-graph/contract/plans';
-import type { MetaName } from '@investor-graph/engine/stores/key-store';
+import type { MetaName } from '@investor-graph/engine/adapter';
 import type { RedisConnection } from './connection.ts';
 import { RedisStateError } from './url.ts';
 

@@ -3,7 +3,7 @@
  * address) for every mock on the server, each take one script on it, on the server's clock, so
  * three replicas give a key its plan's rate once, not three times.
  */
-import type { BucketKind, RateLimiter, Taken } from '@investor-graph/engine/stores/rate-limiter';
+import type { BucketKind, RateLimiter, Taken } from '@investor-graph/engine/adapter';
 import type { RedisConnection } from './connection.ts';
 
 export class RedisRateLimiter implements RateLimiter {

@@ -5,7 +5,7 @@
  * nothing changed since they read it.
  */
 import { isPlanId } from '@investor-graph/contract/plans';
-import type { KeyRecord } from '@investor-graph/engine/stores/key-store';
+import type { KeyRecord } from '@investor-graph/engine/adapter';
 
 const text = (n: number | null): string => (n === null ? '' : String(n));
 const numberOrNull = (s: string | undefined): number | null => (s === undefined || s === '' ? null : Number(s));

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { meteringTable } from '@investor-graph/engine/stores/metering-table';
+import { meteringTable } from '@investor-graph/engine/adapter';
 import { meteringLua, scripts } from './scripts.ts';
 
 test("the Lua's metering decision is the table's rows, one branch each in order, and admit-and-charge runs it", () => {
@@ -19,7 +19,7 @@ test('a table whose row fitting every call is not its last is refused, not made 
 });
 
 test("the token bucket's step is the engine's formulas as Lua, and take-token runs it", async () => {
-  const { bucketLua } = await import('@investor-graph/engine/stores/token-bucket');
+  const { bucketLua } = await import('@investor-graph/engine/adapter');
   const lua = bucketLua();
   expect(lua.split('\n').map((line) => line.split(' = ')[0])).toEqual([
     'local refilled',

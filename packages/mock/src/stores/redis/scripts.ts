@@ -9,8 +9,8 @@
  * The plan rules come in as arguments, read from the contract's plan table by the caller:
  * no plan number is written here, and the metering decision is generated from the engine's table.
  */
-import { meteringTable, type MeterRow } from '@investor-graph/engine/stores/metering-table';
-import { bucketLua } from '@investor-graph/engine/stores/token-bucket';
+import { meteringTable, type MeterRow } from '@investor-graph/engine/adapter';
+import { bucketLua } from '@investor-graph/engine/adapter';
 import { journalScripts } from './journal-scripts.ts';
 
 /** Key `f` of a record hash is '' when null (KeyRecord's nulls). */

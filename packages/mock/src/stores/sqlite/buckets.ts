@@ -7,8 +7,8 @@
  * each process (rate-limiter.ts), since a counted call would otherwise pay a second write.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { BucketKind, RateLimiter, Taken } from '@investor-graph/engine/stores/rate-limiter';
-import { bucketStep, type BucketMove } from '@investor-graph/engine/stores/token-bucket';
+import type { BucketKind, RateLimiter, Taken } from '@investor-graph/engine/adapter';
+import { bucketStep, type BucketMove } from '@investor-graph/engine/adapter';
 
 interface BucketRow {
   tokens: number;

@@ -16,7 +16,7 @@ import {
   type StoredRow,
   type StoredRows,
 } from '@investor-graph/fixtures/database';
-import { nested, type IndexName } from '@investor-graph/engine/data/store';
+import { nested, type IndexName } from '@investor-graph/engine/adapter';
 import { arrays, keysOf, MAX_BATCH } from './merged-reads.ts';
 
 export class DatabaseRows {

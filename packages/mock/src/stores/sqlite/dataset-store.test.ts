@@ -6,10 +6,10 @@ import { afterAll, expect, test } from 'vitest';
 import { resources, type Row } from '@investor-graph/fixtures';
 import { collectDataset } from '@investor-graph/fixtures';
 import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/fixtures/database';
-import { Dumps } from '@investor-graph/engine/dumps/dumps';
+import { Dumps } from '@investor-graph/engine/adapter';
 import { diskDumpFiles } from '../../dumps/disk/files.ts';
-import { MemoryStore } from '@investor-graph/engine/stores/memory/dataset-store';
-import { nested, type IndexName, type Page, type Store } from '@investor-graph/engine/data/store';
+import { MemoryStore } from '@investor-graph/engine/adapter';
+import { nested, type IndexName, type Page, type Store } from '@investor-graph/engine/adapter';
 import { SqliteStore } from './dataset-store.ts';
 import { loadInput } from '../../cli/start-mock.ts';
 

@@ -20,8 +20,8 @@ import { memoryDatabase } from '@investor-graph/fixtures/database';
 import { mergeByKey } from './merge-by-key.ts';
 import { MAX_BATCH, MergedReads, type Overlay } from './merged-reads.ts';
 import { StoredRollups } from './stored-rollups.ts';
-import { SortedKeys } from '@investor-graph/engine/stores/memory/dataset-store';
-import { cutPage, RebuildingStore } from '@investor-graph/engine/data/rebuilding-store';
+import { SortedKeys } from '@investor-graph/engine/adapter';
+import { cutPage, RebuildingStore } from '@investor-graph/engine/adapter';
 import {
   nested,
   type Change,
@@ -31,7 +31,7 @@ import {
   type RowScan,
   type Store,
   type StoreInput,
-} from '@investor-graph/engine/data/store';
+} from '@investor-graph/engine/adapter';
 import { DatabaseRows } from './database-rows.ts';
 import { DateSeeks } from './date-seeks.ts';
 import { StoredChanges } from './stored-changes.ts';

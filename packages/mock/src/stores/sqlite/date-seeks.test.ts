@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { collectDataset, type Row } from '@investor-graph/fixtures';
 import { memoryDatabase } from '@investor-graph/fixtures/database';
-import type { DateRange } from '@investor-graph/engine/data/store';
+import type { DateRange } from '@investor-graph/engine/adapter';
 import { DateSeeks } from './date-seeks.ts';
 
 const dataset = collectDataset({ seed: 'date-seeks', scale: 3_000, asOf: '2026-11-20T03:00:00Z' });

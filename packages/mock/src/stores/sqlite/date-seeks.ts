@@ -9,7 +9,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
-import type { DateRange } from '@investor-graph/engine/data/store';
+import type { DateRange } from '@investor-graph/engine/adapter';
 import { arrays, keysOf } from './merged-reads.ts';
 
 /** The most rounds sorted by key at a call; more and the key-order walk is the cheaper. */

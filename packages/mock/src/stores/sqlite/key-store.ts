@@ -14,8 +14,8 @@
 import { closeSync, openSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { nodeSqlite } from './node-sqlite.ts';
-import type { KeyRecord, MetaName, StoreInfo, TrialCap } from '@investor-graph/engine/stores/key-store';
-import { TransactionalKeyStore } from '@investor-graph/engine/stores/transactional-key-store';
+import type { KeyRecord, MetaName, StoreInfo, TrialCap } from '@investor-graph/engine/adapter';
+import { TransactionalKeyStore } from '@investor-graph/engine/adapter';
 import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { SqliteBuckets } from './buckets.ts';
 import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';

@@ -5,7 +5,7 @@
 import type { StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
 import type { ResourceName, Row } from '@investor-graph/fixtures';
-import type { SortedKeys } from '@investor-graph/engine/stores/memory/dataset-store';
+import type { SortedKeys } from '@investor-graph/engine/adapter';
 import { mergeByKey } from './merge-by-key.ts';
 
 /** Keys of the database in a list's order and their rows, as read together. */

@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isPlanId } from '@investor-graph/contract/plans';
-import { keyPrefix, type KeyRecord, type MetaName } from '@investor-graph/engine/stores/key-store';
+import { keyPrefix, type KeyRecord, type MetaName } from '@investor-graph/engine/adapter';
 
 /** A state file the mock will not open: the message names the file and what is wrong with it. */
 export class StateFileError extends Error {

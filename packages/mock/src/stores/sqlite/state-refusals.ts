@@ -2,7 +2,7 @@
  * What a call meets when the state database will not take it: a lock held by another process
  * (503 state_busy), or a file that cannot be written (503 state_unavailable). Nothing is counted.
  */
-import { ProblemError } from '@investor-graph/engine/problems';
+import { ProblemError } from '@investor-graph/engine/adapter';
 import { fileTrouble } from './state-file.ts';
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { isPlanId } from '@investor-graph/contract/plans';
-import type { KeyRecord } from '@investor-graph/engine/stores/key-store';
+import type { KeyRecord } from '@investor-graph/engine/adapter';
 import { isSavedClock, StateFileError } from './state-file.ts';
 
 /** The schema this kit writes and reads; a file with a higher one came from a newer kit. */

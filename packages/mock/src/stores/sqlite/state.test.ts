@@ -25,8 +25,8 @@ import { plans } from '@investor-graph/contract/plans';
 import { SqliteKeyStore } from './key-store.ts';
 import { loadInput, startMock } from '../../cli/start-mock.ts';
 import { createContractValidator } from '@investor-graph/contract';
-import { createEngine } from '@investor-graph/engine/engine';
-import { Accounts } from '@investor-graph/engine/accounts/accounts';
+import { createEngine } from '@investor-graph/engine/adapter';
+import { Accounts } from '@investor-graph/engine/adapter';
 
 const temp = mkdtempSync(join(tmpdir(), 'ig-mock-state-'));
 afterAll(() => {

@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { DatasetManifest, Observation, ResourceName, Row } from '@investor-graph/fixtures';
-import type { Change } from '@investor-graph/engine/data/store';
+import type { Change } from '@investor-graph/engine/adapter';
 
 /** Pending observations read at a time. */
 const PENDING_BATCH = 256;

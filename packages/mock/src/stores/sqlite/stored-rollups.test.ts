@@ -1,10 +1,10 @@
 import { expect, test } from 'vitest';
 import { collectDataset, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { MemoryStore } from '@investor-graph/engine/stores/memory/dataset-store';
-import { rollupFromRows } from '@investor-graph/engine/data/rollups-from-rows';
-import { statisticNames, type StatisticName } from '@investor-graph/engine/data/rollups';
-import { Statistics } from '@investor-graph/engine/data/statistics';
-import type { Store, StoreInput } from '@investor-graph/engine/data/store';
+import { MemoryStore } from '@investor-graph/engine/adapter';
+import { rollupFromRows } from '@investor-graph/engine/adapter';
+import { statisticNames, type StatisticName } from '@investor-graph/engine/adapter';
+import { Statistics } from '@investor-graph/engine/adapter';
+import type { Store, StoreInput } from '@investor-graph/engine/adapter';
 import { SqliteStore } from './dataset-store.ts';
 
 const options = { seed: 'stored-rollups', scale: 4_000, asOf: '2026-11-20T03:00:00Z' };

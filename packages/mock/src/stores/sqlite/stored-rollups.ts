@@ -18,8 +18,8 @@ import {
   type RoundCounts,
   type Row,
 } from '@investor-graph/fixtures';
-import type { RollupSource } from '@investor-graph/engine/data/rollups';
-import { roundVisible } from '@investor-graph/engine/data/round-lag';
+import type { RollupSource } from '@investor-graph/engine/adapter';
+import { roundVisible } from '@investor-graph/engine/adapter';
 import { arrays, type Overlay } from './merged-reads.ts';
 
 type Read = (resource: ResourceName, key: string) => Row | undefined;
