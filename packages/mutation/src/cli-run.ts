@@ -1,8 +1,8 @@
 /**
  * One run of the contract tests' CLI against one mutant: a fresh pair process (proxy and mock), the
  * CLI with its default flags as a CI user runs it (`INVESTOR_GRAPH_KEY`, `--base-url`, `--plan`,
- * `--seed`, and only the `--cli-arg`s a run names), in a folder of its own so its default JUnit and report land there, then the proxy's
- * counts of what the mutant changed.
+ * `--seed`, and only the `--cli-arg`s a run names), in a folder of its own so its default JUnit
+ * and report land there, then the proxy's counts of what the mutant changed.
  */
 import { fork, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -69,10 +69,12 @@ export function mutationBlock(run: RunFigures): string {
           .join(', ')}; changed ${changedText(r)})`,
     );
   const errors = listed('error').map((r) => `\`${r.mutant.id}\`: ${r.error}`);
+  const added = run.cliArgs?.length ? ` and ${run.cliArgs.join(' ')}` : '';
   return `Last run ${run.date.slice(0, 16).replace('T', ' ')} UTC on ${run.cpus} CPUs, Node \
 ${run.node}${run.complete ? '' : ' (stopped before the end: the figures are of the mutants it finished)'}: \
 ${s.sampled} of ${s.enumerated.toLocaleString('en')} mutants enumerated, picked with seed ${run.pickSeed}, each \
-against the contract tests' CLI with its default flags${run.cliArgs?.length ? ` and ${run.cliArgs.join(' ')}` : ''} on seeds ${run.seeds.join(', ')}, ${run.jobs} at a time; \
+against the contract tests' CLI with its default flags${added} on seeds ${run.seeds.join(', ')}, ${run.jobs} \
+at a time; \
 ${(run.ms / 60_000).toFixed(0)} min in all. Baseline (the unmutated proxy): ${baseline}.
 
 **Score: ${s.score ?? '-'}%** of the mutants reached (${s.killed} killed of ${s.killed + s.survived}), \

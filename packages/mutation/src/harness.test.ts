@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
 import type { PlanId } from '@investor-graph/contract';
 import { runSeed, type SeedRun } from './cli-run.ts';
-import { mutatorFor, type MutantSpec } from './operators.ts';
+import { families, mutatorFor, type MutantSpec } from './operators.ts';
 import { startPair } from './pair.ts';
 import { sampleAnswers, type Sample } from './sample.ts';
 import { classify } from './score.ts';
@@ -39,10 +39,14 @@ family`, () => {
   expect(all.map((m) => m.id)).toContain('field-shape:drop:getFirm:data.updated_at::ok');
   expect(all.map((m) => m.id)).toContain('status:within-class:listFirms:429:400');
   expect(all.map((m) => m.id)).toContain('header:drop:listFirms:retry-after');
+  expect(all.map((m) => m.id)).toContain('case:problem-code:listFirms:missing_key:invalid_key');
+  expect(all.map((m) => m.id)).toContain('meaning:enum-other:getFirm:data.kind');
+  expect(all.map((m) => m.id)).toContain('source:swap-field:listFirms:data[].name');
+  expect(all.map((m) => m.id)).toContain('sequence:page-overlap:listFirms');
   const a = pickMutants(all, 24, 7);
   expect(pickMutants(all, 24, 7)).toEqual(a);
   expect(pickMutants(all, 24, 8).map((m) => m.id)).not.toEqual(a.map((m) => m.id));
-  expect(new Set(a.map((m) => m.family)).size).toBe(8);
+  expect(new Set(a.map((m) => m.family)).size).toBe(families.length);
   expect(new Set(a.map((m) => m.id)).size).toBe(24);
   // A site missing from one run (a burst that met no 429 on a loaded machine) moves no other mutant.
   const absent = all.find((m) => !a.includes(m))!;

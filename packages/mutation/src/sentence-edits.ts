@@ -30,7 +30,10 @@ function objectsIn(value: Json, out: Row[] = []): Row[] {
 const header = (headers: [string, string][], name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
 const sent = (exchange: Exchange, name: string) => header(exchange.requestHeaders, name);
 /** A row's identity across calls: its link, else its key. */
-const identity = (row: Row) => String(row.service_url ?? row.slug ?? row.id ?? row.accession_number ?? '');
+const identity = (row: Row) => {
+  const id = row.service_url ?? row.slug ?? row.id ?? row.accession_number ?? '';
+  return typeof id === 'string' ? id : JSON.stringify(id);
+};
 /** The values of a request's path parameters, by the operation's path template. */
 function pathValues(operation: string, target: string): string[] {
   const template = operationById(operation).path.split('/');

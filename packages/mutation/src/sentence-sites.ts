@@ -120,9 +120,9 @@ export function sentenceMutants(operation: string, list: Sample[], planOf: PlanO
   );
   // A problem's code answered as another case of its status.
   const codes = new Set(
-    list.map((s) => (s.json as { code?: unknown } | null)?.code).filter((c) => typeof c === 'string'),
+    list.map((s) => (s.json as { code?: unknown } | null)?.code).filter((c): c is string => typeof c === 'string'),
   );
-  for (const code of [...codes].sort() as string[]) {
+  for (const code of [...codes].sort()) {
     const plan = planOf((s) => (s.json as { code?: unknown } | null)?.code === code);
     const status = list.find((s) => (s.json as { code?: unknown } | null)?.code === code)!.status;
     for (const other of (codesByStatus[status] ?? []).filter((c) => c !== code))

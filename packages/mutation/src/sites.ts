@@ -204,11 +204,12 @@ export function pickMutants(all: readonly MutantSpec[], size: number, seed: numb
   while (picked.length < Math.min(size, all.length)) {
     for (const [family, lists] of queues) {
       if (picked.length >= size) break;
-      const live = lists.filter((l) => l.length > 0);
-      if (live.length === 0) continue;
+      // The next operator in turn that has a site left: one run dry moves no other operator's turn.
       const t = turn.get(family) ?? 0;
-      turn.set(family, t + 1);
-      picked.push(live[t % live.length]!.shift()!);
+      const k = lists.findIndex((_, i) => lists[(t + i) % lists.length]!.length > 0);
+      if (k < 0) continue;
+      turn.set(family, t + k + 1);
+      picked.push(lists[(t + k) % lists.length]!.shift()!);
     }
   }
   return picked;
