@@ -53,7 +53,8 @@ export { statisticNames, type RollupSource, type StatisticName } from './data/ro
 export { rollupFromRows } from './data/rollups-from-rows.ts';
 export { roundVisible } from './data/round-lag.ts';
 export { Statistics } from './data/statistics.ts';
-export { Dumps } from './dumps/dumps.ts';
+export { Dumps, type Dump, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
+export { seenBy, type Corrections } from './dumps/day-view.ts';
 // The journal, for a store that keeps it elsewhere.
 export {
   defaultJournalSize,
@@ -68,3 +69,5 @@ export type { JournalStore, JournalView } from './journal/journal-store.ts';
 export { matches, type JournalFilter } from './journal/match.ts';
 export { verify } from './journal/verify.ts';
 export { controlDocument } from './control/document.ts';
+// The control plane's guard, for another server of the kit's on loopback (the MCP server's HTTP).
+export { hostName, isLoopbackName } from './control/guard.ts';

@@ -4,7 +4,7 @@
  * is then offered as tools too. The key comes from the caller (the CLI reads the environment).
  */
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
-import { presetPrepaidRows } from '@investor-graph/engine/accounts/accounts';
+import { presetPrepaidRows } from '@investor-graph/engine/adapter';
 import { createControlClient, type ControlClient } from '@investor-graph/engine/control';
 import type { PlanId } from '@investor-graph/contract';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { resources } from '@investor-graph/fixtures';
 import { openCachedDatabase } from '@investor-graph/fixtures/database';
-import { Dumps, type Dump } from '@investor-graph/engine/dumps/dumps';
+import { Dumps, type Dump } from '@investor-graph/engine/adapter';
 import { DumpCache } from './cache.ts';
 import { diskDumpFiles } from './files.ts';
 import { SqliteStore } from '../../stores/sqlite/dataset-store.ts';

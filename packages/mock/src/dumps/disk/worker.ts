@@ -16,7 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import { resources, type Row } from '@investor-graph/fixtures';
-import { seenBy } from '@investor-graph/engine/dumps/day-view';
+import { seenBy } from '@investor-graph/engine/adapter';
 import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/database';
 import { mergeByKey } from '../../stores/sqlite/merge-by-key.ts';
 
