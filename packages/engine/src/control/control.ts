@@ -16,6 +16,7 @@ import { incidentRoute } from './incident-routes.ts';
 import { journalRoute } from './journal-routes.ts';
 import { controlDocument } from './document.ts';
 import { controlPage } from './page/page.ts';
+import { metricsAnswer, probe } from './operate.ts';
 import { codedBody, parseJsonBody } from '../http/json-body.ts';
 import { ProblemError } from '../problems.ts';
 import type { Store } from '../data/store.ts';
@@ -59,6 +60,12 @@ function bad(pointer: string, detail: string): ProblemError {
 
 /** A control call, admitted by the guard, answered by its route; no answer of the control plane is kept by a cache. */
 export async function handleControl(request: Request, url: URL, deps: ControlDeps): Promise<Answer> {
+  // The probes tell nothing and change nothing: a kubelet reaches them without a key or a loopback Host (operate.ts).
+  const probed = await probe(request.method, url.pathname.replace(/\/+$/, ''), deps.context);
+  if (probed) {
+    probed.headers['cache-control'] = 'no-store';
+    return probed;
+  }
   await deps.guard.admit(request, deps.context);
   const answer = await controlRoute(request, url, deps);
   answer.headers['cache-control'] = 'no-store';
@@ -83,6 +90,8 @@ async function controlRoute(request: Request, url: URL, deps: ControlDeps): Prom
       return controlPage();
     case 'GET /__control/openapi.json':
       return json(200, controlDocument);
+    case 'GET /__control/metrics':
+      return metricsAnswer(deps.context);
     case 'GET /__control/state': {
       // A state store that does not answer is what this call is asked to tell: its keys are null then, not a 503.
       const keys = await accounts.list().catch((error: unknown) => {

@@ -52,6 +52,9 @@ export const serveUsage = `${synopsis}
                       (as the real service does)
   --no-dump-cache     keep no finished dump files in the kit's cache for later starts
   --log               log one line per request
+  --metrics-port N    also serve the Prometheus metrics of /__control/metrics at GET /metrics on
+                      port N of every interface, for a scrape from another host without opening
+                      the control API (the counts carry no key, path or request id)
   --journal N         the request journal holds the last N calls of the data API (1,000; 0: none),
                       read, cleared and verified at /__control/journal (keys blanked); with
                       --state redis://, one journal on the server for every mock on it, each

@@ -11,6 +11,9 @@ import { SqliteKeyStore, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl } from '../stores/redis/url.ts';
 import type { RedisKeyStore } from '../stores/redis/open.ts';
 import { openStore, type DatasetOptions } from './open-dataset.ts';
+import { MockMetrics } from '../operate/metrics.ts';
+import { serveMetrics } from '../operate/metrics-server.ts';
+import { operateWrapper, readiness } from '../operate/wrapper.ts';
 
 // Where the CLI, the tests and @investor-graph/mock/node have always taken them from.
 export { DatasetFileError, loadInput, openStore } from './open-dataset.ts';
@@ -60,6 +63,11 @@ export interface StartOptions extends DatasetOptions {
    * from one address behind a balancer, whose address every client shares.
    */
   limits?: NodeServerOptions['limits'];
+  /** Prometheus metrics at /__control/metrics (true); false: none counted. */
+  metrics?: boolean;
+  /** Also serve the metrics at `GET /metrics` on this port (of `metricsHost`, every interface unless given). */
+  metricsPort?: number;
+  metricsHost?: string;
 }
 
 /** How often (real ms) the server looks whether the clock has passed a dump's 04:00. */
@@ -69,6 +77,9 @@ export interface RunningMock {
   url: string;
   engine: Engine;
   server: Server;
+  /** The metrics (none with `metrics: false`), and their own port's URL with `metricsPort`. */
+  metrics?: MockMetrics;
+  metricsUrl?: string;
   /** Stops at once: every connection is closed, in flight or not (tests, benchmarks). */
   close(): Promise<void>;
   /**
@@ -112,6 +123,9 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   let engine: Engine;
   let server: Server;
   let url: string;
+  const metrics = options.metrics === false ? undefined : new MockMetrics();
+  let metricsServer: { server: Server; url: string } | undefined;
+  let listeningServer: Server | undefined;
   // Whatever fails from here on, the database is closed (its lock and WAL released) before the error goes up.
   try {
     engine = createEngine({
@@ -133,9 +147,10 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       // A fault that acts inside the engine reads it at call time, once it (and its clock) exists.
       ...faultEngineOptions(options.faults ?? [], () => engine),
       // The adapter's wrappers, outermost first, around the engine's own (the control plane, the journal).
-      wrappers: (built) => [withDocs, faultWrapper(options.faults ?? [], built)],
+      wrappers: (built) => [operateWrapper(built, metrics), withDocs, faultWrapper(options.faults ?? [], built)],
     });
     await engine.ready;
+    metrics?.watch(engine);
     // One way in for every call, faulted or not: the engine's answer, which the Node server's fast
     // path writes as it is and its WHATWG path as a Response (server.ts).
     const served = { answer: engine.answer };
@@ -153,7 +168,16 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...(options.limits ? { limits: options.limits } : {}),
     });
     url = await listen(server, options.port ?? 4010, host);
+    listeningServer = server;
+    if (metrics && options.metricsPort !== undefined)
+      metricsServer = await serveMetrics(
+        metrics,
+        options.metricsPort,
+        options.metricsHost ?? '0.0.0.0',
+        readiness(engine),
+      );
   } catch (error) {
+    listeningServer?.close();
     await keyStore?.close();
     store.close();
     dumpFiles.close();
@@ -181,6 +205,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const closed = (resolve: () => void) => () => {
     stopped = true;
     clearInterval(dumpTick);
+    metricsServer?.server.close();
     void Promise.resolve(keyStore?.close()).finally(() => {
       store.close();
       dumpFiles.close();
@@ -191,6 +216,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     url,
     engine,
     server,
+    ...(metrics ? { metrics } : {}),
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -47,6 +47,75 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/__control/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alive
+         * @description 200 while the process answers at all: a liveness probe. It needs no key, no admin token and
+         *     no loopback Host (a kubelet probes the pod's address from its node): it takes no body,
+         *     changes nothing and tells nothing but that the mock is alive.
+         */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ready to take calls
+         * @description 200 once the dataset is loaded and the state store answers (SQLite, Redis); 503 with the
+         *     reason otherwise: a readiness probe, which takes a replica out of its Service while its
+         *     store is away. Guarded as `healthz` is not: by nothing, for the same reasons. The reason
+         *     names what is missing, never an address or a credential.
+         */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__control/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description What the Node server counted, in Prometheus's text format (0.0.4): calls by operation,
+         *     method, status class, plan and problem code, latency by operation, rows served and
+         *     charged, refusals by plan, keys, the journal, incidents, the state store and the process.
+         *     Guarded as every other control call; `--metrics-port` serves the same on a port of its own
+         *     for a scrape from another host. The MSW handlers have none (404 `route_not_found`).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__control/state": {
         parameters: {
             query?: never;
@@ -344,6 +413,12 @@ export type components = {
             /** @description A query parameter's name. */
             parameter?: string;
             detail: string;
+        };
+        Probe: {
+            /** @enum {string} */
+            status: "alive" | "ready" | "not_ready";
+            /** @description Why the mock is not ready. */
+            reason?: string;
         };
         OpenApiDocument: {
             openapi: string;
@@ -762,6 +837,78 @@ export interface operations {
                 };
             };
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Probe"];
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Probe"];
+                };
+            };
+            /** @description Not ready, and why. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Probe"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
             429: components["responses"]["Throttled"];
         };
     };
