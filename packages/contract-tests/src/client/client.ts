@@ -12,27 +12,14 @@ import {
   type ContractValidator,
   type PlanId,
 } from '@investor-graph/contract';
-import { Answers } from '../core/answers.ts';
+import { Answers } from './answers.ts';
+import type { Answer, AnswerModel, SentCall } from './answer.ts';
 import { MadeCall, operationOf, redact } from '../report/calls-shown.ts';
 import { hideKey, keyHandedOut } from '../report/failure-text.ts';
-import { judge, UsageJudge, WalkJudge, type AnyRuleId } from '../core/judges.ts';
+import { judge, UsageJudge, WalkJudge } from '../core/judges.ts';
 import { BudgetExhausted, Ledger, rowsCharged, type Budget, type Spending } from './ledger.ts';
-import type { ServiceModel } from '../model/model.ts';
-import { modelFindings } from '../model/findings.ts';
 
-export { BudgetExhausted, Ledger, type Budget, type Spending };
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  // As it came: the properties, which read untyped JSON (eslint.config.js), assert each field they read.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what a service sent, untyped until read
-  body: any;
-  text: string;
-  /** The body's bytes as served, when asked for with `raw` (a dump file). */
-  bytes?: Uint8Array;
-  findings: { rule: AnyRuleId; message: string }[];
-}
+export { BudgetExhausted, Ledger, type Answer, type AnswerModel, type Budget, type SentCall, type Spending };
 
 export interface CallOptions {
   method?: string;
@@ -81,8 +68,8 @@ export class ApiClient {
   readonly answers: Answers;
   #nextSlot = 0;
   #spacing: number;
-  /** The model every call is made of too, once the run has built it (issue #65: model/model.ts). */
-  model: ServiceModel | undefined;
+  /** The model every call is made of too, once the run has built it (issue #65: model/). */
+  model: AnswerModel | undefined;
 
   constructor(options: ClientOptions) {
     this.options = options;
@@ -211,7 +198,7 @@ export class ApiClient {
     const findings = [...checkExchange(validator, exchange, this.pages), ...judge(this.judges, judged)];
     // Bytes or a body that did not decode: status and headers alone; a burst (unpaced) the model would only slow.
     const sent = { path, headers, key: key ?? null, body: init.body, whole: !bytes && !bodyError };
-    if (this.model) findings.push(...(await modelFindings(this.model, judged, sent, ledger, init.unpaced)));
+    if (this.model) findings.push(...(await this.model.judge(judged, sent, ledger, init.unpaced)));
     ledger.exchanges += 1;
     const made = new MadeCall(
       {

@@ -13,10 +13,10 @@ import {
   type PlanId,
 } from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from '../client/client.ts';
-import type { RunPlan } from './plan.ts';
+import type { RunPlan } from './plan-types.ts';
 import { cutBody } from '../client/cut-body.ts';
 import { expectedGot, hideKey, valueShown, withoutKeys } from '../report/failure-text.ts';
-import { buildRunModel } from '../model/run-model.ts';
+import { answerModel, buildRunModel } from '../model/run-model.ts';
 
 export interface SuiteConfig {
   baseUrl: string;
@@ -208,12 +208,12 @@ export async function prepare(config: SuiteConfig): Promise<SuiteContext> {
   }
   if (config.model !== false) {
     // The model is the run's judge, never its set-up's failure: a service it cannot be built on runs without it.
-    const model = await buildRunModel(ctx, key).catch((error: unknown) =>
+    const model = await buildRunModel({ ...ctx, key }).catch((error: unknown) =>
       withoutKeys(`the model could not be built: ${error instanceof Error ? error.message : String(error)}`),
     );
     if (typeof model === 'string') ctx.model = `none: ${model}`;
     else {
-      client.model = model;
+      client.model = answerModel(model);
       ctx.model = model.source;
     }
   }

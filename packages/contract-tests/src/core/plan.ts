@@ -10,26 +10,8 @@ import type { Spending } from '../client/client.ts';
 import type { SuiteContext } from './context.ts';
 import type { Property } from '../properties/support.ts';
 
-export interface PropertyPlan {
-  id: string;
-  /** Why it will not run: its plan, a flag, or the budget. */
-  skip?: string;
-  /** Boundary cases it runs, of how many it has. */
-  boundary: number;
-  boundaryTotal: number;
-  /** Generated cases it runs, of how many were asked for (--runs; none for a property checked once). */
-  generated: number;
-  generatedWanted: number;
-  /** At most what its planned cases spend. */
-  spend: Spending;
-}
-
-export interface RunPlan {
-  properties: PropertyPlan[];
-  spend: Spending;
-  /** What the plan was made within. */
-  within: Spending;
-}
+export type { PropertyPlan, RunPlan } from './plan-types.ts';
+import type { PropertyPlan, RunPlan } from './plan-types.ts';
 
 /** A property's boundary cases: its examples, or the one case of a property checked once a run. */
 export function boundaryCases(ctx: SuiteContext, property: Property): unknown[] {

@@ -5,9 +5,6 @@
 import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
 import type { Difference } from './compare.ts';
-import type { Ledger } from '../client/ledger.ts';
-import type { Judged } from '../core/judges.ts';
-import type { ServiceModel } from './model.ts';
 
 /** A call as the client made it of the service, and what the service answered. */
 export interface MirroredCall {
@@ -68,35 +65,4 @@ export function findingOf(call: MirroredCall, d: Difference): ModelFinding {
   return sentence
     ? { message: `${said} (${sentence})`, warning: false }
     : { message: `${said} (the kit's reading; the contract leaves it open)`, warning: true };
-}
-
-/**
- * The model's findings of one call made through the client (client.ts), into its ledger: a warning
- * there, a finding of rule `model` among the answer's.
- */
-export async function modelFindings(
-  model: ServiceModel,
-  judged: Judged,
-  sent: { path: string; headers: Record<string, string>; key: string | null; body?: string; whole: boolean },
-  ledger: Ledger,
-  unpaced?: boolean,
-): Promise<{ rule: 'model'; message: string }[]> {
-  // A burst sent at once to meet a limit is about time, which the model would only slow: not made of it.
-  if (unpaced) {
-    if (judged.own && sent.key) model.unjudged(sent.key);
-    return [];
-  }
-  ledger.modelJudged += 1;
-  const { method, operationId, own, overlapped, status } = judged;
-  const call: MirroredCall = {
-    ...sent,
-    ...{ method, operationId, own, overlapped, status },
-    responseHeaders: judged.headers,
-    responseBody: sent.whole ? judged.body : undefined,
-  };
-  const out: { rule: 'model'; message: string }[] = [];
-  for (const found of await model.judge(call))
-    if (found.warning) ledger.modelWarnings.push(found.message);
-    else out.push({ rule: 'model', message: found.message });
-  return out;
 }

@@ -4,6 +4,7 @@ import { createEngine } from '@investor-graph/engine';
 import { collectDataset } from '@investor-graph/fixtures';
 import { ApiClient, Ledger } from '../client/client.ts';
 import { ServiceModel } from './model.ts';
+import { answerModel } from './run-model.ts';
 
 const asOf = '2026-11-20T03:00:00Z';
 const dataset = collectDataset({ seed: 'model-test', scale: 100, asOf });
@@ -43,7 +44,7 @@ async function setup(change: (answer: Response, request: Request) => Promise<Res
     { key, plan: 'enterprise', asOf, account: account.body },
     validator,
   );
-  client.model = model;
+  client.model = answerModel(model);
   const modelFindings = () => ledger.findings.filter((f) => f.rule === 'model').map((f) => f.message);
   return { client, ledger, modelFindings };
 }
@@ -163,7 +164,7 @@ test('with no data the model judges behaviour only: a record it cannot hold pass
   });
   const account = await service.client.call('/api/v1/account');
   const model = await ServiceModel.build(null, { key, plan: 'enterprise', asOf, account: account.body }, validator);
-  service.client.model = model;
+  service.client.model = answerModel(model);
   service.ledger.findings.length = 0;
   await calls(service.client);
   expect(service.modelFindings()).toEqual([

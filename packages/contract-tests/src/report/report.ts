@@ -6,7 +6,6 @@ import type { Budget, Spending } from '../client/client.ts';
 import type { SuiteContext } from '../core/context.ts';
 import type { PlanId } from '@investor-graph/contract';
 import {} from '../client/cut-body.ts';
-import {} from '../diff/diff-lines.ts';
 import {} from './failure-text.ts';
 import {
   matrixResults,

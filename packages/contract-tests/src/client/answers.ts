@@ -6,7 +6,7 @@
  * one that judges what the data says reads. Bounded by count and by the bodies' size, the least
  * recently used dropped first: a long run must not keep every page it read.
  */
-import type { Answer } from '../client/client.ts';
+import type { Answer } from './answer.ts';
 
 /** What a remembered answer is, beside the answer: which call of the run made it. */
 export interface Held {
