@@ -23,7 +23,7 @@ type Run = (client: ControlClient, args: Args, session: Session, secrets: Secret
 /** The journal entries a result shows: the newest, a page's worth. */
 const JOURNAL_SHOWN = 100;
 
-/** What each control operation calls on the client; the page (a browser's) and the document (a resource) are none. */
+/** What each control operation that is a tool calls on the client (`notTools` says why the others are none). */
 const runs: Readonly<Record<string, Run>> = {
   getState: (c) => c.state(),
   async createKey(c, args, session, secrets) {
@@ -53,6 +53,18 @@ const runs: Readonly<Record<string, Run>> = {
   endIncident: (c, args) => c.endIncident(String(args.id)),
 };
 
+/**
+ * Control operations that are no tool, each with why: what a browser, a resource, a kubelet or a
+ * Prometheus scrape reads, not what an agent does.
+ */
+export const notTools: Readonly<Record<string, string>> = {
+  getControlPage: "a browser's page",
+  getControlDocument: 'served as a resource',
+  getHealthz: "a kubelet's probe",
+  getReadyz: "a kubelet's probe",
+  getMetrics: "a Prometheus scrape's text",
+};
+
 /** Inputs a tool leaves out: a key's text is the server's to make, the journal's pages the client's to read. */
 const hidden: Readonly<Record<string, readonly string[]>> = { createKey: ['key'], getJournal: ['limit', 'cursor'] };
 
@@ -66,8 +78,10 @@ export interface ControlTool {
 
 function toolOf(method: string, item: Args): ControlTool | undefined {
   const operationId = String(item.operationId);
+  if (Object.hasOwn(notTools, operationId)) return undefined;
   const run = runs[operationId];
-  if (!run) return undefined;
+  // A new operation of the document with neither a run nor a reason fails here, not silently.
+  if (!run) throw new Error(`the control document's ${operationId} is neither a tool nor in notTools`);
   const body = (item.requestBody as { content?: Record<string, { schema?: Args }> } | undefined)?.content?.[
     'application/json'
   ]?.schema;
