@@ -71,7 +71,7 @@ export async function runProperty(
   let stoppedByBudget = false;
   let failing: ShownExchange[] = [];
   let byRules: AnyRuleId[] = [];
-  // Shrinking spends calls beyond the plan: at most what is left after what the later properties planned.
+  // Shrinking spends calls beyond the plan: ten cases at most, never what later boundary cases need (shrinkShare).
   let shrinkLeft: number | null = null;
   // Each kind of finding once, with how many calls showed it (rule-results.ts).
   const findingsFailure = (broken: typeof ledger.findings): PropertyFailure => {
