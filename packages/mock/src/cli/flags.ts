@@ -40,3 +40,18 @@ export function readFlags<const O extends ParseArgsOptionsConfig>(
     },
   };
 }
+
+/**
+ * `--log` alone is `--log text`, and `--log json` (or `--log text`) its form: made `--log=FORM` so
+ * that the flag, a string to node:util's parseArgs, takes its form as the next word or none.
+ */
+export function logArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '--log') out.push(args[i]!);
+    // A word after it is its form (the command refuses one it does not know); a flag or nothing, text.
+    else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith('-')) out.push(`--log=${args[++i]}`);
+    else out.push('--log=text');
+  }
+  return out;
+}

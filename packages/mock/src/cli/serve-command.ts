@@ -1,8 +1,6 @@
 /**
- * `investor-graph-mock [serve]`: the stateful mock of the Investor Graph API on a real HTTP port.
- *   investor-graph-mock [--port 4010] [--host 127.0.0.1] [--data DIR | --seed S --scale N]
- *                       [--key PLAN=KEY ...] [--now ISO] [--frozen] [--log] [--admin-token T]
- *                       [--fault NAME ...]
+ * `investor-graph-mock [serve]`: the stateful mock of the Investor Graph API on a real HTTP port;
+ * serve-usage.ts says each flag.
  */
 import { exitCode } from '@investor-graph/cli';
 import { existsSync, statSync } from 'node:fs';
@@ -11,7 +9,7 @@ import { constants as osConstants } from 'node:os';
 import { planIds, plans } from '@investor-graph/contract';
 import { newKeyText } from '@investor-graph/engine/adapter';
 import { faults, isFaultName } from '@investor-graph/engine/faults';
-import { readFlags } from './flags.ts';
+import { logArgs, readFlags } from './flags.ts';
 import { faultsUsage, serveUsage } from './serve-usage.ts';
 import { nearest } from '@investor-graph/cli/near';
 import { isLoopback } from '../adapters/node/server.ts';
@@ -20,7 +18,7 @@ import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.
 import type { StoreInfo } from '@investor-graph/engine/adapter';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
 
-const args = process.argv.slice(process.argv[2] === 'serve' ? 3 : 2);
+const args = logArgs(process.argv.slice(process.argv[2] === 'serve' ? 3 : 2));
 // `--help faults`: the faults by what each breaks, a page of their own.
 if (args.join(' ') === '--help faults' || args.join(' ') === '-- --help faults') {
   console.log(faultsUsage);
@@ -42,7 +40,7 @@ const flags = readFlags('investor-graph mock', serveUsage, args, {
   'cors-origin': { type: 'string', multiple: true },
   state: { type: 'string' },
   'state-sync': { type: 'string' },
-  log: { type: 'boolean' },
+  log: { type: 'string' },
   'metrics-port': { type: 'string' },
   journal: { type: 'string' },
   fault: { type: 'string', multiple: true },
@@ -79,6 +77,8 @@ if (perAddress !== undefined && !(/^\d+$/.test(perAddress) && Number(perAddress)
   fail(`--max-connections-per-address must be a whole number from 1 to 2,048, got ${perAddress}`);
 if (values.journal !== undefined && !(/^\d+$/.test(values.journal) && Number(values.journal) <= 100_000))
   fail(`--journal must be a whole number from 0 (none) to 100,000, got ${values.journal}`);
+if (values.log !== undefined && values.log !== 'text' && values.log !== 'json')
+  fail(`--log takes text or json, got ${values.log}`);
 if (values['state-sync'] !== undefined && !['normal', 'full'].includes(values['state-sync']))
   fail(`--state-sync takes normal or full, got ${values['state-sync']}`);
 if (values['state-sync'] !== undefined && (values.state === undefined || isRedisUrl(values.state)))
@@ -171,7 +171,7 @@ const options: StartOptions = {
   ...(values['cors-origin']?.length ? { corsOrigins: values['cors-origin'] } : {}),
   ...(values.state ? { stateFile: values.state } : {}),
   ...(values['state-sync'] ? { stateSync: values['state-sync'] as StateSync } : {}),
-  ...(values.log ? { log: (line: string) => console.log(line) } : {}),
+  ...(values.log ? { log: (line: string) => console.log(line), logFormat: values.log } : {}),
   ...(values.journal !== undefined ? { journal: Number(values.journal) } : {}),
   ...(values['metrics-port'] !== undefined ? { metricsPort: flags.port(values['metrics-port']) } : {}),
   ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),

@@ -51,7 +51,9 @@ export const serveUsage = `${synopsis}
                       as --data when a manifest first asks, not at start and each simulated 04:00
                       (as the real service does)
   --no-dump-cache     keep no finished dump files in the kit's cache for later starts
-  --log               log one line per request
+  --log [json]        log one line per request: text (GET /path 200 0.4ms), or with json one JSON
+                      object a line (time, level, request_id, trace_id of a W3C traceparent,
+                      operation, method, path, status, duration_ms, key_id, plan); keys blanked
   --metrics-port N    also serve the Prometheus metrics of /__control/metrics at GET /metrics on
                       port N of every interface, for a scrape from another host without opening
                       the control API (the counts carry no key, path or request id)

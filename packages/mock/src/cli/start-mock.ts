@@ -43,6 +43,8 @@ export interface StartOptions extends DatasetOptions {
   /** With stateFile: 'full' fsyncs every commit before its answer (survives a power loss; slower). */
   stateSync?: StateSync;
   log?: (line: string) => void;
+  /** The log line's form: text (`GET /path 200 0.4ms`, the default) or one JSON object (`--log json`). */
+  logFormat?: NodeServerOptions['logFormat'];
   /** Deliberate faults to switch on (see @investor-graph/engine, src/faults/); none by default. */
   faults?: FaultName[];
   /** false: never answer 429; for benchmarking the mock itself. */
@@ -164,6 +166,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...faultAdapterOptions(options.faults ?? []),
       known: engine.accounts.known,
       ...(options.log ? { log: options.log } : {}),
+      ...(options.logFormat ? { logFormat: options.logFormat } : {}),
       ...(options.globalFetchClasses ? { globalFetchClasses: true } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });

@@ -20,12 +20,13 @@ import type { Engine } from '@investor-graph/engine/adapter';
 import { toResponse } from '@investor-graph/engine/adapter';
 import { ProblemError } from '@investor-graph/engine/adapter';
 import { refusedRoute } from '@investor-graph/engine/adapter';
-import { bearerOf, escapeControl, redactPath, shorten, type KnownKeys } from '@investor-graph/cli/redact';
+import { bearerOf, redactPath, type KnownKeys } from '@investor-graph/cli/redact';
 import { encoded, GONE, MAX_BODY, readBody, tooLarge } from './bodies.ts';
 import { codingRefusal, refusal } from './checks.ts';
 import { delivered } from './delivery.ts';
 import { fastPath, write, type AnswerFunction } from './fast-path.ts';
 import { answerEdges } from './http-edges.ts';
+import { requestLog, type LogFormat } from './request-log.ts';
 import { socketContext } from './socket.ts';
 
 export { isLoopback } from './socket.ts';
@@ -33,6 +34,8 @@ export { isLoopback } from './socket.ts';
 export interface NodeServerOptions {
   /** Called once per request after the response is sent: method, path, status, ms. */
   log?: (line: string) => void;
+  /** The log line's form (request-log.ts): text (the default) or one JSON object. */
+  logFormat?: LogFormat;
   /**
    * Keys of forms no pattern knows (presets, custom keys made through
    * control): blanked in the log wherever a request sent them.
@@ -92,8 +95,7 @@ export const defaultLimits = {
 };
 
 /** Where the listener hands a request to the engine, with what only the socket knows. */
-function handler(served: Served, options: NodeServerOptions) {
-  const context = socketContext(options);
+function handler(served: Served, options: NodeServerOptions, context: ReturnType<typeof socketContext>) {
   return async (request: Request, { incoming }: { incoming: IncomingMessage }): Promise<Response> => {
     const target = incoming.url ?? '/';
     const method = request.method;
@@ -132,12 +134,6 @@ function handler(served: Served, options: NodeServerOptions) {
   };
 }
 
-/** The keys to blank in what is written down of a request: the known ones and the request's own. */
-function knownTo(options: NodeServerOptions, req: IncomingMessage): readonly string[] {
-  const own = bearerOf(req.headers.authorization);
-  return options.known?.with(own) ?? (own ? [own] : []);
-}
-
 /** Never a crash: whatever went wrong is the kit's failure, a 500 on this one request, logged. */
 function internalFailure(error: unknown): ProblemError {
   console.error('[investor-graph mock] internal error in the Node adapter:', error);
@@ -148,9 +144,12 @@ function internalFailure(error: unknown): ProblemError {
 }
 const internalError = (error: unknown): Response => internalFailure(error).toResponse('/', 'req_adapter');
 
-export function createNodeServer(engine: Served, options: NodeServerOptions = {}): Server {
+export function createNodeServer(given: Served, options: NodeServerOptions = {}): Server {
   const limits = { ...defaultLimits, ...options.limits };
-  const serve = handler(engine, options);
+  const log = options.log ? requestLog({ ...options, log: options.log }) : null;
+  const context = log ? log.context(socketContext(options)) : socketContext(options);
+  const engine = log && 'answer' in given ? { answer: log.answer(given.answer) } : given;
+  const serve = handler(engine, options, context);
   // A request the listener cannot make into a Request (a Host that is no host name) is the
   // client's: 400. Anything thrown past the engine, which answers its own failures, is ours: 500.
   const errorHandler = (error: unknown): Response =>
@@ -179,7 +178,7 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
   const fast =
     'answer' in engine && options.fastPath !== false
       ? fastPath(engine.answer, {
-          context: socketContext(options),
+          context,
           failed: (error) => internalFailure(error).toAnswer('/', 'req_adapter'),
         })
       : null;
@@ -192,23 +191,8 @@ export function createNodeServer(engine: Served, options: NodeServerOptions = {}
     if (refused === null) return either(req, res);
     write(res, refused.toAnswer('/', 'req_adapter')).catch(() => res.destroy());
   };
-  const logged = options.log
-    ? (req: IncomingMessage, res: ServerResponse) => {
-        const started = performance.now();
-        // Redacted before it is cut (a key cut in two is no longer recognisable), and escaped.
-        // An answer not sent whole (its client went away, or was cut) is logged as aborted, not as the status it had.
-        res.once('close', () =>
-          options.log!(
-            escapeControl(
-              `${req.method} ${shorten(redactPath(req.url ?? '', knownTo(options, req)), 200)} ` +
-                `${res.writableFinished ? res.statusCode : 'aborted'} ` +
-                `${(performance.now() - started).toFixed(1)}ms`,
-            ),
-          ),
-        );
-        return checked(req, res);
-      }
-    : checked;
+  // The log line is set to go once the answer is out (request-log.ts).
+  const logged = log ? log.listener(checked) : checked;
   const server = createServer(
     {
       maxHeaderSize: 16 * 1024,
