@@ -15,6 +15,8 @@ import { escapeControl } from '@investor-graph/cli/redact';
 import { readFlags } from './flags.ts';
 import { checkProcess } from '../proxy/checker/process.ts';
 import { createNodeServer, isLoopback, listen } from '../adapters/node/server.ts';
+import { MockMetrics } from '../operate/metrics.ts';
+import { serveMetrics } from '../operate/metrics-server.ts';
 
 const usage = `usage: investor-graph-mock proxy URL [options]     (as prism proxy takes it; or --upstream URL)
   URL, --upstream URL the live service, e.g. https://api.example.com
@@ -27,6 +29,8 @@ const usage = `usage: investor-graph-mock proxy URL [options]     (as prism prox
   --html FILE         also a page to read in a browser, offline, written on exit: the violations
                       by rule with their exchanges and a curl line each (none by default)
   --quiet             log only exchanges with violations
+  --metrics-port N    serve Prometheus metrics at GET /metrics on port N of every interface: the
+                      exchanges by operation and status class, the violations by rule and operation
   --allow-unvalidated a check the proxy gave up (an answer over 32 MiB, no room to hold it, a
                       walk forgotten, ...) is noted, not a violation (by default it is one,
                       not_validated, and fails the run)
@@ -49,6 +53,7 @@ const flags = readFlags(
     junit: { type: 'string', default: 'proxy-results/junit.xml' },
     html: { type: 'string' },
     quiet: { type: 'boolean' },
+    'metrics-port': { type: 'string' },
     'allow-unvalidated': { type: 'boolean' },
     help: { type: 'boolean' },
   },
@@ -91,6 +96,8 @@ if (!isLoopback(values.host) && values.host !== 'localhost') {
   );
 }
 
+const metricsPort = values['metrics-port'] === undefined ? undefined : flags.port(values['metrics-port']);
+const metrics = metricsPort === undefined ? undefined : new MockMetrics();
 const report = new ProxyReport(upstream.origin + upstream.pathname.replace(/\/+$/, ''));
 // Large answers are checked in a process of their own, so that checking one holds no other client.
 const checks = checkProcess();
@@ -101,6 +108,7 @@ const proxy = createValidationProxy({
   ...(values.errors ? { errors: true } : {}),
   timeoutMs: Number(values.timeout),
   ...(values['allow-unvalidated'] ? { allowUnvalidated: true } : {}),
+  ...(metrics ? { counters: { exchanges: metrics.exchanges, violations: metrics.violations } } : {}),
   onExchange(record) {
     report.add(record);
     if (values.quiet && !record.violations.length) return;
@@ -133,10 +141,18 @@ try {
   );
   listenFailed(error, port, values.host);
 }
+// The proxy is ready once listening: its probes on the metrics port say so.
+const metricsServer =
+  metrics && metricsPort !== undefined
+    ? await serveMetrics(metrics, metricsPort, '0.0.0.0', () => Promise.resolve(null)).catch((error: unknown) =>
+        listenFailed(error, metricsPort, '0.0.0.0'),
+      )
+    : undefined;
 console.log(
   `Investor Graph validation proxy on ${url} -> ` +
     `${report.upstream}${values.errors ? ' (violations answered as 502)' : ''}\n` +
-    `  reports on exit: ${[values.report, values.junit, values.html].filter(Boolean).join(', ')}`,
+    `  reports on exit: ${[values.report, values.junit, values.html].filter(Boolean).join(', ')}` +
+    (metricsServer ? `\n  metrics: ${metricsServer.url.replace('0.0.0.0', '127.0.0.1')}/metrics` : ''),
 );
 
 function write(file: string, text: string): void {
@@ -148,6 +164,7 @@ function write(file: string, text: string): void {
 function finish(why: string, failed = false): never {
   server.closeAllConnections();
   server.close();
+  metricsServer?.server.close();
   proxy.abandon(why);
   const json = report.toJSON();
   write(values.report, `${JSON.stringify(json, null, 2)}\n`);

@@ -7,15 +7,16 @@
 import { parseBody } from '@investor-graph/contract';
 import { bearerOf, redactPath, redact } from '@investor-graph/cli/redact';
 import { HeldBytes, hopByHop, passedOnHeaders, passOn, readBounded, type BoundedBody } from './body.ts';
+import { countExchange } from './counted.ts';
 import { checkExchange, textOf, type CheckJob, type CheckResult } from './check.ts';
 import { proxyProblem, proxyProblems, type ProxyProblemCode } from './problems.ts';
 import { excerptBytes, excerptOf, gaveUp, judged, withinBudget } from './violations.ts';
 import { WalkTracker } from './walks.ts';
 
-import type { ExchangeRecord, ProxyOptions, ProxyViolation, ValidationProxy } from './types.ts';
+import type { ExchangeCounters, ExchangeRecord, ProxyOptions, ProxyViolation, ValidationProxy } from './types.ts';
 
 export { excerptOf, violationsHeader } from './violations.ts';
-export type { ExchangeRecord, ProxyOptions, ProxyViolation, ValidationProxy };
+export type { ExchangeCounters, ExchangeRecord, ProxyOptions, ProxyViolation, ValidationProxy };
 
 let served = 0;
 const requestId = (): string => `req_proxy_${(++served).toString(36)}`;
@@ -62,7 +63,7 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
       if (recorded) return;
       recorded = true;
       inFlight.delete(abandon);
-      options.onExchange?.({
+      const done: ExchangeRecord = {
         at: new Date().toISOString(),
         method: request.method,
         path: redactPath(`${incoming.pathname}${incoming.search}`, known),
@@ -71,7 +72,9 @@ export function createValidationProxy(options: ProxyOptions): ValidationProxy {
         ms: Math.round(performance.now() - started),
         violations: violations.map((v) => ({ ...v, message: redact(v.message, known).slice(0, MESSAGE_MAX) })),
         ...more,
-      });
+      };
+      if (options.counters) countExchange(options.counters, incoming.pathname, done);
+      options.onExchange?.(done);
     };
     const abandon = (why: string): void => {
       const { violations, note } = judged([gaveUp(why)], options.allowUnvalidated);

@@ -67,6 +67,14 @@ export interface ProxyOptions {
   fetch?: typeof globalThis.fetch;
   /** Called once per exchange, after it is checked. */
   onExchange?(record: ExchangeRecord): void;
+  /** Counters of exchanges and violations (counted.ts), as the CLI's metrics give them; none by default. */
+  counters?: ExchangeCounters;
+}
+
+/** What the proxy counts into (prom-client's Counters): exchanges by operation and status class, violations by rule. */
+export interface ExchangeCounters {
+  exchanges: { inc(labels: { operation: string; status_class: string }): void };
+  violations: { inc(labels: { rule: string; operation: string }, value?: number): void };
 }
 
 export interface ValidationProxy {
