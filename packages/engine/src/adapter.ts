@@ -68,6 +68,20 @@ export {
 export type { JournalStore, JournalView } from './journal/journal-store.ts';
 export { matches, type JournalFilter } from './journal/match.ts';
 export { verify } from './journal/verify.ts';
+// The incidents, for a store that keeps them elsewhere.
+export {
+  Incidents,
+  MAX_INCIDENTS,
+  matchesCall,
+  newIncidentId,
+  shownIncident,
+  tooManyIncidents,
+  type CallFacts,
+  type HeldIncident,
+  type Incident,
+  type IncidentInput,
+  type IncidentStore,
+} from './incidents/incidents.ts';
 export { controlDocument } from './control/document.ts';
 // The control plane's guard, for another server of the kit's on loopback (the MCP server's HTTP).
 export { hostName, isLoopbackName } from './control/guard.ts';

@@ -18,6 +18,7 @@ import { ControlGuard } from './control/guard.ts';
 import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
 import { Incidents } from './incidents/incidents.ts';
+import type { IncidentStore } from './incidents/store.ts';
 import { defaultJournalSize, Journal } from './journal/journal.ts';
 import type { JournalStore } from './journal/journal-store.ts';
 import { journalWrapper } from './journal/wrapper.ts';
@@ -98,6 +99,8 @@ export interface EngineOptions<J extends JournalStore = JournalStore> {
   journal?: number;
   /** Where the journal is kept (its own capacity wins): a ring of `journal` calls in memory unless given. */
   journalStore?: J;
+  /** Where the incidents are kept (a store the replicas share); this process's memory unless given. */
+  incidentStore?: IncidentStore;
   /** The adapter's wrappers around the engine's own, outermost first (the docs page, the faults), given the engine. */
   wrappers?: (engine: Engine) => readonly Wrapper[];
 }
@@ -123,7 +126,7 @@ export interface Engine<J extends JournalStore = JournalStore> {
    */
   readonly journal: J;
   /** What a test asked the mock to do wrong, to which calls (incidents/, /__control/incidents). */
-  readonly incidents: Incidents;
+  readonly incidents: IncidentStore;
 }
 
 const isStore = (dataset: StoreInput | Store): dataset is Store =>
@@ -191,7 +194,7 @@ export function createEngine<J extends JournalStore = Journal>(options: EngineOp
 }
 
 /** The parts a request works with (request-path.ts), made from the options. */
-export function createParts(options: EngineOptions): EngineParts & { shared: SharedClock; incidents: Incidents } {
+export function createParts(options: EngineOptions): EngineParts & { shared: SharedClock; incidents: IncidentStore } {
   const store = isStore(options.dataset) ? options.dataset : new MemoryStore(options.dataset);
   const keyStore = options.keyStore ?? new MemoryKeyStore();
   const clock = new Clock(options.now ?? store.asOf, options.frozen ?? false);
@@ -240,6 +243,6 @@ export function createParts(options: EngineOptions): EngineParts & { shared: Sha
     envelope: { cursors },
     corsOrigins: options.corsOrigins ?? '*',
     known: accounts.known,
-    incidents: new Incidents(),
+    incidents: options.incidentStore ?? new Incidents(),
   };
 }

@@ -4,3 +4,4 @@
  */
 export { runControlClientCases, type ControlSetup, type ControlTarget } from './control/client-cases.test-support.ts';
 export { validatingFetch } from './control/control-validator.test-support.ts';
+export { runIncidentStoreContract, type IncidentStoreSetup } from './incidents/store-contract.test-support.ts';

@@ -11,7 +11,7 @@ import { parseDuration, type Clock } from '../clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { ControlGuard } from './guard.ts';
 import type { JournalStore } from '../journal/journal-store.ts';
-import type { Incidents } from '../incidents/incidents.ts';
+import type { IncidentStore } from '../incidents/store.ts';
 import { incidentRoute } from './incident-routes.ts';
 import { journalRoute } from './journal-routes.ts';
 import { controlDocument } from './document.ts';
@@ -31,7 +31,7 @@ export interface ControlDeps {
   /** The data API's calls, as a test asks about them (journal-routes.ts). */
   journal: JournalStore;
   /** What a test asked the mock to do wrong (incident-routes.ts). */
-  incidents: Incidents;
+  incidents: IncidentStore;
   /** Changes the clock as the key store holds it, where restarts and other processes on it find it. */
   changeClock: (change: (clock: Clock) => void) => Promise<void>;
 }

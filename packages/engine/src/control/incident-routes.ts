@@ -4,8 +4,8 @@
  * (`DELETE /__control/incidents/{id}`). What a body may hold is incidents/parse.ts's to say.
  */
 import { json, type Answer } from '../answer.ts';
-import type { Incidents } from '../incidents/incidents.ts';
 import { parseIncident } from '../incidents/parse.ts';
+import type { IncidentStore } from '../incidents/store.ts';
 import { ProblemError } from '../problems.ts';
 import { refused, shownJson } from './journal-routes.ts';
 
@@ -13,7 +13,7 @@ import { refused, shownJson } from './journal-routes.ts';
 export async function incidentRoute(
   route: string,
   path: string,
-  incidents: Incidents,
+  incidents: IncidentStore,
   serviceNow: number,
   body: () => Promise<Record<string, unknown>>,
   known: readonly string[],
@@ -22,14 +22,15 @@ export async function incidentRoute(
     case 'POST /__control/incidents': {
       const asked = parseIncident(await body());
       if (!asked.ok) throw refused('invalid_body', asked.errors);
-      return shownJson(201, incidents.add(asked.value, serviceNow), known);
+      return shownJson(201, await incidents.add(asked.value, serviceNow), known);
     }
     case 'GET /__control/incidents':
+      await incidents.refresh?.(serviceNow);
       return shownJson(200, { incidents: incidents.list(serviceNow) }, known);
     case 'DELETE /__control/incidents':
-      return json(200, { cleared: incidents.clear() });
+      return json(200, { cleared: await incidents.clear() });
     case 'DELETE /__control/incidents/{incident_id}': {
-      const ended = incidents.end(path.split('/')[3]!, serviceNow);
+      const ended = await incidents.end(path.split('/')[3]!, serviceNow);
       if (!ended) throw new ProblemError('not_found', 'No incident in force has that id.');
       return shownJson(200, ended, known);
     }

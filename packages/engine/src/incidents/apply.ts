@@ -10,8 +10,9 @@ import { overTheRate, rateHeaders } from '../accounts/rate-limiter.ts';
 import type { Answer } from '../answer.ts';
 import type { CallNote } from '../context.ts';
 import { ProblemError } from '../problems.ts';
-import type { CallFacts, Incident, Incidents } from './incidents.ts';
+import type { CallFacts, Incident } from './incidents.ts';
 import { incidentKinds } from './kinds.ts';
+import type { IncidentStore } from './store.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,13 +26,13 @@ export const cutAnswer = (): Answer => ({ status: 0, headers: {}, body: null, de
  * wait), an answer to give instead (a cut connection), or a thrown problem.
  */
 export async function meetIncident(
-  incidents: Incidents | undefined,
+  incidents: IncidentStore | undefined,
   call: CallFacts & { plan: PlanId | null },
   serviceNow: number,
   note: CallNote,
 ): Promise<Answer | null> {
   if (!incidents?.any) return null;
-  const incident = incidents.take(call, serviceNow);
+  const incident = await incidents.take(call, serviceNow);
   if (!incident) return null;
   note.incident = incident.id;
   const rule = incidentKinds[incident.kind];

@@ -10,65 +10,23 @@ import { iso } from '../answer.ts';
 import { randomToken } from '../hash.ts';
 import { globMatches } from '../journal/match.ts';
 import { ProblemError } from '../problems.ts';
-import type { IncidentKind, IncidentParameter } from './kinds.ts';
+import type { CallFacts, Incident, IncidentInput, IncidentMatch, IncidentStore } from './store.ts';
 
-/** Which calls an incident changes: every member given must hold (none given: every call). */
-export interface IncidentMatch {
-  /** The contract's operationId. */
-  operation?: string;
-  /** `*` matches any run of characters, as the journal's filter does. */
-  path?: string;
-  /** In any case. */
-  method?: string;
-  /** The key's id, never the key. */
-  key_id?: string;
-}
+export type { CallFacts, Incident, IncidentInput, IncidentMatch, IncidentStore } from './store.ts';
 
-/** An incident as asked for (parse.ts reads it from a control call's body). */
-export interface IncidentInput {
-  kind: IncidentKind;
-  match: IncidentMatch;
-  calls?: number;
-  /** Wall-clock milliseconds from now. */
-  durationMs?: number;
-  /** A time on the simulated clock (ms). */
-  until?: number;
-  parameters: Partial<Record<IncidentParameter, number>>;
-}
-
-/** An incident as the control API shows it. */
-export interface Incident extends Partial<Record<IncidentParameter, number>> {
+/** An incident as a store holds it (`shownIncident` makes what the control API shows of it). */
+export interface HeldIncident {
   id: string;
-  kind: IncidentKind;
-  match: IncidentMatch;
-  /** Matching calls it will still change; null: no count given. */
-  calls_left: number | null;
-  /** When it ends by the wall clock; null: no duration given. */
-  ends_at: string | null;
-  /** When it ends by the simulated clock; null: none given. */
-  until: string | null;
-  created_at: string;
-  /** Calls it has changed. */
-  hits: number;
-}
-
-/** What an incident is matched against: the call once routed and its key known. */
-export interface CallFacts {
-  operation: string;
-  method: string;
-  path: string;
-  keyId: string | null;
-}
-
-interface Held {
-  id: string;
-  /** Order of adding: which of two matching incidents is the newer. */
-  seq: number;
   input: IncidentInput;
   createdAt: number;
   endsAt: number | null;
   callsLeft: number | null;
   hits: number;
+}
+
+interface Held extends HeldIncident {
+  /** Order of adding: which of two matching incidents is the newer. */
+  seq: number;
 }
 
 /**
@@ -80,7 +38,18 @@ export const MAX_INCIDENTS = 1000;
 /** Where an incident is filed: under its operation, or with those that name none (any operation). */
 const ANY = '';
 
-export class Incidents {
+/** A new incident's id. */
+export const newIncidentId = (): string => `inc_${randomToken(12, '0123456789abcdef')}`;
+
+/** The 409 of one incident more than MAX_INCIDENTS. */
+export const tooManyIncidents = (): ProblemError =>
+  new ProblemError(
+    'too_many_incidents',
+    `The mock holds at most ${MAX_INCIDENTS} incidents in force: end some first (DELETE /__control/incidents).`,
+  );
+
+/** The incidents in this process's memory: the store of a mock that shares none (store.ts). */
+export class Incidents implements IncidentStore {
   /** Oldest first. */
   private held: Held[] = [];
   /**
@@ -107,14 +76,10 @@ export class Incidents {
    */
   add(input: IncidentInput, serviceNow = -Infinity): Incident {
     this.prune(serviceNow);
-    if (this.held.length >= MAX_INCIDENTS)
-      throw new ProblemError(
-        'too_many_incidents',
-        `The mock holds at most ${MAX_INCIDENTS} incidents in force: end some first (DELETE /__control/incidents).`,
-      );
+    if (this.held.length >= MAX_INCIDENTS) throw tooManyIncidents();
     const now = this.wallNow();
     const held: Held = {
-      id: `inc_${randomToken(12, '0123456789abcdef')}`,
+      id: newIncidentId(),
       seq: this.added++,
       input,
       createdAt: now,
@@ -124,13 +89,13 @@ export class Incidents {
     };
     this.held.push(held);
     this.file(held);
-    return shown(held);
+    return shownIncident(held);
   }
 
   /** Those in force at `serviceNow` (the simulated clock), oldest first. */
   list(serviceNow: number): Incident[] {
     this.prune(serviceNow);
-    return this.held.map(shown);
+    return this.held.map(shownIncident);
   }
 
   /** Ends every incident; how many there were. */
@@ -148,7 +113,7 @@ export class Incidents {
     if (at === -1) return undefined;
     const [ended] = this.held.splice(at, 1);
     this.unfile(ended!);
-    return shown(ended!);
+    return shownIncident(ended!);
   }
 
   /** The newest incident in force that `call` matches, one of its calls taken; null when none. */
@@ -165,7 +130,7 @@ export class Incidents {
       this.held.splice(this.held.indexOf(held), 1);
       this.unfile(held);
     }
-    return shown(held);
+    return shownIncident(held);
   }
 
   private file(held: Held): void {
@@ -214,7 +179,8 @@ export function matchesCall(match: IncidentMatch, call: CallFacts): boolean {
   );
 }
 
-function shown(held: Held): Incident {
+/** What the control API shows of an incident. */
+export function shownIncident(held: HeldIncident): Incident {
   const { input } = held;
   return {
     id: held.id,

@@ -4,7 +4,7 @@ import type { Accounts } from '../accounts/accounts.ts';
 import type { Clock, SharedClock } from '../clock.ts';
 import type { CursorCodec } from '../data/cursor.ts';
 import type { Store } from '../data/store.ts';
-import type { Incidents } from '../incidents/incidents.ts';
+import type { IncidentStore } from '../incidents/store.ts';
 import type { Operation, OperationEnv } from '../operations/table.ts';
 import type { EnvelopeDeps } from './envelope.ts';
 import type { CorsOrigins } from './http-conventions.ts';
@@ -35,5 +35,5 @@ export interface EngineParts {
    */
   known: KnownKeys;
   /** What a test asked the mock to do wrong (incidents/); none unless given. */
-  incidents?: Incidents;
+  incidents?: IncidentStore;
 }

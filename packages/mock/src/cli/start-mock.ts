@@ -94,8 +94,8 @@ export interface RunningMock {
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const [store, validator] = await Promise.all([openStore(options), createContractValidator()]);
   let keyStore: SqliteKeyStore | RedisKeyStore | undefined;
-  // What a state store shares besides keys: buckets, and on Redis the journal (else this process's ring).
-  const shared: Pick<EngineOptions, 'limiter' | 'addressLimiter' | 'journalStore'> = {};
+  // What a state store shares besides keys: buckets, and on Redis the journal and the incidents (else this process's).
+  const shared: Pick<EngineOptions, 'limiter' | 'addressLimiter' | 'journalStore' | 'incidentStore'> = {};
   try {
     if (options.stateFile && isRedisUrl(options.stateFile)) {
       // The Redis client is loaded only for a Redis URL (73 ms of every start otherwise).
@@ -104,6 +104,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
         keyStore,
         limiter: shared.limiter,
         journal: shared.journalStore,
+        incidents: shared.incidentStore,
       } = await openRedisState(options.stateFile, {
         enforceLimits: options.rateLimit !== false,
         journal: options.journal,

@@ -5,7 +5,8 @@
  * their trial, `charge:<id>` remembers a charge for a minute (so one never answered is taken back
  * exactly once), `meta:<name>` the clock and the cursor secret, `bucket:<kind>:<name>` the token
  * buckets (redis-rate-limiter.ts), `journal` the request journal every mock on the prefix writes
- * (a stream, capped: journal.ts).
+ * (a stream, capped: journal.ts), `incident:<id>`, `incidents`, `incidents:seq` and `incidents:version`
+ * the incidents in force (incident-scripts.ts).
  */
 import { trialKeyKeptDays } from '@investor-graph/contract/plans';
 import type { MetaName } from '@investor-graph/engine/adapter';
@@ -31,6 +32,10 @@ export function names(prefix: string) {
     trials: `${prefix}trials`,
     trialCap: `${prefix}trial-cap`,
     journal: `${prefix}journal`,
+    incident: `${prefix}incident:`,
+    incidents: `${prefix}incidents`,
+    incidentSeq: `${prefix}incidents:seq`,
+    incidentVersion: `${prefix}incidents:version`,
     version: `${prefix}version`,
   };
 }

@@ -1,22 +1,26 @@
 /**
- * The state on a Redis server, as startMock opens it: a key store, the token buckets and the
- * request journal, on one connection.
+ * The state on a Redis server, as startMock opens it: a key store, the token buckets, the request
+ * journal and the incidents, on one connection.
  */
 import { RedisConnection } from './connection.ts';
 import { parseRedisUrl } from './url.ts';
 import { RedisKeyStore } from './key-store.ts';
 import { RedisRateLimiter } from './rate-limiter.ts';
 import { RedisJournal } from './journal.ts';
+import { RedisIncidents } from './incidents.ts';
 
 export { isRedisUrl, parseRedisUrl, RedisStateError } from './url.ts';
 export { RedisKeyStore } from './key-store.ts';
 export { RedisJournal } from './journal.ts';
+export { RedisIncidents } from './incidents.ts';
 
 export interface RedisState {
   keyStore: RedisKeyStore;
   limiter: RedisRateLimiter;
   /** The journal every mock on the server (under the same prefix) writes and reads. */
   journal: RedisJournal;
+  /** The incidents every mock on the server (under the same prefix) meets. */
+  incidents: RedisIncidents;
 }
 
 /**
@@ -40,5 +44,6 @@ export async function openRedisState(
     keyStore,
     limiter: new RedisRateLimiter(redis, options.enforceLimits !== false),
     journal: new RedisJournal(redis, options.journal),
+    incidents: new RedisIncidents(redis),
   };
 }

@@ -11,6 +11,7 @@
  */
 import { meteringTable, type MeterRow } from '@investor-graph/engine/adapter';
 import { bucketLua } from '@investor-graph/engine/adapter';
+import { incidentScripts } from './incident-scripts.ts';
 import { journalScripts } from './journal-scripts.ts';
 
 /** Key `f` of a record hash is '' when null (KeyRecord's nulls). */
@@ -233,6 +234,7 @@ export const scripts = {
   pruneTrials,
   takeToken,
   ...journalScripts,
+  ...incidentScripts,
 } as const;
 
 export type ScriptName = keyof typeof scripts;
