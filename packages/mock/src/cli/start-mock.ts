@@ -14,6 +14,7 @@ import { openStore, type DatasetOptions } from './open-dataset.ts';
 import { MockMetrics } from '../operate/metrics.ts';
 import { serveMetrics } from '../operate/metrics-server.ts';
 import { operateWrapper, readiness } from '../operate/wrapper.ts';
+import { watchStore } from '../operate/store-health.ts';
 
 // Where the CLI, the tests and @investor-graph/mock/node have always taken them from.
 export { DatasetFileError, loadInput, openStore } from './open-dataset.ts';
@@ -127,6 +128,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   let server: Server;
   let url: string;
   const metrics = options.metrics === false ? undefined : new MockMetrics();
+  // The state store's errors, commands' time and reconnects, counted as they come (operate/store-health.ts).
+  const unwatch = metrics ? await watchStore(keyStore, metrics) : undefined;
   let metricsServer: { server: Server; url: string } | undefined;
   let listeningServer: Server | undefined;
   // Whatever fails from here on, the database is closed (its lock and WAL released) before the error goes up.
@@ -181,6 +184,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
         readiness(engine),
       );
   } catch (error) {
+    unwatch?.();
     listeningServer?.close();
     await keyStore?.close();
     store.close();
@@ -209,6 +213,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const closed = (resolve: () => void) => () => {
     stopped = true;
     clearInterval(dumpTick);
+    unwatch?.();
     metricsServer?.server.close();
     void Promise.resolve(keyStore?.close()).finally(() => {
       store.close();

@@ -35,6 +35,10 @@ export class MockMetrics {
   /** Proxy: exchanges by operation and status class, violations by rule and operation. */
   readonly exchanges: Counter<'operation' | 'status_class'>;
   readonly violations: Counter<'rule' | 'operation'>;
+  /** The state store's health: errors by kind, commands' time (Redis), reconnects (Redis). */
+  private readonly storeErrors: Counter<'store' | 'kind'>;
+  private readonly storeLatency: Histogram<'store' | 'command'>;
+  private readonly storeReconnects: Counter<'store'>;
 
   constructor() {
     const registers = [this.registry];
@@ -81,7 +85,35 @@ export class MockMetrics {
       labelNames: ['rule', 'operation'],
       registers,
     });
+    this.storeErrors = new Counter({
+      name: `${metricPrefix}state_store_errors_total`,
+      help: 'Errors of the state store, by store and kind (unavailable, command, connection; busy, file, error).',
+      labelNames: ['store', 'kind'],
+      registers,
+    });
+    this.storeLatency = new Histogram({
+      name: `${metricPrefix}state_store_command_duration_seconds`,
+      help: "Time of the state store's commands (on Redis: each script by name, `command` for the rest).",
+      labelNames: ['store', 'command'],
+      buckets: latencyBuckets,
+      registers,
+    });
+    this.storeReconnects = new Counter({
+      name: `${metricPrefix}state_store_reconnects_total`,
+      help: 'Times the connection to the state store was lost and made again, by store.',
+      labelNames: ['store'],
+      registers,
+    });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** What a state store tells of its health (stores/redis/connection.ts's RedisWatcher; SQLite's errors). */
+  storeWatcher(store: 'redis' | 'sqlite') {
+    return {
+      command: (command: string, seconds: number) => this.storeLatency.observe({ store, command }, seconds),
+      error: (kind: string) => this.storeErrors.inc({ store, kind }),
+      reconnect: () => this.storeReconnects.inc({ store }),
+    };
   }
 
   /** Counts one answered call of the data API from what its steps noted. */

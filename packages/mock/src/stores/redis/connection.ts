@@ -53,6 +53,32 @@ function unavailable(shown: string): ProblemError {
   );
 }
 
+/**
+ * What a watcher of the state store's health (the mock's metrics, operate/) is told: each command
+ * with its time (a script by name, else `command`), each error by kind, each reconnect. Never a
+ * key, an argument or a reply.
+ */
+export interface RedisWatcher {
+  command(name: string, seconds: number): void;
+  /** `unavailable` (not reached, no answer in time), `command` (any other failure), `connection` (the client's). */
+  error(kind: 'unavailable' | 'command' | 'connection'): void;
+  reconnect(): void;
+}
+
+/**
+ * Watchers by the server's location as shown (`target.shown`, as the key store's describe() says
+ * it): open.ts makes the connection, so a mock's metrics find it by where it is. Two mocks of one
+ * process on one server watch both their connections.
+ */
+const watchers = new Map<string, Set<RedisWatcher>>();
+
+/** Tells `watcher` of every connection to `location`, until the function returned is called. */
+export function watchRedis(location: string, watcher: RedisWatcher): () => void {
+  const set = watchers.get(location) ?? new Set();
+  watchers.set(location, set.add(watcher));
+  return () => void (set.delete(watcher) && set.size === 0 && watchers.delete(location));
+}
+
 /** A connected client and the scripts run on it. */
 export class RedisConnection {
   readonly client: Redis;
@@ -78,7 +104,26 @@ export class RedisConnection {
       retryStrategy: (times) => Math.min(50 * times, 1000),
     });
     // Reported by the calls that meet it (503), by describe() and at start; an unhandled 'error' would end the process.
-    this.client.on('error', (error: Error) => void (this.lastError = error.message));
+    this.client.on('error', (error: Error) => {
+      this.lastError = error.message;
+      this.tell((w) => w.error('connection'));
+    });
+    // Ready again after the first time: the server was lost and is back.
+    let readyBefore = false;
+    this.client.on('ready', () => (readyBefore ? this.tell((w) => w.reconnect()) : (readyBefore = true)));
+  }
+
+  private tell(event: (watcher: RedisWatcher) => void): void {
+    for (const watcher of watchers.get(this.target.shown) ?? []) event(watcher);
+  }
+
+  /** Tells the watchers a command's time, and its failure's kind. */
+  private timed(name: string, started: number, error?: unknown): void {
+    const seconds = (performance.now() - started) / 1000;
+    this.tell((w) => {
+      w.command(name, seconds);
+      if (error !== undefined) w.error(isUnavailable(error) ? 'unavailable' : 'command');
+    });
   }
 
   get reachable(): boolean {
@@ -110,14 +155,19 @@ export class RedisConnection {
    * may have run (not when it was never sent: disconnected, nothing queued).
    */
   async run<T>(name: ScriptName, keys: string[], args: (string | number)[], uncertain?: () => void): Promise<T> {
+    const started = performance.now();
     try {
+      let result: T;
       try {
-        return (await this.client.evalsha(this.sha.get(name)!, keys.length, ...keys, ...args)) as T;
+        result = (await this.client.evalsha(this.sha.get(name)!, keys.length, ...keys, ...args)) as T;
       } catch (error) {
         if (!(error instanceof ReplyError) || !(error as Error).message.startsWith('NOSCRIPT')) throw error;
-        return (await this.client.eval(scripts[name], keys.length, ...keys, ...args)) as T;
+        result = (await this.client.eval(scripts[name], keys.length, ...keys, ...args)) as T;
       }
+      this.timed(name, started);
+      return result;
     } catch (error) {
+      this.timed(name, started, error);
       if (!isUnavailable(error)) throw error;
       if (!NOT_SENT.test((error as Error).message)) uncertain?.();
       throw unavailable(this.target.shown);
@@ -126,9 +176,13 @@ export class RedisConnection {
 
   /** A plain command, failures mapped as `run`'s. */
   async call<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+    const started = performance.now();
     try {
-      return await command(this.client);
+      const result = await command(this.client);
+      this.timed('command', started);
+      return result;
     } catch (error) {
+      this.timed('command', started, error);
       throw isUnavailable(error) ? unavailable(this.target.shown) : error;
     }
   }

@@ -19,7 +19,7 @@ import { TransactionalKeyStore } from '@investor-graph/engine/adapter';
 import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { SqliteBuckets } from './buckets.ts';
 import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
-import { busyTimeoutMs, FileRefusals, isBusy, lockedElsewhere } from './state-refusals.ts';
+import { busyTimeoutMs, FileRefusals, isBusy, lockedElsewhere, tellError } from './state-refusals.ts';
 
 export { StateFileError } from './state-file.ts';
 export { schemaVersion } from './state-schema.ts';
@@ -47,6 +47,8 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   private readonly file: string;
   private trialBuckets: SqliteBuckets | undefined;
   private readonly refusals: FileRefusals;
+  /** Told of each failed transaction, by kind (the metrics: operate/store-health.ts). */
+  onError: ((kind: 'busy' | 'file' | 'error') => void) | undefined;
 
   /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
   static open(file: string, options: { log?: (line: string) => void; synchronous?: StateSync } = {}): SqliteKeyStore {
@@ -159,6 +161,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     try {
       this.statements.begin.run();
     } catch (error) {
+      tellError(this.onError, error);
       // Locked longer than any call of a mock holds it: something else (a sqlite3 shell in a
       // transaction, a backup) holds the file. Not the client's fault, nor a failure of the mock.
       if (isBusy(error)) throw lockedElsewhere();
@@ -172,6 +175,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
       return result;
     } catch (error) {
       if (this.db.isTransaction) this.statements.rollback.run();
+      tellError(this.onError, error);
       this.refusals.refuse(error);
       throw error;
     } finally {

@@ -16,6 +16,15 @@ const SQLITE_BUSY = 5;
 export const isBusy = (error: unknown): boolean =>
   ((error as { errcode?: number }).errcode ?? -1) % 256 === SQLITE_BUSY;
 
+/**
+ * Tells `onError` (the metrics) an error's kind: a lock held elsewhere, the file's trouble (full,
+ * read-only), or another failure; a problem the steps answer (a refusal of the client's) is none.
+ */
+export function tellError(onError: ((kind: 'busy' | 'file' | 'error') => void) | undefined, error: unknown): void {
+  if (onError && !(error instanceof ProblemError))
+    onError(isBusy(error) ? 'busy' : fileTrouble(error) ? 'file' : 'error');
+}
+
 /** The 503 of a write lock held longer than any call of a mock holds it. */
 export function lockedElsewhere(): ProblemError {
   return new ProblemError(
