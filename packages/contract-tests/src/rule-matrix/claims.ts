@@ -1074,10 +1074,12 @@ export const claims: readonly Claim[] = [
       'A call looks only at the incidents that name its operation',
       "A path pattern (an incident's `match.path`",
       'What the control plane shows of what a test sent',
+      'every mock on the server shares one table of incidents',
+      'A call that matches no incident asks the server nothing',
     ],
     notCheckable:
-      "the mock's control plane, not the API " +
-      "(the mock's tests hold it: engine/src/incidents/, conformance/incidents.ts)",
+      "the mock's control plane, not the API (the mock's tests hold it: engine/src/incidents/, " +
+      'conformance/incidents.ts, stores/redis/incident-replicas.test.ts)',
   },
   // ---- Model comparison
   {

@@ -2013,6 +2013,18 @@ export const sentences: readonly Sentence[] = [
     "text": "What the control plane shows of what a test sent (a pattern, a verification's near misses and message, an incident's match, on the page too) has every key blanked, in any encoding, as the journal's entries have."
   },
   {
+    "id": "incidents.12",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "With `--state redis://...` every mock on the server shares one table of incidents: one posted to any replica is in force on it at once and on the others within 100 ms; a count of calls is taken on the server in one step, so the replicas together change no more calls than the count; one ended, run out or past its time is met by no replica after."
+  },
+  {
+    "id": "incidents.13",
+    "source": "decisions",
+    "section": "incidents",
+    "text": "A call that matches no incident asks the server nothing."
+  },
+  {
     "id": "model-comparison.1",
     "source": "decisions",
     "section": "model-comparison",
