@@ -39,6 +39,7 @@ import {
   writeResults,
   values,
 } from './setup.ts';
+import { metricsAlone } from './metrics-section.ts';
 import { logTargets, throughputLines, throughputSection, throughputTargets } from './throughput-section.ts';
 
 /** The sections `--only` runs alone: each measures, writes its figures and refreshes its block of BENCHMARKS.md. */
@@ -104,6 +105,8 @@ const alone: Record<string, () => Promise<void>> = {
   },
   // Not in the full run: a probe of the control plane's bounds, not of the mock's speed.
   hostile: hostileAlone,
+  // Not in the full run: the mock against itself with --no-metrics (#69).
+  metrics: metricsAlone,
   async state() {
     const state = await stateSection();
     writeResults({ ...measuredOn(), state });

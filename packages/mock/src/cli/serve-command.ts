@@ -1,7 +1,4 @@
-/**
- * `investor-graph-mock [serve]`: the stateful mock of the Investor Graph API on a real HTTP port;
- * serve-usage.ts says each flag.
- */
+/** `investor-graph-mock [serve]`: the stateful mock of the API on a real HTTP port; serve-usage.ts says each flag. */
 import { exitCode } from '@investor-graph/cli';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +39,7 @@ const flags = readFlags('investor-graph mock', serveUsage, args, {
   'state-sync': { type: 'string' },
   log: { type: 'string' },
   'metrics-port': { type: 'string' },
+  'no-metrics': { type: 'boolean' },
   journal: { type: 'string' },
   fault: { type: 'string', multiple: true },
   'no-rate-limit': { type: 'boolean' },
@@ -174,6 +172,7 @@ const options: StartOptions = {
   ...(values.log ? { log: (line: string) => console.log(line), logFormat: values.log } : {}),
   ...(values.journal !== undefined ? { journal: Number(values.journal) } : {}),
   ...(values['metrics-port'] !== undefined ? { metricsPort: flags.port(values['metrics-port']) } : {}),
+  ...(values['no-metrics'] ? { metrics: false } : {}),
   ...(values.fault?.length ? { faults: values.fault.filter(isFaultName) } : {}),
   ...(values['no-rate-limit'] ? { rateLimit: false } : {}),
   ...(perAddress ? { limits: { maxConnectionsPerAddress: Number(perAddress) } } : {}),

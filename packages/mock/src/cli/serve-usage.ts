@@ -57,6 +57,7 @@ export const serveUsage = `${synopsis}
   --metrics-port N    also serve the Prometheus metrics of /__control/metrics at GET /metrics on
                       port N of every interface, for a scrape from another host without opening
                       the control API (the counts carry no key, path or request id)
+  --no-metrics        count nothing, serve no metrics (the bench measures the mock with and without)
   --journal N         the request journal holds the last N calls of the data API (1,000; 0: none),
                       read, cleared and verified at /__control/journal (keys blanked); with
                       --state redis://, one journal on the server for every mock on it, each
