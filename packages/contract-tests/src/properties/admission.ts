@@ -7,7 +7,15 @@ import { failedAuth } from '@investor-graph/contract';
 import { rawExchange, rawRequest, stalledHeaders, type RawAnswer } from '../client/raw-http.ts';
 import { cutBody } from '../client/cut-body.ts';
 import { answerShown, valueShown } from '../report/failure-text.ts';
-import { type Property, assert, codeShown, expectActions, expectStatus, keylessElsewhere } from './support.ts';
+import {
+  type Property,
+  assert,
+  burstUntilLimited,
+  codeShown,
+  expectActions,
+  expectStatus,
+  keylessElsewhere,
+} from './support.ts';
 import type { SuiteContext } from '../core/context.ts';
 
 /** The decided bounds (DECISIONS.md#status-codes): headers 16 KiB, a body 64 KiB, headers in within 10 s. */
@@ -144,14 +152,16 @@ export const failedAuthBudget: Property = {
     // Every call from one address spends the budget while its key is not valid; all at once, so
     // that the budget's refill (failed_auth_per_second) cannot keep up even far from the service.
     const sent = failedAuth.burst + Math.ceil(failedAuth.perSecond);
-    const refused = await Promise.all(
-      Array.from({ length: sent }, (_, i) =>
-        ctx.client.call('/api/v1/firms?limit=1', {
-          key: `igk_trial_contract${String(i).padStart(4, '0')}tests${'x'.repeat(18)}`,
-          rows: 0,
-          honour429: false,
-          unpaced: true,
-        }),
+    const refused = await burstUntilLimited(ctx, sent, () =>
+      Promise.all(
+        Array.from({ length: sent }, (_, i) =>
+          ctx.client.call('/api/v1/firms?limit=1', {
+            key: `igk_trial_contract${String(i).padStart(4, '0')}tests${'x'.repeat(18)}`,
+            rows: 0,
+            honour429: false,
+            unpaced: true,
+          }),
+        ),
       ),
     );
     const limited = refused.find((a) => a.status === 429);

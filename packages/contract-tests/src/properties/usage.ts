@@ -12,6 +12,7 @@ import {
   planServes,
   isoSecond,
   smallestFiles,
+  burstUntilLimited,
 } from './support.ts';
 
 export const rate: Property = {
@@ -37,9 +38,11 @@ export const rate: Property = {
   once: true,
   async check(ctx, { op }) {
     const burst = Math.ceil(planRule(ctx).rate_per_second * 3);
-    const answers = await Promise.all(
-      Array.from({ length: burst }, () =>
-        ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true }),
+    const answers = await burstUntilLimited(ctx, burst, () =>
+      Promise.all(
+        Array.from({ length: burst }, () =>
+          ctx.client.call(`${op.path}?limit=1`, { rows: 1, honour429: false, unpaced: true }),
+        ),
       ),
     );
     const limited = answers.find((a) => a.status === 429);
