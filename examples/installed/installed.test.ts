@@ -41,10 +41,19 @@ let registry: { url: string; child: ChildProcess; out: () => string };
 /** npm's environment in a user's project: the kit's scope from the registry, and nothing of the clone on PATH. */
 let env: NodeJS.ProcessEnv;
 
-/** The versions the workspace itself pins, so the user's project gets the same msw, vitest and Spectral. */
-const pinned = (pkg: string, name: string): string =>
-  (JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
-    .devDependencies[name]!;
+/**
+ * The versions the workspace itself pins, so the user's project gets the same msw, vitest and
+ * Spectral, and the MCP SDK investor-graph-mcp is built on.
+ */
+const pinned = (pkg: string, name: string): string => {
+  const manifest = JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as Record<
+    'dependencies' | 'devDependencies',
+    Record<string, string> | undefined
+  >;
+  return (manifest.dependencies?.[name] ?? manifest.devDependencies?.[name])!;
+};
+/** The MCP SDK: the agent example's client, the version the installed server runs on. */
+const mcpSdk = '@modelcontextprotocol/sdk';
 
 /** A root script's command line, run as pnpm runs it (`node FILE`), with `args` after it. */
 function rootScript(name: string, args: string[]): [string, string[]] {
@@ -251,6 +260,8 @@ function installProject(version: string): Promise<Run> {
       `msw@${pinned('examples', 'msw')}`,
       `vitest@${pinned('.', 'vitest')}`,
       `@stoplight/spectral-cli@${pinned('.', '@stoplight/spectral-cli')}`,
+      // The agent's reader writes their client with the SDK: theirs by name, not through npm's hoisting.
+      `${mcpSdk}@${pinned('packages/mcp', mcpSdk)}`,
     ],
     { cwd: project, env: onRuntime(env, runtime(version, env)), timeout: 600_000 },
   );
@@ -822,6 +833,50 @@ and the control tools of the mock it starts`, () => {
     expect(names.filter((n) => !n.startsWith('control_'))).toHaveLength(operations.length);
     expect(names).toEqual(expect.arrayContaining(['get_trial_key', 'list_firms', 'control_advance_clock']));
   });
+
+  test(`issue #70's done line, in plain JavaScript: the MCP SDK's client, over stdio and Streamable HTTP, takes the \
+installed investor-graph-mcp from no key to data and to the trial's 402 through actions alone, and prints the \
+402's actions; a copy of the agent expecting a tool the 401 does not name fails`, () => {
+    // The SDK is the project's own dependency at the version the server is built on: one copy, at the top.
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(manifest.devDependencies).toHaveProperty([mcpSdk]);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string }>;
+    };
+    expect(lock.packages[`node_modules/${mcpSdk}`]?.version).toBe(pinned('packages/mcp', mcpSdk));
+    expect(Object.keys(lock.packages).filter((p) => p.endsWith(`/node_modules/${mcpSdk}`))).toEqual([]);
+
+    const agent = readFileSync(join(root, 'examples/installed/mcp-agent.mjs'), 'utf8');
+    writeFileSync(join(project, 'mcp-agent.mjs'), agent);
+    for (const transport of ['stdio', 'http']) {
+      const ran = inProject('node', ['mcp-agent.mjs', transport]);
+      expect(ran.status, ran.out).toBe(0);
+      const said = JSON.parse(/^\{"transport".*$/m.exec(ran.out)?.[0] ?? 'null') as {
+        transport: string;
+        steps: string[];
+        status: number;
+        code: string;
+        actions: { type: string; href: string }[];
+      } | null;
+      expect(said, ran.out).not.toBeNull();
+      expect(said!.steps).toEqual(['401 missing_key', 'get_trial_key 201 trial', 'pages 3+3', '402 trial_exhausted']);
+      expect(said).toMatchObject({ transport, status: 402, code: 'trial_exhausted' });
+      // The 402's own actions (engine's problems table: trial_exhausted), each with where to do it.
+      expect(said!.actions.map((a) => a.type)).toEqual(['subscribe', 'buy_prepaid_rows', 'book_call']);
+      for (const action of said!.actions) expect(action.href, action.type).toMatch(/^https:\/\//);
+    }
+
+    // The check itself: an agent that looks for a tool the 401's actions do not name stops, saying so.
+    const broken = agent.replace("const trialTool = 'get_trial_key';", "const trialTool = 'get_trial_keys';");
+    expect(broken).not.toBe(agent);
+    writeFileSync(join(project, 'mcp-agent-broken.mjs'), broken);
+    const failed = inProject('node', ['mcp-agent-broken.mjs', 'stdio']);
+    expect(failed.status, failed.out).toBe(1);
+    expect(failed.out).toContain('no action of the 401 names the tool get_trial_keys');
+    expect(failed.out).not.toMatch(/^\{"transport"/m);
+  }, 300_000);
 
   test('every command line of the READMEs runs an installed command, with only flags its --help names', () => {
     const lines = readmeCommands(root);
