@@ -46,6 +46,8 @@ test.skipIf(skipped)(
 
       await redis.stop();
       expect((await get(mock, key)).status).toBe(503);
+      // Down long enough for the client's attempts to reconnect (50 ms, then 100, 150...) to be refused.
+      await new Promise((r) => setTimeout(r, 500));
       await redis.start();
       for (let i = 0; i < 200 && !mock.engine.accounts.store.describe().reachable; i++)
         await new Promise((r) => setTimeout(r, 25));
