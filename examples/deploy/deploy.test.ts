@@ -535,9 +535,16 @@ function redisSettingProblems(uses: Use[]): string[] {
 }
 
 /**
- * The mock's three probes ask for the contract, which waits at most 50 ms on Redis, and allow it 3 s (the default 1 s
- * is tight on a busy node).
+ * The mock's probes ask the control plane's own (issue #69): startup and readiness `readyz` (the dataset loaded, the
+ * state store reachable), liveness `healthz` (alive: Redis away never restarts a replica), each allowed 3 s (the
+ * default 1 s is tight on a busy node).
  */
+const probePaths = {
+  startupProbe: '/__control/readyz',
+  readinessProbe: '/__control/readyz',
+  livenessProbe: '/__control/healthz',
+} as const;
+
 function mockProbeProblems(manifests: Manifest[]): string[] {
   return workloads(manifests).flatMap((pod) =>
     containersOf(pod)
@@ -550,9 +557,7 @@ function mockProbeProblems(manifests: Manifest[]): string[] {
           const path = probe.httpGet?.path;
           const timeout = probe.timeoutSeconds ?? 1;
           return [
-            ...(path === '/api/v1/openapi.json'
-              ? []
-              : [`${at} asks for ${path ?? 'no path'}, not /api/v1/openapi.json`]),
+            ...(path === probePaths[kind] ? [] : [`${at} asks for ${path ?? 'no path'}, not ${probePaths[kind]}`]),
             ...(timeout >= 3 ? [] : [`${at} gives up after ${timeout} s, under 3 s`]),
           ];
         }),
@@ -646,7 +651,7 @@ ready`, () => {
   expect(Object.keys(mock.resources!.limits!)).toEqual(['memory']);
 });
 
-test("the mock's startup, readiness and liveness probes ask for the contract and allow it 3 s", () => {
+test("the mock's startup and readiness probes ask readyz, its liveness probe healthz, each allowed 3 s", () => {
   expect(mockProbeProblems(setup().manifests)).toEqual([]);
 });
 
@@ -661,7 +666,7 @@ caught`, () => {
     'mock.yaml: Deployment investor-graph-mock container mock: startupProbe is missing',
     'mock.yaml: Deployment investor-graph-mock container mock: readinessProbe gives up after 1 s, under 3 s',
     'mock.yaml: Deployment investor-graph-mock container mock: livenessProbe asks for /api/v1/investors, ' +
-      'not /api/v1/openapi.json',
+      'not /__control/healthz',
   ]);
 });
 

@@ -40,6 +40,7 @@ test("the kit's READMEs hold command lines of every command", () => {
     'investor-graph-contract-tests',
     'investor-graph-fixtures',
     'investor-graph-load',
+    'investor-graph-mcp',
     'investor-graph-mock',
   ]);
 });
