@@ -110,21 +110,27 @@ test.skipIf(!haveGo)('the CI example run against the mock holds', async () => {
   expect(run.out).not.toMatch(/curl: \(\d+\)/);
 });
 
-test.skipIf(!haveGo)("the load tester's example holds the Team plan's thresholds against a running mock", async () => {
-  const mock = await startMock({ port: 0 });
-  try {
-    const run = await runExample('examples/load/smoke.sh', {
-      BASE_URL: mock.url,
-      DURATION: '3s',
-      RESULTS_DIR: join(root, 'test-results/load'),
-    });
-    expect(run.code, run.out).toBe(0);
-    expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
-    expect(run.out).not.toContain('FAIL');
-  } finally {
-    await mock.close();
-  }
-});
+// Its thresholds are latencies: starved of CPU by the install test's installs beside it, a run on two CPUs missed
+// p95 once; so a miss is run once more, and a service that is slow misses both.
+test.skipIf(!haveGo)(
+  "the load tester's example holds the Team plan's thresholds against a running mock",
+  { retry: 1 },
+  async () => {
+    const mock = await startMock({ port: 0 });
+    try {
+      const run = await runExample('examples/load/smoke.sh', {
+        BASE_URL: mock.url,
+        DURATION: '3s',
+        RESULTS_DIR: join(root, 'test-results/load'),
+      });
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toMatch(/ok +unexpected_429\{scenario:at_rate\} count==0/);
+      expect(run.out).not.toContain('FAIL');
+    } finally {
+      await mock.close();
+    }
+  },
+);
 
 test(`the mock README's nightly dump download is commands, not a comment: run as written, they fetch the manifest and \
 each file of its newest day, and the mock serves the folder (issue #68)`, async () => {
