@@ -21,6 +21,7 @@ import { prepareRun, reportSetupFailuresTo, say, stop } from './prepare-run.ts';
 import { hideKey } from '../report/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { annotationsAsOutput, withMatrixScore } from '../report/junit.ts';
+import type { MatrixScore } from '../rule-matrix/matrix-results.ts';
 import { PropertyLines } from '../report/property-lines.ts';
 import { mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
 import { formatReport } from '../report/report-text.ts';
@@ -72,11 +73,10 @@ const junitFile = resolve(options.junit);
 // Only a file vitest wrote: the path is checked before the run, but something may have put a folder there since.
 if (statSync(junitFile, { throwIfNoEntry: false })?.isFile())
   writeFileSync(junitFile, withDiffSuite(annotationsAsOutput(readFileSync(junitFile, 'utf8')), drift));
-const summarised = printSummary(configs, options);
-if (summarised && statSync(junitFile, { throwIfNoEntry: false })?.isFile()) {
-  const { score } = JSON.parse(readFileSync(resolve(options.report), 'utf8')) as Pick<Report, 'score'>;
+const score = printSummary(configs, options);
+const summarised = score !== null;
+if (score && statSync(junitFile, { throwIfNoEntry: false })?.isFile())
   writeFileSync(junitFile, withMatrixScore(readFileSync(junitFile, 'utf8'), scoreLine(score)));
-}
 // A change in the served contract that breaks clients, or no contract to compare, fails the run,
 // whatever the properties said.
 if (drift?.status === 'failed') process.exitCode = 1;
@@ -105,9 +105,9 @@ function firstError(text: string): string | null {
 
 /**
  * The summary: each key's report (merged over the keys when there are several), written to
- * --report. False when no suite wrote one.
+ * --report. The matrix's score it says, or null when no suite wrote a report.
  */
-function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
+function printSummary(configs: SuiteConfig[], options: CliOptions): MatrixScore | null {
   const reportFile = resolve(options.report);
   const files =
     `  JUnit: ${join(options.junit)}  report: ` +
@@ -128,7 +128,7 @@ function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
       };
       mkdirSync(dirname(reportFile), { recursive: true });
       writeFileSync(reportFile, `${JSON.stringify(merged, null, 2)}\n`);
-      if (!reports.length) return false;
+      if (!reports.length) return null;
       const each = reports.map((r) => formatReport(r, { matrix: false })).join('\n\n');
       const unreached = matrixLines(merged.matrix)
         .map((line) => `\n  ${line}`)
@@ -142,15 +142,16 @@ function printSummary(configs: SuiteConfig[], options: CliOptions): boolean {
         `\n${each}\n\n  all keys (${merged.plans.join(', ')}): ${scoreLine(merged.score)}` +
           `${unreached}${diffLines}${noReport}\n${files}`,
       );
+      return merged.score;
     } else {
       const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
       if (drift) writeReport(reportFile, { ...report, diff: drift });
       console.log(`\n${formatReport({ ...report, ...(drift ? { diff: drift } : {}) })}\n${files}`);
+      return report.score;
     }
-    return true;
   } catch {
     // The suite could not start (a bad key, an unreachable URL): the progress lines have said why.
-    return false;
+    return null;
   } finally {
     if (parts) rmSync(parts, { recursive: true, force: true });
   }

@@ -80,14 +80,21 @@ export async function runProperty(
     byRules = [...new Set(broken.map((f) => f.rule))];
     return new PropertyFailure(groups.map((g) => findingText(g.first) + timesSaid(g.count)).join('\n'));
   };
-  const counted = (): void => void (shrinkLeft === null && (runs += 1));
-  const shrinking = (): void => void (shrinkLeft ??= shrinkShare(ctx, property, later));
+  // Cases count until the first failure; after it, shrinking's share counts down instead.
+  const counted = (): void => {
+    if (shrinkLeft === null) runs += 1;
+  };
+  const shrinking = (): void => {
+    shrinkLeft ??= shrinkShare(ctx, property, later);
+  };
   const details = await fc.check(
     fc.asyncProperty(property.arbitrary(ctx), async (input) => {
       if (stoppedByBudget || (shrinkLeft !== null && shrinkLeft <= 0)) return true;
       const seen = ledger.findings.length;
       const callsBefore = ledger.total.calls;
-      const spend = (): void => void (shrinkLeft !== null && (shrinkLeft -= ledger.total.calls - callsBefore));
+      const spend = (): void => {
+        if (shrinkLeft !== null) shrinkLeft -= ledger.total.calls - callsBefore;
+      };
       ledger.recent = [];
       try {
         await property.check(ctx, input);

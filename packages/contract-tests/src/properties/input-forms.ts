@@ -63,7 +63,6 @@ const withParam = (req: CallRequest, value: (name: string) => string): CallReque
 };
 const unknownValue = (name: string, n: number): string =>
   name === 'id' ? `fnd_${'zz'.repeat(6)}` : name === 'name' ? `no-such-rollup-${n % 7}` : `no-such-record-${n % 97}`;
-const heldPath = (req: CallRequest): string => pathOf(req);
 
 export const inputForms: readonly InputForm[] = [
   {
@@ -166,7 +165,7 @@ export const inputForms: readonly InputForm[] = [
     id: 'if-none-match-held',
     applies: always,
     apply: (req, on) => {
-      const tags = on.held.tags.filter((t) => t.path === heldPath(req)).map((t) => t.tag);
+      const tags = on.held.tags.filter((t) => t.path === pathOf(req)).map((t) => t.tag);
       const other = on.held.tags.map((t) => t.tag);
       const sent = pick([tags[0], other[0] && tags[0] ? `${other[0]}, ${tags[0]}` : tags[0], other[0]], on.n);
       return sent ? { ...req, headers: { ...req.headers, 'if-none-match': sent } } : req;
@@ -237,8 +236,13 @@ export function pathOf(req: CallRequest): string {
 export function plainCall(op: OperationInfo, samples: Samples, n: number): CallRequest | null {
   const filled = fillPath(op.path, samples, n);
   if (filled === null) return null;
-  const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const values = names.length ? /^\/api\/v1\/[^/]+\/([^/?]+)/.exec(filled)?.[1] : undefined;
-  const params = Object.fromEntries(names.map((name) => [name, decodeURIComponent(values ?? '')]));
+  // Each parameter is one segment of the path (fillPath encodes every `/` in a value).
+  const segments = filled.split('/');
+  const params = Object.fromEntries(
+    op.path.split('/').flatMap((part, i) => {
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      return name ? [[name, decodeURIComponent(segments[i]!)]] : [];
+    }),
+  );
   return { method: 'GET', template: op.path, params, query: [], headers: {}, key: 'own', rows: listOf(op) ? 100 : 1 };
 }
