@@ -63,12 +63,9 @@ export async function dataFromExports(
   asOf: string,
   spare: { calls: number; rows: number },
 ): Promise<ModelData | string> {
-  const spent = () => ({ calls: client.remaining.calls, rows: client.remaining.rows });
-  const before = spent();
-  const left = () => ({
-    calls: spare.calls - (before.calls - spent().calls),
-    rows: spare.rows - (before.rows - spent().rows),
-  });
+  // What the budget must still hold when the model is built: all but its spare.
+  const keep = { calls: client.remaining.calls - spare.calls, rows: client.remaining.rows - spare.rows };
+  const left = () => ({ calls: client.remaining.calls - keep.calls, rows: client.remaining.rows - keep.rows });
   if (spare.calls < 2) return `the budget cannot spare the dump's calls`;
   const manifest = await client.call('/api/v1/exports', { rows: 1 });
   if (manifest.status !== 200) return `the exports manifest answered ${manifest.status}`;
