@@ -3,13 +3,12 @@
  * tests; `advance` jumps it forward so a trial can expire or a month roll over without waiting.
  * Rate limiting does not use it: request rates are real-time by nature.
  */
+import type { components } from './control/generated/api.ts';
 import type { KeyStore } from './stores/key-store.ts';
 import { ProblemError } from './problems.ts';
 
-export interface ClockState {
-  now: string;
-  frozen: boolean;
-}
+/** The clock as the control API shows it. */
+export type ClockState = components['schemas']['ClockState'];
 
 /**
  * A clock as a state store keeps it: the simulated time `at` at the real (wall-clock) time `real`,

@@ -5,13 +5,10 @@
  * sent), so a thrown error never carries one, whatever the mock echoed.
  */
 import { redact, redactJson } from '@investor-graph/cli/redact';
+import type { components } from './generated/api.ts';
 
 /** One wrong member of a refused call: a JSON pointer into the body, or a query parameter. */
-export interface ControlInputError {
-  pointer?: string;
-  parameter?: string;
-  detail: string;
-}
+export type ControlInputError = components['schemas']['InputError'];
 
 /** A refused control call: the mock's problem+json, as a value a test can assert on. */
 export class ControlError extends Error {

@@ -5,19 +5,13 @@
  * The engine asks it for the incident a call meets (apply.ts) and the control plane adds, lists and
  * ends them (control/incident-routes.ts); each answers at once or later, as the store can.
  */
+import type { components } from '../control/generated/api.ts';
 import type { IncidentKind, IncidentParameter } from './kinds.ts';
 
-/** Which calls an incident changes: every member given must hold (none given: every call). */
-export interface IncidentMatch {
-  /** The contract's operationId. */
-  operation?: string;
-  /** `*` matches any run of characters, as the journal's filter does. */
-  path?: string;
-  /** In any case. */
-  method?: string;
-  /** The key's id, never the key. */
-  key_id?: string;
-}
+type Schemas = components['schemas'];
+
+/** Which calls an incident changes (the control document's `IncidentMatch`): every member given must hold. */
+export type IncidentMatch = Schemas['IncidentMatch'];
 
 /** An incident as asked for (parse.ts reads it from a control call's body). */
 export interface IncidentInput {
@@ -31,21 +25,8 @@ export interface IncidentInput {
   parameters: Partial<Record<IncidentParameter, number>>;
 }
 
-/** An incident as the control API shows it. */
-export interface Incident extends Partial<Record<IncidentParameter, number>> {
-  id: string;
-  kind: IncidentKind;
-  match: IncidentMatch;
-  /** Matching calls it will still change; null: no count given. */
-  calls_left: number | null;
-  /** When it ends by the wall clock; null: no duration given. */
-  ends_at: string | null;
-  /** When it ends by the simulated clock; null: none given. */
-  until: string | null;
-  created_at: string;
-  /** Calls it has changed. */
-  hits: number;
-}
+/** An incident as the control API shows it (its `Incident`: a null bound is one not given). */
+export type Incident = Schemas['Incident'];
 
 /** What an incident is matched against: the call once routed and its key known. */
 export interface CallFacts {

@@ -3,39 +3,21 @@
  * comparison that a page's filter, a verification's count and its near misses all use, so that
  * what a test filters by and what it verifies mean the same.
  */
+import type { components } from '../control/generated/api.ts';
 import type { JournalEntry } from './entry.ts';
 
-/** What a call must have been: every member given must hold (an empty pattern matches every call). */
-export interface JournalPattern {
-  /** The contract's operationId, e.g. `listFirms`. */
-  operation?: string;
-  /** In any case. */
-  method?: string;
-  /** The path as the journal shows it; `*` matches any run of characters (`/api/v1/firms/*`). */
-  path?: string;
-  /** A status (402), or a class of them (`'4xx'`). */
-  status?: number | string;
-  /** The key's id (`key_...`, as /__control/state and the key's answer show it), never the key. */
-  key_id?: string;
-  /** The key's plan (`team`), for a test that holds a key's text but not its id. */
-  plan?: string;
-  /** Query parameters the call had, with these values (decoded, as the journal shows them). */
-  query?: Record<string, string>;
-}
+type Schemas = components['schemas'];
+
+/** What a call must have been (the control document's `JournalPattern`): every member given must hold. */
+export type JournalPattern = Schemas['JournalPattern'];
 
 /** A pattern, and the calls from a wall-clock time on (ms). */
 export interface JournalFilter extends JournalPattern {
   since?: number;
 }
 
-/** One member of a pattern that an entry does not have. */
-export interface Difference {
-  /** The pattern's member: `operation`, `status`, `query.limit`... */
-  field: string;
-  expected: string;
-  /** What the call had (`(none)` for a parameter it did not send, or a key it did not present). */
-  actual: string;
-}
+/** One member of a pattern that an entry does not have (`(none)` where the call had nothing). */
+export type Difference = Schemas['Difference'];
 
 const NONE = '(none)';
 

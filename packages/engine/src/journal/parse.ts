@@ -4,16 +4,13 @@
  * wrong), never one a try; the control plane answers them as 400 (control/journal-routes.ts), the
  * MSW API throws them.
  */
+import type { components } from '../control/generated/api.ts';
 import { maxJournalPage } from './journal.ts';
 import { patternProblem, type JournalFilter, type JournalPattern } from './match.ts';
 import type { CallCount } from './verify.ts';
 
 /** One wrong member: where (a JSON pointer into the body, or a query parameter) and what is wrong. */
-export interface InputError {
-  pointer?: string;
-  parameter?: string;
-  detail: string;
-}
+export type InputError = components['schemas']['InputError'];
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: InputError[] };
 

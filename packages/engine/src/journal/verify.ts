@@ -4,31 +4,21 @@
  * differed in each (WireMock's near misses), said in a message a test runner shows as it is.
  */
 import { redactJson } from '@investor-graph/cli/redact';
+import type { components } from '../control/generated/api.ts';
 import type { JournalEntry } from './entry.ts';
 import type { JournalView } from './journal-store.ts';
 import { describePattern, differences, type Difference, type JournalPattern } from './match.ts';
 
+type Schemas = components['schemas'];
+
 /** How many calls are expected: exactly n, or a range (either bound left open). */
-export type CallCount = number | { min?: number; max?: number };
+export type CallCount = Schemas['CallCount'];
 
 /** A call that did not match, and every member of the pattern it did not have. */
-export interface NearMiss {
-  entry: JournalEntry;
-  differences: Difference[];
-}
+export type NearMiss = Schemas['NearMiss'];
 
-export interface Verification {
-  /** Calls in the journal that match the pattern. */
-  matched: number;
-  expected: { min: number; max: number | null };
-  ok: boolean;
-  /** When not ok and too few matched: the nearest calls, fewest differences first (newest first among equals). */
-  near_misses: NearMiss[];
-  /** When not ok and any matched (too many, or some but too few): the first of them. */
-  matching: JournalEntry[];
-  /** The verdict as a test runner should show it: the expectation, what was found, the near misses. */
-  message: string;
-}
+/** A verdict: the control document's `Verification` (its near misses only when too few matched). */
+export type Verification = Schemas['Verification'];
 
 /** How many near misses (and, when too many matched, matching calls) a verification lists. */
 export const NEAR_MISSES = 5;

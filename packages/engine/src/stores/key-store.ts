@@ -9,6 +9,7 @@
  * a store on a server is a round trip. The mock's stores/store-contract suite holds all three to it.
  */
 import { planIds, type PlanId } from '@investor-graph/contract/plans';
+import type { components } from '../control/generated/api.ts';
 
 /** A value now, or later from a store on a server. */
 export type Awaitable<T> = T | Promise<T>;
@@ -44,11 +45,7 @@ export function keyPrefix(key: string): string {
 export type MetaName = 'clock' | 'cursor_secret';
 
 /** Which store holds the state, where (never a password), and whether it answers (the banner, /__control/state). */
-export interface StoreInfo {
-  store: 'memory' | 'sqlite' | 'redis';
-  location: string | null;
-  reachable: boolean;
-}
+export type StoreInfo = components['schemas']['StoreInfo'];
 
 /** One call to admit and charge: what the store needs to decide it on the key as it stands. */
 export interface ChargeStep {

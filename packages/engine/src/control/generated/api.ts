@@ -551,6 +551,7 @@ export type components = {
         };
         /** @description One call of the data API, as the journal keeps it; its path and query blanked as the log blanks them. */
         JournalEntry: {
+            /** @description Its place in the journal, counted from its start (a page's cursor is one). */
             seq: number;
             /**
              * Format: date-time
@@ -564,14 +565,20 @@ export type components = {
             service_time: string;
             request_id: string;
             method: string;
+            /** @description The path, keys blanked as the log blanks them. */
             path: string;
+            /** @description The query's parameters, decoded, keys blanked (a cursor shortened) as the log blanks them. */
             query: {
                 [key: string]: string;
             };
+            /** @description The contract's operationId, or null for a path it has no operation at. */
             operation: string | null;
+            /** @description The key's id (never the key), or null when no valid key came. */
             key_id: string | null;
             plan: components["schemas"]["PlanId"] | null;
+            /** @description 0: no answer, the connection was cut (an incident's reset). */
             status: number;
+            /** @description The problem's code when the answer was one. */
             problem: string | null;
             rows_served: number;
             /** @description 1 when the call counted against the quota, else 0. */
