@@ -2,7 +2,7 @@
  * A dump file's lines as the reader cuts them (read-worker.ts): a line past the bound is refused
  * with one line naming the file and the line, and the bound sits above every row the contract allows.
  * How fast a 100 MiB line is refused is measured, not asserted here (a timed assertion fails on a
- * busy machine): see read-figures.test-support.ts.
+ * busy machine): see src/cli/read-figures.test-support.ts.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

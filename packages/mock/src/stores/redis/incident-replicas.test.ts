@@ -6,15 +6,13 @@
  * and is then gone from every replica's list.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killAll, startWith, stop } from '../../cli/cli-process.test-support.ts';
+import { replicasMissing, startReplicaSet, type Replica, type ReplicaSet } from '../../cli/replicas.test-support.ts';
 import { VERSION_EVERY_MS } from './incidents.ts';
-import { missing, startHaproxy, startRedis } from './servers.test-support.ts';
-import type { Balancer, RedisServer } from './servers.test-support.ts';
+import type { Balancer } from './servers.test-support.ts';
 
-const skipped = missing('redis-server') ?? missing('haproxy');
+const skipped = replicasMissing();
 
-type Replica = Awaited<ReturnType<typeof startWith>>;
-let redis: RedisServer;
+let set: ReplicaSet;
 let replicas: Replica[] = [];
 let balancer: Balancer;
 
@@ -42,18 +40,11 @@ describe.skipIf(skipped)(
   `incidents shared by three replicas on one Redis${skipped ? ` (skipped: ${skipped})` : ''}`,
   () => {
     beforeAll(async () => {
-      redis = await startRedis();
-      const args = ['--state', redis.url, '--no-rate-limit', '--log'];
-      replicas = await Promise.all([1, 2, 3].map(() => startWith({}, ...args)));
-      balancer = await startHaproxy(replicas.map((r) => r.url.replace('http://', '')));
+      set = await startReplicaSet(['--no-rate-limit', '--log']);
+      ({ replicas, balancer } = set);
     }, 60_000);
 
-    afterAll(async () => {
-      await balancer?.close();
-      await Promise.all(replicas.map((r) => stop(r.child)));
-      killAll();
-      await redis?.close();
-    });
+    afterAll(() => set?.close());
 
     test('an outage for 5 calls posted to one replica meets exactly 5 of 20 calls through haproxy', async () => {
       const posted = await control<{ id: string; calls_left: number }>(replicas[0]!.url, 'POST', '/incidents', {

@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VerificationError, type JournalEntry, type JournalPage } from '@investor-graph/engine';
 import { mockJournal } from '../../control-client.ts';
-import { killAll, startWith, stop } from '../../cli/cli-process.test-support.ts';
+import { replicasMissing, startReplicaSet, type Replica, type ReplicaSet } from '../../cli/replicas.test-support.ts';
 import { keyForms } from '../journal-contract.test-support.ts';
-import { everythingHeld, missing, startHaproxy, startRedis } from './servers.test-support.ts';
+import { everythingHeld } from './servers.test-support.ts';
 import type { Balancer, RedisServer } from './servers.test-support.ts';
 
-const skipped = missing('redis-server') ?? missing('haproxy');
+const skipped = replicasMissing();
 
-type Replica = Awaited<ReturnType<typeof startWith>>;
+let set: ReplicaSet;
 let redis: RedisServer;
 let replicas: Replica[] = [];
 let balancer: Balancer;
@@ -40,10 +40,9 @@ describe.skipIf(skipped)(
   `one journal for three replicas on one Redis${skipped ? ` (skipped: ${skipped})` : ''}`,
   () => {
     beforeAll(async () => {
-      redis = await startRedis();
-      const args = ['--state', redis.url, '--journal', '2000', '--no-rate-limit', '--log', '--key', `team=${custom}`];
-      replicas = await Promise.all([1, 2, 3].map(() => startWith({}, ...args)));
-      balancer = await startHaproxy(replicas.map((r) => r.url.replace('http://', '')));
+      set = await startReplicaSet(['--journal', '2000', '--no-rate-limit', '--log', '--key', `team=${custom}`]);
+      ({ replicas, balancer } = set);
+      redis = set.redis!;
       const made = await fetch(`${replicas[0]!.url}/__control/keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -52,12 +51,7 @@ describe.skipIf(skipped)(
       team = ((await made.json()) as { key: string }).key;
     }, 60_000);
 
-    afterAll(async () => {
-      await balancer?.close();
-      await Promise.all(replicas.map((r) => stop(r.child)));
-      killAll();
-      await redis?.close();
-    });
+    afterAll(() => set?.close());
 
     test(
       'calls made through haproxy are all in the journal ' + 'each replica reads, in order, and verified as all',

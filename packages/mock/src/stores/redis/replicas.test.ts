@@ -1,8 +1,8 @@
 // @module-tag servers
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
-import { killAll, startWith, stop } from '../../cli/cli-process.test-support.ts';
-import { missing, startHaproxy, startRedis, type Balancer, type RedisServer } from './servers.test-support.ts';
+import { replicasMissing, startReplicaSet, type Replica, type ReplicaSet } from '../../cli/replicas.test-support.ts';
+import type { Balancer, RedisServer } from './servers.test-support.ts';
 
 /**
  * Three mock processes (the real CLI) on one Redis, behind haproxy round robin, as a team runs the
@@ -10,26 +10,14 @@ import { missing, startHaproxy, startRedis, type Balancer, type RedisServer } fr
  * and rate of a key hold across all three, the clock moves for all, and neither Redis going away
  * nor a replica killed loses or doubles a count.
  */
-const skipped = missing('redis-server') ?? missing('haproxy');
+const skipped = replicasMissing();
 
-type Replica = Awaited<ReturnType<typeof startWith>>;
+let set: ReplicaSet;
 let redis: RedisServer;
 let replicas: Replica[] = [];
 let balancer: Balancer;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function startReplicas(state: string | null): Promise<{ replicas: Replica[]; balancer: Balancer }> {
-  // The first takes its URL from the environment, as deploy/ gives it (off the command line).
-  const started = await Promise.all(
-    [1, 2, 3].map((n) =>
-      state && n === 1
-        ? startWith({ INVESTOR_GRAPH_MOCK_STATE: state })
-        : startWith({}, ...(state ? ['--state', state] : [])),
-    ),
-  );
-  return { replicas: started, balancer: await startHaproxy(started.map((r) => r.url.replace('http://', ''))) };
-}
 
 /** A control call to one replica, straight (control answers loopback clients). */
 async function control(
@@ -106,16 +94,12 @@ function rateOf(tally: Tally, seconds: number, rate: number): number {
 
 describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
   beforeAll(async () => {
-    redis = await startRedis();
-    ({ replicas, balancer } = await startReplicas(redis.url));
+    set = await startReplicaSet([], { firstFromEnv: true });
+    ({ replicas, balancer } = set);
+    redis = set.redis!;
   }, 60_000);
 
-  afterAll(async () => {
-    await balancer?.close();
-    await Promise.all(replicas.map((r) => stop(r.child)));
-    killAll();
-    await redis?.close();
-  });
+  afterAll(() => set?.close());
 
   test('every replica says its state is on Redis and reachable', async () => {
     for (const replica of replicas) {
@@ -267,7 +251,7 @@ describe.skipIf(skipped)(`three replicas on one Redis behind haproxy${skipped ? 
 // give one key about three times its plan's rate through the same balancer.
 describe.skipIf(skipped)(`three replicas each on their own state${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
   test('give one key about three times its rate: what the shared state prevents', async () => {
-    const own = await startReplicas(null);
+    const own = await startReplicaSet([], { shared: false });
     try {
       const key = 'igk_enterprise_own_state_each_0001';
       await Promise.all(own.replicas.map((r) => control(r, '/keys', { plan: 'enterprise', key })));
@@ -275,8 +259,7 @@ describe.skipIf(skipped)(`three replicas each on their own state${skipped ? ` (s
       const tally = await load(own.balancer.url, key, 24, (_, __, elapsed) => elapsed >= 3000);
       expect(rateOf(tally, 3, rate) / rate).toBeGreaterThan(2);
     } finally {
-      await own.balancer.close();
-      await Promise.all(own.replicas.map((r) => stop(r.child)));
+      await own.close();
     }
   }, 60_000);
 });

@@ -3,7 +3,7 @@
  * machine): how long the real CLI takes to refuse a 100 MiB line (100 KB of gzip), and the time and
  * peak memory of reading a normal dump (the fixtures' generator's rows) per MB of its JSONL.
  *
- *   node packages/mock/src/dumps/read/read-figures.test-support.ts [rows]   (default 200,000)
+ *   node packages/mock/src/cli/read-figures.test-support.ts [rows]   (default 200,000)
  *
  * Each read runs in a process of its own, so its peak RSS is the read's, not the generator's.
  */
@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
-import { cli } from '../../cli/cli-process.test-support.ts';
-import { writeDumpFolder } from './dump-folder.test-support.ts';
-import { readDumpFolder } from './dump-folder.ts';
-import { openDump } from './open-dump.ts';
+import { writeDumpFolder } from '../dumps/read/dump-folder.test-support.ts';
+import { readDumpFolder } from '../dumps/read/dump-folder.ts';
+import { openDump } from '../dumps/read/open-dump.ts';
+import { cli } from './cli-process.test-support.ts';
 
 const mib = 1024 * 1024;
 
