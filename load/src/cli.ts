@@ -3,7 +3,7 @@
  * investor-graph-load: runs a plan's k6 script into a results folder, and merges the parts of a run
  * split across k6 processes or pods into one verdict, JUnit and HTML report.
  */
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { resultFiles } from '../lib/plan-options.js';
 import { exitCode, exitCodeOfK6, exitCodesHelp, k6ExitCodesHelp, readFlags, type SetupStep } from '@investor-graph/cli';
@@ -13,8 +13,11 @@ import { goTool } from '@investor-graph/cli/go-tool';
 import { k6Tool } from './k6-tool.ts';
 import { givenKeys, missingK6, scriptEnv, serviceProblem, writeRunSetupReports } from './preflight.ts';
 import { findK6, partSegment, runK6 } from './run.ts';
+import { closeWindow, metricsUrlProblem, openWindow, type OpenWindow } from './mock-metrics.ts';
+import { mockLine } from './report-mock.ts';
 
-const usage = `usage: investor-graph-load run PLAN [--part I/N] [--results DIR] [--k6 BIN] [-- K6 ARGS]
+const usage = `usage: investor-graph-load run PLAN [--part I/N | --mock-metrics URL] [--results DIR] [--k6 BIN]
+                                [-- K6 ARGS]
        investor-graph-load merge DIR... [--out DIR]
        investor-graph-load k6
 
@@ -25,6 +28,13 @@ run     k6 on PLAN's script (trial, team, business, enterprise, payg), writing i
                   team.0-1of2.*), on this machine or another; merge them afterwards
   --results DIR   the results folder ($RESULTS_DIR, else ./load-results)
   --k6 BIN        the k6 binary ($K6_BIN, else the kit's build, built once with Go)
+  --mock-metrics URL
+                  the mock's Prometheus metrics, scraped just before k6 starts and just after it
+                  ends: the mock's own counts for the run's window (calls by operation and status
+                  class, 429s and 402s by plan, rows served and charged) beside k6's, in the report
+                  and PLAN.mock.json. http://127.0.0.1:4010/__control/metrics (a loopback caller), or
+                  the URL of its --metrics-port (http://HOST:PORT/metrics). A failed scrape is said,
+                  never fatal; not with --part
   -- K6 ARGS      passed to k6 run, e.g. -- -e BASE_URL=https://api.example.com -e DURATION=2m
                   (keys and settings also come from the environment: BASE_URL, API_KEY, ...)
 
@@ -95,7 +105,13 @@ async function main(): Promise<number> {
       'investor-graph-load run',
       usage,
       ours,
-      { part: { type: 'string' }, results: { type: 'string' }, k6: { type: 'string' }, help: { type: 'boolean' } },
+      {
+        part: { type: 'string' },
+        results: { type: 'string' },
+        k6: { type: 'string' },
+        'mock-metrics': { type: 'string' },
+        help: { type: 'boolean' },
+      },
       { positionals: 1 },
     );
     const plan = positionals[0];
@@ -111,6 +127,13 @@ async function main(): Promise<number> {
       if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
         fail(`--part ${values.part} is not I/N with 1 <= I <= N, e.g. --part 1/2`);
       part = { index: Number(m![1]), count: Number(m![2]) };
+    }
+    const metricsUrl = values['mock-metrics'];
+    if (metricsUrl !== undefined) {
+      const problem = metricsUrlProblem(metricsUrl);
+      if (problem) fail(problem);
+      // Each part's window would hold every part's calls: the mock's counts are of the whole run.
+      if (part) fail("--mock-metrics is for a run that is not split: the mock's counts are of every part at once");
     }
     const vars = scriptEnv(extra);
     const keys = givenKeys(vars);
@@ -145,11 +168,18 @@ async function main(): Promise<number> {
     if (noK6) return stop('tools', noK6);
     const problem = await serviceProblem(base, keys);
     if (problem) return stop(problem.step, problem.reason);
+    // The mock's counters just before k6 starts and just after it ends: the run's window.
+    const window: OpenWindow | undefined = metricsUrl ? await openWindow(metricsUrl) : undefined;
     let code: number;
     try {
       code = await runK6({ plan: plan!, results, part, k6, extra });
     } catch (error) {
       return stop('tools', (error as Error).message);
+    }
+    if (window) {
+      const counted = await closeWindow(window);
+      writeFileSync(join(results, `${plan}.mock.json`), JSON.stringify(counted, null, 2));
+      if (counted.error) console.error(`[investor-graph-load run] no counts of the mock's: ${counted.error}`);
     }
     // A run not split is its own whole: its report now (a part waits for the merge).
     if (!part && (code === 0 || code === 99)) {
@@ -158,6 +188,7 @@ async function main(): Promise<number> {
         const result = await merge([join(results, files.summary), join(results, files.samples)], results, {
           reportOnly: true,
         });
+        if (result.mock) console.log(mockLine(result.mock));
         console.log(`report: ${result.files.html}`);
       } catch (error) {
         console.error(`[investor-graph-load run] no report: ${(error as Error).message}`);

@@ -4,12 +4,14 @@
  * inputs) judged on them, and the run's JUnit, figures and HTML report written. A run that was not
  * split is one part, and gets the same report.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { planOptions, seconds, servedBound, type PlanTable } from '../lib/plan-options.js';
 import { junit, k6Summary, thresholdLines, type SummaryData, type SummaryMetric } from '../lib/summary.js';
 import { RunFigures } from './figures.ts';
 import { findParts, PartsError, partMetric, type Part } from './parts.ts';
+import { ClientTally, mockWindowOf, type MockWindow } from './mock-metrics.ts';
+import { mockLine } from './report-mock.ts';
 import { renderReport } from './report-html.ts';
 import { readSamples, SamplesError } from './samples.ts';
 import { judge, parseThreshold, percentilesAsked, type Verdict } from './thresholds.ts';
@@ -32,6 +34,8 @@ export interface MergeResult {
   files: { junit: string; figures: string; html: string };
   /** k6's end-of-test summary of the merged figures, then each threshold ok or FAIL. */
   text: string;
+  /** The mock's own counts for a whole run's window, when it was run with --mock-metrics. */
+  mock?: MockWindow;
 }
 
 /**
@@ -45,6 +49,7 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
   const { plan, thresholds } = planOptions(table, planId, inputs);
 
   const figures = new RunFigures(Object.keys(thresholds));
+  const client = new ClientTally();
   const perPart: number[] = [];
   for (const part of parts) {
     figures.nextPart();
@@ -66,6 +71,7 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
           if (s.metric === 'http_reqs') requests += s.value;
           else if (s.metric === 'iterations') iterations += s.value;
           figures.sample(s);
+          client.add(s);
         },
       });
     } catch (error) {
@@ -106,6 +112,14 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
     inputs,
   };
 
+  // A whole run given --mock-metrics: the mock's counts for its window, with k6's own beside them.
+  const mockFile = join(dirname(parts[0]!.summaryFile), `${planId}.mock.json`);
+  const mock =
+    parts.length === 1
+      ? mockWindowOf(existsSync(mockFile) ? readFileSync(mockFile, 'utf8') : undefined, figures.first, figures.last)
+      : undefined;
+  if (mock) mock.client = client.result();
+
   mkdirSync(out, { recursive: true });
   const files = {
     junit: join(out, `${planId}.verdict.junit.xml`),
@@ -117,6 +131,7 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
     writeFileSync(files.junit, junit(data, suite));
     writeFileSync(files.figures, JSON.stringify(data, null, 2));
   }
+  if (mock) writeFileSync(join(out, `${planId}.mock.json`), JSON.stringify(mock, null, 2));
   writeFileSync(
     files.html,
     renderReport({
@@ -136,13 +151,16 @@ export async function merge(paths: string[], out: string, { reportOnly = false }
       seconds: figures.seconds,
       first: figures.first,
       last: figures.last,
+      ...(mock ? { mock } : {}),
     }),
   );
   const lines = [
     `${suite}: ${data.metrics.http_reqs?.values.count ?? 0} requests ${fromParts(parts)}`,
     ...thresholdLines(data),
+    ...(mock ? [mockLine(mock)!] : []),
   ];
-  return { ok, plan: planId, parts, verdicts, data, files, text: `${k6Summary(data)}\n${lines.join('\n')}\n` };
+  const text = `${k6Summary(data)}\n${lines.join('\n')}\n`;
+  return { ok, plan: planId, parts, verdicts, data, files, text, ...(mock ? { mock } : {}) };
 }
 
 /** Where the requests came from, as a sentence: the whole run in one part, or the parts by segment. */

@@ -13,6 +13,8 @@ import type { Second } from './figures.ts';
 import { histogram, SCALE } from './sinks.ts';
 import type { Verdict } from './thresholds.ts';
 import { chart, chartCss, short } from './report-chart.ts';
+import type { MockWindow } from './mock-metrics.ts';
+import { mockSection } from './report-mock.ts';
 
 export interface ReportInput {
   planId: string;
@@ -27,6 +29,8 @@ export interface ReportInput {
   seconds: Map<number, Second>;
   first: number;
   last: number;
+  /** The mock's own counts for the run's window (`--mock-metrics`), beside k6's. */
+  mock?: MockWindow;
 }
 
 function figure(value: number | undefined, contains: SummaryMetric['contains'] | undefined, aggregation = ''): string {
@@ -211,6 +215,7 @@ figures over every part's samples (percentiles from one distribution, to 0.1%)</
 <h2>Over time</h2>
 <p class="muted">Each point is ${interval === 1 ? 'one second' : `${interval} seconds`}; hover for the figures.</p>
 ${charts.join('\n')}
+${mockSection(input.mock).text}
 <h2>Parts</h2>
 <table><tr><th>segment</th><th>requests</th><th>samples</th><th>summary</th></tr>${partRows}</table>
 <h2>Checks</h2>
