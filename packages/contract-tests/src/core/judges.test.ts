@@ -38,6 +38,10 @@ test('usage-counters: calls_used and the quota move by one a call counted, an er
       data: { usage: { calls_used: 2, calls_limit: 100, period_start: '2026-11-01T00:00:00Z' } },
     }),
     call('/api/v1/firms', 200, page(3), 97),
+    // A HEAD of the account, its quota shown: counted as its GET, so not at all (no operation of its own).
+    call('/api/v1/account', 304, '', 97, { method: 'HEAD', operationId: undefined }),
+    call('/api/v1/account', 200, '', 97, { method: 'HEAD', operationId: undefined }),
+    call('/api/v1/firms', 200, page(4), 96),
   ].flatMap((c) => judge.observe(c));
   expect(held).toEqual([]);
   // The same calls from a service whose counters stand still.

@@ -4,7 +4,7 @@
  * rules), and failing the property whose call showed the break. Usage and the RateLimit quota move
  * with the calls made; a walk's pages continue in order and end. Each keeps a bounded memory.
  */
-import { rules, type RuleId, type RuleInfo } from '@investor-graph/contract';
+import { operationFor, rules, type RuleId, type RuleInfo } from '@investor-graph/contract';
 
 /** A JSON object's members, or undefined for anything else: what the judges read of answers they did not write. */
 type Members = Partial<Record<string, unknown>>;
@@ -88,7 +88,10 @@ export class UsageJudge {
       this.#used = this.#balance = this.#left = null;
       return [];
     }
-    const counted = (call.status === 200 || call.status === 304) && call.operationId !== 'getAccount' ? 1 : 0;
+    // The account is read free, also by HEAD (the contract's operation is its GET's, DECISIONS.md#account).
+    const asGet = call.method === 'HEAD' ? operationFor('GET', call.url.pathname)?.operationId : undefined;
+    const account = (call.operationId ?? asGet) === 'getAccount';
+    const counted = (call.status === 200 || call.status === 304) && !account ? 1 : 0;
     const body = membersOf(call.body);
     const usage = membersOf(
       call.status === 200
@@ -134,7 +137,7 @@ export class UsageJudge {
       this.#balance = { value: usage.balance_rows, since: fresh() };
     }
     const left = quotaLeft(call.headers);
-    if (left !== null && call.operationId !== 'getAccount') {
+    if (left !== null && !account) {
       const before = this.#left;
       if (before && left !== before.value - before.since.counted)
         out.push(
