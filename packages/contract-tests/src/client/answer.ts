@@ -35,4 +35,9 @@ export interface AnswerModel {
     unpaced?: boolean,
   ): Promise<{ rule: 'model'; message: string }[]>;
   mirrorControl(method: string, path: string, body: unknown, answer: unknown): Promise<void>;
+  /**
+   * For a request that sends a service's `next_cursor` back with its query: whether the model holds
+   * its own next page (`own`), had none of its own (`none`) or never saw the cursor (model/cursors.ts).
+   */
+  follows?(path: string): 'own' | 'none' | 'unseen';
 }

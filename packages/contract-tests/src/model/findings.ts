@@ -5,6 +5,7 @@
 import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
 import type { Difference } from './compare.ts';
+import { ledByCursor } from './cursors.ts';
 
 /** A call as the client made it of the service, and what the service answered. */
 export interface MirroredCall {
@@ -58,9 +59,16 @@ const shown = (value: unknown): string => {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 };
 
-export function findingOf(call: MirroredCall, d: Difference): ModelFinding {
-  const sentence = sentenceOf(d.pointer, call.operationId, d.model);
-  const where = `${call.method} ${call.path.replace(/cursor=[^&]{20,}/, (c) => `${c.slice(0, 17)}...`)}`;
+/**
+ * A difference said with its sentence. On the next page of an earlier answer (`followed`: the
+ * service's `next_cursor` sent back with the query it was given for), where the cursor led (the
+ * status, the rows, the page's end) is the cursor's sentence (cursors.ts).
+ */
+export function findingOf(call: MirroredCall, d: Difference, followed = false): ModelFinding {
+  const led = followed && ledByCursor(d.pointer);
+  const sentence = sentenceOf(led ? 'next-page' : d.pointer, call.operationId, d.model);
+  const cut = call.path.replace(/cursor=[^&]{20,}/, (c) => `${c.slice(0, 17)}...`);
+  const where = `${call.method} ${cut}${led ? ' (the next page of an earlier answer, by its next_cursor)' : ''}`;
   const said = `${where} ${d.pointer}: the service answered ${shown(d.service)}, the model ${shown(d.model)}`;
   return sentence
     ? { message: `${said} (${sentence})`, warning: false }

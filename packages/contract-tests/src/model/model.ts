@@ -19,6 +19,7 @@ import { asOfOf, emptyRows, findingOf, parseJson, tagsSent, type MirroredCall, t
 
 export type { MirroredCall } from './findings.ts';
 import { UsageDeltas } from './usage-deltas.ts';
+import { CursorPairs, type Follows } from './cursors.ts';
 
 const MODEL_ORIGIN = 'http://model.invalid';
 
@@ -29,8 +30,9 @@ export class ServiceModel {
   private readonly control: ControlClient;
   /** The keys the model was told of, each with its key_id in the model. */
   private readonly keys = new Map<string, string>();
-  /** The service's cursors and tags, each with the model's for the same page or body. */
-  private readonly cursors = new Map<string, string>();
+  /** The service's cursors, each with the model's from its answer to the same call (cursors.ts). */
+  private readonly cursors = new CursorPairs();
+  /** The service's tags, each with the model's for the same body. */
   private readonly tags = { model: new Map<string, string>(), service: new Map<string, string>() };
   private readonly usage = new UsageDeltas();
   /** The service's key ids, each with the model's for the same key. */
@@ -133,6 +135,9 @@ export class ServiceModel {
       await this.control.advanceClock(asked as Parameters<ControlClient['advanceClock']>[0]);
   }
 
+  /** Whether the model holds its own next page for a request sending a service's `next_cursor` back (cursors.ts). */
+  follows = (path: string): Follows => this.cursors.follows(new URL(path, MODEL_ORIGIN));
+
   /** The findings of one call: the model's answer to it against the service's. */
   async judge(call: MirroredCall): Promise<ModelFinding[]> {
     const skip = this.whySkipped(call);
@@ -141,12 +146,13 @@ export class ServiceModel {
       if (call.own) await this.resync(call, false);
       return [];
     }
+    const followed = this.cursors.modelCursor(new URL(call.path, MODEL_ORIGIN))?.followed === true;
     const answer = await this.engine.fetch(this.translated(call), { clientAddress: '127.0.0.1', loopback: true });
     const text = await answer.text();
     const body = call.responseBody === undefined ? undefined : parseJson(text, answer.headers.get('content-type'));
     const service = { status: call.status, headers: call.responseHeaders, body: call.responseBody };
     const model = { status: answer.status, headers: answer.headers, body };
-    this.learnCursor(call.responseBody, body);
+    this.cursors.learn(call.path, call.responseBody, body);
     const found: Difference[] = [
       ...this.tagDifferences(service.headers, model.headers),
       ...compareAnswers(service, model),
@@ -161,7 +167,7 @@ export class ServiceModel {
       hasData: this.hasData && asOfOf(call.responseBody, this.asOf) === this.asOf,
       serviceCode: (call.responseBody as { code?: string } | null | undefined)?.code,
     });
-    return judged.map((d) => findingOf(call, d));
+    return judged.map((d) => findingOf(call, d, followed));
   }
 
   /** Why this call is not made of the model, or null: the model could not have been told what it needs. */
@@ -172,8 +178,8 @@ export class ServiceModel {
     // A key the model was never told of, which the service accepts: nothing to judge it by.
     if (call.key !== null && !this.keys.has(call.key) && call.status !== 401) return 'unknown key';
     // A cursor the model never gave (a page read before it was built), which the service took.
-    const cursor = new URL(call.path, MODEL_ORIGIN).searchParams.get('cursor');
-    if (cursor !== null && !this.cursors.has(cursor) && call.status < 400) return 'unknown cursor';
+    const url = new URL(call.path, MODEL_ORIGIN);
+    if (url.searchParams.has('cursor') && !this.cursors.modelCursor(url) && call.status < 400) return 'unknown cursor';
     // A tag the model never paired with its own (for data it does not hold), which the service matched.
     const unknownTag = tagsSent(call.headers).some((tag) => !this.tags.model.has(tag));
     if (unknownTag && call.status === 304) return 'unknown tag';
@@ -202,8 +208,8 @@ export class ServiceModel {
   /** The request as the model must get it: the service's cursor and tags in the model's own. */
   private translated(call: MirroredCall): Request {
     const url = new URL(call.path, MODEL_ORIGIN);
-    const cursor = url.searchParams.get('cursor');
-    if (cursor !== null && this.cursors.has(cursor)) url.searchParams.set('cursor', this.cursors.get(cursor)!);
+    const own = this.cursors.modelCursor(url);
+    if (own) url.searchParams.set('cursor', own.cursor);
     const headers = new Headers(call.headers);
     const tags = headers.get('if-none-match');
     if (tags)
@@ -212,12 +218,6 @@ export class ServiceModel {
         tags.replace(/(W\/)?"[^"]*"/g, (tag) => this.tags.model.get(tag) ?? tag),
       );
     return new Request(url, { method: call.method, headers, ...(call.body === undefined ? {} : { body: call.body }) });
-  }
-
-  private learnCursor(service: unknown, model: unknown): void {
-    const s = (service as { next_cursor?: unknown } | null)?.next_cursor;
-    const m = (model as { next_cursor?: unknown } | null)?.next_cursor;
-    if (typeof s === 'string' && typeof m === 'string') this.cursors.set(s, m);
   }
 
   /** An entity tag is the same exactly when the body is: the service's tags and the model's pair one to one. */

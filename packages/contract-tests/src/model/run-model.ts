@@ -24,6 +24,7 @@ export interface ModelRun {
 export const answerModel = (model: ServiceModel): AnswerModel => ({
   judge: (judged, sent, ledger, unpaced) => modelFindings(model, judged, sent, ledger, unpaced),
   mirrorControl: (method, path, body, answer) => model.mirrorControl(method, path, body, answer),
+  follows: (path) => model.follows(path),
 });
 
 export async function buildRunModel(ctx: ModelRun): Promise<ServiceModel | string> {

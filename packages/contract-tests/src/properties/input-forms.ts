@@ -6,6 +6,7 @@
  */
 import type { OperationInfo } from '@investor-graph/contract';
 import { fillPath, type Samples } from '../core/context.ts';
+import type { Followable } from './next-pages.ts';
 
 /** A call as the sequences build it, before it is sent. */
 export interface CallRequest {
@@ -23,7 +24,8 @@ export interface CallRequest {
 
 /** What earlier calls of a sequence left to use: pages to follow, tags to send back. */
 export interface Held {
-  cursors: { operationId: string; query: [string, string][]; cursor: string }[];
+  /** Pages' `next_cursor`s: each with the query it was given for, and the path and most rows of that call. */
+  cursors: (Followable & { query: [string, string][] })[];
   tags: { path: string; tag: string }[];
   /** Calls so far that could serve more than a hundred rows. */
   bigPages: number;

@@ -6,12 +6,17 @@
 import { expect, test } from 'vitest';
 import { newKeyText, type FaultName } from '@investor-graph/mock';
 import { startMock } from '@investor-graph/mock/node';
-import { prepare, type SuiteConfig } from '../core/context.ts';
+import { prepare, type SuiteConfig, type SuiteContext } from '../core/context.ts';
 import { runProperty } from '../core/run.ts';
 import { inputForms } from './input-forms.ts';
 import { claimedForms, sequences } from './sequences.ts';
+import { pagedOperations } from './next-pages.ts';
 
-async function sequencesAgainst(faults: FaultName[], extra: Partial<SuiteConfig> = {}) {
+async function sequencesAgainst(
+  faults: FaultName[],
+  extra: Partial<SuiteConfig> = {},
+  watch: (ctx: SuiteContext) => void = () => {},
+) {
   const key = newKeyText('enterprise');
   const mock = await startMock({ port: 0, keys: [{ plan: 'enterprise', key }], faults });
   try {
@@ -26,6 +31,7 @@ async function sequencesAgainst(faults: FaultName[], extra: Partial<SuiteConfig>
       only: ['sequences'],
       ...extra,
     });
+    watch(ctx);
     return { result: await runProperty(ctx, sequences), model: ctx.model };
   } finally {
     await mock.close();
@@ -45,8 +51,29 @@ test('sequences of calls in every form hold against the unbroken mock, judged on
   expect(result.runs).toBeGreaterThan(5);
 });
 
+test(`the walk asks the next page of a page of each paged operation, and the model its own next page of the same \
+query: the mock's pages are the model's, row by row`, async () => {
+  const followed = new Set<string>();
+  const { result } = await sequencesAgainst([], {}, (ctx) => {
+    const model = ctx.client.model!;
+    const judge = model.judge.bind(model);
+    model.judge = (judged, sent, ...rest) => {
+      if (model.follows!(sent.path) === 'own') followed.add(judged.operationId!);
+      return judge(judged, sent, ...rest);
+    };
+  });
+  expect(result.failure?.message).toBeUndefined();
+  expect(result.cases.boundary).toBe(pagedOperations.length);
+  // Each paged operation whose first page of one row has a next one on the mock's data: not a firm's
+  // filings or funds (the samples' firms have none), nor the feed or the dumps (the model holds no history).
+  const walked = pagedOperations.map((op) => op.operationId);
+  const lacking = ['listFirmFilings', 'listFirmFunds', 'listChanges', 'getExportManifest'];
+  expect([...followed].sort()).toEqual(expect.arrayContaining(walked.filter((id) => !lacking.includes(id))));
+});
+
 test('another method answered 404 fails, shrunk to the one call showing it, and so does its replay', async () => {
-  const { result } = await sequencesAgainst(['delete-not-405']);
+  // A seed whose generated sequences send DELETE (the walk's boundary cases come first and hold).
+  const { result } = await sequencesAgainst(['delete-not-405'], { seed: 6 });
   expect(result.status).toBe('failed');
   expect(result.failure!.message).toMatch(/status: the service answered 404, the model 405 \(status-codes\.\d+: "405/);
   // Shrunk: one call, a method the API does not take.
@@ -55,7 +82,11 @@ test('another method answered 404 fails, shrunk to the one call showing it, and 
   expect(calls[0]).toMatch(/^(DELETE|POST|PUT|PATCH) \/api\/v1\//);
   const replayPath = /--replay-path '([^']+)'/.exec(result.failure!.replay)?.[1];
   expect(replayPath).toBeDefined();
-  const again = await sequencesAgainst(['delete-not-405'], { path: result.failure!.path!, replayPath: replayPath! });
+  const again = await sequencesAgainst(['delete-not-405'], {
+    seed: 6,
+    path: result.failure!.path!,
+    replayPath: replayPath!,
+  });
   expect(again.result.status).toBe('failed');
   expect(again.result.failure!.counterexample).toBe(result.failure!.counterexample);
 });

@@ -1,9 +1,11 @@
 /**
  * Sequences of calls judged against the model (issue #65): fast-check's model-based testing, whose
  * commands are calls of every data operation in every form the matrix's sentences name
- * (input-forms.ts). Each call is made of the model too (client.ts); the first call the model or a
- * rule finds wrong ends the sequence, and fast-check shrinks it, within a budget of calls
- * (core/run.ts), to the shortest sequence still showing it.
+ * (input-forms.ts), and the next page of a page an earlier call got (next-pages.ts). Each call is
+ * made of the model too (client.ts); the first call the model or a rule finds wrong ends the
+ * sequence, and fast-check shrinks it, within a budget of calls (core/run.ts), to the shortest
+ * sequence still showing it. The boundary cases are the walk: the next page of a page the run got
+ * of each paged operation.
  */
 import fc from 'fast-check';
 import type { OperationInfo } from '@investor-graph/contract';
@@ -11,6 +13,7 @@ import { dataOperations, type SuiteContext } from '../core/context.ts';
 import { claims } from '../rule-matrix/claims.ts';
 import { FindingsSeen, type Property, cap } from './support.ts';
 import { formById, pathOf, plainCall, type CallRequest, type Held, type InputForm } from './input-forms.ts';
+import { NextPage, walkCases, walkCost } from './next-pages.ts';
 
 /** The forms a claim of the matrix names: a form no sentence names is never sent. */
 export const claimedForms = (): InputForm[] =>
@@ -58,11 +61,12 @@ class Call implements fc.AsyncCommand<Held, SuiteContext> {
       rows: req.rows,
     });
     const next = (answer.body as { next_cursor?: unknown } | null)?.next_cursor;
-    if (answer.status === 200 && typeof next === 'string')
-      held.cursors = [
-        ...held.cursors,
-        { operationId: this.op.operationId, query: req.query.filter(([k]) => k !== 'cursor'), cursor: next },
-      ].slice(-heldAtMost);
+    if (answer.status === 200 && typeof next === 'string' && req.method === 'GET' && req.key === 'own') {
+      const query = req.query.filter(([k]) => k !== 'cursor');
+      const asked = pathOf({ ...req, query });
+      const page = { operationId: this.op.operationId, query, asked, cursor: next, rows: req.rows };
+      held.cursors = [...held.cursors, page].slice(-heldAtMost);
+    }
     const tag = answer.headers.get('etag');
     if (tag) held.tags = [...held.tags, { path, tag }].slice(-heldAtMost);
     if (ctx.ledger.findings.length > seen) throw new FindingsSeen(this.shown);
@@ -85,6 +89,8 @@ export const sequences: Property = {
     rows: (longest - 1) * ctx.client.rowCost(100) + ctx.client.rowCost(Math.max(cap(ctx), 100)),
   }),
   shrinks: true,
+  examples: (ctx) => walkCases(ctx),
+  caseCost: (ctx) => walkCost(ctx),
   arbitrary: (ctx) => {
     const forms = claimedForms();
     // Operations the plan does not serve too: their refusal is judged as any answer is.
@@ -94,12 +100,13 @@ export const sequences: Property = {
         .record({ forms: fc.subarray(own, { maxLength: 2 }), n: fc.nat({ max: 10_000 }) })
         .map(({ forms: chosen, n }) => new Call(op, chosen, n));
     });
-    return fc.commands(commands, {
+    const nextPage = fc.nat({ max: heldAtMost - 1 }).map((n) => new NextPage(n));
+    return fc.commands([...commands, nextPage], {
       maxCommands: longest,
       ...(ctx.config.replayPath ? { replayPath: ctx.config.replayPath } : {}),
     });
   },
-  async check(ctx, commands: Iterable<Call>) {
+  async check(ctx, commands: Iterable<fc.AsyncCommand<Held, SuiteContext>>) {
     await fc.asyncModelRun(() => ({ model: { cursors: [], tags: [], bigPages: 0 }, real: ctx }), commands);
   },
 };

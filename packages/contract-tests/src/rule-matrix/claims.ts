@@ -118,7 +118,14 @@ export const claims: readonly Claim[] = [
   { says: ['| `updated_at` |'], checks: ['stability'], faults: ['unstable-updated-at'] },
   { says: ['| `first_seen_at` |'], checks: ['changes', 'feed', 'stability'], faults: ['first-seen-follows-update'] },
   { says: ['| `data` |'], checks: ['conforms', 'rule:envelope', 'rule:contract'], faults: ['wrong-content-type'] },
-  { says: ['| `next_cursor` |'], checks: ['pagination', 'rule:cursor-continuity'], faults: ['repeat-row'] },
+  {
+    says: ['| `next_cursor` |'],
+    checks: ['pagination', 'sequences', 'rule:cursor-continuity'],
+    faults: ['repeat-row'],
+    note:
+      "the sequences follow a page's next_cursor (each paged operation the run touches, once) and compare the " +
+      "page it leads to with the model's own next page: a cursor of another query or operation is caught there",
+  },
   { says: ['| `as_of` |'], checks: ['envelope', 'rule:envelope'], faults: ['as-of-goes-back'] },
   { says: ['| `plan` |'], checks: ['envelope', 'rule:envelope'], faults: ['plan-mislabelled'] },
   { says: ['| `usage` |'], checks: ['envelope'], faults: ['frozen-usage'] },

@@ -22,6 +22,8 @@ export const pointerSentences: readonly [RegExp, string, string][] = [
   [/^\/usage\//, 'plan-and-usage-in-the-envelope', 'counts the call'],
   [/^\/balance\//, 'pay-as-you-go-billing', 'rows_charged'],
   [/^\/as_of$/, 'spec 2', '`as_of`'],
+  // Where the service's own next_cursor, followed with its query, led (model/cursors.ts): the next page.
+  [/^next-page$/, 'spec 1.30', 'next page'],
   [/^\/next_cursor$/, 'cursor', 'null'],
   [/^\/data\/(name|rows)/, 'statistics-shapes', 'computed over'],
   [/^\/data\/plan/, 'account', 'data: {plan'],
@@ -45,12 +47,13 @@ export function sentenceOf(pointer: string, operationId: string | undefined, mod
   for (const [pattern, section, word] of pointerSentences) {
     if (!pattern.test(pointer) && !(statistics && section === 'statistics-shapes')) continue;
     const found = sentences.find(
-      (s) => (s.id.startsWith(`${section}.`) || s.section.startsWith(section)) && s.text.includes(word),
+      (s) =>
+        (s.id === section || s.id.startsWith(`${section}.`) || s.section.startsWith(section)) && s.text.includes(word),
     );
     if (found) return said(found);
   }
   return null;
 }
 
-/** The sections whose sentences the model compares: those the table names, and the status lines. */
+/** The sections (or single sentences: `spec 1.30`) whose sentences the model compares: those the table names. */
 export const modelSections: ReadonlySet<string> = new Set(pointerSentences.map(([, section]) => section));

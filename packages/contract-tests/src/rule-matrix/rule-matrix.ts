@@ -46,7 +46,7 @@ const sectionOf = (id: string): string => id.slice(0, id.lastIndexOf('.'));
 function proofOf(row: Omit<MatrixRow, 'proof'>): RowProof | undefined {
   if (!row.checks) return undefined;
   if (row.faults?.some((f) => faultClaims.get(f) === 1)) return 'own fault';
-  return modelSections.has(sectionOf(row.id)) || row.inputs?.length ? 'model' : 'none';
+  return modelSections.has(sectionOf(row.id)) || modelSections.has(row.id) || row.inputs?.length ? 'model' : 'none';
 }
 
 /** The claim whose fragment is in the sentence, or undefined (the matrix test says which sentences have none). */
