@@ -3,7 +3,7 @@
  * end where its list does, a feed that leaves out what the records say changed, a rollup off from
  * its rows, counters that do not move with the calls made.
  */
-import { boundedMap, onHeaders, onJson, onRows, rewriteQuery, type Fault } from './fault.ts';
+import { boundedMap, jsonOf, onHeaders, onJson, onRows, recordOf, rewriteQuery, type Fault } from './fault.ts';
 
 let ends = 0;
 
@@ -27,13 +27,14 @@ export const acrossFaults = {
           rewriteQuery(request, (q) => q.delete('cursor')),
           context,
         );
-        const body = (await first.json()) as Record<string, unknown>;
+        const body = await jsonOf(first);
         const headers = new Headers(first.headers);
         headers.delete('content-length');
-        return new Response(JSON.stringify({ ...body, data: [], next_cursor: null }), {
+        return {
           status: first.status,
-          headers,
-        });
+          headers: recordOf(headers),
+          body: JSON.stringify({ ...body, data: [], next_cursor: null }),
+        };
       }, deps);
     },
   },

@@ -1,5 +1,6 @@
 /** Faults of counting and charging: calls counted twice or not at all, charges misreported. */
-import { countAnotherCall, onJson, type Fault } from './fault.ts';
+import type { Answer } from '../answer.ts';
+import { countAnotherCall, jsonOf, onJson, type Fault } from './fault.ts';
 
 const isDumpFile = (url: URL): boolean => /^\/api\/v1\/exports\/[^/]+\/[^/]+$/.test(url.pathname);
 
@@ -7,14 +8,14 @@ const isDumpFile = (url: URL): boolean => /^\/api\/v1\/exports\/[^/]+\/[^/]+$/.t
 const countedTwice =
   (when: {
     before?: (request: Request, url: URL) => boolean;
-    after?: (response: Response, request: Request) => boolean | Promise<boolean>;
+    after?: (answer: Answer, request: Request) => boolean | Promise<boolean>;
   }): Fault['wrap'] =>
   (next) =>
   async (request, context) => {
     if (when.before?.(request, new URL(request.url))) await countAnotherCall(next, request, context);
-    const response = await next(request, context);
-    if (when.after && (await when.after(response, request))) await countAnotherCall(next, request, context);
-    return response;
+    const answer = await next(request, context);
+    if (when.after && (await when.after(answer, request))) await countAnotherCall(next, request, context);
+    return answer;
   };
 
 export const billingFaults = {
@@ -45,17 +46,16 @@ export const billingFaults = {
   'errors-counted': {
     breaks: 'counts (and, on pay as you go, charges) a call that answered 404',
     wrap: countedTwice({
-      after: (response, request) => response.status === 404 && request.headers.has('authorization'),
+      after: (answer, request) => answer.status === 404 && request.headers.has('authorization'),
     }),
   },
   'insufficient-balance-charged': {
     breaks: 'charges the minimum a call for a call the balance could not cover',
     wrap: countedTwice({
-      after: async (response, request) =>
-        response.status === 402 &&
+      after: async (answer, request) =>
+        answer.status === 402 &&
         request.headers.has('authorization') &&
-        (await (response.clone().json() as Promise<{ code?: unknown }>).catch(() => null))?.code ===
-          'insufficient_balance',
+        (await jsonOf(answer).catch(() => null))?.code === 'insufficient_balance',
     }),
   },
   'payg-minimum-ignored': {

@@ -3,12 +3,13 @@
  * trial's view leaking what its round lag holds back through a derived field or a nested list.
  */
 import { plans } from '@investor-graph/contract';
-import { onJson, rewriteQuery, withHeaders, type Fault, type FaultDeps, type Fetch } from './fault.ts';
+import type { Handler } from '../wrapper.ts';
+import { jsonOf, onJson, rewriteQuery, withHeaders, type Fault, type FaultDeps } from './fault.ts';
 
 const isTrial = (request: Request): boolean => /^Bearer igk_trial_/.test(request.headers.get('authorization') ?? '');
 
 /** The same request sent with an Enterprise key made once (a plan with no lag), its JSON body. */
-function asPaidPlan(next: Fetch, deps: FaultDeps): (request: Request) => Promise<{ data?: unknown } | null> {
+function asPaidPlan(next: Handler, deps: FaultDeps): (request: Request) => Promise<{ data?: unknown } | null> {
   let paid: Promise<string> | undefined;
   return async (request) => {
     const engine = deps.engine;
@@ -16,7 +17,7 @@ function asPaidPlan(next: Fetch, deps: FaultDeps): (request: Request) => Promise
     paid ??= engine.accounts.create('enterprise', engine.clock.now()).then((issued) => issued.key);
     const key = await paid;
     const answer = await next(withHeaders(request, (h) => h.set('authorization', `Bearer ${key}`)));
-    return answer.status === 200 ? ((await answer.json()) as { data?: unknown }) : null;
+    return answer.status === 200 ? await jsonOf(answer) : null;
   };
 }
 

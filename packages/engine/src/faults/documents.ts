@@ -14,7 +14,7 @@ export const documentFaults = {
     wrap: answerBefore((_request, url) => {
       const since = url.searchParams.get('since');
       if (!isFeed(url) || since === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(since)) return null;
-      return new ProblemError('invalid_parameter', 'since must be YYYY-MM-DDTHH:MM:SSZ.').toResponse(
+      return new ProblemError('invalid_parameter', 'since must be YYYY-MM-DDTHH:MM:SSZ.').toAnswer(
         url.pathname,
         'req_fault_since_z_only',
       );
@@ -44,7 +44,7 @@ export const documentFaults = {
     breaks: 'answers every statistics rollup with 500, as a service whose rollup query fails',
     wrap: answerBefore((_request, url) =>
       url.pathname.startsWith('/api/v1/statistics/')
-        ? new ProblemError('internal_error', 'The rollup could not be computed.').toResponse(
+        ? new ProblemError('internal_error', 'The rollup could not be computed.').toAnswer(
             url.pathname,
             'req_fault_statistics_down',
           )
@@ -82,9 +82,9 @@ export const documentFaults = {
   'weak-dump-etag': {
     breaks: 'gives a dump file a weak ETag, although its bytes are fixed',
     wrap: onHeaders(
-      (h, response, request) =>
+      (h, answer, request) =>
         void (
-          response.status === 200 &&
+          answer.status === 200 &&
           isDumpFile(new URL(request.url)) &&
           h.get('etag') &&
           h.set('etag', `W/${h.get('etag')}`)

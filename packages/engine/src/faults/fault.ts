@@ -1,13 +1,17 @@
 /**
- * What a fault is, and the few ways one breaks a call. A fault wraps the engine's fetch (or the
- * next fault's) like any middleware: it may rewrite the request, answer it itself, or edit the
- * answer. The helpers below are those three, so each entry of the table says only what it breaks.
+ * What a fault is, and the few ways one breaks a call. A fault is a wrapper of the engine's one
+ * type (wrapper.ts): it takes the next Handler and gives one around it, answer records in and out,
+ * so a faulted call builds no Response on the way (the adapter builds one at the end, as for any
+ * call). It may rewrite the request, answer it itself, or edit the answer; the helpers below are
+ * those three, so each entry of the table says only what it breaks.
  */
+import { isPieces, type Answer } from '../answer.ts';
 import type { RequestContext } from '../context.ts';
 import type { Engine } from '../engine.ts';
+import { concatBytes } from '../hash.ts';
 import { ProblemError } from '../problems.ts';
+import type { Handler } from '../wrapper.ts';
 
-export type Fetch = (request: Request, context?: RequestContext) => Promise<Response>;
 export type Json = Record<string, unknown> & {
   data?: unknown;
   next_cursor?: unknown;
@@ -32,8 +36,8 @@ export interface EngineFaultOptions {
 export interface Fault {
   /** What it breaks, as `--help` says it. */
   breaks: string;
-  /** The fetch with this fault on, around `next`. */
-  wrap: (next: Fetch, deps: FaultDeps) => Fetch;
+  /** The handler with this fault on, around `next`. */
+  wrap: (next: Handler, deps: FaultDeps) => Handler;
   /** A fault that acts in the engine, not on a request or an answer: the engine option it sets. */
   engine?: (engine: () => Pick<Engine, 'clock'>) => EngineFaultOptions;
   /** A fault that acts in the Node server, before any request reaches the engine: the option it sets. */
@@ -58,18 +62,41 @@ export interface JsonAnswer {
   refetch(request: Request): Promise<void>;
 }
 
-const isJson = (response: Response): boolean => (response.headers.get('content-type') ?? '').includes('json');
+const isJson = (answer: Answer): boolean => (answer.headers['content-type'] ?? '').includes('json');
+const utf8 = new TextDecoder();
+
+/** An answer's body parsed as JSON: text as it is, bytes or pieces decoded once, a Blob read. */
+export async function jsonOf(answer: Answer): Promise<Json> {
+  const { body } = answer;
+  const text =
+    body === null
+      ? ''
+      : typeof body === 'string'
+        ? body
+        : body instanceof Blob
+          ? await body.text()
+          : utf8.decode(isPieces(body) ? concatBytes(body) : body);
+  return JSON.parse(text) as Json;
+}
+
+/** Headers as an answer's record (lower-case names, as Headers gives them). */
+export function recordOf(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => (record[name] = value));
+  return record;
+}
 
 /** Edits a JSON answer (not a HEAD's, a 304's or a file's). */
 export function onJson(edit: (answer: JsonAnswer) => void | Promise<void>): Fault['wrap'] {
   return (next) => async (request, context) => {
-    const response = await next(request, context);
-    if (request.method === 'HEAD' || response.status === 304 || !isJson(response)) return response;
+    const answer = await next(request, context);
+    if (request.method === 'HEAD' || answer.status === 304 || !isJson(answer)) return answer;
     const url = new URL(request.url);
-    const answer: JsonAnswer = {
-      status: response.status,
-      body: (await response.clone().json()) as Json,
-      headers: new Headers(response.headers),
+    let delivery = answer.delivery;
+    const json: JsonAnswer = {
+      status: answer.status,
+      body: await jsonOf(answer),
+      headers: new Headers(answer.headers),
       request,
       url,
       relabel(status, code) {
@@ -79,19 +106,21 @@ export function onJson(edit: (answer: JsonAnswer) => void | Promise<void>): Faul
       answerWith(code, detail) {
         const problem = new ProblemError(code, detail);
         this.status = problem.status;
-        this.body = problem.body(url.pathname, response.headers.get('x-request-id') ?? '');
+        this.body = problem.body(url.pathname, answer.headers['x-request-id'] ?? '');
         this.headers.set('content-type', 'application/problem+json');
       },
       async refetch(again) {
         const fresh = await next(again, context);
         this.status = fresh.status;
-        this.body = (await fresh.clone().json()) as Json;
-        fresh.headers.forEach((v, k) => this.headers.set(k, v));
+        this.body = await jsonOf(fresh);
+        for (const [name, value] of Object.entries(fresh.headers)) this.headers.set(name, value);
+        delivery = fresh.delivery;
       },
     };
-    await edit(answer);
-    answer.headers.delete('content-length');
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
+    await edit(json);
+    json.headers.delete('content-length');
+    const edited: Answer = { status: json.status, headers: recordOf(json.headers), body: JSON.stringify(json.body) };
+    return delivery ? { ...edited, delivery } : edited;
   };
 }
 
@@ -103,13 +132,13 @@ export function onRows(edit: (rows: Record<string, unknown>[], answer: JsonAnswe
   });
 }
 
-/** Edits the headers of every answer (HEAD and 304 included). */
-export function onHeaders(edit: (headers: Headers, response: Response, request: Request) => void): Fault['wrap'] {
+/** Edits the headers of every answer (HEAD and 304 included); the body goes on as it is. */
+export function onHeaders(edit: (headers: Headers, answer: Answer, request: Request) => void): Fault['wrap'] {
   return (next) => async (request, context) => {
-    const response = await next(request, context);
-    const headers = new Headers(response.headers);
-    edit(headers, response, request);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    const answer = await next(request, context);
+    const headers = new Headers(answer.headers);
+    edit(headers, answer, request);
+    return { ...answer, headers: recordOf(headers) };
   };
 }
 
@@ -119,7 +148,7 @@ export function onRequest(edit: (request: Request, url: URL) => Request | null):
 }
 
 /** Answers some requests itself (`answer` returns null to let one through). */
-export function answerBefore(answer: (request: Request, url: URL) => Response | null): Fault['wrap'] {
+export function answerBefore(answer: (request: Request, url: URL) => Answer | null): Fault['wrap'] {
   return (next) => (request, context) =>
     Promise.resolve(answer(request, new URL(request.url))).then((own) => own ?? next(request, context));
 }
@@ -143,13 +172,11 @@ export function withHeaders(request: Request, edit: (headers: Headers) => void):
 
 /** One more call, unseen, with the same key: a fault that counts (and charges) a call too many. */
 export async function countAnotherCall(
-  next: Fetch,
+  next: Handler,
   request: Request,
   context: RequestContext | undefined,
 ): Promise<void> {
-  await (
-    await next(new Request(new URL('/api/v1/firms?limit=1', request.url), { headers: request.headers }), context)
-  ).arrayBuffer();
+  await next(new Request(new URL('/api/v1/firms?limit=1', request.url), { headers: request.headers }), context);
 }
 
 /** A bounded memory: cleared whole past `max` (a fault's bookkeeping, never the mock's own). */

@@ -47,9 +47,9 @@ export const httpFaults = {
   'strict-if-none-match': {
     breaks: 'gives 304 only when If-None-Match is the ETag to the letter (no weak comparison, no list, no *)',
     wrap: (next) => async (request, context) => {
-      const response = await next(request, context);
-      if (response.status !== 304 || request.headers.get('if-none-match') === response.headers.get('etag'))
-        return response;
+      const answer = await next(request, context);
+      if (answer.status !== 304 || request.headers.get('if-none-match') === (answer.headers.etag ?? null))
+        return answer;
       return next(
         withHeaders(request, (h) => h.delete('if-none-match')),
         context,
@@ -66,25 +66,24 @@ export const httpFaults = {
         const cacheKey = `${request.headers.get('authorization') ?? ''} ${url.pathname}${url.search}`;
         const asked = request.headers.get('if-none-match');
         if (request.method === 'GET' && asked && seenTags.get(cacheKey) === asked)
-          return new Response(null, { status: 304, headers: { etag: asked } });
-        const response = await next(request, context);
-        if (response.status === 200 && response.headers.get('etag'))
-          seenTags.set(cacheKey, response.headers.get('etag')!);
-        return response;
+          return { status: 304, headers: { etag: asked }, body: null };
+        const answer = await next(request, context);
+        if (answer.status === 200 && answer.headers.etag) seenTags.set(cacheKey, answer.headers.etag);
+        return answer;
       };
     },
   },
   'refuse-head': {
     breaks: 'answers HEAD with 405, as if only GET were allowed',
     wrap: answerBefore((request) =>
-      request.method === 'HEAD' ? new Response(null, { status: 405, headers: { allow: 'GET' } }) : null,
+      request.method === 'HEAD' ? { status: 405, headers: { allow: 'GET' }, body: null } : null,
     ),
   },
   'head-without-auth': {
     breaks: 'answers HEAD without a key with 200, as a front that checks keys on GET only',
     wrap: answerBefore((request) =>
       request.method === 'HEAD' && !request.headers.has('authorization')
-        ? new Response(null, { status: 200, headers: { 'content-type': 'application/json' } })
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: null }
         : null,
     ),
   },
@@ -106,8 +105,8 @@ export const httpFaults = {
   },
   'shared-cache': {
     breaks: 'lets shared caches keep data answers (Cache-Control: public, max-age=600, no Vary)',
-    wrap: onHeaders((h, response) => {
-      if (response.status !== 200) return;
+    wrap: onHeaders((h, answer) => {
+      if (answer.status !== 200) return;
       h.set('cache-control', 'public, max-age=600');
       h.delete('vary');
     }),
@@ -118,7 +117,7 @@ export const httpFaults = {
   },
   'drop-www-authenticate': {
     breaks: 'answers 401 without WWW-Authenticate',
-    wrap: onHeaders((h, response) => void (response.status === 401 && h.delete('www-authenticate'))),
+    wrap: onHeaders((h, answer) => void (answer.status === 401 && h.delete('www-authenticate'))),
   },
   'delete-not-405': {
     breaks: 'answers DELETE with 404, as if the path did not exist for it',
@@ -185,7 +184,7 @@ export const httpFaults = {
         );
       if (url.pathname === '/api/v1/offerings')
         return Promise.resolve(
-          new ProblemError('route_not_found', 'No such route.').toResponse(url.pathname, 'req_fault_route_moved'),
+          new ProblemError('route_not_found', 'No such route.').toAnswer(url.pathname, 'req_fault_route_moved'),
         );
       return next(request, context);
     },
