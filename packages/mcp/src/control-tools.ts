@@ -121,7 +121,7 @@ export async function callControl(
     return toolResult(secrets, `${tool.annotations.title}: done.`, answer);
   } catch (error) {
     if (error instanceof VerificationError)
-      return toolResult(secrets, error.message, error.verification as unknown as Args, true);
+      return toolResult(secrets, error.message, error.verification, true);
     if (error instanceof ControlError)
       return toolResult(
         secrets,

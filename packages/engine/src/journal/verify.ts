@@ -7,7 +7,7 @@ import { redactJson } from '@investor-graph/cli/redact';
 import type { components } from '../control/generated/api.ts';
 import type { JournalEntry } from './entry.ts';
 import type { JournalView } from './journal-store.ts';
-import { describePattern, differences, type Difference, type JournalPattern } from './match.ts';
+import { describePattern, differences, type JournalPattern } from './match.ts';
 
 type Schemas = components['schemas'];
 
