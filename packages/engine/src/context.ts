@@ -23,6 +23,20 @@ export interface RequestContext {
   requestId?: string;
   /** Given by the journal's wrapper: what the steps learn of the call, for its entry. */
   note?: CallNote;
+  /** Given by an adapter that traces calls (the mock's operate/): the steps mark where each begins and ends. */
+  trace?: CallTrace;
+}
+
+/** The steps a trace shows of a data call, as they come (the journal's last). */
+export type TracedStep =
+  'incident' | 'authenticate' | 'validate' | 'rate' | 'admit' | 'read' | 'charge' | 'envelope' | 'journal';
+
+/**
+ * Where a tracing adapter learns a call's steps: `step` as one begins, the function it gives back
+ * as it ends. A step that throws never calls it: the adapter ends whatever is open with the call, as failed.
+ */
+export interface CallTrace {
+  step(name: TracedStep): () => void;
 }
 
 /** A call of the data API whose key is known: who calls, on which plan, for what. */
@@ -55,4 +69,6 @@ export interface CallNote {
   /** The incident that changed the call (incidents/), and how it has the answer delivered. */
   incident?: string;
   delivery?: Delivery;
+  /** The trace the adapter answered it in (its log line's trace id), when it traces calls. */
+  traceId?: string;
 }

@@ -25,6 +25,7 @@ export function journalWrapper(journal: JournalStore, deps: JournalWrapperDeps):
       const requestId = context.requestId ?? deps.requestIdOf(request);
       const note: CallNote = context.note ?? {};
       const answer = await next(request, { ...context, requestId, note });
+      const journaling = context.trace?.step('journal');
       // A journal on a server is written before the answer goes out: a read through another replica finds the call.
       const written = journal.record({
         target: request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2)),
@@ -39,6 +40,7 @@ export function journalWrapper(journal: JournalStore, deps: JournalWrapperDeps):
         durationMs: performance.now() - started,
       });
       if (written) await written;
+      journaling?.();
       return answer;
     };
 }

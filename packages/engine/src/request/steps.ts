@@ -8,11 +8,12 @@
  * (timestamps.ts), the operation's own check, validate (validate.ts) -> the data call: cursor
  * (cursor.ts) -> prepare (operations.ts) -> rate -> admit (key state, quota) -> plan feature ->
  * serve (operations.ts) -> entity tag -> admit and charge, one atomic step of the key store
- * (balance, count) -> envelope (envelope.ts).
+ * (balance, count) -> envelope (envelope.ts). A tracing adapter's `context.trace` is told where
+ * the steps it shows (`TracedStep`) begin and end; without one, each mark is an optional call not made.
  */
 import { plans } from '@investor-graph/contract/plans';
 import type { Answer } from '../answer.ts';
-import type { Call, CallNote, RequestContext } from '../context.ts';
+import type { Call, CallNote, CallTrace, RequestContext } from '../context.ts';
 import { requestIds } from '../hash.ts';
 import { checkQueryNames, filterDigest, parseQuery } from '../http/query.ts';
 import { allowedMethods, matchRoute, notFound } from '../http/router.ts';
@@ -55,26 +56,33 @@ export async function respond(
   if (!operation) throw new ProblemError('route_not_found', `No handler for ${route.operationId}.`);
   // An incident meets a call once routed and its key known, before anything is read or counted.
   const facts = { operation: route.operationId, method: request.method, path: url.pathname };
+  const { trace } = context;
   if (operation.open) {
+    const meeting = trace?.step('incident');
     const instead = await meetIncident(parts.incidents, { ...facts, keyId: null, plan: null }, parts.clock.now(), note);
+    meeting?.();
     if (instead) return instead;
     checkQueryNames(route, query);
     return await operation.open({ request, requestId, clientAddress: context.clientAddress ?? 'unknown' }, parts.env);
   }
   // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
+  const authenticating = trace?.step('authenticate');
   const key = await parts.accounts.authenticateFrom(
     request.headers.get('authorization'),
     context.clientAddress ?? 'unknown',
     parts.clock.now(),
   );
+  authenticating?.();
   note.keyId = key.keyId;
   note.plan = key.plan;
+  const meeting = trace?.step('incident');
   const instead = await meetIncident(
     parts.incidents,
     { ...facts, keyId: key.keyId, plan: key.plan },
     parts.clock.now(),
     note,
   );
+  meeting?.();
   if (instead) return instead;
   const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
   checkQueryNames(route, query);
@@ -83,9 +91,11 @@ export async function respond(
   operation.check?.(call);
   // The contract judges the query as sent; the steps after it read the instants as one text, so
   // equal instants get the same cursor, page and entity tag (DECISIONS.md#timestamps).
+  const validating = trace?.step('validate');
   parts.validation.check(call, request);
+  validating?.();
   call.query = instants;
-  return await dataCall(parts, operation, call, request, note);
+  return await dataCall(parts, operation, call, request, note, trace);
 }
 
 /**
@@ -99,6 +109,7 @@ export async function dataCall(
   call: Call,
   request: Request,
   note: CallNote = {},
+  trace?: CallTrace,
 ): Promise<Answer> {
   const { accounts, env } = parts;
   const cursor = call.query.get('cursor');
@@ -110,10 +121,15 @@ export async function dataCall(
   const prepared =
     operation.prepare && (!operation.feature || call.plan[operation.feature]) ? await operation.prepare(call, env) : {};
   const now = parts.clock.now();
+  const rating = trace?.step('rate');
   const rateHeaders = await accounts.takeToken(call.key, '', call.plan.rate_per_second);
+  rating?.();
   try {
+    const admitting = trace?.step('admit');
     await accounts.admit(call.key, now, operation.counted);
     checkFeature(operation, call.plan);
+    admitting?.();
+    const reading = trace?.step('read');
     const served = operation.serve({ call, afterKey, prepared }, env);
     // The rebuild the rows come from: a later one may run while the charge is written (awaited).
     const asOf = parts.store.asOf;
@@ -121,6 +137,8 @@ export async function dataCall(
     // The page is serialised once, for the entity tag here and the envelope below.
     const early = served.afterCharge ? null : serialised(parts, served);
     const tagged = early && entityTag(served, early, asOf, ifNoneMatch);
+    reading?.();
+    const charging = trace?.step('charge');
     const chargeId = nextChargeId();
     const { record, cost, usage } = await accounts.admitAndCharge(
       call.key,
@@ -130,6 +148,7 @@ export async function dataCall(
       chargeId,
     );
     call.key = record;
+    charging?.();
     // The account's data is the key as this step left it: its tag is of that data, taken now.
     const data = early ?? parts.serialiser.serialise(served.afterCharge!(record, usage), false);
     const { etag, notModified } = tagged ?? entityTag(served, data, asOf, ifNoneMatch);
@@ -143,11 +162,10 @@ export async function dataCall(
           headers: { ...headers, 'content-type': served.contentType!, 'content-length': String(served.raw.size) },
           body: served.raw,
         };
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json', ...headers },
-        body: await envelopeBody(call, { served, data, usage, asOf }, parts.envelope),
-      };
+      const enveloping = trace?.step('envelope');
+      const body = await envelopeBody(call, { served, data, usage, asOf }, parts.envelope);
+      enveloping?.();
+      return { status: 200, headers: { 'content-type': 'application/json', ...headers }, body };
     } catch (error) {
       await accounts.refund(call.key, operation.counted, cost, chargeId);
       Object.assign(note, { rowsServed: 0, counted: false, rowsCharged: 0 });
