@@ -23,6 +23,8 @@ export interface GoTool {
   buildDir: string;
   /** The module's path as go.mod requires it, and the package `go build` makes the binary of. */
   module: string;
+  /** The package to build when it is not `module`: `.`, a main of the wrapper's own (the collector's). */
+  main?: string;
   /** Linker flags for the version the binary reports, where the tool takes them. */
   ldflags?: (version: string) => string;
   /** About how long a first build takes on a machine of two CPUs, said before it starts. */
@@ -181,7 +183,7 @@ function buildPlan(tool: GoTool, env: NodeJS.ProcessEnv): BuildPlan | { missing:
     bin,
     partial,
     log: `${bin}.build.log`,
-    args: ['build', '-trimpath', ...(ldflags ? ['-ldflags', ldflags] : []), '-o', partial, tool.module],
+    args: ['build', '-trimpath', ...(ldflags ? ['-ldflags', ldflags] : []), '-o', partial, tool.main ?? tool.module],
     env: {
       ...env,
       // Every cache the build makes in the kit's cache (goCaches), none in the user's ~/go or ~/.cache/go-build.
