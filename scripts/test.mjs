@@ -1,9 +1,9 @@
-// `pnpm test`: prepare what is slow to prepare (k6 and oasdiff, built once with Go; Schemathesis and
-// openapi-python-client, each once from PyPI), then run every vitest project, the type-check and the lint
-// beside them all, and print the plain `N passed, N failed` line that CI counts. JUnit lands in
-// test-results/junit.xml. Each preparation prints a line as it starts and one with the time it took,
-// so a slow fresh machine shows where its minutes went, and no test spends its own timeout building
-// a tool. Arguments after `pnpm test` go to vitest (`pnpm test --project mock`).
+// `pnpm test`: prepare what is slow to prepare (k6, oasdiff and an OpenTelemetry Collector, built once
+// with Go; Schemathesis and openapi-python-client, each once from PyPI), then run every vitest project,
+// the type-check and the lint beside them all, and print the plain `N passed, N failed` line that CI
+// counts. JUnit lands in test-results/junit.xml. Each preparation prints a line as it starts and one
+// with the time it took, so a slow fresh machine shows where its minutes went, and no test spends its
+// own timeout building a tool. Arguments after `pnpm test` go to vitest (`pnpm test --project mock`).
 //
 // `pnpm test:unit` (this script with --unit) is the inner loop: the type-check, the lint and the test
 // files that start nothing (no server, process, browser or registry: those carry `@module-tag
@@ -16,6 +16,7 @@ import { goToolAsync } from '../packages/cli/src/go-tool.ts';
 import { kitCache } from '../packages/cli/src/kit-cache.ts';
 import { k6Tool } from '../load/src/k6-tool.ts';
 import { oasdiffTool } from '../packages/contract-tests/src/diff/oasdiff-tool.ts';
+import { otelcolTool } from '../packages/mock/src/operate/otelcol-tool.ts';
 
 // Re-enter the pnpm that runs this script (npm_execpath), so no global pnpm is needed.
 const pnpm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['pnpm'];
@@ -125,6 +126,7 @@ const preparing = unit
   : Promise.all([
       prepare('k6', goBuild(k6Tool, 'the k6 tests will be skipped')),
       prepare('oasdiff', goBuild(oasdiffTool, "the diff's tests will be skipped")),
+      prepare('otelcol-kit', goBuild(otelcolTool, 'the trace tests will be skipped')),
       prepare(
         'schemathesis',
         venv('SCHEMATHESIS_BIN', 'packages/mock/schemathesis/install.sh', 'its test will be skipped'),

@@ -17,6 +17,8 @@ import { checkProcess } from '../proxy/checker/process.ts';
 import { createNodeServer, isLoopback, listen } from '../adapters/node/server.ts';
 import { MockMetrics } from '../operate/metrics.ts';
 import { serveMetrics } from '../operate/metrics-server.ts';
+import { startTracing } from '../operate/tracing.ts';
+import { tracesUsage } from './serve-usage.ts';
 
 const usage = `usage: investor-graph-mock proxy URL [options]     (as prism proxy takes it; or --upstream URL)
   URL, --upstream URL the live service, e.g. https://api.example.com
@@ -36,6 +38,9 @@ const usage = `usage: investor-graph-mock proxy URL [options]     (as prism prox
                       not_validated, and fails the run)
   --help              this text (-h is the host, as in prism proxy)
   --version           the package and its version
+
+${tracesUsage('investor-graph-proxy')}: the exchange's span, the call upstream its child, whose
+  traceparent the service gets
 
 ${exitCodesHelp('investor-graph-mock proxy')}`;
 
@@ -101,8 +106,10 @@ const metrics = metricsPort === undefined ? undefined : new MockMetrics();
 const report = new ProxyReport(upstream.origin + upstream.pathname.replace(/\/+$/, ''));
 // Large answers are checked in a process of their own, so that checking one holds no other client.
 const checks = checkProcess();
+const tracing = await startTracing(process.env, 'investor-graph-proxy');
 const proxy = createValidationProxy({
   checker: checks.check,
+  ...(tracing ? { fetch: tracing.upstream(globalThis.fetch) } : {}),
   upstream: upstream.href,
   validator: await createContractValidator(),
   ...(values.errors ? { errors: true } : {}),
@@ -127,7 +134,8 @@ const proxy = createValidationProxy({
   },
 });
 // A body in a content coding goes on as sent: the service, not the proxy, says whether it takes it.
-const server = createNodeServer(proxy, { passCodedBodies: true });
+const traced = tracing ? { fetch: tracing.exchange((request) => proxy.fetch(request)) } : proxy;
+const server = createNodeServer(traced, { passCodedBodies: true });
 let url: string;
 try {
   url = await listen(server, port, values.host);
@@ -161,7 +169,7 @@ function write(file: string, text: string): void {
 }
 
 /** Writes the reports and exits: exchanges still in flight are in them, given up, saying `why`. */
-function finish(why: string, failed = false): never {
+function finish(why: string, failed = false): void {
   server.closeAllConnections();
   server.close();
   metricsServer?.server.close();
@@ -175,13 +183,16 @@ function finish(why: string, failed = false): never {
     `[investor-graph proxy] ${report.exchanges} exchanges, ${report.withViolations} with ` +
       `violations${broken ? ` (${[...report.byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`,
   );
-  process.exit(failed ? exitCode.internal : broken ? exitCode.failed : exitCode.held);
+  const code = failed ? exitCode.internal : broken ? exitCode.failed : exitCode.held;
+  // The spans still held are sent first (the exporter's own timeout bounds the wait).
+  if (tracing) void tracing.shutdown().finally(() => process.exit(code));
+  else process.exit(code);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => finish(`the proxy was stopped (${signal}) before this exchange was through`));
 // A failure of the proxy's own still leaves the reports of what it saw, and fails the step (70, EX_SOFTWARE).
-const failedSelf = (error: unknown): never => {
+const failedSelf = (error: unknown): void => {
   console.error('[investor-graph proxy] internal error, stopping:', error);
   return finish(
     `the proxy failed before this exchange was through: ${(error as Error)?.message ?? String(error)}`,

@@ -14,6 +14,7 @@ import { StateFileError, type StateSync } from '../stores/sqlite/key-store.ts';
 import { isRedisUrl, parseRedisUrl, RedisStateError } from '../stores/redis/url.ts';
 import type { StoreInfo } from '@investor-graph/engine/adapter';
 import { DatasetFileError, parseKeyFlag, presetKey, startMock, type StartOptions } from './start-mock.ts';
+import { startTracing } from '../operate/tracing.ts';
 
 const args = logArgs(process.argv.slice(process.argv[2] === 'serve' ? 3 : 2));
 // `--help faults`: the faults by what each breaks, a page of their own.
@@ -178,6 +179,7 @@ const options: StartOptions = {
   ...(perAddress ? { limits: { maxConnectionsPerAddress: Number(perAddress) } } : {}),
   ...(values['no-dumps-ahead'] ? { dumpsAhead: false } : {}),
   ...(values['no-dump-cache'] ? { dumpCache: false as const } : {}),
+  tracing: await startTracing(process.env, 'investor-graph-mock'),
   // This process is the mock's alone (server.ts, globalFetchClasses).
   globalFetchClasses: true,
 };

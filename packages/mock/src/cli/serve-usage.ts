@@ -11,6 +11,16 @@ const synopsis =
 
 const faultCount = Object.keys(faults).length;
 
+/** OpenTelemetry's variables, as the mock and the proxy read them (operate/tracing.ts). */
+export const tracesUsage = (program: string): string =>
+  `Traces (OpenTelemetry): off unless an endpoint is set (nothing of the SDK is loaded then)
+  OTEL_EXPORTER_OTLP_ENDPOINT=URL    a span per call, its steps as child spans, sent over OTLP/HTTP
+                      (JSON) to URL/v1/traces; a W3C traceparent sent is continued
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=URL   the same, URL as it is
+  OTEL_SERVICE_NAME   the service's name (${program}); OTEL_RESOURCE_ATTRIBUTES, more of it
+  OTEL_SDK_DISABLED=true, OTEL_TRACES_EXPORTER=none   off, whatever else is set
+  OTEL_BSP_SCHEDULE_DELAY and the other OTEL_BSP_* numbers: the batches' timing and sizes`;
+
 export const serveUsage = `${synopsis}
   -p, --port N        port (4010; 0 picks a free one)
   -h, --host H        address to listen on (127.0.0.1)
@@ -52,8 +62,9 @@ export const serveUsage = `${synopsis}
                       (as the real service does)
   --no-dump-cache     keep no finished dump files in the kit's cache for later starts
   --log [json]        log one line per request: text (GET /path 200 0.4ms), or with json one JSON
-                      object a line (time, level, request_id, trace_id of a W3C traceparent,
-                      operation, method, path, status, duration_ms, key_id, plan); keys blanked
+                      object a line (time, level, request_id, trace_id of a W3C traceparent or,
+                      with traces on, of the call's trace, operation, method, path, status,
+                      duration_ms, key_id, plan); keys blanked
   --metrics-port N    also serve the Prometheus metrics of /__control/metrics at GET /metrics on
                       port N of every interface, for a scrape from another host without opening
                       the control API (the counts carry no key, path or request id)
@@ -71,6 +82,8 @@ export const serveUsage = `${synopsis}
                       ${faultCount} faults: investor-graph-mock --help faults lists each by what it breaks
   --help              this text (-h is the host, as in prism mock); --help faults, the faults
   --version           the package and its version
+
+${tracesUsage('investor-graph-mock')}
 
 ${exitCodesHelp('investor-graph-mock')}`;
 

@@ -13,7 +13,7 @@ import type { RedisKeyStore } from '../stores/redis/open.ts';
 import { openStore, type DatasetOptions } from './open-dataset.ts';
 import { MockMetrics } from '../operate/metrics.ts';
 import { serveMetrics } from '../operate/metrics-server.ts';
-import { operateWrapper, readiness } from '../operate/wrapper.ts';
+import { operateWrappers, readiness, type Tracing } from '../operate/wrapper.ts';
 import { watchStore } from '../operate/store-health.ts';
 
 // Where the CLI, the tests and @investor-graph/mock/node have always taken them from.
@@ -71,6 +71,8 @@ export interface StartOptions extends DatasetOptions {
   /** Also serve the metrics at `GET /metrics` on this port (of `metricsHost`, every interface unless given). */
   metricsPort?: number;
   metricsHost?: string;
+  /** Traces of the data calls (operate/tracing.ts starts them from OTEL_*), sent on and stopped as the mock stops. */
+  tracing?: Tracing;
 }
 
 /** How often (real ms) the server looks whether the clock has passed a dump's 04:00. */
@@ -121,6 +123,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     store.close();
     throw error;
   }
+  const faults = options.faults ?? [];
   const dumpFiles = diskDumpFiles(undefined, dumpCacheOf(options.dumpCache));
   // The listen address is known once listening; links are built per request, so they see it.
   let listening = '';
@@ -151,9 +154,9 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       ...(options.rateLimit === false ? { rateLimit: false } : {}),
       ...(options.journal !== undefined ? { journal: options.journal } : {}),
       // A fault that acts inside the engine reads it at call time, once it (and its clock) exists.
-      ...faultEngineOptions(options.faults ?? [], () => engine),
+      ...faultEngineOptions(faults, () => engine),
       // The adapter's wrappers, outermost first, around the engine's own (the control plane, the journal).
-      wrappers: (built) => [operateWrapper(built, metrics), withDocs, faultWrapper(options.faults ?? [], built)],
+      wrappers: (built) => [...operateWrappers(built, metrics, options.tracing), withDocs, faultWrapper(faults, built)],
     });
     await engine.ready;
     metrics?.watch(engine);
@@ -167,7 +170,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     );
     server = createNodeServer(served, {
       allowedHosts,
-      ...faultAdapterOptions(options.faults ?? []),
+      ...faultAdapterOptions(faults),
       known: engine.accounts.known,
       ...(options.log ? { log: options.log } : {}),
       ...(options.logFormat ? { logFormat: options.logFormat } : {}),
@@ -215,7 +218,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     clearInterval(dumpTick);
     unwatch?.();
     metricsServer?.server.close();
-    void Promise.resolve(keyStore?.close()).finally(() => {
+    void Promise.all([keyStore?.close(), options.tracing?.shutdown()]).finally(() => {
       store.close();
       dumpFiles.close();
       resolve();

@@ -6,6 +6,9 @@
 import type { Engine, RequestContext, Wrapper } from '@investor-graph/engine/adapter';
 import { pathUnder } from '@investor-graph/engine/adapter';
 import type { MockMetrics } from './metrics.ts';
+import type { Tracing } from './tracing.ts';
+
+export type { Tracing };
 
 const CONTROL_URL = pathUnder('/__control');
 
@@ -39,4 +42,14 @@ export function operateWrapper(engine: Engine, metrics: MockMetrics | undefined)
       metrics.observe(request.method, answer.status, note, (performance.now() - started) / 1000);
       return answer;
     };
+}
+
+/** The operating wrappers, outermost first: the traces when on (their spans time the metrics too), the metrics. */
+export function operateWrappers(
+  engine: Engine,
+  metrics: MockMetrics | undefined,
+  tracing: Tracing | undefined,
+): Wrapper[] {
+  const operated = operateWrapper(engine, metrics);
+  return tracing ? [tracing.wrapper(engine.accounts.known), operated] : [operated];
 }

@@ -5,7 +5,7 @@
  * plan). Both blank keys the same way: the target through `redactPath` with the known keys and
  * the request's own, before it is cut (a key cut in two is no longer recognisable); every other
  * string of the JSON object through `redact`. No header is ever written, only the trace id of a
- * W3C `traceparent` (32 hex digits), and not when a known key holds it.
+ * W3C `traceparent` (32 hex digits), or with traces on of the call's span, and not when a known key holds it.
  * A small writer rather than pino: the line has a fixed shape of eleven members and one level per
  * status, the sink is the caller's `(line) => void` (a test's array, the CLI's stdout), and the
  * blanking must be the kit's own (pino's `redact` blanks paths of an object, not a key inside a
@@ -89,7 +89,8 @@ export function requestLog(options: RequestLogOptions) {
       time: new Date().toISOString(),
       level: levelOf(status),
       request_id: shown(note.requestId),
-      trace_id: traceIdShown(traceIdOf(req.headers.traceparent), known),
+      // With traces on, the call's own trace (continued or begun by its span); else a traceparent's.
+      trace_id: traceIdShown(note.traceId ?? traceIdOf(req.headers.traceparent), known),
       operation: note.operation ?? null,
       method: shown(req.method ?? '') ?? '',
       path,
