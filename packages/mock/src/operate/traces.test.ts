@@ -65,6 +65,12 @@ test('a keyed call with a traceparent reaches the collector as one server span w
   await answer.arrayBuffer();
   // A key sent in the path (by mistake) is blanked in the span's url.path, as in the log; no slug has its form.
   expect((await fetch(`${mock.url}/api/v1/firms/${team}`, { headers })).status).toBe(400);
+  // A call without a traceparent begins a trace of its own, which its log line names.
+  const alone = await fetch(`${mock.url}/api/v1/companies?limit=1`, {
+    headers: { authorization: headers.authorization },
+  });
+  expect(alone.status).toBe(200);
+  await alone.arrayBuffer();
   // The spans are held in a batch: stopping the mock sends them.
   expect(await stop(mock.child)).toBe(0);
   expect(mock.output()).toContain(`traces: a span per call, with its steps, to ${collector.endpoint}/v1/traces`);
@@ -102,12 +108,22 @@ test('a keyed call with a traceparent reaches the collector as one server span w
   expect(steps.map((s) => s.status?.code ?? 0)).toEqual([0, 0, 2, 0]);
   expect(steps[2]!.status?.message).toBe(attribute(missed, 'investor_graph.problem'));
   for (const form of forms(team)) expect(collector.received().bytes).not.toContain(form);
-  // The log line names the same trace.
-  const line = mock
-    .output()
-    .split('\n')
-    .find((l) => l.includes('"listFirms"'))!;
-  expect(JSON.parse(line)).toMatchObject({ trace_id: sent.traceId });
+  // The log lines name the same traces: the one continued, and the one begun.
+  const logged = (operation: string) =>
+    (
+      JSON.parse(
+        mock
+          .output()
+          .split('\n')
+          .find((l) => l.includes(`"${operation}"`))!,
+      ) as { trace_id: string }
+    ).trace_id;
+  expect(logged('listFirms')).toBe(sent.traceId);
+  const begun = logged('listCompanies');
+  expect(begun).toMatch(/^[0-9a-f]{32}$/);
+  const own = await collector.until((all) => all.some((s) => s.traceId === begun));
+  expect(own.find((s) => s.traceId === begun && s.kind === 2)).toMatchObject({ name: 'GET /api/v1/companies' });
+  expect(own.find((s) => s.traceId === begun && s.kind === 2)?.parentSpanId ?? '').toBe('');
 });
 
 test("the proxy's span continues the client's trace, its upstream call the parent of the mock's", async (context) => {
