@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { operationFor, type OperationInfo } from '@investor-graph/contract';
 import type { Spending } from '../client/client.ts';
-import { dataOperations, type SuiteContext } from '../core/context.ts';
+import { dataOperations, planRule, type SuiteContext } from '../core/context.ts';
 import { answerShown, expectedGot } from '../report/failure-text.ts';
 import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
 import { DAY, FindingsSeen, PropertyFailure, cap, planServes, requestFor } from './support.ts';
@@ -77,6 +77,12 @@ export class NextPage implements fc.AsyncCommand<Held, SuiteContext> {
   toString = (): string => this.shown;
 }
 
+/**
+ * The most rows a page the walk follows may serve: a hundred, or where every row is billed, the
+ * least a call bills anyway (pay as you go's ten): the walk is priced at it before the run starts.
+ */
+const followRows = (ctx: SuiteContext): number => Math.min(cap(ctx), planRule(ctx).min_rows_per_call ?? 100);
+
 /** The most rows a page asked with `path` serves: its limit, else the default page, within the plan's. */
 const rowsOf = (ctx: SuiteContext, path: string): number => {
   const limit = Number(new URL(path, 'http://run.invalid').searchParams.get('limit') ?? 100);
@@ -100,7 +106,7 @@ function pageOfRun(ctx: SuiteContext, op: OperationInfo): Followable | 'walked' 
     return [{ operationId: op.operationId, asked: path, cursor: next, rows: rowsOf(ctx, path) }];
   });
   const rank = (p: Followable) => ['own', 'none'].indexOf(ctx.client.model?.follows?.(followPath(p)) ?? 'none');
-  const open = pages.filter((p) => !asked.has(p.cursor) && p.rows <= 100 && rank(p) >= 0);
+  const open = pages.filter((p) => !asked.has(p.cursor) && p.rows <= followRows(ctx) && rank(p) >= 0);
   if (!open.length) return pages.some((p) => asked.has(p.cursor) && rank(p) === 0) ? 'walked' : null;
   const better = (p: Followable, best: Followable) =>
     rank(p) < rank(best) || (rank(p) === rank(best) && p.rows <= best.rows);
@@ -155,8 +161,8 @@ export class Walked implements Iterable<FollowRun> {
 export const walkCases = (ctx: SuiteContext): Walked[] =>
   pagedOperations.filter((op) => planServes(ctx, op)).map((op) => new Walked(new FollowRun(op)));
 
-/** What a case of the walk spends at most: a first page of one row, and a next page of a hundred. */
+/** What a case of the walk spends at most: a first page of one row, and a next page of `followRows`. */
 export const walkCost = (ctx: SuiteContext): Spending => ({
   calls: 2,
-  rows: ctx.client.rowCost(1) + ctx.client.rowCost(Math.min(cap(ctx), 100)),
+  rows: ctx.client.rowCost(1) + ctx.client.rowCost(followRows(ctx)),
 });
