@@ -13,6 +13,8 @@ export interface Judging {
   hasData: boolean;
   /** The service's problem code, when it answered one. */
   serviceCode?: string | undefined;
+  /** The contract document the service served names the `info.version` the model's does. */
+  sameDocument?: boolean;
 }
 
 export interface AllowedDifference {
@@ -52,9 +54,12 @@ export const allowedDifferences: readonly AllowedDifference[] = [
   {
     id: 'document',
     why:
-      "the contract a service serves is judged by the run's diff, which lets a service add to it, " +
-      'and by the rules: only its status is compared',
-    allows: (d, on) => on.operationId === 'getOpenApiDocument' && d.pointer !== 'status',
+      "a contract of another info.version than the kit's is judged by the run's diff, which lets a service " +
+      'add to it, and by the rules: only its status is compared; of the same version, all but its servers',
+    allows: (d, on) =>
+      on.operationId === 'getOpenApiDocument' &&
+      d.pointer !== 'status' &&
+      (on.sameDocument !== true || d.pointer.startsWith('/servers')),
   },
   {
     id: 'no-history',

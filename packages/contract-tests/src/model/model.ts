@@ -20,8 +20,12 @@ import { asOfOf, emptyRows, findingOf, parseJson, tagsSent, type MirroredCall, t
 export type { MirroredCall } from './findings.ts';
 import { UsageDeltas } from './usage-deltas.ts';
 import { CursorPairs, type Follows } from './cursors.ts';
+import { ownKeyDifferences } from './own-keys.ts';
 
 const MODEL_ORIGIN = 'http://model.invalid';
+
+/** A contract document's `info.version`, or undefined. */
+const versionOf = (document: unknown): unknown => (document as { info?: { version?: unknown } } | null)?.info?.version;
 
 export class ServiceModel {
   source: string;
@@ -156,6 +160,7 @@ export class ServiceModel {
     const found: Difference[] = [
       ...this.tagDifferences(service.headers, model.headers),
       ...compareAnswers(service, model),
+      ...(call.operationId === 'getAccount' ? ownKeyDifferences(service.body, body, this.keyIds) : []),
     ];
     if (call.own) {
       found.push(...this.usage.judge(call.key!, call.overlapped, call.responseBody, body));
@@ -166,6 +171,7 @@ export class ServiceModel {
       operationId: call.operationId,
       hasData: this.hasData && asOfOf(call.responseBody, this.asOf) === this.asOf,
       serviceCode: (call.responseBody as { code?: string } | null | undefined)?.code,
+      sameDocument: call.operationId === 'getOpenApiDocument' && versionOf(call.responseBody) === versionOf(body),
     });
     return judged.map((d) => findingOf(call, d, followed));
   }

@@ -1067,6 +1067,11 @@ export const claims: readonly Claim[] = [
   // ---- Deprecation
   { says: ['`/api/v1` only grows'], notCheckable: 'a promise about future versions; one run sees one version' },
   { says: ['Clients must ignore unknown fields'], notCheckable: 'a rule for clients' },
+  {
+    says: ['A contract document names its text by `info.version`'],
+    checks: ['rule:model'],
+    note: "the model's document is the kit's: a service serving the kit's version is compared to it whole",
+  },
   // ---- Incidents
   {
     says: [
@@ -1098,7 +1103,8 @@ export const claims: readonly Claim[] = [
       'Usage moved by another client of the same key',
       '`no-data`: the model holds no data',
       '`no-history`: the changes feed and the dumps are history',
-      '`document`: the contract a service serves is judged by the run',
+      '`document`: the contract a service serves at another `info.version`',
+      'At the same version it is compared whole',
       'A call the model cannot make as the service got it',
       'A difference no sentence of the spec or of these decisions fixes',
     ],

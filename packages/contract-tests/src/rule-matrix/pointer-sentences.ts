@@ -26,6 +26,7 @@ export const pointerSentences: readonly [RegExp, string, string][] = [
   [/^next-page$/, 'spec 1.30', 'next page'],
   [/^\/next_cursor$/, 'cursor', 'null'],
   [/^\/data\/(name|rows)/, 'statistics-shapes', 'computed over'],
+  [/^\/data\/keys\//, 'account', '`keys` lists'],
   [/^\/data\/plan/, 'account', 'data: {plan'],
   [/^\/data\/length$/, 'filters-and-sort-order', 'ascending order'],
   [/^\/data/, 'resource-fields', ''],
@@ -41,6 +42,11 @@ const said = (found: { id: string; text: string }): string =>
 export function sentenceOf(pointer: string, operationId: string | undefined, model?: unknown): string | null {
   if (pointer === 'status' && typeof model === 'number') {
     const line = sentences.find((s) => s.id.startsWith('status-codes.') && s.text.startsWith(`${model} `));
+    if (line) return said(line);
+  }
+  // The served contract of the model's version is the model's, member for member (DECISIONS.md#deprecation).
+  if (operationId === 'getOpenApiDocument' && pointer.startsWith('/')) {
+    const line = sentences.find((s) => s.id.startsWith('deprecation.') && s.text.includes('`info.version`'));
     if (line) return said(line);
   }
   const statistics = operationId === 'getStatistic' && pointer.startsWith('/data/');

@@ -1026,7 +1026,7 @@ export const sentences: readonly Sentence[] = [
     "id": "account.2",
     "source": "decisions",
     "section": "account",
-    "text": "`balance` is `{prepaid_rows, value_usd}` on pay as you go and `null` otherwise; `keys` lists the account's keys by `key_id`, `prefix`, `last4`, `status` and dates, never the key itself."
+    "text": "`balance` is `{prepaid_rows, value_usd}` on pay as you go and `null` otherwise; `keys` lists the account's keys by `key_id`, `plan`, `prefix`, `last4`, `status` and dates, never the key itself."
   },
   {
     "id": "account.3",
@@ -1938,10 +1938,16 @@ export const sentences: readonly Sentence[] = [
     "id": "deprecation.3",
     "source": "decisions",
     "section": "deprecation",
-    "text": "One exception, made once with the bounds (issue #40, see Bounds): `limit` gained its maximum and `int32` format, `since` its 64 characters and `If-None-Match` its 4,096 and field-value pattern."
+    "text": "A contract document names its text by `info.version`: any change to what `/openapi.json` serves raises it, so two services that serve one version serve one document, but for `servers` (where each runs)."
   },
   {
     "id": "deprecation.4",
+    "source": "decisions",
+    "section": "deprecation",
+    "text": "One exception, made once with the bounds (issue #40, see Bounds): `limit` gained its maximum and `int32` format, `since` its 64 characters and `If-None-Match` its 4,096 and field-value pattern."
+  },
+  {
+    "id": "deprecation.5",
     "source": "decisions",
     "section": "deprecation",
     "text": "Each refuses only what no client sends in earnest (a page size over two thousand million, a timestamp longer than any RFC 3339 one, an entity tag list longer than a page of tags), so no client that worked stops working; a contract diff against a copy older than the bounds lists them as breaking (`investor-graph-contract-tests diff --baseline`), and a baseline is taken again after it."
@@ -2040,7 +2046,7 @@ export const sentences: readonly Sentence[] = [
     "id": "model-comparison.3",
     "source": "decisions",
     "section": "model-comparison",
-    "text": "Who made the call, when, and the run's own ids: request ids, key ids and the account's list of keys, a tag's or a cursor's bytes, a dump file's link, a sentence's wording."
+    "text": "Who made the call, when, and the run's own ids: request ids, key ids, the account's other keys (a key the model was told of is compared by its `plan`, `last4` and `status`), a tag's or a cursor's bytes, a dump file's link, a sentence's wording."
   },
   {
     "id": "model-comparison.4",
@@ -2070,16 +2076,22 @@ export const sentences: readonly Sentence[] = [
     "id": "model-comparison.8",
     "source": "decisions",
     "section": "model-comparison",
-    "text": "`document`: the contract a service serves is judged by the run's diff against the kit's, which lets a service add to it (see Deprecation), and by the rules: only its status is compared."
+    "text": "`document`: the contract a service serves at another `info.version` than the kit's is judged by the run's diff against the kit's, which lets a service add to it (see Deprecation), and by the rules: only its status is compared."
   },
   {
     "id": "model-comparison.9",
     "source": "decisions",
     "section": "model-comparison",
-    "text": "A call the model cannot make as the service got it: a key it was never told of that the service accepts, a cursor it never gave that the service took, an entity tag it never paired with its own that the service matched, a trial call that made a key or met an address's live trial (the key made is told to the model)."
+    "text": "At the same version it is compared whole, but `servers`."
   },
   {
     "id": "model-comparison.10",
+    "source": "decisions",
+    "section": "model-comparison",
+    "text": "A call the model cannot make as the service got it: a key it was never told of that the service accepts, a cursor it never gave that the service took, an entity tag it never paired with its own that the service matched, a trial call that made a key or met an address's live trial (the key made is told to the model)."
+  },
+  {
+    "id": "model-comparison.11",
     "source": "decisions",
     "section": "model-comparison",
     "text": "A difference no sentence of the spec or of these decisions fixes is the kit's reading of an open point: said in the report as a warning, never a failure."
