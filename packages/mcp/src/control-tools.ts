@@ -120,8 +120,7 @@ export async function callControl(
     const answer = (await tool.run(client, args, session, secrets)) as Args;
     return toolResult(secrets, `${tool.annotations.title}: done.`, answer);
   } catch (error) {
-    if (error instanceof VerificationError)
-      return toolResult(secrets, error.message, error.verification, true);
+    if (error instanceof VerificationError) return toolResult(secrets, error.message, error.verification, true);
     if (error instanceof ControlError)
       return toolResult(
         secrets,
