@@ -160,9 +160,11 @@ export class MockMetrics {
     });
     new Gauge({
       name: `${metricPrefix}incidents_active`,
-      help: 'Incidents in force.',
+      help: 'Incidents in force (on Redis, those every mock on it shares).',
       registers,
-      collect() {
+      async collect() {
+        // A shared store's copy is refreshed by calls; a scrape of an idle replica reads the server.
+        await engine.incidents.refresh?.(engine.clock.now()).catch(() => undefined);
         this.set(engine.incidents.list(engine.clock.now()).length);
       },
     });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { replicasMissing, startReplicaSet, type Replica, type ReplicaSet } from '../../cli/replicas.test-support.ts';
+import { parseScrape, sampleValue } from '../../operate/scrape.test-support.ts';
 import { VERSION_EVERY_MS } from './incidents.ts';
 import type { Balancer } from './servers.test-support.ts';
 
@@ -85,6 +86,23 @@ describe.skipIf(skipped)(
       await control(replicas[2]!.url, 'DELETE', `/incidents/${posted.id}`);
       // No wait: a replica whose copy still holds it asks the server, which no longer does.
       expect(await statuses(6)).toEqual(Array(6).fill(200));
+    });
+
+    test('a scrape of any replica counts an incident posted to another, with no call in between', async () => {
+      const active = async (base: string) => {
+        const text = await (await fetch(`${base}/__control/metrics`)).text();
+        return sampleValue(parseScrape(text), 'investor_graph_mock_incidents_active');
+      };
+      const posted = await control<{ id: string }>(replicas[0]!.url, 'POST', '/incidents', {
+        kind: 'latency',
+        latency_ms: 1,
+        match: { operation: 'getOpenApiDocument' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, VERSION_EVERY_MS * 1.5));
+      for (const replica of replicas) expect(await active(replica.url), replica.url).toBe(1);
+      await control(replicas[0]!.url, 'DELETE', `/incidents/${posted.id}`);
+      await new Promise((resolve) => setTimeout(resolve, VERSION_EVERY_MS * 1.5));
+      for (const replica of replicas) expect(await active(replica.url), replica.url).toBe(0);
     });
   },
 );
