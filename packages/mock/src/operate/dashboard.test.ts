@@ -1,7 +1,8 @@
 // @module-tag servers
 /**
  * The Grafana dashboard in deploy/grafana/ asks only for metrics the mock exports: every metric
- * name its queries name is in a real scrape of a running mock (its HELP and TYPE at least).
+ * name its queries name is in a real scrape of a running mock (its HELP and TYPE at least); and
+ * every family of the mock's own is on one of its panels.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -43,5 +44,23 @@ test('a dashboard query of a metric the mock does not export is found', async ()
   const text = await (await fetch(`${mock.url}/__control/metrics`)).text();
   expect(missing(text.replace(/^# TYPE investor_graph_mock_refusals_total .*$/m, ''))).toEqual([
     '429 and 402 by plan: investor_graph_mock_refusals_total',
+  ]);
+});
+
+/** The mock's own families (its prefix) that no panel queries. */
+function unshown(text: string, panels = dashboard.panels): string[] {
+  const queried = new Set(panels.flatMap((p) => p.targets.flatMap((t) => metricNames(t.expr))));
+  const own = [...text.matchAll(/^# TYPE (investor_graph_mock_\S+) /gm)].map((m) => m[1]!);
+  return own.filter((n) => !queried.has(n));
+}
+
+test('every family of the mock’s own is on a panel of the dashboard', async () => {
+  const text = await (await fetch(`${mock.url}/__control/metrics`)).text();
+  expect(unshown(text)).toEqual([]);
+  const withoutStore = dashboard.panels.filter((p) => !p.title.startsWith('State store:'));
+  expect(unshown(text, withoutStore)).toEqual([
+    'investor_graph_mock_state_store_errors_total',
+    'investor_graph_mock_state_store_command_duration_seconds',
+    'investor_graph_mock_state_store_reconnects_total',
   ]);
 });
