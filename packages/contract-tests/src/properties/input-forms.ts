@@ -6,7 +6,7 @@
  */
 import type { OperationInfo } from '@investor-graph/contract';
 import { fillPath, type Samples } from '../core/context.ts';
-import type { Followable } from './next-pages.ts';
+import type { Held } from './held.ts';
 
 /** A call as the sequences build it, before it is sent. */
 export interface CallRequest {
@@ -20,15 +20,6 @@ export interface CallRequest {
   key: 'own' | 'none' | 'unknown';
   /** The most rows it can serve. */
   rows: number;
-}
-
-/** What earlier calls of a sequence left to use: pages to follow, tags to send back. */
-export interface Held {
-  /** Pages' `next_cursor`s: each with the query it was given for, and the path and most rows of that call. */
-  cursors: (Followable & { query: [string, string][] })[];
-  tags: { path: string; tag: string }[];
-  /** Calls so far that could serve more than a hundred rows. */
-  bigPages: number;
 }
 
 export interface FormOn {

@@ -13,15 +13,7 @@ import { dataOperations, planRule, type SuiteContext } from '../core/context.ts'
 import { answerShown, expectedGot } from '../report/failure-text.ts';
 import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
 import { DAY, FindingsSeen, PropertyFailure, cap, planServes, requestFor } from './support.ts';
-import type { Held } from './input-forms.ts';
-
-/** A page whose next page can be asked: the path and query it was asked with, its `next_cursor`, its most rows. */
-export interface Followable {
-  operationId: string;
-  asked: string;
-  cursor: string;
-  rows: number;
-}
+import type { Followable, Held } from './held.ts';
 
 export const pagedOperations = dataOperations.filter((op) => op.query.includes('cursor'));
 

@@ -12,7 +12,8 @@ import type { OperationInfo } from '@investor-graph/contract';
 import { dataOperations, type SuiteContext } from '../core/context.ts';
 import { claims } from '../rule-matrix/claims.ts';
 import { FindingsSeen, type Property, cap } from './support.ts';
-import { formById, pathOf, plainCall, type CallRequest, type Held, type InputForm } from './input-forms.ts';
+import type { Held } from './held.ts';
+import { formById, pathOf, plainCall, type CallRequest, type InputForm } from './input-forms.ts';
 import { NextPage, walkCases, walkCost } from './next-pages.ts';
 
 /** The forms a claim of the matrix names: a form no sentence names is never sent. */
