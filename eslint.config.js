@@ -18,7 +18,7 @@ const readsUntypedJson = [
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'fixtures/default/**', '**/*.d.ts'],
+    ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'dataset/default/**', '**/*.d.ts'],
   },
   {
     files: ['**/*.ts'],

@@ -80,7 +80,7 @@ export function kitDependencies(tarball: string): string[] {
 
 /** The public packages of the workspace: every package.json that is not private. */
 export function publicPackages(): { name: string; version: string; dir: string }[] {
-  const dirs = ['fixtures', 'load', 'examples', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}`)];
+  const dirs = ['dataset', 'load', 'examples', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}`)];
   return dirs
     .map((dir) => ({
       dir,

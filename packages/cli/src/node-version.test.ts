@@ -15,7 +15,7 @@ test('the kit runs on 22 from 22.16 and on 24 and later, never on 23 or older li
 });
 
 test("every public package's engines says the same Node as the commands check", () => {
-  const dirs = ['fixtures', 'load', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}`)];
+  const dirs = ['dataset', 'load', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}`)];
   const manifests = dirs.map(
     (dir) =>
       JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {

@@ -161,8 +161,8 @@ function sources(dir: string): string[] {
 function codeFiles(dir = root): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (['node_modules', 'dist', 'fixtures', 'test-results'].includes(name) && dir === root)
-      return name === 'fixtures' ? codeFiles(path).filter((f) => !f.includes('/default/')) : [];
+    if (['node_modules', 'dist', 'dataset', 'test-results'].includes(name) && dir === root)
+      return name === 'dataset' ? codeFiles(path).filter((f) => !f.includes('/default/')) : [];
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
     if (statSync(path).isDirectory()) return codeFiles(path);
     return /\.(ts|mts|js|mjs|cjs)$/.test(name) ? [relative(root, path).split(sep).join('/')] : [];
@@ -222,7 +222,7 @@ describe('layers', () => {
       const names = new Map<string, string[]>();
       for (const dir of [
         ...readdirSync(packages).map((p) => join(packages, p)),
-        join(root, 'fixtures'),
+        join(root, 'dataset'),
         join(root, 'load'),
         join(root, 'examples'),
       ]) {

@@ -15,7 +15,7 @@ const root = join(packages, '..');
 
 /** The workspace's packages by name: where each is and what it depends on when installed. */
 function workspace(): Map<string, Record<string, string>> {
-  const dirs = ['fixtures', ...['cli', 'contract', 'engine', 'fixtures', 'mock', 'msw'].map((p) => `packages/${p}`)];
+  const dirs = ['dataset', ...['cli', 'contract', 'engine', 'fixtures', 'mock', 'msw'].map((p) => `packages/${p}`)];
   return new Map(
     dirs.map((dir) => {
       const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {

@@ -5,7 +5,7 @@ import { Dumps } from './dumps.ts';
 import { MemoryStore } from '../stores/memory/dataset-store.ts';
 import { companyFromRounds, portfolioCount } from '../data/derived-fields.ts';
 
-// The embedded dataset, as `pnpm generate` writes it to fixtures/ (as of 2026-11-20T03:00:00Z).
+// The embedded dataset, as `pnpm generate` writes it to dataset/ (as of 2026-11-20T03:00:00Z).
 const dataset = collectDataset(defaultDataset);
 
 function setup() {

@@ -4,7 +4,7 @@ import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
 import { createEngine } from '../engine.ts';
 
 const validator = await createContractValidator();
-// The embedded dataset, as `pnpm generate` writes it to fixtures/.
+// The embedded dataset, as `pnpm generate` writes it to dataset/.
 const dataset = collectDataset(defaultDataset);
 const team = 'igk_team_accounttags00000000000000000000';
 const business = 'igk_business_accounttags0000000000000000';

@@ -6,7 +6,7 @@ import { MemoryKeyStore } from '../stores/memory/key-store.ts';
 import type { ChargeStep } from '../stores/key-store.ts';
 
 const validator = await createContractValidator();
-// The embedded dataset, as `pnpm generate` writes it to fixtures/ (its first rebuild after as_of at 04:00).
+// The embedded dataset, as `pnpm generate` writes it to dataset/ (its first rebuild after as_of at 04:00).
 const dataset = collectDataset(defaultDataset);
 const key = 'igk_enterprise_envelopeasof0000000000000';
 
