@@ -19,7 +19,8 @@ export const tracesUsage = (program: string): string =>
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=URL   the same, URL as it is
   OTEL_SERVICE_NAME   the service's name (${program}); OTEL_RESOURCE_ATTRIBUTES, more of it
   OTEL_SDK_DISABLED=true, OTEL_TRACES_EXPORTER=none   off, whatever else is set
-  OTEL_BSP_SCHEDULE_DELAY and the other OTEL_BSP_* numbers: the batches' timing and sizes`;
+  OTEL_BSP_SCHEDULE_DELAY and the other OTEL_BSP_* numbers: the batches' timing and sizes
+  OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG   which calls are traced (parentbased_always_on)`;
 
 export const serveUsage = `${synopsis}
   -p, --port N        port (4010; 0 picks a free one)

@@ -9,7 +9,16 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { ExportResultCode, parseKeyPairsIntoRecord, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
 import type { HeaderReader, Tracing, TracingParts, TracingSettings } from './tracing-types.ts';
 import { tracingWrapper } from './tracing-wrapper.ts';
 import { tracedExchange, tracedUpstream } from './tracing-proxy.ts';
@@ -41,6 +50,16 @@ function sayingFailures(exporter: SpanExporter, settings: TracingSettings): Span
   };
 }
 
+/** The SDK's sampler for OTEL_TRACES_SAMPLER's name (the spec's table): a parent's decision first where it says so. */
+export function samplerFor({ name, ratio }: TracingSettings['sampler']): Sampler {
+  const root = name.endsWith('always_off')
+    ? new AlwaysOffSampler()
+    : name.endsWith('traceidratio')
+      ? new TraceIdRatioBasedSampler(ratio)
+      : new AlwaysOnSampler();
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
+}
+
 /** Starts the SDK as `settings` say (tracing.ts reads them from the environment). */
 export function openTracing(settings: TracingSettings): Tracing {
   const attributes = {
@@ -51,6 +70,7 @@ export function openTracing(settings: TracingSettings): Tracing {
   const exporter = sayingFailures(new OTLPTraceExporter({ url: settings.url }), settings);
   const provider = new TracerProvider({
     resource: defaultResource().merge(resourceFromAttributes(attributes)),
+    sampler: samplerFor(settings.sampler),
     spanProcessors: [new BatchSpanProcessor({ exporter, ...settings.batch })],
   });
   const propagator = new W3CTraceContextPropagator();

@@ -23,9 +23,22 @@ export interface TracingSettings {
     maxExportBatchSize?: number;
     exportTimeoutMillis?: number;
   };
+  /** OTEL_TRACES_SAMPLER and its OTEL_TRACES_SAMPLER_ARG (a ratio), parentbased_always_on unless given. */
+  sampler: { name: SamplerName; ratio: number };
   /** Where what traces do is said (stderr): the start, a setting not taken, the first export that failed. */
   say: (line: string) => void;
 }
+
+/** The samplers OTEL_TRACES_SAMPLER names, as the OpenTelemetry SDK specification lists them. */
+export const samplerNames = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type SamplerName = (typeof samplerNames)[number];
 
 /** Request headers as both paths of the Node server hand them on (a WHATWG Headers, the fast path's own). */
 export interface HeaderReader {

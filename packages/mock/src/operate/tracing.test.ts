@@ -59,3 +59,27 @@ test('the service name, resource attributes and batch numbers are passed on; a p
   expect(said.join('\n')).toContain('OTLP protocol grpc is not taken');
   expect(settings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).got).not.toHaveProperty('serviceName');
 });
+
+test('OTEL_TRACES_SAMPLER and its ratio are read as the spec lists them; one not taken is said', async () => {
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
+  expect(settings(endpoint).got?.sampler).toEqual({ name: 'parentbased_always_on', ratio: 1 });
+  const ratio = settings({
+    ...endpoint,
+    OTEL_TRACES_SAMPLER: 'ParentBased_TraceIdRatio',
+    OTEL_TRACES_SAMPLER_ARG: '0.1',
+  });
+  expect(ratio.got?.sampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.1 });
+  const wrong = settings({ ...endpoint, OTEL_TRACES_SAMPLER: 'sometimes', OTEL_TRACES_SAMPLER_ARG: '2' });
+  expect(wrong.got?.sampler).toEqual({ name: 'parentbased_always_on', ratio: 1 });
+  expect(wrong.said.join('\n')).toContain('OTEL_TRACES_SAMPLER=sometimes is not a sampler of the spec');
+  const badRatio = settings({ ...endpoint, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' });
+  expect(badRatio.got?.sampler).toEqual({ name: 'traceidratio', ratio: 1 });
+  expect(badRatio.said.join('\n')).toContain('OTEL_TRACES_SAMPLER_ARG=2 is no ratio');
+  // The SDK's own samplers, as the SDK names them.
+  const { samplerFor } = await import('./tracing-sdk.ts');
+  expect(String(samplerFor({ name: 'traceidratio', ratio: 0.25 }))).toBe('TraceIdRatioBased{0.25}');
+  expect(String(samplerFor({ name: 'parentbased_always_off', ratio: 1 }))).toMatch(
+    /^ParentBased\{root=AlwaysOffSampler/,
+  );
+  expect(String(samplerFor({ name: 'always_on', ratio: 1 }))).toBe('AlwaysOnSampler');
+});

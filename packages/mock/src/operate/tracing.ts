@@ -2,10 +2,11 @@
  * Traces, turned on the standard way: OpenTelemetry's environment variables, read here and nowhere
  * else. On only when an OTLP endpoint is given (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or
  * OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces` added), off when OTEL_SDK_DISABLED=true or
- * OTEL_TRACES_EXPORTER names no `otlp`. The SDK (tracing-sdk.ts and the @opentelemetry packages) is
- * imported only then: a mock or proxy without traces never loads a module of it, so pays nothing.
+ * OTEL_TRACES_EXPORTER names no `otlp`; sampled as OTEL_TRACES_SAMPLER says. The SDK (tracing-sdk.ts
+ * and the @opentelemetry packages) is imported only then: a mock or proxy without traces never
+ * loads a module of it, so pays nothing.
  */
-import type { Tracing, TracingSettings } from './tracing-types.ts';
+import { samplerNames, type SamplerName, type Tracing, type TracingSettings } from './tracing-types.ts';
 
 export type { Tracing, TracingSettings };
 
@@ -20,6 +21,20 @@ function tracesUrl(env: Env): string | null {
   if (own) return own;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   return base ? `${base.replace(/\/+$/, '')}/v1/traces` : null;
+}
+
+/** OTEL_TRACES_SAMPLER and _ARG as the spec reads them: a name it does not list, or a ratio outside 0-1, is said. */
+function samplerOf(env: Env, program: string, say: (line: string) => void): TracingSettings['sampler'] {
+  const given = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
+  const name = (samplerNames as readonly string[]).includes(given) ? (given as SamplerName) : 'parentbased_always_on';
+  if (name !== given)
+    say(`[${program}] OTEL_TRACES_SAMPLER=${given} is not a sampler of the spec: parentbased_always_on`);
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = arg === undefined || arg === '' ? 1 : Number(arg);
+  if (!name.endsWith('traceidratio')) return { name, ratio: 1 };
+  if (Number.isFinite(ratio) && ratio >= 0 && ratio <= 1) return { name, ratio };
+  say(`[${program}] OTEL_TRACES_SAMPLER_ARG=${arg} is no ratio from 0 to 1: every trace is sampled (1)`);
+  return { name, ratio: 1 };
 }
 
 /**
@@ -51,6 +66,7 @@ export function tracingSettings(env: Env, program: string, say: (line: string) =
     ...(env.OTEL_SERVICE_NAME?.trim() ? { serviceName: env.OTEL_SERVICE_NAME.trim() } : {}),
     ...(env.OTEL_RESOURCE_ATTRIBUTES ? { resourceAttributes: env.OTEL_RESOURCE_ATTRIBUTES } : {}),
     batch: Object.fromEntries(Object.entries(batch).filter(([, n]) => n !== undefined)),
+    sampler: samplerOf(env, program, say),
     say,
   };
 }
