@@ -30,15 +30,13 @@ export interface TracingSettings {
 }
 
 /** The samplers OTEL_TRACES_SAMPLER names, as the OpenTelemetry SDK specification lists them. */
-export const samplerNames = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const;
-export type SamplerName = (typeof samplerNames)[number];
+export type SamplerName =
+  | 'always_on'
+  | 'always_off'
+  | 'traceidratio'
+  | 'parentbased_always_on'
+  | 'parentbased_always_off'
+  | 'parentbased_traceidratio';
 
 /** Request headers as both paths of the Node server hand them on (a WHATWG Headers, the fast path's own). */
 export interface HeaderReader {

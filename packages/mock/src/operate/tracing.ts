@@ -6,11 +6,21 @@
  * and the @opentelemetry packages) is imported only then: a mock or proxy without traces never
  * loads a module of it, so pays nothing.
  */
-import { samplerNames, type SamplerName, type Tracing, type TracingSettings } from './tracing-types.ts';
+import type { SamplerName, Tracing, TracingSettings } from './tracing-types.ts';
 
 export type { Tracing, TracingSettings };
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+// Here, not in tracing-types.ts: a value there would load that module with traces off.
+const samplerNames: readonly SamplerName[] = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+];
 
 const number = (text: string | undefined): number | undefined =>
   text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : undefined;
