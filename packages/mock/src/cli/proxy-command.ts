@@ -168,8 +168,12 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
+let finishing = false;
 /** Writes the reports and exits: exchanges still in flight are in them, given up, saying `why`. */
 function finish(why: string, failed = false): void {
+  // Once: a second signal or an error while the spans are sent must not write the reports again.
+  if (finishing) return;
+  finishing = true;
   server.closeAllConnections();
   server.close();
   metricsServer?.server.close();

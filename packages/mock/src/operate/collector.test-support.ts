@@ -119,6 +119,15 @@ service:
     const spans = bytes
       .split('\n')
       .filter(Boolean)
+      // The last line may be a batch the collector is still writing: read again on the next try.
+      .filter((line) => {
+        try {
+          JSON.parse(line);
+          return true;
+        } catch {
+          return false;
+        }
+      })
       .flatMap((line) =>
         (
           JSON.parse(line) as {

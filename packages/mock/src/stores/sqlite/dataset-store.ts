@@ -1,6 +1,6 @@
 /**
  * The data from an SQLite database (node:sqlite), as @investor-graph/fixtures writes it
- * (fixtures/src/database.ts): what lets the Node server open ten million rows in well under two
+ * (packages/fixtures/src/database.ts): what lets the Node server open ten million rows in well under two
  * seconds and serve them in a few hundred megabytes, where the memory store held every row as an
  * object. The database is opened read-only and never changed: it is the dataset at its as-of, the
  * same for every start. What simulated rebuilds change lives in memory beside it (`overlay`: the
