@@ -635,8 +635,10 @@ page`, async () => {
     },
   );
 
+  // The example's thresholds are latencies: a run starved of CPU missed p95 once, so a miss is run once more.
   test.skipIf(!k6)(
     'k6 inspect accepts every installed load script, and the load example runs one against the installed mock',
+    { retry: 1 },
     async () => {
       const load = join(project, 'node_modules/@investor-graph/load');
       const bin = k6Bin();

@@ -84,7 +84,12 @@ async function front(
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return { url: origin, server };
 }
-const served = (document: unknown) => ({ status: 200, type: 'application/json', body: JSON.stringify(document) });
+// A contract changed is a new version of it (DECISIONS.md#deprecation): the model leaves it to the diff.
+const served = (document: { info: { version: string } }) => ({
+  status: 200,
+  type: 'application/json',
+  body: JSON.stringify({ ...document, info: { ...document.info, version: `${document.info.version}-changed` } }),
+});
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ig-diff-cli-'));
