@@ -13,6 +13,8 @@ export interface Judging {
   hasData: boolean;
   /** The service's problem code, when it answered one. */
   serviceCode?: string | undefined;
+  /** The answer's `as_of` is earlier than the data the model was given of the service: it went back. */
+  asOfBehind?: boolean;
   /** The contract document the service served names the `info.version` the model's does. */
   sameDocument?: boolean;
 }
@@ -49,7 +51,8 @@ export const allowedDifferences: readonly AllowedDifference[] = [
       'the model holds no data of the service (no dump readable with this key, no --data), or the ' +
       "service's as_of has moved past the data the model holds: rows, pages, tags, found-or-not and what " +
       'rows cost (a balance too short for them) are not judged',
-    allows: (d, on) => !on.hasData && (dataPointer(d.pointer) || foundOrNot(d, on)),
+    allows: (d, on) =>
+      !on.hasData && (dataPointer(d.pointer) || foundOrNot(d, on)) && !(on.asOfBehind && d.pointer === '/as_of'),
   },
   {
     id: 'document',

@@ -167,9 +167,13 @@ export class ServiceModel {
       // Answered otherwise by leave of the table (a record the model does not hold): counted otherwise too.
       await this.resync(call, call.status === answer.status);
     }
+    const servedAsOf = asOfOf(call.responseBody, this.asOf);
+    // An as_of earlier than the service's own data the model holds went back; a later one moved past it.
+    const asOfBehind = Date.parse(servedAsOf) < Date.parse(this.asOf);
     const judged = behaviourOnly(found, {
       operationId: call.operationId,
-      hasData: this.hasData && asOfOf(call.responseBody, this.asOf) === this.asOf,
+      hasData: this.hasData && (servedAsOf === this.asOf || asOfBehind),
+      asOfBehind,
       serviceCode: (call.responseBody as { code?: string } | null | undefined)?.code,
       sameDocument: call.operationId === 'getOpenApiDocument' && versionOf(call.responseBody) === versionOf(body),
     });

@@ -21,7 +21,7 @@ export const pointerSentences: readonly [RegExp, string, string][] = [
   [/^\/usage\/(rows_charged|balance_rows)/, 'pay-as-you-go-billing', 'rows_charged'],
   [/^\/usage\//, 'plan-and-usage-in-the-envelope', 'counts the call'],
   [/^\/balance\//, 'pay-as-you-go-billing', 'rows_charged'],
-  [/^\/as_of$/, 'spec 2', '`as_of`'],
+  [/^\/as_of$/, 'spec 1.31', '`as_of`'],
   // Where the service's own next_cursor, followed with its query, led (model/cursors.ts): the next page.
   [/^next-page$/, 'spec 1.30', 'next page'],
   [/^\/next_cursor$/, 'cursor', 'null'],
