@@ -3,7 +3,6 @@
 // and in parts) and merge, the merged figures against an unsplit run's, a rate limit held per
 // replica caught only once the parts are merged, parts that are not one run refused, and the HTML
 // report in headless Chromium.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -13,13 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { k6Binary } from './src/k6.test-support.ts';
+import { k6Binary, runCli as cli, type Ran } from './src/k6.test-support.ts';
 import { plans } from '@investor-graph/contract';
 import { servedBound } from './lib/plan-options.js';
 import { canRun } from '@investor-graph/cli';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
 
-const here = import.meta.dirname;
 const haveGo = canRun('go', ['version']);
 const chromiumBin = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 const haveChromium = existsSync(chromiumBin);
@@ -31,24 +29,6 @@ const screenshots = fileURLToPath(new URL('../test-results/screenshots/', import
 const plan = 'business';
 const rate = plans[plan].rate_per_second;
 const seconds = 6;
-
-interface Ran {
-  code: number | null;
-  out: string;
-}
-
-/** The package's own command, as a user runs it (in the clone, from its TypeScript). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(here, 'src/cli.ts'), ...args], {
-      env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
 
 const keyOf = () => `igk_${plan}_${randomBytes(16).toString('hex')}`;
 

@@ -2,7 +2,6 @@
 // The server's side of a k6 run (investor-graph-load run --mock-metrics), with real k6 against a real
 // mock: the counts the report gives for the run's window are what the mock's journal holds for that
 // window and what /account says each key used, and k6's own request count is the mock's call count.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,26 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { canRun, freePort } from '@investor-graph/cli';
 import { holdsAnyKey } from '@investor-graph/cli/redact';
 import { mockJournal, startMock, type RunningMock } from '@investor-graph/mock/node';
-import { k6Binary } from './src/k6.test-support.ts';
+import { k6Binary, runCli as cli } from './src/k6.test-support.ts';
 import type { MockWindow } from './src/mock-metrics.ts';
 
-const here = import.meta.dirname;
 const haveGo = canRun('go', ['version']);
 // Pay as you go: the one plan that charges rows, so rows charged are more than zero.
 const plan = 'payg';
-
-/** The package's own command, as a user runs it (in the clone, from its TypeScript). */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(here, 'src/cli.ts'), ...args], {
-      env: { ...process.env, K6_NO_USAGE_REPORT: 'true', ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
 
 /** Counts added up by a key of each entry, the keys in order, zeros left out. */
 function tally<T>(items: T[], key: (item: T) => string, value: (item: T) => number = () => 1): [string, number][] {
