@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
 import { defaultDataset, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { openCachedDatabase, rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/database';
-import { rollupFromRows } from '@investor-graph/mock';
+import { rollupFromRows } from '@investor-graph/engine/testing';
 import { firstDifference, sameBytes } from './same-bytes.ts';
 
 let dir: string;
