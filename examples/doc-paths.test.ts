@@ -129,8 +129,6 @@ function walk(dir = ''): string[] {
  * the path, then take its line out.
  */
 const knownStale: string[] = [
-  'packages/engine/README.md: request-path.ts',
-  'packages/engine/README.md: request.ts',
   'packages/mock/README.md: docs.test.ts',
   'packages/mock/README.md: src/engine/data/store.ts',
   'packages/mock/README.md: src/stored-rows.ts',
@@ -142,8 +140,6 @@ const knownStale: string[] = [
   'packages/engine/src/control/page/body.ts: journal-script.ts',
   'packages/engine/src/control/page/script.ts: journal-script.ts',
   'packages/engine/src/data/store.ts: memory-store.ts',
-  'packages/engine/src/engine.ts: request-path.ts',
-  'packages/engine/src/request/steps.ts: request.ts',
   'packages/mock/src/adapters/node/schemathesis.test.ts: ../../schemathesis/exceptions.py',
   'packages/mock/src/adapters/node/schemathesis.test.ts: ../../schemathesis/install.sh',
   'packages/mock/src/dumps/disk/files.ts: dump-cache.ts',
