@@ -25,6 +25,11 @@ export interface RequestContext {
   note?: CallNote;
   /** Given by an adapter that traces calls (the mock's operate/): the steps mark where each begins and ends. */
   trace?: CallTrace;
+  /**
+   * Given by the incidents' wrapper (incidents/wrapper.ts), which authenticated the call to know whom
+   * it matches: the steps take this key rather than authenticate twice. The boundary drops one given outside it.
+   */
+  authenticated?: KeyRecord;
 }
 
 /** The steps a trace shows of a data call, as they come (the journal's last). */

@@ -1,7 +1,7 @@
 /**
  * The mock's core: `fetch(Request) => Promise<Response>` over the dataset, with no Node-only API,
  * so the Node server and the MSW handlers are thin adapters over this one function. createEngine
- * makes the parts a request works with; request-path.ts holds the steps, control.ts the control
+ * makes the parts a request works with; request/steps.ts holds the steps, control.ts the control
  * plane.
  */
 // Subpaths, not the index: the index brings prism-http, which no browser bundle can hold.
@@ -11,7 +11,7 @@ import { Accounts } from './accounts/accounts.ts';
 import type { RateLimiter } from './stores/rate-limiter.ts';
 import { toResponse, type Answer } from './answer.ts';
 import { Clock, SharedClock } from './clock.ts';
-import type { CallNote, RequestContext } from './context.ts';
+import type { RequestContext } from './context.ts';
 import { handleControl, type ControlDeps } from './control/control.ts';
 import { controlPlane } from './control/plane.ts';
 import { ControlGuard } from './control/guard.ts';
@@ -19,14 +19,16 @@ import { CursorCodec } from './data/cursor.ts';
 import { Dumps, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';
 import { Incidents } from './incidents/incidents.ts';
 import type { IncidentStore } from './incidents/store.ts';
+import { incidentsWrapper } from './incidents/wrapper.ts';
 import { defaultJournalSize, Journal } from './journal/journal.ts';
 import type { JournalStore } from './journal/journal-store.ts';
 import { journalWrapper } from './journal/wrapper.ts';
 import { randomToken, requestIds } from './hash.ts';
-import { echoedRequestId, finish, type CorsOrigins } from './request/http-conventions.ts';
+import { echoedRequestId, type CorsOrigins } from './request/http-conventions.ts';
 import type { KeyStore } from './stores/key-store.ts';
 import { MemoryKeyStore } from './stores/memory/key-store.ts';
-import { answered, knownKeys, respond, type EngineParts } from './request/steps.ts';
+import { answered, knownKeys, steps, type EngineParts } from './request/steps.ts';
+import { boundary, same } from './request/boundary.ts';
 import { BodySerialiser } from './request/serialise.ts';
 import { Statistics } from './data/statistics.ts';
 import { MemoryStore } from './stores/memory/dataset-store.ts';
@@ -132,8 +134,6 @@ export interface Engine<J extends JournalStore = JournalStore> {
 const isStore = (dataset: StoreInput | Store): dataset is Store =>
   'page' in dataset && typeof dataset.page === 'function';
 
-const same = (answer: Answer): Answer => answer; // a problem, as `answered` makes it, is already a record
-
 export function createEngine<J extends JournalStore = Journal>(options: EngineOptions<J>): Engine<J> {
   const parts = createParts(options);
   const { store, clock, accounts, incidents } = parts;
@@ -144,17 +144,6 @@ export function createEngine<J extends JournalStore = Journal>(options: EngineOp
   const requestIdOf = (request: Request): string =>
     // A well-formed request id the client sent is the one its answer and the log carry.
     echoedRequestId(request, () => knownKeys(parts, request)) ?? nextRequestId();
-
-  /** The data API's steps (request/steps.ts), with HTTP's conventions around them (CORS, compression). */
-  const steps: Handler = async (request, context = {}) => {
-    const requestId = context.requestId ?? requestIdOf(request);
-    // What the steps learn of the call (operation, key, charge, problem), for its journal entry.
-    const note: CallNote = context.note ?? {};
-    const respondTo = (url: URL) => respond(parts, request, url, context, requestId, note);
-    const made = await answered(parts, request, requestId, respondTo, same, note);
-    const finished = finish(request, made, parts.corsOrigins, context.compresses);
-    return note.delivery ? { ...finished, delivery: note.delivery } : finished;
-  };
 
   // The control plane keeps its own rules: no CORS, no caching, no journal (control.ts).
   const control = (request: Request, context: RequestContext): Promise<Answer> => {
@@ -167,14 +156,21 @@ export function createEngine<J extends JournalStore = Journal>(options: EngineOp
   /**
    * The engine's one entry, `answer`: every call, the data API's and the control plane's, as the
    * record its answer is made of, through one list of wrappers, outermost first: the adapter's
-   * (the docs page, the faults: `options.wrappers`), the control plane, the journal; then the steps.
-   * The Node server writes the record (its fast path) or the Response made of it; `fetch` is that
-   * Response, for MSW and any fetch handler: a faulted call takes the same way as a clean one.
+   * (the docs page, the faults: `options.wrappers`), the control plane, the journal, the boundary
+   * (request/boundary.ts: a data call's id, clock, problems and HTTP's conventions), the incidents;
+   * then the steps. The Node server writes the record (its fast path) or the Response made of it;
+   * `fetch` is that Response, for MSW and any fetch handler: a faulted call takes the same way as a clean one.
    */
-  let composed: Handler = steps;
+  const inner = steps(parts, requestIdOf);
+  let composed: Handler = inner;
   const answer: Handler = (request, context) => composed(request, context);
   const journalDeps = { requestIdOf, known: (request: Request) => knownKeys(parts, request), now: () => clock.now() };
-  const ownWrappers = [controlPlane(control), journalWrapper(journal, journalDeps)];
+  const ownWrappers = [
+    controlPlane(control),
+    journalWrapper(journal, journalDeps),
+    boundary(parts, requestIdOf),
+    incidentsWrapper(parts, incidents),
+  ];
   const fetch = async (request: Request, context?: RequestContext): Promise<Response> =>
     toResponse(await answer(request, context));
 
@@ -189,11 +185,11 @@ export function createEngine<J extends JournalStore = Journal>(options: EngineOp
     journal,
     incidents,
   };
-  composed = compose([...(options.wrappers?.(engine) ?? []), ...ownWrappers], steps);
+  composed = compose([...(options.wrappers?.(engine) ?? []), ...ownWrappers], inner);
   return engine;
 }
 
-/** The parts a request works with (request-path.ts), made from the options. */
+/** The parts a request works with (request/steps.ts), made from the options. */
 export function createParts(options: EngineOptions): EngineParts & { shared: SharedClock; incidents: IncidentStore } {
   const store = isStore(options.dataset) ? options.dataset : new MemoryStore(options.dataset);
   const keyStore = options.keyStore ?? new MemoryKeyStore();

@@ -1,8 +1,9 @@
 /**
  * The engine's one shape of call, and of everything around it, as hono composes its middleware: a
  * `Handler` takes a Request (and what the adapter knows of it) and gives the answer record; a
- * `Wrapper` takes the next Handler and gives one around it. The control plane, the journal, the
- * faults and the docs page are each a Wrapper, in one ordered list (engine.ts), on every adapter.
+ * `Wrapper` takes the next Handler and gives one around it. The docs page, the faults, the control
+ * plane, the journal, the data API's boundary and the incidents are each a Wrapper, in one ordered
+ * list (engine.ts), on every adapter.
  */
 import type { Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';

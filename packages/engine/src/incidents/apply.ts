@@ -1,7 +1,7 @@
 /**
- * The incident step of a call (request/steps.ts runs it once the call is routed and its key known,
+ * The incident step of a call (wrapper.ts takes it once the call is routed and its key known,
  * before anything is read, counted or charged): the newest incident the call matches changes it.
- * One that answers in the service's place throws its problem (the steps answer it as any other) or
+ * One that answers in the service's place throws its problem (answered as the steps' own) or
  * cuts the connection; latency waits, then lets the call go on; a slow body marks the answer for
  * the adapter to send slowly. The call's journal entry names the incident (`note.incident`).
  */
@@ -26,12 +26,12 @@ export const cutAnswer = (): Answer => ({ status: 0, headers: {}, body: null, de
  * wait), an answer to give instead (a cut connection), or a thrown problem.
  */
 export async function meetIncident(
-  incidents: IncidentStore | undefined,
+  incidents: IncidentStore,
   call: CallFacts & { plan: PlanId | null },
   serviceNow: number,
   note: CallNote,
 ): Promise<Answer | null> {
-  if (!incidents?.any) return null;
+  if (!incidents.any) return null;
   const incident = await incidents.take(call, serviceNow);
   if (!incident) return null;
   note.incident = incident.id;

@@ -4,7 +4,6 @@ import type { Accounts } from '../accounts/accounts.ts';
 import type { Clock, SharedClock } from '../clock.ts';
 import type { CursorCodec } from '../data/cursor.ts';
 import type { Store } from '../data/store.ts';
-import type { IncidentStore } from '../incidents/store.ts';
 import type { Operation, OperationEnv } from '../operations/table.ts';
 import type { EnvelopeDeps } from './envelope.ts';
 import type { CorsOrigins } from './http-conventions.ts';
@@ -34,6 +33,4 @@ export interface EngineParts {
    * through control): never echoed, wherever a request sends them.
    */
   known: KnownKeys;
-  /** What a test asked the mock to do wrong (incidents/); none unless given. */
-  incidents?: IncidentStore;
 }

@@ -2,25 +2,28 @@
  * The steps of a request, as top-level functions over the engine's parts (as Prism's core takes
  * `route`, `validateInput` and `mock`): each can be imported and tested on its own, with parts of
  * a test's choosing. `respond` reads as the steps of a call (the mock's README draws them):
- * OPTIONS (http-conventions.ts) -> route (router.ts) and query (request.ts) -> Prefer (prefer.ts)
- * -> an incident (incidents/) -> an operation without a key (the trial, the contract) -> authenticate
- * (accounts/, budgeted per address) -> an incident that names the key -> query names, timestamps
- * (timestamps.ts), the operation's own check, validate (validate.ts) -> the data call: cursor
- * (cursor.ts) -> prepare (operations.ts) -> rate -> admit (key state, quota) -> plan feature ->
- * serve (operations.ts) -> entity tag -> admit and charge, one atomic step of the key store
- * (balance, count) -> envelope (envelope.ts). A tracing adapter's `context.trace` is told where
- * the steps it shows (`TracedStep`) begin and end; without one, each mark is an optional call not made.
+ * OPTIONS (http-conventions.ts) -> route (router.ts) and query (http/query.ts) -> Prefer (prefer.ts)
+ * -> an operation without a key (the trial, the contract) -> authenticate (accounts/, budgeted per
+ * address) -> query names, timestamps (timestamps.ts), the operation's own check, validate
+ * (validate.ts) -> the data call: cursor (cursor.ts) -> prepare (operations.ts) -> rate -> admit
+ * (key state, quota) -> plan feature -> serve (operations.ts) -> entity tag -> admit and charge, one
+ * atomic step of the key store (balance, count) -> envelope (envelope.ts). The incidents are a
+ * wrapper around the steps (incidents/wrapper.ts): it meets a call once routed and its key known,
+ * and hands the key it authenticated over (`context.authenticated`), never authenticated twice.
+ * A tracing adapter's `context.trace` is told where the steps it shows (`TracedStep`) begin and
+ * end; without one, each mark is an optional call not made.
  */
 import { plans } from '@investor-graph/contract/plans';
 import type { Answer } from '../answer.ts';
 import type { Call, CallNote, CallTrace, RequestContext } from '../context.ts';
 import { requestIds } from '../hash.ts';
-import { checkQueryNames, filterDigest, parseQuery } from '../http/query.ts';
-import { allowedMethods, matchRoute, notFound } from '../http/router.ts';
+import { checkQueryNames, filterDigest, parseQuery, parseUrl } from '../http/query.ts';
+import { allowedMethods, matchRoute, notFound, type RouteMatch } from '../http/router.ts';
 import { utcInstants } from '../http/timestamps.ts';
-import { meetIncident } from '../incidents/apply.ts';
 import { checkFeature, operations, type KeyedOperation, type Operation, type Served } from '../operations/table.ts';
 import { ProblemError } from '../problems.ts';
+import type { KeyRecord } from '../stores/key-store.ts';
+import type { Handler } from '../wrapper.ts';
 import { envelopeBody, entityTag, withQuota } from './envelope.ts';
 import { preflight } from './http-conventions.ts';
 import type { EngineParts } from './parts.ts';
@@ -29,6 +32,36 @@ import type { Serialised } from './serialise.ts';
 
 export { answered, knownKeys } from './answered.ts';
 export type { EngineParts } from './parts.ts';
+
+/** The steps as the engine's innermost handler: the boundary (boundary.ts) gives each call its id and note. */
+export function steps(parts: EngineParts, requestIdOf: (request: Request) => string): Handler {
+  return (request, context = {}) =>
+    respond(parts, request, parseUrl(request), context, context.requestId ?? requestIdOf(request), context.note ?? {});
+}
+
+/** A call routed: its route, its query and its entry of the operation table. */
+export interface Routed {
+  route: RouteMatch;
+  query: Map<string, string>;
+  operation: Operation;
+}
+
+/**
+ * The route, query and operation of a call that is not OPTIONS, or the documented example a
+ * `Prefer` header asks for instead (answered before anything else is looked at); the incidents'
+ * wrapper finds a call as the steps do with it. What it throws is the call's answer (404, 405, 400).
+ */
+export function routed(parts: EngineParts, request: Request, url: URL, note: CallNote = {}): Routed | Answer {
+  const route = matchRoute(request.method, url.pathname);
+  note.operation = route.operationId;
+  const query = parseQuery(url.search);
+  const forced = preferredExample(request, route.operationId);
+  if (forced) return forced;
+  const table: Record<string, Operation> = parts.operations ?? operations;
+  const operation = table[route.operationId];
+  if (!operation) throw new ProblemError('route_not_found', `No handler for ${route.operationId}.`);
+  return { route, query, operation };
+}
 
 /** A call of the API, from its route to its answer; what it learns on the way goes in `note` (the journal's). */
 export async function respond(
@@ -46,44 +79,18 @@ export async function respond(
       parts.corsOrigins,
       requestId,
     );
-  const route = matchRoute(request.method, url.pathname);
-  note.operation = route.operationId;
-  const query = parseQuery(url.search);
-  const forced = preferredExample(request, route.operationId);
-  if (forced) return forced;
-  const table: Record<string, Operation> = parts.operations ?? operations;
-  const operation = table[route.operationId];
-  if (!operation) throw new ProblemError('route_not_found', `No handler for ${route.operationId}.`);
-  // An incident meets a call once routed and its key known, before anything is read or counted.
-  const facts = { operation: route.operationId, method: request.method, path: url.pathname };
-  const { trace } = context;
+  const found = routed(parts, request, url, note);
+  if (!('route' in found)) return found;
+  const { route, query, operation } = found;
   if (operation.open) {
-    const meeting = trace?.step('incident');
-    const instead = await meetIncident(parts.incidents, { ...facts, keyId: null, plan: null }, parts.clock.now(), note);
-    meeting?.();
-    if (instead) return instead;
     checkQueryNames(route, query);
     return await operation.open({ request, requestId, clientAddress: context.clientAddress ?? 'unknown' }, parts.env);
   }
+  const { trace } = context;
   // Who is calling comes first: without a valid key the answer is 401 whatever the query holds.
-  const authenticating = trace?.step('authenticate');
-  const key = await parts.accounts.authenticateFrom(
-    request.headers.get('authorization'),
-    context.clientAddress ?? 'unknown',
-    parts.clock.now(),
-  );
-  authenticating?.();
+  const key = context.authenticated ?? (await authenticate(parts, request, context));
   note.keyId = key.keyId;
   note.plan = key.plan;
-  const meeting = trace?.step('incident');
-  const instead = await meetIncident(
-    parts.incidents,
-    { ...facts, keyId: key.keyId, plan: key.plan },
-    parts.clock.now(),
-    note,
-  );
-  meeting?.();
-  if (instead) return instead;
   const call: Call = { requestId, url, route, query, key, plan: plans[key.plan] };
   checkQueryNames(route, query);
   // A timestamp not in UTC is refused saying how to write it; every UTC form is one text afterwards.
@@ -96,6 +103,21 @@ export async function respond(
   validating?.();
   call.query = instants;
   return await dataCall(parts, operation, call, request, note, trace);
+}
+
+/**
+ * The key behind the call's Authorization header, or the 401 (429 once the address's budget of
+ * calls without a valid key is gone) that says why not; a trace shows it as the authenticate step.
+ */
+export async function authenticate(parts: EngineParts, request: Request, context: RequestContext): Promise<KeyRecord> {
+  const authenticating = context.trace?.step('authenticate');
+  const key = await parts.accounts.authenticateFrom(
+    request.headers.get('authorization'),
+    context.clientAddress ?? 'unknown',
+    parts.clock.now(),
+  );
+  authenticating?.();
+  return key;
 }
 
 /**
