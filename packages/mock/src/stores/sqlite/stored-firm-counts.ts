@@ -23,7 +23,13 @@ export class StoredFirmCounts {
   private readonly firmBatch: number;
 
   /** As StoredRollups's: `base` as the database has a row, `current` as it is now; `firmBatch` firms at a time. */
-  constructor(db: DatabaseSync, overlay: Map<ResourceName, Overlay>, base: Read, current: Read, firmBatch = FIRM_BATCH) {
+  constructor(
+    db: DatabaseSync,
+    overlay: Map<ResourceName, Overlay>,
+    base: Read,
+    current: Read,
+    firmBatch = FIRM_BATCH,
+  ) {
     this.overlay = overlay;
     this.base = base;
     this.current = current;

@@ -48,13 +48,7 @@ export class StoredRollups implements RollupSource {
    * `base` reads a row as the database has it, `current` as it is now (the overlay's when it has
    * it); `firmBatch`: busiest firms read at a time (tests set it low to reach the walk's end).
    */
-  constructor(
-    db: DatabaseSync,
-    overlay: Map<ResourceName, Overlay>,
-    base: Read,
-    current: Read,
-    firmBatch?: number,
-  ) {
+  constructor(db: DatabaseSync, overlay: Map<ResourceName, Overlay>, base: Read, current: Read, firmBatch?: number) {
     this.overlay = overlay;
     this.base = base;
     this.busiestFirms = new StoredFirmCounts(db, overlay, base, current, firmBatch);
