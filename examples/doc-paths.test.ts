@@ -150,7 +150,6 @@ const knownStale: string[] = [
   'packages/mock/src/proxy/checker/child.ts: proxy-checks.ts',
   'packages/mock/src/proxy/checker/process.ts: proxy-check-process.ts',
   'packages/mock/src/stores/redis/layout.ts: redis-rate-limiter.ts',
-  'packages/mock/src/stores/sqlite/state-file.ts: sqlite-key-store.ts',
 ];
 
 describe('every path the documents and file headers name exists', () => {
