@@ -10,7 +10,7 @@ export class MirroredControl {
   private readonly control: ControlClient;
   /** The keys the model was told of, each with its key_id in the model. */
   private readonly keys = new Map<string, string>();
-  /** The service's key ids, each with the model's for the same key (own-keys.ts compares the account's list by them). */
+  /** The service's key ids, each with the model's for the same key (own-keys.ts pairs the account's keys by them). */
   readonly keyIds = new Map<string, string>();
 
   constructor(control: ControlClient) {

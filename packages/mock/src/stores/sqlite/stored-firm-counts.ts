@@ -47,7 +47,7 @@ export class StoredFirmCounts {
     };
   }
 
-  /** The `top` busiest firms (and any tied past them) at `cutoff`; `lagged`: what the lag takes from the stored counts. */
+  /** At least every firm that can be among the `top` busiest at `cutoff`; `lagged`: what the lag takes away. */
   top(cutoff: string | null, top: number, lagged: Map<string, FirmCount> | undefined): Map<string, FirmCount> {
     const delta = this.changes(cutoff, lagged);
     const firms = new Map<string, FirmCount>();
