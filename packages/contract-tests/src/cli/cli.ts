@@ -30,8 +30,7 @@ import { matrixLines, scoreLine } from '../rule-matrix/matrix-lines.ts';
 
 // `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of
 // its own (diff-cli.ts).
-if (process.argv[2] === 'diff')
-  process.exit(await (await import('./diff-cli.ts')).diffCommand(process.argv.slice(3)));
+if (process.argv[2] === 'diff') process.exit(await (await import('./diff-cli.ts')).diffCommand(process.argv.slice(3)));
 const options = readCliOptions(process.argv.slice(2));
 // From here on, a run its set-up keeps from starting still writes its JUnit, report and page, saying why.
 reportSetupFailuresTo(options);
