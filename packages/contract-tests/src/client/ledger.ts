@@ -14,6 +14,14 @@ export class BudgetExhausted extends Error {
   }
 }
 
+/** Throws BudgetExhausted unless one more call serving up to `worstRows` rows fits what is left of the budget. */
+export function holdToBudget(ledger: Ledger, budget: Budget, worstRows: number): void {
+  if (ledger.total.calls + 1 > budget.calls)
+    throw new BudgetExhausted(`${ledger.total.calls} of ${budget.calls} calls spent`);
+  if (ledger.total.rows + worstRows > budget.rows)
+    throw new BudgetExhausted(`up to ${worstRows} rows wanted, ${budget.rows - ledger.total.rows} left`);
+}
+
 export interface Spending {
   calls: number;
   rows: number;

@@ -1,17 +1,12 @@
 /**
  * The model of the service under test (issue #65): the kit's own engine, in this process, built on
  * the service's data (model-data.ts), its key's plan, usage and balance taken from the service's
- * first `/account`. Every call the run makes is made of the model too (cursors and tags told in the
- * model's own), the answers compared (compare.ts), what may differ one table (allowed.ts).
+ * first `/account`, and kept in step with the service's keys and clock (mirrored-control.ts). Every
+ * call the run makes is made of the model too (cursors and tags told in the model's own: cursors.ts,
+ * tags.ts), the answers compared (compare.ts), what may differ one table (allowed.ts).
  */
 import { createContractValidator, type ContractValidator, type PlanId } from '@investor-graph/contract';
-import {
-  createControlClient,
-  createEngine,
-  inProcessFetch,
-  type ControlClient,
-  type Engine,
-} from '@investor-graph/engine';
+import { createControlClient, createEngine, inProcessFetch, type Engine } from '@investor-graph/engine';
 import { compareAnswers, type Difference } from './compare.ts';
 import { settled, type ModelData } from './model-data.ts';
 import { behaviourOnly } from './allowed.ts';
@@ -21,6 +16,8 @@ export type { MirroredCall } from './findings.ts';
 import { UsageDeltas } from './usage-deltas.ts';
 import { CursorPairs, type Follows } from './cursors.ts';
 import { ownKeyDifferences } from './own-keys.ts';
+import { MirroredControl } from './mirrored-control.ts';
+import { TagPairs } from './tags.ts';
 
 const MODEL_ORIGIN = 'http://model.invalid';
 
@@ -31,21 +28,18 @@ export class ServiceModel {
   source: string;
   readonly hasData: boolean;
   private readonly engine: Engine;
-  private readonly control: ControlClient;
-  /** The keys the model was told of, each with its key_id in the model. */
-  private readonly keys = new Map<string, string>();
+  /** The keys, their usage and the clock, told to the model as the run tells the service (mirrored-control.ts). */
+  private readonly control: MirroredControl;
   /** The service's cursors, each with the model's from its answer to the same call (cursors.ts). */
   private readonly cursors = new CursorPairs();
-  /** The service's tags, each with the model's for the same body. */
-  private readonly tags = { model: new Map<string, string>(), service: new Map<string, string>() };
+  /** The service's entity tags, each with the model's for the same body (tags.ts). */
+  private readonly tags = new TagPairs();
   private readonly usage = new UsageDeltas();
-  /** The service's key ids, each with the model's for the same key. */
-  private readonly keyIds = new Map<string, string>();
   private readonly asOf: string;
 
   private constructor(engine: Engine, data: ModelData | null, asOf: string) {
     this.engine = engine;
-    this.control = createControlClient({ baseUrl: MODEL_ORIGIN, fetch: inProcessFetch(engine) });
+    this.control = new MirroredControl(createControlClient({ baseUrl: MODEL_ORIGIN, fetch: inProcessFetch(engine) }));
     this.source = data?.source ?? 'no data: the model judges behaviour only';
     this.hasData = data !== null;
     this.asOf = asOf;
@@ -80,32 +74,8 @@ export class ServiceModel {
   noDataBecause = (why: string): void => void (this.source = `no data (${why}): the model judges behaviour only`);
 
   /** A key the service knows, told to the model with its plan, usage and balance (from an account answer). */
-  async addKey(plan: PlanId, key: string, account?: unknown): Promise<void> {
-    if (this.keys.has(key)) return;
-    const data = (account as { data?: { usage?: { calls_used?: unknown }; balance?: unknown } } | null)?.data;
-    const prepaid = (data?.balance as { prepaid_rows?: unknown } | null)?.prepaid_rows;
-    const made = await this.control.createKey({
-      plan,
-      key,
-      ...(typeof prepaid === 'number' && prepaid > 0 ? { prepaid_rows: prepaid } : {}),
-    });
-    this.keys.set(key, made.key_id);
-    // As a service may send it: no list, or members of another shape.
-    const listed = (data as { keys?: unknown } | undefined)?.keys;
-    const keys = (Array.isArray(listed) ? listed : []) as ({ key_id?: unknown; last4?: unknown } | null)[];
-    const own = keys.find((k) => k?.last4 === key.slice(-4))?.key_id;
-    if (typeof own === 'string') this.keyIds.set(own, made.key_id);
-    await this.syncUsage(key, data?.usage?.calls_used);
-  }
-
-  /** The model's count of a key's calls set to the service's: each call's move is judged from there. */
-  private async syncUsage(key: string, callsUsed: unknown): Promise<boolean> {
-    const keyId = this.keys.get(key);
-    if (keyId === undefined || typeof callsUsed !== 'number' || callsUsed < 0) return false;
-    return this.control.setUsage(keyId, callsUsed).then(
-      () => true,
-      () => false,
-    );
+  addKey(plan: PlanId, key: string, account?: unknown): Promise<void> {
+    return this.control.addKey(plan, key, account);
   }
 
   /**
@@ -113,30 +83,7 @@ export class ServiceModel {
    * the model refuses (a key made before its clock) leaves it without that key, never failing the run.
    */
   async mirrorControl(method: string, path: string, body: unknown, answer: unknown): Promise<void> {
-    await this.mirror(method, path, body, answer).catch(() => undefined);
-  }
-
-  private async mirror(method: string, path: string, body: unknown, answer: unknown): Promise<void> {
-    const asked = (body ?? {}) as Record<string, unknown>;
-    const made = answer as { key?: unknown; key_id?: unknown; plan?: unknown } | null;
-    const id = /\/keys\/(key_[0-9a-f]+)/.exec(path)?.[1];
-    const modelId = id === undefined ? undefined : this.keyIds.get(id);
-    if (method === 'POST' && path === '/keys' && typeof made?.key === 'string' && typeof made.key_id === 'string') {
-      const mirrored = await this.control.createKey({ ...asked, key: made.key } as Parameters<
-        ControlClient['createKey']
-      >[0]);
-      this.keys.set(made.key, mirrored.key_id);
-      this.keyIds.set(made.key_id, mirrored.key_id);
-    } else if (modelId !== undefined && method === 'PUT' && path.endsWith('/usage'))
-      await this.control.setUsage(modelId, asked.calls_used as number);
-    else if (modelId !== undefined && path.endsWith('/revoke')) await this.control.revokeKey(modelId);
-    else if (modelId !== undefined && path.endsWith('/top-up')) await this.control.topUp(modelId, asked.rows as number);
-    else if (path === '/clock' && method === 'PUT') await this.control.setClock(asked);
-    // The service's clock as its control API says it: the model's too (never back: it cannot go there).
-    else if (path === '/clock' && method === 'GET' && typeof (answer as { now?: unknown } | null)?.now === 'string')
-      await this.control.setClock({ now: (answer as { now: string }).now }).catch(() => undefined);
-    else if (path === '/clock/advance')
-      await this.control.advanceClock(asked as Parameters<ControlClient['advanceClock']>[0]);
+    await this.control.mirror(method, path, body, answer).catch(() => undefined);
   }
 
   /** Whether the model holds its own next page for a request sending a service's `next_cursor` back (cursors.ts). */
@@ -146,7 +93,7 @@ export class ServiceModel {
   async judge(call: MirroredCall): Promise<ModelFinding[]> {
     const skip = this.whySkipped(call);
     if (skip !== null) {
-      if (skip === 'trial' && call.status === 201) await this.learnTrial(call.responseBody);
+      if (skip === 'trial' && call.status === 201) await this.control.learnTrial(call.responseBody);
       if (call.own) await this.resync(call, false);
       return [];
     }
@@ -158,9 +105,9 @@ export class ServiceModel {
     const model = { status: answer.status, headers: answer.headers, body };
     this.cursors.learn(call.path, call.responseBody, body);
     const found: Difference[] = [
-      ...this.tagDifferences(service.headers, model.headers),
+      ...this.tags.differences(service.headers, model.headers),
       ...compareAnswers(service, model),
-      ...(call.operationId === 'getAccount' ? ownKeyDifferences(service.body, body, this.keyIds) : []),
+      ...(call.operationId === 'getAccount' ? ownKeyDifferences(service.body, body, this.control.keyIds) : []),
     ];
     if (call.own) {
       found.push(...this.usage.judge(call.key!, call.overlapped, call.responseBody, body));
@@ -186,12 +133,12 @@ export class ServiceModel {
     if (call.status === 429) return 'rate';
     if (call.operationId === 'createTrialKey' && ![400, 413, 415].includes(call.status)) return 'trial';
     // A key the model was never told of, which the service accepts: nothing to judge it by.
-    if (call.key !== null && !this.keys.has(call.key) && call.status !== 401) return 'unknown key';
+    if (call.key !== null && !this.control.knows(call.key) && call.status !== 401) return 'unknown key';
     // A cursor the model never gave (a page read before it was built), which the service took.
     const url = new URL(call.path, MODEL_ORIGIN);
     if (url.searchParams.has('cursor') && !this.cursors.modelCursor(url) && call.status < 400) return 'unknown cursor';
     // A tag the model never paired with its own (for data it does not hold), which the service matched.
-    const unknownTag = tagsSent(call.headers).some((tag) => !this.tags.model.has(tag));
+    const unknownTag = tagsSent(call.headers).some((tag) => !this.tags.knows(tag));
     if (unknownTag && call.status === 304) return 'unknown tag';
     return null;
   }
@@ -204,15 +151,8 @@ export class ServiceModel {
       if (!judged) this.usage.resynced(call.key!, false);
       return;
     }
-    const synced = await this.syncUsage(call.key!, used);
+    const synced = await this.control.syncUsage(call.key!, used);
     this.usage.resynced(call.key!, judged && synced);
-  }
-
-  private async learnTrial(body: unknown): Promise<void> {
-    const { key, key_id: keyId } = (body ?? {}) as { key?: unknown; key_id?: unknown };
-    if (typeof key !== 'string') return;
-    await this.addKey('trial', key);
-    if (typeof keyId === 'string') this.keyIds.set(keyId, this.keys.get(key)!);
   }
 
   /** The request as the model must get it: the service's cursor and tags in the model's own. */
@@ -222,25 +162,7 @@ export class ServiceModel {
     if (own) url.searchParams.set('cursor', own.cursor);
     const headers = new Headers(call.headers);
     const tags = headers.get('if-none-match');
-    if (tags)
-      headers.set(
-        'if-none-match',
-        tags.replace(/(W\/)?"[^"]*"/g, (tag) => this.tags.model.get(tag) ?? tag),
-      );
+    if (tags) headers.set('if-none-match', this.tags.translate(tags));
     return new Request(url, { method: call.method, headers, ...(call.body === undefined ? {} : { body: call.body }) });
-  }
-
-  /** An entity tag is the same exactly when the body is: the service's tags and the model's pair one to one. */
-  private tagDifferences(service: Headers, model: Headers): Difference[] {
-    const s = service.get('etag');
-    const m = model.get('etag');
-    if (s === null || m === null) return [];
-    const paired = this.tags.model.get(s);
-    const back = this.tags.service.get(m);
-    if ((paired !== undefined && paired !== m) || (back !== undefined && back !== s))
-      return [{ pointer: 'header:etag', service: `${s} (given before for ${back ?? 'another body'})`, model: m }];
-    this.tags.model.set(s, m);
-    this.tags.service.set(m, s);
-    return [];
   }
 }

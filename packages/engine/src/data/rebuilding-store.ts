@@ -4,7 +4,7 @@
  * change each).
  */
 import type { Observation, ResourceName, Row } from '@investor-graph/fixtures';
-import { companyFromRounds, sameCompanyDerived } from './derived-fields.ts';
+import { keepDerived, rederive, type DerivedRows } from './derived-fields.ts';
 import { contentHash } from '../hash.ts';
 import { Revisions } from './revisions.ts';
 import type { Change, IndexName, Page } from './store.ts';
@@ -39,9 +39,10 @@ export function cutPage(next: () => [string, Row] | undefined, limit: number, ke
 /**
  * What a rebuild does, on any store: the store says how to read, put and remove a row and how to
  * keep the pending observations and the change log; this says which change an observation makes,
- * and keeps the fields computed from other records true (derived-fields.ts): a round that comes,
- * changes or goes updates its company's total and last round, an edge its firm's portfolio count,
- * each an update of its own in the feed. An observation of such a record keeps them as they are.
+ * and applies what keeps the fields computed from other records true (derived-fields.ts says which
+ * records move, and to what): a round that comes, changes or goes updates its company's total and
+ * last round, an edge its firm's portfolio count, each an update of its own in the feed. An
+ * observation of such a record keeps them as they are.
  */
 export abstract class RebuildingStore {
   version = 0;
@@ -59,6 +60,12 @@ export abstract class RebuildingStore {
   private due: { observation: Observation | undefined; at: number } = { observation: undefined, at: NaN };
   /** The changes applyDue is collecting, while it runs. */
   private made: Change[] | null = null;
+  /** What derived-fields.ts reads of this store and how it replaces a record's derived fields. */
+  private readonly derived: DerivedRows = {
+    get: (resource, key) => this.get(resource, key),
+    nestedRows: (index, parentKey) => this.nestedRows(index, parentKey),
+    replaceDerived: (resource, key, current, fields, at) => this.replaceDerived(resource, key, current, fields, at),
+  };
 
   constructor(asOf: string, changes: number) {
     this.asOf = Date.parse(asOf);
@@ -112,16 +119,16 @@ export abstract class RebuildingStore {
       this.revisions.keep(resource, key, current, at);
       this.delete(resource, key, current);
       const change = this.record('unpublish', resource, key, at);
-      this.rederive(resource, current, undefined, at);
+      rederive(this.derived, resource, current, undefined, at);
       return change;
     }
-    const row = this.keepDerived(resource, key, observation.row, current);
+    const row = keepDerived(this.derived, resource, key, observation.row, current);
     if (!current) {
       const created = { ...row, first_seen_at: at, updated_at: at };
       this.revisions.keep(resource, key, undefined, at);
       this.put(resource, key, created, undefined);
       const change = this.record('create', resource, key, at);
-      this.rederive(resource, undefined, created, at);
+      rederive(this.derived, resource, undefined, created, at);
       return change;
     }
     if (this.hashOf(resource, key, current) === contentHash(row)) return null;
@@ -131,55 +138,8 @@ export abstract class RebuildingStore {
     this.revisions.keep(resource, key, current, at);
     this.put(resource, key, updated, current);
     const change = this.record('update', resource, key, at);
-    this.rederive(resource, current, updated, at);
+    rederive(this.derived, resource, current, updated, at);
     return change;
-  }
-
-  /**
-   * An observed company or firm with its derived fields as its
-   * rounds and edges make them now, not as the observation has them.
-   */
-  private keepDerived(resource: ResourceName, key: string, row: Row, current: Row | undefined): Row {
-    if (resource === 'company') return { ...row, ...companyFromRounds(this.nestedRows('listCompanyRounds', key)) };
-    if (resource === 'firm' && typeof current?.portfolio_count === 'number')
-      return { ...row, portfolio_count: current.portfolio_count };
-    return row;
-  }
-
-  /** After a round or an edge came, changed or went: its company's total and last round, its firm's portfolio count. */
-  private rederive(resource: ResourceName, before: Row | undefined, after: Row | undefined, at: string): void {
-    if (resource === 'round') {
-      for (const slug of new Set([before?.company_slug, after?.company_slug]))
-        if (typeof slug === 'string') this.refreshCompany(slug, at);
-    }
-    if (resource === 'investment') {
-      const pair = (row: Row | undefined) => (row ? `${row.firm_slug as string}\n${row.company_slug as string}` : null);
-      if (pair(before) === pair(after)) return;
-      if (before) this.refreshFirm(before.firm_slug as string, before.company_slug as string, -1, at);
-      if (after) this.refreshFirm(after.firm_slug as string, after.company_slug as string, 1, at);
-    }
-  }
-
-  private refreshCompany(slug: string, at: string): void {
-    const company = this.get('company', slug);
-    if (!company) return;
-    const derived = companyFromRounds(this.nestedRows('listCompanyRounds', slug));
-    if (!sameCompanyDerived(company, derived)) this.replaceDerived('company', slug, company, derived, at);
-  }
-
-  /**
-   * A firm's portfolio gains a company with its first edge to it and loses one with its last: the
-   * company's investors (a few) are read, not the firm's whole portfolio (thousands at scale).
-   */
-  private refreshFirm(firmSlug: string, companySlug: string, by: 1 | -1, at: string): void {
-    const firm = this.get('firm', firmSlug);
-    if (!firm || typeof firm.portfolio_count !== 'number') return;
-    const edges = this.nestedRows('listCompanyInvestors', companySlug).filter(
-      (edge) => edge.firm_slug === firmSlug,
-    ).length;
-    // Gained: the edge that came is its only one to the company; lost: none is left.
-    if ((by === 1 && edges === 1) || (by === -1 && edges === 0))
-      this.replaceDerived('firm', firmSlug, firm, { portfolio_count: firm.portfolio_count + by }, at);
   }
 
   private replaceDerived(resource: ResourceName, key: string, current: Row, fields: object, at: string): void {

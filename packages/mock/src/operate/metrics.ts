@@ -4,9 +4,11 @@
  * scraper reads). One registry per running mock, so several mocks in one process (tests) count apart.
  * Every label's values are a bounded set: operationIds of the contract, five methods and `other`,
  * status classes, plan ids, problem codes of the engine's table; never a key, a path or a request id.
+ * What is counted as it happens is here; the gauges read from the engine at a scrape: engine-gauges.ts.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Engine } from '@investor-graph/engine/adapter';
+import { watchEngine } from './engine-gauges.ts';
 
 /** Every metric this module exports is named with this prefix (the process's own are prom-client's defaults). */
 export const metricPrefix = 'investor_graph_mock_';
@@ -135,50 +137,7 @@ export class MockMetrics {
 
   /** The gauges read from the engine at each scrape: keys by plan, the journal, incidents, the state store. */
   watch(engine: Engine): void {
-    const registers = [this.registry];
-    new Gauge({
-      name: `${metricPrefix}keys`,
-      help: 'Keys the state store holds, by plan.',
-      labelNames: ['plan'],
-      registers,
-      async collect() {
-        this.reset();
-        const keys = await engine.accounts.list().catch(() => []);
-        const byPlan = new Map<string, number>();
-        for (const key of keys) byPlan.set(key.plan, (byPlan.get(key.plan) ?? 0) + 1);
-        for (const [plan, n] of byPlan) this.set({ plan }, n);
-      },
-    });
-    new Gauge({
-      name: `${metricPrefix}journal_entries`,
-      help: 'Calls the request journal holds (on Redis, the journal every mock on it shares).',
-      registers,
-      async collect() {
-        const view = await Promise.resolve(engine.journal.snapshot()).catch(() => null);
-        if (view) this.set(view.entries().length);
-      },
-    });
-    new Gauge({
-      name: `${metricPrefix}incidents_active`,
-      help: 'Incidents in force (on Redis, those every mock on it shares).',
-      registers,
-      async collect() {
-        // A shared store's copy is refreshed by calls; a scrape of an idle replica reads the server.
-        await engine.incidents.refresh?.(engine.clock.now()).catch(() => undefined);
-        this.set(engine.incidents.list(engine.clock.now()).length);
-      },
-    });
-    new Gauge({
-      name: `${metricPrefix}state_store_up`,
-      help: 'Whether the state store answers (1) or not (0), by store.',
-      labelNames: ['store'],
-      registers,
-      collect() {
-        const info = engine.accounts.store.describe();
-        this.reset();
-        this.set({ store: info.store }, info.reachable ? 1 : 0);
-      },
-    });
+    watchEngine(this.registry, engine, metricPrefix);
   }
 
   /** The scrape: the text format and its content type. */

@@ -1,7 +1,7 @@
 /**
  * The data in memory, for MSW and the browser: each resource a sorted key list plus a map, and
  * secondary indexes for the nested lists. Pages are keyset seeks, so a page deep in a list costs
- * what the first page costs.
+ * what the first page costs. A dump's scan, which must not stop the server: row-scan.ts.
  */
 import { resources, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
 import { cutPage, RebuildingStore } from '../../data/rebuilding-store.ts';
@@ -14,6 +14,7 @@ import {
   type Store,
   type StoreInput,
 } from '../../data/store.ts';
+import { scanInSlices } from './row-scan.ts';
 
 /** Keys kept sorted (by code unit, the order the API documents) with binary-search seeks. */
 export class SortedKeys {
@@ -160,32 +161,15 @@ export class MemoryStore extends RebuildingStore implements Store {
     this.changes.push(change);
   }
 
-  /**
-   * The rows are taken a slice at a time (taking a million at once stopped the server for half a
-   * second), by key from a copy of the key list: taken again when the data changed meanwhile, and
-   * in one go after three tries. Rows are replaced, never edited, so the rows taken stay as they were.
-   */
-  async scan(resource: ResourceName, pause: () => Promise<boolean>): Promise<RowScan> {
-    let rows: Row[] | null = null;
-    for (let attempt = 0; attempt < 3 && !rows; attempt++) {
-      const version = this.version;
-      const keys = this.order.get(resource)!.keys.slice();
-      const taken = new Array<Row>(keys.length);
-      for (let i = 0; i < keys.length; i++) {
-        taken[i] = this.get(resource, keys[i]!)!;
-        if ((i & 1023) === 1023) await pause();
-      }
-      if (this.version === version) rows = taken;
-    }
-    rows ??= this.order.get(resource)!.keys.map((key) => this.get(resource, key)!);
-    let at = 0;
-    return {
-      next: (max) => {
-        const texts = rows.slice(at, at + max).map((row) => JSON.stringify(row));
-        at += texts.length;
-        return texts;
-      },
+  /** A slice at a time, the server answering between slices (row-scan.ts). */
+  scan(resource: ResourceName, pause: () => Promise<boolean>): Promise<RowScan> {
+    const order = this.order.get(resource)!;
+    const source = {
+      keys: () => order.keys,
+      row: (key: string) => this.get(resource, key)!,
+      version: () => this.version,
     };
+    return scanInSlices(source, pause);
   }
 
   protected put(resource: ResourceName, key: string, row: Row, previous: Row | undefined): void {

@@ -2,7 +2,9 @@
  * The mock's state on a Redis server (`--state redis://...`), shared by every mock pointed at it:
  * keys (hashes only), counters, balances, trial e-mail hashes, the clock and the cursor secret.
  * Each step of Accounts is one script on the server (scripts.ts), so N replicas keep counts exact.
- * What it keeps on the server, and under which names: layout.ts.
+ * What it keeps on the server, and under which names: layout.ts. It holds the keys and meters the
+ * calls (each call's steps); trials (trials.ts) and the clock and cursor secret (meta.ts) are small
+ * objects it is composed of, run rarely.
  */
 import { LRUCache } from 'lru-cache';
 import { plans, type PlanId } from '@investor-graph/contract/plans';
@@ -12,11 +14,10 @@ import type { Refusal, StoreInfo, TrialCap, TrialInsert } from '@investor-graph/
 import type { RedisConnection } from './connection.ts';
 import { ProblemError } from '@investor-graph/engine/adapter';
 import { changedFields, fromFields, recordFields } from './record-fields.ts';
-import { checkLayout, DAY, names, trialKeptAfterEnd } from './layout.ts';
+import { checkLayout, names, trialKeptAfterEnd } from './layout.ts';
+import { RedisMeta, TRIES } from './meta.ts';
+import { RedisTrials } from './trials.ts';
 import { CHARGE_KEPT_MS, TakeBacks } from './take-backs.ts';
-
-/** Tries of a read-change-write step that met another mock's write in between. */
-const TRIES = 20;
 
 export class RedisKeyStore implements KeyStore {
   private readonly redis: RedisConnection;
@@ -26,11 +27,17 @@ export class RedisKeyStore implements KeyStore {
   private readonly plans = new LRUCache<string, PlanId>({ max: 50_000 });
 
   private readonly k: ReturnType<typeof names>;
+  /** The named values beside the keys (the clock, the cursor secret): meta.ts. */
+  private readonly meta: RedisMeta;
+  /** Trials issued and pruned: trials.ts. */
+  private readonly trials: RedisTrials;
 
   constructor(redis: RedisConnection) {
     this.redis = redis;
     this.takeBacks = new TakeBacks(redis);
     this.k = names(redis.target.prefix);
+    this.meta = new RedisMeta(redis, this.k);
+    this.trials = new RedisTrials(redis, this.k, this.takeBacks);
   }
 
   /** Checks the layout on the server is one this mock reads (and marks an empty server as this layout). */
@@ -115,53 +122,8 @@ export class RedisKeyStore implements KeyStore {
     }
   }
 
-  async insertTrial(record: KeyRecord, now: number, cap: TrialCap): Promise<TrialInsert> {
-    // Kept in Redis as long as the trial and the days after its end it is still told apart (real
-    // time, which the service clock never runs slower than unless frozen); pruneTrials drops it
-    // sooner when the clock is moved past that.
-    const keepMs = Math.max(1, (record.expiresAt ?? now + 7 * DAY) - now + trialKeptAfterEnd);
-    // Issued but not answered, no one holds its key: taken back once the server is there again,
-    // or the address would be told it has a live trial it never saw (409) for 7 days.
-    const takeBack = (): Promise<unknown> =>
-      this.redis.run(
-        'voidTrial',
-        [
-          this.k.record(record.keyId),
-          this.k.hash(record.hash),
-          this.k.email(record.emailHash!),
-          this.k.list,
-          this.k.trials,
-        ],
-        [record.keyId],
-      );
-    const reply = await this.redis.run<string | [string, number]>(
-      'insertTrial',
-      [
-        this.k.email(record.emailHash!),
-        this.k.hash(record.hash),
-        this.k.record(record.keyId),
-        this.k.list,
-        this.k.sequence,
-        this.k.trials,
-        this.k.trialCap,
-      ],
-      [
-        now,
-        plans.trial.calls_limit ?? 0,
-        cap.perMinute ?? -1,
-        keepMs,
-        this.k.record(''),
-        record.keyId,
-        record.expiresAt ?? now,
-        ...recordFields(record),
-      ],
-      () => this.takeBacks.later(`trial:${record.keyId}`, takeBack, Date.now()),
-    );
-    if (Array.isArray(reply)) return { wait: Number(reply[1]) };
-    if (reply !== 'inserted') return 'live';
-    // Trials that expired in Redis by their TTL leave their ids listed: cleared as new ones come.
-    void this.pruneTrials(now - trialKeptAfterEnd).catch(() => undefined);
-    return 'inserted';
+  insertTrial(record: KeyRecord, now: number, cap: TrialCap): Promise<TrialInsert> {
+    return this.trials.insert(record, now, cap);
   }
 
   async update(keyId: string, edit: (current: KeyRecord) => void): Promise<KeyRecord | undefined> {
@@ -191,41 +153,20 @@ export class RedisKeyStore implements KeyStore {
     return records.filter((r): r is KeyRecord => r !== undefined);
   }
 
-  async getMeta(name: MetaName): Promise<string | undefined> {
-    return (await this.redis.call((c) => c.get(this.k.meta(name)))) ?? undefined;
+  getMeta(name: MetaName): Promise<string | undefined> {
+    return this.meta.get(name);
   }
 
-  async claimMeta(name: MetaName, initial: string): Promise<string> {
-    return (await this.redis.call((c) => c.set(this.k.meta(name), initial, 'NX', 'GET'))) ?? initial;
+  claimMeta(name: MetaName, initial: string): Promise<string> {
+    return this.meta.claim(name, initial);
   }
 
-  async changeMeta(name: MetaName, edit: (current: string | undefined) => string): Promise<string> {
-    for (let i = 0; i < TRIES; i++) {
-      const read = await this.getMeta(name);
-      const next = edit(read);
-      if (
-        (await this.redis.run<number>(
-          'setIfUnchanged',
-          [this.k.meta(name)],
-          [read ?? '', next, read === undefined ? 0 : 1],
-        )) === 1
-      )
-        return next;
-    }
-    throw new Error(`[investor-graph mock] ${name} kept changing under ${TRIES} tries to change it`);
+  changeMeta(name: MetaName, edit: (current: string | undefined) => string): Promise<string> {
+    return this.meta.change(name, edit);
   }
 
-  async pruneTrials(before: number): Promise<number> {
-    let pruned = 0;
-    for (;;) {
-      const n = await this.redis.run<number>(
-        'pruneTrials',
-        [this.k.trials, this.k.list],
-        [before, this.k.record(''), this.k.hash(''), this.k.email('')],
-      );
-      pruned += n;
-      if (n < 500) return pruned;
-    }
+  pruneTrials(before: number): Promise<number> {
+    return this.trials.prune(before);
   }
 
   describe(): StoreInfo {

@@ -3,6 +3,7 @@
  * keys (hashes only), counters, balances, trial e-mail hashes, the clock and the cursor secret.
  * Several mock processes may open one file: each call's admission and count are one `BEGIN
  * IMMEDIATE` transaction, so SQLite's lock keeps quotas, balances and trials exact across them.
+ * Opening the file (what kind it is, a migration, the retries while another mock holds it): state-open.ts.
  *
  * Durability (the mock README, "State across restarts and processes"): WAL with synchronous=NORMAL by default. A
  * transaction is in the WAL file before its call is answered, so a killed or crashed mock loses
@@ -11,21 +12,17 @@
  * WAL at every commit, so not even a power loss loses an answered call, at about half the counted
  * calls a second on this machine (BENCHMARKS.md).
  */
-import { closeSync, openSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { nodeSqlite } from './node-sqlite.ts';
 import type { KeyRecord, MetaName, StoreInfo, TrialCap } from '@investor-graph/engine/adapter';
 import { TransactionalKeyStore } from '@investor-graph/engine/adapter';
-import { columns, prefixed, prepareSchema, toRecord, toRow, type KeyRow } from './state-schema.ts';
+import { columns, prefixed, toRecord, toRow, type KeyRow } from './state-schema.ts';
 import { SqliteBuckets } from './buckets.ts';
-import { fileTrouble, finishMigration, kindOf, migrateJsonState, pause, StateFileError } from './state-file.ts';
-import { busyTimeoutMs, FileRefusals, isBusy, lockedElsewhere, tellError } from './state-refusals.ts';
+import { FileRefusals, isBusy, lockedElsewhere, tellError } from './state-refusals.ts';
+import { openStateDatabase, readyStateFile, type StateSync } from './state-open.ts';
 
 export { StateFileError } from './state-file.ts';
 export { schemaVersion } from './state-schema.ts';
-
-/** How far a commit goes before its call is answered: into the WAL file, or fsynced to the disk. */
-export type StateSync = 'normal' | 'full';
+export type { StateSync } from './state-open.ts';
 
 export class SqliteKeyStore extends TransactionalKeyStore {
   private readonly db: DatabaseSync;
@@ -50,32 +47,9 @@ export class SqliteKeyStore extends TransactionalKeyStore {
   /** Told of each failed transaction, by kind (the metrics: operate/store-health.ts). */
   onError: ((kind: 'busy' | 'file' | 'error') => void) | undefined;
 
-  /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why. */
+  /** Opens (or creates, mode 0600) the state database; refuses a file that is not one, naming why (state-open.ts). */
   static open(file: string, options: { log?: (line: string) => void; synchronous?: StateSync } = {}): SqliteKeyStore {
-    finishMigration(file);
-    const kind = kindOf(file);
-    if (kind === 'json') {
-      if (migrateJsonState(file, (path) => new SqliteKeyStore(path, 'full'))) {
-        options.log?.(
-          `[investor-graph mock] --state ${file}: migrated the JSON state file of earlier versions into a ` +
-            `database; the JSON is kept as ${file}.v1.json (mode 0600)`,
-        );
-      }
-    } else if (kind === 'other') {
-      throw new StateFileError(
-        file,
-        'is neither a state database of the mock nor a JSON state file of earlier versions; move it away or name ' +
-          'another file',
-      );
-    } else if (kind === 'none') {
-      try {
-        closeSync(openSync(file, 'wx', 0o600));
-      } catch (error) {
-        // Another mock started on the same new file a moment before: it is theirs to fill, and ours to share.
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-          throw new StateFileError(file, `cannot be created: ${(error as Error).message}`);
-      }
-    }
+    readyStateFile(file, (path) => new SqliteKeyStore(path, 'full'), options.log);
     return new SqliteKeyStore(file, options.synchronous ?? 'normal');
   }
 
@@ -84,40 +58,7 @@ export class SqliteKeyStore extends TransactionalKeyStore {
     super();
     this.file = file;
     this.refusals = new FileRefusals(file);
-    try {
-      this.db = new (nodeSqlite().DatabaseSync)(file, { timeout: busyTimeoutMs });
-    } catch (error) {
-      throw new StateFileError(file, `cannot be opened as a database: ${(error as Error).message}`);
-    }
-    // Mocks starting together on one file: some steps of opening (switching to WAL, a reader
-    // meeting another's recovery) answer SQLITE_BUSY at once, without waiting on the busy timeout.
-    // Opening is idempotent, so it is tried again until the timeout has passed twice.
-    const started = Date.now();
-    const until = started + 2 * busyTimeoutMs;
-    for (;;) {
-      try {
-        prepareSchema(this.db, file);
-        this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
-        break;
-      } catch (error) {
-        if (isBusy(error) && Date.now() < until) {
-          pause(10 + Math.floor(Math.random() * 40));
-          continue;
-        }
-        this.db.close();
-        if (error instanceof StateFileError) throw error;
-        const trouble = fileTrouble(error);
-        throw new StateFileError(
-          file,
-          isBusy(error)
-            ? `stayed locked by another process while opening (${Math.round((Date.now() - started) / 1000)} s); ` +
-                `nothing was changed`
-            : trouble
-              ? `${trouble}; nothing was changed`
-              : `is damaged or not a database: ${(error as Error).message}`,
-        );
-      }
-    }
+    this.db = openStateDatabase(file, synchronous);
     const prepare = (sql: string) => this.db.prepare(sql);
     this.statements = {
       begin: prepare('BEGIN IMMEDIATE'),
