@@ -133,7 +133,6 @@ const knownStale: string[] = [
   'packages/engine/README.md: request.ts',
   'packages/mock/README.md: docs.test.ts',
   'packages/mock/README.md: src/engine/data/store.ts',
-  'packages/mock/README.md: src/stored-rows.ts',
   'packages/mock/README.md: src/engine/data/rollups.ts',
   'packages/mock/README.md: store.test.ts',
   'packages/mock/README.md: sqlite-store.test.ts',

@@ -183,7 +183,7 @@ const roomsOf = (dir: string, barred: Rooms['barred'] = () => false): Rooms => (
 /** The mock's rooms, and the engine's: it runs in a browser, so nothing of it may load a Node module. */
 const mock = roomsOf(src);
 const engine = roomsOf(join(packages, 'engine/src'), (_, specifier) =>
-  /^@investor-graph\/fixtures\/(node|database)\b/.test(specifier),
+  /^@investor-graph\/dataset-tools\/(node|database)\b/.test(specifier),
 );
 
 describe('layers', () => {

@@ -5,7 +5,7 @@
  * (rebuilding-store.ts) and where a round lag leaves some of them out (round-lag.ts), so that a
  * record and the lists it is computed from never disagree.
  */
-import type { Row } from '@investor-graph/fixtures';
+import type { Row } from '@investor-graph/dataset-tools';
 
 /**
  * A company's fields computed from its rounds: the sum of their
