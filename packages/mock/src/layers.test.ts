@@ -180,16 +180,21 @@ const roomsOf = (dir: string, barred: Rooms['barred'] = () => false): Rooms => (
   layers: readLayers(readFileSync(join(dir, '../README.md'), 'utf8')),
   barred,
 });
-/** The mock's rooms, and the engine's: it runs in a browser, so nothing of it may load a Node module. */
+/**
+ * The mock's rooms, the engine's (it runs in a browser, so nothing of it may load a Node module) and
+ * the dataset tools'.
+ */
 const mock = roomsOf(src);
 const engine = roomsOf(join(packages, 'engine/src'), (_, specifier) =>
   /^@investor-graph\/dataset-tools\/(node|database)\b/.test(specifier),
 );
+const datasetTools = roomsOf(join(packages, 'dataset-tools/src'));
 
 describe('layers', () => {
   test.each([
     ['mock', mock],
     ['engine', engine],
+    ['dataset-tools', datasetTools],
   ])(
     "every file of the %s's src/ imports only rooms below its own, and what its row of its README's table allows",
     (_, rooms) => {
@@ -210,6 +215,7 @@ describe('layers', () => {
     ['mock', src],
     ['engine', join(packages, 'engine/src')],
     ['msw', join(packages, 'msw/src')],
+    ['dataset-tools', join(packages, 'dataset-tools/src')],
   ])("no files of the %s's src/ import one another in a loop, type-only imports included", (_, dir) => {
     expect(fileCycles(importGraph(dir))).toEqual([]);
   });
