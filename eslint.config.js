@@ -79,7 +79,7 @@ export default tseslint.config(
       '**/*.test.ts',
       '**/*.test-support.ts',
       'packages/contract/src/rules.ts',
-      'packages/contract-tests/src/rule-matrix/claims.ts',
+      'packages/contract-tests/src/sentences/claims.ts',
     ],
     rules: { 'max-lines': ['error', { max: 250 }] },
   },

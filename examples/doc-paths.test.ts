@@ -133,23 +133,12 @@ const knownStale: string[] = [
   'packages/engine/README.md: request.ts',
   'packages/mock/README.md: docs.test.ts',
   'packages/mock/README.md: src/engine/data/store.ts',
-  'packages/mock/README.md: src/engine/data/rollups.ts',
   'packages/mock/README.md: store.test.ts',
   'packages/mock/README.md: sqlite-store.test.ts',
   'packages/mock/README.md: src/engine/control/guard.ts',
   'packages/mock/README.md: request-path.ts',
-  'packages/engine/src/control/page/body.ts: journal-script.ts',
-  'packages/engine/src/control/page/script.ts: journal-script.ts',
-  'packages/engine/src/data/store.ts: memory-store.ts',
   'packages/engine/src/engine.ts: request-path.ts',
   'packages/engine/src/request/steps.ts: request.ts',
-  'packages/mock/src/adapters/node/schemathesis.test.ts: ../../schemathesis/exceptions.py',
-  'packages/mock/src/adapters/node/schemathesis.test.ts: ../../schemathesis/install.sh',
-  'packages/mock/src/dumps/disk/files.ts: dump-cache.ts',
-  'packages/mock/src/proxy/checker/child.ts: proxy-checks.ts',
-  'packages/mock/src/proxy/checker/process.ts: proxy-check-process.ts',
-  'packages/mock/src/stores/redis/layout.ts: redis-rate-limiter.ts',
-  'packages/mock/src/stores/sqlite/state-file.ts: sqlite-key-store.ts',
 ];
 
 describe('every path the documents and file headers name exists', () => {

@@ -40,6 +40,7 @@ import {
   values,
 } from './setup.ts';
 import { metricsAlone } from './metrics-section.ts';
+import { pathAlone } from './path-section.ts';
 import { logTargets, throughputLines, throughputSection, throughputTargets } from './throughput-section.ts';
 
 /** The sections `--only` runs alone: each measures, writes its figures and refreshes its block of BENCHMARKS.md. */
@@ -107,6 +108,8 @@ const alone: Record<string, () => Promise<void>> = {
   hostile: hostileAlone,
   // Not in the full run: the mock against itself with --no-metrics (#69).
   metrics: metricsAlone,
+  // Not in the full run: what code one keyed GET runs, not how fast (#67).
+  path: pathAlone,
   async state() {
     const state = await stateSection();
     writeResults({ ...measuredOn(), state });

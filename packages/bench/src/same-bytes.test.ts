@@ -16,7 +16,7 @@ import {
   tableOf,
   type StoredRow,
 } from '@investor-graph/dataset-tools/database';
-import { rollupFromRows } from '@investor-graph/mock';
+import { rollupFromRows } from '@investor-graph/engine/testing';
 import { firstDifference, sameBytes } from './same-bytes.ts';
 
 let dir: string;

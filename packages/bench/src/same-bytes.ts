@@ -9,7 +9,7 @@ import { plans } from '@investor-graph/contract/plans';
 import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/dataset-tools/database';
 // The reference: the rollups computed by scanning rows as they are fed, as every call did before issue #39.
-import { rollupFromRows } from '@investor-graph/mock';
+import { rollupFromRows } from '@investor-graph/engine/testing';
 
 /** Per statistic and key: "same bytes", the first difference, or why it was not compared. */
 export type SameBytes = Record<string, { enterprise: string; trial: string }>;

@@ -27,6 +27,7 @@ export const usage = `usage: pnpm bench [-- options]
                       and later ones, beside the generated dataset it was written from)
                       or hostile (patterns of sixteen stars over a journal of 12,000 long paths)
                       or metrics (the mock with its metrics against --no-metrics, record and page)
+                      or path (the kit's files and functions one keyed GET runs, after warm-up)
   --large             the scale, dumps and data sections at 10,000,000 rows too (the first run builds
                       that dataset into the kit's cache: about three minutes and 7.5 GB)
   --connections N     autocannon connections (10)
@@ -52,7 +53,7 @@ if (!Number.isInteger(connections) || connections < 1)
   fail(`--connections must be a whole number of at least 1, got ${values.connections}`);
 if (!Number.isInteger(rounds) || rounds < 1)
   fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
-const sections = ['state', 'throughput', 'scale', 'dumps', 'merge', 'data', 'hostile', 'metrics'];
+const sections = ['state', 'throughput', 'scale', 'dumps', 'merge', 'data', 'hostile', 'metrics', 'path'];
 if (values.only !== undefined && !sections.includes(values.only))
   fail(`--only takes ${sections.slice(0, -1).join(', ')} or ${sections.at(-1)}, got ${values.only}`);
 /** The dataset scales measured: the first is the one the others are held to. */

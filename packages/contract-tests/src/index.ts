@@ -1,4 +1,4 @@
-export { defineContractSuite, type SuiteOptions } from './core/suite.ts';
+export { defineContractSuite, type SuiteOptions } from './cli/suite.ts';
 export { properties, type Property } from './properties.ts';
 export { prepare, type SuiteConfig, type SuiteContext } from './core/context.ts';
 export { runProperty, type PropertyResult } from './core/run.ts';

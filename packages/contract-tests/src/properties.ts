@@ -24,9 +24,9 @@ import { serviceClock } from './properties/service-clock.ts';
 import { badInput } from './properties/bad-input.ts';
 import { derived } from './properties/derived.ts';
 import { sequences } from './properties/sequences.ts';
-import type { Property } from './properties/support.ts';
+import type { Property } from './core/property.ts';
 
-export { PropertyFailure, type Property } from './properties/support.ts';
+export { PropertyFailure, type Property } from './core/property.ts';
 
 // The address's admission last: failed-auth's hundred and ten refused calls lock the run's address
 // out for ten seconds, which must not starve or fail the properties after it.

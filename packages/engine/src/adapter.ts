@@ -50,7 +50,6 @@ export {
 } from './data/store.ts';
 export { cutPage, RebuildingStore } from './data/rebuilding-store.ts';
 export { statisticNames, type RollupSource, type StatisticName } from './data/rollups.ts';
-export { rollupFromRows } from './data/rollups-from-rows.ts';
 export { roundVisible } from './data/round-lag.ts';
 export { Statistics } from './data/statistics.ts';
 export { Dumps, type Dump, type DumpFiles, type DumpWriter } from './dumps/dumps.ts';

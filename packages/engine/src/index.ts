@@ -7,7 +7,6 @@ export { newKeyText, presetPrepaidRows } from './accounts/accounts.ts';
 export { MemoryKeyStore } from './stores/memory/key-store.ts';
 export type { KeyStore, KeyRecord, MetaName } from './stores/key-store.ts';
 export { statisticNames } from './data/rollups.ts';
-export { rollupFromRows } from './data/rollups-from-rows.ts';
 export { mintCursor } from './data/mint-cursor.ts';
 export { Journal, defaultJournalSize, type JournalEntry, type JournalPage } from './journal/journal.ts';
 export type { JournalStore, JournalView } from './journal/journal-store.ts';

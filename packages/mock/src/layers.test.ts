@@ -180,21 +180,22 @@ const roomsOf = (dir: string, barred: Rooms['barred'] = () => false): Rooms => (
   layers: readLayers(readFileSync(join(dir, '../README.md'), 'utf8')),
   barred,
 });
-/**
- * The mock's rooms, the engine's (it runs in a browser, so nothing of it may load a Node module) and
- * the dataset tools'.
- */
+/** The mock's rooms, and the engine's: it runs in a browser, so nothing of it may load a Node module. */
 const mock = roomsOf(src);
+/** The contract tests' rooms: the commands over the run, the run over its client, the sentences at the bottom. */
+const contractTests = roomsOf(join(packages, 'contract-tests/src'));
 const engine = roomsOf(join(packages, 'engine/src'), (_, specifier) =>
   /^@investor-graph\/dataset-tools\/(node|database)\b/.test(specifier),
 );
+/** The dataset tools' rooms: the command over the three entries, the generator at the bottom. */
 const datasetTools = roomsOf(join(packages, 'dataset-tools/src'));
 
 describe('layers', () => {
   test.each([
     ['mock', mock],
     ['engine', engine],
-    ['dataset-tools', datasetTools],
+    ['contract tests', contractTests],
+    ['dataset tools', datasetTools],
   ])(
     "every file of the %s's src/ imports only rooms below its own, and what its row of its README's table allows",
     (_, rooms) => {
@@ -215,7 +216,8 @@ describe('layers', () => {
     ['mock', src],
     ['engine', join(packages, 'engine/src')],
     ['msw', join(packages, 'msw/src')],
-    ['dataset-tools', join(packages, 'dataset-tools/src')],
+    ['contract tests', join(packages, 'contract-tests/src')],
+    ['dataset tools', join(packages, 'dataset-tools/src')],
   ])("no files of the %s's src/ import one another in a loop, type-only imports included", (_, dir) => {
     expect(fileCycles(importGraph(dir))).toEqual([]);
   });
@@ -359,6 +361,13 @@ describe('layers', () => {
     const nodeFree = { barred: (_: string, s: string) => s.startsWith('@investor-graph/contract/node') };
     expect(layerViolation('engine/a.ts', '@investor-graph/contract', table, nodeFree)).toBeNull();
     expect(layerViolation('engine/a.ts', '@investor-graph/contract/node', table, nodeFree)).toMatch(/may not/);
+    // The contract tests' own table: the run may not reach up into the properties it runs, nor the
+    // client into the run that drives it; a property may use the run and the client below it.
+    expect(layerViolation('core/run.ts', '../properties/support.ts', contractTests.layers)).toMatch(/an import up/);
+    expect(layerViolation('client/client.ts', '../core/run.ts', contractTests.layers)).toMatch(/an import up/);
+    expect(layerViolation('diff/diff.ts', '../report/report.ts', contractTests.layers)).toMatch(/an import up/);
+    expect(layerViolation('properties/walks.ts', '../core/context.ts', contractTests.layers)).toBeNull();
+    expect(layerViolation('properties/walks.ts', '../client/client.ts', contractTests.layers)).toBeNull();
     const bench = join(packages, 'bench');
     expect(packageViolation(join(bench, 'src/bench.ts'), '../../mock/src/engine/cursor.ts', bench, new Set())).toMatch(
       /out of its package/,

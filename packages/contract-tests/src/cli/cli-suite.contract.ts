@@ -1,7 +1,7 @@
 /** The file the CLI hands to vitest: the suite, configured through vitest's `provide`. */
 import { inject } from 'vitest';
 import type { SuiteConfig } from '../core/context.ts';
-import { defineContractSuite } from '../core/suite.ts';
+import { defineContractSuite } from './suite.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -18,19 +18,19 @@ import { withDiffSuite } from '../diff/diff-junit.ts';
 import { diffSummaryLines } from '../diff/diff-lines.ts';
 import type { SuiteConfig } from '../core/context.ts';
 import { prepareRun, reportSetupFailuresTo, say, stop } from './prepare-run.ts';
-import { hideKey } from '../report/failure-text.ts';
+import { hideKey } from '../shown/failure-text.ts';
 import { writeHtmlReport } from '../report/html-report.ts';
 import { annotationsAsOutput, withMatrixScore } from '../report/junit.ts';
 import type { MatrixScore } from '../rule-matrix/matrix-results.ts';
 import { PropertyLines } from '../report/property-lines.ts';
-import { mergeReports, writeReport, type DiffSection, type Report } from '../report/report.ts';
+import { mergeReports, writeReport, type Report } from '../report/report.ts';
+import type { DiffSection } from '../diff/diff.ts';
 import { formatReport } from '../report/report-text.ts';
 import { matrixLines, scoreLine } from '../rule-matrix/matrix-lines.ts';
 
 // `investor-graph-contract-tests diff`: the served contract against the kit's alone, a command of
 // its own (diff-cli.ts).
-if (process.argv[2] === 'diff')
-  process.exit(await (await import('../diff/diff-cli.ts')).diffCommand(process.argv.slice(3)));
+if (process.argv[2] === 'diff') process.exit(await (await import('./diff-cli.ts')).diffCommand(process.argv.slice(3)));
 const options = readCliOptions(process.argv.slice(2));
 // From here on, a run its set-up keeps from starting still writes its JUnit, report and page, saying why.
 reportSetupFailuresTo(options);

@@ -10,9 +10,10 @@ import { exitCode, writeSetupReports, type ReportFiles, type SetupStep } from '@
 import { planIds, type PlanId } from '@investor-graph/contract';
 import { defaultBudget, keylessCalls } from '../core/budgets.ts';
 import type { SuiteConfig } from '../core/context.ts';
-import { hideKey } from '../report/failure-text.ts';
+import { hideKey } from '../shown/failure-text.ts';
 import { command, type CliOptions } from './cli-options.ts';
 import { preflight } from './preflight.ts';
+import { properties } from '../properties.ts';
 
 /** A line of the CLI's own, with its prefix. */
 export function say(line: string): void {
@@ -94,7 +95,7 @@ export async function prepareRun(options: CliOptions): Promise<SuiteConfig[]> {
  * else its plan's default (budgets.ts).
  */
 function withBudget(config: SuiteConfig, options: CliOptions, keys: number): SuiteConfig {
-  const own = defaultBudget(config.plan, keylessCalls(config));
+  const own = defaultBudget(config.plan, keylessCalls(config, properties));
   const calls = options.budgetCalls === undefined ? own.calls : Math.floor((options.budgetCalls - keys) / keys);
   const rows = options.budgetRows === undefined ? own.rows : Math.floor(options.budgetRows / keys);
   const given = [

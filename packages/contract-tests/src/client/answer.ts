@@ -1,5 +1,5 @@
 /** An answer as the client gives it to the properties: what came, and what the rules found in it. */
-import type { AnyRuleId, Judged } from '../core/judges.ts';
+import type { AnyRuleId, Judged } from '../judges/judges.ts';
 import type { Ledger } from './ledger.ts';
 
 export interface Answer {

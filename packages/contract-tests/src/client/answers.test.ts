@@ -4,7 +4,7 @@ import { createContractValidator } from '@investor-graph/contract';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock } from '@investor-graph/mock/node';
 import { Answers } from './answers.ts';
-import { ApiClient, Ledger, type Answer } from '../client/client.ts';
+import { ApiClient, Ledger, type Answer } from './client.ts';
 
 const key = newKeyText('team');
 const mock = await startMock({ port: 0, keys: [{ plan: 'team', key }] });

@@ -14,9 +14,9 @@ import {
 } from '@investor-graph/contract';
 import { Answers } from './answers.ts';
 import type { Answer, AnswerModel, SentCall } from './answer.ts';
-import { MadeCall, operationOf, redact } from '../report/calls-shown.ts';
-import { hideKey, keyHandedOut } from '../report/failure-text.ts';
-import { judge, UsageJudge, WalkJudge } from '../core/judges.ts';
+import { MadeCall, operationOf, redact } from '../shown/calls-shown.ts';
+import { hideKey, keyHandedOut } from '../shown/failure-text.ts';
+import { judge, UsageJudge, WalkJudge } from '../judges/judges.ts';
 import { BudgetExhausted, Ledger, rowsCharged, type Budget, type Spending } from './ledger.ts';
 
 export { BudgetExhausted, Ledger, type Answer, type AnswerModel, type Budget, type SentCall, type Spending };

@@ -1,6 +1,6 @@
 /** What a run may spend and has spent: the budget, and the ledger of calls, rows and findings by check. */
-import type { MadeCall, ShownExchange } from '../report/calls-shown.ts';
-import type { AnyRuleId } from '../core/judges.ts';
+import type { MadeCall, ShownExchange } from '../shown/calls-shown.ts';
+import type { AnyRuleId } from '../judges/judges.ts';
 
 export interface Budget {
   calls: number;

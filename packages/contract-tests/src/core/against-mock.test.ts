@@ -11,7 +11,8 @@ import { startMock, type RunningMock } from '@investor-graph/mock/node';
 import { defaultBudget, keylessCalls } from './budgets.ts';
 import type { SuiteConfig } from './context.ts';
 import type { Report } from '../report/report.ts';
-import { defineContractSuite } from './suite.ts';
+import { defineContractSuite } from '../cli/suite.ts';
+import { properties } from '../properties.ts';
 
 const mocks: RunningMock[] = [];
 let report: Report | undefined;
@@ -35,7 +36,7 @@ defineContractSuite(
       useControl: true,
       reportFile: 'test-results/contract-tests/enterprise.json',
     };
-    const { calls, rows, why } = defaultBudget('enterprise', keylessCalls(config));
+    const { calls, rows, why } = defaultBudget('enterprise', keylessCalls(config, properties));
     return { ...config, budget: { calls, rows }, budgetWhy: why };
   },
   { name: 'contract tests against the mock with an Enterprise key', print: true, onReport: (r) => (report = r) },

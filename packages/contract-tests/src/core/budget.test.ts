@@ -6,7 +6,7 @@
 import { afterAll, expect, test } from 'vitest';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
-import { defineContractSuite } from './suite.ts';
+import { defineContractSuite } from '../cli/suite.ts';
 import type { Report } from '../report/report.ts';
 
 const key = newKeyText('payg');

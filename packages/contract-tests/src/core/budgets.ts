@@ -11,7 +11,7 @@ import { plans, type PlanId } from '@investor-graph/contract';
 import type { Budget } from '../client/client.ts';
 import type { SuiteConfig, SuiteContext } from './context.ts';
 import { boundaryCases, caseCost } from './plan.ts';
-import { properties } from '../properties.ts';
+import type { Property } from './property.ts';
 
 const SHARE_OF_MONTH = 0.01;
 const SHARE_OF_TRIAL = 0.3;
@@ -19,10 +19,10 @@ const PAYG_ROWS = 8_000;
 const ROWS = 50_000;
 
 /**
- * The calls of the checks that use no key of the run's, as this run's flags let them run (their
- * boundary cases: they run once).
+ * The calls of the checks among `properties` that use no key of the run's, as this run's flags let
+ * them run (their boundary cases: they run once).
  */
-export function keylessCalls(config: SuiteConfig): number {
+export function keylessCalls(config: SuiteConfig, properties: readonly Property[]): number {
   const rowCost = (rows: number) => (config.plan === 'payg' ? Math.max(rows, plans.payg.min_rows_per_call!) : rows);
   const ctx = { config, control: !!config.useControl, client: { rowCost } } as unknown as SuiteContext;
   return properties

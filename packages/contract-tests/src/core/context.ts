@@ -14,8 +14,8 @@ import {
 } from '@investor-graph/contract';
 import { ApiClient, Ledger, type Budget } from '../client/client.ts';
 import type { RunPlan } from './plan-types.ts';
-import { cutBody } from '../client/cut-body.ts';
-import { expectedGot, hideKey, valueShown, withoutKeys } from '../report/failure-text.ts';
+import { cutBody } from '../shown/cut-body.ts';
+import { expectedGot, hideKey, valueShown, withoutKeys } from '../shown/failure-text.ts';
 import { answerModel, buildRunModel } from '../model/run-model.ts';
 
 export interface SuiteConfig {

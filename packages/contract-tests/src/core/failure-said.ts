@@ -1,8 +1,7 @@
 /** How a property's failure is said: a rule's finding, or what the check threw. */
-import { expectedGot } from '../report/failure-text.ts';
-import type { Property } from '../properties.ts';
-import { allRules, type AnyRuleId } from './judges.ts';
-import { PropertyFailure } from '../properties/support.ts';
+import { expectedGot } from '../shown/failure-text.ts';
+import { allRules, type AnyRuleId } from '../judges/judges.ts';
+import { PropertyFailure, type Property } from './property.ts';
 
 /**
  * A rule's finding in a property's failure: the rule and the call, then what the rule expects and

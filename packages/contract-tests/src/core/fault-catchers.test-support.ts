@@ -4,7 +4,7 @@
  * broken-servers.test.ts runs every one; rule-matrix.test.ts holds each row's faults to its checks
  * with it, so a row is only "shown to fail" by a fault that one of its own checks catches.
  */
-import type { AnyRuleId } from './judges.ts';
+import type { AnyRuleId } from '../judges/judges.ts';
 import type { FaultName } from '@investor-graph/mock';
 import type { PlanId } from '@investor-graph/contract';
 

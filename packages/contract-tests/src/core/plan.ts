@@ -8,7 +8,7 @@
  */
 import type { Spending } from '../client/client.ts';
 import type { SuiteContext } from './context.ts';
-import type { Property } from '../properties/support.ts';
+import type { Property } from './property.ts';
 
 export type { PropertyPlan, RunPlan } from './plan-types.ts';
 import type { PropertyPlan, RunPlan } from './plan-types.ts';

@@ -1,7 +1,7 @@
 /** What a run says of one property: its status, the cases it ran, what it spent, and its failure. */
-import type { ShownExchange } from '../report/calls-shown.ts';
+import type { ShownExchange } from '../shown/calls-shown.ts';
 import type { Spending } from '../client/client.ts';
-import type { AnyRuleId } from './judges.ts';
+import type { AnyRuleId } from '../judges/judges.ts';
 
 /** How much of a property a run checked: all its boundary cases and some generated ones, part of them, or none. */
 export type Coverage = 'every case' | 'some cases' | 'not reached';

@@ -4,10 +4,10 @@
  * broken rule with a few counted examples, not the same line for every call and property.
  */
 import { operationFor } from '@investor-graph/contract';
-import type { ShownExchange } from '../report/calls-shown.ts';
-import { withoutKeys } from '../report/failure-text.ts';
+import type { ShownExchange } from '../shown/calls-shown.ts';
+import { withoutKeys } from '../shown/failure-text.ts';
 import type { SuiteContext } from './context.ts';
-import { allRules, type AnyRuleId } from './judges.ts';
+import { allRules, type AnyRuleId } from '../judges/judges.ts';
 import { basisOf } from './property-result.ts';
 
 /** One kind of violation: the first call that showed it, and how many calls showed the same. */

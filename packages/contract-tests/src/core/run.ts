@@ -3,15 +3,14 @@
  * the seed and path that replay a failure.
  */
 import fc from 'fast-check';
-import type { ShownExchange } from '../report/calls-shown.ts';
+import type { ShownExchange } from '../shown/calls-shown.ts';
 import { BudgetExhausted } from '../client/client.ts';
 import type { SuiteContext } from './context.ts';
-import { cutBody } from '../client/cut-body.ts';
-import { rerunLine, withoutKeys } from '../report/failure-text.ts';
-import type { Property } from '../properties.ts';
-import type { AnyRuleId } from './judges.ts';
+import { cutBody } from '../shown/cut-body.ts';
+import { rerunLine, withoutKeys } from '../shown/failure-text.ts';
+import type { AnyRuleId } from '../judges/judges.ts';
 import { boundaryCases, planRun } from './plan.ts';
-import { FindingsSeen, PropertyFailure } from '../properties/support.ts';
+import { FindingsSeen, PropertyFailure, type Property } from './property.ts';
 import { groupFindings, timesSaid } from './rule-results.ts';
 import { failureMessage, findingText, named } from './failure-said.ts';
 import { basisOf, coverageOf, type PropertyResult } from './property-result.ts';

@@ -2,7 +2,7 @@
 /** The suite with a trial key obtained by e-mail, as a pipeline without a paid key runs it. */
 import { afterAll } from 'vitest';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
-import { defineContractSuite } from './suite.ts';
+import { defineContractSuite } from '../cli/suite.ts';
 
 let mock: RunningMock | undefined;
 afterAll(async () => {

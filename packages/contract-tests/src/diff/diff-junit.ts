@@ -6,7 +6,7 @@
  */
 import { xmlText as xml } from '@investor-graph/cli';
 import { againstText, changeLine } from './diff-lines.ts';
-import type { DiffSection } from '../report/report.ts';
+import type { DiffSection } from './diff.ts';
 
 /** The diff's test case, as the suite and CI list it. */
 export function diffCaseName(section: DiffSection): string {

@@ -1,5 +1,5 @@
 /** How a contract diff reads on a terminal or in a CI log: a change a line, breaking ones first. */
-import type { DiffChange, DiffSection } from '../report/report.ts';
+import type { DiffChange, DiffSection } from './diff.ts';
 
 /** A change on one line: the operation, what changed, and oasdiff's id of the check that saw it. */
 export function changeLine(change: DiffChange): string {

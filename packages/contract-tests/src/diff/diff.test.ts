@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '@investor-graph/cli';
 import { contractDiff, contractProblem, kitContract } from './diff.ts';
 import { oasdiff, oasdiffMissing } from './diff-oasdiff.test-support.ts';
-import type { DiffSection } from '../report/report.ts';
+import type { DiffSection } from './diff.ts';
 
 type Contract = {
   paths: Record<string, Record<string, { parameters?: unknown[]; responses: Record<string, unknown> }>>;

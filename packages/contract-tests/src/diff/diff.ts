@@ -19,7 +19,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printable } from '@investor-graph/cli';
 import { findOasdiff, oasdiffChanges, oasdiffLevel, type OasdiffBin, type OasdiffChange } from './diff-oasdiff.ts';
-import type { DiffChange, DiffSection } from '../report/report.ts';
+
+/**
+ * One change between two contracts, as oasdiff names it: its check's id, the operation (`GET
+ * /api/v1/firms`) and what changed.
+ */
+export interface DiffChange {
+  id: string;
+  operation?: string;
+  text: string;
+}
+
+/**
+ * The diff of the served contract against the kit's contract (`against: 'kit'`) or a baseline file
+ * (its path): failed when a change breaks clients, or, with the reason (also its one breaking
+ * entry), when there was no contract it could read; not-run, with the reason, when there is no oasdiff.
+ */
+export interface DiffSection {
+  status: 'passed' | 'failed' | 'not-run';
+  /** `kit`, or the baseline file's path. */
+  against: string;
+  reason?: string;
+  /** Failed because the service's address could not be reached at all (a set-up, for the diff command alone). */
+  cannot_reach?: true;
+  breaking: DiffChange[];
+  non_breaking: DiffChange[];
+}
 
 export interface DiffOptions {
   /** The contract to judge: what the service at baseUrl serves (/api/v1/openapi.json), or a file. */

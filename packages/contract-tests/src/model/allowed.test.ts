@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
+import { sentenceOf } from '../sentences/pointer-sentences.ts';
 import { behaviourOnly } from './allowed.ts';
 
 describe("an answer's as_of judged against the data the model holds of the service", () => {

@@ -2,7 +2,7 @@
  * What the model may not judge, and the sentence behind what it does (issue #65). The rows of
  * `allowedDifferences` are DECISIONS.md#model-comparison's: each says which differences it lets
  * pass and why, and the report lists them. Every other difference names the sentence of the spec
- * or DECISIONS.md that fixes the value (rule-matrix/pointer-sentences.ts), or is the kit's
+ * or DECISIONS.md that fixes the value (sentences/pointer-sentences.ts), or is the kit's
  * reading of an open point: a warning, never a failure.
  */
 import type { Difference } from './compare.ts';

@@ -3,7 +3,7 @@
  * reads it, and a finding naming the call, the pointer, both values and the sentence behind it.
  */
 import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
-import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
+import { sentenceOf } from '../sentences/pointer-sentences.ts';
 import type { Difference } from './compare.ts';
 import { ledByCursor } from './cursors.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
+import { sentenceOf } from '../sentences/pointer-sentences.ts';
 import { behaviourOnly } from './allowed.ts';
 import { ownKeyDifferences } from './own-keys.ts';
 

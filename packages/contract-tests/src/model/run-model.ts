@@ -7,7 +7,7 @@ import { plans, type ContractValidator, type PlanId } from '@investor-graph/cont
 import type { AnswerModel, ApiClient, Budget } from '../client/client.ts';
 import { dataFromExports, dataFromFolder, type ModelData } from './model-data.ts';
 import type { MirroredCall } from './findings.ts';
-import type { Judged } from '../core/judges.ts';
+import type { Judged } from '../judges/judges.ts';
 import type { Ledger, SentCall } from '../client/client.ts';
 import { ServiceModel } from './model.ts';
 

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { failedAuth } from '@investor-graph/contract';
 import { rawExchange, rawRequest, stalledHeaders, type RawAnswer } from '../client/raw-http.ts';
-import { cutBody } from '../client/cut-body.ts';
-import { answerShown, valueShown } from '../report/failure-text.ts';
+import { cutBody } from '../shown/cut-body.ts';
+import { answerShown, valueShown } from '../shown/failure-text.ts';
 import {
   type Property,
   assert,

@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { openapiDocument, operationById, operationFor, queryOf } from '@investor-graph/contract';
 import { dataOperations, fillPath } from '../core/context.ts';
-import { cutBody } from '../client/cut-body.ts';
-import { answerShown, valueShown } from '../report/failure-text.ts';
+import { cutBody } from '../shown/cut-body.ts';
+import { answerShown, valueShown } from '../shown/failure-text.ts';
 import { type Property, DAY, assert, codeShown, expectStatus, cap, planServes, isoSecond } from './support.ts';
 
 /** A parameter's bounds as the contract declares them (DECISIONS.md#bounds). */

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
 import { type Answer } from '../client/client.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import { planRule } from '../core/context.ts';
 import {
   type Property,

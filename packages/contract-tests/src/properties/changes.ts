@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { planRule } from '../core/context.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import { type Property, DAY, assert, expectStatus, isoSecond, keyOf, pageOf, walk } from './support.ts';
 
 export const changes: Property = {

@@ -4,8 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { operations } from '@investor-graph/contract';
 import { planRule } from '../core/context.ts';
-import { cutBody } from '../client/cut-body.ts';
-import { answerShown, valueShown } from '../report/failure-text.ts';
+import { cutBody } from '../shown/cut-body.ts';
+import { answerShown, valueShown } from '../shown/failure-text.ts';
 import { type Property, assert, expectStatus, keylessElsewhere, smallestFiles } from './support.ts';
 
 export const nightlyDumps: Property = {

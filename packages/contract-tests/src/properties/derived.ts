@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { planRule } from '../core/context.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import { type Property, assert, expectStatus, isoDay, pageOf, sameData, walk, DAY } from './support.ts';
 import type { SuiteContext } from '../core/context.ts';
 

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { operationFor } from '@investor-graph/contract';
 import type { Answer } from '../client/client.ts';
 import { planRule, type SuiteContext } from '../core/context.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import { type Property, DAY, assert, expectStatus, isoSecond, keyOf, pageOf, sameData, walk } from './support.ts';
 
 /** The resource a read's rows are, by its operation. */

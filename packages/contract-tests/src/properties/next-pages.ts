@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { operationFor, type OperationInfo } from '@investor-graph/contract';
 import type { Spending } from '../client/client.ts';
 import { dataOperations, planRule, type SuiteContext } from '../core/context.ts';
-import { answerShown, expectedGot } from '../report/failure-text.ts';
-import { sentenceOf } from '../rule-matrix/pointer-sentences.ts';
+import { answerShown, expectedGot } from '../shown/failure-text.ts';
+import { sentenceOf } from '../sentences/pointer-sentences.ts';
 import { DAY, FindingsSeen, PropertyFailure, cap, planServes, requestFor } from './support.ts';
 import type { Followable, Held } from './held.ts';
 

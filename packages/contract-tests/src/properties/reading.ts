@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { defaultLimit, operationById, plans } from '@investor-graph/contract';
 import { dataOperations, fillPath, planRule } from '../core/context.ts';
-import { answerShown } from '../report/failure-text.ts';
+import { answerShown } from '../shown/failure-text.ts';
 import { type Property, DAY, assert, expectStatus, cap, planServes, isoDay, walk, requestFor } from './support.ts';
 
 export const conforms: Property = {

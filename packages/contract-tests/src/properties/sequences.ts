@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import type { OperationInfo } from '@investor-graph/contract';
 import { dataOperations, type SuiteContext } from '../core/context.ts';
-import { claims } from '../rule-matrix/claims.ts';
+import { claims } from '../sentences/claims.ts';
 import { FindingsSeen, type Property, cap } from './support.ts';
 import type { Held } from './held.ts';
 import { formById, pathOf, plainCall, type CallRequest, type InputForm } from './input-forms.ts';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { parameterEnum, resolveRef } from '@investor-graph/contract';
 import { BudgetExhausted } from '../client/client.ts';
 import { planRule, type SuiteContext } from '../core/context.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import { type Property, assert, cap, codeShown, expectStatus, pageOf, sameData, walk } from './support.ts';
 
 type Case = { kind: 'unknown' } | { kind: 'years'; back: number } | { kind: 'all-rounds' } | { kind: 'investors' };

@@ -2,49 +2,13 @@
  * What the properties share: the shape of one, how a failure is said, and the helpers that build
  * requests, walk lists and call the mock's control API.
  */
-import fc from 'fast-check';
-import { type Answer, type Spending } from '../client/client.ts';
+import { type Answer } from '../client/client.ts';
+import { PropertyFailure } from '../core/property.ts';
 import { dataOperations, fillPath, planRule, type SuiteContext } from '../core/context.ts';
-import { cutBody } from '../client/cut-body.ts';
-import { answerShown, expectedGot, hideKey, valueShown } from '../report/failure-text.ts';
+import { cutBody } from '../shown/cut-body.ts';
+import { answerShown, expectedGot, hideKey, valueShown } from '../shown/failure-text.ts';
 
-export interface Property {
-  id: string;
-  title: string;
-  spec: string[];
-  assumed: string[];
-  /** Why it cannot run here (plan, flags, budget), or null. */
-  skip(ctx: SuiteContext): string | null;
-  /** The most one generated case can spend. */
-  cost(ctx: SuiteContext): Spending;
-  /** The most one given case (a boundary case) can spend, when less than `cost` (plan.ts prices each). */
-  caseCost?(ctx: SuiteContext, input: any): Spending;
-  /** One generated case; throws on a broken property. */
-  arbitrary(ctx: SuiteContext): fc.Arbitrary<any>;
-  /**
-   * The boundary and example cases every run opens with, in order of importance (the budget may
-   * cut the list short), before generated ones: a broken server is caught on every seed.
-   */
-  examples?(ctx: SuiteContext): any[];
-  check(ctx: SuiteContext, input: any): Promise<void>;
-  /**
-   * One case a run: what it reads is the same every time (the account, the description), and each
-   * read spends the budget.
-   */
-  once?: boolean;
-  /**
-   * It does not use the run's key (the address's admission, the description, the trial call, keys
-   * the control API makes): its calls spend none of the key's quota, and it runs once a run.
-   */
-  keyless?: boolean;
-  /**
-   * A failing case is shrunk, within a share of the budget (core/run.ts), to the smallest that still
-   * fails: a sequence of calls, whose shortest form is what a reader needs. Others replay as found.
-   */
-  shrinks?: boolean;
-  /** Work begun as the run starts, judged in the property's turn (a request the server answers only after 10 s). */
-  start?(ctx: SuiteContext): void;
-}
+export { FindingsSeen, PropertyFailure, type Property } from '../core/property.ts';
 
 export const DAY = 86_400_000;
 
@@ -55,15 +19,6 @@ export const DAY = 86_400_000;
  */
 export const keylessElsewhere = (ctx: SuiteContext): string | null =>
   ctx.config.keylessChecks === false ? 'it does not depend on the key: run once a run, with the last key given' : null;
-
-export class PropertyFailure extends Error {
-  override name = 'PropertyFailure';
-}
-
-/** A call found wrong by a rule or the model, ending a case early: the run says the findings (core/run.ts). */
-export class FindingsSeen extends Error {
-  override name = 'FindingsSeen';
-}
 
 /**
  * Fails the case unless `condition` holds, saying where, what the rule expects and what the
@@ -151,7 +106,7 @@ export async function walk(
 export const sameData = (...answers: (Answer | undefined | null)[]): boolean =>
   new Set(answers.filter(Boolean).map((a) => a!.body?.as_of)).size <= 1;
 
-export { keyOf } from '../core/judges.ts';
+export { keyOf } from '../judges/judges.ts';
 
 /**
  * A call of the kit's mock's control API (only with --use-control): JSON in, its answer out. A key

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { planRule } from '../core/context.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import { type Property, DAY, assert, codeShown, expectStatus, isoSecond } from './support.ts';
 
 /** The forms of an instant written with `Z` (`YYYY-MM-DDTHH:MM:SSZ`), and how each reads. */

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { operationById, plans } from '@investor-graph/contract';
 import { type Answer } from '../client/client.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import { dataOperations } from '../core/context.ts';
 import {
   type Property,

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { operationById, plans } from '@investor-graph/contract';
 import { listOperations, planRule } from '../core/context.ts';
-import { valueShown } from '../report/failure-text.ts';
+import { valueShown } from '../shown/failure-text.ts';
 import {
   type Property,
   DAY,

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { operationById } from '@investor-graph/contract';
 import { listOperations, planRule } from '../core/context.ts';
-import { cutBody } from '../client/cut-body.ts';
+import { cutBody } from '../shown/cut-body.ts';
 import {
   type Property,
   DAY,

@@ -5,8 +5,8 @@
  * never in either: curl reads it from $INVESTOR_GRAPH_KEY, the contract tests too.
  */
 import { badge, curlLine as curlOf, html, pre, type Html } from '@investor-graph/cli/html-page';
-import type { ShownExchange } from './calls-shown.ts';
-import { rerunLine, withoutKeys } from './failure-text.ts';
+import type { ShownExchange } from '../shown/calls-shown.ts';
+import { rerunLine, withoutKeys } from '../shown/failure-text.ts';
 import type { Report } from './report.ts';
 import { exampleLine, listed } from './report-text.ts';
 import type { PropertyResult } from '../core/run.ts';
@@ -28,7 +28,7 @@ export function curlLine(baseUrl: string, x: ShownExchange): string {
   });
 }
 
-export { rerunLine } from './failure-text.ts';
+export { rerunLine } from '../shown/failure-text.ts';
 
 /** A call as it went and came back, in the order HTTP writes it (folded but for `open`), and its curl line. */
 export function exchangeBlock(baseUrl: string, x: ShownExchange, open = true): Html {

@@ -5,7 +5,7 @@
  * page has no script); a section with a broken row opens by itself.
  */
 import { badge, html, stateFilter, table, type Html } from '@investor-graph/cli/html-page';
-import { withoutKeys } from './failure-text.ts';
+import { withoutKeys } from '../shown/failure-text.ts';
 import { matrix } from '../rule-matrix/rule-matrix.ts';
 import type { MatrixResult, MatrixScore, RowOutcome } from '../rule-matrix/matrix-results.ts';
 import { scoreLine } from '../rule-matrix/matrix-lines.ts';

@@ -10,11 +10,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { operations } from '@investor-graph/contract';
 import { badge, html, page, table, type Html } from '@investor-graph/cli/html-page';
-import { withoutKeys } from './failure-text.ts';
+import { withoutKeys } from '../shown/failure-text.ts';
 import { failuresOf } from './html-failures.ts';
 import { matrixSection } from './html-matrix.ts';
 import { coverageText } from './property-lines.ts';
-import type { BasisTally, DiffChange, DiffSection, MergedReport, Report } from './report.ts';
+import type { DiffChange, DiffSection } from '../diff/diff.ts';
+import type { BasisTally, MergedReport, Report } from './report.ts';
 import { duration } from './report-text.ts';
 import { scoreLine } from '../rule-matrix/matrix-lines.ts';
 

@@ -1,7 +1,7 @@
 /** The report as the CLI prints it at the end of a run, and a wall time as a reader says it. */
-import { cutBody } from '../client/cut-body.ts';
+import { cutBody } from '../shown/cut-body.ts';
 import { diffSummaryLines } from '../diff/diff-lines.ts';
-import { expectedGot } from './failure-text.ts';
+import { expectedGot } from '../shown/failure-text.ts';
 import { matrixLines, scoreLine } from '../rule-matrix/matrix-lines.ts';
 import type { RuleExample, RuleResult } from '../core/rule-results.ts';
 import type { PropertyResult } from '../core/run.ts';

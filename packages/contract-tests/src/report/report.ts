@@ -1,12 +1,10 @@
 /** The run's report: what ran against documented and against assumed behaviour, and what it cost. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { operationCalls } from './calls-shown.ts';
+import { operationCalls } from '../shown/calls-shown.ts';
 import type { Budget, Spending } from '../client/client.ts';
 import type { SuiteContext } from '../core/context.ts';
 import type { PlanId } from '@investor-graph/contract';
-import {} from '../client/cut-body.ts';
-import {} from './failure-text.ts';
 import {
   matrixResults,
   matrixScore,
@@ -15,6 +13,7 @@ import {
   type MatrixScore,
 } from '../rule-matrix/matrix-results.ts';
 import type { RunPlan } from '../core/plan.ts';
+import type { DiffSection } from '../diff/diff.ts';
 import type { Coverage, PropertyResult } from '../core/run.ts';
 import { ruleResults, type RuleResult } from '../core/rule-results.ts';
 
@@ -73,32 +72,6 @@ export interface BasisTally {
   passed: number;
   failed: number;
   stopped_by_rule?: number;
-}
-
-/**
- * One change between two contracts, as oasdiff names it: its check's id, the operation (`GET
- * /api/v1/firms`) and what changed.
- */
-export interface DiffChange {
-  id: string;
-  operation?: string;
-  text: string;
-}
-
-/**
- * The diff of the served contract against the kit's contract (`against: 'kit'`) or a baseline file
- * (its path): failed when a change breaks clients, or, with the reason (also its one breaking
- * entry), when there was no contract it could read; not-run, with the reason, when there is no oasdiff.
- */
-export interface DiffSection {
-  status: 'passed' | 'failed' | 'not-run';
-  /** `kit`, or the baseline file's path. */
-  against: string;
-  reason?: string;
-  /** Failed because the service's address could not be reached at all (a set-up, for the diff command alone). */
-  cannot_reach?: true;
-  breaking: DiffChange[];
-  non_breaking: DiffChange[];
 }
 
 export function buildReport(ctx: SuiteContext, properties: PropertyResult[], wallMs?: number): Report {

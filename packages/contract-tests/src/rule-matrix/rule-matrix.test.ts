@@ -6,13 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { faultNames } from '@investor-graph/mock';
-import { claims, spotClaims } from './claims.ts';
+import { claims, spotClaims } from '../sentences/claims.ts';
 import { catchers, catchingChecks } from '../core/fault-catchers.test-support.ts';
-import { sentences } from './generated/sentences.ts';
+import { sentences } from '../sentences/generated/sentences.ts';
 import { checkExists, matrix, renderMatrix } from './rule-matrix.ts';
 import { matrixResults, matrixScore, mergeMatrix, type MatrixResult } from './matrix-results.ts';
 import { restingLines, scoreLine, unreachedLines } from './matrix-lines.ts';
-import { anchorOf, decisionSentences, specSentences, splitSentences } from './sentences.ts';
+import { anchorOf, decisionSentences, specSentences, splitSentences } from '../sentences/sentences.ts';
 
 const contracts = new URL('../../../../contracts/', import.meta.url);
 const spec = readFileSync(new URL('SPEC.md', contracts), 'utf8');

@@ -7,13 +7,13 @@
  * the score are all made from these rows, and the score counts sentences.
  */
 import { openapiDocument, plans, planIds, type PlanId } from '@investor-graph/contract';
-import { claims, spotClaims, type Claim } from './claims.ts';
-import { allRules, type AnyRuleId } from '../core/judges.ts';
+import { claims, spotClaims, type Claim } from '../sentences/claims.ts';
+import { allRules, type AnyRuleId } from '../judges/judges.ts';
 import type { SuiteContext } from '../core/context.ts';
-import { sentences } from './generated/sentences.ts';
+import { sentences } from '../sentences/generated/sentences.ts';
 import { properties, type Property } from '../properties.ts';
-import { assumedSpots } from './sentences.ts';
-import { modelSections } from './pointer-sentences.ts';
+import { assumedSpots } from '../sentences/sentences.ts';
+import { modelSections } from '../sentences/pointer-sentences.ts';
 
 /** A row: a sentence or a contract spot, with what its claim says of it (claims.ts). */
 export interface MatrixRow extends Omit<Claim, 'says'> {

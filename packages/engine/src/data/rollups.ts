@@ -5,7 +5,7 @@
  * what a round lag leaves out sought by date, what rebuilds changed applied from the overlay), and
  * `scanningSource` here, which counts every row it is fed (the memory store's). The rows are written
  * from the counts by the same functions either way; both are held to the rollups as computed before
- * the counts (rollups-from-rows.ts).
+ * the counts (rollups-reference.test-support.ts).
  */
 import { parameterEnum, resolveRef } from '@investor-graph/contract/document';
 import {

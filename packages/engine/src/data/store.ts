@@ -1,6 +1,6 @@
 /**
  * The data the mock serves, behind one interface (`Store`) with two homes: `MemoryStore`
- * (memory-store.ts: each resource as a sorted key list plus a map, for MSW and the browser) and the
+ * (stores/memory/dataset-store.ts: each resource as a sorted key list plus a map, for MSW and the browser) and the
  * SQLite store of the Node server (src/stores/sqlite/dataset-store.ts: millions of rows from a database
  * file). Both share what a rebuild does and how a page is cut (rebuilding-store.ts). Pages are
  * keyset seeks, so a page deep in a list costs what the first page costs.

@@ -1,5 +1,5 @@
 /**
- * The control page's markup: four sections the script (script.ts, journal-script.ts) fills from the
+ * The control page's markup: four sections the script (script.ts, poll-script.ts) fills from the
  * control API. Static but for the incident kinds, which come from the table the control API
  * parses them by (incidents/kinds.ts), so the form offers exactly the kinds and parameters it takes.
  */

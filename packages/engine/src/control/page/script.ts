@@ -1,6 +1,6 @@
 /**
  * The control page's script, the part that calls the control API and shows the clock, the keys and
- * the incidents (the journal's part is journal-script.ts; page.ts joins them into one inline script
+ * the incidents (the journal's part is poll-script.ts; page.ts joins them into one inline script
  * allowed by its hash). Plain JavaScript for any browser the page is opened in, as a string.
  *
  * Why it is written so:

@@ -2,9 +2,9 @@
 /**
  * Schemathesis as a second opinion on the mock: every phase (examples, coverage, fuzzing, stateful
  * through the contract's links) and every check, against the mock as the CLI serves it, must come
- * out clean. What it may not count as a failure is in ../../schemathesis/exceptions.py alone, each
+ * out clean. What it may not count as a failure is in packages/mock/schemathesis/exceptions.py alone, each
  * with its reason; the run reads nothing else. Schemathesis comes pinned from PyPI into a virtual
- * environment (../../schemathesis/install.sh, made by `pnpm test` before the tests); without Python
+ * environment (packages/mock/schemathesis/install.sh, made by `pnpm test` before the tests); without Python
  * the tests are skipped, saying so.
  */
 import { execFileSync, spawn } from 'node:child_process';

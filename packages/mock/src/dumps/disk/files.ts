@@ -4,7 +4,7 @@
  * as long as a manifest lists it. Each file is written to a temporary folder of this process and
  * served as a Blob backed by the file (fs.openAsBlob), which a Response streams from disk. A file
  * a worker writes from a database file is kept in the kit's cache when one is given
- * (dump-cache.ts), and a later start on the same database serves it from there without writing it.
+ * (cache.ts), and a later start on the same database serves it from there without writing it.
  */
 import { createWriteStream, linkSync, mkdtempSync, openAsBlob, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';

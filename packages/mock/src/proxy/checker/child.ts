@@ -1,5 +1,5 @@
 /**
- * The process that checks the validation proxy's large answers (proxy-checks.ts starts it): the
+ * The process that checks the validation proxy's large answers (process.ts starts it): the
  * same checks as on the proxy's thread (proxy/check.ts), with a contract validator of its own,
  * one job at a time. A process and not a worker thread: a check that runs out of heap aborts the
  * whole process it is in (V8's fatal out-of-memory, which a worker's resourceLimits do not always

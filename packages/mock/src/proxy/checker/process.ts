@@ -1,5 +1,5 @@
 /**
- * The validation proxy's checks of large answers, in a process of their own (proxy-check-process.ts):
+ * The validation proxy's checks of large answers, in a process of their own (child.ts):
  * one rule on an answer of megabytes takes hundreds of milliseconds (the no-people scan of an 8 MB
  * page, ~400 ms here), which on the proxy's thread would hold every other client that long. One
  * process, started at the first large answer; jobs queued here and sent one at a time, so a

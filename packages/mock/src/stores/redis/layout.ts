@@ -4,7 +4,7 @@
  * and `email:<sha256>` point at one, `keys` lists them in the order made, `trials` by the end of
  * their trial, `charge:<id>` remembers a charge for a minute (so one never answered is taken back
  * exactly once), `meta:<name>` the clock and the cursor secret, `bucket:<kind>:<name>` the token
- * buckets (redis-rate-limiter.ts), `journal` the request journal every mock on the prefix writes
+ * buckets (rate-limiter.ts), `journal` the request journal every mock on the prefix writes
  * (a stream, capped: journal.ts), `incident:<id>`, `incidents`, `incidents:seq` and `incidents:version`
  * the incidents in force (incident-scripts.ts).
  */

@@ -1,7 +1,7 @@
 /**
  * The state file as a file: what kind it is from its first bytes, the one-line refusal of a file
  * the mock will not open, and the one-time migration of the JSON state file of earlier versions
- * into a database (sqlite-key-store.ts opens what this leaves).
+ * into a database (key-store.ts opens what this leaves).
  */
 import {
   closeSync,

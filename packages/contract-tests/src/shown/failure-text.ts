@@ -7,7 +7,7 @@
  */
 import { escapeBidi } from '@investor-graph/cli';
 import { shellWord } from '@investor-graph/cli/html-page';
-import { cutBody } from '../client/cut-body.ts';
+import { cutBody } from './cut-body.ts';
 
 /** The run's keys, as the suites learn them (context.ts): blanked wherever failure text is made. */
 const runKeys = new Set<string>();

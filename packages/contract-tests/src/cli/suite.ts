@@ -4,15 +4,15 @@
  * mock. The JSON report is written when the suite ends.
  */
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { prepare, type SuiteConfig, type SuiteContext } from './context.ts';
-import { allRules, type AnyRuleId } from './judges.ts';
+import { prepare, type SuiteConfig, type SuiteContext } from '../core/context.ts';
+import { allRules, type AnyRuleId } from '../judges/judges.ts';
 import { properties } from '../properties.ts';
-import { planRun } from './plan.ts';
+import { planRun } from '../core/plan.ts';
 import { coverageText, outcomeKey, planOutcome, propertyOutcome, ruleOutcome } from '../report/property-lines.ts';
 import { buildReport, writeReport, type Report } from '../report/report.ts';
 import { formatReport, ruleFailureText } from '../report/report-text.ts';
-import { runProperty, type PropertyResult } from './run.ts';
-import { ruleResults } from './rule-results.ts';
+import { runProperty, type PropertyResult } from '../core/run.ts';
+import { ruleResults } from '../core/rule-results.ts';
 
 export interface SuiteOptions {
   /** A name for the describe block (the JUnit suite). */

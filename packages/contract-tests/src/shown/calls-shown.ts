@@ -4,7 +4,7 @@
  * operation of the contract. The HTML report draws both; the JSON report carries them.
  */
 import { operationFor, operations } from '@investor-graph/contract';
-import { cutBody } from '../client/cut-body.ts';
+import { cutBody } from './cut-body.ts';
 import { answerShown, withoutKeys } from './failure-text.ts';
 
 /** One call and its answer. */

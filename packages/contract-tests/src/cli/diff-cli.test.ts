@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newKeyText } from '@investor-graph/mock';
 import { startMock, type RunningMock } from '@investor-graph/mock/node';
-import { oasdiff } from './diff-oasdiff.test-support.ts';
+import { oasdiff } from '../diff/diff-oasdiff.test-support.ts';
 
 const cli = join(import.meta.dirname, '../cli/cli.ts');
 /**

@@ -14,10 +14,10 @@ import {
   writeSetupReports,
   type SetupFailure,
 } from '@investor-graph/cli';
-import { baseUrlProblem, command } from '../cli/cli-options.ts';
-import { contractDiff, contractFileProblem, servedAt } from './diff.ts';
-import { diffJunit } from './diff-junit.ts';
-import { diffCommandLines } from './diff-lines.ts';
+import { baseUrlProblem, command } from './cli-options.ts';
+import { contractDiff, contractFileProblem, servedAt } from '../diff/diff.ts';
+import { diffJunit } from '../diff/diff-junit.ts';
+import { diffCommandLines } from '../diff/diff-lines.ts';
 
 export const diffUsage = `\
 usage: investor-graph-contract-tests diff (--base-url URL | --contract FILE) [--baseline FILE] [options]

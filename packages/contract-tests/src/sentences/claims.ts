@@ -1,6 +1,6 @@
 /**
  * What checks each sentence: the one table behind the rule matrix. Every sentence of
- * contracts/SPEC.md and contracts/DECISIONS.md (src/rule-matrix/generated/sentences.ts) is found by exactly one
+ * contracts/SPEC.md and contracts/DECISIONS.md (src/sentences/generated/sentences.ts) is found by exactly one
  * `says` fragment here, and gets the checks that judge it, the faults of the kit's mock made to
  * break it (each caught by one of those checks: broken-servers.test.ts runs them), or the reason no
  * client can check it, or what is still missing. A "not shown" sentence of the spec names the
