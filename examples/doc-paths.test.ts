@@ -131,7 +131,6 @@ function walk(dir = ''): string[] {
 const knownStale: string[] = [
   'packages/mock/README.md: docs.test.ts',
   'packages/mock/README.md: src/engine/data/store.ts',
-  'packages/mock/README.md: src/stored-rows.ts',
   'packages/mock/README.md: store.test.ts',
   'packages/mock/README.md: sqlite-store.test.ts',
   'packages/mock/README.md: src/engine/control/guard.ts',

@@ -71,7 +71,7 @@ test('an --out the dataset cannot be written to is bad usage: one line and 2, no
   const file = join(temp, 'a-file');
   writeFileSync(file, 'in the way');
   for (const out of [join(file, 'dataset'), join(file, 'dataset.sqlite')]) {
-    const ran = run('investor-graph-fixtures', ['--scale', '100', '--out', out], { CI: '1' });
+    const ran = run('investor-graph-dataset', ['--scale', '100', '--out', out], { CI: '1' });
     expect(ran.status, ran.out).toBe(exitCode.usage);
     expect(ran.stderr.trim().split('\n'), ran.out).toEqual([expect.stringContaining(`--out ${out} cannot be written`)]);
   }
@@ -116,7 +116,7 @@ test("a plan that is none is bad usage naming the plans, with the nearest one (i
 });
 
 test('--versoin gets "did you mean --version?" from every command, one line and 2', () => {
-  for (const command of ['investor-graph-contract-tests', 'investor-graph-check-api', 'investor-graph-fixtures']) {
+  for (const command of ['investor-graph-contract-tests', 'investor-graph-check-api', 'investor-graph-dataset']) {
     const ran = run(command, ['--versoin']);
     expect(ran.status, ran.out).toBe(exitCode.usage);
     expect(ran.stderr.trim().split('\n'), ran.out).toEqual([

@@ -221,9 +221,9 @@ describe.skipIf(!haveGo && !process.env.K6_BIN)('investor-graph-load run', () =>
   });
 });
 
-describe('investor-graph-fixtures sync', () => {
+describe('investor-graph-dataset sync', () => {
   const sync = (url: string, extra: NodeJS.ProcessEnv) =>
-    run('investor-graph-fixtures', (dir) => ['sync', '--base-url', url, '--out', join(dir, 'copy'), '--yes'], extra);
+    run('investor-graph-dataset', (dir) => ['sync', '--base-url', url, '--out', join(dir, 'copy'), '--yes'], extra);
 
   test('an unreachable service and a refused key: 3, in one line', async () => {
     for (const ran of [

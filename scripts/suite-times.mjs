@@ -22,7 +22,7 @@ function read(file) {
   const files = new Map();
   let end = report.startTime;
   for (const result of report.testResults) {
-    const at = result.name.replace(/^.*?\/(packages|examples|load|scripts|dataset|fixtures)\//, '$1/');
+    const at = result.name.replace(/^.*?\/(packages|examples|load|scripts|dataset)\//, '$1/');
     files.set(at, { tests: result.assertionResults.length, ms: result.endTime - result.startTime });
     end = Math.max(end, result.endTime);
   }

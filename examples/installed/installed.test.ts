@@ -206,7 +206,7 @@ const commands = [
   'investor-graph-mock',
   'investor-graph-contract-tests',
   'investor-graph-check-api',
-  'investor-graph-fixtures',
+  'investor-graph-dataset',
   'investor-graph-load',
   'investor-graph-mcp',
 ];
@@ -512,7 +512,7 @@ paging, pass under the project's own vitest`, () => {
     }
   });
 
-  test(`issue #55's two commands from the installed packages: investor-graph-fixtures sync copies the installed \
+  test(`issue #55's two commands from the installed packages: investor-graph-dataset sync copies the installed \
 mock into a folder, and investor-graph-mock --data serves that folder, and the mock's nightly dump, with its first \
 page`, async () => {
     const key = `igk_business_installed_round_trip_${version.replace(/\./g, '_')}`;
@@ -546,7 +546,7 @@ page`, async () => {
       const synced = join(temp, `synced-${version}`);
       const sync = inProject(
         'npx',
-        ['--no', '--', 'investor-graph-fixtures', 'sync', '--base-url', source.url, '--out', synced, '--yes'],
+        ['--no', '--', 'investor-graph-dataset', 'sync', '--base-url', source.url, '--out', synced, '--yes'],
         { INVESTOR_GRAPH_KEY: key, CI: 'true' },
       );
       expect(sync.status, sync.out).toBe(0);
@@ -755,8 +755,8 @@ page`, async () => {
         ['refused key', mock.url, { INVESTOR_GRAPH_KEY: refused }, /key/],
       ] as const)
         cases.push({
-          what: `fixtures sync, ${what}`,
-          command: 'investor-graph-fixtures',
+          what: `dataset sync, ${what}`,
+          command: 'investor-graph-dataset',
           args: (dir) => ['sync', '--base-url', url, '--out', join(dir, 'copy'), '--yes'],
           env: { ...env, CI: 'true' },
           // The sync writes no JUnit: its one line is its report.

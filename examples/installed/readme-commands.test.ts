@@ -38,7 +38,7 @@ test("the kit's READMEs hold command lines of every command", () => {
   expect([...commands].sort()).toEqual([
     'investor-graph-check-api',
     'investor-graph-contract-tests',
-    'investor-graph-fixtures',
+    'investor-graph-dataset',
     'investor-graph-load',
     'investor-graph-mcp',
     'investor-graph-mock',

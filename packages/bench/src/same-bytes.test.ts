@@ -8,8 +8,14 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { plans } from '@investor-graph/contract/plans';
-import { defaultDataset, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { openCachedDatabase, rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/database';
+import { defaultDataset, type ResourceName, type Row } from '@investor-graph/dataset-tools';
+import {
+  openCachedDatabase,
+  rowColumns,
+  storedRows,
+  tableOf,
+  type StoredRow,
+} from '@investor-graph/dataset-tools/database';
 import { rollupFromRows } from '@investor-graph/engine/testing';
 import { firstDifference, sameBytes } from './same-bytes.ts';
 

@@ -6,8 +6,8 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { plans } from '@investor-graph/contract/plans';
-import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/database';
+import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
+import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/dataset-tools/database';
 // The reference: the rollups computed by scanning rows as they are fed, as every call did before issue #39.
 import { rollupFromRows } from '@investor-graph/engine/testing';
 

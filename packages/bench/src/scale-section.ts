@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { mintCursor, newKeyText, statisticNames } from '@investor-graph/mock';
-import { cachedDatabaseFile, defaultDataset, readManifest } from '@investor-graph/fixtures/database';
+import { cachedDatabaseFile, defaultDataset, readManifest } from '@investor-graph/dataset-tools/database';
 import {
   type FirstCall,
   type LoadedOperation,

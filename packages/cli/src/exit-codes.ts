@@ -102,11 +102,11 @@ export const exitCodes: Record<string, Partial<Record<ExitReason, string>>> = {
       'trial key was given (one line says what to fix; contract-tests.xml, .json and .html say the same)',
     interrupted: 'interrupted',
   },
-  'investor-graph-fixtures': {
+  'investor-graph-dataset': {
     held: 'the dataset is written',
     usage: 'bad usage: a flag or its value is wrong, or --out cannot be written (one line)',
   },
-  'investor-graph-fixtures sync': {
+  'investor-graph-dataset sync': {
     held: 'the folder is a whole copy of the service, up to date',
     failed:
       'stopped before the end: the budget of this run, a 402 (quota or balance), or a service that kept ' +

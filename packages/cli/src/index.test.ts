@@ -49,9 +49,7 @@ test('the pointer names the command as its usage shows it, a subcommand included
   expect(helpCommand('investor-graph mock', 'usage: investor-graph-mock [serve] [options]\n  -p, --port N')).toBe(
     'investor-graph-mock',
   );
-  expect(helpCommand('fixtures', 'usage: investor-graph-fixtures [--seed S]\n  --seed S')).toBe(
-    'investor-graph-fixtures',
-  );
+  expect(helpCommand('dataset', 'usage: investor-graph-dataset [--seed S]\n  --seed S')).toBe('investor-graph-dataset');
   expect(helpCommand('my-tool', 'my-tool takes no flags')).toBe('my-tool');
 });
 

@@ -64,8 +64,8 @@ export function packageOf(file: string): { name: string; version: string } {
 /**
  * The command that prints `usage`: `name` when the usage's synopsis (its lines up to the first
  * blank or flag line) shows it as one (`investor-graph-load merge`), else the command words that
- * open the synopsis (`investor-graph-mock proxy`), so that a tool whose messages say `[fixtures]`
- * still points at `investor-graph-fixtures --help`.
+ * open the synopsis (`investor-graph-mock proxy`), so that a tool whose messages say `[dataset]`
+ * still points at `investor-graph-dataset --help`.
  */
 export function helpCommand(name: string, usage: string): string {
   const synopsis = usage.split('\n').slice(

@@ -34,7 +34,7 @@ test('an older Node gets one line naming the Node it needs, and exit 2, from eve
     'packages/mock/src/cli/main.ts',
     'packages/contract-tests/src/bin.ts',
     'packages/contract-tests/src/check-api-bin.ts',
-    'packages/fixtures/src/bin.ts',
+    'packages/dataset-tools/src/bin.ts',
     'load/src/bin.ts',
   ];
   for (const entry of entries) {

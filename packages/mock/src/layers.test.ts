@@ -185,14 +185,17 @@ const mock = roomsOf(src);
 /** The contract tests' rooms: the commands over the run, the run over its client, the sentences at the bottom. */
 const contractTests = roomsOf(join(packages, 'contract-tests/src'));
 const engine = roomsOf(join(packages, 'engine/src'), (_, specifier) =>
-  /^@investor-graph\/fixtures\/(node|database)\b/.test(specifier),
+  /^@investor-graph\/dataset-tools\/(node|database)\b/.test(specifier),
 );
+/** The dataset tools' rooms: the command over the three entries, the generator at the bottom. */
+const datasetTools = roomsOf(join(packages, 'dataset-tools/src'));
 
 describe('layers', () => {
   test.each([
     ['mock', mock],
     ['engine', engine],
     ['contract tests', contractTests],
+    ['dataset tools', datasetTools],
   ])(
     "every file of the %s's src/ imports only rooms below its own, and what its row of its README's table allows",
     (_, rooms) => {
@@ -214,6 +217,7 @@ describe('layers', () => {
     ['engine', join(packages, 'engine/src')],
     ['msw', join(packages, 'msw/src')],
     ['contract tests', join(packages, 'contract-tests/src')],
+    ['dataset tools', join(packages, 'dataset-tools/src')],
   ])("no files of the %s's src/ import one another in a loop, type-only imports included", (_, dir) => {
     expect(fileCycles(importGraph(dir))).toEqual([]);
   });

@@ -14,7 +14,7 @@ test('the MSW handlers and the engine bundle for a browser without any Node buil
     write: false,
     metafile: true,
     logLevel: 'silent',
-    external: ['msw', '@investor-graph/dataset', '@investor-graph/fixtures/node', '@investor-graph/contract'],
+    external: ['msw', '@investor-graph/dataset', '@investor-graph/dataset-tools/node', '@investor-graph/contract'],
   });
   const inputs = Object.keys(result.metafile.inputs);
   expect(inputs.some((i) => i.endsWith('engine/src/engine.ts'))).toBe(true);

@@ -10,7 +10,7 @@
  * const api = await createInvestorGraphApi({ baseUrl: 'https://api.investorgraph.test', dataset: { url:
  * '/investor-graph-dataset/' } }); await setupWorker(...api.handlers).start({ onUnhandledFrame: 'bypass' });
  */
-import { collectDataset, datasetInput, defaultDataset, fetchDataset } from '@investor-graph/fixtures';
+import { collectDataset, datasetInput, defaultDataset, fetchDataset } from '@investor-graph/dataset-tools';
 import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
 import { createBrowserValidator } from './browser-validator.ts';
 
@@ -24,7 +24,7 @@ export interface BrowserApiOptions extends Omit<InvestorGraphApiOptions, 'datase
    * The data to serve: `{ url }` of a dataset folder the app serves (copy
    * `node_modules/@investor-graph/dataset/default` into the app's public folder), or a dataset in
    * hand. Left out, the default dataset is generated in the page from its seed: the very rows of
-   * the committed files (the fixtures' tests hold the generator to them byte for byte), with no
+   * the committed files (the dataset tools' tests hold the generator to them byte for byte), with no
    * file to serve.
    */
   dataset?: DatasetInput | { url: string };

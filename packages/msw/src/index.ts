@@ -10,7 +10,7 @@
  * afterEach(() => api.reset());
  */
 import type { ContractValidator } from '@investor-graph/contract';
-import { datasetInput } from '@investor-graph/fixtures';
+import { datasetInput } from '@investor-graph/dataset-tools';
 import { createApi, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
 
 export { createHandlers, type DatasetInput, type InvestorGraphApi, type InvestorGraphApiOptions } from './api.ts';
@@ -21,7 +21,7 @@ async function defaultDataset(): Promise<DatasetInput> {
   // Loaded lazily so that a browser bundle that passes its own dataset never pulls in node:fs.
   const [{ datasetDir }, { loadDataset }] = await Promise.all([
     import('@investor-graph/dataset'),
-    import('@investor-graph/fixtures/node'),
+    import('@investor-graph/dataset-tools/node'),
   ]);
   return datasetInput(await loadDataset(datasetDir));
 }

@@ -15,7 +15,10 @@ const root = join(packages, '..');
 
 /** The workspace's packages by name: where each is and what it depends on when installed. */
 function workspace(): Map<string, Record<string, string>> {
-  const dirs = ['dataset', ...['cli', 'contract', 'engine', 'fixtures', 'mock', 'msw'].map((p) => `packages/${p}`)];
+  const dirs = [
+    'dataset',
+    ...['cli', 'contract', 'dataset-tools', 'engine', 'mock', 'msw'].map((p) => `packages/${p}`),
+  ];
   return new Map(
     dirs.map((dir) => {
       const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
@@ -48,8 +51,8 @@ test("the MSW package's install holds the engine and the data, and none of the N
     '@investor-graph/cli',
     '@investor-graph/contract',
     '@investor-graph/dataset',
+    '@investor-graph/dataset-tools',
     '@investor-graph/engine',
-    '@investor-graph/fixtures',
     '@investor-graph/msw',
   ]);
   expect(serverParts.filter((part) => brought.has(part))).toEqual([]);

@@ -205,7 +205,7 @@ export function readCliOptions(args: string[]): CliOptions {
   if (values.data !== undefined && values['no-model'])
     fail("--data is the model's data: leave out --no-model, or --data");
   if (values.data !== undefined && !(existsSync(values.data) && statSync(values.data).isDirectory()))
-    fail(`--data ${values.data} is no folder: give the folder of a dump or of investor-graph-fixtures sync`);
+    fail(`--data ${values.data} is no folder: give the folder of a dump or of investor-graph-dataset sync`);
 
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),

@@ -52,7 +52,7 @@ run out (the mock needs no flag)
                        reads the account, the dump and the feed since it (a dozen calls of the
                        budget), and the sequences of calls judged against it run
   --data DIR           the model's data where the key cannot read the service's dump: a dump as
-                       its links lay it out, or a folder investor-graph-fixtures sync wrote
+                       its links lay it out, or a folder investor-graph-dataset sync wrote
   --junit FILE         JUnit XML (contract-test-results/junit.xml)
   --report FILE        JSON report (contract-test-results/report.json)
   --html FILE          also a page to read the run in a browser, offline: the rule matrix, the

@@ -6,7 +6,7 @@
  * the service may have given the same bytes (a cursor of another query handed out again).
  */
 
-import { resources } from '@investor-graph/fixtures';
+import { resources } from '@investor-graph/dataset-tools';
 
 const MODEL_ORIGIN = 'http://model.invalid';
 /** What names a row of a page: each resource's key, a change's `seq`, a dump's `date`. */

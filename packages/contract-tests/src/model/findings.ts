@@ -2,7 +2,7 @@
  * How the model's answers are read and its differences said (model.ts): a body as the client
  * reads it, and a finding naming the call, the pointer, both values and the sentence behind it.
  */
-import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import { sentenceOf } from '../sentences/pointer-sentences.ts';
 import type { Difference } from './compare.ts';
 import { ledByCursor } from './cursors.ts';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, expect, test } from 'vitest';
-import { collectDataset, resources } from '@investor-graph/fixtures';
-import { writeDataset } from '@investor-graph/fixtures/node';
+import { collectDataset, resources } from '@investor-graph/dataset-tools';
+import { writeDataset } from '@investor-graph/dataset-tools/node';
 import { dataFromFolder, settled } from './model-data.ts';
 
 const asOf = '2026-11-20T03:00:00Z';
@@ -12,7 +12,7 @@ const dataset = collectDataset({ seed: 'model-data', scale: 100, asOf });
 const temp = mkdtempSync(join(tmpdir(), 'ig-model-data-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-test('a dataset folder, as investor-graph-fixtures sync writes one, gives the model its rows and as_of', async () => {
+test('a dataset folder, as investor-graph-dataset sync writes one, gives the model its rows and as_of', async () => {
   const dir = join(temp, 'dataset');
   await writeDataset(dir, { seed: 'model-data', scale: 100, asOf });
   const data = await dataFromFolder(dir);

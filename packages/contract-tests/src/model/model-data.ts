@@ -1,15 +1,15 @@
 /**
  * The data the model of the service is built on (issue #65), the service's own: its nightly dump
  * through `/exports` where the key may read it, else a folder (`--data DIR`: a dump as its links lay
- * it out, or a dataset folder such as `investor-graph-fixtures sync` writes), else none, and the
+ * it out, or a dataset folder such as `investor-graph-dataset sync` writes), else none, and the
  * model judges behaviour only. A dump is caught up to the service's `as_of` with the changes feed
  * (`include=rows`), so that the model holds what the service serves now.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
-import { loadDataset } from '@investor-graph/fixtures/node';
+import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
+import { loadDataset } from '@investor-graph/dataset-tools/node';
 import type { ApiClient } from '../client/client.ts';
 
 export interface ModelData {
@@ -147,7 +147,7 @@ export function settled(rows: Record<ResourceName, Row[]>): Record<ResourceName,
 }
 
 /**
- * A folder given as `--data`: a dataset folder (what `investor-graph-fixtures sync` writes) or a
+ * A folder given as `--data`: a dataset folder (what `investor-graph-dataset sync` writes) or a
  * dump as its links lay it out (`manifest.json` and `<date>/<name>` or the files beside it).
  */
 export async function dataFromFolder(dir: string): Promise<ModelData> {

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { createEngine } from '@investor-graph/engine';
-import { collectDataset } from '@investor-graph/fixtures';
+import { collectDataset } from '@investor-graph/dataset-tools';
 import { ApiClient, Ledger } from '../client/client.ts';
 import { ServiceModel } from './model.ts';
 import { answerModel } from './run-model.ts';

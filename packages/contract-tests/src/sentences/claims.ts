@@ -664,7 +664,7 @@ export const claims: readonly Claim[] = [
   },
   {
     says: [
-      "The kit's sync (`investor-graph-fixtures sync`, no part of the API) reads an answer",
+      "The kit's sync (`investor-graph-dataset sync`, no part of the API) reads an answer",
       'It refuses a page of more rows than its `limit`',
       'A link or anything but a regular file in its folder stops it',
       'A nightly dump given to the mock as `--data` is read a line at a time',

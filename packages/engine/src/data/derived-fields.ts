@@ -6,7 +6,7 @@
  * used where a round lag leaves some of them out (round-lag.ts), so that a record and the lists it
  * is computed from never disagree.
  */
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import type { IndexName } from './store.ts';
 
 /**

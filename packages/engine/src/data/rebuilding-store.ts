@@ -3,7 +3,7 @@
  * rebuild does (`RebuildingStore`: create, update when the content hash moved, unpublish, one
  * change each).
  */
-import type { Observation, ResourceName, Row } from '@investor-graph/fixtures';
+import type { Observation, ResourceName, Row } from '@investor-graph/dataset-tools';
 import { keepDerived, rederive, type DerivedRows } from './derived-fields.ts';
 import { contentHash } from '../hash.ts';
 import { Revisions } from './revisions.ts';

@@ -5,7 +5,7 @@
  * versions. Rebuilds change a few thousand rows at most, and a row replaced is a new object (the
  * old one is never edited), so keeping the old objects costs their references.
  */
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 
 interface Replaced {
   /** When the version stopped being the record's (ms). */

@@ -5,7 +5,7 @@
  * stores do now (rollups.ts), so that a mistake there cannot hide in both. Not on any request path.
  */
 import { resolveRef } from '@investor-graph/contract/document';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import { roundVisible } from './round-lag.ts';
 import type { StatisticName } from './rollups.ts';
 

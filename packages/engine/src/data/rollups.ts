@@ -15,7 +15,7 @@ import {
   type ResourceName,
   type RoundCounts,
   type Row,
-} from '@investor-graph/fixtures';
+} from '@investor-graph/dataset-tools';
 import { roundVisible } from './round-lag.ts';
 import type { RollupSource } from './store.ts';
 

@@ -7,7 +7,7 @@
  * on the rounds' dates (a few per cent of them), so a page costs about what it costs without a lag.
  */
 import type { PlanRule } from '@investor-graph/contract/plans';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import { companyFromRounds, portfolioCount } from './derived-fields.ts';
 import type { Store } from './store.ts';
 

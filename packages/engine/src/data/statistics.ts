@@ -3,7 +3,7 @@
  * data (the SQLite store: `Store.rollups`) answers from them; the memory store's rows are counted
  * as they are fed, a slice at a time (rollups.ts).
  */
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import { rollup, scanningSource, type RollupSource, type StatisticName } from './rollups.ts';
 import { SLICE_MS, slices } from './slices.ts';
 import type { Store } from './store.ts';

@@ -13,10 +13,10 @@ import type {
   ResourceName,
   RoundCounts,
   Row,
-} from '@investor-graph/fixtures';
+} from '@investor-graph/dataset-tools';
 
 /**
- * Counts a rollup reads (their shapes: @investor-graph/fixtures' rollup-counts.ts);
+ * Counts a rollup reads (their shapes: @investor-graph/dataset-tools' rollup-counts.ts);
  * `cutoff` is a round lag's last visible announcement date (null: none).
  */
 export interface RollupSource {

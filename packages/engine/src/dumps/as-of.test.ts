@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
-import { collectDataset, defaultDataset, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import { Dumps } from './dumps.ts';
 import { MemoryStore } from '../stores/memory/dataset-store.ts';
 import { companyFromRounds, portfolioCount } from '../data/derived-fields.ts';

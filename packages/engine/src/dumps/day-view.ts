@@ -6,7 +6,7 @@
  * holds it, unless it was created since (absent) or unpublished since (absent: no row is kept).
  * The fields made from other records are made again from the rows of that day.
  */
-import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import { companyFromRounds, portfolioCount, sameCompanyDerived } from '../data/derived-fields.ts';
 import { nested, type Change, type IndexName, type Store } from '../data/store.ts';
 

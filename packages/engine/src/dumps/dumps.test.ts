@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import { Dumps } from './dumps.ts';
 import { MemoryStore } from '../stores/memory/dataset-store.ts';
 import type { StoreInput } from '../data/store.ts';

@@ -10,7 +10,7 @@
  * worker thread instead (src/dumps/disk/files.ts). Measured by `pnpm bench -- --only dumps` (p99
  * of ordinary requests while one is built).
  */
-import { resources, type ResourceName } from '@investor-graph/fixtures';
+import { resources, type ResourceName } from '@investor-graph/dataset-tools';
 import type { RowScan, Store } from '../data/store.ts';
 import { sha256Pieces } from '../hash.ts';
 import { SLICE_MS, slices } from '../data/slices.ts';

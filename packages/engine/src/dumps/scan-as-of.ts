@@ -4,7 +4,7 @@
  * engine writes a file itself; the Node server's worker merges the same corrections in (its
  * src/dumps/disk/).
  */
-import type { Row } from '@investor-graph/fixtures';
+import type { Row } from '@investor-graph/dataset-tools';
 import type { RowScan } from '../data/store.ts';
 import { seenBy, type Corrections } from './day-view.ts';
 

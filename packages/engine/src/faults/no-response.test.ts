@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import type { Answer } from '../answer.ts';
 import { createEngine } from '../engine.ts';
 import { faultWrapper, type FaultName } from './index.ts';

@@ -3,7 +3,7 @@ import { createContractValidator } from '@investor-graph/contract';
 import { createEngine } from '../engine.ts';
 import { parseJsonBody, repeatedMember } from './json-body.ts';
 import { ProblemError } from '../problems.ts';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 
 // A small generated dataset: these calls never reach a row.
 const dataset = () => collectDataset({ seed: 'json-body', scale: 100, asOf: defaultDataset.asOf });

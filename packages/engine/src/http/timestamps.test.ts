@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
 import { openapiDocument, operations } from '@investor-graph/contract/document';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createEngine } from '../engine.ts';
 import { instantParametersOf, readUtcInstant } from './timestamps.ts';
 

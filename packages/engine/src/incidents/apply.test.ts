@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createContractValidator, parseBody } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createEngine } from '../engine.ts';
 import type { JournalEntry } from '../journal/journal.ts';
 import { incidentKindNames, incidentKinds } from './kinds.ts';

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { failedAuth } from '@investor-graph/contract/plans';
 import { createContractValidator } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import type { RequestContext, TracedStep } from '../context.ts';
 import { createEngine, createParts } from '../engine.ts';
 import type { JournalEntry } from '../journal/journal.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createEngine, type EngineOptions } from '../engine.ts';
 import type { Journal, JournalPage } from './journal.ts';
 import { verify } from './verify.ts';

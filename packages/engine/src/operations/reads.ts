@@ -1,5 +1,5 @@
 /** The operations that read the dataset as it is stored: a top-level list, one record, a list under a parent. */
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import type { Call } from '../context.ts';
 import { ProblemError } from '../problems.ts';
 import { pageLimit } from '../http/query.ts';

@@ -6,7 +6,7 @@
  */
 import { firstPlanWith, planIds, plans, type PlanRule } from '@investor-graph/contract/plans';
 import { openapiDocument } from '@investor-graph/contract/document';
-import type { Row } from '@investor-graph/fixtures';
+import type { Row } from '@investor-graph/dataset-tools';
 import { planView } from '../accounts/accounts.ts';
 import { jsonText } from '../answer.ts';
 import type { Call } from '../context.ts';

@@ -6,7 +6,7 @@ import type { ContractValidator } from '@investor-graph/contract';
 import type { Accounts, Usage } from '../accounts/accounts.ts';
 import type { Answer } from '../answer.ts';
 import type { Call } from '../context.ts';
-import type { Row } from '@investor-graph/fixtures';
+import type { Row } from '@investor-graph/dataset-tools';
 import type { Dump, Dumps } from '../dumps/dumps.ts';
 import type { KeyRecord } from '../stores/key-store.ts';
 import type { Statistics } from '../data/statistics.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createEngine, type Engine } from '../engine.ts';
 import { MemoryKeyStore } from '../stores/memory/key-store.ts';
 import type { ChargeStep } from '../stores/key-store.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createParts } from '../engine.ts';
 import { respond } from './steps.ts';
 

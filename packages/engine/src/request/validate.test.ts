@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createContractValidator, openapiDocument, plans } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createEngine } from '../engine.ts';
 
 const validator = await createContractValidator();

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, test } from 'vitest';
-import { databaseLayout } from '@investor-graph/fixtures/database';
-import { loadDataset } from '@investor-graph/fixtures/node';
-import type { Row } from '@investor-graph/fixtures';
+import { databaseLayout } from '@investor-graph/dataset-tools/database';
+import { loadDataset } from '@investor-graph/dataset-tools/node';
+import type { Row } from '@investor-graph/dataset-tools';
 import { datasetDir } from '@investor-graph/dataset';
 import { writeDumpFolder } from '../dumps/read/dump-folder.test-support.ts';
 import { cli, killAll, running, start, startWith, stop } from './cli-process.test-support.ts';
@@ -78,7 +78,7 @@ test('a leading -- (as `pnpm start -- --port N` passes it) is accepted', () => {
 
 test("--help gives --data's three forms, a nightly dump's with where its files go and the terms it comes under", () => {
   const run = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8', timeout: 20_000 });
-  expect(run.stdout).toMatch(/--data DIR\|FILE +a dataset folder, or a database written by investor-graph-fixtures/);
+  expect(run.stdout).toMatch(/--data DIR\|FILE +a dataset folder, or a database written by investor-graph-dataset/);
   expect(run.stdout).toContain(
     'or a nightly dump: DIR\n                      holding the answer of GET /api/v1/exports',
   );

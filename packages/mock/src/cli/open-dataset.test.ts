@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { resources } from '@investor-graph/fixtures';
+import { resources } from '@investor-graph/dataset-tools';
 import { openStore } from './open-dataset.ts';
 
 const walk = (store: Awaited<ReturnType<typeof openStore>>) =>

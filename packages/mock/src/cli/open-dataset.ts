@@ -1,9 +1,9 @@
 /** The dataset a mock serves: as rows in memory, or as the SQLite store the server reads. */
 import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
-import { collectDataset, datasetInput, type DatasetManifest } from '@investor-graph/fixtures';
+import { collectDataset, datasetInput, type DatasetManifest } from '@investor-graph/dataset-tools';
 import { datasetDir } from '@investor-graph/dataset';
-import { loadDataset } from '@investor-graph/fixtures/node';
+import { loadDataset } from '@investor-graph/dataset-tools/node';
 import {
   cachedDatabaseFile,
   databaseLayout,
@@ -13,7 +13,7 @@ import {
   openCachedDatabase,
   openDatabase,
   openFolderDatabase,
-} from '@investor-graph/fixtures/database';
+} from '@investor-graph/dataset-tools/database';
 import { SqliteStore } from '../stores/sqlite/dataset-store.ts';
 import { readDumpFolder, DumpFolderError } from '../dumps/read/dump-folder.ts';
 import { dumpDatabaseFile, openDump } from '../dumps/read/open-dump.ts';
@@ -21,7 +21,7 @@ import { dumpDatabaseFile, openDump } from '../dumps/read/open-dump.ts';
 /** Where the dataset comes from, and what is told while it is read (the mock's start options, `StartOptions`). */
 export interface DatasetOptions {
   /**
-   * A dataset folder, a database investor-graph-fixtures wrote, or a nightly dump's folder (its
+   * A dataset folder, a database investor-graph-dataset wrote, or a nightly dump's folder (its
    * export manifest as manifest.json and its files); the embedded `@investor-graph/dataset` when
    * neither this nor seed is given.
    */
@@ -75,7 +75,7 @@ export async function openStore(
     const opened = openDatabase(options.data);
     if (!opened) {
       const layout = layoutOf(options.data);
-      const write = 'npx --no -- investor-graph-fixtures --out FILE.sqlite';
+      const write = 'npx --no -- investor-graph-dataset --out FILE.sqlite';
       throw new DatasetFileError(
         layout !== null && layout !== databaseLayout
           ? `[investor-graph mock] --data ${options.data} was written by another version of the kit ` +

@@ -1,7 +1,7 @@
 /**
  * Figures of `--data` on a nightly dump, printed, not asserted (a timed assertion fails on a busy
  * machine): how long the real CLI takes to refuse a 100 MiB line (100 KB of gzip), and the time and
- * peak memory of reading a normal dump (the fixtures' generator's rows) per MB of its JSONL.
+ * peak memory of reading a normal dump (the dataset tools' generator's rows) per MB of its JSONL.
  *
  *   node packages/mock/src/cli/read-figures.test-support.ts [rows]   (default 200,000)
  *
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { writeDumpFolder } from '../dumps/read/dump-folder.test-support.ts';
 import { readDumpFolder } from '../dumps/read/dump-folder.ts';
 import { openDump } from '../dumps/read/open-dump.ts';

@@ -99,7 +99,7 @@ if (
   // One line, not the usage: the flag is right, the folder is not.
   const why = existsSync(values.data)
     ? 'no manifest.json there; it is neither a dataset folder ' +
-      '(write one with npx --no -- investor-graph-fixtures --out DIR) nor a nightly dump (GET /api/v1/exports)'
+      '(write one with npx --no -- investor-graph-dataset --out DIR) nor a nightly dump (GET /api/v1/exports)'
     : 'no such folder or file';
   console.error(`[investor-graph mock] --data ${values.data}: ${why}`);
   process.exit(exitCode.usage);

@@ -25,7 +25,7 @@ export const tracesUsage = (program: string): string =>
 export const serveUsage = `${synopsis}
   -p, --port N        port (4010; 0 picks a free one)
   -h, --host H        address to listen on (127.0.0.1)
-  --data DIR|FILE     a dataset folder, or a database written by investor-graph-fixtures --out
+  --data DIR|FILE     a dataset folder, or a database written by investor-graph-dataset --out
                       FILE.sqlite (the embedded @investor-graph/dataset); or a nightly dump: DIR
                       holding the answer of GET /api/v1/exports as manifest.json and the files it
                       lists (under DATE/NAME or beside it), each checked against its sha256 and

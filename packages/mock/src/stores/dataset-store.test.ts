@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import { SqliteStore } from './sqlite/dataset-store.ts';
 import { MemoryStore, SortedKeys } from '@investor-graph/engine/adapter';
 import type { Store, StoreInput } from '@investor-graph/engine/adapter';

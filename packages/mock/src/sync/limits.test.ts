@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { canRun } from '@investor-graph/cli';
 import { killAll, stop } from '../cli/cli-process.test-support.ts';
-import { control, fixturesBin, folder, startMock, sync, type Ran } from './sync.test-support.ts';
+import { control, datasetBin, folder, startMock, sync, type Ran } from './sync.test-support.ts';
 
 const temp = await mkdtemp(join(tmpdir(), 'ig-sync-limits-'));
 const keys = { enterprise: 'igk_enterprise_sync_limits_00001', team: 'igk_team_sync_limits_000000000001' };
@@ -119,7 +119,7 @@ test.skipIf(!canRun('script', ['--version']))(
   () => {
     const out = join(temp, 'terminal');
     folders.push(out);
-    const command = [process.execPath, fixturesBin, 'sync', '--base-url', source.url, '--out', out, '--yes']
+    const command = [process.execPath, datasetBin, 'sync', '--base-url', source.url, '--out', out, '--yes']
       .map((a) => `'${a}'`)
       .join(' ');
     const { CI: _ci, ...env } = process.env;

@@ -1,6 +1,6 @@
 // @module-tag servers
 /**
- * The round trip of `investor-graph-fixtures sync`: a mock of a generated dataset copied into a
+ * The round trip of `investor-graph-dataset sync`: a mock of a generated dataset copied into a
  * folder, and a mock started on that folder serving what the source served, operation by operation;
  * after the source's clock moves (rebuilds that create, update and unpublish), a second sync brings
  * the folder up to date through the changes feed alone.

@@ -1,9 +1,9 @@
 /**
- * What the sync's tests share: `investor-graph-fixtures sync` run as a process (the bin of the
- * installed @investor-graph/fixtures, a dependency of the mock's), a source mock of a generated
+ * What the sync's tests share: `investor-graph-dataset sync` run as a process (the bin of the
+ * installed @investor-graph/dataset-tools, a dependency of the mock's), a source mock of a generated
  * dataset and a mock on the folder a sync wrote, everything each serves read alike, and a folder read
  * whole. The sync's round trips run here because they need both packages and the mock already
- * depends on the fixtures (the fixtures depending on the mock too would be a cycle).
+ * depends on the dataset tools (the dataset tools depending on the mock too would be a cycle).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,9 +12,9 @@ import { dirname, join, relative } from 'node:path';
 import { operations, parameterEnum } from '@investor-graph/contract';
 import { startWith } from '../cli/cli-process.test-support.ts';
 
-const manifest = createRequire(import.meta.url).resolve('@investor-graph/fixtures/package.json');
+const manifest = createRequire(import.meta.url).resolve('@investor-graph/dataset-tools/package.json');
 const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> }).bin;
-export const fixturesBin = join(dirname(manifest), bin['investor-graph-fixtures']!);
+export const datasetBin = join(dirname(manifest), bin['investor-graph-dataset']!);
 
 export interface Ran {
   status: number | null;
@@ -22,14 +22,14 @@ export interface Ran {
   stderr: string;
 }
 
-/** `investor-graph-fixtures sync ARGS` with the key in INVESTOR_GRAPH_KEY (or `input` on stdin), as in CI. */
+/** `investor-graph-dataset sync ARGS` with the key in INVESTOR_GRAPH_KEY (or `input` on stdin), as in CI. */
 export function sync(
   args: string[],
   key: string | null,
   options: { input?: string; env?: NodeJS.ProcessEnv; started?: (child: ChildProcess) => void } = {},
 ): Promise<Ran> {
   const { INVESTOR_GRAPH_KEY: _key, ...env } = process.env;
-  const child = spawn(process.execPath, [fixturesBin, 'sync', ...args], {
+  const child = spawn(process.execPath, [datasetBin, 'sync', ...args], {
     env: { ...env, CI: 'true', ...(key === null ? {} : { INVESTOR_GRAPH_KEY: key }), ...options.env },
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });

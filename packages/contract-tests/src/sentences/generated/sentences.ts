@@ -1308,7 +1308,7 @@ export const sentences: readonly Sentence[] = [
     "id": "bounds.14",
     "source": "decisions",
     "section": "bounds",
-    "text": "The kit's sync (`investor-graph-fixtures sync`, no part of the API) reads an answer at most as large as the contract allows: the rows asked for times a row's bound (each string at its `maxLength` in its longest JSON form, 12 bytes a character, with room for whitespace), counted after decompression and held a row at a time."
+    "text": "The kit's sync (`investor-graph-dataset sync`, no part of the API) reads an answer at most as large as the contract allows: the rows asked for times a row's bound (each string at its `maxLength` in its longest JSON form, 12 bytes a character, with room for whitespace), counted after decompression and held a row at a time."
   },
   {
     "id": "bounds.15",

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Script } from 'node:vm';
 import { expect, test } from 'vitest';
 import { createContractValidator } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createEngine } from '../../engine.ts';
 import { controlDocument } from '../document.ts';
 import { controlPage, controlPageHtml } from './page.ts';

@@ -3,7 +3,7 @@
  * secondary indexes for the nested lists. Pages are keyset seeks, so a page deep in a list costs
  * what the first page costs. A dump's scan, which must not stop the server: row-scan.ts.
  */
-import { resources, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { resources, type Observation, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import { cutPage, RebuildingStore } from '../../data/rebuilding-store.ts';
 import {
   nested,

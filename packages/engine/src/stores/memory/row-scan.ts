@@ -2,7 +2,7 @@
  * A whole resource of the memory store taken for a dump (dataset-store.ts `scan`) without stopping
  * the server: run only when a dump is made, apart from the store's reads every call runs.
  */
-import type { Row } from '@investor-graph/fixtures';
+import type { Row } from '@investor-graph/dataset-tools';
 import type { RowScan } from '../../data/store.ts';
 
 /** What a scan reads of the store: its keys in order now, a row by key, and a version that moves with any change. */

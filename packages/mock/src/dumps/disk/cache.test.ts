@@ -13,8 +13,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { resources } from '@investor-graph/fixtures';
-import { openCachedDatabase } from '@investor-graph/fixtures/database';
+import { resources } from '@investor-graph/dataset-tools';
+import { openCachedDatabase } from '@investor-graph/dataset-tools/database';
 import { Dumps, type Dump } from '@investor-graph/engine/adapter';
 import { DumpCache } from './cache.ts';
 import { diskDumpFiles } from './files.ts';

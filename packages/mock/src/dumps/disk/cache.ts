@@ -23,7 +23,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { databaseLayout, datasetCacheDir } from '@investor-graph/fixtures/database';
+import { databaseLayout, datasetCacheDir } from '@investor-graph/dataset-tools/database';
 
 export interface CachedDumpFile {
   path: string;

@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { tableOf } from '@investor-graph/fixtures/database';
+import { tableOf } from '@investor-graph/dataset-tools/database';
 import type { Corrections, DumpFiles, DumpWriter } from '@investor-graph/engine/adapter';
 import type { DumpDone, DumpJob } from './worker.ts';
 import type { SqliteStore } from '../../stores/sqlite/dataset-store.ts';

@@ -15,9 +15,9 @@ import { setPriority } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
-import { resources, type Row } from '@investor-graph/fixtures';
+import { resources, type Row } from '@investor-graph/dataset-tools';
 import { seenBy } from '@investor-graph/engine/adapter';
-import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/fixtures/database';
+import { rowColumns, storedRows, tableOf, type StoredRow } from '@investor-graph/dataset-tools/database';
 import { mergeByKey } from '../../stores/sqlite/merge-by-key.ts';
 
 export interface DumpJob {

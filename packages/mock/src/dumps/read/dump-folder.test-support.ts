@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 
 export function writeDumpFolder(
   dir: string,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { loadDataset } from '@investor-graph/fixtures/node';
+import { loadDataset } from '@investor-graph/dataset-tools/node';
 import { datasetDir } from '@investor-graph/dataset';
 import { readDumpFolder } from './dump-folder.ts';
 import { writeDumpFolder } from './dump-folder.test-support.ts';

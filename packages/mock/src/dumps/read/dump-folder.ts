@@ -10,7 +10,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { resources } from '@investor-graph/fixtures';
+import { resources } from '@investor-graph/dataset-tools';
 import { isRealFolder, isRegularFile, readRegularFile } from './folder-entry.ts';
 
 /** One file of the day served, with where it is. */

@@ -3,7 +3,7 @@
  * looked at (lstat) before it is opened, so a link, a FIFO, a socket or a device is refused by name
  * and never opened; the open follows no link (O_NOFOLLOW) and cannot block (O_NONBLOCK), for what
  * is put in the path's place after the look; and what was opened is looked at again (fstat) before
- * a byte of it is read. The fixtures' dataset reader does the same (its folder-file.ts).
+ * a byte of it is read. The dataset tools' dataset reader does the same (its folder-file.ts).
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, expect, test } from 'vitest';
-import { storedRows, type StoredRow } from '@investor-graph/fixtures/database';
+import { storedRows, type StoredRow } from '@investor-graph/dataset-tools/database';
 import { readDumpFolder } from './dump-folder.ts';
 import { lineBound } from './line-splitter.ts';
 import { openDump } from './open-dump.ts';

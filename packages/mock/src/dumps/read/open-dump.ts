@@ -20,8 +20,8 @@ import {
   removeAbandonedBuilds,
   writeDatabaseFrom,
   type Finished,
-} from '@investor-graph/fixtures/database';
-import type { DatasetManifest } from '@investor-graph/fixtures';
+} from '@investor-graph/dataset-tools/database';
+import type { DatasetManifest } from '@investor-graph/dataset-tools';
 import { dumpProblem, DumpFolderError, type DumpDay } from './dump-folder.ts';
 import type { ReadJob } from './read-worker.ts';
 

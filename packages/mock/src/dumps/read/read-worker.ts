@@ -2,7 +2,7 @@
  * The reading half of loading a nightly dump into a dataset database (open-dump.ts), in a worker
  * thread: each file streamed from disk through sha256 and gunzip, a line at a time (ten million
  * rows are never in memory; a line is at most lineBound bytes, line-splitter.ts), each row checked
- * against the contract (undescribed.ts), counted and compacted as a generated row is (the fixtures'
+ * against the contract (undescribed.ts), counted and compacted as a generated row is (the dataset tools'
  * ItemEncoder), and sent in batches to the thread that inserts them. A file whose bytes or rows are
  * not what the manifest says ends the load with one line naming it; the rows read before it are
  * thrown away with the half-written database. Each file opened is the one dump-folder.ts checked:
@@ -14,8 +14,14 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { workerData } from 'node:worker_threads';
 import { createGunzip } from 'node:zlib';
-import { resources, type Row } from '@investor-graph/fixtures';
-import { BATCH, batchSender, ItemEncoder, type BatchChannel, type Encoded } from '@investor-graph/fixtures/database';
+import { resources, type Row } from '@investor-graph/dataset-tools';
+import {
+  BATCH,
+  batchSender,
+  ItemEncoder,
+  type BatchChannel,
+  type Encoded,
+} from '@investor-graph/dataset-tools/database';
 import { dumpProblem, type DumpFileEntry } from './dump-folder.ts';
 import { openRegularFile } from './folder-entry.ts';
 import { lineBound, LineSplitter } from './line-splitter.ts';

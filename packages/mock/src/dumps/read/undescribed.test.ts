@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { resources, type Row } from '@investor-graph/fixtures';
-import { loadDataset } from '@investor-graph/fixtures/node';
+import { resources, type Row } from '@investor-graph/dataset-tools';
+import { loadDataset } from '@investor-graph/dataset-tools/node';
 import { datasetDir } from '@investor-graph/dataset';
 import { RowReport } from './undescribed.ts';
 

@@ -12,7 +12,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { openapiDocument } from '@investor-graph/contract';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 
 /** Each resource's row schema in the contract. */
 const schemaOf: Record<ResourceName, string> = {

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { Redis } from 'ioredis';
 import { createContractValidator } from '@investor-graph/contract';
-import { collectDataset, defaultDataset } from '@investor-graph/fixtures';
+import { collectDataset, defaultDataset } from '@investor-graph/dataset-tools';
 import { createEngine } from '@investor-graph/engine/adapter';
 import { answered, callsWithKeys, keyForms, mixedCalls } from '../journal-contract.test-support.ts';
 import { RedisConnection } from './connection.ts';

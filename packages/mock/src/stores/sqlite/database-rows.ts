@@ -7,7 +7,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
-import { resources, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { resources, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import {
   rowColumns,
   seekColumns,
@@ -15,7 +15,7 @@ import {
   tableOf,
   type StoredRow,
   type StoredRows,
-} from '@investor-graph/fixtures/database';
+} from '@investor-graph/dataset-tools/database';
 import { nested, type IndexName } from '@investor-graph/engine/adapter';
 import { arrays, keysOf, MAX_BATCH } from './merged-reads.ts';
 
@@ -50,7 +50,7 @@ export class DatabaseRows {
       );
     }
     for (const [name, spec] of Object.entries(nested) as [IndexName, (typeof nested)[IndexName]][]) {
-      // The fixtures' table layout and the engine's nested lists must agree on the columns sought.
+      // The dataset tools' table layout and the engine's nested lists must agree on the columns sought.
       if (!seekColumns[spec.child].includes(spec.field))
         throw new Error(
           `[investor-graph] the dataset database has no ${spec.field} column on ${spec.child} for ${name}`,
@@ -71,7 +71,7 @@ export class DatabaseRows {
     const found = this.byKey.get(resource)!.get(key) as StoredRow | undefined;
     if (!found) return undefined;
     const row = this.rows.row(resource, found);
-    // Twice the stored text (kept compacted: the fixtures'
+    // Twice the stored text (kept compacted: the dataset tools'
     // stored-rows.ts): about the row's JSON, which the bound was set by.
     this.parsed.set(`${resource}\n${key}`, row, { size: found.json.length * 2 });
     return row;

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { resources, type Row } from '@investor-graph/fixtures';
-import { collectDataset } from '@investor-graph/fixtures';
-import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/fixtures/database';
+import { resources, type Row } from '@investor-graph/dataset-tools';
+import { collectDataset } from '@investor-graph/dataset-tools';
+import { cachedDatabaseFile, openCachedDatabase } from '@investor-graph/dataset-tools/database';
 import { Dumps } from '@investor-graph/engine/adapter';
 import { diskDumpFiles } from '../../dumps/disk/files.ts';
 import { MemoryStore } from '@investor-graph/engine/adapter';

@@ -1,6 +1,6 @@
 /**
- * The data from an SQLite database (node:sqlite), as @investor-graph/fixtures writes it
- * (packages/fixtures/src/database.ts): what lets the Node server open ten million rows in well under two
+ * The data from an SQLite database (node:sqlite), as @investor-graph/dataset-tools writes it
+ * (packages/dataset-tools/src/database.ts): what lets the Node server open ten million rows in well under two
  * seconds and serve them in a few hundred megabytes, where the memory store held every row as an
  * object. The database is opened read-only and never changed: it is the dataset at its as-of, the
  * same for every start. What simulated rebuilds change lives in memory beside it (`overlay`: the
@@ -15,8 +15,8 @@ import {
   type Observation,
   type ResourceName,
   type Row,
-} from '@investor-graph/fixtures';
-import { memoryDatabase } from '@investor-graph/fixtures/database';
+} from '@investor-graph/dataset-tools';
+import { memoryDatabase } from '@investor-graph/dataset-tools/database';
 import { mergeByKey } from './merge-by-key.ts';
 import { MAX_BATCH, MergedReads, type Overlay } from './merged-reads.ts';
 import { StoredRollups } from './stored-rollups.ts';

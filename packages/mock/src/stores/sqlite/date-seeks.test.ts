@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { collectDataset, type Row } from '@investor-graph/fixtures';
-import { memoryDatabase } from '@investor-graph/fixtures/database';
+import { collectDataset, type Row } from '@investor-graph/dataset-tools';
+import { memoryDatabase } from '@investor-graph/dataset-tools/database';
 import type { DateRange } from '@investor-graph/engine/adapter';
 import { DateSeeks } from './date-seeks.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
-import type { ResourceName, Row } from '@investor-graph/fixtures';
+import type { ResourceName, Row } from '@investor-graph/dataset-tools';
 import type { SortedKeys } from '@investor-graph/engine/adapter';
 import { mergeByKey } from './merge-by-key.ts';
 

@@ -3,7 +3,7 @@
  * by seeks, never all at once) followed by what rebuilds appended since it was opened.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { DatasetManifest, Observation, ResourceName, Row } from '@investor-graph/fixtures';
+import type { DatasetManifest, Observation, ResourceName, Row } from '@investor-graph/dataset-tools';
 import type { Change } from '@investor-graph/engine/adapter';
 
 /** Pending observations read at a time. */

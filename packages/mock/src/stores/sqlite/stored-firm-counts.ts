@@ -5,7 +5,7 @@
  * walked down, a batch at a time, only until none left can reach the top.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { rollupCount as count, type FirmCount, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { rollupCount as count, type FirmCount, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import { roundVisible } from '@investor-graph/engine/adapter';
 import { arrays, type Overlay } from './merged-reads.ts';
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { collectDataset, type Observation, type ResourceName, type Row } from '@investor-graph/fixtures';
+import { collectDataset, type Observation, type ResourceName, type Row } from '@investor-graph/dataset-tools';
 import { MemoryStore } from '@investor-graph/engine/adapter';
 import { rollupFromRows } from '@investor-graph/engine/testing';
 import { statisticNames, type StatisticName } from '@investor-graph/engine/adapter';

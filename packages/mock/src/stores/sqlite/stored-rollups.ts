@@ -1,6 +1,6 @@
 /**
  * The statistics' counts of the SQLite store (issue #39): read from the tables the dataset was built
- * with (@investor-graph/fixtures' database-rollups.ts), so no call reads every row. Two things are
+ * with (@investor-graph/dataset-tools' database-rollups.ts), so no call reads every row. Two things are
  * applied on top, each small: what a round lag leaves out (the rounds, and edges of rounds,
  * announced after the cutoff: seeks on indexes by date, a lag's worth of days), and what rebuilds
  * changed (the overlay: each row it touched taken out as the database has it and put in as it is
@@ -17,7 +17,7 @@ import {
   type FundCounts,
   type ResourceName,
   type RoundCounts,
-} from '@investor-graph/fixtures';
+} from '@investor-graph/dataset-tools';
 import type { RollupSource } from '@investor-graph/engine/adapter';
 import { roundVisible } from '@investor-graph/engine/adapter';
 import { arrays, type Overlay } from './merged-reads.ts';
