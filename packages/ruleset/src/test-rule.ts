@@ -40,9 +40,12 @@ export function contract(): Contract {
  * without linting the contract with every other rule for each case, which made these files most of
  * the ruleset's minutes.
  */
-export function only<R extends { rules: Record<string, unknown> }>(code: string, full: R): R {
+export function only<R extends { extends: unknown[]; rules: Record<string, unknown> }>(code: string, full: R): R {
   const rule = full.rules[code];
-  return typeof rule === 'object' ? { ...full, extends: [], rules: { [code]: rule } } : full;
+  if (typeof rule === 'object') return { ...full, extends: [], rules: { [code]: rule } };
+  // A severity given to an extended ruleset's rule: that ruleset with every rule off but this one.
+  const off = full.extends.map((entry): unknown => [Array.isArray(entry) ? (entry[0] as unknown) : entry, 'off']);
+  return { ...full, extends: off, rules: { [code]: rule } };
 }
 
 export function testRule(
