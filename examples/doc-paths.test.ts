@@ -123,20 +123,6 @@ function walk(dir = ''): string[] {
   });
 }
 
-/**
- * Stale paths in files #67's docs change could not edit (the engine, the mock and the contract tests
- * were being restructured alongside it): each must still be stale, so the list only shrinks. Fix
- * the path, then take its line out.
- */
-const knownStale: string[] = [
-  'packages/mock/README.md: docs.test.ts',
-  'packages/mock/README.md: src/engine/data/store.ts',
-  'packages/mock/README.md: store.test.ts',
-  'packages/mock/README.md: sqlite-store.test.ts',
-  'packages/mock/README.md: src/engine/control/guard.ts',
-  'packages/mock/README.md: request-path.ts',
-];
-
 describe('every path the documents and file headers name exists', () => {
   const paths = walk();
   const tree = treeOf(paths);
@@ -152,11 +138,7 @@ describe('every path the documents and file headers name exists', () => {
   test('in every README, CONTRIBUTING, ARCHITECTURE and the other documents, and every file header', () => {
     expect(documents).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md']));
     expect(sources.length).toBeGreaterThan(100);
-    expect(stale.filter((s) => !knownStale.includes(s))).toEqual([]);
-  });
-
-  test('each known stale path is still stale: a fixed one leaves knownStale', () => {
-    expect(knownStale.filter((s) => !stale.includes(s))).toEqual([]);
+    expect(stale).toEqual([]);
   });
 });
 
