@@ -1,7 +1,7 @@
 /**
  * Keys, plans and what they have used, as one door for the engine and the control API. Each concern
  * is a part of its own under accounts/: who is calling (authentication.ts), how fast
- * (rate-limiter.ts), whether the quota or balance allows a call and what it costs (metering.ts),
+ * (rate-policy.ts), whether the quota or balance allows a call and what it costs (metering.ts),
  * trials (trials.ts), and the key records they share (key-records.ts). What is kept lives in a
  * KeyStore, which implements each part's store interface; a call is admitted and charged in one
  * atomic step of it, so no request, in this process or another on the same store, comes between
@@ -19,7 +19,7 @@ import type { RateLimiter } from '../stores/rate-limiter.ts';
 import { Authenticator } from './authentication.ts';
 import { keyStatus, keySummary, newKeyText, newRecord, type IssuedKey, type KeyStatus } from './key-records.ts';
 import { refusalOf, refusalProblem, usageOf, type Usage } from './metering.ts';
-import { keysApart, overTheRate, rateHeaders } from './rate-limiter.ts';
+import { keysApart, overTheRate, rateHeaders } from './rate-policy.ts';
 import { trialKeptAfterEnd, Trials } from './trials.ts';
 
 export type { KeyRecord } from '../stores/key-store.ts';

@@ -1,7 +1,7 @@
 /** Faults of keys and plans: the refused key's answer, trials, quotas, the account, a plan's features and limits. */
 import { plans } from '@investor-graph/contract';
 import { planView } from '../accounts/accounts.ts';
-import { rateHeaders } from '../accounts/rate-limiter.ts';
+import { rateHeaders } from '../accounts/rate-policy.ts';
 import { onJson, withHeaders, type Fault } from './fault.ts';
 import { knownParameters } from './http.ts';
 

@@ -6,7 +6,7 @@
  * the adapter to send slowly. The call's journal entry names the incident (`note.incident`).
  */
 import { plans, type PlanId } from '@investor-graph/contract/plans';
-import { overTheRate, rateHeaders } from '../accounts/rate-limiter.ts';
+import { overTheRate, rateHeaders } from '../accounts/rate-policy.ts';
 import type { Answer } from '../answer.ts';
 import type { CallNote } from '../context.ts';
 import { ProblemError } from '../problems.ts';

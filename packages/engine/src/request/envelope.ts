@@ -5,7 +5,7 @@
  */
 import { plans, type PlanRule } from '@investor-graph/contract/plans';
 import { planView, type Usage } from '../accounts/accounts.ts';
-import { rateHeaders } from '../accounts/rate-limiter.ts';
+import { rateHeaders } from '../accounts/rate-policy.ts';
 import { usageJson } from '../accounts/metering.ts';
 import { iso, type Pieces } from '../answer.ts';
 import type { Call } from '../context.ts';

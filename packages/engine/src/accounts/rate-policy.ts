@@ -1,5 +1,5 @@
 /**
- * What Accounts does with the token buckets a store keeps (stores/rate-limiter.ts): a key's buckets
+ * The rate policy: what Accounts does with the token buckets a store keeps (stores/rate-limiter.ts): a key's buckets
  * apart from a client address's, and the 429 of a call over its rate.
  */
 import { plans, type PlanId } from '@investor-graph/contract/plans';
