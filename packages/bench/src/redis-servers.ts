@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
+import { redisServerArgs } from '@investor-graph/test-support/redis';
 
 export interface Server {
   url: string;
@@ -54,24 +55,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
 export async function startRedisServer(dir: string): Promise<Server> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--save',
-      '',
-      '--logfile',
-      join(dir, 'redis.log'),
-    ],
-    { stdio: 'ignore' },
-  );
+  const child = spawn('redis-server', redisServerArgs(port, dir, 'everysec'), { stdio: 'ignore' });
   await serving(child, port, 'redis-server');
   return { url: `redis://127.0.0.1:${port}/0`, stop: stopper(child) };
 }

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { redisServerArgs } from '@investor-graph/test-support/redis';
 
 const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
@@ -73,28 +74,7 @@ export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const run = async (): Promise<void> => {
-    child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--save',
-        '',
-        '--daemonize',
-        'no',
-        '--logfile',
-        join(dir, 'redis.log'),
-      ],
-      { stdio: 'ignore' },
-    );
+    child = spawn('redis-server', redisServerArgs(port, dir, 'always'), { stdio: 'ignore' });
     await listening(port, 10_000);
   };
   await run();
