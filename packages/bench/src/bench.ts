@@ -43,7 +43,7 @@ import { metricsAlone } from './metrics-section.ts';
 import { pathAlone } from './path-section.ts';
 import { logTargets, throughputLines, throughputSection, throughputTargets } from './throughput-section.ts';
 
-/** The sections `--only` runs alone: each measures, writes its figures and refreshes its block of BENCHMARKS.md. */
+/** The sections `--only` runs alone: each measures and writes its figures (most refresh their BENCHMARKS.md block). */
 const alone: Record<string, () => Promise<void>> = {
   async throughput() {
     const { bytes, throughput } = await throughputSection(await startMock([]));

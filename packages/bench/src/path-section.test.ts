@@ -4,10 +4,11 @@
  * the data call's own steps are there and start-up's are not (a refused call would lack the read).
  */
 import { expect, test } from 'vitest';
+import { newKeyText } from '@investor-graph/mock';
 import { pathSection } from './path-section.ts';
 
 test('one keyed GET is measured as it runs: its steps, its read and its fast path, nothing of start-up', async () => {
-  const { status, files } = await pathSection();
+  const { status, files } = await pathSection(newKeyText('enterprise'), 3);
   expect(status).toBe(200);
   const paths = Object.keys(files);
   for (const file of [

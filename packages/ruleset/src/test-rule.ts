@@ -35,13 +35,15 @@ export function contract(): Contract {
 }
 
 /**
- * The ruleset `full` (the kit's, or its OWASP option) with only the rule under test (an override
- * of one of an extended ruleset's keeps the whole ruleset): the same findings for that code,
- * without linting the contract with every other rule for each case, which made these files most of
- * the ruleset's minutes.
+ * The ruleset `full` (the kit's, or its OWASP option) with only the rule under test: its own rule
+ * alone, or, for a rule of an extended ruleset the kit gives a severity, that ruleset with every
+ * other rule off. The same findings for that code, without linting the contract with every other
+ * rule for each case, which made these files most of the ruleset's minutes.
  */
 export function only<R extends { extends: unknown[]; rules: Record<string, unknown> }>(code: string, full: R): R {
   const rule = full.rules[code];
+  // A code the ruleset does not name would lint nothing, and a "passes" case would pass unchecked.
+  if (rule === undefined) throw new Error(`${code} is no rule of this ruleset`);
   if (typeof rule === 'object') return { ...full, extends: [], rules: { [code]: rule } };
   // A severity given to an extended ruleset's rule: that ruleset with every rule off but this one.
   const off = full.extends.map((entry): unknown => [Array.isArray(entry) ? (entry[0] as unknown) : entry, 'off']);

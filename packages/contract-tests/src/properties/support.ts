@@ -1,6 +1,6 @@
 /**
- * What the properties share: the shape of one, how a failure is said, and the helpers that build
- * requests, walk lists and call the mock's control API.
+ * What the properties share: how a failure is said (a property's shape is core/property.ts, passed
+ * on from here), and the helpers that build requests, walk lists and call the mock's control API.
  */
 import { type Answer } from '../client/client.ts';
 import { PropertyFailure } from '../core/property.ts';
