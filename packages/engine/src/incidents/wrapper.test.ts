@@ -89,3 +89,27 @@ test("the incidents' wrapper answers in the steps' place, or hands them the key 
   expect((await list(request('/api/v1/firms', badKey), { authenticated: record })).status).toBe(401);
   expect(reached).toEqual([]);
 });
+
+test('what the steps answer before any operation meets no incident: OPTIONS, a Prefer example, 405, 404', async () => {
+  const engine = createEngine(options);
+  await engine.ready;
+  const { key } = await engine.accounts.create('payg', now, { prepaidRows: 1_000 });
+  // An outage of every call, as an operator would post it to see what still answers.
+  const outage = await engine.incidents.add({ kind: 'outage', match: {}, parameters: {} }, now);
+  const sent = (path: string, init: RequestInit = {}) =>
+    engine.fetch(
+      new Request(`http://mock${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } }),
+      { clientAddress: '192.0.2.1' },
+    );
+  const statuses = [
+    (await sent('/api/v1/firms', { method: 'OPTIONS' })).status,
+    (await sent('/api/v1/firms?limit=1', { headers: { prefer: 'code=200' } })).status,
+    (await sent('/api/v1/firms', { method: 'POST' })).status,
+    (await sent('/api/v1/nope')).status,
+  ];
+  expect(statuses).toEqual([204, 200, 405, 404]);
+  expect(engine.journal.entries().filter((e) => e.incident !== null)).toEqual([]);
+  expect(engine.incidents.list(now).map((i) => [i.id, i.hits])).toEqual([[outage.id, 0]]);
+  // ...and a data call does meet it.
+  expect((await sent('/api/v1/firms?limit=1')).status).toBe(503);
+});
